@@ -1,0 +1,95 @@
+/**
+ * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk): whenever the synced state
+ * says it is this seat's turn, it picks a card of its own hand (the seat's view) and any empty square, and
+ * sends `move` { card, square }. `moved` acknowledges, `refused` refuses. `finished` settles when the game
+ * ends, the seat leaves, or the room goes away.
+ */
+import { WebSocket as WsWebSocket } from "ws";
+// Colyseus 0.18 expects a global WebSocket (Node 22 has one; Node 20 does not).
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
+
+import type { Client, Room } from "@colyseus/sdk";
+import { nowMs, pickMove, type Seat } from "./common";
+
+export interface PlayStats {
+  /** Moves sent. */
+  sent: number;
+  /** `moved` replies. */
+  acked: number;
+  /** `refused` replies, by code. */
+  refused: Record<string, number>;
+  /** First few refusal details, for the report. */
+  refusalSamples: string[];
+  /** Round trips (send -> moved), milliseconds; kept only while `latencies` is an array. */
+  latencies?: number[];
+}
+
+export const newStats = (keepLatencies = false): PlayStats => ({ sent: 0, acked: 0, refused: {}, refusalSamples: [], ...(keepLatencies ? { latencies: [] } : {}) });
+
+type Outcome = "finished" | "left";
+
+export class SeatPlayer {
+  readonly finished: Promise<Outcome>;
+  private settle!: (o: Outcome) => void;
+  private sentAt = -1;
+  private sentTime = 0;
+  private stopped = false;
+  private refusalsInARow = 0;
+
+  constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats) {
+    this.finished = new Promise((r) => (this.settle = r));
+    room.onStateChange(() => this.maybeMove());
+    room.onMessage("moved", () => {
+      this.stats.acked++;
+      this.refusalsInARow = 0;
+      this.stats.latencies?.push(nowMs() - this.sentTime);
+    });
+    room.onMessage("refused", (m: { code: string; detail: string }) => {
+      this.stats.refused[m.code] = (this.stats.refused[m.code] ?? 0) + 1;
+      if (this.stats.refusalSamples.length < 5) this.stats.refusalSamples.push(`${m.code}: ${m.detail}`);
+      // Try again on the next state (or now, if the state already says it is our turn); give up after 5.
+      this.sentAt = -1;
+      if (++this.refusalsInARow < 5) setImmediate(() => this.maybeMove());
+    });
+    room.onLeave(() => this.settle("left"));
+    this.maybeMove();
+  }
+
+  static async join(client: Client, gameId: string, token: string, seat: Seat, stats: PlayStats): Promise<SeatPlayer> {
+    const room = await client.joinById(gameId, { playerToken: token });
+    return new SeatPlayer(room, seat, stats);
+  }
+
+  private maybeMove() {
+    if (this.stopped) return;
+    const s = this.room.state as any;
+    if (!s) return;
+    if (s.status === "finished") return this.settle("finished");
+    if (s.status !== "active" || s.turn !== this.seat || s.moveCount === this.sentAt) return;
+    const hand: string[] = [];
+    s.hands?.get(this.seat)?.cards?.forEach((c: { id: string }) => hand.push(c.id));
+    const occupied: string[] = [];
+    s.board?.forEach((_cell: unknown, square: string) => occupied.push(square));
+    const move = pickMove(hand, occupied);
+    if (!move) return;
+    this.sentAt = s.moveCount;
+    this.sentTime = nowMs();
+    this.stats.sent++;
+    this.room.send("move", move);
+  }
+
+  /** Stops playing; `leave` closes the connection. */
+  stop() {
+    this.stopped = true;
+  }
+
+  async leave(): Promise<void> {
+    this.stop();
+    try {
+      await this.room.leave(true);
+    } catch {
+      /* already gone */
+    }
+    this.settle("left");
+  }
+}

@@ -1,0 +1,367 @@
+/**
+ * One game, one room actor. The room owns the authoritative engine state of its game; every change goes
+ * through `perform`, which reads top to bottom: validate, apply (pure engine), persist (the action is
+ * durable before anyone is told), project (schema state), publish (wake long-poll waiters), emit
+ * (lifecycle events). REST and MCP reach the same methods through src/games/room-access.
+ *
+ * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU.
+ */
+import { Room, ServerError, type Client } from "@colyseus/core";
+import { StateView } from "@colyseus/schema";
+import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
+import { fail, type ErrorCode, type Outcome } from "../src/errors";
+import { commit, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
+import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName } from "../src/games/game-events";
+import type { RoomDeps } from "../src/games/ports";
+import { recordPatch, seatOfToken } from "../src/games/record";
+import { MoveBody } from "../src/games/schemas";
+import { sha256Hex } from "../src/games/secrets";
+import { gameRecordBody, syncFor } from "../src/games/views";
+import type { SeatRecord } from "../src/store/port";
+import { GameRoomState } from "./game-state";
+import { GameClock } from "./game-clock";
+import { project } from "./projection";
+
+/** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
+const NO_PATCH_TIMER = 2 ** 31 - 1;
+
+/** A move message is validated by the same schema as a REST move body. */
+type MoveInput = MoveBody;
+
+export interface SeatClaim { playerId: string; name: string; tokenHash: string; champion?: SeatRecord["champion"] }
+interface ClientData { seat: Seat | null; windowStart: number; messages: number }
+
+const MESSAGES_PER_SECOND = 20;
+
+export class GameRoom extends Room<{ state: GameRoomState }> {
+  override state = new GameRoomState();
+  private deps!: RoomDeps;
+  private ctx!: GameContext;
+  private chain: Promise<unknown> = Promise.resolve();
+  private timers!: GameClock;
+  private connected: Record<Seat, boolean> = { A: false, B: false };
+
+  override async onCreate(options: { gameId: string; deps: RoomDeps }) {
+    this.deps = options.deps;
+    this.timers = new GameClock(this.deps, {
+      onTurnTimeout: () => this.onClock(),
+      onWaitingExpired: () => this.abortWaiting(),
+      onHouseTurn: (seat) => void this.houseMove(seat),
+      onReleased: () => void this.disconnect().catch(() => undefined),
+    });
+    this.roomId = options.gameId;
+    this.autoDispose = false;
+    this.patchRate = NO_PATCH_TIMER;
+    this.maxClients = 200;
+    const record = await this.deps.store.getGame(options.gameId);
+    if (!record) throw new ServerError(4404, `no game ${options.gameId}`);
+    const actions = await this.deps.store.listActions(record.id);
+    this.ctx = rebuildContext(record, actions);
+    await this.reconcile(actions.at(-1)?.at);
+    this.onMessage("move", (client, message) => this.withinLimit(client) && this.onMoveMessage(client, message));
+    this.onMessage("resign", (client) => this.withinLimit(client) && this.onResignMessage(client));
+    this.onMessage("*", (client, type) => this.withinLimit(client) && this.refuse(client, "bad_request", `unknown message type ${String(type)}`));
+    this.afterChange();
+  }
+
+  // ---- WebSocket clients -------------------------------------------------------------------------
+
+  override onAuth(_client: Client, options: { playerToken?: unknown }) {
+    const token = options?.playerToken;
+    if (token === undefined || token === null || token === "") return { seat: null };
+    const seat = typeof token === "string" ? seatOfToken(this.ctx.record, sha256Hex(token)) : null;
+    if (!seat) throw new ServerError(4401, "unauthorized: wrong player token for this game");
+    return { seat };
+  }
+
+  override onJoin(client: Client<{ userData: ClientData }>, _options: unknown, auth: ClientData) {
+    client.userData = { seat: auth.seat, windowStart: Date.now(), messages: 0 };
+    client.view = new StateView();
+    if (auth.seat) {
+      const hand = this.state.hands.get(auth.seat);
+      if (hand) client.view.add(hand);
+      this.connected[auth.seat] = true;
+      this.refresh();
+    }
+  }
+
+  override async onDrop(client: Client<{ userData: ClientData }>) {
+    const seat = client.userData?.seat;
+    if (!seat) return;
+    this.connected[seat] = false;
+    this.refresh();
+    await this.allowReconnection(client, this.deps.reconnectSeconds).catch(() => undefined);
+  }
+
+  override onReconnect(client: Client<{ userData: ClientData }>) {
+    const seat = client.userData?.seat;
+    if (seat) {
+      this.connected[seat] = true;
+      this.refresh();
+    }
+  }
+
+  override onLeave(client: Client<{ userData: ClientData }>) {
+    const seat = client.userData?.seat;
+    if (seat && !this.clients.some((c) => c !== client && (c.userData as ClientData | undefined)?.seat === seat)) {
+      this.connected[seat] = false;
+      this.refresh();
+    }
+  }
+
+  override onDispose() {
+    this.timers.stop();
+  }
+
+  private async onMoveMessage(client: Client, message: unknown) {
+    const seat = (client.userData as ClientData | undefined)?.seat ?? null;
+    const parsed = MoveBody.safeParse(message);
+    if (!parsed.success) return this.refuse(client, "bad_request", "a move is { move: \"E7@b3\" } or { card, square }");
+    const out = await this.playAs(seat, parsed.data);
+    if (!out.ok) this.refuse(client, out.code, out.detail);
+    else client.send("moved", { notation: out.value.move.notation, n: out.value.move.n });
+  }
+
+  private async onResignMessage(client: Client) {
+    const seat = (client.userData as ClientData | undefined)?.seat ?? null;
+    const out = seat ? await this.perform({ kind: "resign", seat }) : fail("unauthorized", "spectators cannot resign");
+    if (!out.ok) this.refuse(client, out.code, out.detail);
+  }
+
+  /**
+   * At most MESSAGES_PER_SECOND messages per client; a client past it is disconnected (a turn-based client
+   * never needs more). Colyseus' own `maxMessagesPerSecond` reads the room clock, which this room does not
+   * tick, so the window is kept here with the wall clock.
+   */
+  private withinLimit(client: Client): boolean {
+    const data = client.userData as ClientData;
+    const now = Date.now();
+    if (now - data.windowStart >= 1000) {
+      data.windowStart = now;
+      data.messages = 0;
+    }
+    if (++data.messages <= MESSAGES_PER_SECOND) return true;
+    client.leave(4008, "too many messages per second");
+    return false;
+  }
+
+  private refuse(client: Client, code: ErrorCode, detail: string) {
+    client.send("refused", { code, detail });
+  }
+
+  // ---- Room calls (local or remote; arguments and results are JSON) ---------------------------------
+
+  async rpcMove(tokenHash: string, input: MoveInput) {
+    const seat = seatOfToken(this.ctx.record, tokenHash);
+    if (!seat) return fail("unauthorized", "wrong player token for this game");
+    const out = await this.playAs(seat, input);
+    if (!out.ok) return out;
+    return { ok: true as const, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.ctx.record.status } };
+  }
+
+  async rpcResign(tokenHash: string) {
+    const seat = seatOfToken(this.ctx.record, tokenHash);
+    if (!seat) return fail("unauthorized", "wrong player token for this game");
+    const out = await this.perform({ kind: "resign", seat });
+    return out.ok ? { ok: true as const, value: gameRecordBody(this.ctx, this.deps.baseUrl) } : out;
+  }
+
+  rpcSync(tokenHash: string | null, since: number) {
+    return syncFor(this.ctx, tokenHash, since, this.deps.baseUrl);
+  }
+
+  rpcRecord() {
+    return { ok: true as const, value: gameRecordBody(this.ctx, this.deps.baseUrl) };
+  }
+
+  rpcEventsNow(name: EventName, args: Record<string, unknown>) {
+    return { ok: true as const, value: eventsNow(this.ctx, name, args, this.deps.baseUrl) };
+  }
+
+  /** Claims a seat by its invite code; the game starts when both seats are taken. */
+  rpcClaimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>> {
+    return this.serial(async () => {
+      const r = this.ctx.record;
+      const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
+      if (!seat) return fail("not_found", "no seat has this invite code");
+      if (r.seats[seat]!.tokenHash) return fail("already_joined", "this invite has already been used");
+      if (r.status !== "waiting") return fail("code_expired", "this game is no longer waiting for players");
+      const seats = { ...r.seats, [seat]: { ...r.seats[seat]!, ...claim, kind: "human" as const } };
+      let record = { ...r, seats };
+      const starting = Boolean(seats.A?.tokenHash && seats.B?.tokenHash);
+      let engine = null;
+      if (starting) {
+        engine = startEngine(record);
+        const at = new Date().toISOString();
+        record = { ...record, status: "active", startedAt: at, firstPlayer: engine.firstPlayer, score: engine.score };
+      }
+      await this.deps.store.updateGame(r.id, { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score });
+      this.ctx = { ...this.ctx, record, engine };
+      this.afterChange();
+      this.publish();
+      if (starting) {
+        this.deps.metrics.gamesStarted.inc({ opponent: record.opponent });
+        this.deps.events.emit(startedEvent(this.ctx, this.deps.baseUrl));
+        this.deps.events.emit(turnEvent(this.ctx, engine!.turn, this.deps.baseUrl));
+      }
+      return { ok: true, value: { seat, status: record.status } };
+    });
+  }
+
+  // ---- The one path every change takes -----------------------------------------------------------
+
+  /** A seat's move from any transport; refusals are counted by code. */
+  private async playAs(seat: Seat | null, input: MoveInput): Promise<Outcome<{ move: MoveRecord }>> {
+    const out = await this.tryPlay(seat, input);
+    if (!out.ok) this.deps.metrics.refusals.inc({ code: out.code });
+    return out;
+  }
+
+  private tryPlay(seat: Seat | null, input: MoveInput): Promise<Outcome<{ move: MoveRecord }>> {
+    if (!seat) return Promise.resolve(fail("unauthorized", "spectators cannot move; join with a player token"));
+    const engine = this.ctx.engine;
+    if (this.ctx.record.status === "finished") return Promise.resolve(fail("game_over", "the game has finished"));
+    if (!engine) return Promise.resolve(fail("not_your_turn", "the game waits for its second player"));
+    if (engine.turn !== seat) return Promise.resolve(fail("not_your_turn", `it is ${engine.turn}'s turn`));
+    let action: Action;
+    if ("move" in input) {
+      const parsed = parseMove(engine, input.move);
+      if ("ok" in parsed) return Promise.resolve(fail(parsed.code, parsed.detail));
+      action = { kind: "place", ...parsed };
+    } else {
+      action = { kind: "place", card: input.card, square: input.square.toLowerCase() };
+    }
+    return this.perform(action, seat) as Promise<Outcome<{ move: MoveRecord }>>;
+  }
+
+  private perform(action: Action, expectTurn?: Seat): Promise<Outcome<{ move?: MoveRecord }>> {
+    return this.serial(async () => {
+      // 1. validate (again, inside the queue: an earlier action may have changed the turn)
+      if (this.ctx.record.status === "finished") return fail("game_over", "the game has finished");
+      if (expectTurn && this.ctx.engine?.turn !== expectTurn) return fail("not_your_turn", "it is not your turn");
+      // 2. apply
+      const started = process.hrtime.bigint();
+      const result = step(this.ctx, action);
+      if (!result.ok) return fail(result.code, result.detail);
+      // 3. persist: the action is durable before it is acknowledged; the record is derived from it
+      const at = new Date().toISOString();
+      const index = this.ctx.engine!.actions.length;
+      try {
+        await this.deps.store.appendAction({ gameId: this.roomId, index, action, at });
+      } catch (e) {
+        this.deps.log.error({ err: e, gameId: this.roomId }, "append failed; action refused");
+        return fail("unavailable", "the move could not be stored, so it was not played; retry");
+      }
+      const next = commit(this.ctx, result, at);
+      const patch = recordPatch(next, at);
+      this.ctx = { ...next, record: { ...next.record, ...patch } };
+      // Ratings before the record says "finished": if the process dies in between, the resumed room
+      // finishes the game again, and rating is idempotent per game.
+      if (this.ctx.record.status === "finished") await this.rate();
+      await this.deps.store.updateGame(this.roomId, patch).catch((e) => this.deps.log.error({ err: e }, "record update failed"));
+      // 4. project (with the new clocks), 5. publish, 6. emit
+      this.afterChange();
+      this.count(action, started);
+      this.publish();
+      this.emitAfter(result.move);
+      if (this.ctx.record.status === "finished") await this.finish();
+      return { ok: true, value: { move: result.move } };
+    });
+  }
+
+  private emitAfter(move: MoveRecord | undefined) {
+    const { events, baseUrl } = this.deps;
+    if (move) events.emit(moveEvent(this.ctx, move.n - 1));
+    if (this.ctx.record.status === "finished") {
+      events.emit(finishedEvent(this.ctx, baseUrl));
+      for (const seat of ["A", "B"] as const) if (this.ctx.record.seats[seat]?.kind === "human") events.emit(turnEvent(this.ctx, seat, baseUrl));
+    } else if (move && this.ctx.engine) {
+      events.emit(turnEvent(this.ctx, this.ctx.engine.turn, baseUrl));
+    }
+  }
+
+  private count(action: Action, started: bigint) {
+    const { metrics } = this.deps;
+    metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    if (action.kind === "place") metrics.moves.inc({ via: "room" });
+    if (this.ctx.record.status === "finished") metrics.gamesFinished.inc({ decided_by: this.ctx.record.decidedBy ?? "unknown" });
+  }
+
+  // ---- Lifecycle: finishing, clocks, the house opponent ------------------------------------------
+
+  private async rate() {
+    await this.deps.players.recordResult(this.ctx.record).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
+  }
+
+  /** After a finished game is stored: the finish hook (agent challenges); the room is released later. */
+  private async finish() {
+    await this.deps.onFinished(this.ctx.record).catch((e) => this.deps.log.error({ err: e }, "finish hook failed"));
+  }
+
+  /** Repairs a record that lags its action log (a crash between append and record update). */
+  private async reconcile(lastActionAt: string | undefined) {
+    const { record, engine } = this.ctx;
+    if (!engine || record.status === "finished") return;
+    const patch = recordPatch(this.ctx, lastActionAt ?? record.startedAt ?? record.createdAt);
+    if (record.moveCount === this.ctx.timeline.length && patch.status === record.status) return;
+    this.ctx = { ...this.ctx, record: { ...record, ...patch } };
+    if (this.ctx.record.status === "finished") await this.rate();
+    await this.deps.store.updateGame(record.id, patch);
+    if (this.ctx.record.status === "finished") {
+      this.emitAfter(undefined);
+      await this.finish();
+    }
+  }
+
+  /** Re-arms the clocks from the new state and shows the new turn deadline. */
+  private afterChange() {
+    this.timers.arm(this.ctx);
+    this.refresh();
+  }
+
+  private onClock() {
+    const engine = this.ctx.engine;
+    if (!engine || this.ctx.record.status !== "active") return;
+    const action: Action = this.ctx.timeline.length < 2 ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
+    void this.perform(action);
+  }
+
+  private async houseMove(seat: Seat) {
+    const engine = this.ctx.engine;
+    if (!engine || engine.turn !== seat || this.ctx.record.status !== "active") return;
+    const choice = this.deps.decide(seatView(engine, seat), this.ctx.record.level ?? "normal");
+    const out = await this.perform({ kind: "place", ...choice }, seat);
+    if (!out.ok) this.deps.log.error({ gameId: this.roomId, out }, "house move refused");
+  }
+
+  private abortWaiting() {
+    void this.serial(async () => {
+      if (this.ctx.record.status !== "waiting") return;
+      const at = new Date().toISOString();
+      const patch = { status: "finished" as const, winner: null, decidedBy: "aborted" as const, finishedAt: at };
+      await this.deps.store.updateGame(this.roomId, patch);
+      this.ctx = { ...this.ctx, record: { ...this.ctx.record, ...patch } };
+      this.afterChange();
+      this.publish();
+      this.deps.metrics.gamesFinished.inc({ decided_by: "aborted" });
+      this.deps.events.emit(finishedEvent(this.ctx, this.deps.baseUrl));
+    });
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------------
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private refresh() {
+    project(this.state, this.ctx, this.connected, this.timers.deadlineMs);
+    this.broadcastPatch();
+  }
+
+  private publish() {
+    this.deps.publishChange(this.roomId, { moveCount: this.ctx.timeline.length, status: this.ctx.record.status });
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The quick-match queue of one ruleset, as a Colyseus room (`quick`, filtered by ruleset; room id
+ * `quick-<ruleset>`). WebSocket clients join it with `joinOrCreate("quick", { ruleset })`; REST agents are
+ * queued server-side through `rpcEnqueue` with a ticket. Entries are paired first come, first served,
+ * whatever transport they came by; the pair gets a new active game.
+ */
+import { Room, ServerError, type Client } from "@colyseus/core";
+import { schema, t } from "@colyseus/schema";
+import { z } from "zod";
+import type { Seat } from "../src/game";
+import { fail, type Outcome } from "../src/errors";
+import type { NewSeat } from "../src/games/service";
+import { queueRoomId } from "../src/games/room-access";
+import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/games/schemas";
+import { newPlayerToken, sha256Hex } from "../src/games/secrets";
+import type { PlayerService } from "../src/players/service";
+import type { Logger } from "../src/logger";
+
+export const QueueState = schema({ ruleset: t.string().default("classic"), waiting: t.uint16().default(0) }, "QueueState");
+export type QueueState = InstanceType<typeof QueueState>;
+
+export interface QueueDeps {
+  players: PlayerService;
+  createMatched(ruleset: "classic" | "mutators", seats: Record<Seat, NewSeat & { tokenHash: string }>): Promise<string>;
+  /** Records a REST ticket's match where any process can read it, and wakes its poller. */
+  ticketMatched(ticket: string, match: { gameId: string; seat: Seat }): Promise<void>;
+  log: Logger;
+  /** Seconds a REST entry stays queued without being polled. */
+  restEntryTtlS: number;
+}
+
+type Entry =
+  | { kind: "ws"; client: Client; seat: NewSeat; token: string; player: unknown }
+  | { kind: "rest"; ticket: string; seat: NewSeat & { tokenHash: string }; expiresAt: number };
+
+const JoinOptions = z.object({
+  ruleset: RulesetSchema.default("classic"),
+  name: NameSchema.optional(),
+  player: PlayerRefSchema.optional(),
+  champion: ChampionSchema.optional(),
+});
+
+export class QueueRoom extends Room<{ state: QueueState }> {
+  override state = new QueueState();
+  private deps!: QueueDeps;
+  private ruleset: "classic" | "mutators" = "classic";
+  private entries: Entry[] = [];
+  private pairing: Promise<void> = Promise.resolve();
+
+  override onCreate(options: { ruleset?: string; deps: QueueDeps }) {
+    const ruleset = RulesetSchema.safeParse(options.ruleset ?? "classic");
+    if (!ruleset.success) throw new ServerError(4400, "unknown ruleset");
+    this.deps = options.deps;
+    this.ruleset = ruleset.data;
+    this.roomId = queueRoomId(this.ruleset);
+    this.autoDispose = false;
+    this.maxClients = 10_000;
+    this.patchRate = 2 ** 31 - 1;
+    this.state.ruleset = this.ruleset;
+  }
+
+  override async onAuth(_client: Client, options: unknown) {
+    const parsed = JoinOptions.safeParse(options ?? {});
+    if (!parsed.success) throw new ServerError(4400, "bad_request: join options are { ruleset, name?, player?, champion? }");
+    const { player, secret } = await this.deps.players.resolve(parsed.data.player, parsed.data.name).catch(() => {
+      throw new ServerError(4401, "unauthorized: unknown player id or wrong player secret");
+    });
+    return { player, secret, champion: parsed.data.champion };
+  }
+
+  override onJoin(client: Client, _options: unknown, auth: Awaited<ReturnType<QueueRoom["onAuth"]>>) {
+    const token = newPlayerToken();
+    const publicPlayer = this.deps.players.introduce(auth);
+    this.entries.push({ kind: "ws", client, token, player: publicPlayer, seat: { playerId: auth.player.id, name: auth.player.name, champion: auth.champion } });
+    client.send("queued", { ruleset: this.ruleset, position: this.entries.length });
+    this.schedulePairing();
+  }
+
+  override onLeave(client: Client) {
+    this.entries = this.entries.filter((e) => e.kind !== "ws" || e.client !== client);
+    this.refresh();
+  }
+
+  rpcEnqueue(ticket: string, seat: NewSeat & { tokenHash: string }): Outcome<{ position: number }> {
+    if (this.entries.some((e) => e.kind === "rest" && e.ticket === ticket)) return fail("conflict", "this ticket is already queued");
+    this.entries.push({ kind: "rest", ticket, seat, expiresAt: Date.now() + this.deps.restEntryTtlS * 1000 });
+    this.schedulePairing();
+    return { ok: true, value: { position: this.entries.length } };
+  }
+
+  /** A poll keeps a REST entry alive; false when the ticket is no longer queued. */
+  rpcTouch(ticket: string): Outcome<{ queued: boolean }> {
+    const e = this.entries.find((x) => x.kind === "rest" && x.ticket === ticket);
+    if (e && e.kind === "rest") e.expiresAt = Date.now() + this.deps.restEntryTtlS * 1000;
+    return { ok: true, value: { queued: Boolean(e) } };
+  }
+
+  rpcLeave(ticket: string): Outcome<{ removed: boolean }> {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((e) => e.kind !== "rest" || e.ticket !== ticket);
+    this.refresh();
+    return { ok: true, value: { removed: this.entries.length < before } };
+  }
+
+  private schedulePairing() {
+    this.pairing = this.pairing.then(() => this.pair()).catch((e) => this.deps.log.error({ err: e }, "pairing failed"));
+  }
+
+  private async pair() {
+    const now = Date.now();
+    this.entries = this.entries.filter((e) => e.kind === "ws" || e.expiresAt > now);
+    while (this.entries.length >= 2) {
+      const [a, b] = this.entries.splice(0, 2);
+      const seatOf = (e: Entry) => (e.kind === "ws" ? { ...e.seat, tokenHash: sha256Hex(e.token) } : e.seat);
+      const gameId = await this.deps.createMatched(this.ruleset, { A: seatOf(a), B: seatOf(b) });
+      await this.notify(a, gameId, "A");
+      await this.notify(b, gameId, "B");
+    }
+    this.refresh();
+  }
+
+  private async notify(e: Entry, gameId: string, seat: Seat) {
+    if (e.kind === "ws") e.client.send("matched", { status: "matched", gameId, seat, playerToken: e.token, player: e.player });
+    else await this.deps.ticketMatched(e.ticket, { gameId, seat });
+  }
+
+  private refresh() {
+    this.state.waiting = this.entries.length;
+    this.broadcastPatch();
+  }
+}

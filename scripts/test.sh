@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
+# (redis-server for the multi-process tests, chromium for the browser tests), the npm packages, a type check, then mocha.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+# The web client's browser tests drive Debian's Chromium through playwright-core (no browser download).
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian packages: ${need_apt[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "missing ${need_apt[*]}: install them (apt-get install ${need_apt[*]}) for the full suite" >&2
+  fi
+fi
+
+# `npm ci` refuses this lock file here: the npm registry used here lacks msgpackr-extract's optional macOS and
+# Windows builds, so the lock cannot list them; `npm install` honours the lock and skips what it cannot have.
+npm install --no-audit --no-fund
+npx tsc --noEmit -p .
+log="$(mktemp)"
+set +e
+npm test 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# One plain summary line for tools that read it: "N passed, N failed, N skipped".
+plain() { sed 's/\x1b\[[0-9;]*m//g' "$log"; }
+passed=$(plain | grep -Eo '^ +[0-9]+ passing' | tail -1 | grep -Eo '[0-9]+' || echo 0)
+failed=$(plain | grep -Eo '^ +[0-9]+ failing' | tail -1 | grep -Eo '[0-9]+' || echo 0)
+skipped=$(plain | grep -Eo '^ +[0-9]+ pending' | tail -1 | grep -Eo '[0-9]+' || echo 0)
+rm -f "$log"
+echo "${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped"
+exit "$status"

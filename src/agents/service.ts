@@ -1,0 +1,197 @@
+/**
+ * Hosted agent challenges: an agent asks for a link, a human accepts it and plays the house opponent (the
+ * hosted agent) at the challenge's level, and the agent reads the verified result. The service's own game
+ * record is the only authority: a result report is checked against it, never trusted.
+ */
+import { randomBytes } from "node:crypto";
+import { AppError } from "../errors";
+import type { EmittedEvent } from "../events/types";
+import { CreateGameBody } from "../games/schemas";
+import type { GameService } from "../games/service";
+import { linksFor } from "../games/views";
+import type { PlayerService } from "../players/service";
+import type { ChallengeRecord, GameRecord, Store } from "../store/port";
+import { ChallengeToken, type AcceptChallengeBody, type CreateChallengeBody, type ResultBody } from "./schemas";
+
+export interface ChallengeDeps {
+  store: Store;
+  games: Pick<GameService, "create">;
+  players: Pick<PlayerService, "profile">;
+  emit(event: EmittedEvent): void;
+  baseUrl: string;
+  now?: () => Date;
+}
+
+type Status = ChallengeRecord["status"];
+
+const newChallengeToken = (): string => `ch_${randomBytes(18).toString("base64url")}`;
+
+export class ChallengeService {
+  private readonly now: () => Date;
+  /** Per-token queue: accept, report and settle of one challenge never interleave in this process. */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: ChallengeDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async create(body: CreateChallengeBody) {
+    const at = this.now();
+    const record: ChallengeRecord = {
+      token: newChallengeToken(),
+      agent: { name: body.agent.name, ...(body.agent.url ? { url: body.agent.url } : {}) },
+      level: body.level,
+      ruleset: body.ruleset,
+      status: "open",
+      expiresAt: new Date(at.getTime() + body.expiresInSeconds * 1000).toISOString(),
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+    };
+    await this.deps.store.createChallenge(record);
+    return { token: record.token, url: this.humanUrl(record.token), expiresAt: record.expiresAt, status: "open" as const };
+  }
+
+  /** The human takes the challenge: a real house game at the challenge's level, once, before expiry. */
+  async accept(token: string, body: AcceptChallengeBody) {
+    return this.serial(token, async () => {
+      const c = await this.load(token);
+      if (c.status === "expired") throw new AppError("code_expired", "the challenge expired before it was accepted; ask the agent for a new one");
+      if (c.status !== "open") throw new AppError("already_joined", "the challenge has already been accepted");
+      const created = await this.deps.games.create(
+        CreateGameBody.parse({ opponent: "house", level: c.level, ruleset: c.ruleset, name: body.name, player: body.player, seat: "random" }),
+      );
+      if (!("playerToken" in created) || !created.player) throw new Error("a house game always seats its creator");
+      // The game record names its challenge so the finish hook can settle it from the record alone.
+      await this.deps.store.updateGame(created.game.id, { challengeToken: token });
+      await this.deps.store.updateChallenge(token, { status: "playing", gameId: created.game.id, humanPlayerId: created.player.id });
+      return { game: created.game, seat: created.seat, playerToken: created.playerToken, player: created.player, urls: created.urls, challenge: this.challengeUrl(token) };
+    });
+  }
+
+  /** A game client's result report: answered with the verified result, refused when it disagrees. */
+  async report(body: ResultBody) {
+    return this.serial(body.token, async () => {
+      const c = await this.load(body.token);
+      if (c.status === "expired") throw new AppError("code_expired", "the challenge expired without being played");
+      if (!c.gameId || c.gameId !== body.gameId) throw new AppError("result_mismatch", "the report names a game that is not this challenge's game", { field: "gameId" });
+      const game = await this.deps.store.getGame(c.gameId);
+      if (!game || game.status !== "finished") throw new AppError("game_not_finished", "the challenge's game is still being played; report once it has finished");
+      const settled = c.status === "played" ? c : await this.settleLocked(game);
+      if (settled.reportedAt) throw new AppError("conflict", `a result for this challenge was already reported at ${settled.reportedAt}`);
+      const wrong = body.winner !== game.winner ? "winner" : body.score.A !== game.score.A || body.score.B !== game.score.B ? "score" : null;
+      if (wrong) throw new AppError("result_mismatch", `the reported ${wrong} does not match the game's record`, { field: wrong });
+      await this.deps.store.updateChallenge(c.token, { reportedAt: this.now().toISOString() });
+      return this.view(await this.load(c.token));
+    });
+  }
+
+  async get(token: string) {
+    return this.view(await this.load(token));
+  }
+
+  /** An agent's challenges, newest first. */
+  async history(agent: string, limit: number) {
+    const list = await this.deps.store.listChallenges(agent, limit);
+    return { agent, challenges: await Promise.all(list.map((c) => this.view(this.withExpiry(c)))) };
+  }
+
+  /** The finish hook of every game: settles the game's challenge, if it has one. */
+  async onGameFinished(record: GameRecord): Promise<void> {
+    // The room's in-memory record predates the challenge link; the stored record has it.
+    const game = await this.deps.store.getGame(record.id);
+    if (!game?.challengeToken || game.status !== "finished") return;
+    await this.serial(game.challengeToken, () => this.settleLocked(game));
+  }
+
+  /** challenge.played for a subscription made after the challenge was played (it fires at once). */
+  async eventsNow(token: string): Promise<Array<{ data: Record<string, unknown> }>> {
+    const c = await this.load(token);
+    return c.status === "played" ? [{ data: await this.playedData(c) }] : [];
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  /** Marks the challenge played and fires challenge.played, once; callers hold the token's lock. */
+  private async settleLocked(game: GameRecord): Promise<ChallengeRecord> {
+    const c = await this.load(game.challengeToken!);
+    if (c.status === "played") return c;
+    const humanSeat = game.seats.A?.kind === "human" ? "A" : "B";
+    const result = { winner: game.winner, score: { ...game.score }, humanSeat, decidedBy: game.decidedBy ?? "aborted" } as const;
+    await this.deps.store.updateChallenge(c.token, { status: "played", result });
+    const played = { ...c, status: "played" as const, result };
+    this.deps.emit({ name: "challenge.played", match: { token: c.token }, data: await this.playedData(played) });
+    return played;
+  }
+
+  private async playedData(c: ChallengeRecord) {
+    const r = c.result!;
+    const human = await this.human(c);
+    return {
+      token: c.token,
+      game_id: c.gameId,
+      winner: r.winner,
+      human_seat: r.humanSeat,
+      score: r.score,
+      decided_by: r.decidedBy ?? "aborted",
+      human: { id: human?.id ?? c.humanPlayerId ?? "", rating: human?.rating ?? 0 },
+      replay_url: linksFor(this.deps.baseUrl, c.gameId!).replay,
+    };
+  }
+
+  /** The human's current profile; an account they later moved to answers for them. */
+  private async human(c: ChallengeRecord) {
+    if (!c.humanPlayerId) return null;
+    return this.deps.players.profile(c.humanPlayerId).then((p) => p.player, () => null);
+  }
+
+  private async view(c: ChallengeRecord) {
+    const human = await this.human(c);
+    const links = c.gameId ? linksFor(this.deps.baseUrl, c.gameId) : null;
+    return {
+      token: c.token,
+      status: c.status,
+      agent: c.agent,
+      level: c.level,
+      ruleset: c.ruleset,
+      url: this.humanUrl(c.token),
+      expiresAt: c.expiresAt,
+      createdAt: c.createdAt,
+      gameId: c.gameId ?? null,
+      result: c.result ? { ...c.result, verified: true, reported: Boolean(c.reportedAt), reportedAt: c.reportedAt ?? null } : null,
+      human,
+      replayUrl: c.status === "played" && links ? links.replay : null,
+      urls: links ? { watch: links.watch, game: `${this.deps.baseUrl}/api/v1/games/${c.gameId}` } : null,
+    };
+  }
+
+  /** Reads a challenge, moving an open one past its expiry to `expired` (stored lazily). */
+  private async load(token: string): Promise<ChallengeRecord> {
+    const c = ChallengeToken.test(token) ? await this.deps.store.getChallenge(token) : null;
+    if (!c) throw new AppError("not_found", "no challenge has this token");
+    const seen = this.withExpiry(c);
+    if (seen.status !== c.status) await this.deps.store.updateChallenge(token, { status: seen.status });
+    return seen;
+  }
+
+  private withExpiry(c: ChallengeRecord): ChallengeRecord {
+    const expired = c.status === "open" && Date.parse(c.expiresAt) <= this.now().getTime();
+    return expired ? { ...c, status: "expired" satisfies Status } : c;
+  }
+
+  private humanUrl(token: string): string {
+    return `${this.deps.baseUrl}/challenge/${token}`;
+  }
+
+  private challengeUrl(token: string): string {
+    return `${this.deps.baseUrl}/api/v1/agent/challenge/${token}`;
+  }
+
+  private serial<T>(token: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(token) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(token, tail);
+    void tail.then(() => this.locks.get(token) === tail && this.locks.delete(token));
+    return run;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The house opponent. `decide` takes a seat view and nothing else, so it cannot read the seed, the pile
+ * order or the other hand: hidden cards are guessed (sampled worlds), never looked up.
+ */
+import type { Level, SeatView } from "../game/types";
+import { type Rng, makeRng, pick, rand01 } from "./rng";
+import { type Placement, type SearchCtx, type SimMove, evaluate, rootValues, toPlacement, toSimMove } from "./search";
+import { fromState, place } from "./sim";
+import { sampleWorld, viewMoves } from "./world";
+
+export interface DecideOptions {
+  /** Seed of the opponent's own randomness (default 0): same view + level + seed gives the same move. */
+  seed?: number;
+  /** Placements the search may simulate (default per level, see LEVELS). */
+  budget?: number;
+}
+
+interface SearchLevel {
+  /** Sampled worlds (guesses of the hidden cards) each move is averaged over. */
+  worlds: number;
+  /** Plies of the first pass over every move. */
+  depth: number;
+  /** Second pass: the best `refineTop` moves of the first pass searched `refineDepth` plies (0 = none). */
+  refineTop: number;
+  refineDepth: number;
+  /** With this few empty squares left, search every move to the end of the game instead. */
+  exactAt: number;
+  beam: number;
+  positional: number;
+  winBonus: number;
+  budget: number;
+}
+
+/** Level settings, tuned by seeded self-play (`npm run selfplay`). */
+export const LEVELS: Record<"normal" | "hard", SearchLevel> = {
+  normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
+  hard: { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
+};
+
+/** Chance that easy plays a uniformly random move instead of its greedy choice. */
+const EASY_BLUNDER = 0.25;
+
+/** Picks the seat's next placement. Throws when it is not this seat's turn in an active game. */
+export function decide(view: SeatView, level: Level, opts: DecideOptions = {}): Placement {
+  if (view.status !== "active" || view.turn !== view.seat) throw new Error("decide: not this seat's turn");
+  const moves = viewMoves(view);
+  if (moves.length === 0) throw new Error("decide: no legal move");
+  const rng = makeRng(opts.seed ?? 0);
+  if (level === "random" || moves.length === 1) return pick(rng, moves);
+  if (level === "easy") return greedy(view, moves, rng);
+  return searchMove(view, moves, LEVELS[level], opts.budget, rng);
+}
+
+/** Immediate score gain in one guessed world, with noise so that easy is beatable and varied. */
+function greedy(view: SeatView, moves: Placement[], rng: Rng): Placement {
+  if (rand01(rng) < EASY_BLUNDER) return pick(rng, moves);
+  const { rules, sim } = fromState(sampleWorld(view, rng));
+  const ctx = { winBonus: 0, positional: 0 };
+  let best = moves[0], bestValue = -Infinity;
+  for (const m of moves) {
+    const [c, sq] = toSimMove(m);
+    const v = evaluate(place(sim, rules, c, sq), rules, sim.turn, ctx) + rand01(rng) * 1.5;
+    if (v > bestValue) [best, bestValue] = [m, v];
+  }
+  return best;
+}
+
+/**
+ * Determinized search: each candidate's searched value summed over sampled worlds, the same worlds for
+ * every candidate so that the comparison is fair. Ties go to the seeded rng.
+ */
+function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget: number | undefined, rng: Rng): Placement {
+  const worlds = Array.from({ length: cfg.worlds }, () => fromState(sampleWorld(view, rng)));
+  const total = budget ?? cfg.budget;
+  const empty = 16 - view.board.length;
+  const exact = empty <= cfg.exactAt;
+  let candidates = moves.map(toSimMove);
+  let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1));
+  if (!exact && cfg.refineTop > 0 && candidates.length > 1) {
+    // The deeper pass only looks at moves the shallow pass already rates highly, which keeps it affordable.
+    const order = candidates.map((_, i) => i).sort((a, b) => sums[b] - sums[a]).slice(0, cfg.refineTop);
+    candidates = order.map((i) => candidates[i]);
+    sums = pass(worlds, candidates, cfg.refineDepth, cfg, total / 2);
+  }
+  const bestValue = Math.max(...sums);
+  const best = candidates.filter((_, i) => sums[i] >= bestValue - 1e-9);
+  return toPlacement(pick(rng, best));
+}
+
+function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number): number[] {
+  const sums = moves.map(() => 0);
+  worlds.forEach(({ rules, sim }) => {
+    // Each world gets an equal share so that a deep first world cannot starve the others.
+    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional };
+    rootValues(sim, rules, depth, ctx, moves).forEach((v, i) => (sums[i] += v));
+  });
+  return sums;
+}

@@ -1,0 +1,99 @@
+/**
+ * Perfect-information search over simulator positions. The house opponent runs it on sampled worlds
+ * (guessed hidden cards); the review runs it on the real position once everything is public.
+ */
+import type { Seat } from "../game/types";
+import { IDS, NEIGHBOUR, type Sim, type SimRules, baseRank, cardIndex, place, simMoves, squareName } from "./sim";
+
+export interface Placement { card: string; square: string }
+/** A move in simulator form: [card index, square index]. */
+export type SimMove = [number, number];
+
+export interface SearchCtx {
+  /** Placements left to simulate; at 0 the search stops expanding and falls back to evaluation. */
+  nodes: number;
+  /** Added for a won finished game (subtracted for a loss) so the search prefers winning over margin. */
+  winBonus: number;
+  /** Below the root keep only this many children per node, best first by static evaluation (0 = all). */
+  beam: number;
+  /** Weight of the edge-safety term; 0 = pure score difference. */
+  positional: number;
+}
+
+export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
+export const moveKey = (m: Placement): string => `${m.card}@${m.square}`;
+export const toPlacement = ([c, sq]: SimMove): Placement => ({ card: IDS[c], square: squareName(sq) });
+export const toSimMove = (m: Placement): SimMove => [cardIndex(m.card), "abcd".indexOf(m.square[0]) + 4 * (Number(m.square[1]) - 1)];
+
+/**
+ * Edge safety: a card whose edges facing empty squares are high is hard to flip next turn (low is safe
+ * under `reverse`). Scaled so that one exposed weak edge costs a fraction of a captured card.
+ */
+function safety(sim: Sim, rules: SimRules, root: number): number {
+  let total = 0;
+  for (let i = 0; i < 16; i++) {
+    const c = sim.cards[i];
+    if (c < 0) continue;
+    for (let k = 0; k < 4; k++) {
+      const n = NEIGHBOUR[i][k];
+      if (n < 0 || sim.cards[n] >= 0) continue;
+      const r = rules.reverse ? 10 - baseRank(c, k) : baseRank(c, k);
+      total += (sim.owner[i] === root ? 1 : -1) * (r - 5) / 4;
+    }
+  }
+  return total;
+}
+
+/** Static value for seat index `root`: score difference, win bonus when the board is full, safety term. */
+export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<SearchCtx, "winBonus" | "positional">): number {
+  const diff = sim.score[root] - sim.score[1 - root];
+  if (sim.empty <= 0) return diff + Math.sign(diff) * ctx.winBonus;
+  return ctx.positional > 0 ? diff + ctx.positional * safety(sim, rules, root) : diff;
+}
+
+interface Child { move: SimMove; sim: Sim; value: number }
+
+function expand(sim: Sim, rules: SimRules, root: number, ctx: SearchCtx): Child[] {
+  const kids: Child[] = [];
+  for (const move of simMoves(sim)) {
+    const next = place(sim, rules, move[0], move[1]);
+    ctx.nodes--;
+    kids.push({ move, sim: next, value: evaluate(next, rules, root, ctx) });
+  }
+  return kids;
+}
+
+/** Alpha-beta minimax to `depth` plies, values from seat index `root`'s point of view. */
+export function minimax(sim: Sim, rules: SimRules, depth: number, alpha: number, beta: number, root: number, ctx: SearchCtx): number {
+  if (depth === 0 || sim.empty <= 0 || ctx.nodes <= 0) return evaluate(sim, rules, root, ctx);
+  const maximizing = sim.turn === root;
+  let kids = expand(sim, rules, root, ctx);
+  if (kids.length === 0) return evaluate(sim, rules, root, ctx);
+  // Best-first ordering makes the cut-offs bite; the beam drops replies that look hopeless one ply deep.
+  kids.sort((p, q) => (maximizing ? q.value - p.value : p.value - q.value));
+  if (depth === 1) return kids[0].value;
+  if (ctx.beam > 0 && kids.length > ctx.beam) kids = kids.slice(0, ctx.beam);
+  let best = maximizing ? -Infinity : Infinity;
+  for (const kid of kids) {
+    const v = minimax(kid.sim, rules, depth - 1, alpha, beta, root, ctx);
+    if (maximizing) {
+      if (v > best) best = v;
+      if (best > alpha) alpha = best;
+    } else {
+      if (v < best) best = v;
+      if (best < beta) beta = best;
+    }
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+
+/** The value of each given root move (exact: no pruning at the root), searched `depth` plies in all. */
+export function rootValues(sim: Sim, rules: SimRules, depth: number, ctx: SearchCtx, moves: SimMove[] = simMoves(sim)): number[] {
+  const root = sim.turn;
+  return moves.map(([c, sq]) => {
+    const next = place(sim, rules, c, sq);
+    ctx.nodes--;
+    return depth <= 1 ? evaluate(next, rules, root, ctx) : minimax(next, rules, depth - 1, -Infinity, Infinity, root, ctx);
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * The REST facade: mounts every router under `/api/v1` and its permanent alias `/api`, with the edges
+ * every response needs. It holds no game state; see src/games for what the routes call.
+ */
+import express, { type Application as Express, type Router } from "express";
+import type { GameService } from "../games/service";
+import type { QuickMatch } from "../games/quick-match";
+import type { Logger } from "../logger";
+import type { PlayerService } from "../players/service";
+import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
+import { errorHandler, notFoundHandler } from "./problem";
+import { gamesRouter } from "./routes/games";
+import { playersRouter } from "./routes/players";
+import { openApiDocument } from "./openapi";
+
+export interface ApiDeps {
+  games: GameService;
+  quick: QuickMatch;
+  players: PlayerService;
+  /** Routers of other bounded contexts (events, agents, clients), mounted under the version prefix. */
+  extraRouters: Router[];
+  log: Logger;
+  baseUrl: string;
+  limits: LimiterOptions;
+  trustProxy: number;
+}
+
+export function mountApi(app: Express, deps: ApiDeps): void {
+  app.set("trust proxy", deps.trustProxy);
+  app.disable("x-powered-by");
+  app.use(apiVersion);
+  // Every /api request counts against exactly one policy, chosen before the body is read, so even a
+  // malformed body is counted and answered with the RateLimit fields.
+  const policies = {
+    reads: limiter("reads", deps.limits),
+    writes: limiter("writes", deps.limits),
+    challenge: limiter("challenge", deps.limits),
+    result: limiter("result", deps.limits),
+  };
+  const v1 = express.Router();
+  v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
+  v1.use(express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }));
+  v1.get("/openapi.json", (_req, res) => {
+    res.json(openApiDocument(deps.baseUrl));
+  });
+  // A superseded spelling kept for old clients; it shows the deprecation headers of spec 9.4.
+  v1.get(
+    "/game/:id",
+    deprecated({ since: new Date("2026-06-01T00:00:00Z"), sunset: new Date("2027-06-01T00:00:00Z"), link: `${deps.baseUrl}/docs/migration#game-path` }),
+    (req, res) => res.redirect(308, `${req.baseUrl}/games/${encodeURIComponent(String(req.params.id))}`),
+  );
+  for (const r of deps.extraRouters) v1.use(r);
+  v1.use(gamesRouter(deps.games, deps.quick));
+  v1.use(playersRouter(deps.players));
+  v1.use(notFoundHandler);
+  app.use("/api/v1", v1);
+  app.use("/api", v1);
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+}
+
+/** The spec's policy for a request (section 8): agent challenge and result posts, reads, other writes. */
+export function policyOf(method: string, path: string): "reads" | "writes" | "challenge" | "result" {
+  if (method === "POST" && /^\/agent\/challenge\/?$/.test(path)) return "challenge";
+  if (method === "POST" && /^\/agent\/result\/?$/.test(path)) return "result";
+  return method === "GET" || method === "HEAD" ? "reads" : "writes";
+}
+
+/** The last handlers of the app: unknown paths outside /api, and the error renderer. */
+export function finishApp(app: Express, deps: Pick<ApiDeps, "log" | "baseUrl">): void {
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log, deps.baseUrl));
+}

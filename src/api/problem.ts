@@ -1,0 +1,53 @@
+/**
+ * The one error path of the REST surface: every error becomes an RFC 9457 problem document with the
+ * spec's members (status, error, code, hint, type, title, detail, docs) plus any extra members.
+ */
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import { AppError, ERROR_CODES, type ErrorCode } from "../errors";
+import type { Logger } from "../logger";
+
+export const PROBLEM_TYPE_BASE = "https://tile-arena.dev/problems/";
+
+export function problemBody(e: AppError, docsBase: string) {
+  const meta = ERROR_CODES[e.code];
+  return {
+    type: `${PROBLEM_TYPE_BASE}${e.code}`,
+    title: meta.title,
+    status: e.status,
+    detail: e.detail,
+    error: meta.title,
+    code: e.code,
+    hint: meta.hint,
+    docs: `${docsBase}/docs/errors#${e.code}`,
+    ...e.extra,
+  };
+}
+
+export function sendProblem(res: Response, e: AppError, docsBase: string): void {
+  res.status(e.status).type("application/problem+json").send(JSON.stringify(problemBody(e, docsBase)));
+}
+
+/** Maps what Express and body-parser throw onto our codes; anything unknown is a logged 500. */
+function toAppError(err: unknown, log: Logger): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { type?: string; status?: number; statusCode?: number; message?: string };
+  const status = e?.status ?? e?.statusCode;
+  if (e?.type === "entity.parse.failed") return new AppError("bad_request", "the request body is not valid JSON");
+  if (e?.type === "entity.too.large") return new AppError("payload_too_large", "the request body is larger than 64 KiB");
+  if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") return new AppError("bad_request", "unsupported body encoding");
+  if (status && status >= 400 && status < 500) return new AppError("bad_request", e.message ?? "bad request", {}, status);
+  log.error({ err }, "unhandled error");
+  return new AppError("internal", "an unexpected error occurred");
+}
+
+export function errorHandler(log: Logger, docsBase: string): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    if (res.headersSent) return;
+    sendProblem(res, toAppError(err, log), docsBase);
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) =>
+  next(new AppError("not_found", `no route for ${req.method} ${req.path}`));
+
+export const codeStatus = (code: ErrorCode): number => ERROR_CODES[code].status;

@@ -1,0 +1,96 @@
+/** REST routes of games: create, join, quick-match, move, resign, list, read, sync, replay, review. */
+import { Router, type Request } from "express";
+import { reviewGame } from "../../ai";
+import { AppError } from "../../errors";
+import type { QuickMatch } from "../../games/quick-match";
+import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
+import { bearerToken } from "../../games/secrets";
+import type { GameService } from "../../games/service";
+import { parse } from "../../validation";
+
+const GameId = /^[A-Za-z0-9_-]{1,64}$/;
+
+function gameId(req: Request): string {
+  const id = String(req.params.id);
+  if (!GameId.test(id)) throw new AppError("not_found", `no game with id ${id}`);
+  return id;
+}
+
+/** The bearer token if one was sent; a malformed Authorization header is refused, never ignored. */
+function optionalToken(req: Request): string | undefined {
+  const t = bearerToken(req.headers.authorization);
+  if (t === null) throw new AppError("unauthorized", "the Authorization header must be `Bearer pt_...`");
+  return t;
+}
+
+function requiredToken(req: Request): string {
+  const t = optionalToken(req);
+  if (!t) throw new AppError("unauthorized", "this action needs the seat's player token: `Authorization: Bearer pt_...`");
+  return t;
+}
+
+export function gamesRouter(games: GameService, quick: QuickMatch): Router {
+  const r = Router();
+
+  r.post("/games", async (req, res) => {
+    const body = parse(CreateGameBody, req.body, "body");
+    const out = await games.create(body);
+    res.status(201).location(`/api/v1/games/${out.game.id}`).json(out);
+  });
+
+  r.post("/games/join", async (req, res) => {
+    res.json(await games.join(parse(JoinGameBody, req.body, "body")));
+  });
+
+  r.post("/games/quick-match", async (req, res) => {
+    const out = await quick.enqueue(parse(QuickMatchBody, req.body, "body"));
+    res.status(out.status === "matched" ? 200 : 202).json(out);
+  });
+
+  r.get("/games/quick-match/:ticket", async (req, res) => {
+    const { timeout } = parse(TicketQuery, req.query, "query");
+    const out = await quick.poll(String(req.params.ticket), timeout);
+    res.status(out.status === "matched" ? 200 : 202).json(out);
+  });
+
+  r.delete("/games/quick-match/:ticket", async (req, res) => {
+    res.json(await quick.leave(String(req.params.ticket)));
+  });
+
+  r.get("/games", async (req, res) => {
+    res.json(await games.list(parse(ListGamesQuery, req.query, "query")));
+  });
+
+  r.get("/games/:id", async (req, res) => {
+    res.json(await games.record(gameId(req)));
+  });
+
+  r.get("/games/:id/sync", async (req, res) => {
+    const id = gameId(req);
+    const token = optionalToken(req);
+    const { since, timeout } = parse(SyncQuery, req.query, "query");
+    res.json(await games.sync(id, token, since, timeout));
+  });
+
+  r.post("/games/:id/moves", async (req, res) => {
+    const id = gameId(req);
+    const token = requiredToken(req);
+    res.json(await games.move(id, token, parse(MoveBody, req.body, "body")));
+  });
+
+  r.post("/games/:id/resign", async (req, res) => {
+    const id = gameId(req);
+    res.json(await games.resign(id, requiredToken(req)));
+  });
+
+  r.get("/games/:id/replay", async (req, res) => {
+    res.json(await games.replay(gameId(req)));
+  });
+
+  r.get("/games/:id/review", async (req, res) => {
+    const replay = await games.replay(gameId(req));
+    res.json(reviewGame(replay));
+  });
+
+  return r;
+}

@@ -1,0 +1,26 @@
+/** Public player profiles (spec 2.2) and the claim that moves a guest profile to an account. */
+import { Router } from "express";
+import { z } from "zod";
+import { AppError } from "../../errors";
+import { NameSchema } from "../../games/schemas";
+import type { PlayerService } from "../../players/service";
+import { parse } from "../../validation";
+
+export const ClaimBody = z.object({ secret: z.string().min(8).max(200), name: NameSchema.optional() }).strict();
+
+export function playersRouter(players: PlayerService): Router {
+  const r = Router();
+  r.get("/players/:id", async (req, res) => {
+    const id = String(req.params.id);
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
+    res.json(await players.profile(id));
+  });
+  // The guest's secret proves ownership; the account's new secret is in this answer and nowhere else.
+  r.post("/players/:id/claim", async (req, res) => {
+    const id = String(req.params.id);
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
+    const out = await players.claim(id, parse(ClaimBody, req.body, "body"));
+    res.status(201).location(`/api/v1/players/${out.account.id}`).json(out);
+  });
+  return r;
+}

@@ -1,0 +1,31 @@
+/** Public, read-only leaderboards: GET /clubs, /clubs/{id}, /communities, /communities/{id} (120/min per IP). */
+import { Router } from "express";
+import { z } from "zod";
+import { AppError } from "../errors";
+import { parse } from "../validation";
+import type { CommunityKind, CommunityService } from "./service";
+
+const pageInt = (min: number, max: number, fallback: number) =>
+  z.string().regex(/^\d{1,6}$/, "must be a non-negative integer").transform(Number)
+    .refine((n) => n >= min && n <= max, `must be ${min}..${max}`).default(fallback);
+
+export const PageQuery = z.object({ limit: pageInt(1, 100, 20), offset: pageInt(0, 100000, 0) }).strict();
+
+const CommunityId = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function communitiesRouter(communities: CommunityService): Router {
+  const r = Router();
+  const mount = (path: string, kind: CommunityKind) => {
+    r.get(`/${path}`, async (req, res) => {
+      res.json(await communities.list(kind, parse(PageQuery, req.query, "query")));
+    });
+    r.get(`/${path}/:id`, async (req, res) => {
+      const id = String(req.params.id);
+      if (!CommunityId.test(id)) throw new AppError("not_found", `no ${kind} with id ${id}`);
+      res.json(await communities.leaderboard(kind, id, parse(PageQuery, req.query, "query")));
+    });
+  };
+  mount("clubs", "club");
+  mount("communities", "community");
+  return r;
+}

@@ -1,0 +1,100 @@
+/**
+ * Community leaderboards (clubs and chat-server communities): read-only over the API, ranked by rating.
+ * Membership is managed by operators through the CLI (scripts/communities.ts) with the same store.
+ */
+import { randomBytes } from "node:crypto";
+import { AppError } from "../errors";
+import type { PlayerService } from "../players/service";
+import type { CommunityRecord, PlayerRecord, Store } from "../store/port";
+
+export type CommunityKind = CommunityRecord["kind"];
+export interface Page { limit: number; offset: number }
+
+/** How many leaders a listing shows per community. */
+const LEADERS_IN_LIST = 3;
+
+export const newCommunityId = (kind: CommunityKind): string => `${kind === "club" ? "club" : "cm"}_${randomBytes(6).toString("base64url")}`;
+
+export class CommunityService {
+  constructor(private readonly store: Store, private readonly players: Pick<PlayerService, "publicPlayer">, private readonly baseUrl: string) {}
+
+  /** Communities of a kind, oldest first, each with its member count and current leaders. */
+  async list(kind: CommunityKind, page: Page) {
+    const all = await this.store.listCommunities(kind);
+    const slice = all.slice(page.offset, page.offset + page.limit);
+    const items = await Promise.all(
+      slice.map(async (c) => ({ ...this.summary(c), leaders: await this.standings(c, { limit: LEADERS_IN_LIST, offset: 0 }) })),
+    );
+    return { kind, total: all.length, limit: page.limit, offset: page.offset, [plural(kind)]: items };
+  }
+
+  /** One community's leaderboard: members ranked by rating, with games played and recent form. */
+  async leaderboard(kind: CommunityKind, id: string, page: Page) {
+    const c = await this.store.getCommunity(id);
+    if (!c || c.kind !== kind) throw new AppError("not_found", `no ${kind} with id ${id}`);
+    return { ...this.summary(c), total: c.members.length, limit: page.limit, offset: page.offset, standings: await this.standings(c, page) };
+  }
+
+  private summary(c: CommunityRecord) {
+    return { id: c.id, kind: c.kind, name: c.name, members: c.members.length, createdAt: c.createdAt, url: `${this.baseUrl}/api/v1/${plural(c.kind)}/${c.id}` };
+  }
+
+  private async standings(c: CommunityRecord, page: Page) {
+    const ranked = await this.store.rankPlayers(c.members, page.limit, page.offset);
+    return ranked.map((p, i) => this.standing(p, page.offset + i + 1));
+  }
+
+  private standing(p: PlayerRecord, place: number) {
+    const pub = this.players.publicPlayer(p);
+    return {
+      place,
+      player: { id: pub.id, name: pub.name, url: pub.url },
+      rating: pub.rating,
+      rank: pub.rank,
+      provisional: pub.provisional,
+      games: p.games,
+      wins: p.wins,
+      losses: p.losses,
+      draws: p.draws,
+      recentForm: p.recentForm,
+    };
+  }
+}
+
+export const plural = (kind: CommunityKind): "clubs" | "communities" => (kind === "club" ? "clubs" : "communities");
+
+/** Operator commands behind the CLI; kept here so the CLI stays a thin argument parser. */
+export class CommunityAdmin {
+  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+
+  async create(kind: CommunityKind, name: string): Promise<CommunityRecord> {
+    const c: CommunityRecord = { id: newCommunityId(kind), kind, name, members: [], createdAt: this.now().toISOString() };
+    await this.store.createCommunity(c);
+    return c;
+  }
+
+  /** Adds a player by friend code; a guest that moved to an account is added as the account. */
+  async add(id: string, friendCode: string): Promise<string> {
+    await this.community(id);
+    const p = await this.store.getPlayer(friendCode);
+    if (!p) throw new AppError("not_found", `no player with id ${friendCode}`);
+    const member = p.movedTo ?? p.id;
+    await this.store.addMember(id, member);
+    return member;
+  }
+
+  async remove(id: string, friendCode: string): Promise<void> {
+    await this.community(id);
+    await this.store.removeMember(id, friendCode);
+  }
+
+  list(kind?: CommunityKind): Promise<CommunityRecord[]> {
+    return this.store.listCommunities(kind);
+  }
+
+  private async community(id: string): Promise<CommunityRecord> {
+    const c = await this.store.getCommunity(id);
+    if (!c) throw new AppError("not_found", `no club or community with id ${id}`);
+    return c;
+  }
+}

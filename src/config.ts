@@ -1,0 +1,78 @@
+/**
+ * The one place that reads the environment. Every other module receives a Config (or a part of it) from
+ * the composition root, so tests build their own Config without touching process.env.
+ */
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(2567),
+  HOST: z.string().default("0.0.0.0"),
+  /** SQLite file path (or ":memory:"); ignored when MONGODB_URL is set. */
+  DATABASE: z.string().default("./data/arena.sqlite"),
+  MONGODB_URL: z.string().optional(),
+  /** Unset: in-process presence and matchmaking driver. */
+  REDIS_URL: z.string().optional(),
+  PUBLIC_BASE_URL: z.string().optional(),
+  /** Address other processes use to reach this one's rooms when scaled out (host:port). */
+  PUBLIC_ADDRESS: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Milliseconds the house opponent waits before moving (a human-like pace). */
+  HOUSE_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(800),
+  /** Seconds a waiting game (no second player) lives before it is aborted. */
+  WAITING_GAME_TTL_S: z.coerce.number().int().min(1).default(24 * 3600),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Multiplies every per-minute rate limit (load tests raise it; never below the spec's figures in production). */
+  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Trust X-Forwarded-For from this many proxies in front of the service. */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  database: string;
+  mongodbUrl?: string;
+  redisUrl?: string;
+  publicBaseUrl: string;
+  publicAddress?: string;
+  webhookAllowPrivate: boolean;
+  houseDelayMs: number;
+  waitingGameTtlS: number;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  rateLimitScale: number;
+  trustProxy: number;
+};
+
+/** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE,
+    mongodbUrl: e.MONGODB_URL || undefined,
+    redisUrl: e.REDIS_URL || undefined,
+    publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicAddress: e.PUBLIC_ADDRESS || undefined,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    houseDelayMs: e.HOUSE_DELAY_MS,
+    waitingGameTtlS: e.WAITING_GAME_TTL_S,
+    logLevel: e.LOG_LEVEL,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/** A Config for tests: embedded defaults with the given overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ DATABASE: ":memory:", LOG_LEVEL: "silent", HOUSE_DELAY_MS: "0", PORT: "0" }), ...overrides };
+}

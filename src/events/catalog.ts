@@ -1,0 +1,158 @@
+/**
+ * The event catalog: the five events, the arguments a subscription names them with, and the shape of each
+ * delivery's `data`. The zod schemas are the single source: subscribe bodies are validated with the argument
+ * schemas and `GET /games/events` publishes JSON Schema generated from both.
+ */
+import { z } from "zod";
+
+export const EVENT_NAMES = ["game.turn", "game.started", "game.move", "game.finished", "challenge.played"] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+const seat = z.enum(["A", "B"]).describe("seat, A or B");
+const winner = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided");
+const score = z.object({ A: z.number().int(), B: z.number().int() }).describe("points of each seat");
+const players = z.object({ A: z.string(), B: z.string() }).describe("player id of each seat");
+const decidedBy = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
+const gameId = z.string().min(1).max(128).describe("game identifier");
+
+const ranks = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
+const boardCell = z.object({
+  square: z.string(),
+  owner: seat,
+  card: z.string(),
+  name: z.string(),
+  element: z.string(),
+  ranks,
+});
+
+/** Argument schemas: strict, so a misspelt argument is a bad request instead of a different identity. */
+export const ARGUMENT_SCHEMAS = {
+  "game.turn": z.strictObject({
+    game_id: gameId,
+    player_token: z.string().min(1).max(256).describe("the seat's player token (pt_...); checked, never stored"),
+  }),
+  "game.started": z.strictObject({ game_id: gameId }),
+  "game.move": z.strictObject({ game_id: gameId }),
+  "game.finished": z.strictObject({ game_id: gameId }),
+  "challenge.played": z.strictObject({ token: z.string().min(1).max(256).describe("agent challenge token") }),
+} satisfies Record<EventName, z.ZodType>;
+
+export const DATA_SCHEMAS = {
+  "game.turn": z.looseObject({
+    game_id: gameId,
+    seat,
+    your_turn: z.boolean().describe("true when it became this seat's turn; false once, when the game ended"),
+    status: z.string().describe("game status: active or finished"),
+    move_count: z.number().int().min(0),
+    last_move: z.string().describe("notation of the last move; empty before the first move"),
+    score,
+    winner,
+    url: z.string().describe("watch link"),
+  }),
+  "game.started": z.looseObject({
+    game_id: gameId,
+    players,
+    ruleset: z.enum(["classic", "mutators"]),
+    first_player: seat,
+    url: z.string().describe("watch link"),
+  }),
+  "game.move": z.looseObject({
+    game_id: gameId,
+    move_index: z.number().int().min(0).describe("position of the move; sort deliveries by it"),
+    seat,
+    notation: z.string(),
+    name: z.string().describe("name of the card played"),
+    captures: z.number().int().min(0),
+    score,
+    board: z.array(boardCell).describe("the public board after the move"),
+    status: z.string().describe("game status after the move"),
+  }),
+  "game.finished": z.looseObject({
+    game_id: gameId,
+    winner,
+    decided_by: decidedBy,
+    score,
+    players,
+    replay_url: z.string(),
+    move_count: z.number().int().min(0),
+  }),
+  "challenge.played": z.looseObject({
+    token: z.string(),
+    game_id: gameId,
+    winner,
+    human_seat: seat,
+    score,
+    decided_by: decidedBy,
+    human: z.looseObject({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
+    replay_url: z.string(),
+  }),
+} satisfies Record<EventName, z.ZodType>;
+
+export type EventArguments<N extends EventName> = z.infer<(typeof ARGUMENT_SCHEMAS)[N]>;
+export type EventData<N extends EventName> = z.infer<(typeof DATA_SCHEMAS)[N]>;
+
+interface EntryMeta {
+  description: string;
+  /**
+   * Events that form an ordered per-game stream numbered by `sequence` (the game's move count after the
+   * event). Only these skip events at or before the subscription's cursor: other events may legitimately
+   * share a move count (a turn and the game's end after a resignation).
+   */
+  sequenced: boolean;
+}
+
+const META: Record<EventName, EntryMeta> = {
+  "game.turn": {
+    description: "Each time it becomes the seat's turn, and once when the game ends (with your_turn false).",
+    sequenced: false,
+  },
+  "game.started": { description: "Once, when a game waiting for its second player has both.", sequenced: false },
+  "game.move": {
+    description: "After every move, as a spectator sees it (never a hand); starts after the moves already played.",
+    sequenced: true,
+  },
+  "game.finished": { description: "Once, when the game ends: winner, score, players and the replay link.", sequenced: false },
+  "challenge.played": {
+    description: "Once, when the human plays the hosted agent challenge: the verified result.",
+    sequenced: false,
+  },
+};
+
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === "string" && (EVENT_NAMES as readonly string[]).includes(name);
+
+export const isSequenced = (name: EventName): boolean => META[name].sequenced;
+
+export interface CatalogEntry {
+  name: EventName;
+  description: string;
+  /** JSON Schema of the subscription's `arguments`. */
+  arguments: Record<string, unknown>;
+  /** JSON Schema of a delivery's `data`. */
+  data: Record<string, unknown>;
+}
+
+/** Drops zod's implied safe-integer bounds: they are noise to a reader of the catalog. */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$schema") continue;
+    if ((k === "maximum" && v === Number.MAX_SAFE_INTEGER) || (k === "minimum" && v === Number.MIN_SAFE_INTEGER)) continue;
+    out[k] = tidy(v);
+  }
+  return out;
+}
+
+const jsonSchema = (schema: z.ZodType): Record<string, unknown> => tidy(z.toJSONSchema(schema)) as Record<string, unknown>;
+
+const CATALOG: readonly CatalogEntry[] = EVENT_NAMES.map((name) => ({
+  name,
+  description: META[name].description,
+  arguments: jsonSchema(ARGUMENT_SCHEMAS[name]),
+  data: jsonSchema(DATA_SCHEMAS[name]),
+}));
+
+/** The catalog as `GET /games/events` returns it (a copy: callers may mutate it). */
+export const eventCatalog = (): CatalogEntry[] => structuredClone(CATALOG) as CatalogEntry[];

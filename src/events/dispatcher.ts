@@ -1,0 +1,269 @@
+/**
+ * Delivers domain events to webhook subscriptions. `emit` only queues: a room's move path must never wait on
+ * a subscriber's network. Memory is bounded (two queues with a cap, a fixed number of POSTs in flight); when
+ * a queue is full its oldest entry is dropped with a warning, because a stale summary is worth less than a
+ * fresh one and the subscriber can always read the full state.
+ */
+import type { Store, SubscriptionRecord } from "../store/port";
+import { isSequenced } from "./catalog";
+import type { CallbackClient } from "./http-client";
+import { newEventId, signedHeaders } from "./signing";
+import type { EmittedEvent, EventsLogger, InitialEvent } from "./types";
+
+export interface DispatcherOptions {
+  store: Store;
+  client: CallbackClient;
+  logger: EventsLogger;
+  now: () => Date;
+  /** Waits before the retries of a failed POST; its length is the number of retries. Default [500, 2000]. */
+  retryDelaysMs?: number[];
+  /** Cap of each queue (events awaiting lookup, POSTs awaiting a slot). Default 10000. */
+  maxQueue?: number;
+  /** POSTs in flight at once. Default 16. */
+  concurrency?: number;
+  /** Failed events in a row that drop a subscription. Default 5. */
+  maxFailures?: number;
+}
+
+interface Job {
+  sub: SubscriptionRecord;
+  eventId: string;
+  body: string;
+  /** 0 for the first POST, then 1, 2 for the retries. */
+  attempt: number;
+}
+
+export class EventDispatcher {
+  private readonly emitted: EmittedEvent[] = [];
+  private readonly jobs: Job[] = [];
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly controllers = new Set<AbortController>();
+  private readonly accounting = new Map<string, Promise<void>>();
+  private idleWaiters: Array<() => void> = [];
+  private inflight = 0;
+  private resolving = false;
+  private closed = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private readonly retryDelaysMs: number[];
+  private readonly maxQueue: number;
+  private readonly concurrency: number;
+  private readonly maxFailures: number;
+
+  constructor(private readonly o: DispatcherOptions) {
+    this.retryDelaysMs = o.retryDelaysMs ?? [500, 2000];
+    this.maxQueue = o.maxQueue ?? 10_000;
+    this.concurrency = o.concurrency ?? 16;
+    this.maxFailures = o.maxFailures ?? 5;
+  }
+
+  /** Queues an event for every live matching subscription; returns at once. */
+  emit(event: EmittedEvent): void {
+    if (this.closed) {
+      this.o.logger.warn({ event: event.name }, "event emitted after the dispatcher closed; dropped");
+      return;
+    }
+    if (this.emitted.length >= this.maxQueue) {
+      const old = this.emitted.shift();
+      this.o.logger.warn({ event: old?.name, match: old?.match }, "event queue full; oldest event dropped");
+    }
+    this.emitted.push(event);
+    void this.resolveEmitted();
+  }
+
+  /** Queues events for one subscription (the events that fire at once when it is created). */
+  deliver(sub: SubscriptionRecord, events: InitialEvent[]): void {
+    if (this.closed) return;
+    for (const e of events) this.enqueue(this.job(sub, e));
+    this.pump();
+  }
+
+  /** Resolves when nothing is queued, in flight or waiting for a retry. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Starts the periodic removal of expired subscriptions (default every minute). */
+  startSweep(intervalMs = 60_000): void {
+    this.stopSweep();
+    this.sweepTimer = setInterval(() => void this.sweep(), intervalMs);
+    this.sweepTimer.unref();
+  }
+
+  stopSweep(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
+
+  /** Removes expired subscriptions now; resolves with how many. */
+  async sweep(): Promise<number> {
+    try {
+      const n = await this.o.store.deleteExpiredSubscriptions(this.o.now().toISOString());
+      if (n > 0) this.o.logger.info({ removed: n }, "expired event subscriptions removed");
+      return n;
+    } catch (err) {
+      this.o.logger.error({ err }, "expired subscription sweep failed");
+      return 0;
+    }
+  }
+
+  /**
+   * Stops accepting events, cancels pending retries, and waits up to `drainMs` (default 5000) for queued and
+   * in-flight POSTs; whatever is left after that is aborted and dropped.
+   */
+  async close(drainMs = 5000): Promise<void> {
+    this.closed = true;
+    this.stopSweep();
+    if (this.retryTimers.size > 0) this.o.logger.warn({ retries: this.retryTimers.size }, "pending retries cancelled at shutdown");
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.retryTimers.clear();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+    await Promise.race([this.idle(), deadline]);
+    clearTimeout(timer);
+    const left = this.emitted.length + this.jobs.length + this.inflight;
+    if (left > 0) this.o.logger.warn({ left }, "undelivered events dropped at shutdown");
+    this.emitted.length = 0;
+    this.jobs.length = 0;
+    for (const c of this.controllers) c.abort();
+    await Promise.allSettled([...this.accounting.values()]);
+  }
+
+  private isIdle(): boolean {
+    return !this.resolving && this.emitted.length === 0 && this.jobs.length === 0 && this.inflight === 0 && this.retryTimers.size === 0;
+  }
+
+  private notifyIfIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Looks up subscriptions one event at a time, so deliveries are queued in the order events were emitted. */
+  private async resolveEmitted(): Promise<void> {
+    if (this.resolving) return;
+    this.resolving = true;
+    while (this.emitted.length > 0) {
+      const event = this.emitted.shift() as EmittedEvent;
+      try {
+        const subs = await this.o.store.findSubscriptions(event.name, event.match, this.o.now().toISOString());
+        for (const sub of subs) {
+          if (await this.skipAsAlreadySeen(sub, event)) continue;
+          this.enqueue(this.job(sub, event));
+        }
+      } catch (err) {
+        this.o.logger.error({ err, event: event.name }, "subscription lookup failed; event dropped");
+      }
+      this.pump();
+    }
+    this.resolving = false;
+    this.notifyIfIdle();
+  }
+
+  /**
+   * Sequenced events at or before the subscription's cursor are skipped (already played when it subscribed,
+   * or already sent); otherwise the cursor advances so that a refresh can report where the stream stands.
+   */
+  private async skipAsAlreadySeen(sub: SubscriptionRecord, event: EmittedEvent): Promise<boolean> {
+    if (event.sequence === undefined) return false;
+    const seen = sub.cursor !== null && event.sequence <= sub.cursor;
+    if (seen) return isSequenced(event.name);
+    await this.o.store.updateSubscription(sub.id, { cursor: event.sequence });
+    return false;
+  }
+
+  /** Each subscription gets its own eventId: one receiver may hold two subscriptions matched by one event. */
+  private job(sub: SubscriptionRecord, event: InitialEvent): Job {
+    const eventId = newEventId();
+    const body = JSON.stringify({
+      eventId,
+      name: sub.name,
+      timestamp: this.o.now().toISOString(),
+      data: event.data,
+      cursor: event.sequence === undefined ? null : String(event.sequence),
+    });
+    return { sub, eventId, body, attempt: 0 };
+  }
+
+  private enqueue(job: Job): void {
+    if (this.jobs.length >= this.maxQueue) {
+      const old = this.jobs.shift() as Job;
+      this.o.logger.warn({ eventId: old.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery dropped");
+    }
+    this.jobs.push(job);
+  }
+
+  private pump(): void {
+    while (this.inflight < this.concurrency && this.jobs.length > 0) {
+      const job = this.jobs.shift() as Job;
+      this.inflight++;
+      void this.attempt(job)
+        .catch((err) => this.o.logger.error({ err, eventId: job.eventId }, "delivery failed unexpectedly"))
+        .finally(() => {
+          this.inflight--;
+          this.pump();
+          this.notifyIfIdle();
+        });
+    }
+  }
+
+  private async attempt(job: Job): Promise<void> {
+    const { sub } = job;
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    const headers = signedHeaders(sub.secret, job.eventId, sub.id, job.body, this.o.now());
+    const res = await this.o.client.post(sub.url, job.body, headers, controller.signal).finally(() => this.controllers.delete(controller));
+    if (res.ok && res.status >= 200 && res.status < 300) return this.account(sub, true);
+    if (res.ok && res.status === 410) {
+      this.o.logger.info({ subscription: sub.id }, "callback answered 410 Gone; subscription ended");
+      await this.o.store.deleteSubscription(sub.id);
+      return;
+    }
+    const why = res.ok ? `status ${res.status}` : res.reason;
+    // A POST cut short by shutdown did not get its retries, so it does not count against the subscriber.
+    if (this.closed) return;
+    if (job.attempt < this.retryDelaysMs.length) {
+      const timer = setTimeout(() => {
+        this.retryTimers.delete(timer);
+        this.enqueue({ ...job, attempt: job.attempt + 1 });
+        this.pump();
+      }, this.retryDelaysMs[job.attempt]);
+      this.retryTimers.add(timer);
+      this.o.logger.debug({ eventId: job.eventId, subscription: sub.id, why }, "delivery failed; will retry");
+      return;
+    }
+    this.o.logger.warn({ eventId: job.eventId, subscription: sub.id, why }, "delivery failed after retries");
+    return this.account(sub, false);
+  }
+
+  /**
+   * Keeps the consecutive-failure count in the store. Serialised per subscription so that two events
+   * finishing together cannot both read 3 and write 4.
+   */
+  private account(sub: SubscriptionRecord, delivered: boolean): Promise<void> {
+    const previous = this.accounting.get(sub.id) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        const fresh = await this.o.store.getSubscriptionByKey(sub.key);
+        if (!fresh || fresh.id !== sub.id) return;
+        if (delivered) {
+          if (fresh.failures > 0) await this.o.store.updateSubscription(sub.id, { failures: 0 });
+          return;
+        }
+        const failures = fresh.failures + 1;
+        if (failures >= this.maxFailures) {
+          this.o.logger.warn({ subscription: sub.id, failures }, "too many failed events in a row; subscription dropped");
+          await this.o.store.deleteSubscription(sub.id);
+        } else {
+          await this.o.store.updateSubscription(sub.id, { failures });
+        }
+      })
+      .catch((err) => this.o.logger.error({ err, subscription: sub.id }, "failure accounting failed"))
+      .finally(() => {
+        if (this.accounting.get(sub.id) === next) this.accounting.delete(sub.id);
+      });
+    this.accounting.set(sub.id, next);
+    return next;
+  }
+}

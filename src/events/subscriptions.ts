@@ -1,0 +1,199 @@
+/**
+ * Subscribe and unsubscribe. A subscription is named by (event, arguments, callback URL); the same triple
+ * always names the same subscription, so subscribing again refreshes it instead of adding a second one.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import { AppError, isAppError } from "../errors";
+import { parse } from "../validation";
+import type { Store, SubscriptionRecord } from "../store/port";
+import { ARGUMENT_SCHEMAS, EVENT_NAMES, type EventName } from "./catalog";
+import type { EventDispatcher } from "./dispatcher";
+import type { CallbackClient } from "./http-client";
+import { isValidSecret, newSubscriptionId } from "./signing";
+import type { CurrentState, EventsLogger, ResolveSeat, StoredArguments } from "./types";
+import { VERIFIED_URL_TTL_MS, verifyCallback } from "./verification";
+
+export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
+export const MAX_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export const SubscribeBody = z.object({
+  name: z.enum(EVENT_NAMES),
+  arguments: z.record(z.string(), z.unknown()),
+  delivery: z.object({
+    mode: z.literal("webhook"),
+    url: z.string().min(1).max(2048),
+    secret: z.string().refine(isValidSecret, "must be whsec_ followed by base64 of 24 to 64 bytes"),
+  }),
+  /** Requested lifetime; longer than 7 days is clamped to 7 days (refreshBefore says what was granted). */
+  ttlMs: z.number().int().positive().optional(),
+});
+export type SubscribeBody = z.infer<typeof SubscribeBody>;
+
+export const UnsubscribeBody = z.object({
+  name: z.enum(EVENT_NAMES),
+  arguments: z.record(z.string(), z.unknown()),
+  delivery: z.looseObject({ url: z.string().min(1).max(2048) }),
+});
+export type UnsubscribeBody = z.infer<typeof UnsubscribeBody>;
+
+export interface SubscribeResult {
+  id: string;
+  /** Subscribe again before this instant to keep the subscription. */
+  refreshBefore: string;
+  /** The game's move count the subscription starts after (as a string); null for events without a stream. */
+  cursor: string | null;
+  /** True when events before the cursor exist that this subscription will not deliver. */
+  truncated: boolean;
+}
+
+export interface UnsubscribeResult {
+  ok: true;
+  removed: boolean;
+}
+
+export interface SubscriptionServiceOptions {
+  store: Store;
+  dispatcher: Pick<EventDispatcher, "deliver">;
+  client: CallbackClient;
+  logger: EventsLogger;
+  now: () => Date;
+  resolveSeat: ResolveSeat;
+  currentState: CurrentState;
+}
+
+/** The URL as the identity uses it: WHATWG-normalised (host case, default port), fragment dropped. */
+function canonicalUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new AppError("bad_request", "invalid delivery.url: not an absolute URL");
+  }
+  u.hash = "";
+  return u.href;
+}
+
+/** sha256 over canonical JSON (sorted argument keys), so key order in a request does not change identity. */
+export function subscriptionKey(name: EventName, args: StoredArguments, url: string): string {
+  const sorted = Object.fromEntries(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return createHash("sha256").update(JSON.stringify([name, sorted, url])).digest("hex");
+}
+
+const refused = (reason: string, detail: string) => new AppError("callback_refused", detail, { reason });
+
+export class SubscriptionService {
+  constructor(private readonly o: SubscriptionServiceOptions) {}
+
+  /** Creates or refreshes a subscription; verifies the callback first unless it passed within a day. */
+  async subscribe(input: unknown): Promise<SubscribeResult> {
+    const body = parse(SubscribeBody, input, "subscription");
+    const url = canonicalUrl(body.delivery.url);
+    if (!url.startsWith("https:")) throw refused("not_https", "callbacks must use https");
+    const args = await this.storedArguments(body.name, body.arguments);
+    const key = subscriptionKey(body.name, args, url);
+    const existing = await this.o.store.getSubscriptionByKey(key);
+    const id = existing?.id ?? newSubscriptionId();
+    const now = this.o.now();
+
+    await this.verifyUnlessRecent(url, body.delivery.secret, id, now);
+
+    const ttl = Math.min(body.ttlMs ?? DEFAULT_TTL_MS, MAX_TTL_MS);
+    const record = await this.o.store.upsertSubscription({
+      id,
+      name: body.name,
+      key,
+      arguments: args,
+      url,
+      secret: body.delivery.secret,
+      expiresAt: new Date(now.getTime() + ttl).toISOString(),
+      // Re-subscribing is a sign of life, so it also forgives earlier failures.
+      failures: 0,
+      cursor: existing?.cursor ?? null,
+      createdAt: existing?.createdAt ?? now.toISOString(),
+      updatedAt: now.toISOString(),
+    });
+    // The store keeps the first id of a key, so a concurrent subscribe of the same triple shows up here.
+    const refreshed = existing !== null || record.id !== id;
+    this.o.logger.info({ subscription: record.id, event: body.name, arguments: args, refreshed }, "event subscription saved");
+    if (refreshed) {
+      // A refresh neither fires again nor moves the cursor: the subscriber already had those events.
+      return { id: record.id, refreshBefore: record.expiresAt, cursor: cursorText(record.cursor), truncated: false };
+    }
+    return this.start(record, args);
+  }
+
+  /** Removes the subscription the triple names; succeeds whether or not it existed. */
+  async unsubscribe(input: unknown): Promise<UnsubscribeResult> {
+    const body = parse(UnsubscribeBody, input, "unsubscribe request");
+    const url = canonicalUrl(body.delivery.url);
+    let args: StoredArguments;
+    try {
+      args = await this.storedArguments(body.name, body.arguments);
+    } catch (e) {
+      // No subscription can name a game that does not exist: nothing to remove.
+      if (isAppError(e) && e.code === "not_found") return { ok: true, removed: false };
+      throw e;
+    }
+    const removed = await this.o.store.deleteSubscriptionByKey(subscriptionKey(body.name, args, url));
+    if (removed) this.o.logger.info({ event: body.name, arguments: args }, "event subscription removed");
+    return { ok: true, removed };
+  }
+
+  /**
+   * Validates the arguments of `name` and returns them as stored. game.turn's player token is exchanged for
+   * its seat here and goes no further: it is not stored, keyed on, or logged.
+   */
+  private async storedArguments(name: EventName, raw: Record<string, unknown>): Promise<StoredArguments> {
+    const args = parse(ARGUMENT_SCHEMAS[name] as z.ZodType<Record<string, string>>, raw, `arguments of ${name}`);
+    if (name !== "game.turn") return args;
+    const seat = await this.o.resolveSeat(args.game_id, args.player_token);
+    if (seat === null) throw new AppError("unauthorized", "player_token does not hold a seat in this game");
+    return { game_id: args.game_id, seat };
+  }
+
+  private async verifyUnlessRecent(url: string, secret: string, id: string, now: Date): Promise<void> {
+    const at = await this.o.store.urlVerifiedAt(url);
+    if (at && now.getTime() - Date.parse(at) < VERIFIED_URL_TTL_MS) return;
+    const result = await verifyCallback(this.o.client, url, secret, id, now);
+    if (!result.ok) {
+      // Only the origin: a callback URL may carry the subscriber's own token in its path or query.
+      this.o.logger.info({ origin: new URL(url).origin, reason: result.reason }, "callback verification failed");
+      throw refused(result.reason, result.detail);
+    }
+    await this.o.store.markUrlVerified(url, now.toISOString());
+  }
+
+  /**
+   * Sets the cursor of a new subscription and fires the events whose condition already holds. The state is
+   * read after the record exists, so an event raised in between is delivered rather than missed.
+   */
+  private async start(record: SubscriptionRecord, args: StoredArguments): Promise<SubscribeResult> {
+    let state;
+    try {
+      state = await this.o.currentState(record.name as EventName, args);
+    } catch (e) {
+      await this.o.store.deleteSubscription(record.id);
+      throw e;
+    }
+    let cursor = record.cursor;
+    if (state.cursor !== null) {
+      const fresh = await this.o.store.getSubscriptionByKey(record.key);
+      cursor = Math.max(fresh?.cursor ?? state.cursor, state.cursor);
+      if (cursor !== fresh?.cursor) await this.o.store.updateSubscription(record.id, { cursor });
+    }
+    const started = { ...record, cursor };
+    if (state.events.length > 0) this.o.dispatcher.deliver(started, state.events);
+    return {
+      id: record.id,
+      refreshBefore: record.expiresAt,
+      cursor: cursorText(cursor),
+      truncated: state.cursor !== null && state.cursor > 0,
+    };
+  }
+}
+
+const cursorText = (c: number | null): string | null => (c === null ? null : String(c));
+
+/** A random secret in the accepted format, for subscribers and tests. */
+export const generateSecret = (bytes = 32): string => `whsec_${randomBytes(bytes).toString("base64")}`;

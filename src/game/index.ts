@@ -1,0 +1,13 @@
+/**
+ * The game engine's public face: a pure, deterministic reducer over plain data. Nothing here does I/O, reads a
+ * clock or uses Math.random; the whole game follows from (ruleset, seed, salt, options, actions).
+ */
+export * from "./types";
+export { CATALOGUE } from "./catalogue";
+export { CHAMPIONS, cardById } from "./champions";
+export { commitmentOf, newGame } from "./setup";
+export { apply, legalMoves, parseMove } from "./apply";
+export { notationOf } from "./notation";
+export { seatView, spectatorView } from "./views";
+export { rebuild, buildReplay, verifyReplay } from "./replay";
+export { determinize, unseenCards, opponentChampionInHand } from "./determinize";

@@ -1,0 +1,43 @@
+/**
+ * Views: what a seat or a spectator may see. Built field by field (never by copying the state and deleting),
+ * so a field added to the state later cannot leak the seed, the salt, the pile order or the other hand.
+ */
+import { boardCells } from "./apply";
+import { card } from "./champions";
+import type { GameState, PublicView, Seat, SeatView, SpectatorView } from "./types";
+
+function publicView(state: GameState): PublicView {
+  return {
+    ruleset: state.ruleset,
+    status: state.status,
+    turn: state.turn,
+    firstPlayer: state.firstPlayer,
+    moveCount: state.moves.length,
+    board: boardCells(state.board),
+    chessTiles: state.chessTiles.map((t) => ({ ...t })),
+    mutators: [...state.mutators],
+    squareElements: state.squareElements.map((e) => ({ ...e })),
+    champions: { ...state.champions },
+    hands: { A: state.hands.A.length, B: state.hands.B.length },
+    pile: state.pile.length,
+    score: { ...state.score },
+    winner: state.winner,
+    ...(state.decidedBy ? { decidedBy: state.decidedBy } : {}),
+    commitment: state.commitment,
+    history: state.moves.map((m) => m.notation),
+  };
+}
+
+/** The view of one seat: the public view plus its own hand as full card definitions. */
+export function seatView(state: GameState, seat: Seat): SeatView {
+  const hand = state.hands[seat].map((id) => {
+    const c = card(id);
+    return { ...c, ranks: { ...c.ranks } };
+  });
+  return { ...publicView(state), seat, hand };
+}
+
+/** The spectator's view: counts only for both hands and the pile. */
+export function spectatorView(state: GameState): SpectatorView {
+  return publicView(state);
+}

@@ -1,0 +1,112 @@
+/**
+ * Quick-match for REST agents. A ticket is queued in the ruleset's queue room; its state lives in
+ * presence (memory, or Redis when scaled) under `qm:<ticket>` for ten minutes, so a poll on any process
+ * sees the match. The ticket is a bearer secret: it is the only way to learn the seat's player token,
+ * which is kept there (never in the store) until the ticket expires.
+ */
+import type { Presence } from "@colyseus/core";
+import { AppError, unwrap } from "../errors";
+import type { Seat } from "../game";
+import type { PlayerService } from "../players/service";
+import type { RoomAccess } from "./room-access";
+import type { QuickMatchBody } from "./schemas";
+import { newPlayerToken, newTicketId, sha256Hex } from "./secrets";
+import type { GameService } from "./service";
+import { subscribeOnce } from "./waiter";
+
+const TICKET_TTL_S = 600;
+const key = (ticket: string) => `qm:${ticket}`;
+
+interface TicketState {
+  status: "queued" | "matched";
+  ruleset: string;
+  playerToken: string;
+  player: Record<string, unknown>;
+  gameId?: string;
+  seat?: Seat;
+}
+
+export class QuickMatch {
+  constructor(
+    private readonly presence: Presence,
+    private readonly rooms: RoomAccess,
+    private readonly players: PlayerService,
+    private readonly games: GameService,
+  ) {}
+
+  async enqueue(body: QuickMatchBody) {
+    const resolved = await this.players.resolve(body.player, body.name);
+    const { player } = resolved;
+    const ticket = newTicketId();
+    const playerToken = newPlayerToken();
+    const state: TicketState = {
+      status: "queued",
+      ruleset: body.ruleset,
+      playerToken,
+      player: this.players.introduce(resolved),
+    };
+    await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
+    const waiter = await subscribeOnce(this.presence, key(ticket));
+    try {
+      const seat = { playerId: player.id, name: player.name, champion: body.champion, tokenHash: sha256Hex(playerToken) };
+      unwrap(await this.rooms.callQueue(body.ruleset, "rpcEnqueue", [ticket, seat]));
+      await waiter.wait(Date.now() + body.wait * 1000);
+    } finally {
+      waiter.cancel();
+    }
+    return this.answer(ticket);
+  }
+
+  /** Waits up to `timeoutS` for the pairing. */
+  async poll(ticket: string, timeoutS: number) {
+    const state = await this.read(ticket);
+    if (state.status === "matched") return this.answer(ticket);
+    await this.rooms.callQueue(state.ruleset, "rpcTouch", [ticket]);
+    if (timeoutS > 0) {
+      const waiter = await subscribeOnce(this.presence, key(ticket));
+      try {
+        if ((await this.read(ticket)).status !== "matched") await waiter.wait(Date.now() + timeoutS * 1000);
+      } finally {
+        waiter.cancel();
+      }
+    }
+    return this.answer(ticket);
+  }
+
+  async leave(ticket: string) {
+    const state = await this.read(ticket);
+    if (state.status === "matched") throw new AppError("already_joined", "this ticket has already been matched; play or resign the game");
+    const out = unwrap(await this.rooms.callQueue<{ removed: boolean }>(state.ruleset, "rpcLeave", [ticket]));
+    await this.presence.del(key(ticket));
+    return { status: "left", removed: out.removed };
+  }
+
+  /** Called by the queue room (on whichever process holds it) when a REST ticket is paired. */
+  async matched(ticket: string, match: { gameId: string; seat: Seat }) {
+    const raw = await this.presence.get(key(ticket));
+    if (!raw) return;
+    const state: TicketState = { ...JSON.parse(raw), status: "matched", ...match };
+    await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
+    await this.presence.publish(key(ticket), { status: "matched" });
+  }
+
+  private async read(ticket: string): Promise<TicketState> {
+    if (!/^qm_[A-Za-z0-9_-]{8,64}$/.test(ticket)) throw new AppError("not_found", "no such quick-match ticket");
+    const raw = await this.presence.get(key(ticket));
+    if (!raw) throw new AppError("not_found", "no such quick-match ticket (tickets expire after ten minutes)");
+    return JSON.parse(raw) as TicketState;
+  }
+
+  private async answer(ticket: string) {
+    const state = await this.read(ticket);
+    if (state.status !== "matched") return { status: "queued" as const, ticket, ruleset: state.ruleset };
+    return {
+      status: "matched" as const,
+      ticket,
+      game: await this.games.record(state.gameId!),
+      seat: state.seat!,
+      playerToken: state.playerToken,
+      player: state.player,
+    };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Request schemas of the game operations (zod). They validate at the boundary (REST, MCP, WebSocket) and
+ * feed the OpenAPI document.
+ */
+import { z } from "zod";
+
+export const SeatSchema = z.enum(["A", "B"]);
+export const RulesetSchema = z.enum(["classic", "mutators"]);
+export const LevelSchema = z.enum(["easy", "normal", "hard"]);
+export const ChampionSchema = z.enum(["knight", "bastion", "usurper", "herald", "tidecaller", "reaver"]);
+export const NameSchema = z.string().trim().min(1).max(40);
+export const PlayerRefSchema = z.object({ id: z.string().min(1).max(40), secret: z.string().min(8).max(200) }).strict();
+
+export const CreateGameBody = z
+  .object({
+    opponent: z.enum(["house", "friend", "hosted"]),
+    ruleset: RulesetSchema.default("classic"),
+    level: LevelSchema.default("normal"),
+    name: NameSchema.optional(),
+    player: PlayerRefSchema.optional(),
+    champion: ChampionSchema.optional(),
+    turnSeconds: z.number().int().min(10).max(86400).default(120),
+    public: z.boolean().default(true),
+    seat: z.enum(["A", "B", "random"]).default("A"),
+  })
+  .strict();
+export type CreateGameBody = z.infer<typeof CreateGameBody>;
+
+export const JoinGameBody = z
+  .object({
+    code: z.string().trim().min(4).max(32),
+    name: NameSchema.optional(),
+    player: PlayerRefSchema.optional(),
+    champion: ChampionSchema.optional(),
+  })
+  .strict();
+export type JoinGameBody = z.infer<typeof JoinGameBody>;
+
+export const QuickMatchBody = z
+  .object({
+    ruleset: RulesetSchema.default("classic"),
+    name: NameSchema.optional(),
+    player: PlayerRefSchema.optional(),
+    champion: ChampionSchema.optional(),
+    wait: z.number().int().min(0).max(20).default(0),
+  })
+  .strict();
+export type QuickMatchBody = z.infer<typeof QuickMatchBody>;
+
+export const MoveBody = z.union([
+  z.object({ move: z.string().trim().min(1).max(32) }).strict(),
+  z.object({ card: z.string().trim().min(1).max(8), square: z.string().trim().regex(/^[a-dA-D][1-4]$/) }).strict(),
+]);
+export type MoveBody = z.infer<typeof MoveBody>;
+
+/** Query integers arrive as strings: only plain non-negative decimal integers are accepted. */
+const queryInt = (max?: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, "must be a non-negative integer")
+    .transform(Number)
+    .refine((n) => max === undefined || n <= max, { message: `must be at most ${max}` });
+
+export const SyncQuery = z.object({ since: queryInt().default(0), timeout: queryInt(20).default(0) }).strict();
+export const TicketQuery = z.object({ timeout: queryInt(20).default(0) }).strict();
+export const ListGamesQuery = z
+  .object({
+    status: z.enum(["waiting", "active", "finished"]).optional(),
+    limit: queryInt(100).default(20),
+    cursor: z.string().max(200).optional(),
+  })
+  .strict();

@@ -1,0 +1,236 @@
+/**
+ * The games application service: what REST and MCP ask of games, translated into store reads and room
+ * calls. It holds no game state of its own; live games are answered by their rooms, finished games from
+ * the store.
+ */
+import type { Presence } from "@colyseus/core";
+import { commitmentOf, type Seat } from "../game";
+import { AppError, unwrap, type Outcome } from "../errors";
+import type { Metrics } from "../metrics";
+import type { PlayerService } from "../players/service";
+import type { GameRecord, SeatRecord, Store } from "../store/port";
+import { rebuildContext, startEngine, type GameContext } from "./context";
+import { eventsNow, type EventName, type OutEvent } from "./game-events";
+import { seatOfToken } from "./record";
+import { changeChannel } from "./ports";
+import type { RoomAccess } from "./room-access";
+import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
+import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
+import { gameRecordBody, linksFor, replayBody, syncFor, type syncBody } from "./views";
+import { subscribeOnce } from "./waiter";
+
+type SyncBody = ReturnType<typeof syncBody>;
+type RecordBody = ReturnType<typeof gameRecordBody>;
+
+export interface NewSeat { playerId: string; name: string; champion?: SeatRecord["champion"] }
+
+export class GameService {
+  private finished = new Map<string, GameContext>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly rooms: RoomAccess,
+    private readonly players: PlayerService,
+    private readonly presence: Presence,
+    private readonly baseUrl: string,
+    private readonly metrics?: Metrics,
+  ) {}
+
+  // ---- creating and joining --------------------------------------------------------------------
+
+  async create(body: CreateGameBody) {
+    const at = new Date().toISOString();
+    const record = newRecord(
+      { ruleset: body.ruleset, opponent: body.opponent, level: body.opponent === "house" ? body.level : undefined, public: body.public, turnSeconds: body.turnSeconds },
+      at,
+    );
+    const links = linksFor(this.baseUrl, record.id);
+    if (body.opponent === "hosted") {
+      const codes = { A: newInviteCode(), B: newInviteCode() };
+      record.seats = { A: openSeat(codes.A), B: openSeat(codes.B) };
+      await this.open(record);
+      const invite = (code: string) => ({ code, inviteUrl: `${this.baseUrl}/join/${code}` });
+      return { game: await this.record(record.id), seats: { A: invite(codes.A), B: invite(codes.B) }, urls: { watch: links.watch } };
+    }
+    const resolved = await this.players.resolve(body.player, body.name);
+    const { player } = resolved;
+    const seat: Seat = body.seat === "random" ? (Math.random() < 0.5 ? "A" : "B") : body.seat;
+    const other: Seat = seat === "A" ? "B" : "A";
+    const token = newPlayerToken();
+    record.seats[seat] = { playerId: player.id, name: player.name, kind: "human", tokenHash: sha256Hex(token), champion: body.champion };
+    const publicPlayer = this.players.introduce(resolved);
+    if (body.opponent === "house") {
+      record.seats[other] = { playerId: "house", name: `House (${body.level})`, kind: "house" };
+      this.start(record, at);
+      await this.open(record);
+      return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, urls: { play: links.play, watch: links.watch } };
+    }
+    const code = newInviteCode();
+    record.seats[other] = openSeat(code);
+    await this.open(record);
+    return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, code, inviteUrl: `${this.baseUrl}/join/${code}` };
+  }
+
+  /** A game between two known seats (quick-match pairs), active at once. */
+  async createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, NewSeat & { tokenHash: string }>): Promise<string> {
+    const at = new Date().toISOString();
+    const record = newRecord({ ruleset, opponent: "quick", public: true, turnSeconds: 120 }, at);
+    record.seats = { A: { ...seats.A, kind: "human" }, B: { ...seats.B, kind: "human" } };
+    this.start(record, at);
+    await this.open(record);
+    return record.id;
+  }
+
+  async join(body: JoinGameBody) {
+    const game = await this.store.findGameByCode(body.code.toUpperCase());
+    if (!game) throw new AppError("not_found", "no game has this invite code");
+    const resolved = await this.players.resolve(body.player, body.name);
+    const { player } = resolved;
+    const token = newPlayerToken();
+    const claim = { playerId: player.id, name: player.name, tokenHash: sha256Hex(token), champion: body.champion };
+    const claimed = unwrap(await this.rooms.call<{ seat: Seat }>(game.id, "rpcClaimSeat", [body.code.toUpperCase(), claim]));
+    return {
+      game: await this.record(game.id),
+      seat: claimed.seat,
+      playerToken: token,
+      player: this.players.introduce(resolved),
+    };
+  }
+
+  private start(record: GameRecord, at: string) {
+    this.metrics?.gamesStarted.inc({ opponent: record.opponent });
+    record.status = "active";
+    record.startedAt = at;
+    record.firstPlayer = startEngine(record).firstPlayer;
+  }
+
+  private async open(record: GameRecord) {
+    await this.store.createGame(record);
+    await this.rooms.ensure(record.id);
+  }
+
+  // ---- playing ---------------------------------------------------------------------------------
+
+  async move(gameId: string, token: string, body: MoveBody) {
+    return unwrap(await this.live(gameId, "rpcMove", [sha256Hex(token), body]));
+  }
+
+  async resign(gameId: string, token: string) {
+    return unwrap(await this.live(gameId, "rpcResign", [sha256Hex(token)]));
+  }
+
+  /** Seat of a token in a game, for event subscriptions (null when the token is not a seat's). */
+  async seatOf(gameId: string, token: string): Promise<Seat | null> {
+    const game = await this.store.getGame(gameId);
+    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+    return seatOfToken(game, sha256Hex(token));
+  }
+
+  // ---- reading ---------------------------------------------------------------------------------
+
+  /** Sync with long-poll: waits up to `timeoutS` seconds for a move past `since` or a status change. */
+  async sync(gameId: string, token: string | undefined, since: number, timeoutS: number): Promise<SyncBody> {
+    const tokenHash = token ? sha256Hex(token) : null;
+    const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId)) : null;
+    try {
+      const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
+      const first = await this.read<SyncBody>(gameId, "rpcSync", [tokenHash, since], fromStore);
+      // Nothing to wait for: new moves, a finished game, or (seat view) the caller must move now.
+      if (!waiter || first.moves.length > 0 || first.status === "finished" || first.yourTurn) return first;
+      const woken = await waiter.wait(Date.now() + timeoutS * 1000);
+      if (!woken) return first;
+      return this.read<SyncBody>(gameId, "rpcSync", [tokenHash, since], fromStore);
+    } finally {
+      waiter?.cancel();
+    }
+  }
+
+  async record(gameId: string): Promise<RecordBody> {
+    return this.read<RecordBody>(gameId, "rpcRecord", [], (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
+  }
+
+  async replay(gameId: string) {
+    const game = await this.store.getGame(gameId);
+    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+    if (game.status !== "finished") throw new AppError("game_not_finished", "the game is still being played; its replay exists once it has finished");
+    const replay = replayBody(await this.finishedContext(game), this.baseUrl);
+    if (!replay) throw new AppError("not_found", "the game was aborted before it started, so it has no moves to replay");
+    return replay;
+  }
+
+  async list(q: { status?: GameRecord["status"]; limit: number; cursor?: string }) {
+    const page = await this.store.listGames({ status: q.status, publicOnly: true, limit: q.limit, cursor: q.cursor });
+    return {
+      games: page.games.map((g) => ({
+        id: g.id, status: g.status, ruleset: g.ruleset, opponent: g.opponent, moveCount: g.moveCount, score: g.score,
+        players: { A: g.seats.A?.tokenHash || g.seats.A?.kind === "house" ? g.seats.A.name : null, B: g.seats.B?.tokenHash || g.seats.B?.kind === "house" ? g.seats.B.name : null },
+        winner: g.status === "finished" ? g.winner : null, createdAt: g.createdAt, urls: linksFor(this.baseUrl, g.id),
+      })),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  /** Events whose condition already holds for a subscription (spec 3.2). */
+  async eventsNow(gameId: string, name: EventName, args: Record<string, unknown>) {
+    return this.read<{ events: OutEvent[]; moveCount: number }>(gameId, "rpcEventsNow", [name, args], (ctx) => ({
+      ok: true,
+      value: eventsNow(ctx, name, args, this.baseUrl),
+    }));
+  }
+
+  /**
+   * Finished games are read from the store (their rooms are released); live ones from their room.
+   * `fromStore` is the same read model the room method answers with, applied to the stored game.
+   */
+  private async read<T>(gameId: string, method: string, args: unknown[], fromStore: (ctx: GameContext) => Outcome<T>): Promise<T> {
+    const cached = this.finished.get(gameId);
+    if (cached) return unwrap(fromStore(cached));
+    // The hot path: a game whose room is in this process answers without a store read.
+    const local = await this.rooms.callLocal<T>(gameId, method, args);
+    if (local) return unwrap(local);
+    const game = await this.store.getGame(gameId);
+    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+    if (game.status === "finished") return unwrap(fromStore(await this.finishedContext(game)));
+    return unwrap(await this.rooms.call<T>(gameId, method, args));
+  }
+
+  private async live<T>(gameId: string, method: string, args: unknown[]) {
+    const local = await this.rooms.callLocal<T>(gameId, method, args);
+    if (local) return local;
+    const game = await this.store.getGame(gameId);
+    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+    if (game.status === "finished") throw new AppError("game_over", "the game has finished");
+    return this.rooms.call<T>(gameId, method, args);
+  }
+
+  private async finishedContext(game: GameRecord): Promise<GameContext> {
+    const hit = this.finished.get(game.id);
+    if (hit) return hit;
+    const ctx = rebuildContext(game, await this.store.listActions(game.id));
+    if (this.finished.size >= 500) this.finished.delete(this.finished.keys().next().value!);
+    this.finished.set(game.id, ctx);
+    return ctx;
+  }
+}
+
+const openSeat = (code: string): SeatRecord => ({ playerId: "", name: "", kind: "human", code });
+
+/** A new game waiting for its seats, with a fresh seed and salt and the seed's published commitment. */
+function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">, at: string): GameRecord {
+  const seed = newSeed();
+  const salt = newSalt();
+  return {
+    id: newGameId(),
+    ...fields,
+    seed,
+    salt,
+    commitment: commitmentOf(seed, salt),
+    status: "waiting",
+    seats: {},
+    moveCount: 0,
+    score: { A: 0, B: 0 },
+    winner: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Read models built from a GameContext: the sync body (seat or spectator), the public game record, and
+ * the replay. Pure functions: the room uses them for live games, the facade for finished games.
+ */
+import { buildReplay, seatView, spectatorView, type Replay, type Seat } from "../game";
+import type { GameRecord, SeatRecord } from "../store/port";
+import { fail, type Outcome } from "../errors";
+import type { GameContext } from "./context";
+import { seatOfToken } from "./record";
+
+export interface Links { watch: string; play: string; replay: string }
+
+export function linksFor(baseUrl: string, gameId: string): Links {
+  return {
+    watch: `${baseUrl}/watch/${gameId}`,
+    play: `${baseUrl}/play/${gameId}`,
+    replay: `${baseUrl}/api/v1/games/${gameId}/replay`,
+  };
+}
+
+/** A seat as anyone may see it; the champion is the one in play (chosen, or drawn by the seed). */
+export function publicSeat(s: SeatRecord | undefined, champion?: string) {
+  if (!s || (!s.tokenHash && s.kind !== "house")) return null;
+  return { id: s.playerId, name: s.name, kind: s.kind, champion: champion ?? s.champion ?? null };
+}
+
+/** Both seats of a game as anyone may see them. */
+export function publicPlayers(ctx: GameContext) {
+  const { seats } = ctx.record;
+  return { A: publicSeat(seats.A, ctx.engine?.champions.A), B: publicSeat(seats.B, ctx.engine?.champions.B) };
+}
+
+function turnDeadline(record: GameRecord, ctx: GameContext): string | null {
+  if (record.status !== "active" || !ctx.engine) return null;
+  const from = record.lastMoveAt ?? record.startedAt;
+  return from ? new Date(Date.parse(from) + record.turnSeconds * 1000).toISOString() : null;
+}
+
+function ending(ctx: GameContext, baseUrl: string) {
+  const r = ctx.record;
+  if (r.status !== "finished") return {};
+  return {
+    winner: r.winner,
+    decidedBy: r.decidedBy,
+    reveal: { seed: r.seed, salt: r.salt, commitment: r.commitment },
+    replayUrl: linksFor(baseUrl, r.id).replay,
+  };
+}
+
+/** The sync body: a seat's (or a spectator's) state plus every move from `since` on. */
+export function syncBody(ctx: GameContext, seat: Seat | null, since: number, baseUrl: string) {
+  const r = ctx.record;
+  const state = ctx.engine ? (seat ? seatView(ctx.engine, seat) : spectatorView(ctx.engine)) : null;
+  const turn = ctx.engine && r.status === "active" ? ctx.engine.turn : null;
+  return {
+    gameId: r.id,
+    status: r.status,
+    view: seat ? "seat" : "spectator",
+    seat,
+    yourTurn: seat ? turn === seat : undefined,
+    turn,
+    since,
+    moveCount: ctx.timeline.length,
+    players: publicPlayers(ctx),
+    ruleset: r.ruleset,
+    commitment: r.commitment,
+    state,
+    moves: ctx.timeline.slice(since).map((t) => ({
+      index: t.index,
+      n: t.move.n,
+      seat: t.move.seat,
+      notation: t.move.notation,
+      name: t.move.name,
+      card: t.move.card,
+      square: t.move.square,
+      captures: t.move.captures,
+      score: t.move.score,
+      at: t.at,
+      events: t.events,
+      state: t.state,
+    })),
+    lastMoveAt: r.lastMoveAt ?? null,
+    turnDeadline: turnDeadline(r, ctx),
+    urls: linksFor(baseUrl, r.id),
+    ...ending(ctx, baseUrl),
+  };
+}
+
+/**
+ * The sync answer for a caller: the seat its token names (a token that names none is refused, never
+ * downgraded to a spectator), and every move from `since`, which may not pass the last move.
+ */
+export function syncFor(ctx: GameContext, tokenHash: string | null, since: number, baseUrl: string): Outcome<ReturnType<typeof syncBody>> {
+  const seat = tokenHash ? seatOfToken(ctx.record, tokenHash) : null;
+  if (tokenHash && !seat) return fail("unauthorized", "wrong player token for this game");
+  if (since > ctx.timeline.length) return fail("bad_request", `since (${since}) is beyond the last move (${ctx.timeline.length})`);
+  return { ok: true, value: syncBody(ctx, seat, since, baseUrl) };
+}
+
+/** The full public game record of GET /games/{id}: never a hand, never the seed before the end. */
+export function gameRecordBody(ctx: GameContext, baseUrl: string) {
+  const r = ctx.record;
+  const v = ctx.engine ? spectatorView(ctx.engine) : null;
+  return {
+    id: r.id,
+    status: r.status,
+    ruleset: r.ruleset,
+    opponent: r.opponent,
+    level: r.level ?? null,
+    public: r.public,
+    turnSeconds: r.turnSeconds,
+    players: publicPlayers(ctx),
+    firstPlayer: r.firstPlayer ?? null,
+    turn: v && r.status === "active" ? v.turn : null,
+    moveCount: ctx.timeline.length,
+    score: r.score,
+    board: v?.board ?? [],
+    chessTiles: v?.chessTiles ?? [],
+    mutators: v?.mutators ?? [],
+    squareElements: v?.squareElements ?? [],
+    champions: v?.champions ?? null,
+    hands: v?.hands ?? null,
+    pile: v?.pile ?? null,
+    moves: ctx.timeline.map((t) => t.move.notation),
+    commitment: r.commitment,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt ?? null,
+    lastMoveAt: r.lastMoveAt ?? null,
+    finishedAt: r.finishedAt ?? null,
+    turnDeadline: turnDeadline(r, ctx),
+    urls: linksFor(baseUrl, r.id),
+    ...ending(ctx, baseUrl),
+  };
+}
+
+export function replayBody(ctx: GameContext, baseUrl: string): Replay | null {
+  if (ctx.record.status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;
+  const names = { A: ctx.record.seats.A?.name ?? "A", B: ctx.record.seats.B?.name ?? "B" };
+  return buildReplay(ctx.engine, { id: ctx.record.id, players: names, replayUrl: linksFor(baseUrl, ctx.record.id).replay });
+}

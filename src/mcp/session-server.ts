@@ -1,0 +1,88 @@
+/**
+ * One McpServer per MCP session: the tools of ./tools and the custom `events/*` JSON-RPC methods, which
+ * take the same parameters as the REST subscribe and unsubscribe bodies.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { parse } from "../validation";
+import { eventCatalog, type Events } from "../events";
+import type { Logger } from "../logger";
+import { asAppError, RPC, RpcError, rpcError, toolError, toolResult } from "./results";
+import { TOOLS, type ToolDef, type ToolDeps } from "./tools";
+
+export interface SessionDeps extends ToolDeps {
+  events: Pick<Events, "subscriptions">;
+  log: Logger;
+  version: string;
+}
+
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
+
+async function call(tool: ToolDef, args: unknown, deps: SessionDeps): Promise<CallToolResult> {
+  const started = Date.now();
+  try {
+    const body = await tool.run(parse(tool.input, args, "arguments"), deps);
+    deps.log.debug({ tool: tool.name, ms: Date.now() - started }, "mcp tool");
+    return toolResult(body);
+  } catch (err) {
+    const e = asAppError(err, deps.log, tool.name);
+    // Only the tool name and the code: arguments may hold a player token or a player secret.
+    deps.log.info({ tool: tool.name, code: e.code, ms: Date.now() - started }, "mcp tool refused");
+    return toolError(e);
+  }
+}
+
+/** Params of a custom method (the SDK has already refused params that are not an object). */
+const methodSchema = <M extends string>(method: M) =>
+  z.object({ method: z.literal(method), params: z.record(z.string(), z.unknown()).optional() });
+
+/** `_meta` belongs to MCP, not to the REST body the params stand for. */
+function bodyOf(params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { _meta: _ignored, ...body } = params ?? {};
+  return body;
+}
+
+async function rpc<T>(what: string, deps: SessionDeps, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const e = asAppError(err, deps.log, what);
+    deps.log.info({ method: what, code: e.code, reason: e.extra.reason }, "mcp method refused");
+    throw rpcError(e);
+  }
+}
+
+export function createSessionServer(deps: SessionDeps): McpServer {
+  const mcp = new McpServer(
+    { name: "tile-arena", version: deps.version },
+    {
+      capabilities: { tools: {}, experimental: { events: { methods: ["events/list", "events/subscribe", "events/unsubscribe"] } } },
+      instructions:
+        "Play the tile-and-card game: create_game (opponent house) or quick_match, then loop sync (with player_token and timeout) and move until status is finished. events/subscribe delivers signed webhooks instead of polling.",
+    },
+  );
+  for (const tool of TOOLS) {
+    mcp.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
+      (args) => call(tool, args, deps),
+    );
+  }
+  // Replaces the SDK's tools/call dispatch (after registerTool installed it) so that arguments failing the
+  // schema are answered like every other refusal, `isError` with code bad_request, not as SDK prose.
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const tool = byName.get(req.params.name);
+    if (!tool) throw new RpcError(RPC.invalidParams, `unknown tool ${req.params.name}`, { code: "bad_request" });
+    return call(tool, req.params.arguments ?? {}, deps);
+  });
+
+  mcp.server.setRequestHandler(methodSchema("events/list"), async () => ({ events: eventCatalog() }));
+  mcp.server.setRequestHandler(methodSchema("events/subscribe"), (req) =>
+    rpc("events/subscribe", deps, async () => ({ ...(await deps.events.subscriptions.subscribe(bodyOf(req.params))) })),
+  );
+  mcp.server.setRequestHandler(methodSchema("events/unsubscribe"), (req) =>
+    rpc("events/unsubscribe", deps, async () => ({ ...(await deps.events.subscriptions.unsubscribe(bodyOf(req.params))) })),
+  );
+  return mcp;
+}

@@ -1,0 +1,33 @@
+/**
+ * Operational metrics in the Prometheus text format (prom-client), served at `/metrics`. One registry per
+ * server instance, so several servers in one process (tests) never share counters.
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+export interface Metrics {
+  registry: Registry;
+  moves: Counter<"via">;
+  refusals: Counter<"code">;
+  gamesStarted: Counter<"opponent">;
+  gamesFinished: Counter<"decided_by">;
+  /** Seconds from receiving a move to its durable append and projection. */
+  moveSeconds: Histogram;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "arena_" });
+  return {
+    registry,
+    moves: new Counter({ name: "arena_moves_total", help: "Placements accepted", labelNames: ["via"], registers: [registry] }),
+    refusals: new Counter({ name: "arena_refusals_total", help: "Game actions refused, by code", labelNames: ["code"], registers: [registry] }),
+    gamesStarted: new Counter({ name: "arena_games_started_total", help: "Games that became active", labelNames: ["opponent"], registers: [registry] }),
+    gamesFinished: new Counter({ name: "arena_games_finished_total", help: "Games finished, by what decided them", labelNames: ["decided_by"], registers: [registry] }),
+    moveSeconds: new Histogram({
+      name: "arena_move_seconds",
+      help: "Time to validate, apply, persist and project one action",
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Ratings use Glicko-2 (the `glicko2` package). Each finished game is rated on its own as one rating
+ * period, which is how most online game servers apply it. The house opponent has a fixed rating per level
+ * and is never updated itself.
+ */
+import { Glicko2 } from "glicko2";
+
+export const DEFAULT_RATING = { rating: 1500, rd: 350, volatility: 0.06 };
+export const HOUSE_RATING: Record<"easy" | "normal" | "hard", number> = { easy: 1100, normal: 1450, hard: 1800 };
+
+export interface Rated { rating: number; rd: number; volatility: number }
+
+/** New ratings of `a` and `b` after one game; `scoreA` is 1 (a won), 0.5 (draw) or 0. */
+export function rateGame(a: Rated, b: Rated, scoreA: number): [Rated, Rated] {
+  const g = new Glicko2({ tau: 0.5, ...DEFAULT_RATING, vol: DEFAULT_RATING.volatility });
+  const pa = g.makePlayer(a.rating, a.rd, a.volatility);
+  const pb = g.makePlayer(b.rating, b.rd, b.volatility);
+  g.updateRatings([[pa, pb, scoreA]]);
+  const out = (p: typeof pa): Rated => ({ rating: p.getRating(), rd: p.getRd(), volatility: p.getVol() });
+  return [out(pa), out(pb)];
+}
+
+const LADDER: Array<[number, string]> = [
+  [2200, "master"],
+  [1900, "diamond"],
+  [1600, "platinum"],
+  [1300, "gold"],
+  [1000, "silver"],
+  [-Infinity, "bronze"],
+];
+
+/** The rank name for a rating: bronze < silver < gold < platinum < diamond < master. */
+export const rankOf = (rating: number): string => LADDER.find(([floor]) => rating >= floor)![1];
+
+/** Provisional until the rating deviation has settled or the player has few games. */
+export const isProvisional = (rd: number, games: number): boolean => rd > 110 || games < 5;

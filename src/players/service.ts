@@ -1,0 +1,176 @@
+/**
+ * Player profiles: guests made on first play (a friend code and a secret returned once), results applied
+ * when a game finishes, and the public profile of spec 2.2.
+ */
+import type { ChampionId, Seat } from "../game";
+import { AppError } from "../errors";
+import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
+import { startEngine } from "../games/context";
+import type { GameRecord, PlayerRecord, Store } from "../store/port";
+import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
+
+export interface PlayerRef { id: string; secret: string }
+export interface Resolved { player: PlayerRecord; secret?: string }
+
+const FORM_LENGTH = 10;
+const RATED_GAMES_KEPT = 20;
+
+export class PlayerService {
+  constructor(private readonly store: Store, private readonly baseUrl: string, private readonly now: () => Date = () => new Date()) {}
+
+  /** The profile named by `ref` (checked against its secret), or a new guest profile. */
+  async resolve(ref: PlayerRef | undefined, name: string | undefined): Promise<Resolved> {
+    if (ref) {
+      const p = await this.store.getPlayer(ref.id);
+      if (!p || !sameHash(p.secretHash, sha256Hex(ref.secret))) throw new AppError("unauthorized", "unknown player id or wrong player secret");
+      if (p.movedTo) return this.resolve({ id: p.movedTo, secret: ref.secret }, name);
+      if (name && name !== p.name) await this.store.updatePlayer(p.id, { name });
+      return { player: { ...p, name: name ?? p.name } };
+    }
+    const secret = newPlayerSecret();
+    const at = this.now().toISOString();
+    const player: PlayerRecord = {
+      id: newFriendCode(),
+      name: name ?? "Guest",
+      secretHash: sha256Hex(secret),
+      rating: DEFAULT_RATING.rating,
+      rd: DEFAULT_RATING.rd,
+      volatility: DEFAULT_RATING.volatility,
+      games: 0,
+      wins: 0,
+      losses: 0,
+      draws: 0,
+      recentForm: "",
+      champions: {},
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.createPlayer(player);
+    return { player, secret };
+  }
+
+  /** Applies a finished game to both human profiles. Aborted games are not rated. */
+  async recordResult(game: GameRecord): Promise<void> {
+    if (game.status !== "finished" || game.decidedBy === "aborted") return;
+    const seats = ["A", "B"] as const;
+    const loaded = await Promise.all(seats.map((s) => this.load(game, s)));
+    const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
+    const [ra, rb] = rateGame(loaded[0].rated, loaded[1].rated, scoreA);
+    const next: Rated[] = [ra, rb];
+    // A seat that chose no champion got one drawn by the seed; it counts towards the favourite too.
+    const drawn = game.seats.A && game.seats.B ? startEngine(game).champions : undefined;
+    await Promise.all(
+      seats.map(async (seat, i) => {
+        const p = loaded[i].player;
+        // A game is applied once per profile, even when a restart replays the end of a game.
+        if (!p || p.ratedGames?.includes(game.id)) return;
+        const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
+        const champion = game.seats[seat]?.champion ?? drawn?.[seat];
+        const champions = { ...p.champions };
+        if (champion) {
+          const c = champions[champion] ?? { games: 0, wins: 0 };
+          champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
+        }
+        await this.store.updatePlayer(p.id, {
+          ...next[i],
+          games: p.games + 1,
+          wins: p.wins + (outcome === "W" ? 1 : 0),
+          losses: p.losses + (outcome === "L" ? 1 : 0),
+          draws: p.draws + (outcome === "D" ? 1 : 0),
+          recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
+          champions,
+          ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
+        });
+      }),
+    );
+  }
+
+  private async load(game: GameRecord, seat: Seat): Promise<{ player: PlayerRecord | null; rated: Rated }> {
+    const s = game.seats[seat];
+    if (!s || s.kind === "house") {
+      return { player: null, rated: { rating: HOUSE_RATING[game.level ?? "normal"], rd: 50, volatility: 0.06 } };
+    }
+    const player = await this.store.getPlayer(s.playerId);
+    return { player, rated: player ?? { ...DEFAULT_RATING } };
+  }
+
+  /** The public profile (spec 2.2). A guest that moved to an account answers with the account and `movedFrom`. */
+  async profile(id: string) {
+    let p = await this.store.getPlayer(id);
+    let movedFrom: string | undefined;
+    if (p?.movedTo) {
+      movedFrom = p.id;
+      p = await this.store.getPlayer(p.movedTo);
+    }
+    if (!p) throw new AppError("not_found", `no player with id ${id}`);
+    const clubs = await this.clubsOf(p);
+    return {
+      player: this.publicPlayer(p),
+      ...(movedFrom ? { movedFrom } : {}),
+      clubs,
+    };
+  }
+
+  /**
+   * Moves a guest profile to a new account: same rating, record and memberships under a new friend code
+   * and a new secret (answered once; the guest's secret stops working). The guest id keeps answering
+   * with the account and `movedFrom`.
+   */
+  async claim(guestId: string, body: { secret: string; name?: string }) {
+    const guest = await this.store.getPlayer(guestId);
+    if (!guest || !sameHash(guest.secretHash, sha256Hex(body.secret))) throw new AppError("unauthorized", "unknown player id or wrong player secret");
+    if (guest.movedTo) throw new AppError("conflict", `this profile already moved to account ${guest.movedTo}`);
+    if (guest.isAccount) throw new AppError("conflict", "this profile is already an account");
+    const secret = newPlayerSecret();
+    const at = this.now().toISOString();
+    const { movedTo: _moved, ...stats } = guest;
+    const account: PlayerRecord = { ...stats, id: newFriendCode(), name: body.name ?? guest.name, secretHash: sha256Hex(secret), isAccount: true, createdAt: at, updatedAt: at };
+    await this.store.createPlayer(account);
+    await this.store.updatePlayer(guest.id, { movedTo: account.id });
+    for (const c of await this.store.communitiesOf(guest.id)) {
+      await this.store.addMember(c.id, account.id);
+      await this.store.removeMember(c.id, guest.id);
+    }
+    return { account: { id: account.id, secret }, movedFrom: guest.id, player: this.publicPlayer(account) };
+  }
+
+  /** The profile as its owner is shown it on first play: public fields, plus a new guest's secret, once. */
+  introduce({ player, secret }: Resolved) {
+    return { ...this.publicPlayer(player), ...(secret ? { secret } : {}) };
+  }
+
+  publicPlayer(p: PlayerRecord) {
+    return {
+      id: p.id,
+      name: p.name,
+      rating: Math.round(p.rating),
+      rank: rankOf(p.rating),
+      provisional: isProvisional(p.rd, p.games),
+      games: p.games,
+      winRate: p.games ? Math.round((p.wins / p.games) * 1000) / 1000 : 0,
+      favoriteChampion: favoriteChampion(p.champions),
+      recentForm: p.recentForm,
+      updatedAt: p.updatedAt,
+      url: `${this.baseUrl}/api/v1/players/${encodeURIComponent(p.id)}`,
+    };
+  }
+
+  private async clubsOf(p: PlayerRecord) {
+    const communities = await this.store.communitiesOf(p.id);
+    return Promise.all(
+      communities.map(async (c) => {
+        const ranked = await this.store.rankPlayers(c.members, c.members.length, 0);
+        return { id: c.id, kind: c.kind, name: c.name, members: c.members.length, place: ranked.findIndex((r) => r.id === p.id) + 1 };
+      }),
+    );
+  }
+}
+
+/** The champion played most (ties: more wins, then name); null before any game. */
+export function favoriteChampion(stats: PlayerRecord["champions"]) {
+  const entries = Object.entries(stats) as Array<[ChampionId, { games: number; wins: number }]>;
+  if (entries.length === 0) return null;
+  entries.sort((a, b) => b[1].games - a[1].games || b[1].wins - a[1].wins || a[0].localeCompare(b[0]));
+  const [name, s] = entries[0];
+  return { name, games: s.games, wins: s.wins, winRate: Math.round((s.wins / s.games) * 1000) / 1000 };
+}

@@ -1,0 +1,181 @@
+/**
+ * The composition root: builds every dependency from one Config and wires them together. Nothing else
+ * constructs services; tests call `startServer(testConfig(...))` to get a real server on a free port.
+ */
+import { WebSocket as WsWebSocket } from "ws";
+// Colyseus 0.18's reconnection path expects a global WebSocket (Node 22 has one; Node 20 does not).
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
+
+import { LocalDriver, LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import type { AddressInfo } from "node:net";
+import { agentsRouter, ChallengeService } from "./agents";
+import { decide } from "./ai";
+import { finishApp, mountApi } from "./api";
+import { EXPOSED_HEADERS } from "./api/edges";
+import { assetsRouter, loadAssets } from "./assets";
+import { communitiesRouter, CommunityService } from "./communities";
+import type { Config } from "./config";
+import { createEvents, type Events } from "./events";
+import { GameService } from "./games/service";
+import { changeChannel, type RoomDeps } from "./games/ports";
+import { QuickMatch } from "./games/quick-match";
+import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
+import { createLogger, type Logger } from "./logger";
+import { createMetrics } from "./metrics";
+import { createMcpRouter } from "./mcp";
+import { PlayerService } from "./players/service";
+import { openStore, type Store } from "./store";
+import { GameRoom } from "../rooms/game-room";
+import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
+import { scaledInfra } from "./scale";
+import { webRouter } from "./web";
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  config: Config;
+  store: Store;
+  events: Events;
+  games: GameService;
+  log: Logger;
+  /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra CA certificates trusted for webhook callbacks (tests' self-signed receivers). */
+  webhookCa?: string | Buffer;
+  /** Webhook retry waits (tests shorten them). */
+  webhookRetryDelaysMs?: number[];
+  finishedGraceMs?: number;
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const log = createLogger(config.logLevel);
+  const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl });
+  const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
+  const presence: Presence = infra?.presence ?? new LocalPresence();
+  const driver: MatchMakerDriver = infra?.driver ?? new LocalDriver();
+  presence.setMaxListeners(0);
+
+  const baseUrl = config.publicBaseUrl;
+  const players = new PlayerService(store, baseUrl);
+  const rooms = new RoomAccess(store, log);
+  const metrics = createMetrics();
+  const games = new GameService(store, rooms, players, presence, baseUrl, metrics);
+  const quick = new QuickMatch(presence, rooms, players, games);
+  // `events` is built next; emit is only called once a game finishes, long after this function returns.
+  const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
+  const communities = new CommunityService(store, players, baseUrl);
+  const assets = await loadAssets();
+  const events = createEvents({
+    store,
+    logger: log,
+    config,
+    ca: opts.webhookCa,
+    retryDelaysMs: opts.webhookRetryDelaysMs,
+    resolveSeat: (gameId, token) => games.seatOf(gameId, token),
+    currentState: async (name, args) => {
+      if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
+      const now = await games.eventsNow(String(args.game_id), name, args);
+      const streamed = name === "game.move" || name === "game.turn";
+      return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };
+    },
+  });
+
+  const roomDeps: RoomDeps = {
+    store,
+    events,
+    players,
+    decide: (view, level) => decide(view, level),
+    publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
+    onFinished: (record) => challenges.onGameFinished(record),
+    log,
+    metrics,
+    baseUrl,
+    houseDelayMs: config.houseDelayMs,
+    waitingGameTtlS: config.waitingGameTtlS,
+    finishedGraceMs: opts.finishedGraceMs ?? 30_000,
+    reconnectSeconds: 60,
+  };
+  const queueDeps: QueueDeps = {
+    players,
+    createMatched: (ruleset, seats) => games.createMatched(ruleset, seats),
+    ticketMatched: (ticket, match) => quick.matched(ticket, match),
+    log,
+    restEntryTtlS: 90,
+  };
+
+  // Colyseus answers CORS for every route before Express; expose the headers clients need to read.
+  matchMaker.controller.getCorsHeaders = (headers: Headers) => ({
+    "Access-Control-Allow-Origin": headers.get("origin") || "*",
+    "Access-Control-Allow-Headers": "Origin, X-Requested-With, Content-Type, Accept, Authorization, mcp-session-id, mcp-protocol-version, Last-Event-ID, If-None-Match",
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
+  });
+
+  const mcp = createMcpRouter({ games, quick, players, events, log, limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore } });
+
+  const server = new Server({
+    transport: new WebSocketTransport({ maxPayload: 16 * 1024 }),
+    presence,
+    driver,
+    publicAddress: config.publicAddress,
+    gracefullyShutdown: false,
+    greet: false,
+    express: (app) => {
+      app.get("/metrics", async (_req, res) => {
+        res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      });
+      mountApi(app, {
+        games,
+        quick,
+        players,
+        extraRouters: [events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
+        log,
+        baseUrl,
+        limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
+        trustProxy: config.trustProxy,
+      });
+      app.use("/mcp", mcp);
+      app.use(webRouter());
+      finishApp(app, { log, baseUrl });
+    },
+  });
+  server.define(GAME_ROOM, GameRoom, { deps: roomDeps } as never);
+  server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
+
+  await server.listen(config.port, config.host);
+  const port = ((server.transport as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+  events.startSweep();
+  await resumeGames(store, rooms, log);
+  log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra) }, "tile arena listening");
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    store,
+    events,
+    games,
+    log,
+    close: () =>
+      (closing ??= (async () => {
+        await mcp.close();
+        await server.gracefullyShutdown(false);
+        await events.close();
+        await infra?.close();
+        await store.close();
+      })()),
+  };
+}
+
+/** Re-creates the rooms of every unfinished game, so clocks and house moves go on after a restart. */
+async function resumeGames(store: Store, rooms: RoomAccess, log: Logger): Promise<void> {
+  const unfinished = await store.listUnfinishedGames();
+  for (const game of unfinished) {
+    await rooms.ensure(game.id).catch((err) => log.error({ err, gameId: game.id }, "could not resume game"));
+  }
+  if (unfinished.length) log.info({ count: unfinished.length }, "resumed unfinished games");
+}

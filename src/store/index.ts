@@ -1,0 +1,43 @@
+/**
+ * The store's public face: the port's types, a factory that picks the adapter from configuration, and
+ * the hashing helpers every holder of a secret uses (secrets are stored only as hashes).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Store } from "./port";
+import { MongoStore } from "./mongo";
+import { SqliteStore } from "./sqlite";
+
+export * from "./port";
+
+export interface OpenStoreOptions {
+  /** SQLite file path (or ":memory:"); used when mongodbUrl is not set. */
+  database: string;
+  /** When set, MongoDB through mongoose is used instead of SQLite. */
+  mongodbUrl?: string;
+}
+
+/** Opens and initialises the configured store. */
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  let store: Store;
+  if (opts.mongodbUrl) {
+    store = new MongoStore({ url: opts.mongodbUrl });
+  } else {
+    store = new SqliteStore({ path: opts.database });
+  }
+  try {
+    await store.init();
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw e;
+  }
+  return store;
+}
+
+export const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** Constant-time comparison of two hex digests; false (not an exception) when the lengths differ. */
+export function safeEqualHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
+}

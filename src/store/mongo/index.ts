@@ -1,0 +1,221 @@
+/**
+ * Store adapter on MongoDB through mongoose. It owns its connection (mongoose.createConnection), so it
+ * never touches, nor depends on, mongoose's global default connection.
+ */
+import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
+import {
+  ActionConflictError,
+  type ChallengeRecord, type CommunityRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
+  type Store, type StoredAction, type SubscriptionRecord,
+} from "../port";
+import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
+import { createModels, type Doc, type Models } from "./models";
+
+export interface MongoStoreOptions { url: string }
+
+/** Never return Mongo's own _id: records are exactly the port's shapes. */
+const NO_ID = { _id: 0 } as const;
+/** Actions are acknowledged only once journaled on a majority: appendAction is durable when it resolves. */
+const DURABLE = { w: "majority", j: true } as const;
+
+/** E11000, as a plain server error or inside a bulk write error (insertMany). */
+function isDuplicateKey(e: unknown): boolean {
+  const err = e as { code?: number; writeErrors?: { code?: number }[] } | null;
+  return err?.code === 11000 || (err?.writeErrors ?? []).some((w) => w.code === 11000);
+}
+
+/** $set for the patch's members, $unset for the ones it sets to undefined; the key member never changes. */
+function patchUpdate(patch: object, keyField: string, stamp: boolean): Doc {
+  const set: Doc = {};
+  const unset: Doc = {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === keyField || k === "_id") continue;
+    if (v === undefined) unset[k] = "";
+    else set[k] = copy(v);
+  }
+  if (stamp) set.updatedAt = nowIso();
+  return Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set };
+}
+
+export class MongoStore implements Store {
+  private readonly conn: Connection;
+  private readonly m: Models;
+
+  constructor(options: MongoStoreOptions) {
+    this.conn = mongoose.createConnection(options.url, { autoIndex: false });
+    this.m = createModels(this.conn);
+  }
+
+  async init(): Promise<void> {
+    await this.conn.asPromise();
+    await Promise.all(Object.values(this.m).map((model) => model.createIndexes()));
+  }
+
+  async close(): Promise<void> {
+    await this.conn.close();
+  }
+
+  /** Drops the whole database this store points at; for tests that give every store its own database. */
+  async dropDatabase(): Promise<void> {
+    await this.conn.asPromise();
+    await this.conn.dropDatabase();
+  }
+
+  private async one<T>(model: Model<Doc>, filter: Doc): Promise<T | null> {
+    return (await model.findOne(filter, NO_ID).lean<T>().exec()) ?? null;
+  }
+  private async insert(model: Model<Doc>, record: object, options: InsertManyOptions & mongo.BulkWriteOptions = {}): Promise<void> {
+    // insertMany with lean skips document hydration: the record is written exactly as given. Its options
+    // go to the driver as they are, which is how the write concern reaches the server.
+    await model.insertMany([copy(record) as Doc], { lean: true, ...options });
+  }
+  private async patch(model: Model<Doc>, keyField: string, key: string, patch: object, stamp = true): Promise<void> {
+    await model.updateOne({ [keyField]: key }, patchUpdate(patch, keyField, stamp)).exec();
+  }
+
+  async createGame(game: GameRecord): Promise<void> {
+    await this.insert(this.m.games, game);
+  }
+  async getGame(id: string): Promise<GameRecord | null> {
+    return this.one<GameRecord>(this.m.games, { id });
+  }
+  async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
+    await this.patch(this.m.games, "id", id, patch);
+  }
+  async findGameByCode(code: string): Promise<GameRecord | null> {
+    const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, NO_ID)
+      .sort({ createdAt: -1, id: -1 }).limit(1).lean<GameRecord[]>().exec();
+    return game ?? null;
+  }
+  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
+    const limit = pageSize(q.limit);
+    const filter: Doc = {};
+    if (q.status) filter.status = q.status;
+    if (q.publicOnly) filter.public = true;
+    if (q.cursor) {
+      const c = decodeCursor(q.cursor);
+      filter.$or = [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }];
+    }
+    const games = await this.m.games.find(filter, NO_ID).sort({ createdAt: -1, id: -1 }).limit(limit + 1)
+      .lean<GameRecord[]>().exec();
+    const more = games.length > limit;
+    if (more) games.length = limit;
+    const last = games[games.length - 1];
+    return { games, nextCursor: more && last ? encodeCursor(last) : null };
+  }
+  async listUnfinishedGames(): Promise<GameRecord[]> {
+    return this.m.games.find({ status: { $in: ["waiting", "active"] } }, NO_ID).sort({ createdAt: 1, id: 1 })
+      .lean<GameRecord[]>().exec();
+  }
+
+  async appendAction(a: StoredAction): Promise<void> {
+    try {
+      await this.insert(this.m.actions, a, { writeConcern: DURABLE });
+    } catch (e) {
+      if (isDuplicateKey(e)) throw new ActionConflictError(a.gameId, a.index);
+      throw e;
+    }
+  }
+  async listActions(gameId: string): Promise<StoredAction[]> {
+    return this.m.actions.find({ gameId }, NO_ID).sort({ index: 1 }).lean<StoredAction[]>().exec();
+  }
+
+  async createPlayer(p: PlayerRecord): Promise<void> {
+    await this.insert(this.m.players, p);
+  }
+  async getPlayer(id: string): Promise<PlayerRecord | null> {
+    return this.one<PlayerRecord>(this.m.players, { id });
+  }
+  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
+    await this.patch(this.m.players, "id", id, patch);
+  }
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
+    const n = pageSize(limit);
+    if (n === 0) return []; // Mongo reads limit(0) as "no limit"
+    return this.m.players.find(ids === undefined ? {} : { id: { $in: ids } }, NO_ID)
+      .sort({ rating: -1, id: 1 }).skip(pageSize(offset)).limit(n).lean<PlayerRecord[]>().exec();
+  }
+
+  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
+    // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
+    const { id, createdAt, key, ...rest } = copy(s);
+    const run = () => this.m.subscriptions.findOneAndUpdate(
+      { key },
+      { $set: rest, $setOnInsert: { id, createdAt } },
+      { upsert: true, returnDocument: "after", projection: NO_ID },
+    ).lean<SubscriptionRecord>().exec();
+    try {
+      return (await run())!;
+    } catch (e) {
+      // Two upserts of a new key raced; the loser now finds the winner's document and updates it.
+      if (isDuplicateKey(e)) return (await run())!;
+      throw e;
+    }
+  }
+  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
+    return this.one<SubscriptionRecord>(this.m.subscriptions, { key });
+  }
+  async deleteSubscriptionByKey(key: string): Promise<boolean> {
+    return (await this.m.subscriptions.deleteOne({ key }).exec()).deletedCount > 0;
+  }
+  async deleteSubscription(id: string): Promise<void> {
+    await this.m.subscriptions.deleteOne({ id }).exec();
+  }
+  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
+    await this.patch(this.m.subscriptions, "id", id, patch);
+  }
+  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
+    const filter: Doc = { name, expiresAt: { $gt: now } };
+    // Scalars on plain keys are pushed down to the index; the exact match below decides in every case.
+    for (const [k, v] of Object.entries(match)) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && (typeof v === "string" || typeof v === "number")) filter[`arguments.${k}`] = v;
+    }
+    const live = await this.m.subscriptions.find(filter, NO_ID).sort({ _id: 1 }).lean<SubscriptionRecord[]>().exec();
+    return live.filter((s) => matchesArguments(s.arguments, match));
+  }
+  async deleteExpiredSubscriptions(now: string): Promise<number> {
+    return (await this.m.subscriptions.deleteMany({ expiresAt: { $lte: now } }).exec()).deletedCount;
+  }
+
+  async markUrlVerified(url: string, at: string): Promise<void> {
+    await this.m.verifiedUrls.updateOne({ url }, { $set: { at } }, { upsert: true }).exec();
+  }
+  async urlVerifiedAt(url: string): Promise<string | null> {
+    return (await this.one<{ at: string }>(this.m.verifiedUrls, { url }))?.at ?? null;
+  }
+
+  async createChallenge(c: ChallengeRecord): Promise<void> {
+    await this.insert(this.m.challenges, c);
+  }
+  async getChallenge(token: string): Promise<ChallengeRecord | null> {
+    return this.one<ChallengeRecord>(this.m.challenges, { token });
+  }
+  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
+    await this.patch(this.m.challenges, "token", token, patch);
+  }
+  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
+    const n = pageSize(limit);
+    if (n === 0) return [];
+    return this.m.challenges.find({ "agent.name": agentName }, NO_ID).sort({ createdAt: -1, token: -1 }).limit(n)
+      .lean<ChallengeRecord[]>().exec();
+  }
+
+  async createCommunity(c: CommunityRecord): Promise<void> {
+    await this.insert(this.m.communities, { ...c, members: [...new Set(c.members)] });
+  }
+  async getCommunity(id: string): Promise<CommunityRecord | null> {
+    return this.one<CommunityRecord>(this.m.communities, { id });
+  }
+  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
+    return this.m.communities.find(kind ? { kind } : {}, NO_ID).sort({ createdAt: 1, id: 1 }).lean<CommunityRecord[]>().exec();
+  }
+  async addMember(id: string, playerId: string): Promise<void> {
+    await this.m.communities.updateOne({ id }, { $addToSet: { members: playerId } }).exec();
+  }
+  async removeMember(id: string, playerId: string): Promise<void> {
+    await this.m.communities.updateOne({ id }, { $pull: { members: playerId } }).exec();
+  }
+  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
+    return this.m.communities.find({ members: playerId }, NO_ID).sort({ createdAt: 1, id: 1 }).lean<CommunityRecord[]>().exec();
+  }
+}

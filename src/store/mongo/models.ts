@@ -1,0 +1,54 @@
+/**
+ * Mongoose models of the MongoDB adapter. The schemas declare no paths: records are stored exactly as the
+ * port defines them (no casting, no added members), and the schemas exist to carry the indexes.
+ */
+import { Schema, type Connection, type Model } from "mongoose";
+
+export type Doc = Record<string, unknown>;
+
+function schema(indexes: [Record<string, 1 | -1>, { unique?: boolean; sparse?: boolean }?][]): Schema<Doc> {
+  const s = new Schema<Doc>({}, {
+    strict: false, // keep every member of the record
+    strictQuery: false, // filters name paths the schema does not declare
+    minimize: false, // an empty `seats` or `champions` object is part of the record
+    versionKey: false,
+    id: false, // records have their own `id` member; the virtual would shadow it
+    autoIndex: false, // built explicitly by init() so failures surface there
+  });
+  for (const [fields, options] of indexes) s.index(fields, options);
+  return s;
+}
+
+export function createModels(conn: Connection) {
+  const m = (name: string, collection: string, s: Schema<Doc>): Model<Doc> => conn.model<Doc>(name, s, collection);
+  return {
+    games: m("Game", "games", schema([
+      [{ id: 1 }, { unique: true }],
+      [{ createdAt: -1, id: -1 }],
+      [{ status: 1, createdAt: -1, id: -1 }],
+      [{ public: 1, createdAt: -1, id: -1 }],
+      [{ "seats.A.code": 1 }, { sparse: true }],
+      [{ "seats.B.code": 1 }, { sparse: true }],
+    ])),
+    actions: m("Action", "actions", schema([[{ gameId: 1, index: 1 }, { unique: true }]])),
+    players: m("Player", "players", schema([[{ id: 1 }, { unique: true }], [{ rating: -1, id: 1 }]])),
+    subscriptions: m("Subscription", "subscriptions", schema([
+      [{ id: 1 }, { unique: true }],
+      [{ key: 1 }, { unique: true }],
+      [{ name: 1, expiresAt: 1 }],
+      [{ expiresAt: 1 }],
+    ])),
+    verifiedUrls: m("VerifiedUrl", "verified_urls", schema([[{ url: 1 }, { unique: true }]])),
+    challenges: m("Challenge", "challenges", schema([
+      [{ token: 1 }, { unique: true }],
+      [{ "agent.name": 1, createdAt: -1, token: -1 }],
+    ])),
+    communities: m("Community", "communities", schema([
+      [{ id: 1 }, { unique: true }],
+      [{ kind: 1, createdAt: 1, id: 1 }],
+      [{ members: 1 }],
+    ])),
+  };
+}
+
+export type Models = ReturnType<typeof createModels>;

@@ -1,0 +1,198 @@
+/**
+ * The store port: everything the service keeps durably. Adapters: SQLite (embedded default) and MongoDB
+ * through mongoose. Every adapter passes the same contract suite (test/store/contract.ts).
+ *
+ * Conventions: all timestamps are ISO 8601 strings; records are plain JSON; methods never return live
+ * references (callers may mutate what they get). Secrets are stored only as hashes.
+ */
+import type { Action, ChampionId, DecidedBy, Level, Ruleset, Seat, Winner } from "../game/types";
+
+export type GameStatus = "waiting" | "active" | "finished";
+export type OpponentKind = "house" | "friend" | "hosted" | "quick";
+
+export interface SeatRecord {
+  /** Friend code of the player's profile; "house" for the house opponent. */
+  playerId: string;
+  name: string;
+  kind: "human" | "house";
+  /** sha256 hex of the seat's player token; absent for the house seat and for unclaimed seats. */
+  tokenHash?: string;
+  champion?: ChampionId;
+  /** Invite code that claims this seat (friend and hosted games), until it is used. */
+  code?: string;
+}
+
+export interface GameRecord {
+  id: string;
+  ruleset: Ruleset;
+  opponent: OpponentKind;
+  level?: Exclude<Level, "random">;
+  public: boolean;
+  turnSeconds: number;
+  seed: number;
+  salt: string;
+  commitment: string;
+  status: GameStatus;
+  seats: Partial<Record<Seat, SeatRecord>>;
+  /** Set once the engine game exists (both seats present). */
+  firstPlayer?: Seat;
+  moveCount: number;
+  score: Record<Seat, number>;
+  winner: Winner;
+  decidedBy?: DecidedBy;
+  /** Agent challenge this game plays, if any. */
+  challengeToken?: string;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  lastMoveAt?: string;
+  finishedAt?: string;
+}
+
+export interface StoredAction {
+  gameId: string;
+  /** 0-based position in the game's action log. */
+  index: number;
+  action: Action;
+  at: string;
+}
+
+export interface PlayerRecord {
+  /** Friend code, e.g. "P7K2QX". */
+  id: string;
+  name: string;
+  /** sha256 hex of the profile secret. */
+  secretHash: string;
+  rating: number;
+  rd: number;
+  volatility: number;
+  games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+  /** Newest first, W/L/D, at most 10. */
+  recentForm: string;
+  champions: Partial<Record<ChampionId, { games: number; wins: number }>>;
+  /** Ids of the latest games applied to this profile (newest last, at most 20): rating a game twice is a no-op. */
+  ratedGames?: string[];
+  /** Set when this guest profile moved to an account. */
+  movedTo?: string;
+  isAccount?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SubscriptionRecord {
+  id: string;
+  name: string;
+  /** Stable key of (name, canonical arguments, url); the identity of the subscription. */
+  key: string;
+  /** Arguments as stored: never a player token (game.turn keeps only game_id and seat). */
+  arguments: Record<string, unknown>;
+  url: string;
+  secret: string;
+  expiresAt: string;
+  failures: number;
+  /** Last event sequence delivered or skipped (for game.move: the move index). */
+  cursor: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChallengeRecord {
+  token: string;
+  agent: { name: string; url?: string };
+  level: Exclude<Level, "random">;
+  ruleset: Ruleset;
+  status: "open" | "playing" | "played" | "expired";
+  expiresAt: string;
+  gameId?: string;
+  humanPlayerId?: string;
+  result?: { winner: Winner; score: Record<Seat, number>; humanSeat: Seat; decidedBy?: DecidedBy };
+  reportedAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CommunityRecord {
+  id: string;
+  kind: "club" | "community";
+  name: string;
+  members: string[];
+  createdAt: string;
+}
+
+export interface ListGamesQuery { status?: GameStatus; publicOnly?: boolean; limit: number; cursor?: string }
+
+/** Raised by appendAction when the index is already taken (two writers raced). */
+export class ActionConflictError extends Error {
+  constructor(readonly gameId: string, readonly index: number) {
+    super(`action ${index} of game ${gameId} already exists`);
+    this.name = "ActionConflictError";
+  }
+}
+
+/**
+ * Shared rules of every adapter:
+ * - update* shallow-merge the patch, never change the record's key (id/token), drop members the patch sets
+ *   to undefined, bump updatedAt to the current time, and do nothing when the record does not exist.
+ * - Timestamps compare as strings, so they must all be `Date#toISOString()` output.
+ */
+export interface Store {
+  /** Create tables/indexes; idempotent. */
+  init(): Promise<void>;
+  close(): Promise<void>;
+
+  createGame(game: GameRecord): Promise<void>;
+  getGame(id: string): Promise<GameRecord | null>;
+  /** Shallow-merges the patch and bumps updatedAt. */
+  updateGame(id: string, patch: Partial<GameRecord>): Promise<void>;
+  findGameByCode(code: string): Promise<GameRecord | null>;
+  /** Newest first (createdAt, then id); cursor is opaque. A malformed cursor throws AppError bad_request. */
+  listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }>;
+  /** Games not finished (for resuming rooms after a restart), oldest first. */
+  listUnfinishedGames(): Promise<GameRecord[]>;
+
+  /** Durable before it resolves. Throws ActionConflictError if the index exists. */
+  appendAction(a: StoredAction): Promise<void>;
+  /** In index order. */
+  listActions(gameId: string): Promise<StoredAction[]>;
+
+  createPlayer(p: PlayerRecord): Promise<void>;
+  getPlayer(id: string): Promise<PlayerRecord | null>;
+  updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void>;
+  /** Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. */
+  rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]>;
+
+  /** An existing key keeps its id and createdAt, everything else is replaced. Returns what is stored. */
+  upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord>;
+  getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null>;
+  deleteSubscriptionByKey(key: string): Promise<boolean>;
+  deleteSubscription(id: string): Promise<void>;
+  updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void>;
+  /**
+   * Live (expiresAt > now) subscriptions of an event whose arguments include every given pair (e.g.
+   * {game_id}), values compared by deep equality.
+   */
+  findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]>;
+  /** Deletes those with expiresAt <= now; returns how many. */
+  deleteExpiredSubscriptions(now: string): Promise<number>;
+
+  markUrlVerified(url: string, at: string): Promise<void>;
+  urlVerifiedAt(url: string): Promise<string | null>;
+
+  createChallenge(c: ChallengeRecord): Promise<void>;
+  getChallenge(token: string): Promise<ChallengeRecord | null>;
+  updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void>;
+  /** Newest first. */
+  listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]>;
+
+  createCommunity(c: CommunityRecord): Promise<void>;
+  getCommunity(id: string): Promise<CommunityRecord | null>;
+  /** Oldest first; members in the order they joined. */
+  listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]>;
+  /** Idempotent; ignored when the community does not exist. */
+  addMember(id: string, playerId: string): Promise<void>;
+  removeMember(id: string, playerId: string): Promise<void>;
+  communitiesOf(playerId: string): Promise<CommunityRecord[]>;
+}

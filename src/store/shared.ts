@@ -1,0 +1,54 @@
+/**
+ * Helpers both adapters share, so that behaviour that is easy to get subtly different (cursor format,
+ * argument matching, patch merging) is written once.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { AppError } from "../errors";
+
+/** The clock the adapters stamp updatedAt with. */
+export const nowIso = (): string => new Date().toISOString();
+
+/** A deep copy through JSON: drops undefined members exactly as a stored record would. */
+export const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/**
+ * Shallow merge used by every update*: the record's key member cannot be changed by a patch, a member set
+ * to undefined is removed, and updatedAt is bumped so readers can tell the record changed.
+ */
+export function mergePatch<T extends object>(current: T, patch: Partial<T>, keyField: keyof T, stamp = true): T {
+  const merged = { ...current, ...patch, [keyField]: current[keyField] } as T;
+  if (stamp) (merged as { updatedAt?: string }).updatedAt = nowIso();
+  return copy(merged);
+}
+
+/** Position in the newest-first game listing: the last row of the page returned. */
+export interface GameCursor { createdAt: string; id: string }
+
+export const encodeCursor = (c: GameCursor): string => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString("base64url");
+
+/** Cursors come from clients, so a malformed one is a bad request rather than an internal error. */
+export function decodeCursor(cursor: string): GameCursor {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((p) => typeof p === "string")) {
+      return { createdAt: parsed[0] as string, id: parsed[1] as string };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new AppError("bad_request", "invalid cursor");
+}
+
+/** Page size as a non-negative integer; callers validate ranges, this only keeps the query well-formed. */
+export const pageSize = (limit: number): number => Math.max(0, Math.floor(Number.isFinite(limit) ? limit : 0));
+
+/** True when args holds every pair of match (deep equality, key order irrelevant). */
+export function matchesArguments(args: Record<string, unknown>, match: Record<string, unknown>): boolean {
+  return Object.entries(match).every(([k, v]) => Object.prototype.hasOwnProperty.call(args, k) && isDeepStrictEqual(args[k], v));
+}
+
+/** Both seats' invite codes, for the code lookup columns/indexes. */
+export const seatCodes = (seats: Record<string, { code?: string } | undefined>): [string | null, string | null] => [
+  seats.A?.code ?? null,
+  seats.B?.code ?? null,
+];

@@ -1,0 +1,224 @@
+/**
+ * Store adapter on better-sqlite3: the embedded default. Calls are synchronous underneath; the async
+ * methods exist because the port is shared with networked adapters.
+ *
+ * Durability: the database runs in WAL mode. With synchronous=NORMAL (the default here) a committed write
+ * survives a crash of the process, which is the failure a game server sees; only a power loss or OS crash
+ * can roll back the last commits. Pass `synchronous: "FULL"` to fsync the WAL at every commit and survive
+ * power loss too, at the cost of write latency.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  ActionConflictError,
+  type ChallengeRecord, type CommunityRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
+  type Store, type StoredAction, type SubscriptionRecord,
+} from "../port";
+import { copy, decodeCursor, encodeCursor, matchesArguments, mergePatch, pageSize, seatCodes } from "../shared";
+import { SCHEMA } from "./schema";
+import { prepareStatements, type Statements } from "./statements";
+
+export interface SqliteStoreOptions {
+  /** File path, or ":memory:" for a private in-memory database. */
+  path: string;
+  /** NORMAL survives a process crash; FULL also survives power loss. */
+  synchronous?: "NORMAL" | "FULL";
+}
+
+type DocRow = { doc: string };
+type CommunityRow = { doc: string; members: string };
+
+const parse = <T>(row: DocRow | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
+const parseAll = <T>(rows: DocRow[]): T[] => rows.map((r) => JSON.parse(r.doc) as T);
+const community = (row: CommunityRow): CommunityRecord => ({ ...JSON.parse(row.doc), members: JSON.parse(row.members) });
+
+function gameRow(g: GameRecord) {
+  const [codeA, codeB] = seatCodes(g.seats);
+  return { id: g.id, createdAt: g.createdAt, status: g.status, public: g.public ? 1 : 0, codeA, codeB, doc: JSON.stringify(g) };
+}
+const subscriptionRow = (s: SubscriptionRecord) =>
+  ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
+const challengeRow = (c: ChallengeRecord) =>
+  ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
+
+const isPrimaryKeyViolation = (e: unknown): boolean =>
+  (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private s: Statements | null = null;
+
+  constructor(options: SqliteStoreOptions) {
+    if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new Database(options.path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
+    // Another process (a CLI tool) may hold the write lock briefly; wait instead of failing.
+    this.db.pragma("busy_timeout = 5000");
+  }
+
+  private get st(): Statements {
+    if (!this.s) throw new Error("store not initialised: call init() first");
+    return this.s;
+  }
+
+  async init(): Promise<void> {
+    if (this.s) return;
+    this.db.exec(SCHEMA);
+    this.s = prepareStatements(this.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+    this.s = null;
+  }
+
+  async createGame(game: GameRecord): Promise<void> {
+    this.st.insertGame.run(gameRow(game));
+  }
+  async getGame(id: string): Promise<GameRecord | null> {
+    return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
+  }
+  async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
+    this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
+  }
+  async findGameByCode(code: string): Promise<GameRecord | null> {
+    return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
+  }
+  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
+    const limit = pageSize(q.limit);
+    // No cursor: start above every ISO timestamp, so one statement serves the first page and the rest.
+    const after = q.cursor ? decodeCursor(q.cursor) : { createdAt: "\uffff", id: "" };
+    const l = this.st.listGames;
+    const stmt = q.status ? (q.publicOnly ? l.statusPublic : l.status) : q.publicOnly ? l.public : l.all;
+    const params = { ...after, status: q.status, limit: limit + 1 };
+    if (!q.status) delete params.status;
+    const games = parseAll<GameRecord>(stmt.all(params) as DocRow[]);
+    const more = games.length > limit;
+    if (more) games.length = limit;
+    const last = games[games.length - 1];
+    return { games, nextCursor: more && last ? encodeCursor(last) : null };
+  }
+  async listUnfinishedGames(): Promise<GameRecord[]> {
+    return parseAll<GameRecord>(this.st.unfinishedGames.all() as DocRow[]);
+  }
+
+  async appendAction(a: StoredAction): Promise<void> {
+    // A single autocommit INSERT: the commit (and so durability per the pragma) happens before run() returns.
+    try {
+      this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
+    } catch (e) {
+      if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
+      throw e;
+    }
+  }
+  async listActions(gameId: string): Promise<StoredAction[]> {
+    const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
+    return rows.map((r) => ({ gameId: r.game_id, index: r.idx, action: JSON.parse(r.action), at: r.at }));
+  }
+
+  async createPlayer(p: PlayerRecord): Promise<void> {
+    this.st.insertPlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
+  }
+  async getPlayer(id: string): Promise<PlayerRecord | null> {
+    return parse<PlayerRecord>(this.st.getPlayer.get(id) as DocRow | undefined);
+  }
+  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
+    this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) =>
+      this.st.updatePlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) }));
+  }
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
+    const page = { limit: pageSize(limit), offset: pageSize(offset) };
+    const rows = ids === undefined ? this.st.rankAll.all(page) : this.st.rankAmong.all({ ...page, ids: JSON.stringify(ids) });
+    return parseAll<PlayerRecord>(rows as DocRow[]);
+  }
+
+  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.db.transaction((): SubscriptionRecord => {
+      const existing = parse<SubscriptionRecord>(this.st.subscriptionByKey.get(s.key) as DocRow | undefined);
+      if (!existing) {
+        const created = copy(s);
+        this.st.insertSubscription.run(subscriptionRow(created));
+        return created;
+      }
+      // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
+      const replaced = copy({ ...s, id: existing.id, createdAt: existing.createdAt });
+      this.st.updateSubscription.run(subscriptionRow(replaced));
+      return replaced;
+    }).immediate();
+  }
+  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
+    return parse<SubscriptionRecord>(this.st.subscriptionByKey.get(key) as DocRow | undefined);
+  }
+  async deleteSubscriptionByKey(key: string): Promise<boolean> {
+    return this.st.deleteSubscriptionByKey.run(key).changes > 0;
+  }
+  async deleteSubscription(id: string): Promise<void> {
+    this.st.deleteSubscription.run(id);
+  }
+  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
+    this.update<SubscriptionRecord>(this.st.subscriptionById, id, patch, "id", (s) =>
+      this.st.updateSubscription.run(subscriptionRow(s)));
+  }
+  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
+    const live = parseAll<SubscriptionRecord>(this.st.liveSubscriptions.all(name, now) as DocRow[]);
+    return live.filter((s) => matchesArguments(s.arguments, match));
+  }
+  async deleteExpiredSubscriptions(now: string): Promise<number> {
+    return this.st.deleteExpired.run(now).changes;
+  }
+
+  async markUrlVerified(url: string, at: string): Promise<void> {
+    this.st.markUrl.run(url, at);
+  }
+  async urlVerifiedAt(url: string): Promise<string | null> {
+    return (this.st.urlAt.get(url) as { at: string } | undefined)?.at ?? null;
+  }
+
+  async createChallenge(c: ChallengeRecord): Promise<void> {
+    this.st.insertChallenge.run(challengeRow(c));
+  }
+  async getChallenge(token: string): Promise<ChallengeRecord | null> {
+    return parse<ChallengeRecord>(this.st.getChallenge.get(token) as DocRow | undefined);
+  }
+  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
+    this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
+  }
+  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
+    return parseAll<ChallengeRecord>(this.st.listChallenges.all(agentName, pageSize(limit)) as DocRow[]);
+  }
+
+  async createCommunity(c: CommunityRecord): Promise<void> {
+    this.db.transaction(() => {
+      const { members, ...rest } = c;
+      this.st.insertCommunity.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
+      for (const playerId of members) this.st.addMember.run({ id: c.id, playerId });
+    })();
+  }
+  async getCommunity(id: string): Promise<CommunityRecord | null> {
+    const row = this.st.getCommunity.get(id) as CommunityRow | undefined;
+    return row ? community(row) : null;
+  }
+  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
+    const rows = kind ? this.st.listCommunitiesOfKind.all(kind) : this.st.listCommunities.all();
+    return (rows as CommunityRow[]).map(community);
+  }
+  async addMember(id: string, playerId: string): Promise<void> {
+    this.st.addMember.run({ id, playerId });
+  }
+  async removeMember(id: string, playerId: string): Promise<void> {
+    this.st.removeMember.run(id, playerId);
+  }
+  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
+    return (this.st.communitiesOf.all(playerId) as CommunityRow[]).map(community);
+  }
+
+  /** Read-merge-write in one immediate transaction so a concurrent writer cannot interleave. */
+  private update<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void): void {
+    this.db.transaction(() => {
+      const current = parse<T>(get.get(key) as DocRow | undefined);
+      if (current) write(mergePatch(current, patch, keyField));
+    }).immediate();
+  }
+}

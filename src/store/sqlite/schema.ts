@@ -1,0 +1,73 @@
+/**
+ * SQLite schema. Records live in a JSON `doc` column (keeps the adapter small and the port's records
+ * verbatim); the columns beside it exist only to be indexed and filtered on.
+ */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS games (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  status TEXT NOT NULL,
+  public INTEGER NOT NULL,
+  code_a TEXT,
+  code_b TEXT,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_created ON games (created_at, id);
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at, id);
+CREATE INDEX IF NOT EXISTS games_by_public ON games (public, created_at, id);
+CREATE INDEX IF NOT EXISTS games_by_code_a ON games (code_a) WHERE code_a IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_by_code_b ON games (code_b) WHERE code_b IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS actions (
+  game_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  action TEXT NOT NULL,
+  PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS players (
+  id TEXT PRIMARY KEY,
+  rating REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS players_by_rating ON players (rating DESC, id);
+
+CREATE TABLE IF NOT EXISTS subscriptions (
+  id TEXT PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS subscriptions_by_name ON subscriptions (name, expires_at);
+CREATE INDEX IF NOT EXISTS subscriptions_by_expiry ON subscriptions (expires_at);
+
+CREATE TABLE IF NOT EXISTS verified_urls (
+  url TEXT PRIMARY KEY,
+  at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS challenges (
+  token TEXT PRIMARY KEY,
+  agent_name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS challenges_by_agent ON challenges (agent_name, created_at, token);
+
+CREATE TABLE IF NOT EXISTS communities (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+-- seq keeps members in the order they joined; the unique pair makes addMember idempotent.
+CREATE TABLE IF NOT EXISTS community_members (
+  seq INTEGER PRIMARY KEY,
+  community_id TEXT NOT NULL,
+  player_id TEXT NOT NULL,
+  UNIQUE (community_id, player_id)
+);
+CREATE INDEX IF NOT EXISTS community_members_by_player ON community_members (player_id);
+`;

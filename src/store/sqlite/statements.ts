@@ -1,0 +1,81 @@
+/**
+ * Every SQL statement of the SQLite adapter, prepared once when the store is initialised.
+ */
+import type { Database, Statement } from "better-sqlite3";
+
+/** Members of a community in join order, as a JSON array, computed next to the community row. */
+const MEMBERS = `(SELECT json_group_array(player_id) FROM
+  (SELECT player_id FROM community_members m WHERE m.community_id = c.id ORDER BY seq)) AS members`;
+
+/**
+ * The game listing exists in four shapes (status filter on/off x public filter on/off) so each can use
+ * its own index; the row-value comparison lets SQLite seek straight to the cursor.
+ */
+function listGamesSql(byStatus: boolean, publicOnly: boolean): string {
+  const where = ["(created_at, id) < (@createdAt, @id)"];
+  if (byStatus) where.push("status = @status");
+  if (publicOnly) where.push("public = 1");
+  return `SELECT doc FROM games WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT @limit`;
+}
+
+export function prepareStatements(db: Database) {
+  const p = (sql: string): Statement => db.prepare(sql);
+  return {
+    insertGame: p(`INSERT INTO games (id, created_at, status, public, code_a, code_b, doc)
+      VALUES (@id, @createdAt, @status, @public, @codeA, @codeB, @doc)`),
+    updateGame: p(`UPDATE games SET status = @status, public = @public, code_a = @codeA, code_b = @codeB, doc = @doc
+      WHERE id = @id`),
+    getGame: p(`SELECT doc FROM games WHERE id = ?`),
+    gameByCode: p(`SELECT doc FROM games WHERE code_a = @code OR code_b = @code ORDER BY created_at DESC LIMIT 1`),
+    listGames: {
+      all: p(listGamesSql(false, false)),
+      status: p(listGamesSql(true, false)),
+      public: p(listGamesSql(false, true)),
+      statusPublic: p(listGamesSql(true, true)),
+    },
+    unfinishedGames: p(`SELECT doc FROM games WHERE status IN ('waiting', 'active') ORDER BY created_at, id`),
+
+    insertAction: p(`INSERT INTO actions (game_id, idx, at, action) VALUES (@gameId, @index, @at, @action)`),
+    listActions: p(`SELECT game_id, idx, at, action FROM actions WHERE game_id = ? ORDER BY idx`),
+
+    insertPlayer: p(`INSERT INTO players (id, rating, doc) VALUES (@id, @rating, @doc)`),
+    updatePlayer: p(`UPDATE players SET rating = @rating, doc = @doc WHERE id = @id`),
+    getPlayer: p(`SELECT doc FROM players WHERE id = ?`),
+    rankAll: p(`SELECT doc FROM players ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`),
+    rankAmong: p(`SELECT doc FROM players WHERE id IN (SELECT value FROM json_each(@ids))
+      ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`),
+
+    insertSubscription: p(`INSERT INTO subscriptions (id, key, name, expires_at, doc)
+      VALUES (@id, @key, @name, @expiresAt, @doc)`),
+    updateSubscription: p(`UPDATE subscriptions SET key = @key, name = @name, expires_at = @expiresAt, doc = @doc
+      WHERE id = @id`),
+    subscriptionByKey: p(`SELECT doc FROM subscriptions WHERE key = ?`),
+    subscriptionById: p(`SELECT doc FROM subscriptions WHERE id = ?`),
+    deleteSubscriptionByKey: p(`DELETE FROM subscriptions WHERE key = ?`),
+    deleteSubscription: p(`DELETE FROM subscriptions WHERE id = ?`),
+    liveSubscriptions: p(`SELECT doc FROM subscriptions WHERE name = ? AND expires_at > ? ORDER BY rowid`),
+    deleteExpired: p(`DELETE FROM subscriptions WHERE expires_at <= ?`),
+
+    markUrl: p(`INSERT INTO verified_urls (url, at) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET at = excluded.at`),
+    urlAt: p(`SELECT at FROM verified_urls WHERE url = ?`),
+
+    insertChallenge: p(`INSERT INTO challenges (token, agent_name, created_at, doc)
+      VALUES (@token, @agentName, @createdAt, @doc)`),
+    updateChallenge: p(`UPDATE challenges SET agent_name = @agentName, doc = @doc WHERE token = @token`),
+    getChallenge: p(`SELECT doc FROM challenges WHERE token = ?`),
+    listChallenges: p(`SELECT doc FROM challenges WHERE agent_name = ? ORDER BY created_at DESC, token DESC LIMIT ?`),
+
+    insertCommunity: p(`INSERT INTO communities (id, kind, created_at, doc) VALUES (@id, @kind, @createdAt, @doc)`),
+    getCommunity: p(`SELECT c.doc, ${MEMBERS} FROM communities c WHERE c.id = ?`),
+    listCommunities: p(`SELECT c.doc, ${MEMBERS} FROM communities c ORDER BY c.created_at, c.id`),
+    listCommunitiesOfKind: p(`SELECT c.doc, ${MEMBERS} FROM communities c WHERE c.kind = ? ORDER BY c.created_at, c.id`),
+    communitiesOf: p(`SELECT c.doc, ${MEMBERS} FROM communities c
+      WHERE c.id IN (SELECT community_id FROM community_members WHERE player_id = ?) ORDER BY c.created_at, c.id`),
+    // Only members of a community that exists: the port has no error for an unknown community.
+    addMember: p(`INSERT OR IGNORE INTO community_members (community_id, player_id)
+      SELECT @id, @playerId WHERE EXISTS (SELECT 1 FROM communities WHERE id = @id)`),
+    removeMember: p(`DELETE FROM community_members WHERE community_id = ? AND player_id = ?`),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;

@@ -1,0 +1,79 @@
+/**
+ * The web client's router: the HTML pages (`/`, `/play/:id`, `/watch/:id`, `/join/:code`,
+ * `/challenge/:token`), their static scripts and styles under `/web`, the client assets under `/assets`,
+ * and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
+ * data comes from the REST API and the game room at run time, so nothing here renders user data.
+ */
+import { dirname, join, resolve } from "node:path";
+import express, { Router, type Response } from "express";
+import { ASSETS_DIR } from "../assets/serve";
+
+export const WEB_DIR = resolve(__dirname, "../../web");
+/** The SDK's UMD bundle (it defines the global `Colyseus`); resolved from the installed package. */
+const SDK_BUNDLE = join(dirname(require.resolve("@colyseus/sdk/package.json")), "dist/colyseus.js");
+
+/**
+ * Pages only load their own origin's scripts, styles, images and sockets; no inline script anywhere, so
+ * a name that slipped through as markup could not run.
+ */
+const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "media-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Same-origin SVGs opened directly stay inert, as on the API's asset route. */
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+function page(file: string) {
+  return (_req: unknown, res: Response) => {
+    res.setHeader("Content-Security-Policy", PAGE_CSP);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    // Pages are tiny and change with deploys; revalidating keeps old tabs from loading stale scripts.
+    res.setHeader("Cache-Control", "no-cache");
+    res.sendFile(join(WEB_DIR, file));
+  };
+}
+
+export function webRouter(): Router {
+  const r = Router();
+  r.get("/", page("index.html"));
+  r.get("/play/:id", page("game.html"));
+  r.get("/watch/:id", page("game.html"));
+  r.get("/join/:code", page("join.html"));
+  r.get("/challenge/:token", page("challenge.html"));
+
+  r.get("/vendor/colyseus.js", (_req, res) => {
+    res.setHeader("Cache-Control", "public, max-age=3600");
+    res.sendFile(SDK_BUNDLE);
+  });
+
+  const nosniff = (res: Response) => res.setHeader("X-Content-Type-Options", "nosniff");
+  // Only the scripts and styles: the HTML files are served by the page routes above, with their CSP.
+  for (const dir of ["js", "css"]) {
+    r.use(`/web/${dir}`, express.static(join(WEB_DIR, dir), { index: false, redirect: false, maxAge: 0, setHeaders: nosniff }));
+  }
+  // The generated assets again, outside /api: a page load fetches a dozen card images, which should
+  // not count against the API's per-IP read budget.
+  r.use(
+    "/assets",
+    express.static(ASSETS_DIR, {
+      index: false,
+      redirect: false,
+      maxAge: "1h",
+      setHeaders: (res, path) => {
+        nosniff(res);
+        if (path.endsWith(".svg")) res.setHeader("Content-Security-Policy", SVG_CSP);
+      },
+    }),
+  );
+  return r;
+}

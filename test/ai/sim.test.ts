@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { apply, legalMoves, newGame } from "../../src/game";
+import type { GameState, Ruleset } from "../../src/game/types";
+import { makeRng, randInt } from "../../src/ai/rng";
+import { IDS, cardIndex, fromState, place, simMoves, squareName } from "../../src/ai/sim";
+
+/** The search's rules must be the engine's: compare every position of seeded random games. */
+function compareGame(ruleset: Ruleset, seed: number, choice: number): void {
+  let state: GameState = newGame({ ruleset }, seed, "sim");
+  let { rules, sim } = fromState(state);
+  const rng = makeRng(choice);
+  while (state.status === "active") {
+    const moves = legalMoves(state);
+    const simList = simMoves(sim).map(([c, sq]) => `${IDS[c]}@${squareName(sq)}`);
+    assert.deepEqual(simList, moves.map((m) => `${m.card}@${m.square}`));
+    const m = moves[randInt(rng, 0, moves.length - 1)];
+    const res = apply(state, { kind: "place", card: m.card, square: m.square });
+    assert.ok(res.ok);
+    state = res.state;
+    sim = place(sim, rules, cardIndex(m.card), "abcd".indexOf(m.square[0]) + 4 * (Number(m.square[1]) - 1));
+    const fresh = fromState(state).sim;
+    assert.deepEqual([...sim.cards], [...fresh.cards], `cards after ${m.card}@${m.square} (seed ${seed})`);
+    assert.deepEqual([...sim.owner].filter((_, i) => sim.cards[i] >= 0), [...fresh.owner].filter((_, i) => fresh.cards[i] >= 0),
+      `owners after ${m.card}@${m.square} (seed ${seed}, ${ruleset}, ${state.mutators.join("+")})`);
+    assert.deepEqual(sim.score, fresh.score);
+    assert.deepEqual(sim.hands, fresh.hands);
+    assert.equal(sim.turn, fresh.turn);
+    assert.equal(sim.empty, fresh.empty);
+    rules = { ...rules };
+  }
+}
+
+describe("Unit: search simulator", () => {
+  it("matches the engine on every position when random games are replayed through both", () => {
+    fc.assert(
+      fc.property(fc.constantFrom<Ruleset>("classic", "mutators"), fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer(), (ruleset, seed, choice) => {
+        compareGame(ruleset, seed, choice);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

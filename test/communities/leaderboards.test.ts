@@ -1,0 +1,137 @@
+/**
+ * Profiles and community leaderboards on a real server over a SQLite file that the operators' CLI writes
+ * to at the same time: guests play real house games, one claims an account, clubs and communities rank
+ * the results.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { RunningServer } from "../../src/server";
+import { playToEnd } from "../agents/play";
+import { bearer, bootServer, http } from "../support/server";
+
+const run = promisify(execFile);
+
+describe("Communities", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  let base: string;
+  let dir: string;
+  let database: string;
+
+  /** The documented CLI, run as operators run it (npm run communities -- ...). */
+  const cli = async (...args: string[]) => {
+    const out = await run(process.execPath, ["--import", "tsx", "scripts/communities.ts", ...args], {
+      env: { ...process.env, DATABASE: database, LOG_LEVEL: "silent" },
+    });
+    return out.stdout.trim();
+  };
+
+  /** A guest's house game: played to the end, or resigned at once for a quick loss. */
+  async function guestGame(name: string, how: "play" | "resign", player?: { id: string; secret: string }) {
+    const g = await http(base, "POST", "/api/v1/games", { opponent: "house", level: "easy", name, ...(player ? { player } : {}) });
+    assert.equal(g.status, 201, g.text);
+    if (how === "play") await playToEnd(base, g.json.game.id, g.json.playerToken);
+    else assert.equal((await http(base, "POST", `/api/v1/games/${g.json.game.id}/resign`, undefined, bearer(g.json.playerToken))).status, 200);
+    return { id: g.json.player.id as string, secret: (player?.secret ?? g.json.player.secret) as string };
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "communities-"));
+    database = join(dir, "arena.sqlite");
+    server = await bootServer({ database });
+    base = server.url;
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("moves a guest to an account: old id answers with the account and movedFrom", async () => {
+    const guest = await guestGame("Guesty", "play");
+    await guestGame("Guesty", "resign", guest);
+    const before = (await http(base, "GET", `/api/v1/players/${guest.id}`)).json;
+    assert.equal(before.player.games, 2);
+    assert.ok(before.player.favoriteChampion?.name, "a champion is drawn for every seat");
+
+    const wrong = await http(base, "POST", `/api/v1/players/${guest.id}/claim`, { secret: "ps_wrongwrongwrong" });
+    assert.equal(wrong.status, 401);
+    const claimed = await http(base, "POST", `/api/v1/players/${guest.id}/claim`, { secret: guest.secret, name: "Claimed" });
+    assert.equal(claimed.status, 201, claimed.text);
+    assert.ok(claimed.headers.get("ratelimit"));
+    const account = claimed.json.account;
+    assert.notEqual(account.id, guest.id);
+    assert.match(account.secret, /^ps_/);
+    assert.equal(claimed.json.movedFrom, guest.id);
+
+    const old = await http(base, "GET", `/api/v1/players/${guest.id}`);
+    assert.equal(old.status, 200);
+    assert.equal(old.json.movedFrom, guest.id);
+    assert.equal(old.json.player.id, account.id);
+    assert.equal(old.json.player.name, "Claimed");
+    assert.equal(old.json.player.games, 2);
+    assert.equal(old.json.player.rating, before.player.rating);
+    assert.deepEqual(old.json.player.favoriteChampion, before.player.favoriteChampion);
+    assert.equal((await http(base, "POST", `/api/v1/players/${guest.id}/claim`, { secret: guest.secret })).json.code, "conflict");
+
+    // The account plays on with its own secret; the result lands on the account.
+    await guestGame("Claimed", "resign", account);
+    assert.equal((await http(base, "GET", `/api/v1/players/${account.id}`)).json.player.games, 3);
+  });
+
+  it("ranks club and community members by rating, paginated, with places on profiles", async () => {
+    const winnerish = await guestGame("Ada", "play");
+    const loser = await guestGame("Bo", "resign");
+    const loser2 = await guestGame("Cy", "resign");
+    await guestGame("Cy", "resign", loser2);
+
+    const club = JSON.parse(await cli("create", "--kind", "club", "--name", "Chess Club"));
+    assert.equal(club.kind, "club");
+    const community = JSON.parse(await cli("create", "--kind", "community", "--name", "Discord Arena"));
+    for (const p of [loser2, winnerish, loser]) await cli("add", club.id, p.id);
+    await cli("add", community.id, loser.id);
+    await cli("add", community.id, loser2.id);
+    await assert.rejects(cli("add", club.id, "P-NOSUCH"), /not_found/);
+    assert.match(await cli("list", "--kind", "club"), new RegExp(club.id));
+
+    const board = await http(base, "GET", `/api/v1/clubs/${club.id}`);
+    assert.equal(board.status, 200, board.text);
+    assert.match(board.headers.get("ratelimit-policy") ?? "", /q=120/);
+    assert.equal(board.json.name, "Chess Club");
+    assert.equal(board.json.total, 3);
+    const ratings = board.json.standings.map((s: any) => s.rating);
+    assert.deepEqual(ratings, [...ratings].sort((a: number, b: number) => b - a));
+    assert.deepEqual(board.json.standings.map((s: any) => s.place), [1, 2, 3]);
+    for (const s of board.json.standings) {
+      const profile = (await http(base, "GET", `/api/v1/players/${s.player.id}`)).json;
+      assert.equal(s.rating, profile.player.rating);
+      assert.equal(s.games, profile.player.games);
+      assert.equal(s.recentForm, profile.player.recentForm);
+      assert.deepEqual(profile.clubs.find((c: any) => c.id === club.id)?.place, s.place);
+    }
+    const cy = board.json.standings.find((s: any) => s.player.id === loser2.id);
+    assert.equal(cy.games, 2);
+    assert.equal(cy.recentForm, "LL");
+
+    const page = await http(base, "GET", `/api/v1/clubs/${club.id}?limit=1&offset=1`);
+    assert.equal(page.json.standings.length, 1);
+    assert.equal(page.json.standings[0].place, 2);
+    assert.equal(page.json.standings[0].player.id, board.json.standings[1].player.id);
+
+    const clubs = await http(base, "GET", "/api/clubs");
+    assert.ok(clubs.json.clubs.some((c: any) => c.id === club.id && c.members === 3 && c.leaders.length === 3));
+    assert.ok(!clubs.json.clubs.some((c: any) => c.id === community.id));
+    const communities = await http(base, "GET", "/api/v1/communities?limit=10");
+    assert.deepEqual(communities.json.communities.map((c: any) => c.id), [community.id]);
+    const cboard = await http(base, "GET", `/api/v1/communities/${community.id}`);
+    assert.equal(cboard.json.standings.length, 2);
+    assert.equal((await http(base, "GET", `/api/v1/clubs/${community.id}`)).status, 404);
+    assert.equal((await http(base, "GET", `/api/v1/clubs/${club.id}?limit=0`)).json.code, "bad_request");
+
+    await cli("remove", club.id, loser.id);
+    assert.equal((await http(base, "GET", `/api/v1/clubs/${club.id}`)).json.total, 2);
+  });
+});

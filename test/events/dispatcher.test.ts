@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import pino from "pino";
+import { createEvents, EventDispatcher, type CallbackClient, type PostResult } from "../../src/events/index";
+import { openStore, type Store, type SubscriptionRecord } from "../../src/store/index";
+import { recordingLogger } from "./helpers";
+
+/** A client whose answers the test releases by hand. */
+function heldClient() {
+  const calls: Array<{ url: string; body: string; release: (r: PostResult) => void; signal?: AbortSignal }> = [];
+  const client: CallbackClient = {
+    post: (url, body, _headers, signal) =>
+      new Promise<PostResult>((resolve) => {
+        calls.push({ url, body, release: resolve, signal });
+        signal?.addEventListener("abort", () => resolve({ ok: false, reason: "unreachable", detail: "cancelled" }));
+      }),
+  };
+  return { client, calls };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 20));
+
+async function subscription(store: Store, id: string, expiresAt = "2999-01-01T00:00:00.000Z"): Promise<SubscriptionRecord> {
+  return store.upsertSubscription({
+    id, name: "game.finished", key: `k-${id}`, arguments: { game_id: "g1" }, url: `https://example.com/${id}`,
+    secret: "whsec_" + Buffer.alloc(32, 1).toString("base64"), expiresAt, failures: 0, cursor: null,
+    createdAt: "2020-01-01T00:00:00.000Z", updatedAt: "2020-01-01T00:00:00.000Z",
+  });
+}
+
+describe("Unit: EventDispatcher", () => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore({ database: ":memory:" });
+  });
+  afterEach(() => store.close());
+
+  it("returns from emit before any network answer when the callback hangs", async () => {
+    await subscription(store, "sub_1");
+    const { client, calls } = heldClient();
+    const d = new EventDispatcher({ store, client, logger: recordingLogger(), now: () => new Date() });
+    const started = Date.now();
+    assert.equal(d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} }), undefined);
+    assert.ok(Date.now() - started < 5);
+    await tick();
+    assert.equal(calls.length, 1);
+    calls[0].release({ ok: true, status: 200, body: "" });
+    await d.idle();
+    await d.close();
+  });
+
+  it("keeps at most `concurrency` POSTs in flight and drops the oldest queued delivery with a warning when full", async () => {
+    await subscription(store, "sub_1");
+    const { client, calls } = heldClient();
+    const logger = recordingLogger();
+    const d = new EventDispatcher({ store, client, logger, now: () => new Date(), concurrency: 1, maxQueue: 2 });
+    for (let i = 0; i < 4; i++) {
+      d.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i } });
+      await tick();
+    }
+    assert.equal(calls.length, 1);
+    assert.ok(logger.lines.some((l) => l.level === "warn" && /oldest delivery dropped/.test(l.msg ?? "")));
+    for (let k = 0; k < 3; k++) {
+      calls.at(-1)!.release({ ok: true, status: 204, body: "" });
+      await tick();
+    }
+    await d.idle();
+    assert.deepEqual(calls.map((c) => JSON.parse(c.body).data.i), [0, 2, 3]);
+    await d.close();
+  });
+
+  it("drops the oldest emitted event with a warning when the lookup queue is full", async () => {
+    const logger = recordingLogger();
+    const slow = new Proxy(store, {
+      get: (t, p, r) => (p === "findSubscriptions" ? () => new Promise((res) => setTimeout(() => res([]), 30)) : Reflect.get(t, p, r)),
+    });
+    const d = new EventDispatcher({ store: slow, client: heldClient().client, logger, now: () => new Date(), maxQueue: 1 });
+    for (let i = 0; i < 3; i++) d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
+    await d.idle();
+    assert.equal(logger.lines.filter((l) => /oldest event dropped/.test(l.msg ?? "")).length, 1);
+    await d.close();
+  });
+
+  it("waits for in-flight deliveries when closing and refuses events afterwards", async () => {
+    await subscription(store, "sub_1");
+    const { client, calls } = heldClient();
+    const logger = recordingLogger();
+    const d = new EventDispatcher({ store, client, logger, now: () => new Date() });
+    d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
+    await tick();
+    const closing = d.close(2000);
+    setTimeout(() => calls[0].release({ ok: true, status: 200, body: "" }), 30);
+    await closing;
+    d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
+    await tick();
+    assert.equal(calls.length, 1);
+    assert.ok(logger.lines.some((l) => /after the dispatcher closed/.test(l.msg ?? "")));
+  });
+
+  it("aborts what is still in flight when the drain time is over, without counting it as a failure", async () => {
+    await subscription(store, "sub_1");
+    const { client, calls } = heldClient();
+    const logger = recordingLogger();
+    const d = new EventDispatcher({ store, client, logger, now: () => new Date() });
+    d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
+    await tick();
+    await d.close(30);
+    assert.equal(calls[0].signal?.aborted, true);
+    assert.ok(logger.lines.some((l) => /dropped at shutdown/.test(l.msg ?? "")));
+    assert.equal((await store.getSubscriptionByKey("k-sub_1"))?.failures, 0);
+  });
+
+  it("removes expired subscriptions on each sweep once started and stops when asked", async () => {
+    await subscription(store, "sub_old", "2000-01-01T00:00:00.000Z");
+    const d = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => new Date() });
+    d.startSweep(10);
+    await tick();
+    assert.equal(await store.getSubscriptionByKey("k-sub_old"), null);
+    d.stopSweep();
+    await subscription(store, "sub_old2", "2000-01-01T00:00:00.000Z");
+    await tick();
+    assert.notEqual(await store.getSubscriptionByKey("k-sub_old2"), null);
+    await d.close();
+  });
+
+  it("accepts a pino logger as its logger", async () => {
+    const events = createEvents({
+      store, logger: pino({ level: "silent" }), config: { webhookAllowPrivate: false },
+      resolveSeat: async () => null, currentState: async () => ({ cursor: null, events: [] }),
+    });
+    events.emit({ name: "game.started", match: { game_id: "none" }, data: {} });
+    await events.dispatcher.idle();
+    await events.close();
+  });
+});

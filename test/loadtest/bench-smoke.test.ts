@@ -1,0 +1,66 @@
+/**
+ * Each benchmark runs end to end with tiny parameters: it exits 0 and prints its JSON line with positive
+ * figures. No timing is asserted (the machine is shared and noisy); only that the tools work.
+ */
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+function run(script: string, argv: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "loadtest", script), ...argv], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${script} did not finish within ${timeoutMs} ms\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function jsonLine(stdout: string, bench: string): any {
+  const line = stdout.split("\n").reverse().find((l) => l.startsWith(`{"bench":"${bench}"`));
+  assert.ok(line, `no JSON line for ${bench} in:\n${stdout.slice(-2000)}`);
+  return JSON.parse(line);
+}
+
+describe("Smoke: benchmarks", function () {
+  this.timeout(45_000);
+
+  it("room-bench plays games beside the bare room and reports both", async () => {
+    const r = await run("room-bench.ts", ["--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5"], 40_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "room");
+    assert.ok(out.bare.msgsPerSec > 0 && out.bare.cpuUsPerMsg > 0);
+    assert.ok(out.game.movesPerSec > 0 && out.game.cpuUsPerMove > 0);
+    assert.ok(out.ratioGameToBare > 0);
+    assert.equal(out.game.refused, 0, "a legal move was refused");
+    assert.match(r.stdout, /acked\/s/);
+  });
+
+  it("http-bench measures sync beside a bare Express route and the long-poll wake", async () => {
+    const r = await run("http-bench.ts", ["--seconds", "1", "--rounds", "1", "--games", "2", "--samples", "10", "--warmup", "0.5", "--concurrency", "4"], 40_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "http");
+    for (const k of ["bare", "healthz", "sync"]) assert.ok(out[k].reqPerSec > 0 && out[k].errors === 0, `${k}: ${JSON.stringify(out[k])}`);
+    assert.ok(out.ratioSyncToBare > 0);
+    assert.ok(out.wake.samples > 0 && out.wake.wakeP50Ms > 0);
+    assert.equal(out.wake.missed, 0, "a long-poll waiter was not woken by a move");
+  });
+
+  it("the @colyseus/loadtest scenario plays for its time and stops", async () => {
+    const r = await run("loadtest.ts", ["--clients", "4", "--seconds", "3"], 30_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "loadtest");
+    assert.ok(out.movesAcked > 0 && out.movesPerSec > 0 && out.gamesStarted > 0);
+    assert.equal(out.errors, 0, JSON.stringify(out.firstErrors));
+  });
+});

@@ -1,0 +1,150 @@
+import { strict as assert } from "node:assert";
+import { Webhook } from "standardwebhooks";
+import { generateSecret } from "../../src/events";
+import type { RunningServer } from "../../src/server";
+import { startReceiver, testCert, type Receiver } from "../events/helpers";
+import { bootServer, http } from "../support/server";
+import { connect, playOneMove, playToTheEnd, type McpTestClient } from "./helpers";
+
+const TOOL_NAMES = [
+  "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign",
+  "get_game", "sync", "replay", "review", "player_profile", "list_games",
+];
+
+describe("Integration: MCP", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  let mcp: McpTestClient;
+
+  before(async () => {
+    // Loopback callbacks are allowed and the receiver's self-signed certificate is trusted, for the
+    // webhook test only; everything stays on 127.0.0.1.
+    server = await bootServer({ webhookAllowPrivate: true }, { webhookCa: testCert().cert, webhookRetryDelaysMs: [50, 100] });
+    mcp = await connect(server.url);
+  });
+  after(async () => {
+    await mcp?.close();
+    await server?.close();
+  });
+
+  it("lists the twelve game tools with their input schemas when a client connects", async () => {
+    const { tools } = await mcp.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
+    const move = tools.find((t) => t.name === "move")!;
+    assert.deepEqual([...(move.inputSchema.required ?? [])].sort(), ["game_id", "move", "player_token"]);
+    assert.equal(tools.find((t) => t.name === "get_game")!.annotations?.readOnlyHint, true);
+  });
+
+  it("plays a full game against the house when sync and move are looped, then serves its replay and record", async () => {
+    const created = await mcp.ok("create_game", { opponent: "house", level: "easy", name: "Mcp Agent" });
+    assert.equal(created.game.status, "active");
+    assert.match(created.playerToken, /^pt_/);
+    const final = await playToTheEnd(mcp, created.game.id, created.playerToken);
+    assert.equal(final.status, "finished");
+    assert.ok(final.replayUrl);
+
+    const replay = await mcp.ok("replay", { game_id: created.game.id });
+    assert.equal(replay.id, created.game.id);
+    assert.equal(replay.moves.length, replay.moveCount);
+    assert.ok(["A", "B", "draw"].includes(replay.winner));
+    const record = await mcp.ok("get_game", { game_id: created.game.id });
+    assert.equal(record.status, "finished");
+    assert.deepEqual(record.moves, replay.moves.map((m: { notation: string }) => m.notation));
+    const review = await mcp.ok("review", { game_id: created.game.id });
+    assert.ok(review && typeof review === "object");
+    const profile = await mcp.ok("player_profile", { player_id: created.player.id });
+    assert.equal(profile.player.id, created.player.id);
+  });
+
+  it("refuses a move with code unauthorized when the player token is wrong, and keeps the session usable", async () => {
+    const created = await mcp.ok("create_game", { opponent: "house" });
+    const r = await mcp.raw("move", { game_id: created.game.id, player_token: "pt_not-the-right-one", move: "E7@b3" });
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.code, "unauthorized");
+    assert.equal(JSON.parse(r.content[0].text).code, "unauthorized");
+    assert.equal((await mcp.ok("get_game", { game_id: created.game.id })).id, created.game.id);
+  });
+
+  it("answers isError with code bad_request when the arguments break the schema or the replay is early", async () => {
+    const bad = await mcp.raw("sync", { game_id: "g", timeout: 99 });
+    assert.equal(bad.isError, true);
+    assert.equal(bad.structuredContent.code, "bad_request");
+    assert.match(bad.structuredContent.detail, /timeout/);
+    const created = await mcp.ok("create_game", { opponent: "house" });
+    const early = await mcp.raw("replay", { game_id: created.game.id });
+    assert.equal(early.structuredContent.code, "game_not_finished");
+  });
+
+  it("returns the five events when events/list is called", async () => {
+    const out = await mcp.method("events/list", {});
+    assert.deepEqual(out.events.map((e: { name: string }) => e.name).sort(), ["challenge.played", "game.finished", "game.move", "game.started", "game.turn"]);
+  });
+
+  it("answers JSON-RPC -32015 with data.reason not_https when events/subscribe names a non-https callback", async () => {
+    const created = await mcp.ok("create_game", { opponent: "house" });
+    await assert.rejects(
+      mcp.method("events/subscribe", {
+        name: "game.move",
+        arguments: { game_id: created.game.id },
+        delivery: { mode: "webhook", url: "http://127.0.0.1:9/hook", secret: generateSecret() },
+      }),
+      (err: { code: number; data: { reason: string; code: string } }) => {
+        assert.equal(err.code, -32015);
+        assert.equal(err.data.reason, "not_https");
+        assert.equal(err.data.code, "callback_refused");
+        return true;
+      },
+    );
+  });
+
+  it("answers JSON-RPC -32602 with data.code bad_request when events/subscribe params are malformed", async () => {
+    await assert.rejects(mcp.method("events/subscribe", { name: "game.nothing" }), (err: { code: number; data: { code: string } }) => {
+      assert.equal(err.code, -32602);
+      assert.equal(err.data.code, "bad_request");
+      return true;
+    });
+  });
+
+  describe("with an HTTPS receiver", () => {
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await startReceiver();
+    });
+    after(async () => receiver?.close());
+
+    it("delivers signed game.move events when subscribed over MCP to a house game", async () => {
+      const created = await mcp.ok("create_game", { opponent: "house", level: "easy" });
+      const gameId = created.game.id;
+      const secret = generateSecret();
+      const delivery = { mode: "webhook", url: receiver.url, secret };
+      const sub = await mcp.method("events/subscribe", { name: "game.move", arguments: { game_id: gameId }, delivery });
+      assert.match(sub.id, /^sub_/);
+      assert.ok(Date.parse(sub.refreshBefore) > Date.now());
+      assert.equal(receiver.received[0]?.json?.type, "verification");
+
+      const view = await mcp.ok("sync", { game_id: gameId, player_token: created.playerToken });
+      await playOneMove(mcp, gameId, created.playerToken, view);
+      await receiver.waitFor(1, 10_000);
+      const first = receiver.events()[0];
+      assert.equal(first.json.name, "game.move");
+      assert.equal(first.json.data.game_id, gameId);
+      assert.equal(typeof first.json.data.move_index, "number");
+      assert.equal(first.headers["x-mcp-subscription-id"], sub.id);
+      assert.doesNotThrow(() => new Webhook(secret).verify(first.raw, first.headers));
+      assert.throws(() => new Webhook(generateSecret()).verify(first.raw, first.headers));
+
+      const gone = await mcp.method("events/unsubscribe", { name: "game.move", arguments: { game_id: gameId }, delivery: { url: receiver.url } });
+      assert.equal(gone.ok, true);
+    });
+  });
+
+  it("carries the mcp RateLimit fields and refuses requests without a session", async () => {
+    const init = await http(server.url, "POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { accept: "application/json, text/event-stream" });
+    assert.equal(init.status, 400);
+    assert.match(init.headers.get("ratelimit") ?? "", /^"mcp"; r=\d+; t=\d+$/);
+    assert.match(init.headers.get("ratelimit-policy") ?? "", /^"mcp"; q=\d+; w=60/);
+    const unknown = await http(server.url, "POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": "nope", accept: "application/json, text/event-stream" });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.error.code, -32001);
+  });
+});

@@ -1,0 +1,105 @@
+import { strict as assert } from "node:assert";
+import Ajv from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { RunningServer } from "../../src/server";
+import { bearer, bootServer, http } from "../support/server";
+
+const PROBLEM_FIELDS = ["status", "error", "code", "hint", "type", "title", "detail", "docs"];
+
+describe("Integration: the edges every response carries", function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  before(async () => {
+    // The spec's limits as they are (scale 1): 120 reads per minute per IP.
+    server = await bootServer({ rateLimitScale: 1 });
+  });
+  after(async () => server.close());
+
+  it("sends API-Version, open CORS and the RateLimit fields on success and on errors, under /api/v1 and /api", async () => {
+    const created = await http(server.url, "POST", "/api/games", { opponent: "house" }, { origin: "https://client.example" });
+    assert.equal(created.status, 201);
+    const responses = [
+      created,
+      await http(server.url, "GET", `/api/v1/games/${created.json.game.id}`),
+      await http(server.url, "GET", `/api/v1/games/nope`),
+      await http(server.url, "GET", `/api/v1/no/such/route`),
+      await http(server.url, "POST", "/api/v1/games", "{not json"),
+    ];
+    for (const r of responses) {
+      assert.equal(r.headers.get("api-version"), "1");
+      assert.ok(r.headers.get("access-control-allow-origin"));
+      assert.match(r.headers.get("ratelimit") ?? "", /^"(reads|writes)"; r=\d+; t=\d+$/);
+      assert.match(r.headers.get("ratelimit-policy") ?? "", /^"(reads|writes)"; q=120; w=60/);
+      assert.match(r.headers.get("access-control-expose-headers") ?? "", /RateLimit-Policy/);
+    }
+    const [, , unknownGame, unknownRoute, malformed] = responses;
+    assert.equal(unknownGame.status, 404);
+    assert.equal(unknownRoute.json.code, "not_found");
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.json.code, "bad_request");
+    for (const r of [unknownGame, unknownRoute, malformed]) {
+      assert.equal(r.headers.get("content-type"), "application/problem+json; charset=utf-8");
+      for (const f of PROBLEM_FIELDS) assert.ok(f in r.json, f);
+      assert.equal(r.json.status, r.status);
+    }
+  });
+
+  it("answers a CORS preflight for the API", async () => {
+    const r = await fetch(`${server.url}/api/v1/games`, {
+      method: "OPTIONS",
+      headers: { origin: "https://client.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    assert.ok(r.status === 204 || r.status === 200);
+    assert.equal(r.headers.get("access-control-allow-origin"), "https://client.example");
+    assert.match(r.headers.get("access-control-allow-headers") ?? "", /Authorization/);
+  });
+
+  it("marks the superseded /game/{id} path with Deprecation, Sunset and a Link to migration notes", async () => {
+    const r = await fetch(`${server.url}/api/v1/game/g_x`, { redirect: "manual" });
+    assert.equal(r.status, 308);
+    assert.match(r.headers.get("deprecation") ?? "", /^@\d+$/);
+    assert.ok(Date.parse(r.headers.get("sunset") ?? "") > Date.now());
+    assert.match(r.headers.get("link") ?? "", /rel="deprecation"/);
+    assert.equal(r.headers.get("location"), "/api/v1/games/g_x");
+  });
+
+  it("serves an OpenAPI 3.1 document whose schemas accept real responses", async () => {
+    const doc = (await http(server.url, "GET", "/api/v1/openapi.json")).json;
+    assert.equal(doc.openapi, "3.1.0");
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: "doc", components: doc.components });
+    const check = (schema: object, body: unknown, what: string) => {
+      const validate = ajv.compile(schema);
+      assert.ok(validate(body), `${what}: ${ajv.errorsText(validate.errors)}`);
+    };
+    const refs = (s: any): any => JSON.parse(JSON.stringify(s).replaceAll('"#/components', '"doc#/components'));
+    const schemaOf = (path: string, method: string, status: string) => {
+      const content = doc.paths[path][method].responses[status].content;
+      return refs((content["application/json"] ?? content["application/problem+json"]).schema);
+    };
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" });
+    const id = created.json.game.id;
+    const token = created.json.playerToken;
+    check(schemaOf("/games/{id}/sync", "get", "200"), (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(token))).json, "sync");
+    check(schemaOf("/games/{id}/replay", "get", "409"), (await http(server.url, "GET", `/api/v1/games/${id}/replay`)).json, "replay 409");
+    check(schemaOf("/players/{id}", "get", "200"), (await http(server.url, "GET", `/api/v1/players/${created.json.player.id}`)).json, "profile");
+    check(schemaOf("/games/{id}", "get", "200"), (await http(server.url, "GET", `/api/v1/games/${id}`)).json, "game");
+    // the request schemas refuse what the server refuses
+    const createSchema = refs(doc.paths["/games"].post.requestBody.content["application/json"].schema);
+    assert.equal(ajv.compile(createSchema)({ opponent: "robot" }), false);
+    assert.equal(ajv.compile(createSchema)({ opponent: "house" }), true);
+  });
+
+  it("answers 429 with Retry-After and a problem document once the read limit is spent", async () => {
+    let last: Awaited<ReturnType<typeof http>> | undefined;
+    for (let i = 0; i < 130; i++) {
+      last = await http(server.url, "GET", "/api/v1/games?limit=1");
+      if (last.status === 429) break;
+    }
+    assert.equal(last!.status, 429);
+    assert.equal(last!.json.code, "rate_limited");
+    assert.ok(Number(last!.headers.get("retry-after")) > 0);
+    assert.match(last!.headers.get("ratelimit") ?? "", /r=0/);
+  });
+});

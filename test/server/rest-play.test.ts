@@ -1,0 +1,166 @@
+import { strict as assert } from "node:assert";
+import { verifyReplay } from "../../src/game";
+import type { RunningServer } from "../../src/server";
+import { playRest } from "../support/play";
+import { bearer, bootServer, http } from "../support/server";
+
+/** Every card id a body mentions inside a `hand` array (what a viewer was shown as a hand). */
+function handCardsIn(body: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(body)) body.forEach((b) => handCardsIn(b, out));
+  else if (body && typeof body === "object") {
+    for (const [k, v] of Object.entries(body)) {
+      if (k === "hand" && Array.isArray(v)) v.forEach((c: any) => out.add(c.id));
+      else handCardsIn(v, out);
+    }
+  }
+  return out;
+}
+
+describe("Integration: REST agents play through sync and moves", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  before(async () => {
+    server = await bootServer();
+  });
+  after(async () => server.close());
+
+  it("plays a whole friend game between two REST agents and serves a verifiable replay", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    assert.equal(created.status, 201);
+    assert.equal(created.json.game.status, "waiting");
+    assert.match(created.json.playerToken, /^pt_/);
+    const id = created.json.game.id;
+
+    const early = await http(base, "GET", `/api/v1/games/${id}/replay`);
+    assert.equal(early.status, 409);
+    assert.equal(early.json.code, "game_not_finished");
+
+    const joined = await http(base, "POST", "/api/v1/games/join", { code: created.json.code, name: "Bob" });
+    assert.equal(joined.status, 200);
+    assert.notEqual(joined.json.seat, created.json.seat);
+
+    const seen: Record<string, any[]> = { A: [], B: [] };
+    const seats: Record<string, string> = { [created.json.seat]: created.json.playerToken, [joined.json.seat]: joined.json.playerToken };
+    const [endA, endB] = await Promise.all(
+      (["A", "B"] as const).map((s) => playRest(base, id, seats[s], (b) => seen[s].push(b))),
+    );
+    assert.equal(endA.status, "finished");
+    assert.equal(endB.moveCount, 16);
+    assert.equal(endA.reveal.seed, endB.reveal.seed);
+
+    // Neither seat was ever shown a card of the other seat's hand, nor the seed before the end.
+    for (const seat of ["A", "B"] as const) {
+      for (const body of seen[seat]) {
+        if (body.status !== "finished") assert.equal(body.reveal, undefined);
+        assert.equal(JSON.stringify(body).includes('"seed"'), body.status === "finished");
+        const shown = handCardsIn(body);
+        for (const card of body.state?.hand ?? []) assert.ok(shown.has(card.id));
+        assert.equal(body.view, "seat");
+        assert.equal(body.seat, seat);
+      }
+    }
+
+    const replay = await http(base, "GET", `/api/v1/games/${id}/replay`);
+    assert.equal(replay.status, 200);
+    for (const field of ["id", "ruleset", "players", "seed", "firstPlayer", "score", "moveCount", "moves", "winner", "chessTiles", "replayUrl"]) {
+      assert.ok(field in replay.json, `replay lacks ${field}`);
+    }
+    assert.equal(replay.json.moveCount, 16);
+    assert.equal(replay.json.seed, endA.reveal.seed);
+    assert.deepEqual(verifyReplay(replay.json), { ok: true });
+    const tampered = structuredClone(replay.json);
+    tampered.moves[5].captures += 1;
+    assert.equal(verifyReplay(tampered).ok, false);
+
+    const review = await http(base, "GET", `/api/v1/games/${id}/review`);
+    assert.equal(review.status, 200);
+    assert.equal(review.json.moves.length, 16);
+  });
+
+  it("lets a REST agent beat or lose to the house opponent to the end, with ratings applied", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Agent" });
+    assert.equal(created.status, 201);
+    assert.equal(created.json.game.status, "active");
+    const end = await playRest(base, created.json.game.id, created.json.playerToken);
+    assert.equal(end.status, "finished");
+    assert.equal(end.decidedBy, "board_full");
+    const profile = await http(base, "GET", `/api/v1/players/${created.json.player.id}`);
+    assert.equal(profile.status, 200);
+    assert.equal(profile.json.player.games, 1);
+    assert.notEqual(profile.json.player.rating, 1500);
+    assert.match(profile.json.player.recentForm, /^[WLD]$/);
+    const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
+    assert.match(metrics, /arena_games_finished_total\{decided_by="board_full"\} [1-9]/);
+    assert.ok(Number(/arena_moves_total\{via="room"\} (\d+)/.exec(metrics)![1]) >= 16);
+  });
+
+  it("shows a spectator only counts for both hands and never the seed before the end", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/games", { opponent: "friend" });
+    const id = created.json.game.id;
+    const joined = await http(base, "POST", "/api/v1/games/join", { code: created.json.code });
+    const spectated: any[] = [];
+    const watcher = (async () => {
+      let since = 0;
+      for (;;) {
+        const r = await http(base, "GET", `/api/v1/games/${id}/sync?since=${since}&timeout=5`);
+        assert.equal(r.status, 200);
+        spectated.push(r.json);
+        since = r.json.moveCount;
+        if (r.json.status === "finished") return;
+      }
+    })();
+    await Promise.all([playRest(base, id, created.json.playerToken), playRest(base, id, joined.json.playerToken)]);
+    await watcher;
+    assert.ok(spectated.length > 1);
+    for (const body of spectated) {
+      assert.equal(body.view, "spectator");
+      assert.equal(handCardsIn(body).size, 0);
+      if (body.state) assert.deepEqual(Object.keys(body.state.hands).sort(), ["A", "B"]);
+      if (body.status !== "finished") assert.ok(!JSON.stringify(body).includes('"seed"'));
+    }
+    const full = await http(base, "GET", `/api/v1/games/${id}`);
+    assert.equal(handCardsIn(full.json).size, 0);
+  });
+
+  it("refuses moves with a missing, malformed or wrong token, and out of turn, changing nothing", async () => {
+    const base = server.url;
+    const a = await http(base, "POST", "/api/v1/games", { opponent: "friend" });
+    const b = await http(base, "POST", "/api/v1/games/join", { code: a.json.code });
+    const id = a.json.game.id;
+    const sync = await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(a.json.playerToken));
+    const mover = sync.json.yourTurn ? a.json.playerToken : b.json.playerToken;
+    const waiter = sync.json.yourTurn ? b.json.playerToken : a.json.playerToken;
+    const moverView = (await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(mover))).json.state;
+    const move = { card: moverView.hand[0].id, square: "a1" };
+
+    const none = await http(base, "POST", `/api/v1/games/${id}/moves`, move);
+    assert.equal(none.status, 401);
+    assert.equal(none.json.code, "unauthorized");
+    assert.equal(none.headers.get("content-type"), "application/problem+json; charset=utf-8");
+    const bad = await http(base, "POST", `/api/v1/games/${id}/moves`, move, { authorization: "Bearer nope" });
+    assert.equal(bad.json.code, "unauthorized");
+    const wrong = await http(base, "POST", `/api/v1/games/${id}/moves`, move, bearer("pt_" + "x".repeat(43)));
+    assert.equal(wrong.json.code, "unauthorized");
+    const early = await http(base, "POST", `/api/v1/games/${id}/moves`, move, bearer(waiter));
+    assert.equal(early.status, 409);
+    assert.equal(early.json.code, "not_your_turn");
+    const notInHand = await http(base, "POST", `/api/v1/games/${id}/moves`, { card: "ZZ9", square: "a1" }, bearer(mover));
+    assert.equal(notInHand.status, 422);
+    assert.equal(notInHand.json.code, "illegal_move");
+    const badNotation = await http(base, "POST", `/api/v1/games/${id}/moves`, { move: "hello" }, bearer(mover));
+    assert.equal(badNotation.json.code, "bad_request");
+
+    const after = await http(base, "GET", `/api/v1/games/${id}`);
+    assert.equal(after.json.moveCount, 0);
+
+    const ok = await http(base, "POST", `/api/v1/games/${id}/moves`, { move: `${move.card}@a1` }, bearer(mover));
+    assert.equal(ok.status, 200);
+    assert.equal(ok.json.move.notation.startsWith(`${move.card}@a1`), true);
+    const taken = await http(base, "POST", `/api/v1/games/${id}/moves`, { card: (await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(waiter))).json.state.hand[0].id, square: "a1" }, bearer(waiter));
+    assert.equal(taken.json.code, "illegal_move");
+    assert.match(taken.json.detail, /a1/);
+  });
+});

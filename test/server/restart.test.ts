@@ -1,0 +1,71 @@
+import { strict as assert } from "node:assert";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { playRest, pickMove } from "../support/play";
+import { spawnServer } from "../support/process";
+import { bearer, http } from "../support/server";
+
+describe("End-to-end: a restarted server loses no accepted move", function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "arena-restart-"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function playMoves(base: string, id: string, tokens: Record<string, string>, count: number) {
+    const played: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const turn = (await http(base, "GET", `/api/v1/games/${id}`)).json.turn as string;
+      const view = (await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
+      const r = await http(base, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]));
+      assert.equal(r.status, 200, r.text);
+      played.push(r.json.move.notation);
+    }
+    return played;
+  }
+
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    it(`finishes a game begun before a ${signal}, with every acknowledged move kept`, async () => {
+      const env = { DATABASE: join(dir, `${signal}.sqlite`) };
+      const first = await spawnServer(env);
+      const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
+      const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });
+      const id = a.json.game.id;
+      const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+      const played = await playMoves(first.url, id, tokens, 5);
+      const code = await first.stop(signal);
+      if (signal === "SIGTERM") assert.equal(code, 0, first.output());
+
+      const second = await spawnServer(env, first.port);
+      try {
+        const game = await http(second.url, "GET", `/api/v1/games/${id}`);
+        assert.equal(game.status, 200);
+        assert.deepEqual(game.json.moves, played);
+        const ends = await Promise.all([playRest(second.url, id, tokens.A), playRest(second.url, id, tokens.B)]);
+        assert.equal(ends[0].status, "finished");
+        const replay = await http(second.url, "GET", `/api/v1/games/${id}/replay`);
+        assert.equal(replay.json.moveCount, 16);
+        assert.deepEqual(replay.json.moves.slice(0, 5).map((m: any) => m.notation), played);
+      } finally {
+        await second.stop();
+      }
+    });
+  }
+
+  it("resumes the house opponent's turn after a restart", async () => {
+    const env = { DATABASE: join(dir, "house.sqlite"), HOUSE_DELAY_MS: "300" };
+    const first = await spawnServer(env);
+    const g = await http(first.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" });
+    await first.stop("SIGKILL");
+    const second = await spawnServer({ ...env, HOUSE_DELAY_MS: "0" }, first.port);
+    try {
+      const end = await playRest(second.url, g.json.game.id, g.json.playerToken);
+      assert.equal(end.status, "finished");
+      assert.equal(end.moveCount, 16);
+    } finally {
+      await second.stop();
+    }
+  });
+});

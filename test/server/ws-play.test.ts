@@ -1,0 +1,69 @@
+import { strict as assert } from "node:assert";
+import type { RunningServer } from "../../src/server";
+import { playRest } from "../support/play";
+import { bootServer, http } from "../support/server";
+import { joinWs } from "../support/ws";
+
+const cardIdsOfHands = (state: any): string[] => Object.values(state.hands ?? {}).flatMap((h: any) => h.cards.map((c: any) => c.id));
+
+describe("Integration: WebSocket clients play in the game room", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  before(async () => {
+    server = await bootServer();
+  });
+  after(async () => server.close());
+
+  async function friendGame() {
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
+    return { id: a.json.game.id as string, tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<string, string> };
+  }
+
+  it("plays a whole game between two WebSocket seats while a spectator watches; nobody sees another hand", async () => {
+    const { id, tokens } = await friendGame();
+    const spectator = await joinWs(server.url, id);
+    const A = await joinWs(server.url, id, tokens.A);
+    const B = await joinWs(server.url, id, tokens.B);
+    const [endA, endB] = await Promise.all([A.playToEnd(), B.playToEnd()]);
+    assert.equal(endA.moveCount, 16);
+    assert.equal(endB.status, "finished");
+    await new Promise((r) => setTimeout(r, 100));
+    for (const s of spectator.seen) assert.deepEqual(cardIdsOfHands(s), [], "spectator saw a hand");
+    for (const [p, seat] of [[A, "A"], [B, "B"]] as const) {
+      for (const s of p.seen) assert.deepEqual(Object.keys(s.hands ?? {}).filter((k) => k !== seat), [], `${seat} saw another hand`);
+    }
+    assert.ok(A.seen.some((s) => cardIdsOfHands(s).length > 0), "a seat sees its own hand");
+    assert.equal(spectator.seen.at(-1).status, "finished");
+    const replay = await http(server.url, "GET", `/api/v1/games/${id}/replay`);
+    assert.equal(replay.status, 200);
+    assert.equal(replay.json.moveCount, 16);
+  });
+
+  it("plays a WebSocket seat against a REST agent", async () => {
+    const { id, tokens } = await friendGame();
+    const ws = await joinWs(server.url, id, tokens.A);
+    const [wsEnd, restEnd] = await Promise.all([ws.playToEnd(), playRest(server.url, id, tokens.B)]);
+    assert.equal(wsEnd.status, "finished");
+    assert.equal(restEnd.moveCount, 16);
+    assert.deepEqual({ A: wsEnd.scoreA, B: wsEnd.scoreB }, restEnd.state.score);
+  });
+
+  it("refuses a wrong token at join, and moves from a spectator or out of turn with a refused message", async () => {
+    const { id, tokens } = await friendGame();
+    await assert.rejects(joinWs(server.url, id, "pt_" + "y".repeat(43)));
+    const spectator = await joinWs(server.url, id);
+    const A = await joinWs(server.url, id, tokens.A);
+    const B = await joinWs(server.url, id, tokens.B);
+    const waiting = A.room.state.turn === "A" ? B : A;
+    spectator.room.send("move", { card: "E1", square: "a1" });
+    waiting.room.send("move", { card: "E1", square: "a1" });
+    waiting.room.send("move", { nonsense: true });
+    waiting.room.send("dance", {});
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(spectator.refused[0]?.code, "unauthorized");
+    assert.deepEqual(waiting.refused.map((r) => r.code).sort(), ["bad_request", "bad_request", "not_your_turn"]);
+    assert.equal(A.room.state.moveCount, 0);
+    await Promise.all([A.leave(), B.leave(), spectator.leave()]);
+  });
+});

@@ -1,0 +1,177 @@
+/** Contract: games and their action logs. */
+import assert from "node:assert/strict";
+import { AppError } from "../../src/errors";
+import { ActionConflictError, type GameRecord } from "../../src/store";
+import type { StoreRef } from "./contract";
+import { at, game, T0 } from "./fixtures";
+
+export function gamesContract(store: StoreRef): void {
+  describe("games", function () {
+    it("returns a created game as it was given when read back", async function () {
+      const g = game("G1", { level: "hard", firstPlayer: "B", decidedBy: "timeout", seats: {} });
+      await store().createGame(g);
+      assert.deepEqual(await store().getGame("G1"), g);
+    });
+
+    it("returns copies so that mutating a result or the input changes nothing stored", async function () {
+      const g = game("G1");
+      await store().createGame(g);
+      g.seats.A!.name = "changed input";
+      const read = (await store().getGame("G1"))!;
+      read.seats.A!.name = "changed output";
+      read.score.A = 99;
+      const again = (await store().getGame("G1"))!;
+      assert.equal(again.seats.A!.name, "Ada");
+      assert.equal(again.score.A, 5);
+    });
+
+    it("returns null when the game does not exist", async function () {
+      assert.equal(await store().getGame("missing"), null);
+    });
+
+    it("rejects a second game with the same id", async function () {
+      await store().createGame(game("G1"));
+      await assert.rejects(store().createGame(game("G1")));
+    });
+
+    it("merges the patch shallowly and bumps updatedAt when a game is updated", async function () {
+      await store().createGame(game("G1"));
+      await store().updateGame("G1", { status: "active", moveCount: 3, startedAt: at(1), score: { A: 6, B: 4 } });
+      const g = (await store().getGame("G1"))!;
+      assert.equal(g.status, "active");
+      assert.equal(g.moveCount, 3);
+      assert.equal(g.startedAt, at(1));
+      assert.deepEqual(g.score, { A: 6, B: 4 });
+      assert.equal(g.seed, 12345, "untouched members are kept");
+      assert.equal(g.createdAt, T0);
+      assert.ok(g.updatedAt > T0, `updatedAt ${g.updatedAt} was not bumped`);
+    });
+
+    it("keeps the id and removes members set to undefined when a patch says so", async function () {
+      await store().createGame(game("G1", { firstPlayer: "A" }));
+      await store().updateGame("G1", { id: "OTHER", firstPlayer: undefined } as Partial<GameRecord>);
+      const g = (await store().getGame("G1"))!;
+      assert.equal(g.id, "G1");
+      assert.equal("firstPlayer" in g, false);
+      assert.equal(await store().getGame("OTHER"), null);
+    });
+
+    it("does nothing when the updated game does not exist", async function () {
+      await store().updateGame("missing", { status: "active" });
+      assert.equal(await store().getGame("missing"), null);
+    });
+
+    it("finds a game by either seat's invite code until the code is cleared", async function () {
+      await store().createGame(game("G1", { seats: { A: { playerId: "P1", name: "Ada", kind: "human", code: "CODEA" } } }));
+      await store().createGame(game("G2", { seats: { B: { playerId: "P2", name: "Bo", kind: "human", code: "CODEB" } } }));
+      assert.equal((await store().findGameByCode("CODEA"))?.id, "G1");
+      assert.equal((await store().findGameByCode("CODEB"))?.id, "G2");
+      assert.equal(await store().findGameByCode("NOPE"), null);
+      await store().updateGame("G1", { seats: { A: { playerId: "P1", name: "Ada", kind: "human" } } });
+      assert.equal(await store().findGameByCode("CODEA"), null);
+    });
+
+    describe("listGames", function () {
+      async function seed(): Promise<void> {
+        // G0..G5, G5 newest; odd ones finished, G4 private; G2 and G3 share a creation time.
+        const times = [0, 1, 2, 2, 4, 5];
+        for (const [i, minute] of times.entries()) {
+          await store().createGame(game(`G${i}`, {
+            createdAt: at(minute),
+            status: i % 2 ? "finished" : "active",
+            public: i !== 4,
+          }));
+        }
+      }
+      const ids = (games: GameRecord[]) => games.map((g) => g.id);
+
+      it("lists newest first with ties broken by id when no filter is given", async function () {
+        await seed();
+        const { games, nextCursor } = await store().listGames({ limit: 10 });
+        assert.deepEqual(ids(games), ["G5", "G4", "G3", "G2", "G1", "G0"]);
+        assert.equal(nextCursor, null);
+      });
+
+      it("pages through every game exactly once when following the cursor", async function () {
+        await seed();
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await store().listGames({ limit: 2, cursor });
+          assert.ok(page.games.length <= 2);
+          seen.push(...ids(page.games));
+          cursor = page.nextCursor ?? undefined;
+          pages++;
+        } while (cursor && pages < 10);
+        assert.deepEqual(seen, ["G5", "G4", "G3", "G2", "G1", "G0"]);
+        assert.equal(pages, 3);
+      });
+
+      it("returns no cursor when the page holds the last game", async function () {
+        await seed();
+        const first = await store().listGames({ limit: 5 });
+        assert.ok(first.nextCursor);
+        const last = await store().listGames({ limit: 5, cursor: first.nextCursor });
+        assert.deepEqual(ids(last.games), ["G0"]);
+        assert.equal(last.nextCursor, null);
+      });
+
+      it("filters by status and by publicity when asked", async function () {
+        await seed();
+        assert.deepEqual(ids((await store().listGames({ limit: 10, status: "finished" })).games), ["G5", "G3", "G1"]);
+        assert.deepEqual(ids((await store().listGames({ limit: 10, publicOnly: true })).games), ["G5", "G3", "G2", "G1", "G0"]);
+        const both = await store().listGames({ limit: 1, status: "active", publicOnly: true });
+        assert.deepEqual(ids(both.games), ["G2"]);
+        const rest = await store().listGames({ limit: 5, status: "active", publicOnly: true, cursor: both.nextCursor! });
+        assert.deepEqual(ids(rest.games), ["G0"]);
+      });
+
+      it("rejects a malformed cursor as a bad request", async function () {
+        await assert.rejects(store().listGames({ limit: 2, cursor: "not-a-cursor" }),
+          (e: unknown) => e instanceof AppError && e.code === "bad_request");
+      });
+    });
+
+    it("lists waiting and active games but not finished ones as unfinished", async function () {
+      await store().createGame(game("W", { status: "waiting", createdAt: at(1) }));
+      await store().createGame(game("A", { status: "active", createdAt: at(2) }));
+      await store().createGame(game("F", { status: "finished", createdAt: at(3) }));
+      const unfinished = await store().listUnfinishedGames();
+      assert.deepEqual(unfinished.map((g) => g.id).sort(), ["A", "W"]);
+    });
+
+    describe("actions", function () {
+      it("lists a game's actions in index order whatever the append order", async function () {
+        await store().appendAction({ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) });
+        await store().appendAction({ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) });
+        await store().appendAction({ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(3) });
+        assert.deepEqual(await store().listActions("G1"), [
+          { gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) },
+          { gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) },
+        ]);
+        assert.equal((await store().listActions("G2")).length, 1);
+        assert.deepEqual(await store().listActions("none"), []);
+      });
+
+      it("throws ActionConflictError and keeps the first action when the index is taken", async function () {
+        await store().appendAction({ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) });
+        await assert.rejects(
+          store().appendAction({ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(2) }),
+          (e: unknown) => e instanceof ActionConflictError && e.gameId === "G1" && e.index === 0,
+        );
+        const actions = await store().listActions("G1");
+        assert.equal(actions.length, 1);
+        assert.deepEqual(actions[0]!.action, { kind: "place", card: "E7", square: "b3" });
+      });
+
+      it("lets exactly one of two racing appends of the same index win", async function () {
+        const results = await Promise.allSettled([0, 1].map((n) =>
+          store().appendAction({ gameId: "G1", index: 0, action: { kind: "timeout", seat: n ? "B" : "A" }, at: at(n) })));
+        assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+        const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+        assert.ok(rejected.reason instanceof ActionConflictError);
+      });
+    });
+  });
+}

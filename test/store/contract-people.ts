@@ -1,0 +1,132 @@
+/** Contract: players and ranking, agent challenges, communities. */
+import assert from "node:assert/strict";
+import type { StoreRef } from "./contract";
+import { at, challenge, community, player, T0 } from "./fixtures";
+
+export function peopleContract(store: StoreRef): void {
+  describe("players", function () {
+    it("returns a created player as a copy equal to what was given", async function () {
+      const p = player("P1", 1500, { champions: { knight: { games: 2, wins: 1 } }, isAccount: true });
+      await store().createPlayer(p);
+      const read = (await store().getPlayer("P1"))!;
+      assert.deepEqual(read, p);
+      read.champions.knight!.wins = 9;
+      assert.equal((await store().getPlayer("P1"))!.champions.knight!.wins, 1);
+      assert.equal(await store().getPlayer("missing"), null);
+    });
+
+    it("merges the patch and bumps updatedAt when a player is updated", async function () {
+      await store().createPlayer(player("P1", 1500));
+      await store().updatePlayer("P1", { rating: 1620, games: 1, wins: 1, recentForm: "W", movedTo: "ACC1" });
+      const p = (await store().getPlayer("P1"))!;
+      assert.equal(p.rating, 1620);
+      assert.equal(p.recentForm, "W");
+      assert.equal(p.movedTo, "ACC1");
+      assert.equal(p.name, "name-P1");
+      assert.ok(p.updatedAt > T0);
+    });
+
+    it("does nothing when the updated player does not exist", async function () {
+      await store().updatePlayer("missing", { rating: 1 });
+      assert.equal(await store().getPlayer("missing"), null);
+    });
+
+    it("ranks by rating descending with ties broken by id", async function () {
+      for (const [id, rating] of [["C", 1400], ["B", 1700], ["A", 1500], ["D", 1700]] as const) {
+        await store().createPlayer(player(id, rating));
+      }
+      const ids = async (filter: string[] | undefined, limit: number, offset: number) =>
+        (await store().rankPlayers(filter, limit, offset)).map((p) => p.id);
+      assert.deepEqual(await ids(undefined, 10, 0), ["B", "D", "A", "C"]);
+      assert.deepEqual(await ids(undefined, 2, 1), ["D", "A"]);
+      assert.deepEqual(await ids(undefined, 10, 4), []);
+      assert.deepEqual(await ids(["C", "A", "ghost"], 10, 0), ["A", "C"]);
+      assert.deepEqual(await ids([], 10, 0), []);
+    });
+
+    it("moves a player in the ranking when the rating is updated", async function () {
+      await store().createPlayer(player("A", 1500));
+      await store().createPlayer(player("B", 1400));
+      await store().updatePlayer("B", { rating: 1600 });
+      assert.deepEqual((await store().rankPlayers(undefined, 10, 0)).map((p) => p.id), ["B", "A"]);
+    });
+  });
+
+  describe("challenges", function () {
+    it("returns a created challenge as given and null for an unknown token", async function () {
+      const c = challenge("ch_1", "bot");
+      await store().createChallenge(c);
+      assert.deepEqual(await store().getChallenge("ch_1"), c);
+      assert.equal(await store().getChallenge("ch_none"), null);
+    });
+
+    it("merges the patch and bumps updatedAt when a challenge is updated", async function () {
+      await store().createChallenge(challenge("ch_1", "bot"));
+      const result = { winner: "A" as const, score: { A: 6, B: 4 }, humanSeat: "B" as const, decidedBy: "board_full" as const };
+      await store().updateChallenge("ch_1", { status: "played", gameId: "G1", result, reportedAt: at(5) });
+      const c = (await store().getChallenge("ch_1"))!;
+      assert.equal(c.status, "played");
+      assert.deepEqual(c.result, result);
+      assert.equal(c.agent.name, "bot");
+      assert.ok(c.updatedAt > T0);
+    });
+
+    it("lists an agent's challenges newest first up to the limit", async function () {
+      await store().createChallenge(challenge("ch_old", "bot", { createdAt: at(1) }));
+      await store().createChallenge(challenge("ch_new", "bot", { createdAt: at(3) }));
+      await store().createChallenge(challenge("ch_mid", "bot", { createdAt: at(2) }));
+      await store().createChallenge(challenge("ch_other", "other", { createdAt: at(4) }));
+      const tokens = async (agent: string, limit: number) => (await store().listChallenges(agent, limit)).map((c) => c.token);
+      assert.deepEqual(await tokens("bot", 10), ["ch_new", "ch_mid", "ch_old"]);
+      assert.deepEqual(await tokens("bot", 2), ["ch_new", "ch_mid"]);
+      assert.deepEqual(await tokens("nobody", 10), []);
+    });
+  });
+
+  describe("communities", function () {
+    it("returns a created community with its members in order", async function () {
+      const c = community("C1", ["P2", "P1"], { kind: "community", name: "Tile fans" });
+      await store().createCommunity(c);
+      assert.deepEqual(await store().getCommunity("C1"), c);
+      assert.equal(await store().getCommunity("none"), null);
+    });
+
+    it("lists all communities or those of one kind", async function () {
+      await store().createCommunity(community("C1", [], { createdAt: at(1) }));
+      await store().createCommunity(community("C2", [], { kind: "community", createdAt: at(2) }));
+      await store().createCommunity(community("C3", [], { createdAt: at(3) }));
+      assert.deepEqual((await store().listCommunities()).map((c) => c.id), ["C1", "C2", "C3"]);
+      assert.deepEqual((await store().listCommunities("club")).map((c) => c.id), ["C1", "C3"]);
+      assert.deepEqual((await store().listCommunities("community")).map((c) => c.id), ["C2"]);
+    });
+
+    it("appends a member once however often they are added and drops them on removal", async function () {
+      await store().createCommunity(community("C1", ["P1"]));
+      await store().addMember("C1", "P2");
+      await store().addMember("C1", "P2");
+      assert.deepEqual((await store().getCommunity("C1"))!.members, ["P1", "P2"]);
+      await store().removeMember("C1", "P1");
+      await store().removeMember("C1", "ghost");
+      assert.deepEqual((await store().getCommunity("C1"))!.members, ["P2"]);
+    });
+
+    it("lists the communities a player belongs to as membership changes", async function () {
+      await store().createCommunity(community("C1", ["P1"], { createdAt: at(1) }));
+      await store().createCommunity(community("C2", ["P2"], { createdAt: at(2) }));
+      await store().createCommunity(community("C3", [], { kind: "community", createdAt: at(3) }));
+      await store().addMember("C3", "P1");
+      assert.deepEqual((await store().communitiesOf("P1")).map((c) => c.id), ["C1", "C3"]);
+      await store().removeMember("C1", "P1");
+      const of = await store().communitiesOf("P1");
+      assert.deepEqual(of.map((c) => c.id), ["C3"]);
+      assert.deepEqual(of[0]!.members, ["P1"]);
+      assert.deepEqual(await store().communitiesOf("nobody"), []);
+    });
+
+    it("ignores a member added to a community that does not exist", async function () {
+      await store().addMember("ghost", "P1");
+      assert.deepEqual(await store().communitiesOf("P1"), []);
+      assert.equal(await store().getCommunity("ghost"), null);
+    });
+  });
+}

@@ -1,0 +1,108 @@
+/** Contract: webhook subscriptions and verified callback urls. */
+import assert from "node:assert/strict";
+import type { SubscriptionRecord } from "../../src/store";
+import type { StoreRef } from "./contract";
+import { at, subscription, T0 } from "./fixtures";
+
+const NOW = "2025-06-01T00:00:00.000Z";
+const byId = (subs: SubscriptionRecord[]) => subs.map((s) => s.id).sort();
+
+export function subscriptionsContract(store: StoreRef): void {
+  describe("subscriptions", function () {
+    it("stores a new key and returns the record when upserted", async function () {
+      const s = subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" }, cursor: 3 });
+      assert.deepEqual(await store().upsertSubscription(s), s);
+      assert.deepEqual(await store().getSubscriptionByKey("k1"), s);
+      assert.equal(await store().getSubscriptionByKey("k2"), null);
+    });
+
+    it("updates in place keeping id and createdAt when the same key is upserted again", async function () {
+      await store().upsertSubscription(subscription("S1", "k1"));
+      const again = subscription("S2", "k1", {
+        secret: "whsec_new", expiresAt: "2031-01-01T00:00:00.000Z", failures: 0, cursor: 7, createdAt: at(9), updatedAt: at(9),
+      });
+      const stored = await store().upsertSubscription(again);
+      assert.deepEqual(stored, { ...again, id: "S1", createdAt: T0 });
+      assert.deepEqual(await store().getSubscriptionByKey("k1"), stored);
+      assert.deepEqual(await store().findSubscriptions("game.move", {}, NOW), [stored]);
+    });
+
+    it("deletes by key reporting whether something was deleted", async function () {
+      await store().upsertSubscription(subscription("S1", "k1"));
+      assert.equal(await store().deleteSubscriptionByKey("k1"), true);
+      assert.equal(await store().deleteSubscriptionByKey("k1"), false);
+      assert.equal(await store().getSubscriptionByKey("k1"), null);
+    });
+
+    it("deletes by id", async function () {
+      await store().upsertSubscription(subscription("S1", "k1"));
+      await store().deleteSubscription("S1");
+      await store().deleteSubscription("S1");
+      assert.equal(await store().getSubscriptionByKey("k1"), null);
+    });
+
+    it("merges the patch and bumps updatedAt when a subscription is updated", async function () {
+      await store().upsertSubscription(subscription("S1", "k1"));
+      await store().updateSubscription("S1", { failures: 2, cursor: 11 });
+      const s = (await store().getSubscriptionByKey("k1"))!;
+      assert.equal(s.failures, 2);
+      assert.equal(s.cursor, 11);
+      assert.equal(s.secret, "whsec_x");
+      assert.ok(s.updatedAt > T0);
+      await store().updateSubscription("missing", { failures: 1 });
+    });
+
+    it("finds live subscriptions of an event whose arguments include every given pair", async function () {
+      await store().upsertSubscription(subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" } }));
+      await store().upsertSubscription(subscription("S2", "k2", { arguments: { game_id: "G1", seat: "B" } }));
+      await store().upsertSubscription(subscription("S3", "k3", { arguments: { game_id: "G2" } }));
+      await store().upsertSubscription(subscription("S4", "k4", { name: "game.turn", arguments: { game_id: "G1", seat: "A" } }));
+      await store().upsertSubscription(subscription("S5", "k5", { arguments: {} }));
+      const find = async (name: string, match: Record<string, unknown>) => byId(await store().findSubscriptions(name, match, NOW));
+      assert.deepEqual(await find("game.move", { game_id: "G1" }), ["S1", "S2"]);
+      assert.deepEqual(await find("game.move", { game_id: "G1", seat: "B" }), ["S2"]);
+      assert.deepEqual(await find("game.move", {}), ["S1", "S2", "S3", "S5"]);
+      assert.deepEqual(await find("game.turn", { game_id: "G1", seat: "A" }), ["S4"]);
+      assert.deepEqual(await find("game.move", { game_id: "G9" }), []);
+      assert.deepEqual(await find("game.end", {}), []);
+    });
+
+    it("matches argument values by type and by structure", async function () {
+      await store().upsertSubscription(subscription("S1", "k1", { name: "rank", arguments: { top: 10, tags: { a: 1, b: [2] } } }));
+      const find = async (match: Record<string, unknown>) => byId(await store().findSubscriptions("rank", match, NOW));
+      assert.deepEqual(await find({ top: 10 }), ["S1"]);
+      assert.deepEqual(await find({ top: "10" }), []);
+      assert.deepEqual(await find({ tags: { b: [2], a: 1 } }), ["S1"]);
+      assert.deepEqual(await find({ tags: { a: 1 } }), []);
+    });
+
+    it("excludes subscriptions that expired at or before now", async function () {
+      await store().upsertSubscription(subscription("S1", "k1", { expiresAt: "2025-05-31T23:59:59.999Z" }));
+      await store().upsertSubscription(subscription("S2", "k2", { expiresAt: NOW }));
+      await store().upsertSubscription(subscription("S3", "k3", { expiresAt: "2025-06-01T00:00:00.001Z" }));
+      assert.deepEqual(byId(await store().findSubscriptions("game.move", { game_id: "G1" }, NOW)), ["S3"]);
+    });
+
+    it("deletes expired subscriptions and reports how many when asked to", async function () {
+      await store().upsertSubscription(subscription("S1", "k1", { expiresAt: "2025-01-01T00:00:00.000Z" }));
+      await store().upsertSubscription(subscription("S2", "k2", { expiresAt: NOW }));
+      await store().upsertSubscription(subscription("S3", "k3", { expiresAt: "2026-01-01T00:00:00.000Z" }));
+      assert.equal(await store().deleteExpiredSubscriptions(NOW), 2);
+      assert.equal(await store().deleteExpiredSubscriptions(NOW), 0);
+      assert.equal(await store().getSubscriptionByKey("k1"), null);
+      assert.ok(await store().getSubscriptionByKey("k3"));
+    });
+  });
+
+  describe("verified urls", function () {
+    it("remembers the latest verification time of a url", async function () {
+      const url = "https://agent.example/hook";
+      assert.equal(await store().urlVerifiedAt(url), null);
+      await store().markUrlVerified(url, at(1));
+      assert.equal(await store().urlVerifiedAt(url), at(1));
+      await store().markUrlVerified(url, at(2));
+      assert.equal(await store().urlVerifiedAt(url), at(2));
+      assert.equal(await store().urlVerifiedAt("https://other.example/"), null);
+    });
+  });
+}

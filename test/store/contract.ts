@@ -1,0 +1,43 @@
+/**
+ * The behaviour every Store adapter must have. Adapters call storeContract with a factory that returns
+ * a fresh, empty, not-yet-initialised store; each test gets its own.
+ */
+import type { Store } from "../../src/store";
+import { gamesContract } from "./contract-games";
+import { peopleContract } from "./contract-people";
+import { subscriptionsContract } from "./contract-subscriptions";
+
+/** Hands the current test's store to the sub-suites, which are defined before any store exists. */
+export type StoreRef = () => Store;
+
+export function storeContract(name: string, make: () => Promise<Store>): void {
+  describe(`Contract: Store (${name})`, function () {
+    let store: Store | null = null;
+    const ref: StoreRef = () => {
+      if (!store) throw new Error("no store for this test");
+      return store;
+    };
+
+    beforeEach(async function () {
+      store = await make();
+      await store.init();
+    });
+    afterEach(async function () {
+      await store?.close();
+      store = null;
+    });
+
+    it("initialises idempotently when init is called again", async function () {
+      await ref().init();
+      expectNull(await ref().getGame("nope"));
+    });
+
+    gamesContract(ref);
+    peopleContract(ref);
+    subscriptionsContract(ref);
+  });
+}
+
+function expectNull(v: unknown): void {
+  if (v !== null) throw new Error(`expected null, got ${JSON.stringify(v)}`);
+}

@@ -1,0 +1,51 @@
+/** A WebSocket seat or spectator through the official Colyseus SDK, recording every state it saw. */
+import { Client, type Room } from "@colyseus/sdk";
+import { SQUARES } from "./play";
+
+export interface WsPlayer {
+  room: Room;
+  seen: any[];
+  refused: any[];
+  /** Plays this seat until the game ends; resolves with the final state JSON. */
+  playToEnd(): Promise<any>;
+  leave(): Promise<void>;
+}
+
+export async function joinWs(base: string, gameId: string, playerToken?: string): Promise<WsPlayer> {
+  const client = new Client(base);
+  const room = await client.joinById(gameId, playerToken ? { playerToken } : {});
+  const seen: any[] = [];
+  const refused: any[] = [];
+  room.onMessage("refused", (m) => refused.push(m));
+  room.onMessage("moved", () => undefined);
+  room.onStateChange((s: any) => seen.push(s.toJSON()));
+  return {
+    room,
+    seen,
+    refused,
+    leave: () => room.leave(true).then(() => undefined),
+    playToEnd: () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("ws game did not finish")), 30_000);
+        let sentAt = -1;
+        const act = (s: any) => {
+          if (!s?.hands) return; // the first full state has not arrived yet
+          if (s.status === "finished") {
+            clearTimeout(timer);
+            resolve(s.toJSON());
+            return;
+          }
+          const hand = [...s.hands.entries()][0] as [string, any] | undefined;
+          if (!hand || s.status !== "active") return;
+          const [seat, h] = hand;
+          if (s.turn !== seat || sentAt === s.moveCount || h.cards.length === 0) return;
+          const taken = new Set([...s.board.keys()]);
+          const square = SQUARES.find((q) => !taken.has(q))!;
+          sentAt = s.moveCount;
+          room.send("move", { card: h.cards[0].id, square });
+        };
+        room.onStateChange(act);
+        act(room.state);
+      }),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Chromium for the browser tests, driven by playwright-core against the Debian `chromium` package (no
+ * browser download). Tests skip with a clear message when that binary is missing.
+ */
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+export function hasChromium(): boolean {
+  return existsSync(CHROMIUM);
+}
+
+/** Call first in a `before` hook: skips the whole describe block when there is no browser. */
+export function skipWithoutChromium(ctx: Mocha.Context): void {
+  if (hasChromium()) return;
+  console.warn(`    skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  ctx.skip();
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A fresh page (own storage) that fails the test on any script error or console error it shows. */
+export async function openPage(browser: Browser, errors: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  return page;
+}
+
+/** Plays the seat on the page until the end screen: the first card of the hand onto the first empty square. */
+export async function playToEnd(page: Page, timeoutMs = 45_000): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  let moves = 0;
+  while (Date.now() < until) {
+    const status = await page.getAttribute("body", "data-status");
+    if (status === "finished") return moves;
+    if ((await page.getAttribute("body", "data-your-turn")) === "true") {
+      const before = await page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
+      await page.locator("#hand .card").first().click();
+      await page.locator("#board .square[data-owner='']").first().click();
+      moves++;
+      // Wait for the server's patch: one more card on the board, or the game over.
+      await page.waitForFunction(
+        (n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n || document.body.dataset.status === "finished",
+        before,
+        { timeout: 10_000 },
+      );
+    } else {
+      await page.waitForTimeout(50);
+    }
+  }
+  throw new Error(`the game did not finish within ${timeoutMs} ms`);
+}

@@ -1,0 +1,157 @@
+/**
+ * The web client's other pages in a real browser: a spectator page follows a game played over REST, the
+ * join page seats a human from an invite code, two browsers play each other from the home page's invite,
+ * and an agent's challenge link is accepted, played and reported.
+ */
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import type { RunningServer } from "../../src/server";
+import { pickMove, playRest } from "../support/play";
+import { bearer, bootServer, http } from "../support/server";
+import { launch, openPage, playToEnd, skipWithoutChromium } from "./browser";
+
+const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
+
+describe("Browser: watching, joining and challenges", function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let errors: string[];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await bootServer({ houseDelayMs: 0 });
+    browser = await launch();
+  });
+  beforeEach(() => (errors = []));
+  afterEach(() => assert.deepEqual(errors, []));
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function friendGame() {
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    assert.equal(created.status, 201);
+    return created.json;
+  }
+
+  it("a spectator page follows moves live and never shows a hand", async () => {
+    const g = await friendGame();
+    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: g.code, name: "Ben" });
+    assert.equal(joined.status, 200);
+    const tokens: Record<string, string> = { [g.seat]: g.playerToken, [joined.json.seat]: joined.json.playerToken };
+    const page = await openPage(browser, errors);
+    await page.goto(`${server.url}/watch/${g.game.id}`);
+    await page.waitForSelector("body[data-status='active']");
+    assert.equal(await page.isVisible("#hand-section"), false);
+    assert.match((await page.textContent("#seat-A-info")) ?? "", /5 cards in hand/);
+
+    for (let i = 1; i <= 3; i++) {
+      const turn = (await http(server.url, "GET", `/api/v1/games/${g.game.id}`)).json.turn as string;
+      const sync = await http(server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[turn]));
+      const move = pickMove(sync.json.state);
+      assert.equal((await http(server.url, "POST", `/api/v1/games/${g.game.id}/moves`, move, bearer(tokens[turn]))).status, 200);
+      await page.waitForFunction((n) => document.querySelectorAll("#board img").length === n, i);
+      assert.equal(await page.getAttribute(`[data-square='${move.square}']`, "data-owner"), turn);
+      assert.match((await page.textContent("#last-move")) ?? "", new RegExp(`@${move.square}`));
+    }
+    assert.equal(await cardsOnBoard(page), 3);
+
+    await http(server.url, "POST", `/api/v1/games/${g.game.id}/resign`, {}, bearer(tokens.A));
+    await page.waitForSelector("#end:not([hidden])");
+    assert.match((await page.textContent("#end-title")) ?? "", /\(B\) won/);
+
+    // A play link without a seat in this browser watches instead.
+    const other = await openPage(browser, errors);
+    await other.goto(`${server.url}/play/${g.game.id}`);
+    await other.waitForSelector("#notice:not([hidden])");
+    assert.match((await other.textContent("#notice")) ?? "", /watching/);
+    await other.waitForSelector("body[data-status='finished']");
+    assert.equal(await other.isVisible("#hand-section"), false);
+  });
+
+  it("the join page claims the invited seat, and the human plays a REST opponent to the end", async () => {
+    const g = await friendGame();
+    const page = await openPage(browser, errors);
+    await page.goto(g.inviteUrl);
+    assert.equal(await page.textContent("#code"), g.code);
+    await page.getByLabel("Your name").fill("Bea");
+    await page.getByRole("button", { name: "Join the game" }).click();
+    await page.waitForURL(new RegExp(`/play/${g.game.id}$`));
+    await page.waitForSelector("#hand .card");
+    assert.match((await page.textContent(`#seat-${g.seat === "A" ? "B" : "A"}-name`)) ?? "", /Bea \(you\)/);
+
+    const [rest] = await Promise.all([playRest(server.url, g.game.id, g.playerToken), playToEnd(page)]);
+    assert.equal(rest.status, "finished");
+    await page.waitForSelector("#end:not([hidden])");
+    assert.match((await page.textContent("#end-detail")) ?? "", new RegExp(`A ${rest.state.score.A} – B ${rest.state.score.B}`));
+
+    // The same invite cannot be used twice.
+    // Its 409 is the expected answer, so this page's console errors are not the test's failures.
+    const again = await openPage(browser, []);
+    await again.goto(g.inviteUrl);
+    await again.getByRole("button", { name: "Join the game" }).click();
+    await again.waitForSelector("#join-error:not(:empty)");
+    assert.match((await again.textContent("#join-error")) ?? "", /already used|no longer waiting/);
+  });
+
+  it("two browsers play each other through the home page's invite link", async () => {
+    const host = await openPage(browser, errors);
+    await host.goto(server.url + "/");
+    await host.getByLabel("Your name").fill("Host");
+    await host.getByRole("button", { name: "Create an invite link" }).click();
+    // The link appears once the create request has answered.
+    await host.waitForFunction(() => ((document.querySelector("#invite-url") as HTMLInputElement | null)?.value ?? "") !== "");
+    const inviteUrl = await host.inputValue("#invite-url");
+    assert.match(inviteUrl, /\/join\/[A-Z0-9]+$/);
+    await host.getByRole("link", { name: "Go to the game" }).click();
+    await host.waitForSelector("body[data-status='waiting']");
+    assert.match((await host.textContent("#turn")) ?? "", /Waiting for the second player/);
+
+    const guest = await openPage(browser, errors);
+    await guest.goto(inviteUrl);
+    await guest.getByRole("button", { name: "Join the game" }).click();
+    await guest.waitForURL(/\/play\//);
+    await host.waitForSelector("body[data-status='active']");
+    await Promise.all([playToEnd(host), playToEnd(guest)]);
+    const titles = [await host.textContent("#end-title"), await guest.textContent("#end-title")].sort();
+    assert.ok(titles.join("|") === "Draw.|Draw." || titles.join("|") === "You lost.|You won!", titles.join("|"));
+  });
+
+  it("quick match on the home page pairs two browsers into one game", async () => {
+    const [one, two] = [await openPage(browser, errors), await openPage(browser, errors)];
+    for (const page of [one, two]) {
+      await page.goto(server.url + "/");
+      await page.getByRole("button", { name: "Find an opponent" }).click();
+    }
+    await Promise.all([one.waitForURL(/\/play\//), two.waitForURL(/\/play\//)]);
+    assert.equal(one.url(), two.url());
+    await Promise.all([one.waitForSelector("#hand .card"), two.waitForSelector("#hand .card")]);
+    await one.getByRole("button", { name: "Resign" }).click();
+    await one.getByRole("button", { name: "Yes, resign" }).click();
+    await two.waitForSelector("#end:not([hidden])");
+    assert.equal(await two.textContent("#end-title"), "You won!");
+  });
+
+  it("an agent's challenge link is accepted, played against the house and reported", async () => {
+    const c = await http(server.url, "POST", "/api/v1/agent/challenge", { agent: { name: "Probe" }, level: "easy" });
+    assert.equal(c.status, 201);
+    const page = await openPage(browser, errors);
+    await page.goto(c.json.url);
+    await page.waitForSelector("#details:not([hidden])");
+    assert.equal(await page.textContent("#title"), "Probe challenges you");
+    assert.equal(await page.textContent("#level"), "easy");
+    await page.getByRole("button", { name: "Accept and play" }).click();
+    await page.waitForURL(/\/play\//);
+    await playToEnd(page);
+    await page.waitForFunction(() => /verified/.test(document.querySelector("#challenge-report")?.textContent ?? ""));
+
+    const after = await http(server.url, "GET", `/api/v1/agent/challenge/${c.json.token}`);
+    assert.equal(after.json.status, "played");
+    assert.equal(after.json.result.reported, true);
+    await page.goto(c.json.url);
+    await page.waitForSelector("#message a");
+    assert.match((await page.textContent("#message")) ?? "", /won|draw/i);
+  });
+});

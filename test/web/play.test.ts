@@ -1,0 +1,95 @@
+/**
+ * The web client in a real browser against a real server: a human plays a whole game against the house
+ * by clicking cards and squares, and the page never holds the other hand.
+ */
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import type { RunningServer } from "../../src/server";
+import { bootServer, http } from "../support/server";
+import { hasChromium, launch, openPage, playToEnd, skipWithoutChromium } from "./browser";
+
+describe("Browser: playing the house", function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  let browser: Browser;
+
+  // The server is booted even without a browser, so the served-files test still runs.
+  before(async () => {
+    server = await bootServer({ houseDelayMs: 0 });
+    if (hasChromium()) browser = await launch();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("serves the pages, their scripts and the SDK bundle", async () => {
+    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x"]) {
+      const res = await http(server.url, "GET", path);
+      assert.equal(res.status, 200, path);
+      assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+      assert.match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+    }
+    const sdk = await http(server.url, "GET", "/vendor/colyseus.js");
+    assert.equal(sdk.status, 200);
+    assert.match(sdk.text, /Colyseus/);
+    assert.equal((await http(server.url, "GET", "/web/js/game.js")).status, 200);
+    assert.equal((await http(server.url, "GET", "/assets/cards/E1.svg")).status, 200);
+    // Only scripts and styles are static; the HTML goes through the page routes (with their CSP).
+    assert.equal((await http(server.url, "GET", "/web/game.html")).status, 404);
+    assert.equal((await http(server.url, "GET", "/web/js/../../package.json")).status, 404);
+  });
+
+  it("plays a whole game against the house from the home page, by clicks", async function () {
+    skipWithoutChromium(this);
+    const errors: string[] = [];
+    const page = await openPage(browser, errors);
+    await page.goto(server.url + "/");
+    await page.getByLabel("Your name").fill("Ada");
+    await page.locator("#house-level").selectOption("easy");
+    await page.getByRole("button", { name: "Play the house" }).click();
+    await page.waitForURL(/\/play\/[^/]+$/);
+    const gameId = page.url().split("/").pop()!;
+    await page.waitForSelector("body[data-status='active']");
+    await page.waitForSelector("#hand .card");
+    // Own hand only: at most 5 cards, and the other seat appears as a count.
+    assert.ok((await page.locator("#hand .card").count()) <= 5);
+    assert.match((await page.textContent("#opponent-count")) ?? "", /Opponent holds \d+ cards/);
+    await page.screenshot({ path: "/tmp/web-play-start.png", fullPage: true });
+
+    const moves = await playToEnd(page);
+    assert.ok(moves >= 7 && moves <= 9, `the human made ${moves} moves`);
+    await page.waitForSelector("#end:not([hidden])");
+    assert.match((await page.textContent("#end-title")) ?? "", /You won!|You lost\.|Draw\./);
+    assert.match((await page.textContent("#end-detail")) ?? "", /board is full/);
+    await page.screenshot({ path: "/tmp/web-play-end.png", fullPage: true });
+
+    const href = await page.getAttribute("#replay-link", "href");
+    const replay = await http(server.url, "GET", href!);
+    assert.equal(replay.status, 200);
+    assert.equal(replay.json.id, gameId);
+    assert.equal(replay.json.moveCount, 16);
+    assert.equal(await page.locator("#board .square img").count(), 16);
+    assert.deepEqual(errors, []);
+  });
+
+  it("fits a narrow screen and resigns with two clicks", async function () {
+    skipWithoutChromium(this);
+    const errors: string[] = [];
+    const page = await openPage(browser, errors);
+    await page.setViewportSize({ width: 380, height: 800 });
+    await page.goto(server.url + "/");
+    await page.getByRole("button", { name: "Play the house" }).click();
+    await page.waitForSelector("body[data-status='active'] #hand .card");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 380, `the page scrolls sideways (${width}px)`);
+    await page.screenshot({ path: "/tmp/web-play-narrow.png", fullPage: true });
+    await page.getByRole("button", { name: "Resign" }).click();
+    await page.getByRole("button", { name: "Yes, resign" }).click();
+    await page.waitForSelector("#end:not([hidden])");
+    assert.equal(await page.textContent("#end-title"), "You lost.");
+    assert.match((await page.textContent("#end-detail")) ?? "", /resignation/);
+    assert.deepEqual(errors, []);
+  });
+});
