@@ -14,6 +14,15 @@ export const QUEUE_ROOM = "quick";
 export const queueRoomId = (ruleset: string): string => `quick-${ruleset}`;
 const REMOTE_TIMEOUT_MS = 8000;
 
+/**
+ * The room of this process with that id, if any. Colyseus keeps its local rooms in a plain object, so an id
+ * such as "toString" or "__proto__" would otherwise find an Object.prototype member instead of nothing.
+ */
+const localRoom = (roomId: string) => {
+  const room = matchMaker.getLocalRoomById(roomId) as { roomId?: unknown } | undefined;
+  return room && typeof room === "object" && room.roomId === roomId ? room : undefined;
+};
+
 export class RoomAccess {
   private creating = new Map<string, Promise<void>>();
 
@@ -26,7 +35,7 @@ export class RoomAccess {
 
   /** Calls `method` on the room if it lives in this process; undefined otherwise (no I/O). */
   async callLocal<T>(roomId: string, method: string, args: unknown[] = []): Promise<Outcome<T> | undefined> {
-    const local = matchMaker.getLocalRoomById(roomId) as unknown as Record<string, (...a: unknown[]) => unknown> | undefined;
+    const local = localRoom(roomId) as unknown as Record<string, (...a: unknown[]) => unknown> | undefined;
     return local ? ((await local[method](...args)) as Outcome<T>) : undefined;
   }
 
@@ -62,7 +71,7 @@ export class RoomAccess {
 
   /** Concurrent callers in this process share one creation; across processes the driver keeps one. */
   private async ensureRoom(roomId: string, roomName: string, options: Record<string, unknown>, check?: () => Promise<void>): Promise<void> {
-    if (matchMaker.getLocalRoomById(roomId) || (await matchMaker.getRoomById(roomId))) return;
+    if (localRoom(roomId) || (await matchMaker.getRoomById(roomId))) return;
     let pending = this.creating.get(roomId);
     if (!pending) {
       pending = (async () => {

@@ -65,6 +65,21 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
     );
   });
 
+  it("answers not_found, never a 5xx, for ids that name Object.prototype members", async () => {
+    for (const gid of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) {
+      const reads = [`/api/v1/games/${gid}`, `/api/v1/games/${gid}/sync?since=0&timeout=0`, `/api/v1/games/${gid}/replay`];
+      for (const target of reads) {
+        const r = await http(server.url, "GET", target);
+        assert.equal(r.status, 404, `${target} -> ${r.status} ${r.text}`);
+        assert.equal(r.json?.code, "not_found");
+      }
+      const move = await http(server.url, "POST", `/api/v1/games/${gid}/moves`, { move: "x" }, bearer(tokens.A));
+      assert.ok(move.status === 404 || move.status === 401, `moves ${gid} -> ${move.status} ${move.text}`);
+      await assert.rejects(new Client(server.url).joinById(gid, {}), /not found/);
+    }
+    assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
+  });
+
   it("survives random WebSocket messages from seats and spectators without a state change", async () => {
     const client = new Client(server.url);
     const seat = await client.joinById(id, { playerToken: tokens.B });
