@@ -11,6 +11,7 @@ const junk = fc.oneof(
   fc.constantFrom("", "{", "[]", "null", "\u0000", "{\"move\":", "%%%", "{\"__proto__\":{\"x\":1}}"),
 );
 
+// FUZZ_SCALE=N multiplies the number of random cases (CI runs the default; a longer hunt: FUZZ_SCALE=30).
 describe("Fuzz: random input never breaks the server or changes a game", function () {
   this.timeout(120_000);
   let server: RunningServer;
@@ -47,7 +48,7 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
         assert.ok(r.status < 500, `${path} ${raw} -> ${r.status} ${r.text}`);
         if (r.status >= 400) assert.equal(typeof r.json?.code, "string", r.text);
       }),
-      { numRuns: 250 },
+      { numRuns: 250 * Number(process.env.FUZZ_SCALE ?? 1) },
     );
     assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
   });
@@ -61,7 +62,7 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
         const list = await http(server.url, "GET", `/api/v1/games?limit=${encodeURIComponent(q)}&cursor=${encodeURIComponent(gid)}`);
         assert.ok(list.status < 500, `list ${q} ${gid} -> ${list.status} ${list.text}`);
       }),
-      { numRuns: 150 },
+      { numRuns: 150 * Number(process.env.FUZZ_SCALE ?? 1) },
     );
   });
 
