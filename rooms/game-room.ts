@@ -40,6 +40,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   private chain: Promise<unknown> = Promise.resolve();
   private timers!: GameClock;
   private connected: Record<Seat, boolean> = { A: false, B: false };
+  /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
+  private closing = false;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps }) {
     this.deps = options.deps;
@@ -47,7 +49,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       onTurnTimeout: () => this.onClock(),
       onWaitingExpired: () => this.abortWaiting(),
       onHouseTurn: (seat) => void this.houseMove(seat),
-      onReleased: () => void this.disconnect().catch(() => undefined),
+      onReleased: () => {
+        this.closing = true;
+        void this.disconnect().catch(() => undefined);
+      },
     });
     this.roomId = options.gameId;
     this.autoDispose = false;
@@ -67,6 +72,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   // ---- WebSocket clients -------------------------------------------------------------------------
 
   override onAuth(_client: Client, options: { playerToken?: unknown }) {
+    // A seat reserved just before the room began closing would otherwise hold the closing room open.
+    if (this.closing) throw new ServerError(4503, "this game's room is closing; join again in a moment");
     const token = options?.playerToken;
     if (token === undefined || token === null || token === "") return { seat: null };
     const seat = typeof token === "string" ? seatOfToken(this.ctx.record, sha256Hex(token)) : null;
@@ -90,6 +97,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     if (!seat) return;
     this.connected[seat] = false;
     this.refresh();
+    // A client cut off by our own closing is not waited for: its seat resumes wherever the game is re-opened.
+    if (this.closing) return;
     await this.allowReconnection(client, this.deps.reconnectSeconds).catch(() => undefined);
   }
 
@@ -107,6 +116,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       this.connected[seat] = false;
       this.refresh();
     }
+  }
+
+  override onBeforeShutdown() {
+    this.closing = true;
+    super.onBeforeShutdown();
   }
 
   override onDispose() {

@@ -2,11 +2,18 @@
 import { loadConfig } from "./config";
 import { startServer } from "./server";
 
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
 async function main() {
   const config = loadConfig();
   const server = await startServer(config);
   const stop = (signal: string) => {
     server.log.info({ signal }, "shutting down");
+    // Every accepted move is already stored, so a shutdown stuck on a peer is cut short rather than waited on.
+    setTimeout(() => {
+      server.log.error({ signal, afterMs: SHUTDOWN_DEADLINE_MS }, "shutdown did not finish in time; exiting");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     server.close().then(
       () => process.exit(0),
       (err) => {

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@colyseus/sdk";
 import { playRest, pickMove } from "../support/play";
 import { spawnServer } from "../support/process";
 import { bearer, http } from "../support/server";
@@ -64,6 +65,28 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
       const end = await playRest(second.url, g.json.game.id, g.json.playerToken);
       assert.equal(end.status, "finished");
       assert.equal(end.moveCount, 16);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("stops on SIGTERM without waiting out the reconnection window of connected WebSocket seats", async () => {
+    const env = { DATABASE: join(dir, "ws.sqlite") };
+    const first = await spawnServer(env);
+    const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
+    const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });
+    const id = a.json.game.id;
+    const seats = await Promise.all([a, b].map((r) => new Client(first.url).joinById(id, { playerToken: r.json.playerToken })));
+    const left = seats.map((room) => new Promise<number>((resolve) => room.onLeave((code) => resolve(code))));
+    // Seats that drop are otherwise held for 60 s; a shutdown must not wait for them.
+    const stopped = await Promise.race([first.stop("SIGTERM"), new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+    assert.equal(stopped, 0, first.output());
+    await Promise.all(left);
+
+    const second = await spawnServer(env, first.port);
+    try {
+      const ends = await Promise.all([playRest(second.url, id, a.json.playerToken), playRest(second.url, id, b.json.playerToken)]);
+      assert.equal(ends[0].status, "finished");
     } finally {
       await second.stop();
     }
