@@ -217,7 +217,7 @@ async function runServer() {
       ["expected / received deliveries", `${out.expected} / ${out.received}`],
       ["lost / duplicate eventIds / same move twice", `${out.lost} / ${out.duplicates} / ${out.repeatedMoves}`],
       ["unexpected / bad signatures / refused / errors", `${out.unexpected} / ${out.badSignatures} / ${out.refused} / ${out.errors}`],
-      ["server drops: events / deliveries / failed", `${dropped.events} / ${dropped.deliveries} / ${dropped.failedAfterRetries}`],
+      ["server drops: events / deferred deliveries (kept in the store) / failed", `${dropped.events} / ${dropped.deliveries} / ${dropped.failedAfterRetries}`],
       ["server CPU % (window) / us per move (window) / us per delivery (window + drain)", `${out.serverCpuPctWindow} / ${out.serverCpuUsPerMove} / ${out.serverCpuUsPerDelivery}`],
       [`peak queued events / deliveries / in flight (max ${dispatcher.concurrency})`, `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`],
       ["server heap MB before / peak / after drain", `${out.heapMB.beforeRun} / ${out.heapMB.peak} / ${out.heapMB.afterDrain}`],

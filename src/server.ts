@@ -75,6 +75,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     config,
     ca: opts.webhookCa,
     retryDelaysMs: opts.webhookRetryDelaysMs,
+    // Scaled out, other processes may be delivering from the same store: take over only expired leases.
+    exclusive: !infra,
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
     currentState: async (name, args) => {
       if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
@@ -148,6 +150,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await server.listen(config.port, config.host);
   const port = ((server.transport as unknown as { server: { address(): AddressInfo } }).server.address()).port;
   events.startSweep();
+  await events.startRecovery();
   await resumeGames(store, rooms, log);
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra) }, "tile arena listening");
 

@@ -1,10 +1,15 @@
 /**
  * Delivers domain events to webhook subscriptions. `emit` only queues: a room's move path must never wait on
- * a subscriber's network. Memory is bounded (two queues with a cap, a fixed number of POSTs in flight); when
- * a queue is full its oldest entry is dropped with a warning, because a stale summary is worth less than a
- * fresh one and the subscriber can always read the full state.
+ * a subscriber's network. Memory is bounded (two queues with a cap, a fixed number of POSTs in flight).
+ *
+ * Every delivery is recorded in the store (an outbox) before its first POST and forgotten once it is
+ * delivered or given up, so a crash or a restart does not lose it: the next start, or another process once
+ * the delivery's lease has run out, sends it again with the same eventId and body. Delivery is therefore at
+ * least once, which the receiver already handles by dropping an eventId it has seen. What is not recorded
+ * is the short step before: an event waiting for its subscription lookup lives in memory only, and when
+ * that queue is full its oldest event is dropped with a warning.
  */
-import type { Store, SubscriptionRecord } from "../store/port";
+import type { DeliveryRecord, Store, SubscriptionRecord } from "../store/port";
 import { isSequenced } from "./catalog";
 import type { CallbackClient } from "./http-client";
 import { newEventId, signedHeaders } from "./signing";
@@ -23,6 +28,13 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** Failed events in a row that drop a subscription. Default 5. */
   maxFailures?: number;
+  /** How long this process holds a recorded delivery before another may take it over. Default 120000. */
+  leaseMs?: number;
+  /**
+   * True when no other process delivers from this store: on start it takes over every unfinished delivery
+   * at once instead of waiting for their leases to run out. Default true.
+   */
+  exclusive?: boolean;
 }
 
 interface Job {
@@ -31,7 +43,11 @@ interface Job {
   body: string;
   /** 0 for the first POST, then 1, 2 for the retries. */
   attempt: number;
+  record: DeliveryRecord;
 }
+
+/** Later than any ISO timestamp: a lease that has "ended" by then is every lease. */
+const END_OF_TIME = "\uffff";
 
 export class EventDispatcher {
   private readonly emitted: EmittedEvent[] = [];
@@ -39,6 +55,11 @@ export class EventDispatcher {
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly controllers = new Set<AbortController>();
   private readonly accounting = new Map<string, Promise<void>>();
+  /** Deliveries this process holds (queued, in flight or waiting for a retry), by eventId. */
+  private readonly held = new Map<string, DeliveryRecord>();
+  private writes = 0;
+  private recovering = false;
+  private recoveryTimer: NodeJS.Timeout | undefined;
   private idleWaiters: Array<() => void> = [];
   private inflight = 0;
   private resolving = false;
@@ -48,12 +69,14 @@ export class EventDispatcher {
   private readonly maxQueue: number;
   private readonly concurrency: number;
   private readonly maxFailures: number;
+  private readonly leaseMs: number;
 
   constructor(private readonly o: DispatcherOptions) {
     this.retryDelaysMs = o.retryDelaysMs ?? [500, 2000];
     this.maxQueue = o.maxQueue ?? 10_000;
     this.concurrency = o.concurrency ?? 16;
     this.maxFailures = o.maxFailures ?? 5;
+    this.leaseMs = o.leaseMs ?? 120_000;
   }
 
   /** Queues an event for every live matching subscription; returns at once. */
@@ -72,9 +95,15 @@ export class EventDispatcher {
 
   /** Queues events for one subscription (the events that fire at once when it is created). */
   deliver(sub: SubscriptionRecord, events: InitialEvent[]): void {
-    if (this.closed) return;
-    for (const e of events) this.enqueue(this.job(sub, e));
-    this.pump();
+    if (this.closed || events.length === 0) return;
+    const jobs = events.map((e) => this.job(sub, e));
+    this.writes++;
+    void this.record(jobs)
+      .then(() => this.enqueueAll(jobs))
+      .finally(() => {
+        this.writes--;
+        this.notifyIfIdle();
+      });
   }
 
   /** Resolves when nothing is queued, in flight or waiting for a retry. */
@@ -93,6 +122,53 @@ export class EventDispatcher {
   stopSweep(): void {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
+  }
+
+  /**
+   * Takes over the unfinished deliveries recorded in the store: now (every one of them when this dispatcher
+   * is exclusive, since nobody else can be holding them), then every `intervalMs` those whose lease ran out
+   * (left by a process that stopped, or deferred when the queue was full).
+   */
+  async startRecovery(intervalMs = 10_000): Promise<number> {
+    this.stopRecovery();
+    this.recoveryTimer = setInterval(() => void this.recover(), intervalMs);
+    this.recoveryTimer.unref();
+    return this.recover(this.o.exclusive ?? true);
+  }
+
+  stopRecovery(): void {
+    if (this.recoveryTimer) clearInterval(this.recoveryTimer);
+    this.recoveryTimer = undefined;
+  }
+
+  /** Leases recorded deliveries whose lease has ended (or all when `all`) and queues them; resolves with how many. */
+  async recover(all = false): Promise<number> {
+    const room = this.maxQueue - this.jobs.length;
+    if (this.closed || this.recovering || room <= 0) return 0;
+    this.recovering = true;
+    let taken = 0;
+    try {
+      const now = this.o.now();
+      const claimed = await this.o.store.claimDeliveries(all ? END_OF_TIME : now.toISOString(), this.leaseEnd(now), room);
+      for (const record of claimed) {
+        if (this.closed || this.held.has(record.eventId)) continue;
+        const sub = await this.o.store.getSubscriptionByKey(record.subscriptionKey);
+        if (!sub || sub.id !== record.subscriptionId) {
+          await this.o.store.deleteDeliveries([record.eventId]); // the subscription ended meanwhile
+          continue;
+        }
+        this.enqueue({ sub, eventId: record.eventId, body: record.body, attempt: 0, record });
+        taken++;
+      }
+      if (taken > 0) this.o.logger.info({ deliveries: taken }, "unfinished deliveries taken over from the store");
+    } catch (err) {
+      this.o.logger.error({ err }, "taking over unfinished deliveries failed; will try again");
+    } finally {
+      this.recovering = false;
+    }
+    this.pump();
+    this.notifyIfIdle();
+    return taken;
   }
 
   /** Removes expired subscriptions now; resolves with how many. */
@@ -114,6 +190,7 @@ export class EventDispatcher {
   async close(drainMs = 5000): Promise<void> {
     this.closed = true;
     this.stopSweep();
+    this.stopRecovery();
     if (this.retryTimers.size > 0) this.o.logger.warn({ retries: this.retryTimers.size }, "pending retries cancelled at shutdown");
     for (const t of this.retryTimers) clearTimeout(t);
     this.retryTimers.clear();
@@ -121,16 +198,35 @@ export class EventDispatcher {
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
     await Promise.race([this.idle(), deadline]);
     clearTimeout(timer);
-    const left = this.emitted.length + this.jobs.length + this.inflight;
-    if (left > 0) this.o.logger.warn({ left }, "undelivered events dropped at shutdown");
+    if (this.emitted.length > 0) this.o.logger.warn({ left: this.emitted.length }, "events not yet looked up dropped at shutdown");
     this.emitted.length = 0;
     this.jobs.length = 0;
     for (const c of this.controllers) c.abort();
     await Promise.allSettled([...this.accounting.values()]);
+    await this.release();
+  }
+
+  /** Hands what this process still holds back to the store with an ended lease, so any process takes it at once. */
+  private async release(): Promise<void> {
+    if (this.held.size === 0) return;
+    const now = this.o.now().toISOString();
+    const records = [...this.held.values()].map((r) => ({ ...r, leaseUntil: now }));
+    this.held.clear();
+    try {
+      await this.o.store.saveDeliveries(records);
+      this.o.logger.info({ deliveries: records.length }, "unfinished deliveries left in the store for the next start");
+    } catch (err) {
+      this.o.logger.warn({ err, deliveries: records.length }, "could not release unfinished deliveries; they are taken over when their lease ends");
+    }
+  }
+
+  private leaseEnd(now: Date): string {
+    return new Date(now.getTime() + this.leaseMs).toISOString();
   }
 
   private isIdle(): boolean {
-    return !this.resolving && this.emitted.length === 0 && this.jobs.length === 0 && this.inflight === 0 && this.retryTimers.size === 0;
+    return !this.resolving && !this.recovering && this.writes === 0 && this.emitted.length === 0 && this.jobs.length === 0 &&
+      this.inflight === 0 && this.retryTimers.size === 0;
   }
 
   private notifyIfIdle(): void {
@@ -148,14 +244,16 @@ export class EventDispatcher {
       const event = this.emitted.shift() as EmittedEvent;
       try {
         const subs = await this.o.store.findSubscriptions(event.name, event.match, this.o.now().toISOString());
+        const jobs: Job[] = [];
         for (const sub of subs) {
           if (await this.skipAsAlreadySeen(sub, event)) continue;
-          this.enqueue(this.job(sub, event));
+          jobs.push(this.job(sub, event));
         }
+        await this.record(jobs);
+        this.enqueueAll(jobs);
       } catch (err) {
         this.o.logger.error({ err, event: event.name }, "subscription lookup failed; event dropped");
       }
-      this.pump();
     }
     this.resolving = false;
     this.notifyIfIdle();
@@ -183,15 +281,51 @@ export class EventDispatcher {
       data: event.data,
       cursor: event.sequence === undefined ? null : String(event.sequence),
     });
-    return { sub, eventId, body, attempt: 0 };
+    const now = this.o.now();
+    const record: DeliveryRecord = {
+      eventId, subscriptionId: sub.id, subscriptionKey: sub.key, body, leaseUntil: this.leaseEnd(now), createdAt: now.toISOString(),
+    };
+    return { sub, eventId, body, attempt: 0, record };
   }
 
+  /** Records deliveries before their first POST. A failed write is logged and the POSTs go ahead anyway. */
+  private async record(jobs: Job[]): Promise<void> {
+    if (jobs.length === 0) return;
+    try {
+      await this.o.store.saveDeliveries(jobs.map((j) => j.record));
+    } catch (err) {
+      this.o.logger.error({ err, deliveries: jobs.length }, "could not record deliveries; they are sent but would not survive a restart");
+    }
+  }
+
+  private enqueueAll(jobs: Job[]): void {
+    if (this.closed) return; // recorded: the next start sends them
+    for (const job of jobs) this.enqueue(job);
+    this.pump();
+  }
+
+  /**
+   * When the queue is full the oldest delivery leaves memory but stays recorded: it is taken over again
+   * once its lease ends, so a burst delays deliveries instead of losing them.
+   */
   private enqueue(job: Job): void {
     if (this.jobs.length >= this.maxQueue) {
       const old = this.jobs.shift() as Job;
-      this.o.logger.warn({ eventId: old.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery dropped");
+      this.held.delete(old.eventId);
+      this.o.logger.warn({ eventId: old.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery deferred until its lease ends");
     }
+    this.held.set(job.eventId, job.record);
     this.jobs.push(job);
+  }
+
+  /** The delivery is done with (delivered, ended by 410, or given up): forget it here and in the store. */
+  private async finish(job: Job): Promise<void> {
+    this.held.delete(job.eventId);
+    try {
+      await this.o.store.deleteDeliveries([job.eventId]);
+    } catch (err) {
+      this.o.logger.warn({ err, eventId: job.eventId }, "could not forget a finished delivery; it may be sent again");
+    }
   }
 
   private pump(): void {
@@ -214,9 +348,13 @@ export class EventDispatcher {
     this.controllers.add(controller);
     const headers = signedHeaders(sub.secret, job.eventId, sub.id, job.body, this.o.now());
     const res = await this.o.client.post(sub.url, job.body, headers, controller.signal).finally(() => this.controllers.delete(controller));
-    if (res.ok && res.status >= 200 && res.status < 300) return this.account(sub, true);
+    if (res.ok && res.status >= 200 && res.status < 300) {
+      await this.finish(job);
+      return this.account(sub, true);
+    }
     if (res.ok && res.status === 410) {
       this.o.logger.info({ subscription: sub.id }, "callback answered 410 Gone; subscription ended");
+      await this.finish(job);
       await this.o.store.deleteSubscription(sub.id);
       return;
     }
@@ -234,6 +372,7 @@ export class EventDispatcher {
       return;
     }
     this.o.logger.warn({ eventId: job.eventId, subscription: sub.id, why }, "delivery failed after retries");
+    await this.finish(job);
     return this.account(sub, false);
   }
 

@@ -29,6 +29,10 @@ export interface EventsDeps {
   maxQueue?: number;
   /** Deliveries in flight at once. Default 16. */
   concurrency?: number;
+  /** How long a process holds a recorded delivery before another may take it over. Default 120000 ms. */
+  leaseMs?: number;
+  /** True when this is the only process delivering from the store (not scaled out). Default true. */
+  exclusive?: boolean;
   /** Replaces the HTTPS client (tests, or another transport). */
   client?: CallbackClient;
 }
@@ -41,6 +45,8 @@ export interface Events {
   router(): Router;
   /** Starts the expired-subscription sweep (default every minute). */
   startSweep(intervalMs?: number): void;
+  /** Takes over the deliveries a previous run left unfinished, then keeps taking over expired leases. */
+  startRecovery(intervalMs?: number): Promise<number>;
   /** Stops the sweep, cancels retries and drains deliveries for up to `drainMs` (default 5000). */
   close(drainMs?: number): Promise<void>;
 }
@@ -58,6 +64,8 @@ export function createEvents(deps: EventsDeps): Events {
     retryDelaysMs: deps.retryDelaysMs,
     maxQueue: deps.maxQueue,
     concurrency: deps.concurrency,
+    leaseMs: deps.leaseMs,
+    exclusive: deps.exclusive,
   });
   const subscriptions = new SubscriptionService({
     store: deps.store,
@@ -74,6 +82,7 @@ export function createEvents(deps: EventsDeps): Events {
     emit: (event) => dispatcher.emit(event),
     router: () => eventsRouter({ subscriptions }),
     startSweep: (intervalMs) => dispatcher.startSweep(intervalMs),
+    startRecovery: (intervalMs) => dispatcher.startRecovery(intervalMs),
     close: (drainMs) => dispatcher.close(drainMs),
   };
 }

@@ -99,6 +99,21 @@ export interface SubscriptionRecord {
   updatedAt: string;
 }
 
+/**
+ * A webhook delivery that has not finished yet (not delivered, not given up). Kept so that a restart, or
+ * another process once the lease has run out, finishes it with the same eventId and body.
+ */
+export interface DeliveryRecord {
+  eventId: string;
+  subscriptionId: string;
+  subscriptionKey: string;
+  /** The exact JSON body to POST (signed afresh at each attempt). */
+  body: string;
+  /** The process holding the delivery may try it until then; afterwards any process may take it over. */
+  leaseUntil: string;
+  createdAt: string;
+}
+
 export interface ChallengeRecord {
   token: string;
   agent: { name: string; url?: string };
@@ -177,6 +192,17 @@ export interface Store {
   findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]>;
   /** Deletes those with expiresAt <= now; returns how many. */
   deleteExpiredSubscriptions(now: string): Promise<number>;
+
+  /** Inserts the deliveries, or replaces those whose eventId is already stored. */
+  saveDeliveries(d: DeliveryRecord[]): Promise<void>;
+  /** Unknown eventIds are ignored. */
+  deleteDeliveries(eventIds: string[]): Promise<void>;
+  /**
+   * Leases to the caller up to `limit` deliveries whose lease ends at or before `expiredBy`, oldest first:
+   * sets their leaseUntil and returns them as stored. Two callers never get the same delivery from one
+   * expiry.
+   */
+  claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
 
   markUrlVerified(url: string, at: string): Promise<void>;
   urlVerifiedAt(url: string): Promise<string | null>;

@@ -48,23 +48,32 @@ describe("Unit: EventDispatcher", () => {
     await d.close();
   });
 
-  it("keeps at most `concurrency` POSTs in flight and drops the oldest queued delivery with a warning when full", async () => {
+  it("keeps at most `concurrency` POSTs in flight and defers the oldest queued delivery until its lease ends when full", async () => {
     await subscription(store, "sub_1");
     const { client, calls } = heldClient();
     const logger = recordingLogger();
-    const d = new EventDispatcher({ store, client, logger, now: () => new Date(), concurrency: 1, maxQueue: 2 });
+    const clock = { now: new Date() };
+    const d = new EventDispatcher({ store, client, logger, now: () => clock.now, concurrency: 1, maxQueue: 2, leaseMs: 60_000 });
     for (let i = 0; i < 4; i++) {
       d.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i } });
       await tick();
     }
     assert.equal(calls.length, 1);
-    assert.ok(logger.lines.some((l) => l.level === "warn" && /oldest delivery dropped/.test(l.msg ?? "")));
+    assert.ok(logger.lines.some((l) => l.level === "warn" && /oldest delivery deferred/.test(l.msg ?? "")));
     for (let k = 0; k < 3; k++) {
       calls.at(-1)!.release({ ok: true, status: 204, body: "" });
       await tick();
     }
     await d.idle();
     assert.deepEqual(calls.map((c) => JSON.parse(c.body).data.i), [0, 2, 3]);
+    assert.equal(await d.recover(), 0, "the deferred delivery is still leased");
+    clock.now = new Date(clock.now.getTime() + 60_000);
+    assert.equal(await d.recover(), 1);
+    await tick();
+    calls.at(-1)!.release({ ok: true, status: 204, body: "" });
+    await d.idle();
+    assert.deepEqual(calls.map((c) => JSON.parse(c.body).data.i), [0, 2, 3, 1]);
+    assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), [], "nothing is left recorded");
     await d.close();
   });
 
@@ -105,8 +114,64 @@ describe("Unit: EventDispatcher", () => {
     await tick();
     await d.close(30);
     assert.equal(calls[0].signal?.aborted, true);
-    assert.ok(logger.lines.some((l) => /dropped at shutdown/.test(l.msg ?? "")));
+    assert.ok(logger.lines.some((l) => /left in the store for the next start/.test(l.msg ?? "")));
     assert.equal((await store.getSubscriptionByKey("k-sub_1"))?.failures, 0);
+  });
+
+  it("sends a delivery left unfinished at shutdown again on the next start, with the same eventId and body", async () => {
+    await subscription(store, "sub_1");
+    const first = heldClient();
+    const d1 = new EventDispatcher({ store, client: first.client, logger: recordingLogger(), now: () => new Date() });
+    d1.emit({ name: "game.finished", match: { game_id: "g1" }, data: { winner: "A" } });
+    await tick();
+    await d1.close(30);
+
+    const second = heldClient();
+    const d2 = new EventDispatcher({ store, client: second.client, logger: recordingLogger(), now: () => new Date() });
+    assert.equal(await d2.startRecovery(), 1);
+    await tick();
+    assert.equal(second.calls.length, 1);
+    assert.equal(second.calls[0].body, first.calls[0].body);
+    second.calls[0].release({ ok: true, status: 200, body: "" });
+    await d2.idle();
+    assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), []);
+    await d2.close();
+  });
+
+  it("takes over a delivery held by a process that died only once its lease ends, unless it is the only process", async () => {
+    await subscription(store, "sub_1");
+    const clock = { now: new Date() };
+    const dead = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => clock.now, leaseMs: 60_000 });
+    dead.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
+    await tick(); // recorded and in flight; the process is never closed, as if killed
+
+    const other = heldClient();
+    const shared = new EventDispatcher({ store, client: other.client, logger: recordingLogger(), now: () => clock.now, exclusive: false });
+    assert.equal(await shared.startRecovery(), 0);
+    clock.now = new Date(clock.now.getTime() + 60_001);
+    assert.equal(await shared.recover(), 1);
+    await tick();
+    assert.equal(other.calls.length, 1);
+    other.calls[0].release({ ok: true, status: 204, body: "" });
+    await shared.idle();
+    await shared.close();
+    await dead.close(0);
+  });
+
+  it("forgets a recorded delivery whose subscription has ended instead of sending it", async () => {
+    const sub = await subscription(store, "sub_1");
+    await store.saveDeliveries([{
+      eventId: "evt_x", subscriptionId: sub.id, subscriptionKey: sub.key, body: "{}", leaseUntil: "2000-01-01T00:00:00.000Z",
+      createdAt: "2000-01-01T00:00:00.000Z",
+    }]);
+    await store.deleteSubscription(sub.id);
+    const { client, calls } = heldClient();
+    const d = new EventDispatcher({ store, client, logger: recordingLogger(), now: () => new Date() });
+    assert.equal(await d.startRecovery(), 0);
+    await d.idle();
+    assert.equal(calls.length, 0);
+    assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), []);
+    await d.close();
   });
 
   it("removes expired subscriptions on each sweep once started and stops when asked", async () => {

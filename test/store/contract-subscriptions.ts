@@ -1,11 +1,15 @@
-/** Contract: webhook subscriptions and verified callback urls. */
+/** Contract: webhook subscriptions, their unfinished deliveries, and verified callback urls. */
 import assert from "node:assert/strict";
-import type { SubscriptionRecord } from "../../src/store";
+import type { DeliveryRecord, SubscriptionRecord } from "../../src/store";
 import type { StoreRef } from "./contract";
 import { at, subscription, T0 } from "./fixtures";
 
 const NOW = "2025-06-01T00:00:00.000Z";
 const byId = (subs: SubscriptionRecord[]) => subs.map((s) => s.id).sort();
+const delivery = (eventId: string, minute: number, leaseUntil: string): DeliveryRecord => ({
+  eventId, subscriptionId: "S1", subscriptionKey: "k1", body: `{"eventId":"${eventId}"}`, leaseUntil, createdAt: at(minute),
+});
+const ids = (d: DeliveryRecord[]) => d.map((x) => x.eventId);
 
 export function subscriptionsContract(store: StoreRef): void {
   describe("subscriptions", function () {
@@ -91,6 +95,39 @@ export function subscriptionsContract(store: StoreRef): void {
       assert.equal(await store().deleteExpiredSubscriptions(NOW), 0);
       assert.equal(await store().getSubscriptionByKey("k1"), null);
       assert.ok(await store().getSubscriptionByKey("k3"));
+    });
+  });
+
+  describe("deliveries", function () {
+    it("leases deliveries whose lease has ended, oldest first, up to the limit, and returns them as stored", async function () {
+      await store().saveDeliveries([delivery("E3", 3, at(0)), delivery("E1", 1, at(0)), delivery("E2", 2, at(10)), delivery("E4", 4, at(0))]);
+      const first = await store().claimDeliveries(at(5), at(20), 2);
+      assert.deepEqual(first, [{ ...delivery("E1", 1, at(20)) }, { ...delivery("E3", 3, at(20)) }]);
+      assert.deepEqual(ids(await store().claimDeliveries(at(5), at(20), 10)), ["E4"]);
+      assert.deepEqual(ids(await store().claimDeliveries(at(5), at(20), 10)), [], "a leased delivery is not handed out twice");
+      assert.deepEqual(ids(await store().claimDeliveries(at(20), at(30), 10)), ["E1", "E2", "E3", "E4"]);
+    });
+
+    it("replaces a delivery saved again under the same eventId", async function () {
+      await store().saveDeliveries([delivery("E1", 1, at(50))]);
+      await store().saveDeliveries([delivery("E1", 1, at(0))]);
+      assert.deepEqual(await store().claimDeliveries(at(1), at(60), 10), [delivery("E1", 1, at(60))]);
+    });
+
+    it("forgets deleted deliveries and ignores unknown ones", async function () {
+      await store().saveDeliveries([delivery("E1", 1, at(0)), delivery("E2", 2, at(0))]);
+      await store().deleteDeliveries(["E1", "nope"]);
+      await store().deleteDeliveries([]);
+      await store().saveDeliveries([]);
+      assert.deepEqual(ids(await store().claimDeliveries(at(1), at(2), 10)), ["E2"]);
+    });
+
+    it("hands each expired delivery to exactly one of two racing claims", async function () {
+      await store().saveDeliveries(Array.from({ length: 20 }, (_, i) => delivery(`E${String(i).padStart(2, "0")}`, i, at(0))));
+      const [a, b] = await Promise.all([store().claimDeliveries(at(1), at(9), 15), store().claimDeliveries(at(1), at(9), 15)]);
+      const all = [...ids(a), ...ids(b)].sort();
+      assert.equal(all.length, 20);
+      assert.equal(new Set(all).size, 20);
     });
   });
 

@@ -5,7 +5,7 @@
 import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
 import {
   ActionConflictError,
-  type ChallengeRecord, type CommunityRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
+  type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
   type Store, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
@@ -175,6 +175,31 @@ export class MongoStore implements Store {
   }
   async deleteExpiredSubscriptions(now: string): Promise<number> {
     return (await this.m.subscriptions.deleteMany({ expiresAt: { $lte: now } }).exec()).deletedCount;
+  }
+
+  async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
+    if (d.length === 0) return;
+    await this.m.deliveries.bulkWrite(d.map((row) => ({
+      replaceOne: { filter: { eventId: row.eventId }, replacement: copy(row) as unknown as Doc, upsert: true },
+    })));
+  }
+  async deleteDeliveries(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.m.deliveries.deleteMany({ eventId: { $in: eventIds } }).exec();
+  }
+  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
+    // One findOneAndUpdate per delivery: each is atomic, so a delivery expired once is leased to one caller.
+    const claimed: DeliveryRecord[] = [];
+    for (let i = 0; i < pageSize(limit); i++) {
+      const next = await this.m.deliveries.findOneAndUpdate(
+        { leaseUntil: { $lte: expiredBy } },
+        { $set: { leaseUntil } },
+        { sort: { createdAt: 1, eventId: 1 }, returnDocument: "after", projection: NO_ID },
+      ).lean<DeliveryRecord>().exec();
+      if (!next) break;
+      claimed.push(next);
+    }
+    return claimed;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {

@@ -38,6 +38,10 @@ export function createModels(conn: Connection) {
       [{ name: 1, expiresAt: 1 }],
       [{ expiresAt: 1 }],
     ])),
+    deliveries: m("Delivery", "deliveries", schema([
+      [{ eventId: 1 }, { unique: true }],
+      [{ leaseUntil: 1, createdAt: 1 }],
+    ])),
     verifiedUrls: m("VerifiedUrl", "verified_urls", schema([[{ url: 1 }, { unique: true }]])),
     challenges: m("Challenge", "challenges", schema([
       [{ token: 1 }, { unique: true }],

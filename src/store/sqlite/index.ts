@@ -12,7 +12,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   ActionConflictError,
-  type ChallengeRecord, type CommunityRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
+  type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
   type Store, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, mergePatch, pageSize, seatCodes } from "../shared";
@@ -39,6 +39,8 @@ function gameRow(g: GameRecord) {
 }
 const subscriptionRow = (s: SubscriptionRecord) =>
   ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
+const deliveryRow = (d: DeliveryRecord) =>
+  ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
 const challengeRow = (c: ChallengeRecord) =>
   ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
 
@@ -167,6 +169,26 @@ export class SqliteStore implements Store {
   }
   async deleteExpiredSubscriptions(now: string): Promise<number> {
     return this.st.deleteExpired.run(now).changes;
+  }
+
+  async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const row of d) this.st.saveDelivery.run(deliveryRow(row));
+    })();
+  }
+  async deleteDeliveries(eventIds: string[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const id of eventIds) this.st.deleteDelivery.run(id);
+    })();
+  }
+  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
+    // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
+    return this.db.transaction((): DeliveryRecord[] => {
+      const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
+        .map((d) => ({ ...d, leaseUntil }));
+      for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
+      return claimed;
+    }).immediate();
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {

@@ -43,6 +43,14 @@ CREATE TABLE IF NOT EXISTS subscriptions (
 CREATE INDEX IF NOT EXISTS subscriptions_by_name ON subscriptions (name, expires_at);
 CREATE INDEX IF NOT EXISTS subscriptions_by_expiry ON subscriptions (expires_at);
 
+CREATE TABLE IF NOT EXISTS deliveries (
+  event_id TEXT PRIMARY KEY,
+  lease_until TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deliveries_by_lease ON deliveries (lease_until, created_at);
+
 CREATE TABLE IF NOT EXISTS verified_urls (
   url TEXT PRIMARY KEY,
   at TEXT NOT NULL

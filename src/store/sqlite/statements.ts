@@ -56,6 +56,12 @@ export function prepareStatements(db: Database) {
     liveSubscriptions: p(`SELECT doc FROM subscriptions WHERE name = ? AND expires_at > ? ORDER BY rowid`),
     deleteExpired: p(`DELETE FROM subscriptions WHERE expires_at <= ?`),
 
+    saveDelivery: p(`INSERT INTO deliveries (event_id, lease_until, created_at, doc)
+      VALUES (@eventId, @leaseUntil, @createdAt, @doc)
+      ON CONFLICT (event_id) DO UPDATE SET lease_until = excluded.lease_until, doc = excluded.doc`),
+    deleteDelivery: p(`DELETE FROM deliveries WHERE event_id = ?`),
+    expiredDeliveries: p(`SELECT doc FROM deliveries WHERE lease_until <= ? ORDER BY created_at, event_id LIMIT ?`),
+
     markUrl: p(`INSERT INTO verified_urls (url, at) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET at = excluded.at`),
     urlAt: p(`SELECT at FROM verified_urls WHERE url = ?`),
 
