@@ -28,7 +28,10 @@ const newChallengeToken = (): string => `ch_${randomBytes(18).toString("base64ur
 
 export class ChallengeService {
   private readonly now: () => Date;
-  /** Per-token queue: accept, report and settle of one challenge never interleave in this process. */
+  /**
+   * Per-token queue: accept, report and settle of one challenge never interleave in this process. Across
+   * processes each step is also a conditional store update, so exactly one of two racing steps wins.
+   */
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: ChallengeDeps) {
@@ -56,14 +59,23 @@ export class ChallengeService {
     return this.serial(token, async () => {
       const c = await this.load(token);
       if (c.status === "expired") throw new AppError("code_expired", "the challenge expired before it was accepted; ask the agent for a new one");
-      if (c.status !== "open") throw new AppError("already_joined", "the challenge has already been accepted");
-      const created = await this.deps.games.create(
-        CreateGameBody.parse({ opponent: "house", level: c.level, ruleset: c.ruleset, name: body.name, player: body.player, seat: "random" }),
-      );
+      const taken = new AppError("already_joined", "the challenge has already been accepted");
+      if (c.status !== "open") throw taken;
+      if (!(await this.deps.store.updateChallengeIf(token, { status: "open" }, { status: "playing" }))) throw taken;
+      let created: Awaited<ReturnType<ChallengeDeps["games"]["create"]>>;
+      try {
+        created = await this.deps.games.create(
+          CreateGameBody.parse({ opponent: "house", level: c.level, ruleset: c.ruleset, name: body.name, player: body.player, seat: "random" }),
+        );
+      } catch (e) {
+        // No game was made: the challenge is open again for the next try.
+        await this.deps.store.updateChallengeIf(token, { status: "playing", gameId: undefined }, { status: "open" });
+        throw e;
+      }
       if (!("playerToken" in created) || !created.player) throw new Error("a house game always seats its creator");
       // The game record names its challenge so the finish hook can settle it from the record alone.
       await this.deps.store.updateGame(created.game.id, { challengeToken: token });
-      await this.deps.store.updateChallenge(token, { status: "playing", gameId: created.game.id, humanPlayerId: created.player.id });
+      await this.deps.store.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
       return { game: created.game, seat: created.seat, playerToken: created.playerToken, player: created.player, urls: created.urls, challenge: this.challengeUrl(token) };
     });
   }
@@ -80,7 +92,9 @@ export class ChallengeService {
       if (settled.reportedAt) throw new AppError("conflict", `a result for this challenge was already reported at ${settled.reportedAt}`);
       const wrong = body.winner !== game.winner ? "winner" : body.score.A !== game.score.A || body.score.B !== game.score.B ? "score" : null;
       if (wrong) throw new AppError("result_mismatch", `the reported ${wrong} does not match the game's record`, { field: wrong });
-      await this.deps.store.updateChallenge(c.token, { reportedAt: this.now().toISOString() });
+      if (!(await this.deps.store.updateChallengeIf(c.token, { reportedAt: undefined }, { reportedAt: this.now().toISOString() }))) {
+        throw new AppError("conflict", "a result for this challenge was already reported");
+      }
       return this.view(await this.load(c.token));
     });
   }
@@ -117,7 +131,8 @@ export class ChallengeService {
     if (c.status === "played") return c;
     const humanSeat = game.seats.A?.kind === "human" ? "A" : "B";
     const result = { winner: game.winner, score: { ...game.score }, humanSeat, decidedBy: game.decidedBy ?? "aborted" } as const;
-    await this.deps.store.updateChallenge(c.token, { status: "played", result });
+    // Settled by another process meanwhile: it fired challenge.played, so this one does not.
+    if (!(await this.deps.store.updateChallengeIf(c.token, { status: "playing" }, { status: "played", result }))) return this.load(c.token);
     const played = { ...c, status: "played" as const, result };
     this.deps.emit({ name: "challenge.played", match: { token: c.token }, data: await this.playedData(played) });
     return played;

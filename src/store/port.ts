@@ -129,6 +129,9 @@ export interface ChallengeRecord {
   updatedAt: string;
 }
 
+/** The scalar members a conditional challenge update can check. */
+export type ChallengeExpectation = Partial<Pick<ChallengeRecord, "status" | "gameId" | "reportedAt">>;
+
 export interface CommunityRecord {
   id: string;
   kind: "club" | "community";
@@ -210,6 +213,11 @@ export interface Store {
   createChallenge(c: ChallengeRecord): Promise<void>;
   getChallenge(token: string): Promise<ChallengeRecord | null>;
   updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void>;
+  /**
+   * Like updateChallenge, but only when every member of `expected` equals the stored one (undefined: the
+   * member is absent). Check and write are atomic, across processes too; resolves with whether it wrote.
+   */
+  updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean>;
   /** Newest first. */
   listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]>;
 

@@ -42,6 +42,12 @@ export function decodeCursor(cursor: string): GameCursor {
 /** Page size as a non-negative integer; callers validate ranges, this only keeps the query well-formed. */
 export const pageSize = (limit: number): number => Math.max(0, Math.floor(Number.isFinite(limit) ? limit : 0));
 
+/** True when every member of `expected` equals the record's (an undefined one: absent from the record). */
+export function matchesExpectation(record: object, expected: object): boolean {
+  const r = record as Record<string, unknown>;
+  return Object.entries(expected).every(([k, v]) => (v === undefined ? r[k] === undefined : r[k] === v));
+}
+
 /** True when args holds every pair of match (deep equality, key order irrelevant). */
 export function matchesArguments(args: Record<string, unknown>, match: Record<string, unknown>): boolean {
   return Object.entries(match).every(([k, v]) => Object.prototype.hasOwnProperty.call(args, k) && isDeepStrictEqual(args[k], v));

@@ -71,6 +71,28 @@ export function peopleContract(store: StoreRef): void {
       assert.ok(c.updatedAt > T0);
     });
 
+    it("updates a challenge conditionally only when the expected members match, absent ones included", async function () {
+      await store().createChallenge(challenge("ch_1", "bot"));
+      assert.equal(await store().updateChallengeIf("ch_1", { status: "playing" }, { status: "played" }), false);
+      assert.equal(await store().updateChallengeIf("ch_1", { status: "open" }, { status: "playing" }), true);
+      assert.equal(await store().updateChallengeIf("ch_1", { status: "open" }, { status: "playing" }), false);
+      assert.equal(await store().updateChallengeIf("ch_1", { reportedAt: undefined }, { reportedAt: at(5) }), true);
+      assert.equal(await store().updateChallengeIf("ch_1", { reportedAt: undefined }, { reportedAt: at(6) }), false);
+      assert.equal(await store().updateChallengeIf("ch_none", {}, { status: "played" }), false);
+      const c = (await store().getChallenge("ch_1"))!;
+      assert.equal(c.status, "playing");
+      assert.equal(c.reportedAt, at(5));
+      assert.ok(c.updatedAt > T0);
+    });
+
+    it("lets exactly one of racing conditional updates of a challenge win", async function () {
+      await store().createChallenge(challenge("ch_1", "bot"));
+      const wins = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        store().updateChallengeIf("ch_1", { status: "open" }, { status: "playing", gameId: `G${i}` })));
+      assert.equal(wins.filter(Boolean).length, 1);
+      assert.equal((await store().getChallenge("ch_1"))!.gameId, `G${wins.indexOf(true)}`);
+    });
+
     it("lists an agent's challenges newest first up to the limit", async function () {
       await store().createChallenge(challenge("ch_old", "bot", { createdAt: at(1) }));
       await store().createChallenge(challenge("ch_new", "bot", { createdAt: at(3) }));

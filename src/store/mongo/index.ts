@@ -5,7 +5,7 @@
 import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
 import {
   ActionConflictError,
-  type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
   type Store, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
@@ -217,6 +217,12 @@ export class MongoStore implements Store {
   }
   async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
     await this.patch(this.m.challenges, "token", token, patch);
+  }
+  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
+    // The filter carries the expectation, so the server checks and writes in one atomic operation.
+    const filter: Doc = { token };
+    for (const [k, v] of Object.entries(expected)) filter[k] = v === undefined ? { $exists: false } : v;
+    return (await this.m.challenges.updateOne(filter, patchUpdate(patch, "token", true)).exec()).matchedCount > 0;
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     const n = pageSize(limit);

@@ -12,10 +12,10 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   ActionConflictError,
-  type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
   type Store, type StoredAction, type SubscriptionRecord,
 } from "../port";
-import { copy, decodeCursor, encodeCursor, matchesArguments, mergePatch, pageSize, seatCodes } from "../shared";
+import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, pageSize, seatCodes } from "../shared";
 import { SCHEMA } from "./schema";
 import { prepareStatements, type Statements } from "./statements";
 
@@ -206,6 +206,14 @@ export class SqliteStore implements Store {
   }
   async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
     this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
+  }
+  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
+    return this.db.transaction((): boolean => {
+      const current = parse<ChallengeRecord>(this.st.getChallenge.get(token) as DocRow | undefined);
+      if (!current || !matchesExpectation(current, expected)) return false;
+      this.st.updateChallenge.run(challengeRow(mergePatch(current, patch, "token")));
+      return true;
+    }).immediate();
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     return parseAll<ChallengeRecord>(this.st.listChallenges.all(agentName, pageSize(limit)) as DocRow[]);

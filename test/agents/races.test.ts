@@ -1,0 +1,95 @@
+/**
+ * Two processes serving one challenge: each is a ChallengeService of its own (its own in-process queue)
+ * over one shared store, so only the store's conditional updates keep them apart.
+ */
+import assert from "node:assert/strict";
+import { ChallengeService, type ChallengeDeps } from "../../src/agents/service";
+import type { EmittedEvent } from "../../src/events/types";
+import { openStore, type Store } from "../../src/store/index";
+import { game } from "../store/fixtures";
+
+type Created = Awaited<ReturnType<ChallengeDeps["games"]["create"]>>;
+
+describe("Unit: agent challenges served by two processes at once", () => {
+  let store: Store;
+  let emitted: EmittedEvent[];
+  let gamesMade: number;
+  let failCreate: boolean;
+
+  const process = (): ChallengeService =>
+    new ChallengeService({
+      store,
+      baseUrl: "http://arena.test",
+      emit: (e) => void emitted.push(e),
+      players: { profile: async () => Promise.reject(new Error("no profile")) },
+      games: {
+        create: async () => {
+          if (failCreate) throw new Error("room could not start");
+          gamesMade++;
+          const id = `g_${gamesMade}`;
+          await store.createGame(game(id, { opponent: "house", status: "active" }));
+          return { game: { id }, seat: "A", playerToken: `pt_${gamesMade}`, player: { id: `P${gamesMade}` }, urls: {} } as unknown as Created;
+        },
+      },
+    });
+
+  beforeEach(async () => {
+    store = await openStore({ database: ":memory:" });
+    emitted = [];
+    gamesMade = 0;
+    failCreate = false;
+  });
+  afterEach(() => store.close());
+
+  async function acceptedChallenge(one: ChallengeService): Promise<{ token: string; gameId: string }> {
+    const { token } = await one.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
+    const accepted = await one.accept(token, {});
+    return { token, gameId: accepted.game.id };
+  }
+
+  async function finish(gameId: string, token: string): Promise<void> {
+    await store.updateGame(gameId, { status: "finished", winner: "A", score: { A: 9, B: 7 }, decidedBy: "board_full", challengeToken: token });
+  }
+
+  it("lets exactly one of two racing accepts start a game", async () => {
+    const [p1, p2] = [process(), process()];
+    const { token } = await p1.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
+    const outcomes = await Promise.allSettled([p1.accept(token, {}), p2.accept(token, {})]);
+    assert.equal(outcomes.filter((o) => o.status === "fulfilled").length, 1);
+    const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    assert.equal(refused.reason.code, "already_joined");
+    assert.equal(gamesMade, 1);
+    assert.equal((await store.getChallenge(token))?.gameId, "g_1");
+  });
+
+  it("opens the challenge again when its game could not be made", async () => {
+    const p1 = process();
+    const { token } = await p1.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
+    failCreate = true;
+    await assert.rejects(p1.accept(token, {}), /room could not start/);
+    assert.equal((await store.getChallenge(token))?.status, "open");
+    failCreate = false;
+    assert.equal((await p1.accept(token, {})).game.id, "g_1");
+  });
+
+  it("fires challenge.played once when both processes settle the finished game", async () => {
+    const [p1, p2] = [process(), process()];
+    const { token, gameId } = await acceptedChallenge(p1);
+    await finish(gameId, token);
+    const record = (await store.getGame(gameId))!;
+    await Promise.all([p1.onGameFinished(record), p2.onGameFinished(record), p1.onGameFinished(record)]);
+    assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
+    assert.equal((await store.getChallenge(token))?.status, "played");
+  });
+
+  it("accepts one of two identical result reports sent to different processes and refuses the other", async () => {
+    const [p1, p2] = [process(), process()];
+    const { token, gameId } = await acceptedChallenge(p1);
+    await finish(gameId, token);
+    const report = { token, gameId, winner: "A" as const, score: { A: 9, B: 7 } };
+    const outcomes = await Promise.allSettled([p1.report(report), p2.report(report)]);
+    assert.equal(outcomes.filter((o) => o.status === "fulfilled").length, 1);
+    assert.equal(((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason).code, "conflict");
+    assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
+  });
+});
