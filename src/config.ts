@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Multiplies every per-minute rate limit (load tests raise it; never below the spec's figures in production). */
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });
@@ -45,6 +47,7 @@ export type Config = {
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   rateLimitScale: number;
   trustProxy: number;
+  metricsToken?: string;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -69,6 +72,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
 

@@ -2,7 +2,10 @@
  * Operational metrics in the Prometheus text format (prom-client), served at `/metrics`. One registry per
  * server instance, so several servers in one process (tests) never share counters.
  */
+import type { Request, Response } from "express";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { AppError } from "./errors";
+import { safeEqualHex, sha256Hex } from "./store";
 
 export interface Metrics {
   registry: Registry;
@@ -29,5 +32,22 @@ export function createMetrics(): Metrics {
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
       registers: [registry],
     }),
+  };
+}
+
+/**
+ * GET /metrics. With a token configured the scraper must send `Authorization: Bearer <token>` (compared in
+ * constant time); without one the route is open, which suits a server reachable only by its operator.
+ */
+export function metricsHandler(metrics: Metrics, token?: string) {
+  const expected = token ? sha256Hex(token) : undefined;
+  return async (req: Request, res: Response) => {
+    if (expected) {
+      const presented = /^Bearer\s+(\S+)\s*$/.exec(req.get("authorization") ?? "")?.[1];
+      if (!presented || !safeEqualHex(sha256Hex(presented), expected)) {
+        throw new AppError("unauthorized", "GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`");
+      }
+    }
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   };
 }

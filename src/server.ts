@@ -22,7 +22,7 @@ import { changeChannel, type RoomDeps } from "./games/ports";
 import { QuickMatch } from "./games/quick-match";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { createLogger, type Logger } from "./logger";
-import { createMetrics } from "./metrics";
+import { createMetrics, metricsHandler } from "./metrics";
 import { createMcpRouter } from "./mcp";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
@@ -126,9 +126,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     gracefullyShutdown: false,
     greet: false,
     express: (app) => {
-      app.get("/metrics", async (_req, res) => {
-        res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-      });
+      app.get("/metrics", metricsHandler(metrics, config.metricsToken));
       mountApi(app, {
         games,
         quick,

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import Ajv from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { RunningServer } from "../../src/server";
+import { spawnServer } from "../support/process";
 import { bearer, bootServer, http } from "../support/server";
 
 const PROBLEM_FIELDS = ["status", "error", "code", "hint", "type", "title", "detail", "docs"];
@@ -101,5 +102,27 @@ describe("Integration: the edges every response carries", function () {
     assert.equal(last!.json.code, "rate_limited");
     assert.ok(Number(last!.headers.get("retry-after")) > 0);
     assert.match(last!.headers.get("ratelimit") ?? "", /r=0/);
+  });
+});
+
+describe("End-to-end: /metrics behind METRICS_TOKEN", function () {
+  this.timeout(60_000);
+
+  it("answers the scraper that sends the token and refuses others with an unauthorized problem document", async () => {
+    const token = "metrics-token-0123456789";
+    const server = await spawnServer({ DATABASE: ":memory:", METRICS_TOKEN: token });
+    try {
+      for (const auth of [undefined, "Bearer wrong-token-0123456789", `Basic ${token}`, "Bearer"]) {
+        const r = await fetch(`${server.url}/metrics`, { headers: auth ? { authorization: auth } : {} });
+        assert.equal(r.status, 401, String(auth));
+        assert.match(r.headers.get("content-type") ?? "", /application\/problem\+json/);
+        assert.equal((await r.json()).code, "unauthorized");
+      }
+      const ok = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(ok.status, 200);
+      assert.match(await ok.text(), /arena_moves_total/);
+    } finally {
+      await server.stop();
+    }
   });
 });
