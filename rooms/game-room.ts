@@ -343,7 +343,16 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   private async houseMove(seat: Seat) {
     const engine = this.ctx.engine;
     if (!engine || engine.turn !== seat || this.ctx.record.status !== "active") return;
-    const choice = this.deps.decide(seatView(engine, seat), this.ctx.record.level ?? "normal");
+    let choice: { card: string; square: string };
+    try {
+      choice = await this.deps.decide(seatView(engine, seat), this.ctx.record.level ?? "normal");
+    } catch (err) {
+      // Only when the server is closing (the pool falls back to deciding inline otherwise); a restart resumes the turn.
+      this.deps.log.warn({ err, gameId: this.roomId }, "house move not decided");
+      return;
+    }
+    // The search ran off the event loop: the game may have moved on meanwhile (a resignation, a timeout).
+    if (this.ctx.engine !== engine) return;
     const out = await this.perform({ kind: "place", ...choice }, seat);
     if (!out.ok) this.deps.log.error({ gameId: this.roomId, out }, "house move refused");
   }

@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every other module receives a Config (or a part of it) from
  * the composition root, so tests build their own Config without touching process.env.
  */
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 const bool = z
@@ -29,6 +30,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Worker threads for the house opponent and reviews; 0 runs them on the event loop. Default: cores - 1, 1 to 4. */
+  AI_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });
@@ -48,6 +51,7 @@ export type Config = {
   rateLimitScale: number;
   trustProxy: number;
   metricsToken?: string;
+  aiThreads: number;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -73,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
+    aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
   };
 }
 

@@ -10,7 +10,7 @@ import { LocalDriver, LocalPresence, matchMaker, Server, type MatchMakerDriver, 
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
-import { decide } from "./ai";
+import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
 import { EXPOSED_HEADERS } from "./api/edges";
 import { assetsRouter, loadAssets } from "./assets";
@@ -63,7 +63,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const players = new PlayerService(store, baseUrl);
   const rooms = new RoomAccess(store, log);
   const metrics = createMetrics();
-  const games = new GameService(store, rooms, players, presence, baseUrl, metrics);
+  const ai = createAiPool(config.aiThreads, (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"));
+  const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics);
   const quick = new QuickMatch(presence, rooms, players, games);
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
@@ -90,7 +91,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store,
     events,
     players,
-    decide: (view, level) => decide(view, level),
+    decide: (view, level) => ai.decide(view, level),
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
     onFinished: (record) => challenges.onGameFinished(record),
     log,
@@ -150,7 +151,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
-  log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra) }, "tile arena listening");
+  log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
 
   let closing: Promise<void> | undefined;
   return {
@@ -165,6 +166,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       (closing ??= (async () => {
         await mcp.close();
         await server.gracefullyShutdown(false);
+        await ai.close();
         await events.close();
         await infra?.close();
         await store.close();

@@ -15,7 +15,7 @@ export interface RoomDeps {
   events: EventSink;
   players: PlayerService;
   /** The house opponent: decides from its seat view only. */
-  decide(view: SeatView, level: HouseLevel): { card: string; square: string };
+  decide(view: SeatView, level: HouseLevel): Promise<{ card: string; square: string }>;
   /** Wakes long-poll waiters on every process (presence pub/sub). */
   publishChange(gameId: string, change: GameChange): void;
   /** Called once when a game finishes (after it is stored), e.g. to settle an agent challenge. */

@@ -4,6 +4,8 @@
  * the store.
  */
 import type { Presence } from "@colyseus/core";
+import type { AiPool } from "../ai/pool";
+import type { Review } from "../ai/review";
 import { commitmentOf, type Seat } from "../game";
 import { AppError, unwrap, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
@@ -22,10 +24,14 @@ import { subscribeOnce } from "./waiter";
 type SyncBody = ReturnType<typeof syncBody>;
 type RecordBody = ReturnType<typeof gameRecordBody>;
 
+/** Reviews kept in memory: a finished game never changes, so its review is computed once. */
+const REVIEW_CACHE = 256;
+
 export interface NewSeat { playerId: string; name: string; champion?: SeatRecord["champion"] }
 
 export class GameService {
   private finished = new Map<string, GameContext>();
+  private reviews = new Map<string, Promise<Review>>();
 
   constructor(
     private readonly store: Store,
@@ -33,6 +39,7 @@ export class GameService {
     private readonly players: PlayerService,
     private readonly presence: Presence,
     private readonly baseUrl: string,
+    private readonly ai: Pick<AiPool, "review">,
     private readonly metrics?: Metrics,
   ) {}
 
@@ -156,6 +163,18 @@ export class GameService {
     const replay = replayBody(await this.finishedContext(game), this.baseUrl);
     if (!replay) throw new AppError("not_found", "the game was aborted before it started, so it has no moves to replay");
     return replay;
+  }
+
+  /** The review of a finished game, searched on the AI pool once and then served from memory. */
+  async review(gameId: string): Promise<Review> {
+    const cached = this.reviews.get(gameId);
+    if (cached) return cached;
+    const replay = await this.replay(gameId);
+    const pending = this.reviews.get(gameId) ?? this.ai.review(replay);
+    this.reviews.set(gameId, pending);
+    if (this.reviews.size > REVIEW_CACHE) this.reviews.delete(this.reviews.keys().next().value as string);
+    pending.catch(() => this.reviews.get(gameId) === pending && this.reviews.delete(gameId));
+    return pending;
   }
 
   async list(q: { status?: GameRecord["status"]; limit: number; cursor?: string }) {

@@ -4,7 +4,6 @@
  * Authorization header); it is never logged.
  */
 import { z } from "zod";
-import { reviewGame } from "../ai";
 import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
@@ -71,7 +70,7 @@ export const TOOLS: ToolDef[] = [
   def("replay", true, "The move-by-move replay of a finished game (refused with game_not_finished before the end).",
     z.object({ game_id: gameId }).strict(), (a, d) => d.games.replay(a.game_id)),
   def("review", true, "The move-by-move review of a finished game: each move marked best to blunder, with accuracy per seat.",
-    z.object({ game_id: gameId }).strict(), async (a, d) => reviewGame(await d.games.replay(a.game_id))),
+    z.object({ game_id: gameId }).strict(), async (a, d) => d.games.review(a.game_id)),
   def("player_profile", true, "A player's public profile: rating, rank, games, win rate, recent form, clubs.",
     z.object({ player_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "must be a player id").describe("the player's friend code") }).strict(),
     (a, d) => d.players.profile(a.player_id)),

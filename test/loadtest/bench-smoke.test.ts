@@ -56,6 +56,18 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.wake.missed, 0, "a long-poll waiter was not woken by a move");
   });
 
+  it("house-bench plays house games with the search inline and on a worker thread and reports both", async () => {
+    const r = await run("house-bench.ts", ["--games", "1", "--seconds", "2", "--level", "easy"], 40_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "house");
+    for (const mode of [out.inline, out.pooled]) {
+      assert.ok(mode.houseMoves > 0 && mode.healthzP50Ms > 0, JSON.stringify(mode));
+      assert.equal(mode.errors, 0);
+    }
+    assert.equal(out.inline.aiThreads, 0);
+    assert.equal(out.pooled.aiThreads, 1);
+  });
+
   it("the @colyseus/loadtest scenario plays for its time and stops", async () => {
     const r = await run("loadtest.ts", ["--clients", "4", "--seconds", "3"], 30_000);
     assert.equal(r.code, 0, r.stderr);

@@ -1,6 +1,5 @@
 /** REST routes of games: create, join, quick-match, move, resign, list, read, sync, replay, review. */
 import { Router, type Request } from "express";
-import { reviewGame } from "../../ai";
 import { AppError } from "../../errors";
 import type { QuickMatch } from "../../games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
@@ -88,8 +87,7 @@ export function gamesRouter(games: GameService, quick: QuickMatch): Router {
   });
 
   r.get("/games/:id/review", async (req, res) => {
-    const replay = await games.replay(gameId(req));
-    res.json(reviewGame(replay));
+    res.json(await games.review(gameId(req)));
   });
 
   return r;
