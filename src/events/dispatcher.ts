@@ -127,11 +127,12 @@ export class EventDispatcher {
   /**
    * Takes over the unfinished deliveries recorded in the store: now (every one of them when this dispatcher
    * is exclusive, since nobody else can be holding them), then every `intervalMs` those whose lease ran out
-   * (left by a process that stopped, or deferred when the queue was full).
+   * (left by a process that stopped, or deferred when the queue was full). Each round also renews the
+   * leases of what this process still holds, so a long queue is not taken over by another process.
    */
   async startRecovery(intervalMs = 10_000): Promise<number> {
     this.stopRecovery();
-    this.recoveryTimer = setInterval(() => void this.recover(), intervalMs);
+    this.recoveryTimer = setInterval(() => void this.renewLeases().then(() => this.recover()), intervalMs);
     this.recoveryTimer.unref();
     return this.recover(this.o.exclusive ?? true);
   }
@@ -139,6 +140,22 @@ export class EventDispatcher {
   stopRecovery(): void {
     if (this.recoveryTimer) clearInterval(this.recoveryTimer);
     this.recoveryTimer = undefined;
+  }
+
+  /** Extends the lease of every delivery held here whose lease ends within half a lease. */
+  async renewLeases(): Promise<number> {
+    const now = this.o.now();
+    const soon = new Date(now.getTime() + this.leaseMs / 2).toISOString();
+    const until = this.leaseEnd(now);
+    const due = [...this.held.values()].filter((r) => r.leaseUntil <= soon);
+    if (this.closed || due.length === 0) return 0;
+    for (const r of due) r.leaseUntil = until;
+    try {
+      await this.o.store.saveDeliveries(due);
+    } catch (err) {
+      this.o.logger.warn({ err, deliveries: due.length }, "could not renew delivery leases; another process may send them too");
+    }
+    return due.length;
   }
 
   /** Leases recorded deliveries whose lease has ended (or all when `all`) and queues them; resolves with how many. */

@@ -158,6 +158,24 @@ describe("Unit: EventDispatcher", () => {
     await dead.close(0);
   });
 
+  it("renews the leases of deliveries it still holds, so another process does not take them over", async () => {
+    await subscription(store, "sub_1");
+    const clock = { now: new Date() };
+    const busy = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => clock.now, leaseMs: 60_000 });
+    busy.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
+    await tick();
+    clock.now = new Date(clock.now.getTime() + 20_000);
+    assert.equal(await busy.renewLeases(), 0, "a lease with more than half to run is left alone");
+    clock.now = new Date(clock.now.getTime() + 20_000);
+    assert.equal(await busy.renewLeases(), 1);
+
+    clock.now = new Date(clock.now.getTime() + 30_000); // past the first lease, within the renewed one
+    const other = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => clock.now, exclusive: false });
+    assert.equal(await other.recover(), 0);
+    await other.close(0);
+    await busy.close(0);
+  });
+
   it("forgets a recorded delivery whose subscription has ended instead of sending it", async () => {
     const sub = await subscription(store, "sub_1");
     await store.saveDeliveries([{
