@@ -7,6 +7,7 @@ import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
+import { AppError } from "../errors";
 import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
 import { gamesRouter } from "./routes/games";
@@ -40,6 +41,14 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   const v1 = express.Router();
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
   v1.use(express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }));
+  // A body in another format (curl -d sends a form) would otherwise be read as no body at all.
+  v1.use((req, _res, next) => {
+    const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;
+    if (content && req.is(["application/json", "application/*+json"]) === false) {
+      throw new AppError("bad_request", `request bodies are JSON: send it with Content-Type: application/json (got ${req.get("content-type") ?? "none"})`);
+    }
+    next();
+  });
   v1.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.baseUrl));
   });

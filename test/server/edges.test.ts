@@ -92,6 +92,19 @@ describe("Integration: the edges every response carries", function () {
     assert.equal(ajv.compile(createSchema)({ opponent: "house" }), true);
   });
 
+  it("refuses a body that is not sent as JSON with a bad_request naming the Content-Type", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const r = await fetch(`${server.url}/api/v1/games`, { method: "POST", headers: { "content-type": type }, body: '{"opponent":"house"}' });
+      assert.equal(r.status, 400, type);
+      assert.match(r.headers.get("content-type") ?? "", /application\/problem\+json/);
+      const problem = await r.json();
+      assert.equal(problem.code, "bad_request");
+      assert.match(problem.detail, /Content-Type: application\/json/);
+    }
+    const json = await http(server.url, "POST", "/api/v1/games", { opponent: "house" });
+    assert.equal(json.status, 201);
+  });
+
   it("answers 429 with Retry-After and a problem document once the read limit is spent", async () => {
     let last: Awaited<ReturnType<typeof http>> | undefined;
     for (let i = 0; i < 130; i++) {
