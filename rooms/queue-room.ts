@@ -49,7 +49,8 @@ export class QueueRoom extends Room<{ state: QueueState }> {
 
   override onCreate(options: { ruleset?: string; deps: QueueDeps }) {
     const ruleset = RulesetSchema.safeParse(options.ruleset ?? "classic");
-    if (!ruleset.success) throw new ServerError(4400, "unknown ruleset");
+    // Thrown while a matchmaking request is answered: its code becomes the HTTP status.
+    if (!ruleset.success) throw new ServerError(400, "bad_request: ruleset is \"classic\" or \"mutators\"");
     this.deps = options.deps;
     this.ruleset = ruleset.data;
     this.roomId = queueRoomId(this.ruleset);

@@ -20,6 +20,7 @@ import { createEvents, type Events } from "./events";
 import { GameService } from "./games/service";
 import { changeChannel, type RoomDeps } from "./games/ports";
 import { QuickMatch } from "./games/quick-match";
+import { guardMatchmaking } from "./games/matchmaking-guard";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
@@ -111,6 +112,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
 
   // Colyseus answers CORS for every route before Express; expose the headers clients need to read.
+  guardMatchmaking();
   matchMaker.controller.getCorsHeaders = (headers: Headers) => ({
     "Access-Control-Allow-Origin": headers.get("origin") || "*",
     "Access-Control-Allow-Headers": "Origin, X-Requested-With, Content-Type, Accept, Authorization, mcp-session-id, mcp-protocol-version, Last-Event-ID, If-None-Match",

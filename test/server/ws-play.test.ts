@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { playRest } from "../support/play";
 import { bootServer, http } from "../support/server";
@@ -65,5 +66,24 @@ describe("Integration: WebSocket clients play in the game room", function () {
     assert.deepEqual(waiting.refused.map((r) => r.code).sort(), ["bad_request", "bad_request", "not_your_turn"]);
     assert.equal(A.room.state.moveCount, 0);
     await Promise.all([A.leave(), B.leave(), spectator.leave()]);
+  });
+
+  it("refuses matchmaking that would create a game room or enter one without its id, and changes nothing", async () => {
+    const { id } = await friendGame();
+    const before = (await http(server.url, "GET", `/api/v1/games/${id}`)).json;
+    const client = new Client(server.url);
+    for (const attempt of [
+      () => client.create("game", { gameId: id }),
+      () => client.join("game", {}),
+      () => client.joinOrCreate("game", { gameId: id }),
+      () => client.create("quick", { ruleset: "classic" }),
+    ]) {
+      await assert.rejects(attempt(), (e: { code?: number; message?: string }) => e.code === 403 && /joinById|joinOrCreate/.test(e.message ?? ""));
+    }
+    await assert.rejects(client.joinOrCreate("quick", { ruleset: "__proto__" }), (e: { code?: number }) => e.code === 400);
+    assert.deepEqual((await http(server.url, "GET", `/api/v1/games/${id}`)).json, before);
+    const spectator = await joinWs(server.url, id);
+    assert.equal(spectator.room.roomId, id);
+    await spectator.leave();
   });
 });
