@@ -8,11 +8,13 @@ import { WebSocket as WsWebSocket } from "ws";
 
 import { LocalDriver, LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
+import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
 import { EXPOSED_HEADERS } from "./api/edges";
+import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
 import type { Config } from "./config";
@@ -113,11 +115,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   // Colyseus answers CORS for every route before Express; expose the headers clients need to read.
   guardMatchmaking();
-  matchMaker.controller.getCorsHeaders = (headers: Headers) => ({
-    "Access-Control-Allow-Origin": headers.get("origin") || "*",
+  const cors = (origin: string | null | undefined) => ({
+    "Access-Control-Allow-Origin": origin || "*",
     "Access-Control-Allow-Headers": "Origin, X-Requested-With, Content-Type, Accept, Authorization, mcp-session-id, mcp-protocol-version, Last-Event-ID, If-None-Match",
     "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
   });
+  matchMaker.controller.getCorsHeaders = (headers: Headers) => cors(headers.get("origin"));
 
   const mcp = createMcpRouter({ games, quick, players, events, log, limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore } });
 
@@ -149,7 +152,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
 
   await server.listen(config.port, config.host);
-  const port = ((server.transport as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+  const httpServer = (server.transport as unknown as { server: HttpServer }).server;
+  gateMatchmaking(httpServer, {
+    limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
+    trustProxy: config.trustProxy,
+    log,
+    baseUrl,
+    corsHeaders: (req) => cors(req.headers.origin),
+  });
+  const port = (httpServer.address() as AddressInfo).port;
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);

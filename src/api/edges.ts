@@ -15,7 +15,7 @@ export const apiVersion: RequestHandler = (_req, res, next) => {
 };
 
 /** The spec's per-IP limits (section 8), per minute. */
-export const POLICIES = { reads: 120, writes: 120, challenge: 30, result: 60, mcp: 120 } as const;
+export const POLICIES = { reads: 120, writes: 120, challenge: 30, result: 60, mcp: 120, matchmake: 120 } as const;
 export type PolicyName = keyof typeof POLICIES;
 
 export interface LimiterOptions { scale: number; store?: (policy: PolicyName) => RateStore }

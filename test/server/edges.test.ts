@@ -105,6 +105,23 @@ describe("Integration: the edges every response carries", function () {
     assert.equal(json.status, 201);
   });
 
+  it("limits Colyseus' matchmaking requests per address too, with the RateLimit fields and a readable 429", async () => {
+    const call = () =>
+      fetch(`${server.url}/matchmake/joinById/g_none`, { method: "POST", headers: { "content-type": "application/json", origin: "https://client.example" }, body: "{}" });
+    const first = await call();
+    assert.equal(first.status, 522); // no such room: Colyseus' own answer, counted all the same
+    assert.match(first.headers.get("ratelimit-policy") ?? "", /"matchmake"; q=120; w=60/);
+    for (let i = 1; i < 120; i++) await (await call()).arrayBuffer();
+    const refused = await call();
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    assert.equal(refused.headers.get("access-control-allow-origin"), "https://client.example");
+    assert.match(refused.headers.get("content-type") ?? "", /application\/problem\+json/);
+    assert.equal((await refused.json()).code, "rate_limited");
+    // REST has budgets of its own.
+    assert.equal((await http(server.url, "POST", "/api/v1/games", { opponent: "house" })).status, 201);
+  });
+
   it("answers 429 with Retry-After and a problem document once the read limit is spent", async () => {
     let last: Awaited<ReturnType<typeof http>> | undefined;
     for (let i = 0; i < 130; i++) {
