@@ -122,7 +122,9 @@ describe("Integration: MCP", function () {
       assert.ok(Date.parse(sub.refreshBefore) > Date.now());
       assert.equal(receiver.received[0]?.json?.type, "verification");
 
-      const view = await mcp.ok("sync", { game_id: gameId, player_token: created.playerToken });
+      // The house may move first: sync waits until it is this seat's turn.
+      const view = await mcp.ok("sync", { game_id: gameId, player_token: created.playerToken, since: 0, timeout: 10 });
+      assert.equal(view.yourTurn, true);
       await playOneMove(mcp, gameId, created.playerToken, view);
       await receiver.waitFor(1, 10_000);
       const first = receiver.events()[0];
