@@ -3,7 +3,7 @@
  * server instance, so several servers in one process (tests) never share counters.
  */
 import type { Request, Response } from "express";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AppError } from "./errors";
 import { safeEqualHex, sha256Hex } from "./store";
 
@@ -15,11 +15,32 @@ export interface Metrics {
   gamesFinished: Counter<"decided_by">;
   /** Seconds from receiving a move to its durable append and projection. */
   moveSeconds: Histogram;
+  /** Seconds one house decision or review took on the AI pool, by task. */
+  aiSeconds: Histogram<"task">;
+  /** Reads the webhook dispatcher's queues when scraped; set once the dispatcher exists. */
+  deliveries: { source?: () => DeliveryGauges };
 }
+
+export interface DeliveryGauges { queuedEvents: number; queuedDeliveries: number; inflight: number; held: number }
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "arena_" });
+  const deliveries: Metrics["deliveries"] = {};
+  new Gauge({
+    name: "arena_webhook_deliveries",
+    help: "Webhook work held by this process: events awaiting lookup, deliveries queued, in flight, and held in all",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const s = deliveries.source?.();
+      if (!s) return;
+      this.set({ state: "events_queued" }, s.queuedEvents);
+      this.set({ state: "queued" }, s.queuedDeliveries);
+      this.set({ state: "in_flight" }, s.inflight);
+      this.set({ state: "held" }, s.held);
+    },
+  });
   return {
     registry,
     moves: new Counter({ name: "arena_moves_total", help: "Placements accepted", labelNames: ["via"], registers: [registry] }),
@@ -32,6 +53,14 @@ export function createMetrics(): Metrics {
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
       registers: [registry],
     }),
+    aiSeconds: new Histogram({
+      name: "arena_ai_task_seconds",
+      help: "Time of one house decision or review on the AI pool, queueing included",
+      labelNames: ["task"],
+      buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    deliveries,
   };
 }
 

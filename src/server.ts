@@ -66,7 +66,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const players = new PlayerService(store, baseUrl);
   const rooms = new RoomAccess(store, log);
   const metrics = createMetrics();
-  const ai = createAiPool(config.aiThreads, (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"));
+  const ai = createAiPool(config.aiThreads, {
+    onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
+    onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
+  });
   const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics);
   const quick = new QuickMatch(presence, rooms, players, games);
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
@@ -89,6 +92,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };
     },
   });
+
+  metrics.deliveries.source = () => events.dispatcher.stats();
 
   const roomDeps: RoomDeps = {
     store,

@@ -26,12 +26,23 @@ const WORKER = join(__dirname, __filename.endsWith(".ts") ? "worker-entry.cjs" :
  * A pool of `threads` worker threads (0: inline). A task that fails on a thread (a thread that could not
  * start, or died) is reported to `onError` and run inline instead, so a game never waits on a broken pool.
  */
-export function createAiPool(threads: number, onError: (err: unknown, task: string) => void = () => undefined): AiPool {
+export interface AiPoolHooks {
+  /** A task failed on a thread and was run inline instead. */
+  onError?: (err: unknown, task: string) => void;
+  /** A task finished (on a thread or inline), after `seconds` including its wait for a thread. */
+  onDone?: (task: "decide" | "review", seconds: number) => void;
+}
+
+export function createAiPool(threads: number, hooks: AiPoolHooks = {}): AiPool {
+  const timed = <T>(task: "decide" | "review", work: () => Promise<T>): Promise<T> => {
+    const started = process.hrtime.bigint();
+    return work().finally(() => hooks.onDone?.(task, Number(process.hrtime.bigint() - started) / 1e9));
+  };
   if (threads <= 0) {
     return {
       threads: 0,
-      decide: async (view, level) => decideTask({ view, level }),
-      review: async (replay) => reviewTask(replay),
+      decide: (view, level) => timed("decide", async () => decideTask({ view, level })),
+      review: (replay) => timed("review", async () => reviewTask(replay)),
       close: async () => undefined,
     };
   }
@@ -41,13 +52,13 @@ export function createAiPool(threads: number, onError: (err: unknown, task: stri
   const run = <T>(name: string, task: unknown, inline: () => T): Promise<T> =>
     (pool.run(task, { name }) as Promise<T>).catch((err: unknown) => {
       if (closed) throw err;
-      onError(err, name);
+      hooks.onError?.(err, name);
       return inline();
     });
   return {
     threads,
-    decide: (view, level) => run("decideTask", { view, level } satisfies DecideTask, () => decideTask({ view, level })),
-    review: (replay) => run("reviewTask", replay, () => reviewTask(replay)),
+    decide: (view, level) => timed("decide", () => run("decideTask", { view, level } satisfies DecideTask, () => decideTask({ view, level }))),
+    review: (replay) => timed("review", () => run("reviewTask", replay, () => reviewTask(replay))),
     close: async () => {
       closed = true;
       await pool.destroy();

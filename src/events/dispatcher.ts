@@ -106,6 +106,11 @@ export class EventDispatcher {
       });
   }
 
+  /** What this dispatcher holds right now (for metrics). */
+  stats(): { queuedEvents: number; queuedDeliveries: number; inflight: number; held: number } {
+    return { queuedEvents: this.emitted.length, queuedDeliveries: this.jobs.length, inflight: this.inflight, held: this.held.size };
+  }
+
   /** Resolves when nothing is queued, in flight or waiting for a retry. */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();

@@ -31,7 +31,7 @@ describe("Unit: the AI pool runs searches on worker threads", function () {
   this.timeout(60_000);
   let pool: AiPool;
   before(() => {
-    pool = createAiPool(2, (err) => assert.fail(`a worker task failed: ${String(err)}`));
+    pool = createAiPool(2, { onError: (err) => assert.fail(`a worker task failed: ${String(err)}`) });
   });
   after(() => pool.close());
 
