@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { playRest } from "../support/play";
-import { bootServer, http } from "../support/server";
+import { bootServer, eventually, http } from "../support/server";
 import { joinWs } from "../support/ws";
 
 const cardIdsOfHands = (state: any): string[] => Object.values(state.hands ?? {}).flatMap((h: any) => h.cards.map((c: any) => c.id));
@@ -61,7 +61,7 @@ describe("Integration: WebSocket clients play in the game room", function () {
     waiting.room.send("move", { card: "E1", square: "a1" });
     waiting.room.send("move", { nonsense: true });
     waiting.room.send("dance", {});
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(() => spectator.refused.length >= 1 && waiting.refused.length >= 3, "the four refusals");
     assert.equal(spectator.refused[0]?.code, "unauthorized");
     assert.deepEqual(waiting.refused.map((r) => r.code).sort(), ["bad_request", "bad_request", "not_your_turn"]);
     assert.equal(A.room.state.moveCount, 0);

@@ -50,3 +50,12 @@ export async function http(base: string, method: string, path: string, body?: un
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Polls `check` until it holds (state patches and messages arrive asynchronously); fails after `timeoutMs`. */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
