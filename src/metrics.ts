@@ -5,6 +5,7 @@
 import type { Request, Response } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AppError } from "./errors";
+import type { DispatcherStats } from "./events";
 import { safeEqualHex, sha256Hex } from "./store";
 
 export interface Metrics {
@@ -18,10 +19,8 @@ export interface Metrics {
   /** Seconds one house decision or review took on the AI pool, by task. */
   aiSeconds: Histogram<"task">;
   /** Reads the webhook dispatcher's queues when scraped; set once the dispatcher exists. */
-  deliveries: { source?: () => DeliveryGauges };
+  deliveries: { source?: () => DispatcherStats };
 }
-
-export interface DeliveryGauges { queuedEvents: number; queuedDeliveries: number; inflight: number; held: number }
 
 export function createMetrics(): Metrics {
   const registry = new Registry();

@@ -22,10 +22,6 @@ export interface AiPool {
 /** The worker module next to this one: through a tsx-registering entry when running from TypeScript sources. */
 const WORKER = join(__dirname, __filename.endsWith(".ts") ? "worker-entry.cjs" : "worker.js");
 
-/**
- * A pool of `threads` worker threads (0: inline). A task that fails on a thread (a thread that could not
- * start, or died) is reported to `onError` and run inline instead, so a game never waits on a broken pool.
- */
 export interface AiPoolHooks {
   /** A task failed on a thread and was run inline instead. */
   onError?: (err: unknown, task: string) => void;
@@ -33,6 +29,10 @@ export interface AiPoolHooks {
   onDone?: (task: "decide" | "review", seconds: number) => void;
 }
 
+/**
+ * A pool of `threads` worker threads (0: inline). A task that fails on a thread (a thread that could not
+ * start, or died) is reported to `onError` and run inline instead, so a game never waits on a broken pool.
+ */
 export function createAiPool(threads: number, hooks: AiPoolHooks = {}): AiPool {
   const timed = <T>(task: "decide" | "review", work: () => Promise<T>): Promise<T> => {
     const started = process.hrtime.bigint();

@@ -37,12 +37,14 @@ export interface DispatcherOptions {
   exclusive?: boolean;
 }
 
+/** What a dispatcher holds right now: events awaiting lookup, deliveries queued, POSTs in flight, all held. */
+export interface DispatcherStats { queuedEvents: number; queuedDeliveries: number; inflight: number; held: number }
+
 interface Job {
   sub: SubscriptionRecord;
-  eventId: string;
-  body: string;
   /** 0 for the first POST, then 1, 2 for the retries. */
   attempt: number;
+  /** What is recorded in the store, eventId and body included. */
   record: DeliveryRecord;
 }
 
@@ -107,7 +109,7 @@ export class EventDispatcher {
   }
 
   /** What this dispatcher holds right now (for metrics). */
-  stats(): { queuedEvents: number; queuedDeliveries: number; inflight: number; held: number } {
+  stats(): DispatcherStats {
     return { queuedEvents: this.emitted.length, queuedDeliveries: this.jobs.length, inflight: this.inflight, held: this.held.size };
   }
 
@@ -179,7 +181,7 @@ export class EventDispatcher {
           await this.o.store.deleteDeliveries([record.eventId]); // the subscription ended meanwhile
           continue;
         }
-        this.enqueue({ sub, eventId: record.eventId, body: record.body, attempt: 0, record });
+        this.enqueue({ sub, attempt: 0, record });
         taken++;
       }
       if (taken > 0) this.o.logger.info({ deliveries: taken }, "unfinished deliveries taken over from the store");
@@ -307,7 +309,7 @@ export class EventDispatcher {
     const record: DeliveryRecord = {
       eventId, subscriptionId: sub.id, subscriptionKey: sub.key, body, leaseUntil: this.leaseEnd(now), createdAt: now.toISOString(),
     };
-    return { sub, eventId, body, attempt: 0, record };
+    return { sub, attempt: 0, record };
   }
 
   /** Records deliveries before their first POST. A failed write is logged and the POSTs go ahead anyway. */
@@ -333,20 +335,20 @@ export class EventDispatcher {
   private enqueue(job: Job): void {
     if (this.jobs.length >= this.maxQueue) {
       const old = this.jobs.shift() as Job;
-      this.held.delete(old.eventId);
-      this.o.logger.warn({ eventId: old.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery deferred until its lease ends");
+      this.held.delete(old.record.eventId);
+      this.o.logger.warn({ eventId: old.record.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery deferred until its lease ends");
     }
-    this.held.set(job.eventId, job.record);
+    this.held.set(job.record.eventId, job.record);
     this.jobs.push(job);
   }
 
   /** The delivery is done with (delivered, ended by 410, or given up): forget it here and in the store. */
   private async finish(job: Job): Promise<void> {
-    this.held.delete(job.eventId);
+    this.held.delete(job.record.eventId);
     try {
-      await this.o.store.deleteDeliveries([job.eventId]);
+      await this.o.store.deleteDeliveries([job.record.eventId]);
     } catch (err) {
-      this.o.logger.warn({ err, eventId: job.eventId }, "could not forget a finished delivery; it may be sent again");
+      this.o.logger.warn({ err, eventId: job.record.eventId }, "could not forget a finished delivery; it may be sent again");
     }
   }
 
@@ -355,7 +357,7 @@ export class EventDispatcher {
       const job = this.jobs.shift() as Job;
       this.inflight++;
       void this.attempt(job)
-        .catch((err) => this.o.logger.error({ err, eventId: job.eventId }, "delivery failed unexpectedly"))
+        .catch((err) => this.o.logger.error({ err, eventId: job.record.eventId }, "delivery failed unexpectedly"))
         .finally(() => {
           this.inflight--;
           this.pump();
@@ -368,8 +370,8 @@ export class EventDispatcher {
     const { sub } = job;
     const controller = new AbortController();
     this.controllers.add(controller);
-    const headers = signedHeaders(sub.secret, job.eventId, sub.id, job.body, this.o.now());
-    const res = await this.o.client.post(sub.url, job.body, headers, controller.signal).finally(() => this.controllers.delete(controller));
+    const headers = signedHeaders(sub.secret, job.record.eventId, sub.id, job.record.body, this.o.now());
+    const res = await this.o.client.post(sub.url, job.record.body, headers, controller.signal).finally(() => this.controllers.delete(controller));
     if (res.ok && res.status >= 200 && res.status < 300) {
       await this.finish(job);
       return this.account(sub, true);
@@ -390,10 +392,10 @@ export class EventDispatcher {
         this.pump();
       }, this.retryDelaysMs[job.attempt]);
       this.retryTimers.add(timer);
-      this.o.logger.debug({ eventId: job.eventId, subscription: sub.id, why }, "delivery failed; will retry");
+      this.o.logger.debug({ eventId: job.record.eventId, subscription: sub.id, why }, "delivery failed; will retry");
       return;
     }
-    this.o.logger.warn({ eventId: job.eventId, subscription: sub.id, why }, "delivery failed after retries");
+    this.o.logger.warn({ eventId: job.record.eventId, subscription: sub.id, why }, "delivery failed after retries");
     await this.finish(job);
     return this.account(sub, false);
   }

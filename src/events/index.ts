@@ -88,7 +88,7 @@ export function createEvents(deps: EventsDeps): Events {
 }
 
 export { EVENT_NAMES, eventCatalog, isEventName, type EventName, type EventData, type EventArguments, type CatalogEntry } from "./catalog";
-export { EventDispatcher, type DispatcherOptions } from "./dispatcher";
+export { EventDispatcher, type DispatcherOptions, type DispatcherStats } from "./dispatcher";
 export { createCallbackClient, type CallbackClient, type CallbackClientOptions, type PostResult } from "./http-client";
 export { isForbiddenAddress, addressRange } from "./ssrf";
 export {

@@ -208,12 +208,7 @@ export class SqliteStore implements Store {
     this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
   }
   async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
-    return this.db.transaction((): boolean => {
-      const current = parse<ChallengeRecord>(this.st.getChallenge.get(token) as DocRow | undefined);
-      if (!current || !matchesExpectation(current, expected)) return false;
-      this.st.updateChallenge.run(challengeRow(mergePatch(current, patch, "token")));
-      return true;
-    }).immediate();
+    return this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)), expected);
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     return parseAll<ChallengeRecord>(this.st.listChallenges.all(agentName, pageSize(limit)) as DocRow[]);
@@ -244,11 +239,16 @@ export class SqliteStore implements Store {
     return (this.st.communitiesOf.all(playerId) as CommunityRow[]).map(community);
   }
 
-  /** Read-merge-write in one immediate transaction so a concurrent writer cannot interleave. */
-  private update<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void): void {
-    this.db.transaction(() => {
+  /**
+   * Read-merge-write in one immediate transaction so a concurrent writer cannot interleave; with `expected`,
+   * only when the record matches it. Returns whether it wrote.
+   */
+  private update<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void, expected: object = {}): boolean {
+    return this.db.transaction((): boolean => {
       const current = parse<T>(get.get(key) as DocRow | undefined);
-      if (current) write(mergePatch(current, patch, keyField));
+      if (!current || !matchesExpectation(current, expected)) return false;
+      write(mergePatch(current, patch, keyField));
+      return true;
     }).immediate();
   }
 }
