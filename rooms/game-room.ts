@@ -17,10 +17,18 @@ import { recordPatch, seatOfToken } from "../src/games/record";
 import { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor } from "../src/games/views";
-import type { SeatRecord } from "../src/store/port";
+import type { GameRecord, SeatRecord, StoredAction } from "../src/store/port";
 import { GameRoomState } from "./game-state";
 import { GameClock } from "./game-clock";
 import { project } from "./projection";
+
+/** The record of a finishing action as stored before the ratings: still active, so a restart finishes it again. */
+function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
+  const active: Partial<GameRecord> = { ...patch, status: "active", winner: null };
+  delete active.decidedBy;
+  delete active.finishedAt;
+  return active;
+}
 
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 const NO_PATCH_TIMER = 2 ** 31 - 1;
@@ -209,7 +217,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
         const at = new Date().toISOString();
         record = { ...record, status: "active", startedAt: at, firstPlayer: engine.firstPlayer, score: engine.score };
       }
-      await this.deps.store.updateGame(r.id, { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score });
+      const stored = await this.write([], { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score });
+      if (!stored.ok) return stored;
       this.ctx = { ...this.ctx, record, engine };
       this.afterChange();
       this.publish();
@@ -257,30 +266,42 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       const started = process.hrtime.bigint();
       const result = step(this.ctx, action);
       if (!result.ok) return fail(result.code, result.detail);
-      // 3. persist: the action is durable before it is acknowledged; the record is derived from it
+      // 3. persist: the action and the record fields it changes go into this turn's group commit, and are
+      // durable before anyone is told. Nothing of the room changes unless the write is stored.
       const at = new Date().toISOString();
       const index = this.ctx.engine!.actions.length;
-      try {
-        await this.deps.store.appendAction({ gameId: this.roomId, index, action, at });
-      } catch (e) {
-        this.deps.log.error({ err: e, gameId: this.roomId }, "append failed; action refused");
-        return fail("unavailable", "the move could not be stored, so it was not played; retry");
-      }
       const next = commit(this.ctx, result, at);
       const patch = recordPatch(next, at);
-      this.ctx = { ...next, record: { ...next.record, ...patch } };
+      const finishing = patch.status === "finished";
       // Ratings before the record says "finished": if the process dies in between, the resumed room
-      // finishes the game again, and rating is idempotent per game.
-      if (this.ctx.record.status === "finished") await this.rate();
-      await this.deps.store.updateGame(this.roomId, patch).catch((e) => this.deps.log.error({ err: e }, "record update failed"));
+      // finishes the game again (reconcile), and rating is idempotent per game.
+      const stored = await this.write([{ gameId: this.roomId, index, action, at }], finishing ? beforeFinish(patch) : patch);
+      if (!stored.ok) return stored;
+      this.ctx = { ...next, record: { ...next.record, ...patch } };
+      if (finishing) {
+        await this.rate();
+        await this.write([], patch);
+      }
       // 4. project (with the new clocks), 5. publish, 6. emit
       this.afterChange();
       this.count(action, started);
       this.publish();
       this.emitAfter(result.move);
-      if (this.ctx.record.status === "finished") await this.finish();
+      if (finishing) await this.finish();
       return { ok: true, value: { move: result.move } };
     });
+  }
+
+  /** Stores actions and record fields through the process's group commit; a refusal when not stored. */
+  private async write(actions: StoredAction[], patch: Partial<GameRecord>): Promise<Outcome<null>> {
+    try {
+      const result = await this.deps.commit({ gameId: this.roomId, actions, patch });
+      if (result === "committed") return { ok: true, value: null };
+      this.deps.log.error({ gameId: this.roomId }, "game write conflicted (another writer holds this game); refused");
+    } catch (e) {
+      this.deps.log.error({ err: e, gameId: this.roomId }, "game write failed; refused");
+    }
+    return fail("unavailable", "the change could not be stored, so it was not made; retry");
   }
 
   private emitAfter(move: MoveRecord | undefined) {
@@ -320,7 +341,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     if (record.moveCount === this.ctx.timeline.length && patch.status === record.status) return;
     this.ctx = { ...this.ctx, record: { ...record, ...patch } };
     if (this.ctx.record.status === "finished") await this.rate();
-    await this.deps.store.updateGame(record.id, patch);
+    const stored = await this.write([], patch);
+    if (!stored.ok) throw new ServerError(4503, `game ${record.id} could not be brought up to date; retry`);
     if (this.ctx.record.status === "finished") {
       this.emitAfter(undefined);
       await this.finish();
@@ -362,7 +384,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       if (this.ctx.record.status !== "waiting") return;
       const at = new Date().toISOString();
       const patch = { status: "finished" as const, winner: null, decidedBy: "aborted" as const, finishedAt: at };
-      await this.deps.store.updateGame(this.roomId, patch);
+      if (!(await this.write([], patch)).ok) return;
       this.ctx = { ...this.ctx, record: { ...this.ctx.record, ...patch } };
       this.afterChange();
       this.publish();

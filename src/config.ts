@@ -15,6 +15,8 @@ const EnvSchema = z.object({
   /** SQLite file path (or ":memory:"); ignored when MONGODB_URL is set. */
   DATABASE: z.string().default("./data/arena.sqlite"),
   MONGODB_URL: z.string().optional(),
+  /** SQLite's fsync policy: FULL survives power loss (affordable with the group commit), NORMAL a process crash only. */
+  SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   /** Unset: in-process presence and matchmaking driver. */
   REDIS_URL: z.string().optional(),
   PUBLIC_BASE_URL: z.string().optional(),
@@ -40,6 +42,7 @@ export type Config = {
   port: number;
   host: string;
   database: string;
+  sqliteSynchronous: "FULL" | "NORMAL";
   mongodbUrl?: string;
   redisUrl?: string;
   publicBaseUrl: string;
@@ -66,6 +69,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     mongodbUrl: e.MONGODB_URL || undefined,
     redisUrl: e.REDIS_URL || undefined,
     publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ""),

@@ -29,6 +29,7 @@ import { createMetrics, metricsHandler } from "./metrics";
 import { createMcpRouter } from "./mcp";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
+import { GroupCommit } from "./store/group-commit";
 import { GameRoom } from "../rooms/game-room";
 import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
 import { scaledInfra } from "./scale";
@@ -56,7 +57,7 @@ export interface StartOptions {
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl });
+  const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl, synchronous: config.sqliteSynchronous });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
   const driver: MatchMakerDriver = infra?.driver ?? new LocalDriver();
@@ -95,8 +96,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   metrics.deliveries.source = () => events.dispatcher.stats();
 
+  const commits = new GroupCommit(store);
   const roomDeps: RoomDeps = {
     store,
+    commit: (write) => commits.submit(write),
     events,
     players,
     decide: (view, level) => ai.decide(view, level),

@@ -14,6 +14,8 @@ export interface OpenStoreOptions {
   database: string;
   /** When set, MongoDB through mongoose is used instead of SQLite. */
   mongodbUrl?: string;
+  /** SQLite's fsync policy: FULL (default) survives power loss, NORMAL a process crash only. */
+  synchronous?: "NORMAL" | "FULL";
 }
 
 /** Opens and initialises the configured store. */
@@ -22,7 +24,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.mongodbUrl) {
     store = new MongoStore({ url: opts.mongodbUrl });
   } else {
-    store = new SqliteStore({ path: opts.database });
+    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous });
   }
   try {
     await store.init();

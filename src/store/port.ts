@@ -142,6 +142,23 @@ export interface CommunityRecord {
 
 export interface ListGamesQuery { status?: GameStatus; publicOnly?: boolean; limit: number; cursor?: string }
 
+/**
+ * One game's share of a group commit: the actions it accepted and the record members that follow from them
+ * (status, score, winner and the rest a listing or profile must be able to query). The conditions a write
+ * must meet to be stored are checked per write inside the batch's transaction: today every action index must
+ * be free; an owner check belongs here too.
+ */
+export interface GameWrite {
+  gameId: string;
+  /** Appended in order. */
+  actions: StoredAction[];
+  /** Shallow-merged into the record exactly like updateGame (an empty patch leaves the record alone). */
+  patch: Partial<GameRecord>;
+}
+
+/** What became of one write of a batch: stored, or refused because a condition did not hold (nothing of it stored). */
+export type GameWriteResult = "committed" | "conflict";
+
 /** Raised by appendAction when the index is already taken (two writers raced). */
 export class ActionConflictError extends Error {
   constructor(readonly gameId: string, readonly index: number) {
@@ -173,6 +190,12 @@ export interface Store {
 
   /** Durable before it resolves. Throws ActionConflictError if the index exists. */
   appendAction(a: StoredAction): Promise<void>;
+  /**
+   * Group commit: every write of the batch in one transaction (one durable commit). A write whose condition
+   * fails is skipped and reported "conflict"; the others still commit. A rejection means nothing of the
+   * batch was stored.
+   */
+  commitGames(writes: GameWrite[]): Promise<GameWriteResult[]>;
   /** In index order. */
   listActions(gameId: string): Promise<StoredAction[]>;
 

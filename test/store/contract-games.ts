@@ -173,5 +173,53 @@ export function gamesContract(store: StoreRef): void {
         assert.ok(rejected.reason instanceof ActionConflictError);
       });
     });
+
+    describe("commitGames (group commit)", function () {
+      const place = (gameId: string, index: number, minute: number) =>
+        ({ gameId, index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(minute) });
+
+      it("stores every write's actions and merges its patch when the batch commits", async function () {
+        await store().createGame(game("G1", { status: "active" }));
+        await store().createGame(game("G2", { status: "active" }));
+        const results = await store().commitGames([
+          { gameId: "G1", actions: [place("G1", 0, 1)], patch: { moveCount: 1, score: { A: 6, B: 4 }, lastMoveAt: at(1) } },
+          { gameId: "G2", actions: [place("G2", 0, 2), place("G2", 1, 3)], patch: { status: "finished", winner: "B", decidedBy: "resignation" } },
+        ]);
+        assert.deepEqual(results, ["committed", "committed"]);
+        assert.deepEqual(await store().listActions("G1"), [place("G1", 0, 1)]);
+        assert.equal((await store().listActions("G2")).length, 2);
+        const g1 = (await store().getGame("G1"))!;
+        assert.equal(g1.moveCount, 1);
+        assert.deepEqual(g1.score, { A: 6, B: 4 });
+        assert.ok(g1.updatedAt > T0);
+        const g2 = (await store().getGame("G2"))!;
+        assert.equal(g2.winner, "B");
+        const finished = await store().listGames({ status: "finished", limit: 10 });
+        assert.deepEqual(finished.games.map((g) => g.id), ["G2"], "the status written in the batch is queryable");
+      });
+
+      it("refuses only the write whose action index is taken, and stores nothing of it", async function () {
+        await store().createGame(game("G1", { status: "active" }));
+        await store().createGame(game("G2", { status: "active" }));
+        await store().appendAction(place("G1", 0, 1));
+        const results = await store().commitGames([
+          { gameId: "G1", actions: [place("G1", 1, 2), place("G1", 0, 3)], patch: { moveCount: 2 } },
+          { gameId: "G2", actions: [place("G2", 0, 2)], patch: { moveCount: 1 } },
+        ]);
+        assert.equal(results[1], "committed");
+        assert.equal(results[0], "conflict");
+        assert.equal((await store().getGame("G1"))!.moveCount, 0, "the conflicting write's patch is not applied");
+        assert.equal((await store().getGame("G2"))!.moveCount, 1);
+      });
+
+      it("updates only the record when a write has no actions, and leaves it alone with an empty patch", async function () {
+        await store().createGame(game("G1"));
+        assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [], patch: { status: "active", startedAt: at(1) } }]), ["committed"]);
+        assert.equal((await store().getGame("G1"))!.status, "active");
+        assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 2)], patch: {} }]), ["committed"]);
+        assert.equal((await store().getGame("G1"))!.status, "active");
+        assert.equal((await store().listActions("G1")).length, 1);
+      });
+    });
   });
 }

@@ -6,7 +6,7 @@ import mongoose, { type Connection, type InsertManyOptions, type Model, type mon
 import {
   ActionConflictError,
   type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
-  type Store, type StoredAction, type SubscriptionRecord,
+  type GameWrite, type GameWriteResult, type Store, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { createModels, type Doc, type Models } from "./models";
@@ -115,6 +115,35 @@ export class MongoStore implements Store {
       if (isDuplicateKey(e)) throw new ActionConflictError(a.gameId, a.index);
       throw e;
     }
+  }
+  /**
+   * Group commit without a multi-document transaction (those need a replica set): the batch's actions go in
+   * one unordered journaled insert, then the records of the writes whose actions all went in get their
+   * patches in one bulk write. A write with a duplicate index is reported "conflict" and its record is left
+   * alone (its other actions may be stored; a resumed room replays them). A rejection stores nothing of the
+   * records; actions already inserted replay on resume, as after a crash between the two steps.
+   */
+  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
+    const actions = writes.flatMap((w) => w.actions);
+    const conflicted = new Set<string>();
+    if (actions.length > 0) {
+      try {
+        const options: InsertManyOptions & mongo.BulkWriteOptions = { lean: true, ordered: false, writeConcern: DURABLE };
+        await this.m.actions.insertMany(actions.map((a) => copy<object>(a) as Doc), options);
+      } catch (e) {
+        if (!isDuplicateKey(e)) throw e;
+        const failed = (e as { writeErrors?: { index?: number; err?: { index?: number } }[] }).writeErrors ?? [];
+        for (const w of failed) {
+          const i = w.index ?? w.err?.index;
+          if (i !== undefined && actions[i]) conflicted.add(actions[i].gameId);
+        }
+      }
+    }
+    const updates = writes
+      .filter((w) => !conflicted.has(w.gameId) && Object.keys(w.patch).length > 0)
+      .map((w) => ({ updateOne: { filter: { id: w.gameId }, update: patchUpdate(w.patch, "id", true) } }));
+    if (updates.length > 0) await this.m.games.bulkWrite(updates, { ordered: false, writeConcern: DURABLE });
+    return writes.map((w) => (conflicted.has(w.gameId) ? "conflict" : "committed"));
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.m.actions.find({ gameId }, NO_ID).sort({ index: 1 }).lean<StoredAction[]>().exec();
