@@ -12,14 +12,16 @@ import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "..
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
 import { commit, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName } from "../src/games/game-events";
+import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
 import type { RoomDeps } from "../src/games/ports";
 import { recordPatch, seatOfToken } from "../src/games/record";
-import { MoveBody } from "../src/games/schemas";
+import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
-import { gameRecordBody, syncFor } from "../src/games/views";
-import type { GameRecord, SeatRecord, StoredAction } from "../src/store/port";
+import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
+import type { GameRecord, StoredAction } from "../src/store/port";
 import { GameRoomState } from "./game-state";
 import { GameClock } from "./game-clock";
+import { parseGameIn, send, type GameIn } from "./messages";
 import { project } from "./projection";
 
 /** The record of a finishing action as stored before the ratings: still active, so a restart finishes it again. */
@@ -33,15 +35,11 @@ function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 const NO_PATCH_TIMER = 2 ** 31 - 1;
 
-/** A move message is validated by the same schema as a REST move body. */
-type MoveInput = MoveBody;
-
-export interface SeatClaim { playerId: string; name: string; tokenHash: string; champion?: SeatRecord["champion"] }
 interface ClientData { seat: Seat | null; windowStart: number; messages: number }
 
 const MESSAGES_PER_SECOND = 20;
 
-export class GameRoom extends Room<{ state: GameRoomState }> {
+export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi {
   override state = new GameRoomState();
   private deps!: RoomDeps;
   private ctx!: GameContext;
@@ -71,9 +69,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     const actions = await this.deps.store.listActions(record.id);
     this.ctx = rebuildContext(record, actions);
     await this.reconcile(actions.at(-1)?.at);
-    this.onMessage("move", (client, message) => this.withinLimit(client) && this.onMoveMessage(client, message));
-    this.onMessage("resign", (client) => this.withinLimit(client) && this.onResignMessage(client));
-    this.onMessage("*", (client, type) => this.withinLimit(client) && this.refuse(client, "bad_request", `unknown message type ${String(type)}`));
+    // One handler for every frame: parsed into a GameIn at the boundary (rooms/messages.ts).
+    this.onMessage("*", (client, type, message) => this.withinLimit(client) && void this.onClientIn(client, parseGameIn(type, message)));
     this.afterChange();
   }
 
@@ -135,19 +132,23 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     this.timers.stop();
   }
 
-  private async onMoveMessage(client: Client, message: unknown) {
+  private async onClientIn(client: Client, message: GameIn) {
     const seat = (client.userData as ClientData | undefined)?.seat ?? null;
-    const parsed = MoveBody.safeParse(message);
-    if (!parsed.success) return this.refuse(client, "bad_request", "a move is { move: \"E7@b3\" } or { card, square }");
-    const out = await this.playAs(seat, parsed.data);
-    if (!out.ok) this.refuse(client, out.code, out.detail);
-    else client.send("moved", { notation: out.value.move.notation, n: out.value.move.n });
-  }
-
-  private async onResignMessage(client: Client) {
-    const seat = (client.userData as ClientData | undefined)?.seat ?? null;
-    const out = seat ? await this.perform({ kind: "resign", seat }) : fail("unauthorized", "spectators cannot resign");
-    if (!out.ok) this.refuse(client, out.code, out.detail);
+    switch (message.type) {
+      case "move": {
+        const out = await this.playAs(seat, message.body);
+        if (!out.ok) this.refuse(client, out.code, out.detail);
+        else send(client, { type: "moved", notation: out.value.move.notation, n: out.value.move.n });
+        return;
+      }
+      case "resign": {
+        const out = seat ? await this.perform({ kind: "resign", seat }) : fail("unauthorized", "spectators cannot resign");
+        if (!out.ok) this.refuse(client, out.code, out.detail);
+        return;
+      }
+      case "unexpected":
+        return this.refuse(client, "bad_request", message.detail);
+    }
   }
 
   /**
@@ -168,40 +169,40 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   }
 
   private refuse(client: Client, code: ErrorCode, detail: string) {
-    client.send("refused", { code, detail });
+    send(client, { type: "refused", code, detail });
   }
 
-  // ---- Room calls (local or remote; arguments and results are JSON) ---------------------------------
+  // ---- GameRoomApi: what the facade calls, locally or remotely (arguments and results are JSON) -----
 
-  async rpcMove(tokenHash: string, input: MoveInput) {
+  async move(tokenHash: string, input: MoveBody): Promise<Outcome<MoveAnswer>> {
     const seat = seatOfToken(this.ctx.record, tokenHash);
     if (!seat) return fail("unauthorized", "wrong player token for this game");
     const out = await this.playAs(seat, input);
     if (!out.ok) return out;
-    return { ok: true as const, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.ctx.record.status } };
+    return { ok: true, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.ctx.record.status } };
   }
 
-  async rpcResign(tokenHash: string) {
+  async resign(tokenHash: string): Promise<Outcome<RecordBody>> {
     const seat = seatOfToken(this.ctx.record, tokenHash);
     if (!seat) return fail("unauthorized", "wrong player token for this game");
     const out = await this.perform({ kind: "resign", seat });
-    return out.ok ? { ok: true as const, value: gameRecordBody(this.ctx, this.deps.baseUrl) } : out;
+    return out.ok ? { ok: true, value: gameRecordBody(this.ctx, this.deps.baseUrl) } : out;
   }
 
-  rpcSync(tokenHash: string | null, since: number) {
+  sync(tokenHash: string | null, since: number): Outcome<SyncBody> {
     return syncFor(this.ctx, tokenHash, since, this.deps.baseUrl);
   }
 
-  rpcRecord() {
-    return { ok: true as const, value: gameRecordBody(this.ctx, this.deps.baseUrl) };
+  record(): Outcome<RecordBody> {
+    return { ok: true, value: gameRecordBody(this.ctx, this.deps.baseUrl) };
   }
 
-  rpcEventsNow(name: EventName, args: Record<string, unknown>) {
-    return { ok: true as const, value: eventsNow(this.ctx, name, args, this.deps.baseUrl) };
+  eventsNow(name: EventName, args: Record<string, unknown>): Outcome<EventsNow> {
+    return { ok: true, value: eventsNow(this.ctx, name, args, this.deps.baseUrl) };
   }
 
   /** Claims a seat by its invite code; the game starts when both seats are taken. */
-  rpcClaimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>> {
+  claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>> {
     return this.serial(async () => {
       const r = this.ctx.record;
       const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
@@ -234,13 +235,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   // ---- The one path every change takes -----------------------------------------------------------
 
   /** A seat's move from any transport; refusals are counted by code. */
-  private async playAs(seat: Seat | null, input: MoveInput): Promise<Outcome<{ move: MoveRecord }>> {
+  private async playAs(seat: Seat | null, input: MoveBody): Promise<Outcome<{ move: MoveRecord }>> {
     const out = await this.tryPlay(seat, input);
     if (!out.ok) this.deps.metrics.refusals.inc({ code: out.code });
     return out;
   }
 
-  private tryPlay(seat: Seat | null, input: MoveInput): Promise<Outcome<{ move: MoveRecord }>> {
+  private tryPlay(seat: Seat | null, input: MoveBody): Promise<Outcome<{ move: MoveRecord }>> {
     if (!seat) return Promise.resolve(fail("unauthorized", "spectators cannot move; join with a player token"));
     const engine = this.ctx.engine;
     if (this.ctx.record.status === "finished") return Promise.resolve(fail("game_over", "the game has finished"));

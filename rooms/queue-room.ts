@@ -1,7 +1,7 @@
 /**
  * The quick-match queue of one ruleset, as a Colyseus room (`quick`, filtered by ruleset; room id
  * `quick-<ruleset>`). WebSocket clients join it with `joinOrCreate("quick", { ruleset })`; REST agents are
- * queued server-side through `rpcEnqueue` with a ticket. Entries are paired first come, first served,
+ * queued server-side through `enqueue` (QueueRoomApi) with a ticket. Entries are paired first come, first served,
  * whatever transport they came by; the pair gets a new active game.
  */
 import { Room, ServerError, type Client } from "@colyseus/core";
@@ -11,6 +11,8 @@ import type { Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
 import type { NewSeat } from "../src/games/service";
 import { queueRoomId } from "../src/games/room-access";
+import type { QueuedSeat, QueueRoomApi } from "../src/games/room-api";
+import { send } from "./messages";
 import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/games/schemas";
 import { newPlayerToken, sha256Hex } from "../src/games/secrets";
 import type { PlayerService } from "../src/players/service";
@@ -40,7 +42,7 @@ const JoinOptions = z.object({
   champion: ChampionSchema.optional(),
 });
 
-export class QueueRoom extends Room<{ state: QueueState }> {
+export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomApi {
   override state = new QueueState();
   private deps!: QueueDeps;
   private ruleset: "classic" | "mutators" = "classic";
@@ -73,7 +75,7 @@ export class QueueRoom extends Room<{ state: QueueState }> {
     const token = newPlayerToken();
     const publicPlayer = this.deps.players.introduce(auth);
     this.entries.push({ kind: "ws", client, token, player: publicPlayer, seat: { playerId: auth.player.id, name: auth.player.name, champion: auth.champion } });
-    client.send("queued", { ruleset: this.ruleset, position: this.entries.length });
+    send(client, { type: "queued", ruleset: this.ruleset, position: this.entries.length });
     this.schedulePairing();
   }
 
@@ -82,7 +84,7 @@ export class QueueRoom extends Room<{ state: QueueState }> {
     this.refresh();
   }
 
-  rpcEnqueue(ticket: string, seat: NewSeat & { tokenHash: string }): Outcome<{ position: number }> {
+  enqueue(ticket: string, seat: QueuedSeat): Outcome<{ position: number }> {
     if (this.entries.some((e) => e.kind === "rest" && e.ticket === ticket)) return fail("conflict", "this ticket is already queued");
     this.entries.push({ kind: "rest", ticket, seat, expiresAt: Date.now() + this.deps.restEntryTtlS * 1000 });
     this.schedulePairing();
@@ -90,13 +92,13 @@ export class QueueRoom extends Room<{ state: QueueState }> {
   }
 
   /** A poll keeps a REST entry alive; false when the ticket is no longer queued. */
-  rpcTouch(ticket: string): Outcome<{ queued: boolean }> {
+  touch(ticket: string): Outcome<{ queued: boolean }> {
     const e = this.entries.find((x) => x.kind === "rest" && x.ticket === ticket);
     if (e && e.kind === "rest") e.expiresAt = Date.now() + this.deps.restEntryTtlS * 1000;
     return { ok: true, value: { queued: Boolean(e) } };
   }
 
-  rpcLeave(ticket: string): Outcome<{ removed: boolean }> {
+  leave(ticket: string): Outcome<{ removed: boolean }> {
     const before = this.entries.length;
     this.entries = this.entries.filter((e) => e.kind !== "rest" || e.ticket !== ticket);
     this.refresh();
@@ -121,7 +123,7 @@ export class QueueRoom extends Room<{ state: QueueState }> {
   }
 
   private async notify(e: Entry, gameId: string, seat: Seat) {
-    if (e.kind === "ws") e.client.send("matched", { status: "matched", gameId, seat, playerToken: e.token, player: e.player });
+    if (e.kind === "ws") send(e.client, { type: "matched", status: "matched", gameId, seat, playerToken: e.token, player: e.player });
     else await this.deps.ticketMatched(e.ticket, { gameId, seat });
   }
 

@@ -49,7 +49,7 @@ export class QuickMatch {
     const waiter = await subscribeOnce(this.presence, key(ticket));
     try {
       const seat = { playerId: player.id, name: player.name, champion: body.champion, tokenHash: sha256Hex(playerToken) };
-      unwrap(await this.rooms.callQueue(body.ruleset, "rpcEnqueue", [ticket, seat]));
+      unwrap(await this.rooms.queue(body.ruleset).enqueue(ticket, seat));
       await waiter.wait(Date.now() + body.wait * 1000);
     } finally {
       waiter.cancel();
@@ -61,7 +61,7 @@ export class QuickMatch {
   async poll(ticket: string, timeoutS: number) {
     const state = await this.read(ticket);
     if (state.status === "matched") return this.answer(ticket);
-    await this.rooms.callQueue(state.ruleset, "rpcTouch", [ticket]);
+    await this.rooms.queue(state.ruleset).touch(ticket);
     if (timeoutS > 0) {
       const waiter = await subscribeOnce(this.presence, key(ticket));
       try {
@@ -76,7 +76,7 @@ export class QuickMatch {
   async leave(ticket: string) {
     const state = await this.read(ticket);
     if (state.status === "matched") throw new AppError("already_joined", "this ticket has already been matched; play or resign the game");
-    const out = unwrap(await this.rooms.callQueue<{ removed: boolean }>(state.ruleset, "rpcLeave", [ticket]));
+    const out = unwrap(await this.rooms.queue(state.ruleset).leave(ticket));
     await this.presence.del(key(ticket));
     return { status: "left", removed: out.removed };
   }

@@ -1,13 +1,15 @@
 /**
  * The one way the facade reaches a room. A room in this process is called directly; a room in another
  * process through Colyseus' remote room calls (JSON in, JSON out); a game whose room exists nowhere (after
- * a restart, or released) gets its room re-created from the store first. Room methods return Outcomes
- * rather than throwing, because a remote call loses the thrown error.
+ * a restart, or released) gets its room re-created from the store first. Callers hold typed proxies
+ * (src/games/room-api.ts); room methods return Outcomes rather than throwing, because a remote call loses
+ * the thrown error.
  */
 import { matchMaker } from "@colyseus/core";
 import { AppError, fail, type Outcome } from "../errors";
 import type { Logger } from "../logger";
 import type { Store } from "../store/port";
+import { GAME_ROOM_METHODS, QUEUE_ROOM_METHODS, type GameRoomApi, type QueueRoomApi, type RoomProxy } from "./room-api";
 
 export const GAME_ROOM = "game";
 export const QUEUE_ROOM = "quick";
@@ -23,26 +25,32 @@ const localRoom = (roomId: string) => {
   return room && typeof room === "object" && room.roomId === roomId ? room : undefined;
 };
 
+/** Builds a typed proxy whose every method is `call(name, args)`: the one place a method travels as a name. */
+function proxy<T>(methods: readonly (keyof T & string)[], call: (method: string, args: unknown[]) => Promise<unknown>): RoomProxy<T> {
+  const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const m of methods) out[m] = (...args: unknown[]) => call(m, args);
+  return out as RoomProxy<T>;
+}
+
 export class RoomAccess {
   private creating = new Map<string, Promise<void>>();
 
-  constructor(private readonly store: Store, private readonly log: Logger) {}
+  constructor(private readonly store: Pick<Store, "getGame">, private readonly log: Logger) {}
 
-  /** Calls `method` on the game's room, creating the room when it exists nowhere. */
-  call<T>(gameId: string, method: string, args: unknown[] = []): Promise<Outcome<T>> {
-    return this.callRoom<T>(gameId, method, args, () => this.ensure(gameId));
+  /** The game's room, wherever it lives; it is created (from the store) when it exists nowhere. */
+  game(gameId: string): RoomProxy<GameRoomApi> {
+    return proxy<GameRoomApi>(GAME_ROOM_METHODS, (method, args) => this.callRoom(gameId, method, args, () => this.ensure(gameId)));
   }
 
-  /** Calls `method` on the room if it lives in this process; undefined otherwise (no I/O). */
-  async callLocal<T>(roomId: string, method: string, args: unknown[] = []): Promise<Outcome<T> | undefined> {
-    const local = localRoom(roomId) as unknown as Record<string, (...a: unknown[]) => unknown> | undefined;
-    return local ? ((await local[method](...args)) as Outcome<T>) : undefined;
+  /** The game's room if it lives in this process (no I/O), called directly. */
+  localGame(gameId: string): GameRoomApi | undefined {
+    return localRoom(gameId) as (GameRoomApi & object) | undefined;
   }
 
-  /** Calls `method` on the quick-match queue room of a ruleset, creating it when needed. */
-  callQueue<T>(ruleset: string, method: string, args: unknown[] = []): Promise<Outcome<T>> {
+  /** The quick-match queue room of a ruleset, created when needed. */
+  queue(ruleset: string): RoomProxy<QueueRoomApi> {
     const roomId = queueRoomId(ruleset);
-    return this.callRoom<T>(roomId, method, args, () => this.ensureRoom(roomId, QUEUE_ROOM, { ruleset }));
+    return proxy<QueueRoomApi>(QUEUE_ROOM_METHODS, (method, args) => this.callRoom(roomId, method, args, () => this.ensureRoom(roomId, QUEUE_ROOM, { ruleset })));
   }
 
   /** Creates the game's room unless it exists (in any process). */
@@ -52,13 +60,13 @@ export class RoomAccess {
     });
   }
 
-  private async callRoom<T>(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>): Promise<Outcome<T>> {
+  private async callRoom(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>): Promise<Outcome<unknown>> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const local = await this.callLocal<T>(roomId, method, args);
-      if (local) return local;
+      const local = localRoom(roomId) as unknown as Record<string, (...a: unknown[]) => Outcome<unknown> | Promise<Outcome<unknown>>> | undefined;
+      if (local) return local[method](...args);
       if (await matchMaker.getRoomById(roomId)) {
         try {
-          return (await matchMaker.remoteRoomCall(roomId, method as never, args, REMOTE_TIMEOUT_MS)) as Outcome<T>;
+          return (await matchMaker.remoteRoomCall(roomId, method, args, REMOTE_TIMEOUT_MS)) as Outcome<unknown>;
         } catch (e) {
           this.log.warn({ err: e, roomId, method }, "remote room call failed");
           return fail("unavailable", "the process holding this room did not answer; retry shortly");

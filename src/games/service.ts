@@ -12,17 +12,18 @@ import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, SeatRecord, Store } from "../store/port";
 import { rebuildContext, startEngine, type GameContext } from "./context";
-import { eventsNow, type EventName, type OutEvent } from "./game-events";
+import { eventsNow, type EventName } from "./game-events";
 import { seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess } from "./room-access";
+import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
-import { gameRecordBody, linksFor, replayBody, syncFor, type syncBody } from "./views";
+import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce } from "./waiter";
 
-type SyncBody = ReturnType<typeof syncBody>;
-type RecordBody = ReturnType<typeof gameRecordBody>;
+/** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
+type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
 
 /** Reviews kept in memory: a finished game never changes, so its review is computed once. */
 const REVIEW_CACHE = 256;
@@ -95,7 +96,7 @@ export class GameService {
     const { player } = resolved;
     const token = newPlayerToken();
     const claim = { playerId: player.id, name: player.name, tokenHash: sha256Hex(token), champion: body.champion };
-    const claimed = unwrap(await this.rooms.call<{ seat: Seat }>(game.id, "rpcClaimSeat", [body.code.toUpperCase(), claim]));
+    const claimed = unwrap(await this.rooms.game(game.id).claimSeat(body.code.toUpperCase(), claim));
     return {
       game: await this.record(game.id),
       seat: claimed.seat,
@@ -119,11 +120,13 @@ export class GameService {
   // ---- playing ---------------------------------------------------------------------------------
 
   async move(gameId: string, token: string, body: MoveBody) {
-    return unwrap(await this.live(gameId, "rpcMove", [sha256Hex(token), body]));
+    const tokenHash = sha256Hex(token);
+    return unwrap(await this.live(gameId, (room) => room.move(tokenHash, body)));
   }
 
   async resign(gameId: string, token: string) {
-    return unwrap(await this.live(gameId, "rpcResign", [sha256Hex(token)]));
+    const tokenHash = sha256Hex(token);
+    return unwrap(await this.live(gameId, (room) => room.resign(tokenHash)));
   }
 
   /** Seat of a token in a game, for event subscriptions (null when the token is not a seat's). */
@@ -141,19 +144,20 @@ export class GameService {
     const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId)) : null;
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
-      const first = await this.read<SyncBody>(gameId, "rpcSync", [tokenHash, since], fromStore);
+      const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
+      const first = await this.read(gameId, ask, fromStore);
       // Nothing to wait for: new moves, a finished game, or (seat view) the caller must move now.
       if (!waiter || first.moves.length > 0 || first.status === "finished" || first.yourTurn) return first;
       const woken = await waiter.wait(Date.now() + timeoutS * 1000);
       if (!woken) return first;
-      return this.read<SyncBody>(gameId, "rpcSync", [tokenHash, since], fromStore);
+      return this.read(gameId, ask, fromStore);
     } finally {
       waiter?.cancel();
     }
   }
 
   async record(gameId: string): Promise<RecordBody> {
-    return this.read<RecordBody>(gameId, "rpcRecord", [], (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
+    return this.read<RecordBody>(gameId, (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
   }
 
   async replay(gameId: string) {
@@ -191,7 +195,7 @@ export class GameService {
 
   /** Events whose condition already holds for a subscription (spec 3.2). */
   async eventsNow(gameId: string, name: EventName, args: Record<string, unknown>) {
-    return this.read<{ events: OutEvent[]; moveCount: number }>(gameId, "rpcEventsNow", [name, args], (ctx) => ({
+    return this.read(gameId, (room) => room.eventsNow(name, args), (ctx) => ({
       ok: true,
       value: eventsNow(ctx, name, args, this.baseUrl),
     }));
@@ -201,25 +205,25 @@ export class GameService {
    * Finished games are read from the store (their rooms are released); live ones from their room.
    * `fromStore` is the same read model the room method answers with, applied to the stored game.
    */
-  private async read<T>(gameId: string, method: string, args: unknown[], fromStore: (ctx: GameContext) => Outcome<T>): Promise<T> {
+  private async read<T>(gameId: string, ask: Ask<T>, fromStore: (ctx: GameContext) => Outcome<T>): Promise<T> {
     const cached = this.finished.get(gameId);
     if (cached) return unwrap(fromStore(cached));
     // The hot path: a game whose room is in this process answers without a store read.
-    const local = await this.rooms.callLocal<T>(gameId, method, args);
-    if (local) return unwrap(local);
+    const local = this.rooms.localGame(gameId);
+    if (local) return unwrap(await ask(local));
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
     if (game.status === "finished") return unwrap(fromStore(await this.finishedContext(game)));
-    return unwrap(await this.rooms.call<T>(gameId, method, args));
+    return unwrap(await ask(this.rooms.game(gameId)));
   }
 
-  private async live<T>(gameId: string, method: string, args: unknown[]) {
-    const local = await this.rooms.callLocal<T>(gameId, method, args);
-    if (local) return local;
+  private async live<T>(gameId: string, ask: Ask<T>): Promise<Outcome<T>> {
+    const local = this.rooms.localGame(gameId);
+    if (local) return ask(local);
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
     if (game.status === "finished") throw new AppError("game_over", "the game has finished");
-    return this.rooms.call<T>(gameId, method, args);
+    return ask(this.rooms.game(gameId));
   }
 
   private async finishedContext(game: GameRecord): Promise<GameContext> {

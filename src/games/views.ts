@@ -2,7 +2,7 @@
  * Read models built from a GameContext: the sync body (seat or spectator), the public game record, and
  * the replay. Pure functions: the room uses them for live games, the facade for finished games.
  */
-import { buildReplay, seatView, spectatorView, type Replay, type Seat } from "../game";
+import { buildReplay, seatView, spectatorView, type MoveRecord, type Replay, type Seat, type SeatView } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
 import { fail, type Outcome } from "../errors";
 import type { GameContext } from "./context";
@@ -132,6 +132,11 @@ export function gameRecordBody(ctx: GameContext, baseUrl: string) {
     ...ending(ctx, baseUrl),
   };
 }
+
+export type SyncBody = ReturnType<typeof syncBody>;
+export type RecordBody = ReturnType<typeof gameRecordBody>;
+/** What an accepted move answers: the move, the mover's view after it, and the game's status. */
+export interface MoveAnswer { move: MoveRecord; view: SeatView; status: GameRecord["status"] }
 
 export function replayBody(ctx: GameContext, baseUrl: string): Replay | null {
   if (ctx.record.status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;

@@ -1,0 +1,46 @@
+/**
+ * Every WebSocket message of the rooms, in and out, as discriminated unions named by direction. A frame is
+ * parsed into a `GameIn` at the boundary (a bad one becomes `Unexpected`, never reaches the engine), and
+ * everything a room sends goes through `send` with a typed `GameOut` or `QueueOut`.
+ */
+import type { Client } from "@colyseus/core";
+import type { Seat } from "../src/game";
+import type { ErrorCode } from "../src/errors";
+import { MoveBody } from "../src/games/schemas";
+
+/** Client to game room. */
+export type GameIn =
+  | { type: "move"; body: MoveBody }
+  | { type: "resign" }
+  /** A frame that is not one of the above; answered with a `refused` bad_request. */
+  | { type: "unexpected"; detail: string };
+
+/** Game room to client (the schema state travels as patches besides these). */
+export type GameOut =
+  | { type: "moved"; notation: string; n: number }
+  | { type: "refused"; code: ErrorCode; detail: string };
+
+/** Quick-match queue room to client. */
+export type QueueOut =
+  | { type: "queued"; ruleset: string; position: number }
+  | { type: "matched"; status: "matched"; gameId: string; seat: Seat; playerToken: string; player: unknown };
+
+/** Parses one frame sent to a game room. */
+export function parseGameIn(type: string | number, message: unknown): GameIn {
+  switch (type) {
+    case "move": {
+      const parsed = MoveBody.safeParse(message);
+      return parsed.success ? { type: "move", body: parsed.data } : { type: "unexpected", detail: "a move is { move: \"E7@b3\" } or { card, square }" };
+    }
+    case "resign":
+      return { type: "resign" };
+    default:
+      return { type: "unexpected", detail: `unknown message type ${String(type)}` };
+  }
+}
+
+/** Sends a typed message: its `type` names the Colyseus message, the other members are the payload. */
+export function send(client: Client, message: GameOut | QueueOut): void {
+  const { type, ...payload } = message;
+  client.send(type, payload);
+}

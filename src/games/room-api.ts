@@ -1,0 +1,42 @@
+/**
+ * The typed seam between the facade and the rooms: what a game room and a quick-match queue room offer,
+ * as interfaces the rooms implement. The facade calls them through RoomAccess' typed proxies, local or
+ * remote, so argument and result shapes are checked at every call site and no method is named by a string
+ * there. Every method answers an Outcome (never throws): a remote call loses a thrown error.
+ */
+import type { Seat } from "../game";
+import type { Outcome } from "../errors";
+import type { SeatRecord } from "../store/port";
+import type { EventName, OutEvent } from "./game-events";
+import type { MoveBody } from "./schemas";
+import type { MoveAnswer, RecordBody, SyncBody } from "./views";
+
+export interface SeatClaim { playerId: string; name: string; tokenHash: string; champion?: SeatRecord["champion"] }
+export interface EventsNow { events: OutEvent[]; moveCount: number }
+export interface QueuedSeat { playerId: string; name: string; champion?: SeatRecord["champion"]; tokenHash: string }
+
+export interface GameRoomApi {
+  /** A seat's move, named by the sha256 of its player token. */
+  move(tokenHash: string, input: MoveBody): Promise<Outcome<MoveAnswer>>;
+  resign(tokenHash: string): Promise<Outcome<RecordBody>>;
+  /** A seat's view (or a spectator's, tokenHash null) and every move from `since`. */
+  sync(tokenHash: string | null, since: number): Outcome<SyncBody>;
+  record(): Outcome<RecordBody>;
+  /** The events whose condition already holds for a new subscription. */
+  eventsNow(name: EventName, args: Record<string, unknown>): Outcome<EventsNow>;
+  /** Claims a seat by its invite code; the game starts when both seats are taken. */
+  claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>>;
+}
+
+export interface QueueRoomApi {
+  enqueue(ticket: string, seat: QueuedSeat): Outcome<{ position: number }>;
+  touch(ticket: string): Outcome<{ queued: boolean }>;
+  leave(ticket: string): Outcome<{ removed: boolean }>;
+}
+
+/** The methods of each API, listed once: the proxies are built from these lists. */
+export const GAME_ROOM_METHODS = ["move", "resign", "sync", "record", "eventsNow", "claimSeat"] as const satisfies readonly (keyof GameRoomApi)[];
+export const QUEUE_ROOM_METHODS = ["enqueue", "touch", "leave"] as const satisfies readonly (keyof QueueRoomApi)[];
+
+/** What a caller holds: every method of the API, answering a promise whether the room is local or remote. */
+export type RoomProxy<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
