@@ -10,11 +10,11 @@ import { CreateGameBody } from "../games/schemas";
 import type { GameService } from "../games/service";
 import { linksFor } from "../games/views";
 import type { PlayerService } from "../players/service";
-import type { ChallengeRecord, GameRecord, Store } from "../store/port";
+import type { ChallengeRecord, ChallengesPort, GameRecord, GamesPort } from "../store/port";
 import { ChallengeToken, type AcceptChallengeBody, type CreateChallengeBody, type ResultBody } from "./schemas";
 
 export interface ChallengeDeps {
-  store: Store;
+  store: ChallengesPort & Pick<GamesPort, "getGame">;
   games: Pick<GameService, "create">;
   players: Pick<PlayerService, "profile">;
   emit(event: EmittedEvent): void;
@@ -64,8 +64,10 @@ export class ChallengeService {
       if (!(await this.deps.store.updateChallengeIf(token, { status: "open" }, { status: "playing" }))) throw taken;
       let created: Awaited<ReturnType<ChallengeDeps["games"]["create"]>>;
       try {
+        // The game record names its challenge from creation, so the finish hook can settle it from the record alone.
         created = await this.deps.games.create(
           CreateGameBody.parse({ opponent: "house", level: c.level, ruleset: c.ruleset, name: body.name, player: body.player, seat: "random" }),
+          { challengeToken: token },
         );
       } catch (e) {
         // No game was made: the challenge is open again for the next try.
@@ -73,8 +75,6 @@ export class ChallengeService {
         throw e;
       }
       if (!("playerToken" in created) || !created.player) throw new Error("a house game always seats its creator");
-      // The game record names its challenge so the finish hook can settle it from the record alone.
-      await this.deps.store.updateGame(created.game.id, { challengeToken: token });
       await this.deps.store.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
       return { game: created.game, seat: created.seat, playerToken: created.playerToken, player: created.player, urls: created.urls, challenge: this.challengeUrl(token) };
     });

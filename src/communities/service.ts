@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import type { PlayerService } from "../players/service";
-import type { CommunityRecord, PlayerRecord, Store } from "../store/port";
+import type { CommunitiesPort, CommunityRecord, PlayerRecord, PlayersPort } from "../store/port";
 
 export type CommunityKind = CommunityRecord["kind"];
 export interface Page { limit: number; offset: number }
@@ -16,7 +16,7 @@ const LEADERS_IN_LIST = 3;
 export const newCommunityId = (kind: CommunityKind): string => `${kind === "club" ? "club" : "cm"}_${randomBytes(6).toString("base64url")}`;
 
 export class CommunityService {
-  constructor(private readonly store: Store, private readonly players: Pick<PlayerService, "publicPlayer">, private readonly baseUrl: string) {}
+  constructor(private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">, private readonly players: Pick<PlayerService, "publicPlayer">, private readonly baseUrl: string) {}
 
   /** Communities of a kind, oldest first, each with its member count and current leaders. */
   async list(kind: CommunityKind, page: Page) {
@@ -65,7 +65,7 @@ export const plural = (kind: CommunityKind): "clubs" | "communities" => (kind ==
 
 /** Operator commands behind the CLI; kept here so the CLI stays a thin argument parser. */
 export class CommunityAdmin {
-  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">, private readonly now: () => Date = () => new Date()) {}
 
   async create(kind: CommunityKind, name: string): Promise<CommunityRecord> {
     const c: CommunityRecord = { id: newCommunityId(kind), kind, name, members: [], createdAt: this.now().toISOString() };

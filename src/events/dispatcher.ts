@@ -9,14 +9,14 @@
  * is the short step before: an event waiting for its subscription lookup lives in memory only, and when
  * that queue is full its oldest event is dropped with a warning.
  */
-import type { DeliveryRecord, Store, SubscriptionRecord } from "../store/port";
+import type { DeliveryRecord, SubscriptionRecord, SubscriptionsPort } from "../store/port";
 import { isSequenced } from "./catalog";
 import type { CallbackClient } from "./http-client";
 import { newEventId, signedHeaders } from "./signing";
 import type { EmittedEvent, EventsLogger, InitialEvent } from "./types";
 
 export interface DispatcherOptions {
-  store: Store;
+  store: SubscriptionsPort;
   client: CallbackClient;
   logger: EventsLogger;
   now: () => Date;

@@ -4,7 +4,7 @@
  */
 import type { Router } from "express";
 import type { Config } from "../config";
-import type { Store } from "../store/port";
+import type { SubscriptionsPort } from "../store/port";
 import { EventDispatcher } from "./dispatcher";
 import { createCallbackClient, type CallbackClient } from "./http-client";
 import { eventsRouter } from "./routes";
@@ -12,7 +12,7 @@ import { SubscriptionService } from "./subscriptions";
 import type { CurrentState, EmittedEvent, EventsLogger, ResolveSeat } from "./types";
 
 export interface EventsDeps {
-  store: Store;
+  store: SubscriptionsPort;
   logger: EventsLogger;
   config: Pick<Config, "webhookAllowPrivate">;
   resolveSeat: ResolveSeat;

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AppError, isAppError } from "../errors";
 import { parse } from "../validation";
-import type { Store, SubscriptionRecord } from "../store/port";
+import type { SubscriptionRecord, SubscriptionsPort } from "../store/port";
 import { ARGUMENT_SCHEMAS, EVENT_NAMES, type EventName } from "./catalog";
 import type { EventDispatcher } from "./dispatcher";
 import type { CallbackClient } from "./http-client";
@@ -53,7 +53,7 @@ export interface UnsubscribeResult {
 }
 
 export interface SubscriptionServiceOptions {
-  store: Store;
+  store: SubscriptionsPort;
   dispatcher: Pick<EventDispatcher, "deliver">;
   client: CallbackClient;
   logger: EventsLogger;

@@ -5,13 +5,14 @@ import type { Level, SeatView } from "../game";
 import type { Logger } from "../logger";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
-import type { GameRecord, GameWrite, GameWriteResult, Store } from "../store/port";
+import type { GameRecord, GameWrite, GameWriteResult, GamesPort } from "../store/port";
 import type { EventSink } from "./game-events";
 
 export type HouseLevel = Exclude<Level, "random">;
 
 export interface RoomDeps {
-  store: Store;
+  /** Reads only: a room loads its game here and writes it through `commit`. */
+  store: Pick<GamesPort, "getGame" | "listActions">;
   /** The process's group commit: the only way a room writes its game (actions and record). */
   commit(write: GameWrite): Promise<GameWriteResult>;
   events: EventSink;

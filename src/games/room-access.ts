@@ -8,7 +8,7 @@
 import { matchMaker } from "@colyseus/core";
 import { AppError, fail, type Outcome } from "../errors";
 import type { Logger } from "../logger";
-import type { Store } from "../store/port";
+import type { GamesPort } from "../store/port";
 import { GAME_ROOM_METHODS, QUEUE_ROOM_METHODS, type GameRoomApi, type QueueRoomApi, type RoomProxy } from "./room-api";
 
 export const GAME_ROOM = "game";
@@ -35,7 +35,7 @@ function proxy<T>(methods: readonly (keyof T & string)[], call: (method: string,
 export class RoomAccess {
   private creating = new Map<string, Promise<void>>();
 
-  constructor(private readonly store: Pick<Store, "getGame">, private readonly log: Logger) {}
+  constructor(private readonly store: Pick<GamesPort, "getGame">, private readonly log: Logger) {}
 
   /** The game's room, wherever it lives; it is created (from the store) when it exists nowhere. */
   game(gameId: string): RoomProxy<GameRoomApi> {

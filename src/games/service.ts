@@ -10,7 +10,7 @@ import { commitmentOf, type Seat } from "../game";
 import { AppError, unwrap, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
-import type { GameRecord, SeatRecord, Store } from "../store/port";
+import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
 import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { seatOfToken } from "./record";
@@ -35,7 +35,7 @@ export class GameService {
   private reviews = new Map<string, Promise<Review>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Omit<GamesPort, "updateGame" | "commitGames" | "appendAction">,
     private readonly rooms: RoomAccess,
     private readonly players: PlayerService,
     private readonly presence: Presence,
@@ -46,12 +46,14 @@ export class GameService {
 
   // ---- creating and joining --------------------------------------------------------------------
 
-  async create(body: CreateGameBody) {
+  /** A new game; `fixed` holds facts set at creation (the agent challenge it plays), never written later. */
+  async create(body: CreateGameBody, fixed: Pick<GameRecord, "challengeToken"> = {}) {
     const at = new Date().toISOString();
     const record = newRecord(
       { ruleset: body.ruleset, opponent: body.opponent, level: body.opponent === "house" ? body.level : undefined, public: body.public, turnSeconds: body.turnSeconds },
       at,
     );
+    if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
     const links = linksFor(this.baseUrl, record.id);
     if (body.opponent === "hosted") {
       const codes = { A: newInviteCode(), B: newInviteCode() };

@@ -6,7 +6,7 @@ import type { ChampionId, Seat } from "../game";
 import { AppError } from "../errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
 import { startEngine } from "../games/context";
-import type { GameRecord, PlayerRecord, Store } from "../store/port";
+import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort } from "../store/port";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
 
 export interface PlayerRef { id: string; secret: string }
@@ -16,7 +16,7 @@ const FORM_LENGTH = 10;
 const RATED_GAMES_KEPT = 20;
 
 export class PlayerService {
-  constructor(private readonly store: Store, private readonly baseUrl: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly store: PlayersPort & CommunitiesPort, private readonly baseUrl: string, private readonly now: () => Date = () => new Date()) {}
 
   /** The profile named by `ref` (checked against its secret), or a new guest profile. */
   async resolve(ref: PlayerRef | undefined, name: string | undefined): Promise<Resolved> {

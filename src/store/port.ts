@@ -168,16 +168,23 @@ export class ActionConflictError extends Error {
 }
 
 /**
+ * The store is split into narrow ports, one per bounded context; a service receives only the port it uses
+ * (and the composition root, which holds the whole Store, hands them out). Each port has its contract suite
+ * in test/store; every adapter implements them all.
+ *
  * Shared rules of every adapter:
  * - update* shallow-merge the patch, never change the record's key (id/token), drop members the patch sets
  *   to undefined, bump updatedAt to the current time, and do nothing when the record does not exist.
  * - Timestamps compare as strings, so they must all be `Date#toISOString()` output.
  */
-export interface Store {
+export interface StoreLifecycle {
   /** Create tables/indexes; idempotent. */
   init(): Promise<void>;
   close(): Promise<void>;
+}
 
+/** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
+export interface GamesPort {
   createGame(game: GameRecord): Promise<void>;
   getGame(id: string): Promise<GameRecord | null>;
   /** Shallow-merges the patch and bumps updatedAt. */
@@ -198,13 +205,19 @@ export interface Store {
   commitGames(writes: GameWrite[]): Promise<GameWriteResult[]>;
   /** In index order. */
   listActions(gameId: string): Promise<StoredAction[]>;
+}
 
+/** Player profiles and their ratings. */
+export interface PlayersPort {
   createPlayer(p: PlayerRecord): Promise<void>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void>;
   /** Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. */
   rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]>;
+}
 
+/** Webhook subscriptions, their pending deliveries and the callback URLs verified recently. */
+export interface SubscriptionsPort {
   /** An existing key keeps its id and createdAt, everything else is replaced. Returns what is stored. */
   upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord>;
   getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null>;
@@ -232,7 +245,10 @@ export interface Store {
 
   markUrlVerified(url: string, at: string): Promise<void>;
   urlVerifiedAt(url: string): Promise<string | null>;
+}
 
+/** Agent challenges. */
+export interface ChallengesPort {
   createChallenge(c: ChallengeRecord): Promise<void>;
   getChallenge(token: string): Promise<ChallengeRecord | null>;
   updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void>;
@@ -243,7 +259,10 @@ export interface Store {
   updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean>;
   /** Newest first. */
   listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]>;
+}
 
+/** Clubs and communities with their members. */
+export interface CommunitiesPort {
   createCommunity(c: CommunityRecord): Promise<void>;
   getCommunity(id: string): Promise<CommunityRecord | null>;
   /** Oldest first; members in the order they joined. */
@@ -253,3 +272,6 @@ export interface Store {
   removeMember(id: string, playerId: string): Promise<void>;
   communitiesOf(playerId: string): Promise<CommunityRecord[]>;
 }
+
+/** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ChallengesPort, CommunitiesPort {}

@@ -134,7 +134,7 @@ export interface Harness {
 }
 
 /** createEvents over an in-memory SQLite store, trusting the test certificate, with fast retries. */
-export async function harness(overrides: Partial<EventsDeps> = {}): Promise<Harness> {
+export async function harness(overrides: Partial<Omit<EventsDeps, "store">> & { store?: Store } = {}): Promise<Harness> {
   const store = overrides.store ?? (await openStore({ database: ":memory:" }));
   const logger = recordingLogger();
   const clock = { now: new Date() };

@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import { AppError } from "../../src/errors";
 import { ActionConflictError, type GameRecord } from "../../src/store";
-import type { StoreRef } from "./contract";
+import type { GamesPort } from "../../src/store";
+import type { PortRef } from "./contract";
 import { at, game, T0 } from "./fixtures";
 
-export function gamesContract(store: StoreRef): void {
+export function gamesContract(store: PortRef<GamesPort>): void {
   describe("games", function () {
     it("returns a created game as it was given when read back", async function () {
       const g = game("G1", { level: "hard", firstPlayer: "B", decidedBy: "timeout", seats: {} });

@@ -1,9 +1,11 @@
 /** Contract: players and ranking, agent challenges, communities. */
 import assert from "node:assert/strict";
-import type { StoreRef } from "./contract";
+import type { ChallengesPort, CommunitiesPort, PlayersPort } from "../../src/store";
+import type { PortRef } from "./contract";
 import { at, challenge, community, player, T0 } from "./fixtures";
 
-export function peopleContract(store: StoreRef): void {
+/** Contract: the players port. */
+export function playersContract(store: PortRef<PlayersPort>): void {
   describe("players", function () {
     it("returns a created player as a copy equal to what was given", async function () {
       const p = player("P1", 1500, { champions: { knight: { games: 2, wins: 1 } }, isAccount: true });
@@ -52,6 +54,10 @@ export function peopleContract(store: StoreRef): void {
     });
   });
 
+}
+
+/** Contract: the challenges port. */
+export function challengesContract(store: PortRef<ChallengesPort>): void {
   describe("challenges", function () {
     it("returns a created challenge as given and null for an unknown token", async function () {
       const c = challenge("ch_1", "bot");
@@ -105,6 +111,10 @@ export function peopleContract(store: StoreRef): void {
     });
   });
 
+}
+
+/** Contract: the communities port. */
+export function communitiesContract(store: PortRef<CommunitiesPort>): void {
   describe("communities", function () {
     it("returns a created community with its members in order", async function () {
       const c = community("C1", ["P2", "P1"], { kind: "community", name: "Tile fans" });

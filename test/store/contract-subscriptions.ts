@@ -1,7 +1,8 @@
 /** Contract: webhook subscriptions, their unfinished deliveries, and verified callback urls. */
 import assert from "node:assert/strict";
 import type { DeliveryRecord, SubscriptionRecord } from "../../src/store";
-import type { StoreRef } from "./contract";
+import type { SubscriptionsPort } from "../../src/store";
+import type { PortRef } from "./contract";
 import { at, subscription, T0 } from "./fixtures";
 
 const NOW = "2025-06-01T00:00:00.000Z";
@@ -11,7 +12,7 @@ const delivery = (eventId: string, minute: number, leaseUntil: string): Delivery
 });
 const ids = (d: DeliveryRecord[]) => d.map((x) => x.eventId);
 
-export function subscriptionsContract(store: StoreRef): void {
+export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
   describe("subscriptions", function () {
     it("stores a new key and returns the record when upserted", async function () {
       const s = subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" }, cursor: 3 });

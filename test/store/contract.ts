@@ -1,14 +1,17 @@
 /**
- * The behaviour every Store adapter must have. Adapters call storeContract with a factory that returns
- * a fresh, empty, not-yet-initialised store; each test gets its own.
+ * The behaviour every Store adapter must have: one suite per port (games, players, challenges,
+ * communities, subscriptions and deliveries), each seeing only its port. Adapters call storeContract with a
+ * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own.
  */
 import type { Store } from "../../src/store";
 import { gamesContract } from "./contract-games";
-import { peopleContract } from "./contract-people";
+import { challengesContract, communitiesContract, playersContract } from "./contract-people";
 import { subscriptionsContract } from "./contract-subscriptions";
 
 /** Hands the current test's store to the sub-suites, which are defined before any store exists. */
 export type StoreRef = () => Store;
+/** What one port's suite sees of the store: that port only. */
+export type PortRef<P> = () => P;
 
 export function storeContract(name: string, make: () => Promise<Store>): void {
   describe(`Contract: Store (${name})`, function () {
@@ -33,7 +36,9 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     });
 
     gamesContract(ref);
-    peopleContract(ref);
+    playersContract(ref);
+    challengesContract(ref);
+    communitiesContract(ref);
     subscriptionsContract(ref);
   });
 }
