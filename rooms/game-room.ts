@@ -130,6 +130,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   override onDispose() {
     this.timers.stop();
+    this.deps.released(this.roomId);
   }
 
   private async onClientIn(client: Client, message: GameIn) {

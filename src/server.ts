@@ -24,6 +24,7 @@ import { changeChannel, type RoomDeps } from "./games/ports";
 import { QuickMatch } from "./games/quick-match";
 import { guardMatchmaking } from "./games/matchmaking-guard";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
+import { SubscriptionCache } from "./games/subscription-cache";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { createMcpRouter } from "./mcp";
@@ -77,8 +78,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
+  // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
+  const subscriptionCache = new SubscriptionCache(store, presence, (gameId) => rooms.localGame(gameId) !== undefined);
+  await subscriptionCache.start();
   const events = createEvents({
-    store,
+    store: subscriptionCache,
     logger: log,
     config,
     ca: opts.webhookCa,
@@ -100,6 +104,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const roomDeps: RoomDeps = {
     store,
     commit: (write) => commits.submit(write),
+    released: (gameId) => subscriptionCache.forget(gameId),
     events,
     players,
     decide: (view, level) => ai.decide(view, level),
@@ -186,6 +191,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     close: () =>
       (closing ??= (async () => {
         await mcp.close();
+        subscriptionCache.stop();
         await server.gracefullyShutdown(false);
         await ai.close();
         await events.close();

@@ -15,6 +15,8 @@ export interface RoomDeps {
   store: Pick<GamesPort, "getGame" | "listActions">;
   /** The process's group commit: the only way a room writes its game (actions and record). */
   commit(write: GameWrite): Promise<GameWriteResult>;
+  /** Called when the room is disposed (what was kept for it, such as its subscriptions, can go). */
+  released(gameId: string): void;
   events: EventSink;
   players: PlayerService;
   /** The house opponent: decides from its seat view only. */
