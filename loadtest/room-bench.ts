@@ -1,22 +1,26 @@
 /**
- * Moves per second through the game room, beside a bare Colyseus room, in one run on one machine.
+ * The room core's capacity, beside a bare Colyseus room and boardgame.io, in one run on one machine.
  *
- *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 1]
+ *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
+ *                          --capacity-max 10000 --capacity-seconds 10 --idle-games 10000 --idle-seconds 60]
  *
- * This process hosts the server (the real composition root, plus a bare room defined on the same
- * matchmaker); the load generator is this same file forked as a second process on the same cores (as the
- * figures in /work/shared/design/PITFALLS.md were measured), so the server's process.cpuUsage() holds the
- * server's work only. Both phases use N rooms x 2 @colyseus/sdk clients taking turns (one message in flight
- * per room):
- *   - bare: a room that increments a schema counter and acks the sender (default 50 ms patch timer);
- *   - game: friend games created and joined over REST, both seats joined by WebSocket with their player
- *     tokens, each playing a legal move (a card of its synced hand, any empty square) when the synced state
- *     says it is its turn; a finished game is left and the pair starts a new one (creation and joining are
- *     inside the measured window, as in real play).
- * Phases alternate (bare, game | game, bare | ...) for --rounds rounds; the ratio is taken per round.
- * Memory: RSS and heap deltas of the server after opening K active games (REST only), then 2K connections
- * to them, then K bare rooms with two clients each; each step after a forced gc.
- * Prints a table, then one JSON line. Every loop is bounded by --seconds and a watchdog.
+ * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
+ * --synchronous NORMAL, a bare room on the same matchmaker, and boardgame.io's own server); the load
+ * generator is this same file forked as a second process on the same cores, so process.cpuUsage() holds the
+ * servers' work only. Throughput phases use N rooms x 2 clients taking turns, alternating per round:
+ *   - bare: a room that increments a schema counter and acks the sender;
+ *   - game: friend games created and joined over REST, both seats on WebSocket, each playing a legal move
+ *     when the synced state says it is its turn; a finished game is left and the pair starts a new one
+ *     (set-up inside the window: moves/s as in real play);
+ *   - setup: the same set-up (create, join, two WebSocket joins) finished at once by a resignation, no move:
+ *     server CPU per set-up. Server CPU per steady-state move = (game CPU - games x set-up CPU) / moves;
+ *   - bgio: boardgame.io 0.50, a 4x4 placement game, two socket.io clients per match created and joined
+ *     through its lobby API, in-memory storage (loadtest/lib/bgio.ts).
+ * Then: durability cost (the group commit with FULL and NORMAL, loadtest/lib/commit-cost.ts); memory (RSS
+ * and heap deltas after gc for K active games, their 2K connections, K bare rooms with two clients);
+ * capacity (N games, each seat moving every 5 s spread evenly, N stepped up until p99 round trip > 50 ms or
+ * server CPU > 90%: the largest N that held); idle cost (K active games, no moves, server CPU over
+ * --idle-seconds and memory per game). Prints tables, then one JSON line. Bounded by a watchdog.
  */
 import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
@@ -26,8 +30,14 @@ import { schema, t } from "@colyseus/schema";
 import { Client, type Room as ClientRoom } from "@colyseus/sdk";
 import {
   args, Child, cpuSince, HttpClient, measureWindow, median, num, nowMs, openFriendGame, round, serveParent, settledMemory, sleep, table, watchdog,
-  type FriendGame, type MemSample, type Seat,
+  type FriendGame, type MemSample, type Message, type Seat,
 } from "./lib/common";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { playBgioMatch, startBgioServer } from "./lib/bgio";
+import { commitCosts, type CommitCost } from "./lib/commit-cost";
+import { PacedGames } from "./lib/paced";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
 
@@ -51,7 +61,8 @@ export class BareRoom extends Room<{ state: InstanceType<typeof BareState> }> {
 
 // ---- the server process -------------------------------------------------------------------------
 
-type Kind = "bare" | "game";
+type Kind = "bare" | "game" | "setup" | "bgio";
+const KINDS: Kind[] = ["bare", "game", "setup", "bgio"];
 interface PhaseResult { kind: Kind; round: number; seconds: number; acked: number; perSecond: number; cpuUsPerMsg: number; serverCpuPct: number; clientCpuPct: number; games: number; stalls: number; refused: Record<string, number>; p50Ms: number; p99Ms: number }
 
 async function runServer() {
@@ -59,40 +70,113 @@ async function runServer() {
   const SECONDS = num(argv, "seconds", 10, 1, 600);
   const ROUNDS = num(argv, "rounds", 2, 1, 20);
   const MEM_GAMES = num(argv, "mem-games", 200, 0, 5000);
-  /** For profiling one side: --only game | --only bare (the ratio then is not reported). */
+  /** For profiling one side: --only game | bare | setup | bgio (ratios are then not reported). */
   const ONLY = argv.get("only") as Kind | undefined;
   const WARMUP = num(argv, "warmup", 2, 0, 30);
-  const budgetMs = ((ROUNDS + 1) * 2 * (SECONDS + WARMUP + 30) + 60 + MEM_GAMES * 0.2) * 1000;
+  const CAP_MAX = num(argv, "capacity-max", 10_000, 0, 50_000);
+  const CAP_SECONDS = num(argv, "capacity-seconds", 10, 1, 120);
+  const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
+  const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
+  const SYNC = argv.get("synchronous") === "NORMAL" ? "NORMAL" : "FULL";
+  const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
+  const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + IDLE_GAMES * 0.02 + IDLE_SECONDS + 600) * 1000;
   watchdog(budgetMs, "room-bench");
 
-  const server = await startBenchServer();
+  const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
+  const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC });
   matchMaker.defineRoomType("bare", BareRoom);
-  const child = new Child(__filename, ["--url", server.url]);
+  const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
+  const child = new Child(__filename, ["--url", server.url, ...(bgio ? ["--bgio", bgio.url] : [])]);
   try {
     await child.ask({ type: "hello" }, "hello:done", 30_000);
 
-    // 1. memory, first, on a fresh process
+    // 1. durability cost, then memory, on a fresh process
+    const commit = await commitCosts(GAMES, 200);
     const mem = MEM_GAMES > 0 ? await measureMemory(child, MEM_GAMES) : null;
 
-    // 2. throughput, phases alternating
+    // 2. throughput, phases rotating per round
     const phases: PhaseResult[] = [];
     // An unreported pass of each kind first: the first seconds of any path run before the JIT is warm.
-    for (const kind of ["bare", "game"] as const) if (!ONLY || ONLY === kind) await runPhase(child, kind, -1, GAMES, WARMUP, 0);
+    for (const kind of kinds) await runPhase(child, kind, -1, GAMES, WARMUP, 0);
     for (let r = 0; r < ROUNDS; r++) {
-      const order: Kind[] = r % 2 === 0 ? ["bare", "game"] : ["game", "bare"];
-      for (const kind of order) if (!ONLY || ONLY === kind) phases.push(await runPhase(child, kind, r, GAMES, SECONDS, WARMUP));
+      const order = kinds.map((_, i) => kinds[(i + r) % kinds.length]);
+      for (const kind of order) phases.push(await runPhase(child, kind, r, GAMES, SECONDS, WARMUP));
     }
 
-    report(phases, mem, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES });
+    // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
+    const capacity = CAP_MAX > 0 ? await measureCapacity(child, CAP_MAX, CAP_SECONDS) : null;
+    const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
+
+    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC });
   } finally {
     await child.close().catch(() => undefined);
+    bgio?.close();
     await server.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
   }
   process.exit(0);
 }
 
+interface CapStep { games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean }
+interface CapResult { steps: CapStep[]; largestHeld: number; limit: string }
+
+/** N stepped up (doubling from 250, then the maximum) until the p99 round trip or the server's CPU gives. */
+async function measureCapacity(child: Child, max: number, seconds: number): Promise<CapResult> {
+  const steps: CapStep[] = [];
+  const sizes: number[] = [];
+  for (let n = 250; n < max; n *= 2) sizes.push(n);
+  sizes.push(max);
+  let limit = `reached --capacity-max ${max}`;
+  for (const n of sizes) {
+    try {
+      await child.ask({ type: "cap-grow", n }, "cap-grow:done", 60_000 + n * 100);
+    } catch (e) {
+      limit = `could not open ${n} games: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
+      break;
+    }
+    await sleep(3000); // one period and a half: every game has moved since the step began
+    const c0 = process.cpuUsage();
+    const t0 = nowMs();
+    const m0 = await child.ask<Message & { moves: number; refused: number }>({ type: "cap-mark" }, "cap-mark:done", 10_000);
+    await sleep(seconds * 1000);
+    const cpu = cpuSince(c0);
+    const elapsed = (nowMs() - t0) / 1000;
+    const m1 = await child.ask<Message & { moves: number; refused: number; p50Ms: number; p99Ms: number }>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000);
+    const serverCpuPct = round((cpu / 1e6 / elapsed) * 100, 0);
+    const held = m1.p99Ms <= 50 && serverCpuPct <= 90;
+    steps.push({ games: n, movesPerSec: round((m1.moves - m0.moves) / elapsed, 0), p50Ms: round(m1.p50Ms, 2), p99Ms: round(m1.p99Ms, 2), serverCpuPct, refused: m1.refused - m0.refused, held });
+    if (!held) {
+      limit = m1.p99Ms > 50 ? `p99 round trip ${round(m1.p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
+      break;
+    }
+  }
+  await child.ask({ type: "cap-close" }, "cap-close:done", 120_000 + max * 10);
+  const largestHeld = steps.filter((s) => s.held).reduce((a, s) => Math.max(a, s.games), 0);
+  return { steps, largestHeld, limit };
+}
+
+interface IdleResult { games: number; seconds: number; serverCpuPct: number; heapKBPerGame: number; rssKBPerGame: number }
+
+async function measureIdle(child: Child, k: number, seconds: number): Promise<IdleResult> {
+  const m0 = await settledMemory();
+  await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000 + k * 50);
+  const m1 = await settledMemory();
+  const c0 = process.cpuUsage();
+  const t0 = nowMs();
+  await sleep(seconds * 1000);
+  const cpu = cpuSince(c0);
+  const elapsed = (nowMs() - t0) / 1000;
+  return {
+    games: k, seconds: round(elapsed, 1),
+    serverCpuPct: round((cpu / 1e6 / elapsed) * 100, 2),
+    heapKBPerGame: round((m1.heapUsed - m0.heapUsed) / 1024 / k, 1),
+    rssKBPerGame: round((m1.rss - m0.rss) / 1024 / k, 1),
+  };
+}
+
 async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, seconds: number, warmup: number): Promise<PhaseResult> {
   const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(child, { type: "start", kind, n }, 60_000 + n * 500, seconds, warmup);
+  // setup and bgio count finished games as their unit of work (a set-up; a match of 16 moves).
   const acked = m1.acked - m0.acked;
   const refused: Record<string, number> = {};
   for (const [k, v] of Object.entries(m1.refused)) if (v - (m0.refused[k] ?? 0) > 0) refused[k] = v - (m0.refused[k] ?? 0);
@@ -128,54 +212,104 @@ async function measureMemory(child: Child, k: number): Promise<MemResult> {
   return { games: k, gameHeapKB: game.heap, gameRssKB: game.rss, connHeapKB: conn.heap, connRssKB: conn.rss, bareRoomHeapKB: bare.heap, bareRoomRssKB: bare.rss };
 }
 
-function report(phases: PhaseResult[], mem: MemResult | null, params: Record<string, number>) {
+interface Extras { commit: CommitCost[]; mem: MemResult | null; capacity: CapResult | null; idle: IdleResult | null }
+
+function report(phases: PhaseResult[], x: Extras, params: Record<string, number | string>) {
   const rows = phases.map((p) => [
-    `${p.kind} (round ${p.round + 1})`, p.perSecond, p.cpuUsPerMsg, `${p.serverCpuPct}%`, `${p.clientCpuPct}%`, p.p50Ms, p.p99Ms, p.kind === "game" ? p.games : "-",
+    `${p.kind} (round ${p.round + 1})`, p.perSecond, p.cpuUsPerMsg, `${p.serverCpuPct}%`, `${p.clientCpuPct}%`, p.p50Ms, p.p99Ms, p.kind === "game" || p.kind === "bgio" ? p.games : "-",
     p.kind === "game" ? p.stalls : "-", Object.entries(p.refused).map(([k, v]) => `${k}:${v}`).join(" ") || "0",
   ]);
-  const sum = (kind: Kind, f: (p: PhaseResult) => number) => phases.filter((p) => p.kind === kind).reduce((a, p) => a + f(p), 0);
-  const rate = (kind: Kind) => round(sum(kind, (p) => p.acked) / sum(kind, (p) => p.seconds), 0);
+  const of = (kind: Kind) => phases.filter((p) => p.kind === kind);
+  const sum = (kind: Kind, f: (p: PhaseResult) => number) => of(kind).reduce((a, p) => a + f(p), 0);
+  const rate = (kind: Kind) => round(sum(kind, (p) => p.acked) / Math.max(0.001, sum(kind, (p) => p.seconds)), 0);
   const cpuPer = (kind: Kind) => round(sum(kind, (p) => p.cpuUsPerMsg * p.acked) / Math.max(1, sum(kind, (p) => p.acked)), 1);
-  const ratios = [...new Set(phases.map((p) => p.round))].map((r) => {
-    const g = phases.find((p) => p.round === r && p.kind === "game");
-    const b = phases.find((p) => p.round === r && p.kind === "bare");
-    return g && b?.perSecond ? g.perSecond / b.perSecond : 0;
+  const rounds = [...new Set(phases.map((p) => p.round))];
+  const inRound = (r: number, kind: Kind) => phases.find((p) => p.round === r && p.kind === kind);
+  const perRound = (f: (r: number) => number | null) => rounds.map(f).filter((v): v is number => v !== null && Number.isFinite(v));
+  // Steady state: the game phase's CPU less its set-ups (priced by the same round's setup phase), per move.
+  const steady = perRound((r) => {
+    const g = inRound(r, "game");
+    const s = inRound(r, "setup");
+    return g && s && g.acked ? (g.cpuUsPerMsg * g.acked - g.games * s.cpuUsPerMsg) / g.acked : null;
   });
+  const ratio = (a: Kind, b: Kind) => perRound((r) => {
+    const x = inRound(r, a);
+    const y = inRound(r, b);
+    return x && y?.perSecond ? x.perSecond / y.perSecond : null;
+  });
+  const steadyUs = round(median(steady), 1);
+  const bareUs = cpuPer("bare");
   const out = {
     bench: "room",
     params,
-    bare: { msgsPerSec: rate("bare"), cpuUsPerMsg: cpuPer("bare") },
+    bare: { msgsPerSec: rate("bare"), cpuUsPerMsg: bareUs },
     game: {
-      movesPerSec: rate("game"), cpuUsPerMove: cpuPer("game"), gamesFinished: sum("game", (p) => p.games), stalls: sum("game", (p) => p.stalls),
-      refused: phases.filter((p) => p.kind === "game").reduce((a, p) => a + Object.values(p.refused).reduce((x, y) => x + y, 0), 0),
+      movesPerSec: rate("game"), cpuUsPerMove: cpuPer("game"), steadyCpuUsPerMove: steadyUs, setupCpuUsPerGame: cpuPer("setup"),
+      gamesFinished: sum("game", (p) => p.games), stalls: sum("game", (p) => p.stalls),
+      refused: of("game").reduce((a, p) => a + Object.values(p.refused).reduce((u, v) => u + v, 0), 0),
     },
-    ratioGameToBare: round(median(ratios), 3),
-    ratiosPerRound: ratios.map((r) => round(r, 3)),
-    cpuRatioGameToBare: round(cpuPer("game") / Math.max(0.001, cpuPer("bare")), 2),
-    memory: mem,
+    bgio: { movesPerSec: rate("bgio"), cpuUsPerMove: cpuPer("bgio"), matchesFinished: sum("bgio", (p) => p.games) },
+    ratioGameToBare: round(median(ratio("game", "bare")), 3),
+    ratiosPerRound: ratio("game", "bare").map((r) => round(r, 3)),
+    cpuRatioGameToBare: round(cpuPer("game") / Math.max(0.001, bareUs), 2),
+    steadyCpuRatioToBare: round(steadyUs / Math.max(0.001, bareUs), 2),
+    ratioGameToBgio: round(median(ratio("game", "bgio")), 2),
+    commit: x.commit,
+    memory: x.mem,
+    capacity: x.capacity,
+    idle: x.idle,
     phases,
   };
   console.log(table(
-    `Room throughput: ${params.games} rooms x 2 clients, ${params.seconds} s per phase, load generator in a second process`,
+    `Room throughput: ${params.games} rooms x 2 clients, ${params.seconds} s per phase, load generator in a second process (setup: set-ups/s and CPU per set-up)`,
     ["phase", "acked/s", "server us/msg", "server cpu", "client cpu", "p50 ms", "p99 ms", "games", "stalls", "refused"],
     rows,
   ));
   console.log();
-  console.log(table("Summary", ["", "value"], [
-    ["bare room, acked msgs/s", out.bare.msgsPerSec],
-    ["game room, moves/s", out.game.movesPerSec],
-    ["ratio game/bare (median of rounds)", out.ratioGameToBare],
-    ["server CPU us per bare msg", out.bare.cpuUsPerMsg],
-    ["server CPU us per move", out.game.cpuUsPerMove],
-    ["CPU ratio game/bare", out.cpuRatioGameToBare],
+  console.log(table("Summary", ["", "value", "target"], [
+    ["bare room, acked msgs/s", out.bare.msgsPerSec, ""],
+    ["game room, moves/s as in real play (set-up included)", out.game.movesPerSec, ""],
+    ["boardgame.io 0.50, moves/s (set-up included)", out.bgio.movesPerSec, ""],
+    ["ratio game/boardgame.io moves/s (median of rounds)", out.ratioGameToBgio, ">= 2.5"],
+    ["ratio game/bare (median of rounds)", out.ratioGameToBare, ""],
+    ["server CPU us per bare msg", bareUs, ""],
+    ["server CPU us per move, all-in", out.game.cpuUsPerMove, ""],
+    ["server CPU us per game set-up (create, join, 2 WS joins, finish)", out.game.setupCpuUsPerGame, ""],
+    ["server CPU us per steady-state move", steadyUs, ""],
+    ["steady-state move CPU / bare msg CPU", out.steadyCpuRatioToBare, "<= 4"],
+    ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
   ]));
   console.log();
-  if (mem) console.log(table(`Server memory (deltas after gc, K = ${mem.games})`, ["what", "heap KB", "RSS KB"], [
-    ["per active game (REST-created, no connection)", mem.gameHeapKB, mem.gameRssKB],
-    ["per WebSocket connection to a game", mem.connHeapKB, mem.connRssKB],
-    ["per active game with both seats connected", round(mem.gameHeapKB + 2 * mem.connHeapKB, 1), round(mem.gameRssKB + 2 * mem.connRssKB, 1)],
-    ["per bare room with two clients", mem.bareRoomHeapKB, mem.bareRoomRssKB],
-  ]));
+  console.log(table(`Durability: group commit on a SQLite file, ${x.commit[0]?.games ?? 0} games per batch`, ["synchronous", "us per batch", "us per write", "CPU us per write"],
+    x.commit.map((c) => [c.synchronous, c.usPerBatch, c.usPerWrite, c.cpuUsPerWrite])));
+  console.log();
+  if (x.mem) {
+    const m = x.mem;
+    const both = { heap: round(m.gameHeapKB + 2 * m.connHeapKB, 1), rss: round(m.gameRssKB + 2 * m.connRssKB, 1) };
+    console.log(table(`Server memory (deltas after gc, K = ${m.games})`, ["what", "heap KB", "RSS KB"], [
+      ["per active game (REST-created, no connection)", m.gameHeapKB, m.gameRssKB],
+      ["per WebSocket connection to a game", m.connHeapKB, m.connRssKB],
+      ["per active game with both seats connected", both.heap, both.rss],
+      ["per bare room with two clients", m.bareRoomHeapKB, m.bareRoomRssKB],
+      ["ratio game with both seats / bare room (target <= 1.2)", round(both.heap / Math.max(0.1, m.bareRoomHeapKB), 2), round(both.rss / Math.max(0.1, m.bareRoomRssKB), 2)],
+    ]));
+    console.log();
+  }
+  if (x.capacity) {
+    console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
+      ["active games", "moves/s", "p50 ms", "p99 ms", "server cpu", "refused", "held"],
+      x.capacity.steps.map((c) => [c.games, c.movesPerSec, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.refused, c.held ? "yes" : "no"])));
+    console.log();
+  }
+  if (x.idle) {
+    console.log(table("Idle cost", ["", "value"], [
+      ["active games, no moves", x.idle.games],
+      [`server CPU over ${x.idle.seconds} s (% of one core; target < 5)`, x.idle.serverCpuPct],
+      ["heap KB per idle game", x.idle.heapKBPerGame],
+      ["RSS KB per idle game", x.idle.rssKBPerGame],
+    ]));
+    console.log();
+  }
   console.log(JSON.stringify(out));
 }
 
@@ -185,8 +319,10 @@ interface Counters { acked: number; games: number; stalls: number; refused: Reco
 
 async function runClient() {
   const url = argv.get("url")!;
+  const bgioUrl = argv.get("bgio");
   const http = new HttpClient(url, 64);
   const sdk = new Client(url);
+  const paced = new PacedGames(http, sdk, 5000);
   let stats: PlayStats = newStats(true);
   let games = 0;
   let stalls = 0;
@@ -221,6 +357,46 @@ async function runClient() {
       } finally {
         await Promise.all(players.map(async (p) => (live.delete(p), p.leave())));
         if (first) (ready(), (first = false));
+      }
+    }
+  }
+
+  /** A game's set-up as in real play, finished by a resignation without a move: one unit per game. */
+  async function setupLoop(i: number, ready: () => void) {
+    let first = true;
+    while (running) {
+      try {
+        const g = await openFriendGame(http, `s${i}`);
+        const rooms = await Promise.all((["A", "B"] as const).map((seat) => sdk.joinById(g.gameId, { playerToken: g.tokens[seat] })));
+        if (first) (ready(), (first = false));
+        const ended = new Promise<void>((resolve) => rooms[0].onStateChange((st: { status?: string }) => st.status === "finished" && resolve()));
+        rooms[0].send("resign");
+        await Promise.race([ended, sleep(15_000)]);
+        stats.acked++;
+        games++;
+        await Promise.all(rooms.map((r) => r.leave(true).catch(() => undefined)));
+      } catch (e) {
+        if (running) {
+          process.stderr.write(`setup loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
+          await sleep(200);
+        }
+      } finally {
+        if (first) (ready(), (first = false));
+      }
+    }
+  }
+
+  /** boardgame.io matches, one after another, each created, joined and played to the end. */
+  async function bgioLoop(i: number, ready: () => void) {
+    ready();
+    while (running) {
+      try {
+        if (await playBgioMatch(bgioUrl!, stats, () => running)) games++;
+      } catch (e) {
+        if (running) {
+          process.stderr.write(`bgio loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
+          await sleep(200);
+        }
       }
     }
   }
@@ -264,7 +440,8 @@ async function runClient() {
         for (let i = 0; i < n; i++) {
           let ready!: () => void;
           readies.push(new Promise<void>((r) => (ready = r)));
-          loops.push((m.kind === "bare" ? bareLoop(ready) : gameLoop(i, ready)).catch((e) => {
+          const loop = m.kind === "bare" ? bareLoop(ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
+          loops.push(loop.catch((e) => {
             process.stderr.write(`loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
             ready();
           }));
@@ -289,6 +466,22 @@ async function runClient() {
         await Promise.race([Promise.all(loops), sleep(20_000)]);
         await Promise.all([...live].map((p) => p.leave().catch(() => undefined)));
         live.clear();
+        return {};
+      }
+      case "cap-grow": {
+        paced.stopTicking();
+        await paced.grow(Number(m.n));
+        paced.start();
+        return { games: paced.size };
+      }
+      case "cap-mark": {
+        const l = paced.latencies.sort((x, y) => x - y);
+        const out = { moves: paced.moves, refused: paced.refused, p50Ms: l[Math.floor(l.length * 0.5)] ?? 0, p99Ms: l[Math.min(l.length - 1, Math.floor(l.length * 0.99))] ?? 0 };
+        paced.latencies = [];
+        return out;
+      }
+      case "cap-close": {
+        await paced.close();
         return {};
       }
       case "mem-games": {

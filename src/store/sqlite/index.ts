@@ -2,10 +2,11 @@
  * Store adapter on better-sqlite3: the embedded default. Calls are synchronous underneath; the async
  * methods exist because the port is shared with networked adapters.
  *
- * Durability: the database runs in WAL mode. With synchronous=FULL (the default) the WAL is fsynced at
- * every commit, so a committed write survives power loss too; moves reach the store through a group commit
- * (one transaction for all the rooms' writes of an event-loop turn), which is what makes that fsync
- * affordable. synchronous=NORMAL survives a process crash only, and costs less per commit.
+ * Durability: the database runs in WAL mode. With synchronous=FULL (the default) a write resolves only once
+ * the WAL is fsynced, so a resolved write survives power loss too; the fsync runs on the thread pool, not in
+ * the commit (wal-sync.ts), and moves reach the store through a group commit (one transaction for all the
+ * rooms' writes of an event-loop turn), so one fsync covers many moves. synchronous=NORMAL resolves at the
+ * commit: it survives a process crash only.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -17,6 +18,7 @@ import {
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, pageSize, seatCodes } from "../shared";
 import { SCHEMA } from "./schema";
+import { WalSync } from "./wal-sync";
 import { prepareStatements, type Statements } from "./statements";
 
 export interface SqliteStoreOptions {
@@ -50,14 +52,25 @@ const isPrimaryKeyViolation = (e: unknown): boolean =>
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
+  private readonly walSync: WalSync | null;
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
     this.db = new Database(options.path);
     this.db.pragma("journal_mode = WAL");
-    this.db.pragma(`synchronous = ${options.synchronous ?? "FULL"}`);
+    // FULL is kept off the event loop: NORMAL commits plus an fdatasync of the WAL on the thread pool (WalSync).
+    this.db.pragma("synchronous = NORMAL");
+    const file = options.path !== ":memory:" && options.path !== "";
+    this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`) : null;
     // Another process (a CLI tool) may hold the write lock briefly; wait instead of failing.
     this.db.pragma("busy_timeout = 5000");
+  }
+
+  /** Runs a write (synchronous underneath) and resolves once it is as durable as `synchronous` promises. */
+  private async durable<T>(write: () => T): Promise<T> {
+    const result = write();
+    await this.walSync?.sync();
+    return result;
   }
 
   private get st(): Statements {
@@ -72,18 +85,23 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.walSync?.close();
     if (this.db.open) this.db.close();
     this.s = null;
   }
 
   async createGame(game: GameRecord): Promise<void> {
-    this.st.insertGame.run(gameRow(game));
+    return this.durable(() => {
+      this.st.insertGame.run(gameRow(game));
+    });
   }
   async getGame(id: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
   }
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
-    this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
+    return this.durable(() => {
+      this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
+    });
   }
   async findGameByCode(code: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
@@ -107,18 +125,22 @@ export class SqliteStore implements Store {
   }
 
   async appendAction(a: StoredAction): Promise<void> {
-    // A single autocommit INSERT: the commit (and so durability per the pragma) happens before run() returns.
-    try {
-      this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
-    } catch (e) {
-      if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
-      throw e;
-    }
+    return this.durable(() => {
+      // A single autocommit INSERT: the commit happens before run() returns; durable() then waits for the fsync.
+      try {
+        this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
+      } catch (e) {
+        if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
+        throw e;
+      }
+    });
   }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    // One immediate transaction for the batch (one commit, one fsync); each write in its own savepoint,
-    // so a write whose condition fails is undone alone.
-    return this.db.transaction(() => writes.map((w) => this.commitGame(w))).immediate();
+    return this.durable(() => {
+      // One immediate transaction for the batch (one commit, one fsync after it); each write in its own savepoint,
+      // so a write whose condition fails is undone alone.
+      return this.db.transaction(() => writes.map((w) => this.commitGame(w))).immediate();
+    });
   }
   private commitGame(w: GameWrite): GameWriteResult {
     try {
@@ -138,14 +160,18 @@ export class SqliteStore implements Store {
   }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
-    this.st.insertPlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
+    return this.durable(() => {
+      this.st.insertPlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
+    });
   }
   async getPlayer(id: string): Promise<PlayerRecord | null> {
     return parse<PlayerRecord>(this.st.getPlayer.get(id) as DocRow | undefined);
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
-    this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) =>
-      this.st.updatePlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) }));
+    return this.durable(() => {
+      this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) =>
+        this.st.updatePlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) }));
+    });
   }
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
@@ -154,89 +180,115 @@ export class SqliteStore implements Store {
   }
 
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
-    return this.db.transaction((): SubscriptionRecord => {
-      const existing = parse<SubscriptionRecord>(this.st.subscriptionByKey.get(s.key) as DocRow | undefined);
-      if (!existing) {
-        const created = copy(s);
-        this.st.insertSubscription.run(subscriptionRow(created));
-        return created;
-      }
-      // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
-      const replaced = copy({ ...s, id: existing.id, createdAt: existing.createdAt });
-      this.st.updateSubscription.run(subscriptionRow(replaced));
-      return replaced;
-    }).immediate();
+    return this.durable(() => {
+      return this.db.transaction((): SubscriptionRecord => {
+        const existing = parse<SubscriptionRecord>(this.st.subscriptionByKey.get(s.key) as DocRow | undefined);
+        if (!existing) {
+          const created = copy(s);
+          this.st.insertSubscription.run(subscriptionRow(created));
+          return created;
+        }
+        // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
+        const replaced = copy({ ...s, id: existing.id, createdAt: existing.createdAt });
+        this.st.updateSubscription.run(subscriptionRow(replaced));
+        return replaced;
+      }).immediate();
+    });
   }
   async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
     return parse<SubscriptionRecord>(this.st.subscriptionByKey.get(key) as DocRow | undefined);
   }
   async deleteSubscriptionByKey(key: string): Promise<boolean> {
-    return this.st.deleteSubscriptionByKey.run(key).changes > 0;
+    return this.durable(() => {
+      return this.st.deleteSubscriptionByKey.run(key).changes > 0;
+    });
   }
   async deleteSubscription(id: string): Promise<void> {
-    this.st.deleteSubscription.run(id);
+    return this.durable(() => {
+      this.st.deleteSubscription.run(id);
+    });
   }
   async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
-    this.update<SubscriptionRecord>(this.st.subscriptionById, id, patch, "id", (s) =>
-      this.st.updateSubscription.run(subscriptionRow(s)));
+    return this.durable(() => {
+      this.update<SubscriptionRecord>(this.st.subscriptionById, id, patch, "id", (s) =>
+        this.st.updateSubscription.run(subscriptionRow(s)));
+    });
   }
   async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
     const live = parseAll<SubscriptionRecord>(this.st.liveSubscriptions.all(name, now) as DocRow[]);
     return live.filter((s) => matchesArguments(s.arguments, match));
   }
   async deleteExpiredSubscriptions(now: string): Promise<number> {
-    return this.st.deleteExpired.run(now).changes;
+    return this.durable(() => {
+      return this.st.deleteExpired.run(now).changes;
+    });
   }
 
   async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const row of d) this.st.saveDelivery.run(deliveryRow(row));
-    })();
+    return this.durable(() => {
+      this.db.transaction(() => {
+        for (const row of d) this.st.saveDelivery.run(deliveryRow(row));
+      })();
+    });
   }
   async deleteDeliveries(eventIds: string[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const id of eventIds) this.st.deleteDelivery.run(id);
-    })();
+    return this.durable(() => {
+      this.db.transaction(() => {
+        for (const id of eventIds) this.st.deleteDelivery.run(id);
+      })();
+    });
   }
   async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
-    // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
-    return this.db.transaction((): DeliveryRecord[] => {
-      const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
-        .map((d) => ({ ...d, leaseUntil }));
-      for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
-      return claimed;
-    }).immediate();
+    return this.durable(() => {
+      // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
+      return this.db.transaction((): DeliveryRecord[] => {
+        const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
+          .map((d) => ({ ...d, leaseUntil }));
+        for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
+        return claimed;
+      }).immediate();
+    });
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {
-    this.st.markUrl.run(url, at);
+    return this.durable(() => {
+      this.st.markUrl.run(url, at);
+    });
   }
   async urlVerifiedAt(url: string): Promise<string | null> {
     return (this.st.urlAt.get(url) as { at: string } | undefined)?.at ?? null;
   }
 
   async createChallenge(c: ChallengeRecord): Promise<void> {
-    this.st.insertChallenge.run(challengeRow(c));
+    return this.durable(() => {
+      this.st.insertChallenge.run(challengeRow(c));
+    });
   }
   async getChallenge(token: string): Promise<ChallengeRecord | null> {
     return parse<ChallengeRecord>(this.st.getChallenge.get(token) as DocRow | undefined);
   }
   async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
-    this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
+    return this.durable(() => {
+      this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
+    });
   }
   async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
-    return this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)), expected);
+    return this.durable(() => {
+      return this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)), expected);
+    });
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     return parseAll<ChallengeRecord>(this.st.listChallenges.all(agentName, pageSize(limit)) as DocRow[]);
   }
 
   async createCommunity(c: CommunityRecord): Promise<void> {
-    this.db.transaction(() => {
-      const { members, ...rest } = c;
-      this.st.insertCommunity.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
-      for (const playerId of members) this.st.addMember.run({ id: c.id, playerId });
-    })();
+    return this.durable(() => {
+      this.db.transaction(() => {
+        const { members, ...rest } = c;
+        this.st.insertCommunity.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
+        for (const playerId of members) this.st.addMember.run({ id: c.id, playerId });
+      })();
+    });
   }
   async getCommunity(id: string): Promise<CommunityRecord | null> {
     const row = this.st.getCommunity.get(id) as CommunityRow | undefined;
@@ -247,10 +299,14 @@ export class SqliteStore implements Store {
     return (rows as CommunityRow[]).map(community);
   }
   async addMember(id: string, playerId: string): Promise<void> {
-    this.st.addMember.run({ id, playerId });
+    return this.durable(() => {
+      this.st.addMember.run({ id, playerId });
+    });
   }
   async removeMember(id: string, playerId: string): Promise<void> {
-    this.st.removeMember.run(id, playerId);
+    return this.durable(() => {
+      this.st.removeMember.run(id, playerId);
+    });
   }
   async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
     return (this.st.communitiesOf.all(playerId) as CommunityRow[]).map(community);

@@ -1,0 +1,109 @@
+/**
+ * The capacity load: N active games with both seats on WebSocket, each seat moving every `seatPeriodMs`
+ * (so each game every half of it), the games' moves spread evenly over the period. A game that ends is
+ * replaced by a new one (set-up as in real play). Round trips are measured from the send to `moved`.
+ */
+import type { Client, Room } from "@colyseus/sdk";
+import { nowMs, openFriendGame, pickMove, type HttpClient, type Seat } from "./common";
+
+interface PacedGame { seats: Record<Seat, Room>; due: number; sentAt: number; slot: number; replacing: boolean }
+
+export class PacedGames {
+  private games: PacedGame[] = [];
+  private timer?: NodeJS.Timeout;
+  latencies: number[] = [];
+  refused = 0;
+  moves = 0;
+
+  constructor(private readonly http: HttpClient, private readonly sdk: Client, private readonly seatPeriodMs: number) {}
+
+  get size(): number {
+    return this.games.length;
+  }
+
+  /** Opens games (8 at a time) until there are `n`. */
+  async grow(n: number): Promise<void> {
+    while (this.games.length < n) {
+      const batch = Math.min(8, n - this.games.length);
+      const opened = await Promise.all(Array.from({ length: batch }, () => this.open(this.games.length)));
+      this.games.push(...opened);
+    }
+    // Re-spread every game's slot over the period now that there are n of them.
+    const period = this.seatPeriodMs / 2;
+    this.games.forEach((g, i) => {
+      g.slot = i;
+      g.due = nowMs() + (period * i) / this.games.length;
+    });
+  }
+
+  start(): void {
+    this.stopTicking();
+    this.timer = setInterval(() => this.tick(), 5);
+  }
+
+  stopTicking(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Resigns every game (so the server releases them) and closes every connection. */
+  async close(): Promise<void> {
+    this.stopTicking();
+    for (const g of this.games) g.seats.A.send("resign");
+    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all(this.games.flatMap((g) => [g.seats.A, g.seats.B]).map((r) => r.leave(true).catch(() => undefined)));
+    this.games = [];
+  }
+
+  /** A new game for `slot`, its seats joined; filled into `game` when given (a replacement keeps its slot). */
+  private async open(slot: number, into?: PacedGame): Promise<PacedGame> {
+    const f = await openFriendGame(this.http, `cap${slot}`);
+    const [A, B] = await Promise.all((["A", "B"] as const).map((seat) => this.sdk.joinById(f.gameId, { playerToken: f.tokens[seat] })));
+    const game: PacedGame = into ?? { seats: { A, B }, due: Infinity, sentAt: 0, slot, replacing: false };
+    game.seats = { A, B };
+    for (const room of [A, B]) {
+      room.onMessage("moved", () => {
+        this.moves++;
+        this.latencies.push(nowMs() - game.sentAt);
+      });
+      room.onMessage("refused", () => this.refused++);
+    }
+    return game;
+  }
+
+  private tick(): void {
+    const now = nowMs();
+    const period = this.seatPeriodMs / 2;
+    for (const g of this.games) {
+      if (g.replacing || g.due > now) continue;
+      g.due += period;
+      const s = g.seats.A.state as { status?: string; turn?: string; board?: Map<string, unknown> } | undefined;
+      if (s?.status === "finished") {
+        void this.replace(g);
+        continue;
+      }
+      if (s?.status !== "active" || (s.turn !== "A" && s.turn !== "B")) continue;
+      const room = g.seats[s.turn];
+      const hand: string[] = [];
+      (room.state as { hands?: Map<string, { cards: { id: string }[] }> }).hands?.get(s.turn)?.cards.forEach((c) => hand.push(c.id));
+      const occupied: string[] = [];
+      s.board?.forEach((_v, square) => occupied.push(square));
+      const move = pickMove(hand, occupied);
+      if (!move) continue;
+      g.sentAt = nowMs();
+      room.send("move", move);
+    }
+  }
+
+  private async replace(g: PacedGame): Promise<void> {
+    g.replacing = true;
+    await Promise.all([g.seats.A, g.seats.B].map((r) => r.leave(true).catch(() => undefined)));
+    try {
+      await this.open(g.slot, g);
+    } catch {
+      // the next tick finds the old (finished) seats again and retries
+    } finally {
+      g.replacing = false;
+    }
+  }
+}
