@@ -4,7 +4,7 @@
  * idle game costs nothing; re-armed from the record after every change, so a restart resumes them.
  */
 import type { Seat } from "../src/game";
-import type { GameContext } from "../src/games/context";
+import { factsOf, type GameContext } from "../src/games/context";
 
 export interface ClockHandlers {
   onTurnTimeout(): void;
@@ -27,10 +27,11 @@ export class GameClock {
   arm(ctx: GameContext, now = Date.now()): void {
     this.stop();
     const r = ctx.record;
+    const status = factsOf(ctx).status;
     this.deadlineMs = 0;
-    if (r.status === "finished") {
+    if (status === "finished") {
       this.main = setTimeout(() => this.on.onReleased(), this.settings.finishedGraceMs);
-    } else if (r.status === "waiting") {
+    } else if (status === "waiting") {
       const left = Date.parse(r.createdAt) + this.settings.waitingGameTtlS * 1000 - now;
       this.main = setTimeout(() => this.on.onWaitingExpired(), Math.max(0, left));
     } else if (ctx.engine) {

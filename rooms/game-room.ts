@@ -10,7 +10,7 @@ import { Room, ServerError, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
-import { commit, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
+import { commit, factsOf, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName } from "../src/games/game-events";
 import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
 import type { RoomDeps } from "../src/games/ports";
@@ -180,7 +180,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (!seat) return fail("unauthorized", "wrong player token for this game");
     const out = await this.playAs(seat, input);
     if (!out.ok) return out;
-    return { ok: true, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.ctx.record.status } };
+    return { ok: true, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.status() } };
   }
 
   async resign(tokenHash: string): Promise<Outcome<RecordBody>> {
@@ -245,7 +245,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private tryPlay(seat: Seat | null, input: MoveBody): Promise<Outcome<{ move: MoveRecord }>> {
     if (!seat) return Promise.resolve(fail("unauthorized", "spectators cannot move; join with a player token"));
     const engine = this.ctx.engine;
-    if (this.ctx.record.status === "finished") return Promise.resolve(fail("game_over", "the game has finished"));
+    if (this.status() === "finished") return Promise.resolve(fail("game_over", "the game has finished"));
     if (!engine) return Promise.resolve(fail("not_your_turn", "the game waits for its second player"));
     if (engine.turn !== seat) return Promise.resolve(fail("not_your_turn", `it is ${engine.turn}'s turn`));
     let action: Action;
@@ -262,7 +262,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private perform(action: Action, expectTurn?: Seat): Promise<Outcome<{ move?: MoveRecord }>> {
     return this.serial(async () => {
       // 1. validate (again, inside the queue: an earlier action may have changed the turn)
-      if (this.ctx.record.status === "finished") return fail("game_over", "the game has finished");
+      if (this.status() === "finished") return fail("game_over", "the game has finished");
       if (expectTurn && this.ctx.engine?.turn !== expectTurn) return fail("not_your_turn", "it is not your turn");
       // 2. apply
       const started = process.hrtime.bigint();
@@ -279,7 +279,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       // finishes the game again (reconcile), and rating is idempotent per game.
       const stored = await this.write([{ gameId: this.roomId, index, action, at }], finishing ? beforeFinish(patch) : patch);
       if (!stored.ok) return stored;
-      this.ctx = { ...next, record: { ...next.record, ...patch } };
+      // The engine holds the game's facts; the record keeps only the times they happened.
+      this.ctx = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
       if (finishing) {
         await this.rate();
         await this.write([], patch);
@@ -309,7 +310,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private emitAfter(move: MoveRecord | undefined) {
     const { events, baseUrl } = this.deps;
     if (move) events.emit(moveEvent(this.ctx, move.n - 1));
-    if (this.ctx.record.status === "finished") {
+    if (this.status() === "finished") {
       events.emit(finishedEvent(this.ctx, baseUrl));
       for (const seat of ["A", "B"] as const) if (this.ctx.record.seats[seat]?.kind === "human") events.emit(turnEvent(this.ctx, seat, baseUrl));
     } else if (move && this.ctx.engine) {
@@ -321,18 +322,19 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     const { metrics } = this.deps;
     metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (action.kind === "place") metrics.moves.inc({ via: "room" });
-    if (this.ctx.record.status === "finished") metrics.gamesFinished.inc({ decided_by: this.ctx.record.decidedBy ?? "unknown" });
+    const f = factsOf(this.ctx);
+    if (f.status === "finished") metrics.gamesFinished.inc({ decided_by: f.decidedBy ?? "unknown" });
   }
 
   // ---- Lifecycle: finishing, clocks, the house opponent ------------------------------------------
 
   private async rate() {
-    await this.deps.players.recordResult(this.ctx.record).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
+    await this.deps.players.recordResult(this.asStored()).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
   }
 
   /** After a finished game is stored: the finish hook (agent challenges); the room is released later. */
   private async finish() {
-    await this.deps.onFinished(this.ctx.record).catch((e) => this.deps.log.error({ err: e }, "finish hook failed"));
+    await this.deps.onFinished(this.asStored()).catch((e) => this.deps.log.error({ err: e }, "finish hook failed"));
   }
 
   /** Repairs a record that lags its action log (a crash between append and record update). */
@@ -340,12 +342,12 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     const { record, engine } = this.ctx;
     if (!engine || record.status === "finished") return;
     const patch = recordPatch(this.ctx, lastActionAt ?? record.startedAt ?? record.createdAt);
-    if (record.moveCount === this.ctx.timeline.length && patch.status === record.status) return;
-    this.ctx = { ...this.ctx, record: { ...record, ...patch } };
-    if (this.ctx.record.status === "finished") await this.rate();
+    if (record.moveCount === patch.moveCount && patch.status === record.status) return;
+    this.ctx = { ...this.ctx, record: { ...record, lastMoveAt: patch.lastMoveAt, finishedAt: patch.finishedAt } };
+    if (patch.status === "finished") await this.rate();
     const stored = await this.write([], patch);
     if (!stored.ok) throw new ServerError(4503, `game ${record.id} could not be brought up to date; retry`);
-    if (this.ctx.record.status === "finished") {
+    if (patch.status === "finished") {
       this.emitAfter(undefined);
       await this.finish();
     }
@@ -359,14 +361,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   private onClock() {
     const engine = this.ctx.engine;
-    if (!engine || this.ctx.record.status !== "active") return;
-    const action: Action = this.ctx.timeline.length < 2 ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
+    if (!engine || this.status() !== "active") return;
+    const action: Action = engine.moves.length < 2 ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
     void this.perform(action);
   }
 
   private async houseMove(seat: Seat) {
     const engine = this.ctx.engine;
-    if (!engine || engine.turn !== seat || this.ctx.record.status !== "active") return;
+    if (!engine || engine.turn !== seat || this.status() !== "active") return;
     let choice: { card: string; square: string };
     try {
       choice = await this.deps.decide(seatView(engine, seat), this.ctx.record.level ?? "normal");
@@ -409,6 +411,16 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private publish() {
-    this.deps.publishChange(this.roomId, { moveCount: this.ctx.timeline.length, status: this.ctx.record.status });
+    const f = factsOf(this.ctx);
+    this.deps.publishChange(this.roomId, { moveCount: f.moveCount, status: f.status });
+  }
+
+  private status() {
+    return factsOf(this.ctx).status;
+  }
+
+  /** The record as the store keeps it: the facts derived from the engine written into it. */
+  private asStored(): GameRecord {
+    return { ...this.ctx.record, ...recordPatch(this.ctx, this.ctx.record.finishedAt ?? new Date().toISOString()) };
   }
 }

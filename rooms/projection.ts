@@ -1,9 +1,10 @@
 /**
  * Projects a GameContext onto the replicated schema state. Only values that differ are written, so a
- * patch carries just what a move changed.
+ * patch carries just what a move changed; the room projects once per accepted action, join or leave and
+ * sends one patch for it.
  */
 import { cardById, type CardDef, type Seat } from "../src/game";
-import type { GameContext } from "../src/games/context";
+import { factsOf, type GameContext } from "../src/games/context";
 import { CardState, CellState, GameRoomState, HandState, SeatState, TileState } from "./game-state";
 
 function cardState(def: CardDef): CardState {
@@ -26,19 +27,21 @@ function set<T extends object, K extends keyof T>(target: T, key: K, value: T[K]
 export function project(state: GameRoomState, ctx: GameContext, connected: Record<Seat, boolean>, deadlineMs: number): void {
   const r = ctx.record;
   const e = ctx.engine;
+  const f = factsOf(ctx);
+  const last = f.moves.at(-1);
   set(state, "gameId", r.id);
   set(state, "ruleset", r.ruleset);
-  set(state, "status", r.status);
+  set(state, "status", f.status);
   set(state, "commitment", r.commitment);
-  set(state, "turn", e && r.status === "active" ? e.turn : "");
+  set(state, "turn", e && f.status === "active" ? e.turn : "");
   set(state, "firstPlayer", e?.firstPlayer ?? "");
-  set(state, "moveCount", ctx.timeline.length);
-  set(state, "lastMove", ctx.timeline.at(-1)?.move.notation ?? "");
+  set(state, "moveCount", f.moveCount);
+  set(state, "lastMove", last?.notation ?? "");
   set(state, "pile", e?.pile.length ?? 0);
-  set(state, "scoreA", r.score.A);
-  set(state, "scoreB", r.score.B);
-  set(state, "winner", r.status === "finished" && r.winner ? r.winner : "");
-  set(state, "decidedBy", r.status === "finished" ? r.decidedBy ?? "" : "");
+  set(state, "scoreA", f.score.A);
+  set(state, "scoreB", f.score.B);
+  set(state, "winner", f.winner ?? "");
+  set(state, "decidedBy", f.status === "finished" ? f.decidedBy ?? "" : "");
   set(state, "lastMoveAt", r.lastMoveAt ? Date.parse(r.lastMoveAt) : 0);
   set(state, "turnDeadline", deadlineMs);
 
@@ -60,7 +63,7 @@ export function project(state: GameRoomState, ctx: GameContext, connected: Recor
   }
 
   if (e) {
-    for (const cell of ctx.timeline.at(-1)?.move.board ?? []) {
+    for (const cell of last?.board ?? []) {
       const existing = state.board.get(cell.square);
       if (!existing) {
         const def = cardById(cell.card);
@@ -84,6 +87,8 @@ function projectHand(state: GameRoomState, seat: Seat, cards: string[]): void {
     hand = new HandState();
     state.hands.set(seat, hand);
   }
+  // Most projections leave a hand as it is (the other seat's move, a join): nothing to compare then.
+  if (hand.cards.length === cards.length && cards.every((id, i) => hand.cards[i]?.id === id)) return;
   const wanted = new Set(cards);
   for (let i = hand.cards.length - 1; i >= 0; i--) {
     if (!wanted.has(hand.cards[i].id)) hand.cards.splice(i, 1);

@@ -1,7 +1,9 @@
 /**
- * A game as the service knows it: the stored record, the engine state (once both seats are present) and a
- * public timeline of placements with the events and public state after each. A context is rebuilt from the
- * store's (record, actions) alone, which is what makes every game resumable on any process.
+ * A game as the service knows it: the record as created (with its seats and timestamps), the engine state
+ * once both seats are present, and beside each placement what the engine does not keep (its events, the
+ * public state after it, when it was played). The engine state is the truth of a live game: status, score,
+ * winner and move count are derived from it (`factsOf`), never copied and kept in step. A context is rebuilt
+ * from the store's (record, actions) alone, which is what makes every game resumable on any process.
  */
 import {
   apply,
@@ -15,15 +17,14 @@ import {
   type Seat,
   type SpectatorView,
 } from "../game";
-import type { GameRecord, StoredAction } from "../store/port";
+import type { DecidedBy, Winner } from "../game/types";
+import type { GameRecord, GameStatus, StoredAction } from "../store/port";
 
 /** Public state after a move: what a spectator could see at that moment. */
 export type PublicSnapshot = Pick<SpectatorView, "board" | "score" | "turn" | "hands" | "pile" | "status" | "winner" | "decidedBy">;
 
+/** What a placement left besides the engine's own MoveRecord (engine.moves[i] is the move of entry i). */
 export interface TimelineEntry {
-  /** 0-based move index (the move's `n` is index + 1). */
-  index: number;
-  move: MoveRecord;
   events: GameEvent[];
   state: PublicSnapshot;
   at: string;
@@ -35,6 +36,26 @@ export interface GameContext {
   timeline: TimelineEntry[];
   /** Events of non-placement actions (resign, timeout, abort) in order. */
   endEvents: GameEvent[];
+}
+
+/** The facts of a game that follow from its engine state (from the record only before the engine exists). */
+export interface GameFacts {
+  status: GameStatus;
+  score: Record<Seat, number>;
+  winner: Winner;
+  decidedBy?: DecidedBy;
+  moveCount: number;
+  moves: readonly MoveRecord[];
+}
+
+const NO_MOVES: readonly MoveRecord[] = [];
+
+export function factsOf(ctx: GameContext): GameFacts {
+  const e = ctx.engine;
+  const r = ctx.record;
+  if (!e) return { status: r.status, score: r.score, winner: r.status === "finished" ? r.winner : null, decidedBy: r.decidedBy, moveCount: 0, moves: NO_MOVES };
+  const finished = e.status === "finished";
+  return { status: finished ? "finished" : "active", score: e.score, winner: finished ? e.winner : null, decidedBy: finished ? e.decidedBy : undefined, moveCount: e.moves.length, moves: e.moves };
 }
 
 export function snapshotOf(state: GameState): PublicSnapshot {
@@ -63,7 +84,7 @@ export function commit(ctx: GameContext, result: Extract<ApplyResult, { ok: true
   const timeline = ctx.timeline.slice();
   const endEvents = ctx.endEvents.slice();
   if (result.move) {
-    timeline.push({ index: result.move.n - 1, move: result.move, events: result.events, state: snapshotOf(result.state), at });
+    timeline.push({ events: result.events, state: snapshotOf(result.state), at });
   } else {
     endEvents.push(...result.events);
   }
@@ -73,7 +94,8 @@ export function commit(ctx: GameContext, result: Extract<ApplyResult, { ok: true
 /** Rebuilds a context from the store. Throws if the stored actions do not replay (corruption). */
 export function rebuildContext(record: GameRecord, actions: StoredAction[]): GameContext {
   let ctx: GameContext = { record, engine: null, timeline: [], endEvents: [] };
-  if (record.status === "waiting" && actions.length === 0) return ctx;
+  // A game that never started (waiting, or aborted while waiting) has no engine: its record holds its facts.
+  if (!record.startedAt && actions.length === 0) return ctx;
   if (!record.seats.A || !record.seats.B) return ctx;
   ctx = { ...ctx, engine: startEngine(record) };
   for (const a of actions) {

@@ -4,7 +4,7 @@
  * condition already holds at subscribe time) describe a game identically. Never a hand, never the seed.
  */
 import type { Seat } from "../game";
-import type { GameContext } from "./context";
+import { factsOf, type GameContext } from "./context";
 import { linksFor, publicPlayers } from "./views";
 
 export type EventName = "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played";
@@ -23,24 +23,23 @@ export interface EventSink {
   emit(event: OutEvent): void;
 }
 
-const lastNotation = (ctx: GameContext) => ctx.timeline.at(-1)?.move.notation ?? "";
-
 export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEvent {
   const r = ctx.record;
-  const yourTurn = r.status === "active" && ctx.engine?.turn === seat;
+  const f = factsOf(ctx);
+  const yourTurn = f.status === "active" && ctx.engine?.turn === seat;
   return {
     name: "game.turn",
     match: { game_id: r.id, seat },
-    sequence: ctx.timeline.length,
+    sequence: f.moveCount,
     data: {
       game_id: r.id,
       seat,
       your_turn: yourTurn,
-      status: r.status,
-      move_count: ctx.timeline.length,
-      last_move: lastNotation(ctx),
-      score: { ...r.score },
-      winner: r.status === "finished" ? r.winner : null,
+      status: f.status,
+      move_count: f.moveCount,
+      last_move: f.moves.at(-1)?.notation ?? "",
+      score: { ...f.score },
+      winner: f.winner,
       url: linksFor(baseUrl, r.id).watch,
     },
   };
@@ -48,6 +47,7 @@ export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEve
 
 export function moveEvent(ctx: GameContext, index: number): OutEvent {
   const t = ctx.timeline[index];
+  const move = factsOf(ctx).moves[index];
   return {
     name: "game.move",
     match: { game_id: ctx.record.id },
@@ -56,13 +56,13 @@ export function moveEvent(ctx: GameContext, index: number): OutEvent {
     data: {
       game_id: ctx.record.id,
       move_index: index,
-      n: t.move.n,
-      seat: t.move.seat,
-      notation: t.move.notation,
-      name: t.move.name,
-      captures: t.move.captures,
-      score: t.move.score,
-      board: t.move.board,
+      n: move.n,
+      seat: move.seat,
+      notation: move.notation,
+      name: move.name,
+      captures: move.captures,
+      score: move.score,
+      board: move.board,
       status: t.state.status,
     },
   };
@@ -85,16 +85,17 @@ export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent {
 
 export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent {
   const r = ctx.record;
+  const f = factsOf(ctx);
   return {
     name: "game.finished",
     match: { game_id: r.id },
     data: {
       game_id: r.id,
-      winner: r.winner,
-      decided_by: r.decidedBy ?? null,
-      score: { ...r.score },
+      winner: f.winner,
+      decided_by: f.decidedBy ?? null,
+      score: { ...f.score },
       players: publicPlayers(ctx),
-      move_count: ctx.timeline.length,
+      move_count: f.moveCount,
       replay_url: linksFor(baseUrl, r.id).replay,
     },
   };
@@ -102,7 +103,7 @@ export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent {
 
 /** What a new subscription needs: the events that hold now and the stream position it starts after. */
 export function eventsNow(ctx: GameContext, name: EventName, args: Record<string, unknown>, baseUrl: string) {
-  return { events: eventsHoldingNow(ctx, name, args, baseUrl), moveCount: ctx.timeline.length };
+  return { events: eventsHoldingNow(ctx, name, args, baseUrl), moveCount: factsOf(ctx).moveCount };
 }
 
 /**
@@ -110,18 +111,18 @@ export function eventsNow(ctx: GameContext, name: EventName, args: Record<string
  * already started or finished. game.move never fires at once: it begins after the moves already played.
  */
 export function eventsHoldingNow(ctx: GameContext, name: EventName, args: Record<string, unknown>, baseUrl: string): OutEvent[] {
-  const r = ctx.record;
+  const { status } = factsOf(ctx);
   switch (name) {
     case "game.turn": {
       const seat = args.seat as Seat;
-      if (r.status === "finished") return [turnEvent(ctx, seat, baseUrl)];
-      if (r.status === "active" && ctx.engine?.turn === seat) return [turnEvent(ctx, seat, baseUrl)];
+      if (status === "finished") return [turnEvent(ctx, seat, baseUrl)];
+      if (status === "active" && ctx.engine?.turn === seat) return [turnEvent(ctx, seat, baseUrl)];
       return [];
     }
     case "game.started":
-      return r.status !== "waiting" && ctx.engine ? [startedEvent(ctx, baseUrl)] : [];
+      return status !== "waiting" && ctx.engine ? [startedEvent(ctx, baseUrl)] : [];
     case "game.finished":
-      return r.status === "finished" ? [finishedEvent(ctx, baseUrl)] : [];
+      return status === "finished" ? [finishedEvent(ctx, baseUrl)] : [];
     default:
       return [];
   }

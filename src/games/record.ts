@@ -1,21 +1,24 @@
-/** Record fields derived from the engine state, and seat lookup by token hash. */
+/** The record fields a listing or profile queries, derived from the engine state; seat lookup by token hash. */
 import type { Seat } from "../game";
 import type { GameRecord } from "../store/port";
-import type { GameContext } from "./context";
+import { factsOf, type GameContext } from "./context";
 import { sameHash } from "./secrets";
 
-/** The part of a GameRecord that follows from its engine state after an action taken at `at`. */
+/**
+ * What the store keeps queryable of a game after an action taken at `at` (status, score, winner and the
+ * rest lists and profiles read), written with the action in one transaction. Derived, never edited.
+ */
 export function recordPatch(ctx: GameContext, at: string): Partial<GameRecord> {
-  const e = ctx.engine;
-  if (!e) return {};
-  const finished = e.status === "finished";
+  if (!ctx.engine) return {};
+  const f = factsOf(ctx);
+  const finished = f.status === "finished";
   return {
-    moveCount: ctx.timeline.length,
-    score: { ...e.score },
+    moveCount: f.moveCount,
+    score: { ...f.score },
     lastMoveAt: ctx.timeline.at(-1)?.at ?? ctx.record.lastMoveAt,
-    status: finished ? "finished" : "active",
-    winner: finished ? e.winner : null,
-    ...(finished ? { decidedBy: e.decidedBy, finishedAt: ctx.record.finishedAt ?? at } : {}),
+    status: f.status,
+    winner: f.winner,
+    ...(finished ? { decidedBy: f.decidedBy, finishedAt: ctx.record.finishedAt ?? at } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 import { buildReplay, seatView, spectatorView, type MoveRecord, type Replay, type Seat, type SeatView } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
 import { fail, type Outcome } from "../errors";
-import type { GameContext } from "./context";
+import { factsOf, type GameContext } from "./context";
 import { seatOfToken } from "./record";
 
 export interface Links { watch: string; play: string; replay: string }
@@ -31,17 +31,18 @@ export function publicPlayers(ctx: GameContext) {
 }
 
 function turnDeadline(record: GameRecord, ctx: GameContext): string | null {
-  if (record.status !== "active" || !ctx.engine) return null;
+  if (factsOf(ctx).status !== "active" || !ctx.engine) return null;
   const from = record.lastMoveAt ?? record.startedAt;
   return from ? new Date(Date.parse(from) + record.turnSeconds * 1000).toISOString() : null;
 }
 
 function ending(ctx: GameContext, baseUrl: string) {
   const r = ctx.record;
-  if (r.status !== "finished") return {};
+  const f = factsOf(ctx);
+  if (f.status !== "finished") return {};
   return {
-    winner: r.winner,
-    decidedBy: r.decidedBy,
+    winner: f.winner,
+    decidedBy: f.decidedBy,
     reveal: { seed: r.seed, salt: r.salt, commitment: r.commitment },
     replayUrl: linksFor(baseUrl, r.id).replay,
   };
@@ -50,35 +51,39 @@ function ending(ctx: GameContext, baseUrl: string) {
 /** The sync body: a seat's (or a spectator's) state plus every move from `since` on. */
 export function syncBody(ctx: GameContext, seat: Seat | null, since: number, baseUrl: string) {
   const r = ctx.record;
+  const f = factsOf(ctx);
   const state = ctx.engine ? (seat ? seatView(ctx.engine, seat) : spectatorView(ctx.engine)) : null;
-  const turn = ctx.engine && r.status === "active" ? ctx.engine.turn : null;
+  const turn = ctx.engine && f.status === "active" ? ctx.engine.turn : null;
   return {
     gameId: r.id,
-    status: r.status,
+    status: f.status,
     view: seat ? "seat" : "spectator",
     seat,
     yourTurn: seat ? turn === seat : undefined,
     turn,
     since,
-    moveCount: ctx.timeline.length,
+    moveCount: f.moveCount,
     players: publicPlayers(ctx),
     ruleset: r.ruleset,
     commitment: r.commitment,
     state,
-    moves: ctx.timeline.slice(since).map((t) => ({
-      index: t.index,
-      n: t.move.n,
-      seat: t.move.seat,
-      notation: t.move.notation,
-      name: t.move.name,
-      card: t.move.card,
-      square: t.move.square,
-      captures: t.move.captures,
-      score: t.move.score,
-      at: t.at,
-      events: t.events,
-      state: t.state,
-    })),
+    moves: f.moves.slice(since).map((m, i) => {
+      const t = ctx.timeline[since + i];
+      return {
+        index: since + i,
+        n: m.n,
+        seat: m.seat,
+        notation: m.notation,
+        name: m.name,
+        card: m.card,
+        square: m.square,
+        captures: m.captures,
+        score: m.score,
+        at: t.at,
+        events: t.events,
+        state: t.state,
+      };
+    }),
     lastMoveAt: r.lastMoveAt ?? null,
     turnDeadline: turnDeadline(r, ctx),
     urls: linksFor(baseUrl, r.id),
@@ -93,17 +98,19 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
 export function syncFor(ctx: GameContext, tokenHash: string | null, since: number, baseUrl: string): Outcome<ReturnType<typeof syncBody>> {
   const seat = tokenHash ? seatOfToken(ctx.record, tokenHash) : null;
   if (tokenHash && !seat) return fail("unauthorized", "wrong player token for this game");
-  if (since > ctx.timeline.length) return fail("bad_request", `since (${since}) is beyond the last move (${ctx.timeline.length})`);
+  const moveCount = factsOf(ctx).moveCount;
+  if (since > moveCount) return fail("bad_request", `since (${since}) is beyond the last move (${moveCount})`);
   return { ok: true, value: syncBody(ctx, seat, since, baseUrl) };
 }
 
 /** The full public game record of GET /games/{id}: never a hand, never the seed before the end. */
 export function gameRecordBody(ctx: GameContext, baseUrl: string) {
   const r = ctx.record;
+  const f = factsOf(ctx);
   const v = ctx.engine ? spectatorView(ctx.engine) : null;
   return {
     id: r.id,
-    status: r.status,
+    status: f.status,
     ruleset: r.ruleset,
     opponent: r.opponent,
     level: r.level ?? null,
@@ -111,9 +118,9 @@ export function gameRecordBody(ctx: GameContext, baseUrl: string) {
     turnSeconds: r.turnSeconds,
     players: publicPlayers(ctx),
     firstPlayer: r.firstPlayer ?? null,
-    turn: v && r.status === "active" ? v.turn : null,
-    moveCount: ctx.timeline.length,
-    score: r.score,
+    turn: v && f.status === "active" ? v.turn : null,
+    moveCount: f.moveCount,
+    score: f.score,
     board: v?.board ?? [],
     chessTiles: v?.chessTiles ?? [],
     mutators: v?.mutators ?? [],
@@ -121,7 +128,7 @@ export function gameRecordBody(ctx: GameContext, baseUrl: string) {
     champions: v?.champions ?? null,
     hands: v?.hands ?? null,
     pile: v?.pile ?? null,
-    moves: ctx.timeline.map((t) => t.move.notation),
+    moves: f.moves.map((m) => m.notation),
     commitment: r.commitment,
     createdAt: r.createdAt,
     startedAt: r.startedAt ?? null,
@@ -139,7 +146,7 @@ export type RecordBody = ReturnType<typeof gameRecordBody>;
 export interface MoveAnswer { move: MoveRecord; view: SeatView; status: GameRecord["status"] }
 
 export function replayBody(ctx: GameContext, baseUrl: string): Replay | null {
-  if (ctx.record.status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;
+  if (factsOf(ctx).status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;
   const names = { A: ctx.record.seats.A?.name ?? "A", B: ctx.record.seats.B?.name ?? "B" };
   return buildReplay(ctx.engine, { id: ctx.record.id, players: names, replayUrl: linksFor(baseUrl, ctx.record.id).replay });
 }

@@ -33,15 +33,23 @@ function jsonLine(stdout: string, bench: string): any {
 }
 
 describe("Smoke: benchmarks", function () {
-  this.timeout(45_000);
+  this.timeout(90_000);
 
-  it("room-bench plays games beside the bare room and reports both", async () => {
-    const r = await run("room-bench.ts", ["--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5"], 40_000);
+  it("room-bench plays games beside the bare room and boardgame.io and reports every figure", async () => {
+    const r = await run("room-bench.ts", [
+      "--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5",
+      "--capacity-max", "10", "--capacity-seconds", "1", "--idle-games", "10", "--idle-seconds", "1",
+    ], 80_000);
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "room");
     assert.ok(out.bare.msgsPerSec > 0 && out.bare.cpuUsPerMsg > 0);
-    assert.ok(out.game.movesPerSec > 0 && out.game.cpuUsPerMove > 0);
-    assert.ok(out.ratioGameToBare > 0);
+    assert.ok(out.game.movesPerSec > 0 && out.game.cpuUsPerMove > 0 && out.game.setupCpuUsPerGame > 0);
+    assert.ok(out.bgio.movesPerSec > 0 && out.bgio.cpuUsPerMove > 0);
+    assert.ok(out.ratioGameToBare > 0 && out.ratioGameToBgio > 0);
+    assert.deepEqual(out.commit.map((c: any) => c.synchronous), ["FULL", "NORMAL"]);
+    assert.equal(out.capacity.steps.length, 1);
+    assert.ok(out.capacity.steps[0].movesPerSec >= 0);
+    assert.equal(out.idle.games, 10);
     assert.equal(out.game.refused, 0, "a legal move was refused");
     assert.match(r.stdout, /acked\/s/);
   });
