@@ -16,7 +16,7 @@ import {
   type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
   type GameWrite, type GameWriteResult, type Store, type StoredAction, type SubscriptionRecord,
 } from "../port";
-import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, pageSize, seatCodes } from "../shared";
+import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
 import { SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
 import { prepareStatements, type Statements } from "./statements";
@@ -146,13 +146,23 @@ export class SqliteStore implements Store {
     try {
       this.db.transaction(() => {
         for (const a of w.actions) this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
-        if (Object.keys(w.patch).length > 0) this.update<GameRecord>(this.st.getGame, w.gameId, w.patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
+        if (Object.keys(w.patch).length > 0) this.patchGame(w.gameId, w.patch);
       })();
       return "committed";
     } catch (e) {
       if (isPrimaryKeyViolation(e)) return "conflict";
       throw e;
     }
+  }
+  /**
+   * updateGame's merge on the group commit's hot path, inside its transaction: one parse and one stringify
+   * (JSON.stringify drops the members a patch sets to undefined, as mergePatch does).
+   */
+  private patchGame(id: string, patch: Partial<GameRecord>): void {
+    const row = this.st.getGame.get(id) as DocRow | undefined;
+    if (!row) return;
+    const merged: GameRecord = { ...(JSON.parse(row.doc) as GameRecord), ...patch, id, updatedAt: nowIso() };
+    this.st.updateGame.run(gameRow(merged));
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
