@@ -10,6 +10,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { CELLS, squareOf } from "./board";
 import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
+import { CURRENT_RULES_VERSION, isRulesVersion } from "./versions";
 import type { ChampionId, ChessPiece, ChessTile, Element, GameOptions, GameState, Mutator, Seat, SquareElement } from "./types";
 
 export const HAND_SIZE = 4;
@@ -50,6 +51,9 @@ function pickChampions(chosen: GameOptions["champions"], drawA: number, drawB: n
  * published with the seed at the end. The hands are dealt alternately from the top of the shuffled pile.
  */
 export function newGame(options: GameOptions, seed: number, salt: string): GameState {
+  const rulesVersion = options.rulesVersion ?? CURRENT_RULES_VERSION;
+  // The service and the verifier only pass versions they checked; anything else is a programming error.
+  if (!isRulesVersion(rulesVersion)) throw new Error(`newGame: unknown rules version ${String(rulesVersion)}`);
   const rng = xoroshiro128plus(seed | 0);
   const next = (lo: number, hi: number) => uniformInt(rng, lo, hi);
   const ruleset = options.ruleset === "mutators" ? "mutators" : "classic";
@@ -86,10 +90,11 @@ export function newGame(options: GameOptions, seed: number, salt: string): GameS
 
   return {
     ruleset,
+    rulesVersion,
     seed,
     salt,
     commitment: commitmentOf(seed, salt),
-    options: { ...options, ruleset, ...(options.champions ? { champions: { ...options.champions } } : {}) },
+    options: { ...options, ruleset, rulesVersion, ...(options.champions ? { champions: { ...options.champions } } : {}) },
     champions,
     firstPlayer,
     turn: firstPlayer,
