@@ -7,7 +7,7 @@
  * with the engine exactly: the differential test in test/ai/sim.test.ts replays seeded games through both
  * and compares every position, and test/game/properties.test.ts checks the engine's properties on both.
  */
-import { CATALOGUE, CHAMPIONS } from "../game";
+import { CATALOGUE, CHAMPIONS, rulesOf } from "../game";
 import type { ChessPiece, Element, GameState, Seat } from "../game/types";
 
 const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];
@@ -72,6 +72,8 @@ export interface SimRules {
   squareBonus: Int8Array;
   /** Chess piece code per square (index into PIECES), -1 elsewhere. */
   chess: Int8Array;
+  /** The seat index a full board with equal scores goes to (rules version 2: the first mover), -1 for a draw. */
+  tieWinner: number;
 }
 
 export interface Sim {
@@ -113,6 +115,7 @@ export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
     squareEl,
     squareBonus,
     chess,
+    tieWinner: rulesOf(state.rulesVersion).tieGoesToFirstMover ? seatIndex(state.firstPlayer) : -1,
   };
   const cards: number[] = new Array(16).fill(-1);
   const owner: number[] = new Array(16).fill(0);

@@ -10,7 +10,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { CELLS, squareOf } from "./board";
 import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
-import { CURRENT_RULES_VERSION, isRulesVersion } from "./versions";
+import { CURRENT_RULES_VERSION, isRulesVersion, rulesOf } from "./versions";
 import type { ChampionId, ChessPiece, ChessTile, Element, GameOptions, GameState, Mutator, Seat, SquareElement } from "./types";
 
 export const HAND_SIZE = 4;
@@ -85,6 +85,8 @@ export function newGame(options: GameOptions, seed: number, salt: string): GameS
     hands.A.push(pile.shift()!);
     hands.B.push(pile.shift()!);
   }
+  // Seat compensation (rules version 2 on): the first mover's extra cards come next from the pile.
+  for (let i = 0; i < rulesOf(rulesVersion).firstMoverExtraCards; i++) hands[firstPlayer].push(pile.shift()!);
   hands.A.push(CHAMPIONS[champions.A].id);
   hands.B.push(CHAMPIONS[champions.B].id);
 

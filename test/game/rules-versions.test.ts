@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildReplay, CURRENT_RULES_VERSION, newGame, seatView, spectatorView, verifyReplay, type Action, type Replay } from "../../src/game";
+import { play } from "./helpers";
+import { buildReplay, CURRENT_RULES_VERSION, legalMoves, newGame, seatView, spectatorView, verifyReplay, type Action, type Replay } from "../../src/game";
 import { rebuildContext } from "../../src/games/context";
 import type { GameRecord, StoredAction } from "../../src/store/port";
 import { reviewGame } from "../../src/ai";
@@ -59,6 +60,19 @@ describe("Unit: rules versions", () => {
     const review = reviewGame(resigned);
     assert.equal(review.moves.length, resigned.moves.length);
     assert.deepEqual(review.moves.map((m) => m.played), resigned.moves.map((m) => m.notation));
+  });
+
+  it("tells the versions apart: a version 1 game claimed as version 2 does not verify, a version 2 game does", () => {
+    for (const { replay } of fixtures) {
+      const res = verifyReplay({ ...replay, rulesVersion: 2 });
+      assert.equal(res.ok, false, replay.id);
+    }
+    let s = newGame({ ruleset: "mutators", rulesVersion: 2 }, 99, "v2");
+    while (s.status === "active") s = play(s, legalMoves(s)[0].card, legalMoves(s)[0].square).state;
+    const replay = buildReplay(s, { id: "g_v2", players: { A: "a", B: "b" }, replayUrl: "" });
+    assert.equal(replay.rulesVersion, 2);
+    assert.deepEqual(verifyReplay(replay), { ok: true });
+    assert.equal(verifyReplay({ ...replay, rulesVersion: 1 }).ok, false);
   });
 
   it("refuses a replay that names a rules version that does not exist", () => {
