@@ -15,7 +15,7 @@
  * Accuracy of a seat: mean over its moves of max(0, 100 - 100 * swing / 6), one decimal (a move losing
  * three cards or more counts 0, a best move 100).
  */
-import { apply, newGame } from "../game";
+import { apply, newGame, UNVERSIONED } from "../game";
 import type { GameState, Replay, Seat } from "../game/types";
 import { type SearchCtx, moveKey, rootValues, toPlacement } from "./search";
 import { fromState, simMoves } from "./sim";
@@ -58,9 +58,10 @@ export function markOf(swing: number): Mark {
   return "blunder";
 }
 
-/** The state before the first move, from the replay's public reveal (seed, salt, champions, ruleset). */
+/** The state before the first move, from the replay's public reveal (seed, salt, champions, ruleset, rules version). */
 function initialState(replay: Replay): GameState {
-  return newGame({ ruleset: replay.ruleset, champions: { ...replay.champions } }, replay.seed, replay.salt);
+  const options = { ruleset: replay.ruleset, rulesVersion: replay.rulesVersion ?? UNVERSIONED, champions: { ...replay.champions } };
+  return newGame(options, replay.seed, replay.salt);
 }
 
 /** Reviews every placement of a finished game. Throws if the replay does not re-simulate. */

@@ -44,10 +44,16 @@ function safety(sim: Sim, rules: SimRules, root: number): number {
   return total;
 }
 
+/** +1 won, -1 lost, 0 drawn for seat index `root` on a full board (a tie goes to `tieWinner` when set). */
+function outcome(diff: number, tieWinner: number, root: number): number {
+  if (diff !== 0 || tieWinner < 0) return Math.sign(diff);
+  return tieWinner === root ? 1 : -1;
+}
+
 /** Static value for seat index `root`: score difference, win bonus when the board is full, safety term. */
 export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<SearchCtx, "winBonus" | "positional">): number {
   const diff = sim.score[root] - sim.score[1 - root];
-  if (sim.empty <= 0) return diff + Math.sign(diff) * ctx.winBonus;
+  if (sim.empty <= 0) return diff + outcome(diff, rules.tieWinner, root) * ctx.winBonus;
   return ctx.positional > 0 ? diff + ctx.positional * safety(sim, rules, root) : diff;
 }
 

@@ -26,6 +26,8 @@ export interface GameOutcome {
   aSeat: Seat;
   /** The side that won, "draw", or null if the game did not finish. */
   winner: Side | "draw" | null;
+  /** The side that moved first (the seed chooses the first seat). */
+  first: Side;
   captures: number;
   state: GameState;
 }
@@ -35,6 +37,9 @@ export interface MatchSummary {
   aWins: number;
   bWins: number;
   draws: number;
+  /** Decided games won by the side that moved first, and by the side that moved second. */
+  firstWins: number;
+  secondWins: number;
   avgCaptures: number;
   gamesPerSecond: number;
 }
@@ -68,18 +73,21 @@ export function playMatchGame(opts: MatchOptions, index: number): GameOutcome {
   const state = playGame(opts.ruleset, seed, `selfplay-${base}-${index}`, levels);
   const winner = state.winner === null ? null : state.winner === "draw" ? "draw" : state.winner === aSeat ? "a" : "b";
   const captures = state.moves.reduce((sum, m) => sum + m.captures, 0);
-  return { index, seed, aSeat, winner, captures, state };
+  const first: Side = state.firstPlayer === aSeat ? "a" : "b";
+  return { index, seed, aSeat, winner, first, captures, state };
 }
 
 /** Plays a whole match; `onGame` sees each finished game (to save replays, print progress). */
 export function runMatch(opts: MatchOptions, onGame?: (g: GameOutcome) => void): MatchSummary {
   const started = process.hrtime.bigint();
-  const sum = { aWins: 0, bWins: 0, draws: 0, captures: 0 };
+  const sum = { aWins: 0, bWins: 0, draws: 0, firstWins: 0, secondWins: 0, captures: 0 };
   for (let i = 0; i < opts.games; i++) {
     const g = playMatchGame(opts, i);
     if (g.winner === "a") sum.aWins++;
     else if (g.winner === "b") sum.bWins++;
     else sum.draws++;
+    if (g.winner === g.first) sum.firstWins++;
+    else if (g.winner === "a" || g.winner === "b") sum.secondWins++;
     sum.captures += g.captures;
     onGame?.(g);
   }
@@ -89,6 +97,8 @@ export function runMatch(opts: MatchOptions, onGame?: (g: GameOutcome) => void):
     aWins: sum.aWins,
     bWins: sum.bWins,
     draws: sum.draws,
+    firstWins: sum.firstWins,
+    secondWins: sum.secondWins,
     avgCaptures: opts.games === 0 ? 0 : sum.captures / opts.games,
     gamesPerSecond: seconds > 0 ? opts.games / seconds : 0,
   };

@@ -1,10 +1,13 @@
 /**
  * A compact copy of the capture rules for search. The engine's `apply` builds records, notations and events
- * for every move (about 30 us each), which caps a search at a few thousand positions per decision; this
- * array form places a card in about a microsecond. It must agree with the engine exactly: the differential
- * test in test/ai/sim.test.ts replays seeded games through both and compares every position.
+ * for every move (tens of microseconds each), which caps a search at a few thousand positions per decision;
+ * this form places a card in well under a microsecond: card and square codes instead of strings, rank
+ * tables with the element squares folded in when the world is set up, chess reach precomputed per square,
+ * flips as a bit mask, scratch arrays instead of closures, and the score kept incrementally. It must agree
+ * with the engine exactly: the differential test in test/ai/sim.test.ts replays seeded games through both
+ * and compares every position, and test/game/properties.test.ts checks the engine's properties on both.
  */
-import { CATALOGUE, CHAMPIONS } from "../game";
+import { CATALOGUE, CHAMPIONS, rulesOf } from "../game";
 import type { ChessPiece, Element, GameState, Seat } from "../game/types";
 
 const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];
@@ -33,6 +36,28 @@ const NB: number[][] = Array.from({ length: 16 }, (_, i) => ORTHO.map(([df, dr])
 const JUMPS: number[][] = Array.from({ length: 16 }, (_, i) =>
   [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]].map(([df, dr]) => at(i, df, dr)).filter((j) => j >= 0));
 const PIECES: readonly ChessPiece[] = ["knight", "bishop", "rook", "queen", "king"];
+/** ADJ[from * 16 + to]: whether the squares are orthogonal neighbours. */
+const ADJ = Uint8Array.from({ length: 256 }, (_, x) => (NB[x >> 4].includes(x & 15) ? 1 : 0));
+
+/**
+ * What a chess piece on a square reaches, as rays walked outwards until the first occupied square: `edge` is
+ * the facing edge compared along a straight line, -1 where rank totals are compared (diagonals, jumps).
+ * Knight jumps and king diagonals are rays of one square. REACH[piece * 16 + square].
+ */
+interface Ray { squares: number[]; edge: number }
+const REACH: Ray[][] = PIECES.flatMap((kind) => Array.from({ length: 16 }, (_, from) => {
+  const line = (df: number, dr: number, edge: number): Ray => {
+    const squares: number[] = [];
+    for (let i = at(from, df, dr); i >= 0; i = at(i, df, dr)) squares.push(i);
+    return { squares, edge };
+  };
+  const rays: Ray[] = [];
+  if (kind === "knight") for (const j of JUMPS[from]) rays.push({ squares: [j], edge: -1 });
+  if (kind === "rook" || kind === "queen") ORTHO.forEach(([df, dr], k) => rays.push(line(df, dr, k)));
+  if (kind === "bishop" || kind === "queen") DIAG.forEach(([df, dr]) => rays.push(line(df, dr, -1)));
+  if (kind === "king") for (const [df, dr] of DIAG) { const j = at(from, df, dr); if (j >= 0) rays.push({ squares: [j], edge: -1 }); }
+  return rays.filter((r) => r.squares.length > 0);
+}));
 
 export interface SimRules {
   /** The whole pile as card indices; a position only keeps how far it has been drawn. */
@@ -43,8 +68,12 @@ export interface SimRules {
   combo: boolean;
   /** Element code per square (elemental mutator only), -1 elsewhere. */
   squareEl: Int8Array;
+  /** squareBonus[card * 16 + square]: +1 on a square of the card's element, -1 on another element's, else 0. */
+  squareBonus: Int8Array;
   /** Chess piece code per square (index into PIECES), -1 elsewhere. */
   chess: Int8Array;
+  /** The seat index a full board with equal scores goes to (rules version 2: the first mover), -1 for a draw. */
+  tieWinner: number;
 }
 
 export interface Sim {
@@ -73,6 +102,10 @@ export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
   if (state.mutators.includes("elemental")) for (const e of state.squareElements) squareEl[squareIndex(e.square)] = ELEMENTS.indexOf(e.element);
   const chess = new Int8Array(16).fill(-1);
   for (const t of state.chessTiles) chess[squareIndex(t.square)] = PIECES.indexOf(t.piece);
+  const squareBonus = new Int8Array(IDS.length * 16);
+  for (let c = 0; c < IDS.length; c++) {
+    for (let i = 0; i < 16; i++) if (squareEl[i] >= 0) squareBonus[c * 16 + i] = squareEl[i] === ELEM[c] ? 1 : -1;
+  }
   const rules: SimRules = {
     pile: state.pile.map(cardIndex),
     reverse: state.mutators.includes("reverse"),
@@ -80,7 +113,9 @@ export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
     plus: state.mutators.includes("plus"),
     combo: state.mutators.includes("combo"),
     squareEl,
+    squareBonus,
     chess,
+    tieWinner: rulesOf(state.rulesVersion).tieGoesToFirstMover ? seatIndex(state.firstPlayer) : -1,
   };
   const cards: number[] = new Array(16).fill(-1);
   const owner: number[] = new Array(16).fill(0);
@@ -96,38 +131,38 @@ export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
   return { rules, sim };
 }
 
-/** Rank bonus of the card on i: tidecaller lift, element square (the penalty waived for the reaver's attack). */
-function bonusAt(cards: number[], rules: SimRules, i: number, ignorePenalty: boolean): number {
+/** Rank bonus of the card on square i: the tidecaller lift plus the element square's (see SimRules.squareBonus). */
+function bonusAt(cards: number[], rules: SimRules, i: number, waivePenalty: boolean): number {
   const c = cards[i];
-  let b = 0;
-  if (CHAMP[c] !== TIDECALLER && TIDE_ELEM[ELEM[c]]) {
+  let b = rules.squareBonus[c * 16 + i];
+  if (waivePenalty && b < 0) b = 0;
+  if (TIDE_ELEM[ELEM[c]] && CHAMP[c] !== TIDECALLER) {
+    const nb = NB[i];
     for (let k = 0; k < 4; k++) {
-      const o = NB[i][k];
-      if (o >= 0 && cards[o] >= 0 && CHAMP[cards[o]] === TIDECALLER && ELEM[cards[o]] === ELEM[c]) { b = 1; break; }
+      const o = nb[k];
+      if (o >= 0) {
+        const oc = cards[o];
+        if (oc >= 0 && CHAMP[oc] === TIDECALLER && ELEM[oc] === ELEM[c]) return b + 1;
+      }
     }
   }
-  const el = rules.squareEl[i];
-  if (el >= 0) b += el === ELEM[c] ? 1 : ignorePenalty ? 0 : -1;
   return b;
 }
-const rank = (c: number, edge: number, b: number): number => Math.min(10, Math.max(1, RANKS[c * 4 + edge] + b));
-const total = (c: number, b: number): number => rank(c, 0, b) + rank(c, 1, b) + rank(c, 2, b) + rank(c, 3, b);
-const beats = (att: number, def: number, reverse: boolean, orEqual: boolean): boolean =>
-  (orEqual && att === def) || (reverse ? att < def : att > def);
 
-/** Squares a chess piece on `from` reaches beyond the orthogonal neighbours: [index, edge or -1 for totals]. */
-function chessReach(piece: number, from: number, cards: number[]): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const ray = (df: number, dr: number, edge: number) => {
-    for (let i = at(from, df, dr); i >= 0; i = at(i, df, dr)) if (cards[i] >= 0) { out.push([i, edge]); return; }
-  };
-  const kind = PIECES[piece];
-  if (kind === "knight") for (const j of JUMPS[from]) out.push([j, -1]);
-  if (kind === "rook" || kind === "queen") ORTHO.forEach(([df, dr], k) => ray(df, dr, k));
-  if (kind === "bishop" || kind === "queen") DIAG.forEach(([df, dr]) => ray(df, dr, -1));
-  if (kind === "king") for (const [df, dr] of DIAG) { const j = at(from, df, dr); if (j >= 0) out.push([j, -1]); }
-  return out.filter(([i]) => !NB[from].includes(i));
+const clamp = (r: number): number => (r < 1 ? 1 : r > 10 ? 10 : r);
+function totalOf(c: number, b: number): number {
+  const o = c * 4;
+  return clamp(RANKS[o] + b) + clamp(RANKS[o + 1] + b) + clamp(RANKS[o + 2] + b) + clamp(RANKS[o + 3] + b);
 }
+function beats(att: number, def: number, reverse: boolean, orEqual: boolean): boolean {
+  return (orEqual && att === def) || (reverse ? att < def : att > def);
+}
+
+// Scratch space of one placement (placements never nest, so one set serves every call).
+const TOUCH = new Int32Array(4);
+const FACING = new Int32Array(4);
+const MINE = new Int32Array(4);
+const QUEUE = new Int32Array(16);
 
 /** Places hand card `c` on empty square `sq` for the side to move; returns the new position. */
 export function place(sim: Sim, rules: SimRules, c: number, sq: number): Sim {
@@ -139,54 +174,102 @@ export function place(sim: Sim, rules: SimRules, c: number, sq: number): Sim {
   const reaver = ability === REAVER, usurper = ability === USURPER;
   const reverse = rules.reverse && !reaver;
   const mb = bonusAt(cards, rules, sq, reaver);
+  const nb = NB[sq];
   let flips = 0;
-  const capturable = (i: number) => cards[i] >= 0 && owner[i] !== mover && CHAMP[cards[i]] !== BASTION && (flips & (1 << i)) === 0;
-  const facing = (i: number, edge: number) => rank(cards[i], (edge + 2) % 4, bonusAt(cards, rules, i, false));
-  const compare = (i: number, edge: number) => edge >= 0
-    ? beats(rank(c, edge, mb), facing(i, edge), reverse, usurper)
-    : beats(total(c, mb), total(cards[i], bonusAt(cards, rules, i, false)), reverse, usurper);
+  let touching = 0;
+  for (let k = 0; k < 4; k++) {
+    const t = nb[k];
+    if (t >= 0 && cards[t] >= 0) {
+      TOUCH[touching] = k;
+      MINE[touching] = clamp(RANKS[c * 4 + k] + mb);
+      FACING[touching] = clamp(RANKS[cards[t] * 4 + ((k + 2) & 3)] + bonusAt(cards, rules, t, false));
+      touching++;
+    }
+  }
+  // A square flips when it holds an opponent's card that is not the bastion (checked once, below).
+  if (rules.same && touching >= 2) {
+    let equal = 0;
+    for (let j = 0; j < touching; j++) if (MINE[j] === FACING[j]) equal |= 1 << nb[TOUCH[j]];
+    if ((equal & (equal - 1)) !== 0) flips |= equal;
+  }
+  if (rules.plus && touching >= 2) {
+    for (let j = 0; j < touching; j++) {
+      const s = MINE[j] + FACING[j];
+      for (let q = 0; q < touching; q++) if (q !== j && MINE[q] + FACING[q] === s) { flips |= 1 << nb[TOUCH[j]]; break; }
+    }
+  }
+  for (let j = 0; j < touching; j++) if (beats(MINE[j], FACING[j], reverse, usurper)) flips |= 1 << nb[TOUCH[j]];
+  // Totals are compared for diagonal, jump and knight attacks; the placed card's is computed once.
+  let myTotal = -1;
+  const piece = rules.chess[sq];
+  if (piece >= 0) {
+    for (const ray of REACH[piece * 16 + sq]) {
+      for (let r = 0; r < ray.squares.length; r++) {
+        const t = ray.squares[r];
+        if (cards[t] < 0) continue;
+        // Rays stop at the first occupied square; a neighbour there was already attacked by the basic rule.
+        if (!ADJ[sq * 16 + t] && owner[t] !== mover) {
+          const tb = bonusAt(cards, rules, t, false);
+          let win: boolean;
+          if (ray.edge >= 0) {
+            win = beats(clamp(RANKS[c * 4 + ray.edge] + mb), clamp(RANKS[cards[t] * 4 + ((ray.edge + 2) & 3)] + tb), reverse, usurper);
+          } else {
+            if (myTotal < 0) myTotal = totalOf(c, mb);
+            win = beats(myTotal, totalOf(cards[t], tb), reverse, usurper);
+          }
+          if (win) flips |= 1 << t;
+        }
+        break;
+      }
+    }
+  }
+  if (ability === KNIGHT) {
+    for (const t of JUMPS[sq]) {
+      if (cards[t] < 0 || owner[t] === mover || (flips & (1 << t)) !== 0) continue;
+      if (myTotal < 0) myTotal = totalOf(c, mb);
+      if (beats(myTotal, totalOf(cards[t], bonusAt(cards, rules, t, false)), reverse, usurper)) flips |= 1 << t;
+    }
+  }
 
-  const touching: number[] = [];
-  for (let k = 0; k < 4; k++) if (NB[sq][k] >= 0 && cards[NB[sq][k]] >= 0) touching.push(k);
-  if (rules.same) {
-    const equal = touching.filter((k) => rank(c, k, mb) === facing(NB[sq][k], k));
-    if (equal.length >= 2) for (const k of equal) if (capturable(NB[sq][k])) flips |= 1 << NB[sq][k];
+  let captured = 0, head = 0, tail = 0;
+  for (let i = 0; i < 16; i++) {
+    if ((flips & (1 << i)) !== 0 && cards[i] >= 0 && owner[i] !== mover && CHAMP[cards[i]] !== BASTION) {
+      owner[i] = mover;
+      captured++;
+      QUEUE[tail++] = i;
+    }
   }
-  if (rules.plus) {
-    const sums = touching.map((k) => rank(c, k, mb) + facing(NB[sq][k], k));
-    touching.forEach((k, j) => {
-      if (sums.filter((s) => s === sums[j]).length >= 2 && capturable(NB[sq][k])) flips |= 1 << NB[sq][k];
-    });
-  }
-  for (const k of touching) if (capturable(NB[sq][k]) && compare(NB[sq][k], k)) flips |= 1 << NB[sq][k];
-  if (rules.chess[sq] >= 0) {
-    for (const [i, edge] of chessReach(rules.chess[sq], sq, cards)) if (capturable(i) && compare(i, edge)) flips |= 1 << i;
-  }
-  if (ability === KNIGHT) for (const j of JUMPS[sq]) if (capturable(j) && compare(j, -1)) flips |= 1 << j;
-
-  const queue: number[] = [];
-  for (let i = 0; i < 16; i++) if (flips & (1 << i)) { owner[i] = mover; queue.push(i); }
   if (rules.combo) {
     // Owners never change ranks, so the chain's result does not depend on the order it is walked in.
-    while (queue.length > 0) {
-      const from = queue.shift()!;
+    while (head < tail) {
+      const from = QUEUE[head++];
+      const fc = cards[from];
       const fb = bonusAt(cards, rules, from, false);
-      const orEqual = CHAMP[cards[from]] === USURPER;
+      const orEqual = CHAMP[fc] === USURPER;
+      const fnb = NB[from];
       for (let k = 0; k < 4; k++) {
-        const t = NB[from][k];
+        const t = fnb[k];
         if (t < 0 || cards[t] < 0 || owner[t] === mover || CHAMP[cards[t]] === BASTION) continue;
-        if (beats(rank(cards[from], k, fb), facing(t, k), rules.reverse, orEqual)) { owner[t] = mover; queue.push(t); }
+        const att = clamp(RANKS[fc * 4 + k] + fb);
+        const def = clamp(RANKS[cards[t] * 4 + ((k + 2) & 3)] + bonusAt(cards, rules, t, false));
+        if (beats(att, def, rules.reverse, orEqual)) { owner[t] = mover; captured++; QUEUE[tail++] = t; }
       }
     }
   }
 
-  const hand = sim.hands[mover].slice();
-  hand.splice(hand.indexOf(c), 1);
+  const old = sim.hands[mover];
+  const hand: number[] = [];
+  let removed = false;
+  for (let j = 0; j < old.length; j++) {
+    if (!removed && old[j] === c) removed = true;
+    else hand.push(old[j]);
+  }
   let pileAt = sim.pileAt;
   for (let d = ability === HERALD ? 2 : 1; d > 0 && pileAt < rules.pile.length; d--) hand.push(rules.pile[pileAt++]);
   const hands: [number[], number[]] = mover === 0 ? [hand, sim.hands[1]] : [sim.hands[0], hand];
-  const score: [number, number] = [0, 0];
-  for (let i = 0; i < 16; i++) if (cards[i] >= 0) score[owner[i]]++;
+  const score: [number, number] = mover === 0
+    ? [sim.score[0] + 1 + captured, sim.score[1] - captured]
+    : [sim.score[0] - captured, sim.score[1] + 1 + captured];
   return { cards, owner, hands, pileAt, turn: mover === 0 ? 1 : 0, empty: sim.empty - 1, score };
 }
 

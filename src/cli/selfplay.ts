@@ -2,7 +2,9 @@
  * Seeded self-play between two house-opponent levels.
  *   npm run selfplay -- --games N --ruleset classic|mutators --a LEVEL --b LEVEL [--seed S] [--json] [--save DIR]
  * Side a plays seat A in even games and B in odd ones (same deal per pair). --save writes each finished
- * game's replay as DIR/selfplay-<seed>-<i>.json.
+ * game's replay as DIR/selfplay-<seed>-<i>.json. Besides the a/b record it reports the record by seat: the
+ * seed chooses who moves first, and a fair game gives the first mover about half of the decided games.
+ * A progress bar is drawn on stderr when it is a terminal (never with --json or when piped).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +12,7 @@ import { parseArgs } from "node:util";
 import { buildReplay } from "../game";
 import type { Level, Ruleset } from "../game/types";
 import { runMatch } from "../ai/selfplay";
+import { createProgress } from "../../loadtest/lib/progress";
 
 const LEVELS: readonly Level[] = ["random", "easy", "normal", "hard"];
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];
@@ -43,7 +46,9 @@ function main(): void {
   const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed };
   if (values.save) mkdirSync(values.save, { recursive: true });
 
+  const progress = createProgress(`${opts.ruleset} ${opts.a}/${opts.b}`, games, { json: values.json });
   const summary = runMatch(opts, (g) => {
+    progress.increment();
     if (!values.save) return;
     const id = `selfplay-${seed}-${g.index}`;
     const players = g.aSeat === "A" ? { A: `a:${opts.a}`, B: `b:${opts.b}` } : { A: `b:${opts.b}`, B: `a:${opts.a}` };
@@ -51,16 +56,21 @@ function main(): void {
     writeFileSync(join(values.save, `${id}.json`), JSON.stringify(replay, null, 2));
   });
 
+  progress.stop();
+
   const decided = summary.aWins + summary.bWins;
   const aShare = decided === 0 ? 0 : summary.aWins / decided;
+  const firstShare = decided === 0 ? 0 : summary.firstWins / decided;
   if (values.json) {
-    process.stdout.write(JSON.stringify({ ...opts, ...summary, aShareOfDecided: round(aShare, 4) }) + "\n");
+    const shares = { aShareOfDecided: round(aShare, 4), firstShareOfDecided: round(firstShare, 4) };
+    process.stdout.write(JSON.stringify({ ...opts, ...summary, ...shares }) + "\n");
     return;
   }
   process.stdout.write(
     [
       `${opts.ruleset}: a=${opts.a} vs b=${opts.b}, ${games} games, seed ${seed}`,
       `wins a ${summary.aWins}  wins b ${summary.bWins}  draws ${summary.draws}  (a took ${round(100 * aShare, 1)}% of decided games)`,
+      `by seat: first mover ${summary.firstWins}  second mover ${summary.secondWins}  draws ${summary.draws}  (first mover took ${round(100 * firstShare, 1)}% of decided games)`,
       `average captures per game ${round(summary.avgCaptures, 2)}  games/s ${round(summary.gamesPerSecond, 2)}`,
     ].join("\n") + "\n",
   );

@@ -6,6 +6,7 @@ import { CELLS, indexOf, squareOf } from "./board";
 import { card, cardById } from "./champions";
 import { notationOf, refuse, splitNotation } from "./notation";
 import { resolvePlacement, scoreOf } from "./rules";
+import { rulesOf } from "./versions";
 import type { Action, ApplyResult, BoardCell, DecidedBy, GameEvent, GameState, MoveRecord, Refusal, Seat, Square } from "./types";
 
 const other = (s: Seat): Seat => (s === "A" ? "B" : "A");
@@ -28,6 +29,13 @@ function finish(state: GameState, winner: GameState["winner"], decidedBy: Decide
   state.winner = winner;
   state.decidedBy = decidedBy;
   events.push({ type: "ended", winner, decidedBy, score: { ...state.score } });
+}
+
+/** The winner of a full board: the higher score; equal scores are a draw, or the first mover's from version 2. */
+function boardWinner(state: GameState): GameState["winner"] {
+  const { A, B } = state.score;
+  if (A !== B) return A > B ? "A" : "B";
+  return rulesOf(state.rulesVersion).tieGoesToFirstMover ? state.firstPlayer : "draw";
 }
 
 /** Checks a placement without applying it: the canonical card and square, or why it is refused. */
@@ -92,9 +100,7 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
     score,
     turn: other(mover),
   };
-  if (board.every((c) => c !== null)) {
-    finish(next, score.A === score.B ? "draw" : score.A > score.B ? "A" : "B", "board_full", events);
-  }
+  if (board.every((c) => c !== null)) finish(next, boardWinner(next), "board_full", events);
   return { ok: true, state: next, events, move };
 }
 

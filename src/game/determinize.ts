@@ -62,10 +62,11 @@ export function determinize(view: SeatView, opponentHand: string[], pile: string
   });
   return {
     ruleset: view.ruleset,
+    rulesVersion: view.rulesVersion,
     seed: 0,
     salt: "",
     commitment: view.commitment || commitmentOf(0, ""),
-    options: { ruleset: view.ruleset, champions: { ...view.champions } },
+    options: { ruleset: view.ruleset, rulesVersion: view.rulesVersion, champions: { ...view.champions } },
     champions: { ...view.champions },
     firstPlayer: view.firstPlayer,
     turn: view.turn,

@@ -8,11 +8,15 @@
 import { apply } from "./apply";
 import { ROSTER } from "./champions";
 import { commitmentOf, MAX_SEED, newGame } from "./setup";
+import { isRulesVersion, UNVERSIONED } from "./versions";
 import type { Action, ApplyResult, ChampionId, GameEvent, GameOptions, GameState, Replay, Ruleset, Seat } from "./types";
 
 type Ending = Replay["endings"][number];
 
-/** Re-simulates a game from scratch: the final state, or the first refusal. Events are those of every action. */
+/**
+ * Re-simulates a game from scratch: the final state, or the first refusal. Events are those of every action.
+ * The rules version comes from `init.options` (absent: the current version).
+ */
 export function rebuild(init: { ruleset: Ruleset; seed: number; salt: string; options: GameOptions }, actions: Action[]): ApplyResult {
   let state = newGame({ ...init.options, ruleset: init.ruleset }, init.seed, init.salt);
   const events: GameEvent[] = [];
@@ -39,6 +43,7 @@ export function buildReplay(state: GameState, meta: { id: string; players: Recor
   return {
     id: meta.id,
     ruleset: state.ruleset,
+    rulesVersion: state.rulesVersion,
     players: { A: meta.players.A, B: meta.players.B },
     seed: state.seed,
     firstPlayer: state.firstPlayer,
@@ -81,6 +86,7 @@ function shapeError(r: Record<string, unknown>): VerifyResult | null {
   if (typeof r.replayUrl !== "string") return fail(null, "replayUrl", "must be a string");
   if (!isObj(r.players) || typeof r.players.A !== "string" || typeof r.players.B !== "string") return fail(null, "players", "must name seats A and B");
   if (r.ruleset !== "classic" && r.ruleset !== "mutators") return fail(null, "ruleset", "must be classic or mutators");
+  if (r.rulesVersion !== undefined && !isRulesVersion(r.rulesVersion)) return fail(null, "rulesVersion", "is not a known rules version");
   if (!Number.isInteger(r.seed) || (r.seed as number) < 0 || (r.seed as number) > MAX_SEED) return fail(null, "seed", "must be an integer 0..2^31-1");
   if (typeof r.salt !== "string") return fail(null, "salt", "must be a string");
   if (typeof r.commitment !== "string") return fail(null, "commitment", "must be a string");
@@ -100,7 +106,8 @@ export function verifyReplay(replay: unknown): VerifyResult {
   if (bad) return bad;
   const r = replay as unknown as Replay;
   if (commitmentOf(r.seed, r.salt) !== r.commitment) return fail(null, "commitment", "sha256 of seed:salt does not match the commitment");
-  let state = newGame({ ruleset: r.ruleset, champions: { A: r.champions.A, B: r.champions.B } }, r.seed, r.salt);
+  const rulesVersion = r.rulesVersion ?? UNVERSIONED;
+  let state = newGame({ ruleset: r.ruleset, rulesVersion, champions: { A: r.champions.A, B: r.champions.B } }, r.seed, r.salt);
   for (const field of ["firstPlayer", "chessTiles", "mutators", "squareElements"] as const) {
     if (!same(state[field], r[field])) return fail(null, field, `does not follow from the seed (expected ${JSON.stringify(state[field])})`);
   }

@@ -10,6 +10,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { CELLS, squareOf } from "./board";
 import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
+import { CURRENT_RULES_VERSION, isRulesVersion, rulesOf } from "./versions";
 import type { ChampionId, ChessPiece, ChessTile, Element, GameOptions, GameState, Mutator, Seat, SquareElement } from "./types";
 
 export const HAND_SIZE = 4;
@@ -50,6 +51,9 @@ function pickChampions(chosen: GameOptions["champions"], drawA: number, drawB: n
  * published with the seed at the end. The hands are dealt alternately from the top of the shuffled pile.
  */
 export function newGame(options: GameOptions, seed: number, salt: string): GameState {
+  const rulesVersion = options.rulesVersion ?? CURRENT_RULES_VERSION;
+  // The service and the verifier only pass versions they checked; anything else is a programming error.
+  if (!isRulesVersion(rulesVersion)) throw new Error(`newGame: unknown rules version ${String(rulesVersion)}`);
   const rng = xoroshiro128plus(seed | 0);
   const next = (lo: number, hi: number) => uniformInt(rng, lo, hi);
   const ruleset = options.ruleset === "mutators" ? "mutators" : "classic";
@@ -81,15 +85,18 @@ export function newGame(options: GameOptions, seed: number, salt: string): GameS
     hands.A.push(pile.shift()!);
     hands.B.push(pile.shift()!);
   }
+  // Seat compensation (rules version 2 on): the first mover's extra cards come next from the pile.
+  for (let i = 0; i < rulesOf(rulesVersion).firstMoverExtraCards; i++) hands[firstPlayer].push(pile.shift()!);
   hands.A.push(CHAMPIONS[champions.A].id);
   hands.B.push(CHAMPIONS[champions.B].id);
 
   return {
     ruleset,
+    rulesVersion,
     seed,
     salt,
     commitment: commitmentOf(seed, salt),
-    options: { ...options, ruleset, ...(options.champions ? { champions: { ...options.champions } } : {}) },
+    options: { ...options, ruleset, rulesVersion, ...(options.champions ? { champions: { ...options.champions } } : {}) },
     champions,
     firstPlayer,
     turn: firstPlayer,

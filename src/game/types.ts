@@ -3,6 +3,9 @@
  * sent over the wire and re-simulated anywhere from (ruleset, seed, salt, options, actions).
  */
 
+import type { RulesVersion } from "./versions";
+
+export type { RulesVersion } from "./versions";
 export type Seat = "A" | "B";
 export const SEATS: readonly Seat[] = ["A", "B"];
 export type Ruleset = "classic" | "mutators";
@@ -38,6 +41,8 @@ export interface GameOptions {
   ruleset: Ruleset;
   /** A seat without a chosen champion gets one drawn by the seed. */
   champions?: Partial<Record<Seat, ChampionId>>;
+  /** Set by the service, not the players: the rules the game is played under (absent: the current version). */
+  rulesVersion?: RulesVersion;
 }
 
 /** One occupied square as every viewer sees it (board cards are public). */
@@ -83,6 +88,7 @@ export interface MoveRecord {
 
 export interface GameState {
   ruleset: Ruleset;
+  rulesVersion: RulesVersion;
   seed: number;
   salt: string;
   /** sha256 hex over `${seed}:${salt}`, published at creation. */
@@ -118,6 +124,7 @@ export type ApplyResult = Applied | Refusal;
 /** Public part shared by seat and spectator views. */
 export interface PublicView {
   ruleset: Ruleset;
+  rulesVersion: RulesVersion;
   status: "active" | "finished";
   turn: Seat;
   firstPlayer: Seat;
@@ -150,6 +157,8 @@ export type SpectatorView = PublicView;
 export interface Replay {
   id: string;
   ruleset: Ruleset;
+  /** Always written by buildReplay; replays saved before rules were versioned have none (version 1). */
+  rulesVersion?: RulesVersion;
   players: Record<Seat, string>;
   seed: number;
   firstPlayer: Seat;

@@ -9,6 +9,7 @@ import type { GameState, PublicView, Seat, SeatView, SpectatorView } from "./typ
 function publicView(state: GameState): PublicView {
   return {
     ruleset: state.ruleset,
+    rulesVersion: state.rulesVersion,
     status: state.status,
     turn: state.turn,
     firstPlayer: state.firstPlayer,

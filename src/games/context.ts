@@ -16,6 +16,7 @@ import {
   type MoveRecord,
   type Seat,
   type SpectatorView,
+  UNVERSIONED,
 } from "../game";
 import type { DecidedBy, Winner } from "../game/types";
 import type { GameRecord, GameStatus, StoredAction } from "../store/port";
@@ -70,7 +71,8 @@ export function startEngine(record: GameRecord): GameState {
     const c = record.seats[seat]?.champion;
     if (c) champions[seat] = c;
   }
-  return newGame({ ruleset: record.ruleset, champions: champions as GameState["options"]["champions"] }, record.seed, record.salt);
+  const options = { ruleset: record.ruleset, rulesVersion: record.rulesVersion ?? UNVERSIONED, champions: champions as GameState["options"]["champions"] };
+  return newGame(options, record.seed, record.salt);
 }
 
 /** Applies one action to a context's engine; the context itself is not changed. */

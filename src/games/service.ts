@@ -6,7 +6,7 @@
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
-import { commitmentOf, type Seat } from "../game";
+import { commitmentOf, CURRENT_RULES_VERSION, type Seat } from "../game";
 import { AppError, unwrap, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
@@ -247,6 +247,7 @@ function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "
   return {
     id: newGameId(),
     ...fields,
+    rulesVersion: CURRENT_RULES_VERSION,
     seed,
     salt,
     commitment: commitmentOf(seed, salt),

@@ -5,7 +5,7 @@
  * Conventions: all timestamps are ISO 8601 strings; records are plain JSON; methods never return live
  * references (callers may mutate what they get). Secrets are stored only as hashes.
  */
-import type { Action, ChampionId, DecidedBy, Level, Ruleset, Seat, Winner } from "../game/types";
+import type { Action, ChampionId, DecidedBy, Level, Ruleset, RulesVersion, Seat, Winner } from "../game/types";
 
 export type GameStatus = "waiting" | "active" | "finished";
 export type OpponentKind = "house" | "friend" | "hosted" | "quick";
@@ -25,6 +25,8 @@ export interface SeatRecord {
 export interface GameRecord {
   id: string;
   ruleset: Ruleset;
+  /** Rules the game is played under; absent on games stored before rules were versioned (version 1). */
+  rulesVersion?: RulesVersion;
   opponent: OpponentKind;
   level?: Exclude<Level, "random">;
   public: boolean;

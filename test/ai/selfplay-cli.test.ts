@@ -18,6 +18,10 @@ describe("Unit: selfplay and verify-replay CLIs", function () {
     assert.equal(play.status, 0, play.stderr);
     const summary = JSON.parse(play.stdout.trim());
     assert.equal(summary.aWins + summary.bWins + summary.draws, 4);
+    // The record by seat covers the same decided games, and its share matches the counts.
+    assert.equal(summary.firstWins + summary.secondWins, summary.aWins + summary.bWins);
+    const decided = summary.firstWins + summary.secondWins;
+    assert.equal(summary.firstShareOfDecided, decided === 0 ? 0 : Math.round((10_000 * summary.firstWins) / decided) / 10_000);
     const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
     assert.deepEqual(files, [0, 1, 2, 3].map((i) => `selfplay-9-${i}.json`));
     const replay = JSON.parse(readFileSync(join(dir, files[0]), "utf8"));

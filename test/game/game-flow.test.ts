@@ -13,13 +13,26 @@ function refusedUnchanged(state: GameState, action: unknown, code: string): void
 }
 
 describe("Unit: setup", () => {
-  it("deals 4 cards plus the champion to each seat and keeps 32 in the pile", () => {
-    const s = fresh();
+  it("deals 4 cards plus the champion to each seat and keeps 32 in the pile under rules version 1", () => {
+    const s = newGame({ ruleset: "classic", rulesVersion: 1, champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
     assert.equal(s.hands.A.length, 5);
     assert.equal(s.hands.B.length, 5);
     assert.equal(s.hands.A[4], CHAMPIONS.herald.id);
     assert.equal(s.hands.B[4], CHAMPIONS.reaver.id);
     assert.equal(s.pile.length, 32);
+    assert.equal(new Set([...s.hands.A, ...s.hands.B, ...s.pile]).size, 42);
+  });
+
+  it("deals the first mover one card more from version 2, the next card of the same shuffled pile", () => {
+    const v1 = newGame({ ruleset: "classic", rulesVersion: 1, champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
+    const s = fresh();
+    assert.equal(s.rulesVersion, 2);
+    const first = s.firstPlayer, second = first === "A" ? "B" : "A";
+    assert.equal(s.hands[first].length, 6);
+    assert.equal(s.hands[second].length, 5);
+    assert.deepEqual(s.hands[second], v1.hands[second]);
+    assert.deepEqual(s.hands[first], [...v1.hands[first].slice(0, 4), v1.pile[0], v1.hands[first][4]]);
+    assert.deepEqual(s.pile, v1.pile.slice(1));
     assert.equal(new Set([...s.hands.A, ...s.hands.B, ...s.pile]).size, 42);
   });
 
@@ -66,8 +79,8 @@ describe("Unit: turns and endings", () => {
     assert.equal(res.move!.notation, `${card}@c3`);
     assert.deepEqual(res.move!.board.map((c) => c.square), ["c3"]);
     assert.notEqual(res.state.turn, mover);
-    assert.equal(res.state.hands[mover].length, 5);
-    assert.equal(res.state.pile.length, 31);
+    assert.equal(res.state.hands[mover].length, s.hands[mover].length);
+    assert.equal(res.state.pile.length, s.pile.length - 1);
     assert.deepEqual(res.state.actions, [{ kind: "place", card, square: "c3" }]);
     assert.deepEqual(res.events.map((e) => e.type), ["placed", "drew"]);
   });
@@ -92,12 +105,17 @@ describe("Unit: turns and endings", () => {
     assert.deepEqual(legalMoves(res.state), []);
   });
 
-  it("calls a full board with equal scores a draw", () => {
+  it("calls a full board with equal scores a draw under version 1 and the first mover's win from version 2", () => {
     const board: Record<string, string> = {};
     const squares = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "a3", "b3", "c3", "d3", "a4", "b4", "c4"];
     squares.forEach((sq, i) => { board[sq] = `S1:${i < 7 ? "A" : "B"}`; });
-    const res = play(position({ board, hands: { A: ["S1"] } }), "S1", "d4");
-    assert.equal(res.state.winner, "draw");
+    const tied = position({ board, hands: { A: ["S1"] } });
+    assert.equal(play({ ...tied, rulesVersion: 1 }, "S1", "d4").state.winner, "draw");
+    const v2 = play(tied, "S1", "d4");
+    assert.deepEqual(v2.state.score, { A: 8, B: 8 });
+    assert.equal(v2.state.winner, "A");
+    // The tie goes to the seat that moved first, not to the seat that placed the last card.
+    assert.equal(play({ ...tied, firstPlayer: "B" }, "S1", "d4").state.winner, "B");
   });
 
   it("ends every game of 16 placements whatever is played", () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
+import { IDS, fromState, place, simMoves, squareName, type Sim } from "../../src/ai/sim";
 import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, seatView, spectatorView, verifyReplay, type Action, type GameState, type Replay, type Ruleset } from "../../src/game";
 
 /** A game driven by fast-check: a seed, a ruleset and a list of choices indexing into the legal moves. */
@@ -153,5 +154,56 @@ describe("Unit: replays", () => {
     for (const junk of [null, 3, "x", [], {}, { moves: "no" }]) assert.equal(verifyReplay(junk).ok, false);
     const s = newGame({ ruleset: "classic" }, 1, "x");
     assert.throws(() => buildReplay(s, { id: "g", players: { A: "a", B: "b" }, replayUrl: "u" }));
+  });
+});
+
+/**
+ * The same properties in the search representation (src/ai/sim), which the house opponent and the review
+ * search with: a game driven by the same choices ends after 16 placements, keeps the scores summing to the
+ * cards on the board, never loses or duplicates a card, is deterministic, and agrees with the engine.
+ */
+describe("Unit: engine properties in the search representation", () => {
+  const simRun = (g: GameSpec, onStep?: (sim: Sim, engine: GameState) => void): Sim => {
+    let s = newGame({ ruleset: g.ruleset }, g.seed, g.salt);
+    const { rules, sim: start } = fromState(s);
+    let sim = start;
+    for (let i = 0; i < 16; i++) {
+      const moves = simMoves(sim);
+      const [c, sq] = moves[g.choices[i] % moves.length];
+      sim = place(sim, rules, c, sq);
+      const r = apply(s, { kind: "place", card: IDS[c], square: squareName(sq) });
+      assert.ok(r.ok);
+      s = r.state;
+      onStep?.(sim, s);
+    }
+    return sim;
+  };
+
+  it("fills the board in 16 placements with the scores summing to the cards placed, every card kept once", () => {
+    fc.assert(fc.property(gameArb, (g) => {
+      let placed = 0;
+      const end = simRun(g, (sim) => {
+        placed++;
+        assert.equal(sim.score[0] + sim.score[1], placed);
+        assert.equal(sim.empty, 16 - placed);
+        const all = [...sim.cards.filter((c) => c >= 0), ...sim.hands[0], ...sim.hands[1]];
+        assert.equal(new Set(all).size, all.length);
+      });
+      assert.equal(end.empty, 0);
+      assert.deepEqual(simMoves(end), []);
+    }), { numRuns: 100 });
+  });
+
+  it("is deterministic and agrees with the engine's board, score and turn after every placement", () => {
+    fc.assert(fc.property(gameArb, (g) => {
+      const a = simRun(g, (sim, s) => {
+        const fresh = fromState(s).sim;
+        assert.deepEqual(sim.cards, fresh.cards);
+        assert.deepEqual(sim.cards.map((c, i) => (c >= 0 ? sim.owner[i] : -1)), fresh.cards.map((c, i) => (c >= 0 ? fresh.owner[i] : -1)));
+        assert.deepEqual(sim.score, [s.score.A, s.score.B]);
+        assert.equal(sim.turn, s.turn === "A" ? 0 : 1);
+      });
+      assert.deepEqual(simRun(g), a);
+    }), { numRuns: 100 });
   });
 });

@@ -1,0 +1,38 @@
+/**
+ * Rules versions. A game is played to its end under the version it was created with, and that version is
+ * part of its record: replays, the verifier, reviews and rebuilding a live game from the store all read it,
+ * so a rule change never alters a game already stored. Records and replays written before versions existed
+ * carry none and were played under version 1.
+ *
+ *   1  the original rules: the seat that moves second places the last card, which nothing can answer, and
+ *      wins about three decided games in four between equal players.
+ *   2  seat compensation (docs/RULES.md, "Seat balance"): the first mover starts with one card more, and a
+ *      full board with equal scores goes to the first mover instead of being a draw.
+ */
+export type RulesVersion = 1 | 2;
+export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2];
+/** The version new games are created with. */
+export const CURRENT_RULES_VERSION: RulesVersion = 2;
+/** The version of a record or replay that names none: everything stored before rules were versioned. */
+export const UNVERSIONED: RulesVersion = 1;
+
+/** What differs between versions; everything else is the same in all of them. */
+export interface VersionRules {
+  /** Cards the first mover is dealt beyond the second mover's, from the top of the pile after the deal. */
+  firstMoverExtraCards: number;
+  /** A full board with equal scores is won by the first mover (otherwise it is a draw). */
+  tieGoesToFirstMover: boolean;
+}
+
+const RULES: Record<RulesVersion, VersionRules> = {
+  1: { firstMoverExtraCards: 0, tieGoesToFirstMover: false },
+  2: { firstMoverExtraCards: 1, tieGoesToFirstMover: true },
+};
+
+export function rulesOf(version: RulesVersion): VersionRules {
+  return RULES[version];
+}
+
+export function isRulesVersion(x: unknown): x is RulesVersion {
+  return RULES_VERSIONS.includes(x as RulesVersion);
+}
