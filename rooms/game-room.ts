@@ -367,7 +367,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       this.afterChange();
       this.publish();
       this.deps.metrics.gamesFinished.inc({ decided_by: "aborted" });
-      this.deps.events.emit(finishedEvent(this.ctx, this.deps.baseUrl));
+      this.emitAfter(undefined);
     });
   }
 

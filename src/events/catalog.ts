@@ -9,11 +9,21 @@ export const EVENT_NAMES = ["game.turn", "game.started", "game.move", "game.fini
 export type EventName = (typeof EVENT_NAMES)[number];
 
 const seat = z.enum(["A", "B"]).describe("seat, A or B");
-const winner = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided");
+const winner = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided or when aborted");
 const score = z.object({ A: z.number().int(), B: z.number().int() }).describe("points of each seat");
-const players = z.object({ A: z.string(), B: z.string() }).describe("player id of each seat");
+const publicSeat = z
+  .object({
+    id: z.string().describe("the player's profile id (`house` for the house opponent)"),
+    name: z.string(),
+    kind: z.enum(["human", "house"]),
+    champion: z.string().nullable().describe("the champion in play, or null before it is drawn"),
+  })
+  .nullable()
+  .describe("a seat as anyone may see it; null while nobody holds it");
+const players = z.object({ A: publicSeat, B: publicSeat }).describe("the player of each seat");
 const decidedBy = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
 const gameId = z.string().min(1).max(128).describe("game identifier");
+const gameStatus = z.enum(["waiting", "active", "finished"]);
 
 const ranks = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
 const boardCell = z.object({
@@ -21,7 +31,7 @@ const boardCell = z.object({
   owner: seat,
   card: z.string(),
   name: z.string(),
-  element: z.string(),
+  element: z.enum(["ember", "tide", "gale", "stone"]),
   ranks,
 });
 
@@ -37,59 +47,68 @@ export const ARGUMENT_SCHEMAS = {
   "challenge.played": z.strictObject({ token: z.string().min(1).max(256).describe("agent challenge token") }),
 } satisfies Record<EventName, z.ZodType>;
 
+/**
+ * The `data` of each event. The builders (src/games/game-events.ts, the agent challenges) are typed by
+ * these schemas, so an event cannot carry a field the catalog does not publish or miss one it promises;
+ * receivers should still ignore members they do not know, as later versions may add some.
+ */
 export const DATA_SCHEMAS = {
-  "game.turn": z.looseObject({
+  "game.turn": z.object({
     game_id: gameId,
     seat,
     your_turn: z.boolean().describe("true when it became this seat's turn; false once, when the game ended"),
-    status: z.string().describe("game status: active or finished"),
+    status: gameStatus.describe("game status: active, or finished on the last game.turn"),
     move_count: z.number().int().min(0),
     last_move: z.string().describe("notation of the last move; empty before the first move"),
     score,
     winner,
     url: z.string().describe("watch link"),
   }),
-  "game.started": z.looseObject({
+  "game.started": z.object({
     game_id: gameId,
     players,
     ruleset: z.enum(["classic", "mutators"]),
     first_player: seat,
     url: z.string().describe("watch link"),
   }),
-  "game.move": z.looseObject({
+  "game.move": z.object({
     game_id: gameId,
     move_index: z.number().int().min(0).describe("position of the move; sort deliveries by it"),
+    n: z.number().int().min(1).describe("move number, move_index + 1"),
     seat,
     notation: z.string(),
     name: z.string().describe("name of the card played"),
     captures: z.number().int().min(0),
     score,
     board: z.array(boardCell).describe("the public board after the move"),
-    status: z.string().describe("game status after the move"),
+    status: gameStatus.describe("game status after the move"),
   }),
-  "game.finished": z.looseObject({
+  "game.finished": z.object({
     game_id: gameId,
     winner,
     decided_by: decidedBy,
     score,
     players,
-    replay_url: z.string(),
+    replay_url: z.string().describe("the replay; a game aborted before its first move has none (404)"),
     move_count: z.number().int().min(0),
   }),
-  "challenge.played": z.looseObject({
+  "challenge.played": z.object({
     token: z.string(),
     game_id: gameId,
     winner,
     human_seat: seat,
     score,
     decided_by: decidedBy,
-    human: z.looseObject({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
+    human: z.object({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
     replay_url: z.string(),
   }),
 } satisfies Record<EventName, z.ZodType>;
 
 export type EventArguments<N extends EventName> = z.infer<(typeof ARGUMENT_SCHEMAS)[N]>;
 export type EventData<N extends EventName> = z.infer<(typeof DATA_SCHEMAS)[N]>;
+
+/** One event as its builder makes it: the name decides the shape of `data`. */
+export type EventOf<N extends EventName = EventName> = { [K in N]: { name: K; data: EventData<K> } }[N];
 
 interface EntryMeta {
   description: string;
@@ -145,7 +164,9 @@ function tidy(node: unknown): unknown {
   return out;
 }
 
-const jsonSchema = (schema: z.ZodType): Record<string, unknown> => tidy(z.toJSONSchema(schema)) as Record<string, unknown>;
+// The input side: published data schemas leave out `additionalProperties: false`, so a receiver that
+// validates against them keeps working when a later version adds a member.
+const jsonSchema = (schema: z.ZodType): Record<string, unknown> => tidy(z.toJSONSchema(schema, { io: "input" })) as Record<string, unknown>;
 
 const CATALOG: readonly CatalogEntry[] = EVENT_NAMES.map((name) => ({
   name,

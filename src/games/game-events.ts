@@ -4,19 +4,21 @@
  * condition already holds at subscribe time) describe a game identically. Never a hand, never the seed.
  */
 import type { Seat } from "../game";
+import type { EventName, EventOf } from "../events/catalog";
 import type { GameContext } from "./context";
 import { linksFor, publicPlayers } from "./views";
 
-export type EventName = "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played";
+export type { EventName } from "../events/catalog";
 
-/** One outgoing event: `match` selects subscriptions by their stored arguments. */
-export interface OutEvent {
-  name: EventName;
+/**
+ * One outgoing event, its `data` typed by the catalog's schema of its name; `match` selects subscriptions
+ * by their stored arguments.
+ */
+export type OutEvent<N extends EventName = EventName> = EventOf<N> & {
   match: Record<string, unknown>;
-  data: Record<string, unknown>;
   /** Position in the game's stream (the move index for game.move); lets receivers order events. */
   sequence?: number;
-}
+};
 
 /** Where events go. The events module implements it; tests may record. */
 export interface EventSink {
@@ -25,7 +27,7 @@ export interface EventSink {
 
 const lastNotation = (ctx: GameContext) => ctx.timeline.at(-1)?.move.notation ?? "";
 
-export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEvent {
+export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEvent<"game.turn"> {
   const r = ctx.record;
   const yourTurn = r.status === "active" && ctx.engine?.turn === seat;
   return {
@@ -46,7 +48,7 @@ export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEve
   };
 }
 
-export function moveEvent(ctx: GameContext, index: number): OutEvent {
+export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"> {
   const t = ctx.timeline[index];
   return {
     name: "game.move",
@@ -68,8 +70,11 @@ export function moveEvent(ctx: GameContext, index: number): OutEvent {
   };
 }
 
-export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent {
+export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game.started"> {
   const r = ctx.record;
+  // Only a game with both seats (so with an engine) starts; the engine names who opens.
+  const first = ctx.engine?.firstPlayer ?? r.firstPlayer;
+  if (!first) throw new Error(`game.started for ${r.id}, which has no first player yet`);
   return {
     name: "game.started",
     match: { game_id: r.id },
@@ -77,13 +82,13 @@ export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent {
       game_id: r.id,
       players: publicPlayers(ctx),
       ruleset: r.ruleset,
-      first_player: ctx.engine?.firstPlayer ?? r.firstPlayer ?? null,
+      first_player: first,
       url: linksFor(baseUrl, r.id).watch,
     },
   };
 }
 
-export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent {
+export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game.finished"> {
   const r = ctx.record;
   return {
     name: "game.finished",
@@ -91,7 +96,8 @@ export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent {
     data: {
       game_id: r.id,
       winner: r.winner,
-      decided_by: r.decidedBy ?? null,
+      // A finished record always names what ended it; the fallback only narrows the type.
+      decided_by: r.decidedBy ?? "aborted",
       score: { ...r.score },
       players: publicPlayers(ctx),
       move_count: ctx.timeline.length,
