@@ -19,9 +19,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-# `npm ci` refuses this lock file here: the npm registry used here lacks msgpackr-extract's optional macOS and
-# Windows builds, so the lock cannot list them; `npm install` honours the lock and skips what it cannot have.
-npm install --no-audit --no-fund
+# Exactly the committed lock file. Install scripts run only for the packages package.json's `allowScripts`
+# approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary).
+npm ci --no-audit --no-fund
 npx tsc --noEmit -p .
 log="$(mktemp)"
 set +e
