@@ -12,7 +12,7 @@ import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
 import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
-import { openApiDocument } from "./openapi";
+import { openApiDocument } from "./openapi/document";
 
 export interface ApiDeps {
   games: GameService;

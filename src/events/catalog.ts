@@ -8,10 +8,11 @@ import { z } from "zod";
 export const EVENT_NAMES = ["game.turn", "game.started", "game.move", "game.finished", "challenge.played"] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-const seat = z.enum(["A", "B"]).describe("seat, A or B");
-const winner = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided or when aborted");
-const score = z.object({ A: z.number().int(), B: z.number().int() }).describe("points of each seat");
-const publicSeat = z
+export const SeatSchema = z.enum(["A", "B"]).describe("seat, A or B");
+const seat = SeatSchema;
+export const WinnerSchema = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided or when aborted");
+export const ScoreSchema = z.object({ A: z.number().int(), B: z.number().int() }).describe("points of each seat");
+export const PublicSeatSchema = z
   .object({
     id: z.string().describe("the player's profile id (`house` for the house opponent)"),
     name: z.string(),
@@ -20,19 +21,19 @@ const publicSeat = z
   })
   .nullable()
   .describe("a seat as anyone may see it; null while nobody holds it");
-const players = z.object({ A: publicSeat, B: publicSeat }).describe("the player of each seat");
-const decidedBy = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
+export const PlayersSchema = z.object({ A: PublicSeatSchema, B: PublicSeatSchema }).describe("the player of each seat");
+export const DecidedBySchema = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
 const gameId = z.string().min(1).max(128).describe("game identifier");
-const gameStatus = z.enum(["waiting", "active", "finished"]);
+export const GameStatusSchema = z.enum(["waiting", "active", "finished"]);
 
-const ranks = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
-const boardCell = z.object({
+export const RanksSchema = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
+export const BoardCellSchema = z.object({
   square: z.string(),
   owner: seat,
   card: z.string(),
   name: z.string(),
   element: z.enum(["ember", "tide", "gale", "stone"]),
-  ranks,
+  ranks: RanksSchema,
 });
 
 /** Argument schemas: strict, so a misspelt argument is a bad request instead of a different identity. */
@@ -57,16 +58,16 @@ export const DATA_SCHEMAS = {
     game_id: gameId,
     seat,
     your_turn: z.boolean().describe("true when it became this seat's turn; false once, when the game ended"),
-    status: gameStatus.describe("game status: active, or finished on the last game.turn"),
+    status: GameStatusSchema.describe("game status: active, or finished on the last game.turn"),
     move_count: z.number().int().min(0),
     last_move: z.string().describe("notation of the last move; empty before the first move"),
-    score,
-    winner,
+    score: ScoreSchema,
+    winner: WinnerSchema,
     url: z.string().describe("watch link"),
   }),
   "game.started": z.object({
     game_id: gameId,
-    players,
+    players: PlayersSchema,
     ruleset: z.enum(["classic", "mutators"]),
     first_player: seat,
     url: z.string().describe("watch link"),
@@ -79,26 +80,26 @@ export const DATA_SCHEMAS = {
     notation: z.string(),
     name: z.string().describe("name of the card played"),
     captures: z.number().int().min(0),
-    score,
-    board: z.array(boardCell).describe("the public board after the move"),
-    status: gameStatus.describe("game status after the move"),
+    score: ScoreSchema,
+    board: z.array(BoardCellSchema).describe("the public board after the move"),
+    status: GameStatusSchema.describe("game status after the move"),
   }),
   "game.finished": z.object({
     game_id: gameId,
-    winner,
-    decided_by: decidedBy,
-    score,
-    players,
+    winner: WinnerSchema,
+    decided_by: DecidedBySchema,
+    score: ScoreSchema,
+    players: PlayersSchema,
     replay_url: z.string().describe("the replay; a game aborted before its first move has none (404)"),
     move_count: z.number().int().min(0),
   }),
   "challenge.played": z.object({
     token: z.string(),
     game_id: gameId,
-    winner,
+    winner: WinnerSchema,
     human_seat: seat,
-    score,
-    decided_by: decidedBy,
+    score: ScoreSchema,
+    decided_by: DecidedBySchema,
     human: z.object({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
     replay_url: z.string(),
   }),

@@ -11,17 +11,8 @@ import type { RunningServer } from "../../src/server";
 import type { EmittedEvent } from "../../src/events";
 import { EVENT_NAMES, type EventName } from "../../src/events/catalog";
 import { playToEnd } from "../agents/play";
+import { closed } from "../support/schema";
 import { bearer, bootServer, eventually, http } from "../support/server";
-
-/** The published schema with every described object closed, so an undocumented member fails too. */
-function closed(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closed);
-  if (node === null || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === "properties" ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
-  if ("properties" in out && !("additionalProperties" in out)) out.additionalProperties = false;
-  return out;
-}
 
 describe("Integration: emitted events match the published catalog", function () {
   this.timeout(90_000);
