@@ -123,7 +123,7 @@ export class GameService {
   }
 
   async resign(gameId: string, token: string) {
-    return unwrap(await this.live(gameId, "rpcResign", [sha256Hex(token)]));
+    return unwrap(await this.live<RecordBody>(gameId, "rpcResign", [sha256Hex(token)]));
   }
 
   /** Seat of a token in a game, for event subscriptions (null when the token is not a seat's). */

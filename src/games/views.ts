@@ -55,7 +55,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
   return {
     gameId: r.id,
     status: r.status,
-    view: seat ? "seat" : "spectator",
+    view: seat ? ("seat" as const) : ("spectator" as const),
     seat,
     yourTurn: seat ? turn === seat : undefined,
     turn,

@@ -43,9 +43,10 @@ const Ending = {
   reveal: Reveal.optional(),
   replayUrl: url.optional(),
 };
+const Element = z.enum(["ember", "tide", "gale", "stone"]);
+const Card = z.object({ id: z.string(), name: z.string(), ranks: RanksSchema, element: Element, tier: int, champion: z.string().optional() });
 const ChessTile = z.object({ square: z.string(), piece: z.enum(["knight", "bishop", "rook", "queen", "king"]) });
-const SquareElement = z.object({ square: z.string(), element: z.enum(["ember", "tide", "gale", "stone"]) });
-const Card = z.looseObject({ id: z.string(), name: z.string(), ranks: RanksSchema, element: z.string(), tier: int });
+const SquareElement = z.object({ square: z.string(), element: Element });
 
 export const GameRecord = z
   .object({
@@ -132,7 +133,30 @@ export const GameList = z.object({
   nextCursor: z.string().nullable().describe("pass as `cursor` for the next page; null on the last"),
 });
 
-const View = z.looseObject({ ruleset: z.string(), status: z.string(), board: z.array(BoardCellSchema), score: ScoreSchema }).describe("a seat's or a spectator's view");
+const View = z
+  .object({
+    ruleset: z.enum(["classic", "mutators"]),
+    status: z.enum(["active", "finished"]),
+    turn: SeatSchema,
+    firstPlayer: SeatSchema,
+    moveCount: int,
+    board: z.array(BoardCellSchema),
+    chessTiles: z.array(ChessTile),
+    mutators: z.array(z.string()),
+    squareElements: z.array(SquareElement),
+    champions,
+    hands: ScoreSchema.describe("hand sizes"),
+    pile: int,
+    score: ScoreSchema,
+    winner: WinnerSchema,
+    decidedBy: DecidedBySchema.optional(),
+    commitment: z.string(),
+    history: z.array(z.string()).describe("notations so far"),
+    seat: SeatSchema.optional().describe("seat view only"),
+    hand: z.array(Card).optional().describe("seat view only: the seat's own cards"),
+  })
+  .describe("a seat's or a spectator's view; only a seat's view has a hand")
+  .meta({ id: "View" });
 
 export const Sync = z
   .object({
@@ -183,10 +207,10 @@ const PlacedMove = z.object({
   board: z.array(BoardCellSchema),
 });
 
-export const MovePlayed = z.object({ move: PlacedMove, view: View.extend({ hand: z.array(Card) }), status: GameStatusSchema });
+export const MovePlayed = z.object({ move: PlacedMove, view: View, status: GameStatusSchema });
 
 export const Replay = z
-  .looseObject({
+  .object({
     id: z.string(),
     ruleset: z.string(),
     players: z.object({ A: z.string(), B: z.string() }).describe("seat names"),
@@ -203,7 +227,8 @@ export const Replay = z
     champions,
     mutators: z.array(z.string()),
     squareElements: z.array(SquareElement),
-    endings: z.array(z.object({ after: int, action: z.looseObject({ kind: z.string() }) })),
+    endings: z.array(z.object({ after: int, action: z.looseObject({ kind: z.string() }) })).describe("resignations, timeouts and aborts, after the move count they followed"),
+    finalHands: z.object({ A: z.array(z.string()), B: z.array(z.string()) }).optional().describe("cards left in each hand at the end"),
     replayUrl: url,
   })
   .meta({ id: "Replay" });
