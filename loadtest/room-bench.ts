@@ -4,9 +4,8 @@
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 1]
  *
  * This process hosts the server (the real composition root, plus a bare room defined on the same
- * matchmaker); the load generator is this same file forked as a second process on the same cores (as the
- * figures in /work/shared/design/PITFALLS.md were measured), so the server's process.cpuUsage() holds the
- * server's work only. Both phases use N rooms x 2 @colyseus/sdk clients taking turns (one message in flight
+ * matchmaker); the load generator is this same file forked as a second process on the same cores, so the
+ * server's process.cpuUsage() holds the server's work only. Both phases use N rooms x 2 @colyseus/sdk clients taking turns (one message in flight
  * per room):
  *   - bare: a room that increments a schema counter and acks the sender (default 50 ms patch timer);
  *   - game: friend games created and joined over REST, both seats joined by WebSocket with their player

@@ -297,7 +297,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   private count(action: Action, started: bigint) {
     const { metrics } = this.deps;
     metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    if (action.kind === "place") metrics.moves.inc({ via: "room" });
+    const placed = action.kind === "place" ? this.ctx.timeline.at(-1)?.move.seat : undefined;
+    if (placed) metrics.moves.inc({ player: this.ctx.record.seats[placed]?.kind ?? "human" });
     if (this.ctx.record.status === "finished") metrics.gamesFinished.inc({ decided_by: this.ctx.record.decidedBy ?? "unknown" });
   }
 

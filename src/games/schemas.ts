@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 
-export const SeatSchema = z.enum(["A", "B"]);
 export const RulesetSchema = z.enum(["classic", "mutators"]);
 export const LevelSchema = z.enum(["easy", "normal", "hard"]);
 export const ChampionSchema = z.enum(["knight", "bastion", "usurper", "herald", "tidecaller", "reaver"]);
