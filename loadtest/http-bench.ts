@@ -227,7 +227,10 @@ async function runClient() {
           c.p99Ms = percentile(latencies, 99);
         }
         latencies = [];
-        if (firstError) (process.stderr.write(`http-bench client: first error: ${firstError}\n`), (firstError = ""));
+        if (firstError) {
+          process.stderr.write(`http-bench client: first error: ${firstError}\n`);
+          firstError = "";
+        }
         return { ...c };
       }
       case "stop": {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
-# (redis-server for the multi-process tests, chromium for the browser tests), the npm packages, a type check, then mocha.
+# (redis-server for the multi-process tests, chromium for the browser tests), the npm packages from the lock file,
+# a type check, the linter, then mocha.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,7 @@ fi
 # approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary).
 npm ci --no-audit --no-fund
 npx tsc --noEmit -p .
+npm run lint
 log="$(mktemp)"
 set +e
 npm test 2>&1 | tee "$log"

@@ -128,7 +128,8 @@ export function eventsHoldingNow(ctx: GameContext, name: EventName, args: Record
       return r.status !== "waiting" && ctx.engine ? [startedEvent(ctx, baseUrl)] : [];
     case "game.finished":
       return r.status === "finished" ? [finishedEvent(ctx, baseUrl)] : [];
-    default:
+    case "game.move": // begins after the moves already played
+    case "challenge.played": // not a game's event
       return [];
   }
 }
