@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 import { args, HttpClient, median, nowMs, num, percentile, pickMove, round, sleep, table } from "./lib/common";
+import { createProgress } from "./lib/progress";
 import { startBenchServer } from "./lib/server";
 
 const argv = args();
@@ -117,8 +118,14 @@ async function main() {
     console.log(JSON.stringify(await runMode(Number(argv.get("mode")))));
     process.exit(0);
   }
+  // Each mode plays for SECONDS; the bar follows the clock, as the children report only at their end.
+  const progress = createProgress("house-bench", 2 * SECONDS, { json: argv.has("json") });
+  const started = Date.now();
+  const ticker = setInterval(() => progress.update(Math.min(2 * SECONDS, Math.floor((Date.now() - started) / 1000))), 500);
   const inline = await child(0);
   const pooled = await child(THREADS);
+  clearInterval(ticker);
+  progress.stop();
   const row = (r: ModeResult) => [
     r.aiThreads === 0 ? "on the event loop" : `${r.aiThreads} worker thread(s)`,
     r.houseMovesPerSec, `${r.healthzP50Ms} / ${r.healthzP99Ms} / ${r.healthzMaxMs}`, `${r.loopDelayP99Ms} / ${r.loopDelayMaxMs}`, r.errors,

@@ -18,6 +18,7 @@
  * beside it). Samples are taken one at a time on an otherwise idle server, playing whole games.
  * Prints a table, then one JSON line. Every loop is bounded by --seconds / --samples and a watchdog.
  */
+import { createProgress } from "./lib/progress";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import type { Server as HttpServer } from "node:http";
@@ -58,13 +59,22 @@ async function runServer() {
     await child.ask({ type: "setup", games: GAMES }, "setup:done", 60_000 + GAMES * 1000);
     const phases: PhaseResult[] = [];
     const kinds: Kind[] = ["bare", "healthz", "sync"];
+    // One step per phase (the warm-up pass, every round's phases) and one for the wake samples.
+    const progress = createProgress("http-bench", kinds.length * (ROUNDS + 1) + (SAMPLES > 0 ? 1 : 0), { json: argv.has("json") });
     // An unreported pass of every kind first: the first seconds of any path run before the JIT is warm.
-    for (const kind of kinds) await runPhase(child, kind, -1, WARMUP, 0);
+    for (const kind of kinds) {
+      await runPhase(child, kind, -1, WARMUP, 0);
+      progress.increment();
+    }
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? kinds : [...kinds].reverse();
-      for (const kind of order) phases.push(await runPhase(child, kind, r, SECONDS, WARMUP));
+      for (const kind of order) {
+        phases.push(await runPhase(child, kind, r, SECONDS, WARMUP));
+        progress.increment();
+      }
     }
     const wake = SAMPLES > 0 ? await child.ask<Message & WakeResult>({ type: "wake", samples: SAMPLES }, "wake:done", SAMPLES * 25_000 + 60_000) : null;
+    progress.stop();
     report(phases, wake, { concurrency: CONC, seconds: SECONDS, rounds: ROUNDS, games: GAMES, samples: SAMPLES });
   } finally {
     await child.close().catch(() => undefined);
@@ -227,7 +237,10 @@ async function runClient() {
           c.p99Ms = percentile(latencies, 99);
         }
         latencies = [];
-        if (firstError) (process.stderr.write(`http-bench client: first error: ${firstError}\n`), (firstError = ""));
+        if (firstError) {
+          process.stderr.write(`http-bench client: first error: ${firstError}\n`);
+          firstError = "";
+        }
         return { ...c };
       }
       case "stop": {

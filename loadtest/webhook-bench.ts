@@ -27,6 +27,7 @@
  * whatever is still missing is lost. Duplicates are counted by eventId.
  * Prints a table, then one JSON line. Every loop is bounded by --seconds / --drain and a watchdog.
  */
+import { createProgress } from "./lib/progress";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
@@ -151,22 +152,29 @@ async function runServer() {
   const child = new Child(__filename, ["--url", server.url, "--subscribers", String(SUBS), "--games", String(GAMES), "--rate", String(RATE)]);
   let code = 0;
   try {
+    // Steps: setup, the warm-up's play and drain, the measured play and its drain.
+    const progress = createProgress("webhook-bench", WARMUP > 0 ? 5 : 3, { json: argv.has("json") });
     await child.ask({ type: "setup", key: cert.key, cert: cert.cert }, "setup:done", 60_000 + SUBS * 500);
+    progress.increment();
     const heapBefore = process.memoryUsage().heapUsed / 2 ** 20;
     if (WARMUP > 0) {
       await child.ask({ type: "play", seconds: WARMUP }, "play:done", (WARMUP + 60) * 1000);
+      progress.increment();
       await child.ask({ type: "drain", seconds: DRAIN, reset: true }, "drain:done", (DRAIN + 30) * 1000);
+      progress.increment();
     }
     Object.assign(peak, { emitted: 0, jobs: 0, inflight: 0 });
     const cpu0 = process.cpuUsage();
     const t0 = nowMs();
     const play = await child.ask<PlayResult>({ type: "play", seconds: SECONDS }, "play:done", (SECONDS + 60) * 1000);
+    progress.increment();
     const windowS = (nowMs() - t0) / 1000;
     const cpuWindow = cpuSince(cpu0);
     const backlogAtEnd = dispatcher.jobs.length + dispatcher.emitted.length;
     const peakWindow = { ...peak };
     const cpu1 = process.cpuUsage();
     const drain = await child.ask<DrainResult>({ type: "drain", seconds: DRAIN, reset: false }, "drain:done", (DRAIN + 30) * 1000);
+    progress.stop();
     const cpuDrain = cpuSince(cpu1);
     const heapAfter = process.memoryUsage().heapUsed / 2 ** 20;
 

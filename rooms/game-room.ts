@@ -321,7 +321,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private count(action: Action, started: bigint) {
     const { metrics } = this.deps;
     metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    if (action.kind === "place") metrics.moves.inc({ via: "room" });
+    if (action.kind === "place") metrics.moves.inc({ player: this.ctx.record.seats[this.ctx.engine?.moves.at(-1)?.seat ?? "A"]?.kind ?? "human" });
     const f = factsOf(this.ctx);
     if (f.status === "finished") metrics.gamesFinished.inc({ decided_by: f.decidedBy ?? "unknown" });
   }
@@ -393,7 +393,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.afterChange();
       this.publish();
       this.deps.metrics.gamesFinished.inc({ decided_by: "aborted" });
-      this.deps.events.emit(finishedEvent(this.ctx, this.deps.baseUrl));
+      this.emitAfter(undefined);
     });
   }
 

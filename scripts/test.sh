@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
-# (redis-server for the multi-process tests, chromium for the browser tests), the npm packages, a type check, then mocha.
+# (redis-server for the multi-process tests, chromium for the browser tests), the npm packages from the lock file,
+# a type check, the linter, then mocha.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,10 +20,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-# `npm ci` refuses this lock file here: the npm registry used here lacks msgpackr-extract's optional macOS and
-# Windows builds, so the lock cannot list them; `npm install` honours the lock and skips what it cannot have.
-npm install --no-audit --no-fund
+# Exactly the committed lock file. Install scripts run only for the packages package.json's `allowScripts`
+# approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary).
+npm ci --no-audit --no-fund
 npx tsc --noEmit -p .
+npm run lint
 log="$(mktemp)"
 set +e
 npm test 2>&1 | tee "$log"

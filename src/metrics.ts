@@ -10,7 +10,8 @@ import { safeEqualHex, sha256Hex } from "./store";
 
 export interface Metrics {
   registry: Registry;
-  moves: Counter<"via">;
+  /** Placements by who made them: a person (any transport) or the house opponent. */
+  moves: Counter<"player">;
   refusals: Counter<"code">;
   gamesStarted: Counter<"opponent">;
   gamesFinished: Counter<"decided_by">;
@@ -42,7 +43,7 @@ export function createMetrics(): Metrics {
   });
   return {
     registry,
-    moves: new Counter({ name: "arena_moves_total", help: "Placements accepted", labelNames: ["via"], registers: [registry] }),
+    moves: new Counter({ name: "arena_moves_total", help: "Placements accepted", labelNames: ["player"], registers: [registry] }),
     refusals: new Counter({ name: "arena_refusals_total", help: "Game actions refused, by code", labelNames: ["code"], registers: [registry] }),
     gamesStarted: new Counter({ name: "arena_games_started_total", help: "Games that became active", labelNames: ["opponent"], registers: [registry] }),
     gamesFinished: new Counter({ name: "arena_games_finished_total", help: "Games finished, by what decided them", labelNames: ["decided_by"], registers: [registry] }),

@@ -25,6 +25,7 @@ import { QuickMatch } from "./games/quick-match";
 import { guardMatchmaking } from "./games/matchmaking-guard";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { SubscriptionCache } from "./games/subscription-cache";
+import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { createMcpRouter } from "./mcp";
@@ -157,6 +158,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         trustProxy: config.trustProxy,
       });
       app.use("/mcp", mcp);
+      app.use(docsRouter());
       app.use(webRouter());
       finishApp(app, { log, baseUrl });
     },

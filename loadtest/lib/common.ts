@@ -245,18 +245,22 @@ export class Child {
 
 /** In the child: answers the parent's commands with `handler`; replies are `{ type: <cmd>:done, ... }`. */
 export function serveParent(handler: (m: Message) => Promise<Record<string, unknown> | void>): void {
-  process.on("message", async (m: Message) => {
+  const answer = async (m: Message) => {
+    try {
+      const out = (await handler(m)) ?? {};
+      process.send?.({ ...out, type: `${m.type}:done` });
+    } catch (e) {
+      process.send?.({ type: "error", message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  };
+  process.on("message", (m: Message) => {
     if (m.type === "exit") {
       process.disconnect?.();
       setTimeout(() => process.exit(0), 10);
       return;
     }
-    try {
-      const out = (await handler(m)) ?? {};
-      process.send?.({ ...out, type: `${m.type}:done` });
-    } catch (e) {
-      process.send?.({ type: "error", message: e instanceof Error ? e.stack ?? e.message : String(e) });
-    }
+    // answer() reports its own failures to the parent, so nothing is left to reject.
+    void answer(m);
   });
   process.on("disconnect", () => setTimeout(() => process.exit(0), 10));
 }

@@ -62,7 +62,7 @@ export class SeatPlayer {
 
   private maybeMove() {
     if (this.stopped) return;
-    const s = this.room.state as any;
+    const s = this.room.state;
     if (!s) return;
     if (s.status === "finished") return this.settle("finished");
     if (s.status !== "active" || s.turn !== this.seat || s.moveCount === this.sentAt) return;

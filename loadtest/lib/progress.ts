@@ -1,6 +1,6 @@
 /**
- * A progress bar for long runs (benchmarks, self-play). It draws on stderr only when stderr is a terminal
- * and the caller is not writing JSON, so piped or machine-read output never carries bar frames.
+ * A progress bar for long-running commands, drawn on stderr with cli-progress. Nothing is drawn when stderr
+ * is not a terminal (piped, CI) or when the command was asked for JSON, so their output stays clean.
  */
 import { Presets, SingleBar } from "cli-progress";
 
@@ -10,12 +10,12 @@ export interface Progress {
   stop(): void;
 }
 
-const SILENT: Progress = { update: () => undefined, increment: () => undefined, stop: () => undefined };
+const NONE: Progress = { update: () => undefined, increment: () => undefined, stop: () => undefined };
 
-export function createProgress(label: string, total: number, opts: { json?: boolean } = {}): Progress {
-  if (!process.stderr.isTTY || opts.json) return SILENT;
+export function createProgress(label: string, total: number, opts?: { json?: boolean }): Progress {
+  if (!process.stderr.isTTY || opts?.json) return NONE;
   const bar = new SingleBar(
-    { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta_formatted}`, stream: process.stderr, hideCursor: true },
+    { format: `${label} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`, stream: process.stderr, hideCursor: true, clearOnComplete: true },
     Presets.shades_classic,
   );
   bar.start(total, 0);

@@ -2,4 +2,3 @@
 export { ChallengeService, type ChallengeDeps } from "./service";
 export { agentsRouter } from "./routes";
 export { CreateChallengeBody, AcceptChallengeBody, ResultBody, HistoryQuery, ChallengeToken } from "./schemas";
-export { extraOpenApiPaths } from "./openapi";

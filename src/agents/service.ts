@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
+import type { EventData } from "../events/catalog";
 import type { EmittedEvent } from "../events/types";
 import { CreateGameBody } from "../games/schemas";
 import type { GameService } from "../games/service";
@@ -138,18 +139,20 @@ export class ChallengeService {
     return played;
   }
 
-  private async playedData(c: ChallengeRecord) {
-    const r = c.result!;
+  private async playedData(c: ChallengeRecord): Promise<EventData<"challenge.played">> {
+    const { result: r, gameId } = c;
+    // Only a played challenge is described, and playing one records its game and result.
+    if (!r || !gameId) throw new Error(`challenge ${c.token} has no result yet`);
     const human = await this.human(c);
     return {
       token: c.token,
-      game_id: c.gameId,
+      game_id: gameId,
       winner: r.winner,
       human_seat: r.humanSeat,
       score: r.score,
       decided_by: r.decidedBy ?? "aborted",
       human: { id: human?.id ?? c.humanPlayerId ?? "", rating: human?.rating ?? 0 },
-      replay_url: linksFor(this.deps.baseUrl, c.gameId!).replay,
+      replay_url: linksFor(this.deps.baseUrl, gameId).replay,
     };
   }
 

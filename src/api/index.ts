@@ -2,7 +2,7 @@
  * The REST facade: mounts every router under `/api/v1` and its permanent alias `/api`, with the edges
  * every response needs. It holds no game state; see src/games for what the routes call.
  */
-import express, { type Application as Express, type Router } from "express";
+import express, { type Application as Express, type RequestHandler, type Router } from "express";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
@@ -12,7 +12,7 @@ import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
 import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
-import { openApiDocument } from "./openapi";
+import { openApiDocument } from "./openapi/document";
 
 export interface ApiDeps {
   games: GameService;
@@ -40,15 +40,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   };
   const v1 = express.Router();
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
-  v1.use(express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }));
-  // A body in another format (curl -d sends a form) would otherwise be read as no body at all.
-  v1.use((req, _res, next) => {
-    const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;
-    if (content && req.is(["application/json", "application/*+json"]) === false) {
-      throw new AppError("bad_request", `request bodies are JSON: send it with Content-Type: application/json (got ${req.get("content-type") ?? "none"})`);
-    }
-    next();
-  });
+  v1.use(jsonBody);
   v1.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.baseUrl));
   });
@@ -68,6 +60,21 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     res.json({ ok: true });
   });
 }
+
+/**
+ * The API's one body parser: JSON up to 64 KiB; a body in another format (curl -d sends a form) is refused
+ * rather than read as no body at all. Parse failures reach the error handler as body-parser errors.
+ */
+export const jsonBody: RequestHandler[] = [
+  express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }),
+  (req, _res, next) => {
+    const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;
+    if (content && req.is(["application/json", "application/*+json"]) === false) {
+      throw new AppError("bad_request", `request bodies are JSON: send it with Content-Type: application/json (got ${req.get("content-type") ?? "none"})`);
+    }
+    next();
+  },
+];
 
 /** The spec's policy for a request (section 8): agent challenge and result posts, reads, other writes. */
 export function policyOf(method: string, path: string): "reads" | "writes" | "challenge" | "result" {

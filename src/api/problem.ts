@@ -3,15 +3,14 @@
  * spec's members (status, error, code, hint, type, title, detail, docs) plus any extra members.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { AppError, ERROR_CODES, type ErrorCode } from "../errors";
+import { AppError, ERROR_CODES } from "../errors";
 import type { Logger } from "../logger";
 
-export const PROBLEM_TYPE_BASE = "https://tile-arena.dev/problems/";
-
+/** Problem `type` URIs and `docs` links both resolve on the service itself (src/docs serves them). */
 export function problemBody(e: AppError, docsBase: string) {
   const meta = ERROR_CODES[e.code];
   return {
-    type: `${PROBLEM_TYPE_BASE}${e.code}`,
+    type: `${docsBase}/problems/${e.code}`,
     title: meta.title,
     status: e.status,
     detail: e.detail,
@@ -49,5 +48,3 @@ export function errorHandler(log: Logger, docsBase: string): ErrorRequestHandler
 
 export const notFoundHandler: RequestHandler = (req, _res, next) =>
   next(new AppError("not_found", `no route for ${req.method} ${req.path}`));
-
-export const codeStatus = (code: ErrorCode): number => ERROR_CODES[code].status;

@@ -8,21 +8,32 @@ import { z } from "zod";
 export const EVENT_NAMES = ["game.turn", "game.started", "game.move", "game.finished", "challenge.played"] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-const seat = z.enum(["A", "B"]).describe("seat, A or B");
-const winner = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided");
-const score = z.object({ A: z.number().int(), B: z.number().int() }).describe("points of each seat");
-const players = z.object({ A: z.string(), B: z.string() }).describe("player id of each seat");
-const decidedBy = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
+export const SeatSchema = z.enum(["A", "B"]).describe("seat, A or B");
+const seat = SeatSchema;
+export const WinnerSchema = z.enum(["A", "B", "draw"]).nullable().describe("A, B, draw, or null while undecided or when aborted");
+export const ScoreSchema = z.object({ A: z.number().int(), B: z.number().int() }).describe("points of each seat");
+export const PublicSeatSchema = z
+  .object({
+    id: z.string().describe("the player's profile id (`house` for the house opponent)"),
+    name: z.string(),
+    kind: z.enum(["human", "house"]),
+    champion: z.string().nullable().describe("the champion in play, or null before it is drawn"),
+  })
+  .nullable()
+  .describe("a seat as anyone may see it; null while nobody holds it");
+export const PlayersSchema = z.object({ A: PublicSeatSchema, B: PublicSeatSchema }).describe("the player of each seat");
+export const DecidedBySchema = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
 const gameId = z.string().min(1).max(128).describe("game identifier");
+export const GameStatusSchema = z.enum(["waiting", "active", "finished"]);
 
-const ranks = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
-const boardCell = z.object({
+export const RanksSchema = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
+export const BoardCellSchema = z.object({
   square: z.string(),
   owner: seat,
   card: z.string(),
   name: z.string(),
-  element: z.string(),
-  ranks,
+  element: z.enum(["ember", "tide", "gale", "stone"]),
+  ranks: RanksSchema,
 });
 
 /** Argument schemas: strict, so a misspelt argument is a bad request instead of a different identity. */
@@ -37,59 +48,68 @@ export const ARGUMENT_SCHEMAS = {
   "challenge.played": z.strictObject({ token: z.string().min(1).max(256).describe("agent challenge token") }),
 } satisfies Record<EventName, z.ZodType>;
 
+/**
+ * The `data` of each event. The builders (src/games/game-events.ts, the agent challenges) are typed by
+ * these schemas, so an event cannot carry a field the catalog does not publish or miss one it promises;
+ * receivers should still ignore members they do not know, as later versions may add some.
+ */
 export const DATA_SCHEMAS = {
-  "game.turn": z.looseObject({
+  "game.turn": z.object({
     game_id: gameId,
     seat,
     your_turn: z.boolean().describe("true when it became this seat's turn; false once, when the game ended"),
-    status: z.string().describe("game status: active or finished"),
+    status: GameStatusSchema.describe("game status: active, or finished on the last game.turn"),
     move_count: z.number().int().min(0),
     last_move: z.string().describe("notation of the last move; empty before the first move"),
-    score,
-    winner,
+    score: ScoreSchema,
+    winner: WinnerSchema,
     url: z.string().describe("watch link"),
   }),
-  "game.started": z.looseObject({
+  "game.started": z.object({
     game_id: gameId,
-    players,
+    players: PlayersSchema,
     ruleset: z.enum(["classic", "mutators"]),
     first_player: seat,
     url: z.string().describe("watch link"),
   }),
-  "game.move": z.looseObject({
+  "game.move": z.object({
     game_id: gameId,
     move_index: z.number().int().min(0).describe("position of the move; sort deliveries by it"),
+    n: z.number().int().min(1).describe("move number, move_index + 1"),
     seat,
     notation: z.string(),
     name: z.string().describe("name of the card played"),
     captures: z.number().int().min(0),
-    score,
-    board: z.array(boardCell).describe("the public board after the move"),
-    status: z.string().describe("game status after the move"),
+    score: ScoreSchema,
+    board: z.array(BoardCellSchema).describe("the public board after the move"),
+    status: GameStatusSchema.describe("game status after the move"),
   }),
-  "game.finished": z.looseObject({
+  "game.finished": z.object({
     game_id: gameId,
-    winner,
-    decided_by: decidedBy,
-    score,
-    players,
-    replay_url: z.string(),
+    winner: WinnerSchema,
+    decided_by: DecidedBySchema,
+    score: ScoreSchema,
+    players: PlayersSchema,
+    replay_url: z.string().describe("the replay; a game aborted before its first move has none (404)"),
     move_count: z.number().int().min(0),
   }),
-  "challenge.played": z.looseObject({
+  "challenge.played": z.object({
     token: z.string(),
     game_id: gameId,
-    winner,
+    winner: WinnerSchema,
     human_seat: seat,
-    score,
-    decided_by: decidedBy,
-    human: z.looseObject({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
+    score: ScoreSchema,
+    decided_by: DecidedBySchema,
+    human: z.object({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
     replay_url: z.string(),
   }),
 } satisfies Record<EventName, z.ZodType>;
 
 export type EventArguments<N extends EventName> = z.infer<(typeof ARGUMENT_SCHEMAS)[N]>;
 export type EventData<N extends EventName> = z.infer<(typeof DATA_SCHEMAS)[N]>;
+
+/** One event as its builder makes it: the name decides the shape of `data`. */
+export type EventOf<N extends EventName = EventName> = { [K in N]: { name: K; data: EventData<K> } }[N];
 
 interface EntryMeta {
   description: string;
@@ -145,7 +165,9 @@ function tidy(node: unknown): unknown {
   return out;
 }
 
-const jsonSchema = (schema: z.ZodType): Record<string, unknown> => tidy(z.toJSONSchema(schema)) as Record<string, unknown>;
+// The input side: published data schemas leave out `additionalProperties: false`, so a receiver that
+// validates against them keeps working when a later version adds a member.
+const jsonSchema = (schema: z.ZodType): Record<string, unknown> => tidy(z.toJSONSchema(schema, { io: "input" })) as Record<string, unknown>;
 
 const CATALOG: readonly CatalogEntry[] = EVENT_NAMES.map((name) => ({
   name,

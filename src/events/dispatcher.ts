@@ -357,7 +357,7 @@ export class EventDispatcher {
       const job = this.jobs.shift() as Job;
       this.inflight++;
       void this.attempt(job)
-        .catch((err) => this.o.logger.error({ err, eventId: job.record.eventId }, "delivery failed unexpectedly"))
+        .catch((err: unknown) => this.o.logger.error({ err, eventId: job.record.eventId }, "delivery failed unexpectedly"))
         .finally(() => {
           this.inflight--;
           this.pump();
@@ -422,7 +422,7 @@ export class EventDispatcher {
           await this.o.store.updateSubscription(sub.id, { failures });
         }
       })
-      .catch((err) => this.o.logger.error({ err, subscription: sub.id }, "failure accounting failed"))
+      .catch((err: unknown) => this.o.logger.error({ err, subscription: sub.id }, "failure accounting failed"))
       .finally(() => {
         if (this.accounting.get(sub.id) === next) this.accounting.delete(sub.id);
       });

@@ -17,13 +17,16 @@ import { VERIFIED_URL_TTL_MS, verifyCallback } from "./verification";
 export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 export const MAX_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** The arguments are checked by the event's own schema (the catalog's `arguments`) once the name is known. */
+const EventArguments = z.record(z.string(), z.unknown()).describe("the event's arguments, as GET /games/events lists them");
+
 export const SubscribeBody = z.object({
   name: z.enum(EVENT_NAMES),
-  arguments: z.record(z.string(), z.unknown()),
+  arguments: EventArguments,
   delivery: z.object({
     mode: z.literal("webhook"),
-    url: z.string().min(1).max(2048),
-    secret: z.string().refine(isValidSecret, "must be whsec_ followed by base64 of 24 to 64 bytes"),
+    url: z.string().min(1).max(2048).describe("public HTTPS callback"),
+    secret: z.string().refine(isValidSecret, "must be whsec_ followed by base64 of 24 to 64 bytes").describe("whsec_ followed by base64 of 24 to 64 bytes"),
   }),
   /** Requested lifetime; longer than 7 days is clamped to 7 days (refreshBefore says what was granted). */
   ttlMs: z.number().int().positive().optional(),
@@ -32,7 +35,7 @@ export type SubscribeBody = z.infer<typeof SubscribeBody>;
 
 export const UnsubscribeBody = z.object({
   name: z.enum(EVENT_NAMES),
-  arguments: z.record(z.string(), z.unknown()),
+  arguments: EventArguments,
   delivery: z.looseObject({ url: z.string().min(1).max(2048) }),
 });
 export type UnsubscribeBody = z.infer<typeof UnsubscribeBody>;

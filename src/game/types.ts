@@ -7,7 +7,6 @@ import type { RulesVersion } from "./versions";
 
 export type { RulesVersion } from "./versions";
 export type Seat = "A" | "B";
-export const SEATS: readonly Seat[] = ["A", "B"];
 export type Ruleset = "classic" | "mutators";
 export type Element = "ember" | "tide" | "gale" | "stone";
 /** Squares a1..d4: file a-d (left to right), rank 1-4 (bottom to top). */

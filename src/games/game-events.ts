@@ -4,26 +4,28 @@
  * condition already holds at subscribe time) describe a game identically. Never a hand, never the seed.
  */
 import type { Seat } from "../game";
+import type { EventName, EventOf } from "../events/catalog";
 import { factsOf, type GameContext } from "./context";
 import { linksFor, publicPlayers } from "./views";
 
-export type EventName = "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played";
+export type { EventName } from "../events/catalog";
 
-/** One outgoing event: `match` selects subscriptions by their stored arguments. */
-export interface OutEvent {
-  name: EventName;
+/**
+ * One outgoing event, its `data` typed by the catalog's schema of its name; `match` selects subscriptions
+ * by their stored arguments.
+ */
+export type OutEvent<N extends EventName = EventName> = EventOf<N> & {
   match: Record<string, unknown>;
-  data: Record<string, unknown>;
   /** Position in the game's stream (the move index for game.move); lets receivers order events. */
   sequence?: number;
-}
+};
 
 /** Where events go. The events module implements it; tests may record. */
 export interface EventSink {
   emit(event: OutEvent): void;
 }
 
-export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEvent {
+export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEvent<"game.turn"> {
   const r = ctx.record;
   const f = factsOf(ctx);
   const yourTurn = f.status === "active" && ctx.engine?.turn === seat;
@@ -45,7 +47,7 @@ export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEve
   };
 }
 
-export function moveEvent(ctx: GameContext, index: number): OutEvent {
+export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"> {
   const t = ctx.timeline[index];
   const move = factsOf(ctx).moves[index];
   return {
@@ -68,8 +70,11 @@ export function moveEvent(ctx: GameContext, index: number): OutEvent {
   };
 }
 
-export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent {
+export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game.started"> {
   const r = ctx.record;
+  // Only a game with both seats (so with an engine) starts; the engine names who opens.
+  const first = ctx.engine?.firstPlayer ?? r.firstPlayer;
+  if (!first) throw new Error(`game.started for ${r.id}, which has no first player yet`);
   return {
     name: "game.started",
     match: { game_id: r.id },
@@ -77,13 +82,13 @@ export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent {
       game_id: r.id,
       players: publicPlayers(ctx),
       ruleset: r.ruleset,
-      first_player: ctx.engine?.firstPlayer ?? r.firstPlayer ?? null,
+      first_player: first,
       url: linksFor(baseUrl, r.id).watch,
     },
   };
 }
 
-export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent {
+export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game.finished"> {
   const r = ctx.record;
   const f = factsOf(ctx);
   return {
@@ -92,7 +97,8 @@ export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent {
     data: {
       game_id: r.id,
       winner: f.winner,
-      decided_by: f.decidedBy ?? null,
+      // A finished game always names what ended it; the fallback only narrows the type.
+      decided_by: f.decidedBy ?? "aborted",
       score: { ...f.score },
       players: publicPlayers(ctx),
       move_count: f.moveCount,
@@ -123,7 +129,8 @@ export function eventsHoldingNow(ctx: GameContext, name: EventName, args: Record
       return status !== "waiting" && ctx.engine ? [startedEvent(ctx, baseUrl)] : [];
     case "game.finished":
       return status === "finished" ? [finishedEvent(ctx, baseUrl)] : [];
-    default:
+    case "game.move": // begins after the moves already played
+    case "challenge.played": // not a game's event
       return [];
   }
 }

@@ -78,7 +78,7 @@ export class QuickMatch {
     if (state.status === "matched") throw new AppError("already_joined", "this ticket has already been matched; play or resign the game");
     const out = unwrap(await this.rooms.queue(state.ruleset).leave(ticket));
     await this.presence.del(key(ticket));
-    return { status: "left", removed: out.removed };
+    return { status: "left" as const, removed: out.removed };
   }
 
   /** Called by the queue room (on whichever process holds it) when a REST ticket is paired. */

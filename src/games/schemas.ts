@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 
-export const SeatSchema = z.enum(["A", "B"]);
 export const RulesetSchema = z.enum(["classic", "mutators"]);
 export const LevelSchema = z.enum(["easy", "normal", "hard"]);
 export const ChampionSchema = z.enum(["knight", "bastion", "usurper", "herald", "tidecaller", "reaver"]);
@@ -59,7 +58,8 @@ const queryInt = (max?: number) =>
     .string()
     .regex(/^\d{1,9}$/, "must be a non-negative integer")
     .transform(Number)
-    .refine((n) => max === undefined || n <= max, { message: `must be at most ${max}` });
+    .refine((n) => max === undefined || n <= max, { message: `must be at most ${max}` })
+    .describe(max === undefined ? "a non-negative integer" : `an integer from 0 to ${max}`);
 
 export const SyncQuery = z.object({ since: queryInt().default(0), timeout: queryInt(20).default(0) }).strict();
 export const TicketQuery = z.object({ timeout: queryInt(20).default(0) }).strict();

@@ -57,7 +57,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
   return {
     gameId: r.id,
     status: f.status,
-    view: seat ? "seat" : "spectator",
+    view: seat ? ("seat" as const) : ("spectator" as const),
     seat,
     yourTurn: seat ? turn === seat : undefined,
     turn,

@@ -32,10 +32,6 @@ export function toolError(e: AppError): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(problem) }], structuredContent: problem };
 }
 
-export function badArguments(detail: string): CallToolResult {
-  return toolError(new AppError("bad_request", detail));
-}
-
 /** A JSON-RPC error the SDK passes through as-is (it reads `code`, `message` and `data`). */
 export class RpcError extends Error {
   constructor(readonly code: number, message: string, readonly data: Record<string, unknown>) {

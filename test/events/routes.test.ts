@@ -1,17 +1,13 @@
 import assert from "node:assert/strict";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express, { type ErrorRequestHandler } from "express";
+import express from "express";
 import { Webhook } from "standardwebhooks";
-import { ERROR_CODES, isAppError } from "../../src/errors";
+import { jsonBody } from "../../src/api";
+import { errorHandler } from "../../src/api/problem";
 import { generateSecret } from "../../src/events/index";
+import { createLogger } from "../../src/logger";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
-
-/** A minimal stand-in for the service's problem+json middleware. */
-const problems: ErrorRequestHandler = (err, _req, res, _next) => {
-  const e = isAppError(err) ? err : { code: "internal" as const, status: 500, detail: String(err), extra: {} };
-  res.status(e.status).type("application/problem+json").json({ status: e.status, code: e.code, title: ERROR_CODES[e.code].title, detail: e.detail, ...e.extra });
-};
 
 describe("Integration: events routes", () => {
   let h: Harness;
@@ -22,8 +18,9 @@ describe("Integration: events routes", () => {
     receiver = await startReceiver();
     h = await harness();
     const app = express();
-    app.use("/api/v1", h.events.router());
-    app.use(problems);
+    // The API's own body parser and problem renderer, as src/api mounts them around every router.
+    app.use("/api/v1", jsonBody, h.events.router());
+    app.use(errorHandler(createLogger("silent"), "http://127.0.0.1"));
     server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { AppError, isAppError } from "../../src/errors";
 import { generateSecret, type CurrentState } from "../../src/events/index";
-import { openStore, type Store } from "../../src/store/index";
+import { openStore } from "../../src/store/index";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
 
 const DAY = 24 * 3600 * 1000;
@@ -123,7 +123,7 @@ describe("Integration: game.turn subscriptions and the player token", () => {
         const v = Reflect.get(target, prop, recv);
         return typeof v === "function" ? (...args: unknown[]) => (seen.push(JSON.stringify(args) ?? ""), v.apply(target, args)) : v;
       },
-    }) as Store;
+    });
     const h = await harness({ store: spy, resolveSeat });
     try {
       const { id } = await h.events.subscriptions.subscribe(turnBody(TOKEN));

@@ -93,7 +93,7 @@ describe("Integration: REST agents play through sync and moves", function () {
     assert.match(profile.json.player.recentForm, /^[WLD]$/);
     const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
     assert.match(metrics, /arena_games_finished_total\{decided_by="board_full"\} [1-9]/);
-    assert.ok(Number(/arena_moves_total\{via="room"\} (\d+)/.exec(metrics)![1]) >= 16);
+    assert.ok(Number(/arena_moves_total\{player="human"\} (\d+)/.exec(metrics)![1]) >= 16);
     assert.ok(Number(/arena_ai_task_seconds_count\{task="decide"\} (\d+)/.exec(metrics)![1]) >= 8);
     assert.match(metrics, /arena_webhook_deliveries\{state="in_flight"\} \d+/);
   });

@@ -18,8 +18,8 @@ export async function spawnServer(env: Record<string, string>, port?: number): P
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
   const url = `http://127.0.0.1:${p}`;
   const deadline = Date.now() + 30_000;

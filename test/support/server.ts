@@ -40,7 +40,7 @@ export async function http(base: string, method: string, path: string, body?: un
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  let json: any = undefined;
+  let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {

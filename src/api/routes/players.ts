@@ -5,6 +5,8 @@ import { AppError } from "../../errors";
 import { NameSchema } from "../../games/schemas";
 import type { PlayerService } from "../../players/service";
 import { parse } from "../../validation";
+import * as R from "../openapi/responses";
+import { reply } from "../reply";
 
 export const ClaimBody = z.object({ secret: z.string().min(8).max(200), name: NameSchema.optional() }).strict();
 
@@ -13,14 +15,14 @@ export function playersRouter(players: PlayerService): Router {
   r.get("/players/:id", async (req, res) => {
     const id = String(req.params.id);
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
-    res.json(await players.profile(id));
+    reply(res, 200, R.Profile, await players.profile(id));
   });
   // The guest's secret proves ownership; the account's new secret is in this answer and nowhere else.
   r.post("/players/:id/claim", async (req, res) => {
     const id = String(req.params.id);
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
     const out = await players.claim(id, parse(ClaimBody, req.body, "body"));
-    res.status(201).location(`/api/v1/players/${out.account.id}`).json(out);
+    reply(res.location(`/api/v1/players/${out.account.id}`), 201, R.Claimed, out);
   });
   return r;
 }

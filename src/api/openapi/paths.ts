@@ -1,0 +1,79 @@
+/**
+ * Every REST operation, registered with the zod schemas that validate its request and describe its
+ * answers; `document.ts` turns the registry into the OpenAPI 3.1 document. A route added without an entry
+ * here is caught by test/server/openapi-conformance.test.ts, which plays every documented operation.
+ */
+import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
+import { PageQuery } from "../../communities/routes";
+import { ERROR_CODES } from "../../errors";
+import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
+import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
+import { ClaimBody } from "../routes/players";
+import * as R from "./responses";
+
+type Status = number;
+type Responses = RouteConfig["responses"];
+
+const json = (schema: z.ZodType, description = "OK") => ({ description, content: { "application/json": { schema } } });
+
+/** The problem statuses an operation may answer, besides 429 (every operation is rate limited). */
+function problems(...statuses: Status[]): Responses {
+  const out: Responses = {};
+  for (const s of [...statuses, 429]) {
+    // bad_signature is what a webhook receiver reports, never an answer of this API.
+    const codes = Object.entries(ERROR_CODES).filter(([c, m]) => m.status === s && c !== "bad_signature").map(([c]) => `\`${c}\``);
+    out[s] = { description: codes.length ? `problem: ${codes.join(", ")}` : "problem", content: { "application/problem+json": { schema: R.Problem } } };
+  }
+  return out;
+}
+
+const id = (what: string) => z.object({ id: z.string().describe(`${what} id`) });
+const bearer = [{ playerToken: [] }];
+
+const ops: RouteConfig[] = [
+  // games
+  { method: "post", path: "/games", tags: ["games"], operationId: "createGame", request: { body: { content: { "application/json": { schema: CreateGameBody } } } }, responses: { 201: json(R.CreatedGame, "created"), ...problems(400, 401, 413) } },
+  { method: "get", path: "/games", tags: ["games"], operationId: "listGames", description: "Public games, newest first.", request: { query: ListGamesQuery }, responses: { 200: json(R.GameList), ...problems(400) } },
+  { method: "post", path: "/games/join", tags: ["games"], operationId: "joinGame", request: { body: { content: { "application/json": { schema: JoinGameBody } } } }, responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) } },
+  { method: "post", path: "/games/quick-match", tags: ["games"], operationId: "quickMatch", request: { body: { content: { "application/json": { schema: QuickMatchBody } } } }, responses: { 200: json(R.QuickMatchMatched, "matched"), 202: json(R.QuickMatchQueued, "queued: poll the ticket"), ...problems(400, 401) } },
+  { method: "get", path: "/games/quick-match/{ticket}", tags: ["games"], operationId: "pollQuickMatch", request: { params: z.object({ ticket: z.string() }), query: TicketQuery }, responses: { 200: json(R.QuickMatchMatched, "matched"), 202: json(R.QuickMatchQueued, "still queued"), ...problems(400, 404, 409) } },
+  { method: "delete", path: "/games/quick-match/{ticket}", tags: ["games"], operationId: "leaveQuickMatch", request: { params: z.object({ ticket: z.string() }) }, responses: { 200: json(R.QuickMatchLeft), ...problems(404, 409) } },
+  { method: "get", path: "/games/{id}", tags: ["games"], operationId: "getGame", request: { params: id("game") }, responses: { 200: json(R.GameRecord), ...problems(404) } },
+  { method: "get", path: "/games/{id}/sync", tags: ["games"], operationId: "syncGame", security: [{}, ...bearer], description: "A seat's view with its token, a spectator's without. `timeout` waits for something new.", request: { params: id("game"), query: SyncQuery }, responses: { 200: json(R.Sync), ...problems(400, 401, 404) } },
+  { method: "post", path: "/games/{id}/moves", tags: ["games"], operationId: "playMove", security: bearer, request: { params: id("game"), body: { content: { "application/json": { schema: MoveBody } } } }, responses: { 200: json(R.MovePlayed), ...problems(400, 401, 404, 409, 422, 503) } },
+  { method: "post", path: "/games/{id}/resign", tags: ["games"], operationId: "resign", security: bearer, request: { params: id("game") }, responses: { 200: json(R.GameRecord, "the finished game"), ...problems(401, 404, 409) } },
+  { method: "get", path: "/games/{id}/replay", tags: ["replays"], operationId: "getReplay", request: { params: id("game") }, responses: { 200: json(R.Replay), ...problems(404, 409) } },
+  { method: "get", path: "/games/{id}/review", tags: ["replays"], operationId: "getReview", request: { params: id("game") }, responses: { 200: json(R.Review), ...problems(404, 409) } },
+  { method: "get", path: "/game/{id}", tags: ["games"], operationId: "getGameDeprecated", deprecated: true, description: "Superseded by `/games/{id}`; see /docs/migration#game-path.", request: { params: id("game") }, responses: { 308: { description: "moved to /games/{id}", content: { "text/plain": { schema: z.string() } } }, ...problems() } },
+  // players and leaderboards
+  { method: "get", path: "/players/{id}", tags: ["players"], operationId: "getPlayer", request: { params: id("player") }, responses: { 200: json(R.Profile), ...problems(404) } },
+  { method: "post", path: "/players/{id}/claim", tags: ["players"], operationId: "claimPlayer", description: "Moves a guest profile to a new account; the account's secret is answered once.", request: { params: id("player"), body: { content: { "application/json": { schema: ClaimBody } } } }, responses: { 201: json(R.Claimed, "claimed"), ...problems(400, 401, 404, 409) } },
+  { method: "get", path: "/clubs", tags: ["players"], operationId: "listClubs", request: { query: PageQuery }, responses: { 200: json(R.ClubList), ...problems(400) } },
+  { method: "get", path: "/clubs/{id}", tags: ["players"], operationId: "getClub", request: { params: id("club"), query: PageQuery }, responses: { 200: json(R.Leaderboard), ...problems(400, 404) } },
+  { method: "get", path: "/communities", tags: ["players"], operationId: "listCommunities", request: { query: PageQuery }, responses: { 200: json(R.CommunityList), ...problems(400) } },
+  { method: "get", path: "/communities/{id}", tags: ["players"], operationId: "getCommunity", request: { params: id("community"), query: PageQuery }, responses: { 200: json(R.Leaderboard), ...problems(400, 404) } },
+  // events
+  { method: "get", path: "/games/events", tags: ["events"], operationId: "listEvents", responses: { 200: json(R.EventCatalog), ...problems() } },
+  { method: "post", path: "/games/events/subscribe", tags: ["events"], operationId: "subscribe", request: { body: { content: { "application/json": { schema: SubscribeBody } } } }, responses: { 201: json(R.Subscribed, "subscribed"), ...problems(400, 401, 404, 422) } },
+  { method: "post", path: "/games/events/unsubscribe", tags: ["events"], operationId: "unsubscribe", request: { body: { content: { "application/json": { schema: UnsubscribeBody } } } }, responses: { 200: json(R.Unsubscribed), ...problems(400) } },
+  // agent challenges
+  { method: "post", path: "/agent/challenge", tags: ["challenges"], operationId: "createChallenge", description: "30 per minute per IP.", request: { body: { content: { "application/json": { schema: CreateChallengeBody } } } }, responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400) } },
+  { method: "post", path: "/agent/challenge/{token}/accept", tags: ["challenges"], operationId: "acceptChallenge", request: { params: z.object({ token: z.string() }), body: { content: { "application/json": { schema: AcceptChallengeBody } } } }, responses: { 200: json(R.ChallengeAccepted), ...problems(400, 401, 404, 409, 410) } },
+  { method: "get", path: "/agent/challenge/{token}", tags: ["challenges"], operationId: "getChallenge", request: { params: z.object({ token: z.string() }) }, responses: { 200: json(R.Challenge), ...problems(404) } },
+  { method: "get", path: "/agent/challenges", tags: ["challenges"], operationId: "listChallenges", request: { query: HistoryQuery }, responses: { 200: json(R.ChallengeHistory), ...problems(400) } },
+  { method: "post", path: "/agent/result", tags: ["challenges"], operationId: "reportResult", description: "Sent by game clients; checked against the service's record. 60 per minute per IP.", request: { body: { content: { "application/json": { schema: ResultBody } } } }, responses: { 200: json(R.Challenge), ...problems(400, 404, 409, 410, 422) } },
+  // client assets
+  { method: "get", path: "/clients/manifest", tags: ["clients"], operationId: "getClientManifest", responses: { 200: json(R.Manifest), 304: { description: "not modified (If-None-Match)" }, ...problems() } },
+  { method: "get", path: "/clients/assets/{path}", tags: ["clients"], operationId: "getClientAsset", description: "Strong ETag (quoted sha256), immutable for a year; If-None-Match gives 304. `path` may contain slashes.", request: { params: z.object({ path: z.string() }) }, responses: { 200: { description: "the asset, with its own content type", content: { "*/*": { schema: z.string().describe("bytes") } } }, 304: { description: "not modified" }, ...problems(404) } },
+  // the document itself
+  { method: "get", path: "/openapi.json", tags: ["meta"], operationId: "getOpenApi", responses: { 200: json(z.looseObject({ openapi: z.string() }), "this document"), ...problems() } },
+];
+
+export function buildRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
+  for (const op of ops) registry.registerPath(op);
+  return registry;
+}

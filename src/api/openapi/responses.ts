@@ -1,0 +1,288 @@
+/**
+ * Response bodies of the REST operations as zod schemas: the OpenAPI document is generated from them
+ * (see ./paths.ts) and the routes type what they send with them, so the document describes the answers
+ * the server gives. The public game vocabulary (seats, scores, board cells) is the event catalog's.
+ */
+import { z } from "zod";
+import { ERROR_CODES } from "../../errors";
+import {
+  BoardCellSchema,
+  DecidedBySchema,
+  GameStatusSchema,
+  PlayersSchema,
+  RanksSchema,
+  ScoreSchema,
+  SeatSchema,
+  WinnerSchema,
+} from "../../events/catalog";
+
+const url = z.string().describe("absolute URL on this service");
+const time = z.string().describe("ISO 8601 time");
+const int = z.number().int();
+const champions = z.object({ A: z.string(), B: z.string() });
+
+export const Problem = z
+  .looseObject({
+    type: url.describe("`/problems/{code}` on this service"),
+    title: z.string(),
+    status: int,
+    detail: z.string().describe("what was wrong with this request"),
+    error: z.string(),
+    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...Array<keyof typeof ERROR_CODES>]),
+    hint: z.string(),
+    docs: url.describe("`/docs/errors#{code}`: what causes the code and what to do"),
+  })
+  .describe("RFC 9457 problem document; some codes add members (`reason`, `field`)")
+  .meta({ id: "Problem" });
+
+const GameLinks = z.object({ watch: url, play: url, replay: url });
+const Reveal = z.object({ seed: int, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished");
+const Ending = {
+  winner: WinnerSchema.optional(),
+  decidedBy: DecidedBySchema.optional(),
+  reveal: Reveal.optional(),
+  replayUrl: url.optional(),
+};
+const Element = z.enum(["ember", "tide", "gale", "stone"]);
+const Card = z.object({ id: z.string(), name: z.string(), ranks: RanksSchema, element: Element, tier: int, champion: z.string().optional() });
+const ChessTile = z.object({ square: z.string(), piece: z.enum(["knight", "bishop", "rook", "queen", "king"]) });
+const SquareElement = z.object({ square: z.string(), element: Element });
+
+export const GameRecord = z
+  .object({
+    id: z.string(),
+    status: GameStatusSchema,
+    ruleset: z.enum(["classic", "mutators"]),
+    opponent: z.enum(["house", "friend", "hosted", "quick"]),
+    level: z.string().nullable(),
+    public: z.boolean(),
+    turnSeconds: int,
+    players: PlayersSchema,
+    firstPlayer: SeatSchema.nullable(),
+    turn: SeatSchema.nullable(),
+    moveCount: int,
+    score: ScoreSchema,
+    board: z.array(BoardCellSchema),
+    chessTiles: z.array(ChessTile),
+    mutators: z.array(z.string()),
+    squareElements: z.array(SquareElement),
+    champions: champions.nullable(),
+    hands: ScoreSchema.describe("hand sizes").nullable(),
+    pile: int.nullable(),
+    moves: z.array(z.string()).describe("notations of the placements so far"),
+    commitment: z.string().describe("sha256 commitment of the seed"),
+    createdAt: time,
+    startedAt: time.nullable(),
+    lastMoveAt: time.nullable(),
+    finishedAt: time.nullable(),
+    turnDeadline: time.nullable(),
+    urls: GameLinks,
+    ...Ending,
+  })
+  .meta({ id: "Game" });
+
+export const PlayerSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    rating: int,
+    rank: z.string(),
+    provisional: z.boolean(),
+    games: int,
+    winRate: z.number().min(0).max(1),
+    favoriteChampion: z.object({ name: z.string(), games: int, wins: int, winRate: z.number() }).nullable(),
+    recentForm: z.string().regex(/^[WLD]*$/),
+    updatedAt: time,
+    url,
+    secret: z.string().optional().describe("the player's secret, shown once, when the profile is made"),
+  })
+  .meta({ id: "Player" });
+
+const Seated = { game: GameRecord, seat: SeatSchema, playerToken: z.string().describe("the seat's token, shown once"), player: PlayerSummary };
+const Invite = z.object({ code: z.string(), inviteUrl: url });
+
+export const CreatedGame = z
+  .union([
+    z.object({ ...Seated, urls: z.object({ play: url, watch: url }) }).describe("against the house"),
+    z.object({ ...Seated, ...Invite.shape }).describe("with a friend: the invite for the other seat"),
+    z.object({ game: GameRecord, seats: z.object({ A: Invite, B: Invite }), urls: z.object({ watch: url }) }).describe("hosted: both seats' invites"),
+  ])
+  .meta({ id: "CreatedGame" });
+
+export const JoinedGame = z.object(Seated).meta({ id: "JoinedGame" });
+
+export const QuickMatchQueued = z.object({ status: z.literal("queued"), ticket: z.string(), ruleset: z.enum(["classic", "mutators"]) });
+export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...Seated });
+export const QuickMatchLeft = z.object({ status: z.literal("left"), removed: z.boolean() });
+
+export const GameList = z.object({
+  games: z.array(
+    z.object({
+      id: z.string(),
+      status: GameStatusSchema,
+      ruleset: z.string(),
+      opponent: z.string(),
+      moveCount: int,
+      score: ScoreSchema,
+      players: z.object({ A: z.string().nullable(), B: z.string().nullable() }).describe("seat names"),
+      winner: WinnerSchema,
+      createdAt: time,
+      urls: GameLinks,
+    }),
+  ),
+  nextCursor: z.string().nullable().describe("pass as `cursor` for the next page; null on the last"),
+});
+
+const View = z
+  .object({
+    ruleset: z.enum(["classic", "mutators"]),
+    status: z.enum(["active", "finished"]),
+    turn: SeatSchema,
+    firstPlayer: SeatSchema,
+    moveCount: int,
+    board: z.array(BoardCellSchema),
+    chessTiles: z.array(ChessTile),
+    mutators: z.array(z.string()),
+    squareElements: z.array(SquareElement),
+    champions,
+    hands: ScoreSchema.describe("hand sizes"),
+    pile: int,
+    score: ScoreSchema,
+    winner: WinnerSchema,
+    decidedBy: DecidedBySchema.optional(),
+    commitment: z.string(),
+    history: z.array(z.string()).describe("notations so far"),
+    seat: SeatSchema.optional().describe("seat view only"),
+    hand: z.array(Card).optional().describe("seat view only: the seat's own cards"),
+  })
+  .describe("a seat's or a spectator's view; only a seat's view has a hand")
+  .meta({ id: "View" });
+
+export const Sync = z
+  .object({
+    gameId: z.string(),
+    status: GameStatusSchema,
+    view: z.enum(["seat", "spectator"]),
+    seat: SeatSchema.nullable(),
+    yourTurn: z.boolean().optional().describe("seat view only"),
+    turn: SeatSchema.nullable(),
+    since: int.min(0),
+    moveCount: int,
+    players: PlayersSchema,
+    ruleset: z.string(),
+    commitment: z.string(),
+    state: View.nullable(),
+    moves: z.array(
+      z.object({
+        index: int.min(0),
+        n: int.min(1),
+        seat: SeatSchema,
+        notation: z.string(),
+        name: z.string(),
+        card: z.string(),
+        square: z.string(),
+        captures: int,
+        score: ScoreSchema,
+        at: time,
+        events: z.array(z.looseObject({ type: z.string() })),
+        state: z.looseObject({}),
+      }),
+    ),
+    lastMoveAt: time.nullable(),
+    turnDeadline: time.nullable(),
+    urls: GameLinks,
+    ...Ending,
+  })
+  .meta({ id: "Sync" });
+
+const PlacedMove = z.object({
+  n: int.min(1),
+  seat: SeatSchema,
+  card: z.string(),
+  square: z.string(),
+  name: z.string(),
+  notation: z.string(),
+  captures: int,
+  score: ScoreSchema,
+  board: z.array(BoardCellSchema),
+});
+
+export const MovePlayed = z.object({ move: PlacedMove, view: View, status: GameStatusSchema });
+
+export const Replay = z
+  .object({
+    id: z.string(),
+    ruleset: z.string(),
+    players: z.object({ A: z.string(), B: z.string() }).describe("seat names"),
+    seed: int,
+    salt: z.string(),
+    commitment: z.string(),
+    firstPlayer: SeatSchema,
+    score: ScoreSchema,
+    moveCount: int,
+    moves: z.array(PlacedMove),
+    winner: WinnerSchema,
+    decidedBy: DecidedBySchema,
+    chessTiles: z.array(ChessTile),
+    champions,
+    mutators: z.array(z.string()),
+    squareElements: z.array(SquareElement),
+    endings: z.array(z.object({ after: int, action: z.looseObject({ kind: z.string() }) })).describe("resignations, timeouts and aborts, after the move count they followed"),
+    finalHands: z.object({ A: z.array(z.string()), B: z.array(z.string()) }).optional().describe("cards left in each hand at the end"),
+    replayUrl: url,
+  })
+  .meta({ id: "Replay" });
+
+const Accuracy = z.object({ accuracy: z.number(), mistakes: int, blunders: int });
+export const Review = z.object({
+  gameId: z.string(),
+  moves: z.array(z.object({ n: int, seat: SeatSchema, played: z.string(), best: z.string(), swing: z.number(), mark: z.string() })),
+  summary: z.object({ A: Accuracy, B: Accuracy }),
+});
+
+export const Profile = z.object({
+  player: PlayerSummary,
+  movedFrom: z.string().optional(),
+  clubs: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+});
+
+export const Claimed = z.object({ account: z.object({ id: z.string(), secret: z.string() }), movedFrom: z.string(), player: PlayerSummary });
+
+export const EventCatalog = z.object({
+  events: z.array(z.object({ name: z.string(), description: z.string(), arguments: z.looseObject({}), data: z.looseObject({}) })),
+});
+export const Subscribed = z.object({ id: z.string(), refreshBefore: time, cursor: z.string().nullable(), truncated: z.boolean() });
+export const Unsubscribed = z.object({ ok: z.literal(true), removed: z.boolean() });
+
+export const ChallengeCreated = z.object({ token: z.string(), url, expiresAt: time, status: z.literal("open") });
+export const Challenge = z
+  .object({
+    token: z.string(),
+    status: z.enum(["open", "playing", "played", "expired"]),
+    agent: z.object({ name: z.string(), url: z.string().optional() }),
+    level: z.string(),
+    ruleset: z.string(),
+    url,
+    expiresAt: time,
+    createdAt: time,
+    gameId: z.string().nullable(),
+    result: z.looseObject({ winner: WinnerSchema, score: ScoreSchema, humanSeat: SeatSchema }).nullable(),
+    human: z.looseObject({ id: z.string() }).nullable().describe("the human's public profile, rating included"),
+    replayUrl: url.nullable(),
+    urls: z.object({ watch: url, game: url }).nullable(),
+  })
+  .meta({ id: "Challenge" });
+export const ChallengeHistory = z.object({ agent: z.string(), challenges: z.array(Challenge) });
+
+const page = { kind: z.enum(["club", "community"]), total: int, limit: int, offset: int };
+export const ClubList = z.object({ ...page, clubs: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
+export const CommunityList = z.object({ ...page, communities: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
+export const Leaderboard = z.looseObject({ id: z.string(), name: z.string(), total: int, standings: z.array(z.looseObject({})) });
+
+export const Manifest = z.object({
+  version: int,
+  count: int,
+  assets: z.array(z.object({ path: z.string(), type: z.string(), bytes: int, sha256: z.string(), url })),
+});
+
+export const ChallengeAccepted = z.object({ ...Seated, urls: z.object({ play: url, watch: url }), challenge: url });

@@ -1,0 +1,26 @@
+/** A tiny renderer for the service's own documentation pages: escaped text, `code` spans, one layout. */
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** Escapes a paragraph, then turns `backtick spans` into <code>. */
+export const prose = (s: string): string => escapeHtml(s).replace(/`([^`]+)`/g, "<code>$1</code>");
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#1d2230}
+code{background:#eef0f5;padding:0 .25em;border-radius:3px}section{border-top:1px solid #dde;padding-top:.5rem;margin-top:1.5rem}
+h2 code{font-size:1.1em}.status{color:#667}nav a{margin-right:1rem}`;
+
+/** A whole page; `body` must already be HTML. */
+export function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Tile Arena</title><link rel="stylesheet" href="/docs/docs.css"></head>
+<body><nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a></nav>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</body></html>
+`;
+}
+
+export const DOCS_CSS = STYLE;

@@ -1,0 +1,94 @@
+/**
+ * Every event a real server emits during whole games (a friend game played to the end, a resignation, a
+ * friend game nobody joins, an agent challenge) is checked against the catalog the server publishes at
+ * `GET /games/events`: the published JSON Schema must accept it, and it may carry no member the catalog
+ * does not name.
+ */
+import { strict as assert } from "node:assert";
+import Ajv from "ajv/dist/2020";
+import type { ValidateFunction } from "ajv";
+import type { RunningServer } from "../../src/server";
+import type { EmittedEvent } from "../../src/events";
+import { EVENT_NAMES, type EventName } from "../../src/events/catalog";
+import { playToEnd } from "../agents/play";
+import { closed } from "../support/schema";
+import { bearer, bootServer, eventually, http } from "../support/server";
+
+describe("Integration: emitted events match the published catalog", function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  const emitted: EmittedEvent[] = [];
+  const validators = new Map<EventName, ValidateFunction>();
+
+  before(async () => {
+    // A short wait for the second player, so that the abandoned friend game is aborted within the test.
+    server = await bootServer({ waitingGameTtlS: 2 });
+    const emit = server.events.emit.bind(server.events);
+    server.events.emit = (e) => {
+      emitted.push(structuredClone(e));
+      emit(e);
+    };
+    const catalog = await http(server.url, "GET", "/api/v1/games/events");
+    assert.equal(catalog.status, 200);
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    for (const entry of catalog.json.events as Array<{ name: EventName; data: object }>) validators.set(entry.name, ajv.compile(closed(entry.data) as object));
+  });
+  after(async () => server?.close());
+
+  const of = (gameId: string) => emitted.filter((e) => e.data.game_id === gameId);
+
+  it("a friend game played to the end: game.started, every game.move, game.turn and game.finished", async () => {
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    assert.equal(created.status, 201);
+    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, name: "Bob" });
+    assert.equal(joined.status, 200, joined.text);
+    const id = created.json.game.id as string;
+    await Promise.all([playToEnd(server.url, id, created.json.playerToken), playToEnd(server.url, id, joined.json.playerToken)]);
+    await eventually(() => of(id).filter((e) => e.name === "game.turn" && e.data.your_turn === false).length === 2, "the final game.turn of both seats");
+    const names = new Set(of(id).map((e) => e.name));
+    assert.deepEqual([...names].sort(), ["game.finished", "game.move", "game.started", "game.turn"]);
+    assert.equal(of(id).filter((e) => e.name === "game.move").length, 16);
+  });
+
+  it("a resignation ends a game with game.finished and the final game.turn", async () => {
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
+    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code });
+    const id = created.json.game.id as string;
+    const r = await http(server.url, "POST", `/api/v1/games/${id}/resign`, undefined, bearer(joined.json.playerToken));
+    assert.equal(r.status, 200, r.text);
+    await eventually(() => of(id).some((e) => e.name === "game.finished"), "game.finished");
+    assert.equal(of(id).find((e) => e.name === "game.finished")?.data.decided_by, "resignation");
+  });
+
+  it("a friend game nobody joins is aborted with game.finished and the promised final game.turn", async () => {
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
+    const id = created.json.game.id as string;
+    await eventually(() => of(id).some((e) => e.name === "game.turn"), "the aborted game's final game.turn", 10_000);
+    const finished = of(id).find((e) => e.name === "game.finished");
+    assert.equal(finished?.data.decided_by, "aborted");
+    const turn = of(id).find((e) => e.name === "game.turn");
+    assert.equal(turn?.data.your_turn, false);
+    assert.equal(turn?.data.status, "finished");
+    assert.equal(turn?.data.seat, created.json.seat);
+  });
+
+  it("an agent challenge played through: challenge.played", async () => {
+    const ch = await http(server.url, "POST", "/api/v1/agent/challenge", { agent: { name: "catalog-bot" }, level: "easy" });
+    assert.equal(ch.status, 201, ch.text);
+    const accepted = await http(server.url, "POST", `/api/v1/agent/challenge/${ch.json.token}/accept`, { name: "Ada" });
+    assert.equal(accepted.status, 200, accepted.text);
+    await playToEnd(server.url, accepted.json.game.id, accepted.json.playerToken);
+    await eventually(() => emitted.some((e) => e.name === "challenge.played" && e.data.token === ch.json.token), "challenge.played");
+  });
+
+  it("every one of those events is accepted by its published schema, and all five names occurred", () => {
+    const failures: string[] = [];
+    for (const e of emitted) {
+      const validate = validators.get(e.name);
+      assert.ok(validate, `no catalog entry for ${e.name}`);
+      if (!validate(e.data)) failures.push(`${e.name} ${JSON.stringify(e.data)}: ${JSON.stringify(validate.errors)}`);
+    }
+    assert.deepEqual(failures, []);
+    assert.deepEqual([...new Set(emitted.map((e) => e.name))].sort(), [...EVENT_NAMES].sort());
+  });
+});

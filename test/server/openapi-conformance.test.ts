@@ -1,0 +1,212 @@
+/**
+ * Plays scripted games over every operation the served OpenAPI document lists, and checks each real
+ * answer against the document: the status must be documented for the operation, the content type must
+ * be the documented one, and the body must validate against the documented schema. At the end, every
+ * documented operation must have been exercised.
+ */
+import { strict as assert } from "node:assert";
+import Ajv from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { RunningServer } from "../../src/server";
+import { playToEnd } from "../agents/play";
+import { generateSecret } from "../../src/events";
+import { startReceiver, testCert, type Receiver } from "../events/helpers";
+import { closed } from "../support/schema";
+import { bootServer } from "../support/server";
+
+interface Operation {
+  operationId: string;
+  responses: Record<string, { content?: Record<string, { schema: object }> }>;
+}
+type Doc = { paths: Record<string, Record<string, Operation>>; components: object };
+
+describe("Integration: real answers conform to the OpenAPI document", function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let receiver: Receiver;
+  let doc: Doc;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const exercised = new Map<string, Set<string>>();
+
+  before(async () => {
+    server = await bootServer({ webhookAllowPrivate: true }, { webhookCa: testCert().cert });
+    receiver = await startReceiver();
+    doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as Doc;
+    // Closed: an answer may carry no member its schema does not name.
+    ajv.addSchema({ $id: "doc", components: closed(doc.components) as object });
+  });
+  after(async () => {
+    await receiver?.close();
+    await server?.close();
+  });
+
+  /**
+   * Calls the operation `method template` with `path` filled in, and checks the answer against the
+   * document. Returns the parsed body (or null for an empty or non-JSON one).
+   */
+  async function call(method: string, template: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
+    const op = doc.paths[template]?.[method.toLowerCase()];
+    assert.ok(op, `${method} ${template} is not in the document`);
+    const headers: Record<string, string> = { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers };
+    const res = await fetch(`${server.url}/api/v1${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), redirect: "manual" });
+    const what = `${method} ${path} → ${res.status}`;
+    const documented = op.responses[String(res.status)];
+    const text = await res.text();
+    assert.ok(documented, `${what} is not a documented status of ${op.operationId} (documented: ${Object.keys(op.responses).join(", ")}): ${text.slice(0, 300)}`);
+    const media = documented.content ? Object.keys(documented.content) : [];
+    const type = (res.headers.get("content-type") ?? "").split(";")[0];
+    let body: unknown = null;
+    if (media.length === 0) {
+      assert.equal(text, "", `${what}: documented without a body`);
+    } else if (media.includes("*/*")) {
+      assert.ok(text.length > 0, `${what}: empty body`);
+    } else if (!type.endsWith("json")) {
+      assert.ok(media.includes(type), `${what}: content type ${type}, documented ${media.join(", ")}`);
+    } else {
+      assert.ok(media.includes(type), `${what}: content type ${type}, documented ${media.join(", ")}`);
+      body = JSON.parse(text);
+      const schema = JSON.parse(JSON.stringify(closed(documented.content![type].schema)).replaceAll('"#/components', '"doc#/components')) as object;
+      const validate = ajv.compile(schema);
+      assert.ok(validate(body), `${what} does not match ${op.operationId}'s schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+    }
+    const statuses = exercised.get(`${method.toLowerCase()} ${template}`) ?? new Set<string>();
+    statuses.add(String(res.status));
+    exercised.set(`${method.toLowerCase()} ${template}`, statuses);
+    return { status: res.status, body: body as any, headers: res.headers };
+  }
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it("games against the house, a friend and hosted seats: create, list, join, read, sync, move, resign, replay, review", async () => {
+    await call("GET", "/openapi.json", "/openapi.json");
+    const house = await call("POST", "/games", "/games", { body: { opponent: "house", level: "easy", name: "Ann" } });
+    assert.equal(house.status, 201);
+    const friend = await call("POST", "/games", "/games", { body: { opponent: "friend", seat: "A" } });
+    const hosted = await call("POST", "/games", "/games", { body: { opponent: "hosted" } });
+    assert.equal(hosted.status, 201);
+    assert.equal((await call("POST", "/games", "/games", { body: { opponent: "robot" } })).status, 400);
+    assert.equal((await call("GET", "/games", "/games?limit=2")).status, 200);
+    assert.equal((await call("GET", "/games", "/games?limit=many")).status, 400);
+
+    const joined = await call("POST", "/games/join", "/games/join", { body: { code: friend.body.code, name: "Bob" } });
+    assert.equal(joined.status, 200);
+    assert.equal((await call("POST", "/games/join", "/games/join", { body: { code: friend.body.code } })).status, 409);
+    assert.equal((await call("POST", "/games/join", "/games/join", { body: { code: "NOSUCHCODE" } })).status, 404);
+
+    const fid = friend.body.game.id as string;
+    const tokens: Record<string, string> = { A: friend.body.playerToken, B: joined.body.playerToken };
+    const record = await call("GET", "/games/{id}", `/games/${fid}`);
+    assert.equal((await call("GET", "/games/{id}", "/games/g_missing")).status, 404);
+    const turn = record.body.turn as "A" | "B";
+    const waiting = turn === "A" ? "B" : "A";
+    const mine = await call("GET", "/games/{id}/sync", `/games/${fid}/sync`, { headers: bearer(tokens[turn]) });
+    await call("GET", "/games/{id}/sync", `/games/${fid}/sync?since=0&timeout=0`);
+    assert.equal((await call("GET", "/games/{id}/sync", `/games/${fid}/sync`, { headers: bearer("pt_wrong") })).status, 401);
+    assert.equal((await call("GET", "/games/{id}/sync", `/games/${fid}/sync?since=99`)).status, 400);
+
+    const card = mine.body.state.hand[0].id as string;
+    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" }, headers: bearer(tokens[waiting]) })).status, 409);
+    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card: "Z9", square: "a1" }, headers: bearer(tokens[turn]) })).status, 422);
+    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" } })).status, 401);
+    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card }, headers: bearer(tokens[turn]) })).status, 400);
+    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" }, headers: bearer(tokens[turn]) })).status, 200);
+    await call("GET", "/games/{id}/sync", `/games/${fid}/sync?since=0`, { headers: bearer(tokens[waiting]) });
+    assert.equal((await call("GET", "/games/{id}/replay", `/games/${fid}/replay`)).status, 409);
+    assert.equal((await call("GET", "/games/{id}/review", `/games/${fid}/review`)).status, 409);
+    assert.equal((await call("POST", "/games/{id}/resign", `/games/${fid}/resign`)).status, 401);
+    assert.equal((await call("POST", "/games/{id}/resign", `/games/${fid}/resign`, { headers: bearer(tokens[waiting]) })).status, 200);
+    assert.equal((await call("POST", "/games/{id}/resign", `/games/${fid}/resign`, { headers: bearer(tokens[turn]) })).status, 409);
+    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "b1" }, headers: bearer(tokens[turn]) })).status, 409);
+    await call("GET", "/games/{id}/replay", `/games/${fid}/replay`);
+    await call("GET", "/games/{id}/sync", `/games/${fid}/sync`, { headers: bearer(tokens.A) });
+
+    const hid = house.body.game.id as string;
+    await playToEnd(server.url, hid, house.body.playerToken);
+    await call("GET", "/games/{id}/sync", `/games/${hid}/sync?since=15`, { headers: bearer(house.body.playerToken) });
+    await call("GET", "/games/{id}", `/games/${hid}`);
+    assert.equal((await call("GET", "/games/{id}/replay", `/games/${hid}/replay`)).status, 200);
+    assert.equal((await call("GET", "/games/{id}/review", `/games/${hid}/review`)).status, 200);
+    assert.equal((await call("GET", "/games/{id}/review", "/games/g_missing/review")).status, 404);
+    assert.equal((await call("GET", "/game/{id}", `/game/${hid}`)).status, 308);
+
+    const guest = house.body.player as { id: string; secret: string };
+    assert.equal((await call("GET", "/players/{id}", `/players/${guest.id}`)).status, 200);
+    assert.equal((await call("GET", "/players/{id}", "/players/P-NOBODY")).status, 404);
+    assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: "ps_wrong-secret" } })).status, 401);
+    assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: guest.secret, name: "Ann" } })).status, 201);
+    assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: guest.secret } })).status, 409);
+    assert.equal((await call("GET", "/players/{id}", `/players/${guest.id}`)).status, 200);
+  });
+
+  it("the quick-match queue: queued, polled, matched, left", async () => {
+    const first = await call("POST", "/games/quick-match", "/games/quick-match", { body: { name: "Q1" } });
+    assert.equal(first.status, 202);
+    assert.equal((await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}`)).status, 202);
+    assert.equal((await call("POST", "/games/quick-match", "/games/quick-match", { body: { name: "Q2" } })).status, 200);
+    assert.equal((await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}?timeout=1`)).status, 200);
+    assert.equal((await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}?timeout=99`)).status, 400);
+    const third = await call("POST", "/games/quick-match", "/games/quick-match", { body: {} });
+    assert.equal((await call("DELETE", "/games/quick-match/{ticket}", `/games/quick-match/${third.body.ticket}`)).status, 200);
+    assert.equal((await call("DELETE", "/games/quick-match/{ticket}", "/games/quick-match/qm_nosuchticket00")).status, 404);
+    assert.equal((await call("GET", "/games/quick-match/{ticket}", "/games/quick-match/qm_nosuchticket00")).status, 404);
+    assert.equal((await call("POST", "/games/quick-match", "/games/quick-match", { body: { wait: "long" } })).status, 400);
+  });
+
+  it("events: the catalog, a verified subscription, refusals and unsubscribing", async () => {
+    await call("GET", "/games/events", "/games/events");
+    const game = await call("POST", "/games", "/games", { body: { opponent: "house" } });
+    const delivery = { mode: "webhook", url: `${receiver.url}/hook`, secret: generateSecret() };
+    const args = { game_id: game.body.game.id };
+    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: args, delivery } })).status, 201);
+    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.turn", arguments: { ...args, player_token: "pt_wrong" }, delivery } })).status, 401);
+    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: { game_id: "g_missing" }, delivery } })).status, 404);
+    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: args, delivery: { ...delivery, url: "http://127.0.0.1:9/h" } } })).status, 422);
+    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.nope", arguments: args, delivery } })).status, 400);
+    assert.equal((await call("POST", "/games/events/unsubscribe", "/games/events/unsubscribe", { body: { name: "game.move", arguments: args, delivery } })).status, 200);
+    assert.equal((await call("POST", "/games/events/unsubscribe", "/games/events/unsubscribe", { body: {} })).status, 400);
+  });
+
+  it("agent challenges: create, read, accept, play, report, history", async () => {
+    const ch = await call("POST", "/agent/challenge", "/agent/challenge", { body: { agent: { name: "doc-bot" }, level: "easy" } });
+    assert.equal(ch.status, 201);
+    assert.equal((await call("POST", "/agent/challenge", "/agent/challenge", { body: { agent: {} } })).status, 400);
+    assert.equal((await call("GET", "/agent/challenge/{token}", `/agent/challenge/${ch.body.token}`)).status, 200);
+    assert.equal((await call("GET", "/agent/challenge/{token}", "/agent/challenge/ch_nosuchchallenge000")).status, 404);
+    const accepted = await call("POST", "/agent/challenge/{token}/accept", `/agent/challenge/${ch.body.token}/accept`, { body: { name: "Ada" } });
+    assert.equal(accepted.status, 200);
+    assert.equal((await call("POST", "/agent/challenge/{token}/accept", `/agent/challenge/${ch.body.token}/accept`, { body: {} })).status, 409);
+    await playToEnd(server.url, accepted.body.game.id, accepted.body.playerToken);
+    const end = await call("GET", "/games/{id}", `/games/${accepted.body.game.id}`);
+    const report = { token: ch.body.token, gameId: accepted.body.game.id, winner: end.body.winner, score: end.body.score };
+    assert.equal((await call("POST", "/agent/result", "/agent/result", { body: { ...report, score: { A: 0, B: 0 } } })).status, 422);
+    assert.equal((await call("POST", "/agent/result", "/agent/result", { body: report })).status, 200);
+    assert.equal((await call("POST", "/agent/result", "/agent/result", { body: report })).status, 409);
+    assert.equal((await call("GET", "/agent/challenge/{token}", `/agent/challenge/${ch.body.token}`)).status, 200);
+    assert.equal((await call("GET", "/agent/challenges", "/agent/challenges?agent=doc-bot")).status, 200);
+    assert.equal((await call("GET", "/agent/challenges", "/agent/challenges")).status, 400);
+  });
+
+  it("leaderboards and client assets", async () => {
+    const profile = await call("POST", "/games", "/games", { body: { opponent: "house", name: "Member" } });
+    await server.store.createCommunity({ id: "docs-club", kind: "club", name: "Docs club", members: [profile.body.player.id], createdAt: new Date().toISOString() });
+    await server.store.createCommunity({ id: "docs-community", kind: "community", name: "Docs community", members: [profile.body.player.id], createdAt: new Date().toISOString() });
+    await call("GET", "/clubs", "/clubs");
+    assert.equal((await call("GET", "/clubs/{id}", "/clubs/docs-club?limit=5")).status, 200);
+    assert.equal((await call("GET", "/clubs/{id}", "/clubs/nope")).status, 404);
+    await call("GET", "/communities", "/communities?offset=0");
+    assert.equal((await call("GET", "/communities/{id}", "/communities/docs-community")).status, 200);
+    assert.equal((await call("GET", "/communities", "/communities?limit=0")).status, 400);
+    const manifest = await call("GET", "/clients/manifest", "/clients/manifest");
+    assert.equal((await call("GET", "/clients/manifest", "/clients/manifest", { headers: { "if-none-match": manifest.headers.get("etag")! } })).status, 304);
+    const asset = manifest.body.assets[0] as { path: string; sha256: string };
+    const got = await call("GET", "/clients/assets/{path}", `/clients/assets/${asset.path}`);
+    assert.equal(got.status, 200);
+    assert.equal((await call("GET", "/clients/assets/{path}", `/clients/assets/${asset.path}`, { headers: { "if-none-match": got.headers.get("etag")! } })).status, 304);
+    assert.equal((await call("GET", "/clients/assets/{path}", "/clients/assets/no/such.svg")).status, 404);
+  });
+
+  it("exercised every documented operation", () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+    assert.deepEqual(documented.filter((op) => !exercised.has(op)), []);
+  });
+});
