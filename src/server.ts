@@ -7,7 +7,6 @@ import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 
 import { LocalDriver, LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
-import { WebSocketTransport } from "@colyseus/ws-transport";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
@@ -32,6 +31,7 @@ import { openStore, type Store } from "./store";
 import { GameRoom } from "../rooms/game-room";
 import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
 import { scaledInfra } from "./scale";
+import { colyseusLogger, GuardedTransport } from "./transport";
 import { webRouter } from "./web";
 
 export interface RunningServer {
@@ -130,7 +130,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const mcp = createMcpRouter({ games, quick, players, events, log, limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore } });
 
   const server = new Server({
-    transport: new WebSocketTransport({ maxPayload: 16 * 1024 }),
+    transport: new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl }),
+    logger: colyseusLogger(log),
     presence,
     driver,
     publicAddress: config.publicAddress,

@@ -2,6 +2,8 @@ import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
+import { WebSocket } from "ws";
+import { floodUntilClosed, openJoined, probeHealth, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bearer, bootServer, http } from "../support/server";
 
 /** Random JSON-ish values, including the awkward ones (huge numbers, deep nesting, odd strings). */
@@ -118,5 +120,54 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
     assert.equal((seat.state as any).status, "active");
     assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
     await seat.leave();
+  });
+
+  // The attacks of issue 12 (a PING flood from a spectator seat, raw frames of other protocol types, sockets
+  // with no reservation). The 1 s bounds are generous functional checks: the budget is 20 frames a second.
+  for (const [what, byte] of [["PING (0x12)", 0x12], ["ROOM_INPUT (0x13)", 0x13], ["unknown (0x00)", 0x00]] as const) {
+    it(`closes a spectator socket that floods ${what} frames, and /healthz keeps answering`, async () => {
+      const ws = await openJoined(socketUrl(server.url, await reserveSeat(server.url, id)));
+      ws.send(Buffer.from([0x0a])); // JOIN_ROOM acknowledged, as the SDK does
+      const flood = floodUntilClosed(ws, Buffer.from([byte]), 1000);
+      const health = await probeHealth(server.url, flood);
+      const { code, sent } = await flood;
+      assert.equal(code, 4008, `closed with ${code} after ${sent} frames`);
+      for (const h of health) assert.ok(h.status === 200 && h.ms < 1000, `healthz ${JSON.stringify(h)} during the flood`);
+    });
+  }
+
+  it("closes five flooding sockets at once while the game's seats play on", async () => {
+    const sockets = await Promise.all([1, 2, 3, 4, 5].map(async () => openJoined(socketUrl(server.url, await reserveSeat(server.url, id)))));
+    const floods = Promise.all(sockets.map((ws) => floodUntilClosed(ws, Buffer.from([0x12]), 1000)));
+    const health = await probeHealth(server.url, floods);
+    for (const { code } of await floods) assert.equal(code, 4008);
+    for (const h of health) assert.ok(h.status === 200 && h.ms < 1000, `healthz ${JSON.stringify(h)} during the floods`);
+    assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
+  });
+
+  it("refuses a socket with no seat reservation before the handshake", async () => {
+    const fake = { sessionId: "nosuchsession", roomId: id, processId: "p" };
+    for (const url of [server.url.replace(/^http/, "ws") + "/", socketUrl(server.url, fake)]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url);
+        ws.once("open", () => reject(new Error(`${url} was opened`)));
+        ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once("error", reject);
+      });
+      assert.equal(status, 403, url);
+    }
+  });
+
+  it("refuses a reservation's socket a second time once it has been used", async () => {
+    const r = await reserveSeat(server.url, id);
+    const ws = await openJoined(socketUrl(server.url, r));
+    ws.close();
+    const status = await new Promise<number>((resolve, reject) => {
+      const again = new WebSocket(socketUrl(server.url, r));
+      again.once("open", () => reject(new Error("a used reservation was opened again")));
+      again.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+      again.once("error", reject);
+    });
+    assert.equal(status, 403);
   });
 });
