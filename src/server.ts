@@ -148,6 +148,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
         trustProxy: config.trustProxy,
+        maxBodyBytes: config.limits.maxBodyBytes,
       });
       app.use("/mcp", mcp);
       app.use(webRouter());
@@ -164,6 +165,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     trustProxy: config.trustProxy,
     log,
     baseUrl,
+    maxBodyBytes: config.limits.maxBodyBytes,
     corsHeaders: (req) => cors(req.headers.origin),
   });
   const port = (httpServer.address() as AddressInfo).port;

@@ -24,6 +24,8 @@ export interface ApiDeps {
   baseUrl: string;
   limits: LimiterOptions;
   trustProxy: number;
+  /** Largest JSON body, in bytes (config MAX_BODY_BYTES); default 64 KiB. */
+  maxBodyBytes?: number;
 }
 
 export function mountApi(app: Express, deps: ApiDeps): void {
@@ -40,7 +42,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   };
   const v1 = express.Router();
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
-  v1.use(express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }));
+  v1.use(express.json({ limit: deps.maxBodyBytes ?? 64 * 1024, type: ["application/json", "application/*+json"] }));
   // A body in another format (curl -d sends a form) would otherwise be read as no body at all.
   v1.use((req, _res, next) => {
     const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
+import { request as httpRequest } from "node:http";
 import { WebSocket } from "ws";
 import { floodUntilClosed, openJoined, probeHealth, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bearer, bootServer, http } from "../support/server";
@@ -169,5 +170,79 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
       again.once("error", reject);
     });
     assert.equal(status, 403);
+  });
+
+  /** POSTs `total` bytes of a JSON array in 64 KiB chunks, chunked (no Content-Length); stops at the answer. */
+  function postChunked(path: string, total: number): Promise<{ status: number; body: string; sent: number }> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(path, server.url);
+      let sent = 0;
+      let answered = false;
+      const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+        answered = true;
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, sent }));
+      });
+      req.on("error", (e) => (answered ? undefined : reject(e)));
+      const chunk = Buffer.alloc(64 * 1024, "1,");
+      const write = () => {
+        if (answered) return;
+        if (sent >= total) return void req.end();
+        sent += chunk.length;
+        if (req.write(chunk)) setImmediate(write);
+        else req.once("drain", write);
+      };
+      req.write("[");
+      write();
+    });
+  }
+
+  /** POSTs a body with its Content-Length; an answer that comes before the body was taken is kept. */
+  function postSized(path: string, body: Buffer): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(path, server.url);
+      let answered = false;
+      const headers = { "content-type": "application/json", "content-length": String(body.length) };
+      const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers }, (res) => {
+        answered = true;
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on("error", (e) => (answered ? undefined : reject(e)));
+      req.end(body);
+    });
+  }
+
+  it("answers 413 to a 2 MB matchmaking body, unread, and the server's memory does not grow", async () => {
+    const body = Buffer.from("[" + "1,".repeat(1024 * 1024) + "1]");
+    await postSized(`/matchmake/joinById/${id}`, body);
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 20; i++) {
+      const r = await postSized(`/matchmake/joinById/${id}`, body);
+      assert.equal(r.status, 413, r.body);
+      assert.equal(JSON.parse(r.body).code, "payload_too_large");
+    }
+    const grown = process.memoryUsage().rss - before;
+    assert.ok(grown < 16 * 1024 * 1024, `rss grew ${grown} bytes over twenty 2 MB bodies`);
+  });
+
+  it("checks a chunked matchmaking body while reading it: 413 before the body has been sent", async () => {
+    const r = await postChunked(`/matchmake/joinById/${id}`, 16 * 1024 * 1024);
+    assert.equal(r.status, 413, r.body);
+    assert.equal(JSON.parse(r.body).code, "payload_too_large");
+    assert.ok(r.sent < 16 * 1024 * 1024, `the whole body (${r.sent} bytes) was read before the answer`);
+  });
+
+  it("limits bodies on every route the process serves", async () => {
+    const big = "[" + "1,".repeat(40 * 1024) + "1]"; // 80 KiB: past the 64 KiB default
+    for (const path of ["/api/v1/games", "/mcp", "/matchmake/joinById/x", "/healthz", "/no-such-page", "/metrics"]) {
+      const r = await http(server.url, "POST", path, big);
+      assert.equal(r.status, 413, `${path} -> ${r.status} ${r.text}`);
+      assert.equal(r.json?.code ?? (r.json?.error?.message ? "payload_too_large" : undefined), "payload_too_large", `${path}: ${r.text}`);
+    }
+    const ok = await http(server.url, "POST", `/matchmake/joinById/${id}`, {});
+    assert.equal(ok.status, 200, ok.text);
   });
 });
