@@ -68,7 +68,7 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.pooled.aiThreads, 1);
   });
 
-  it("the @colyseus/loadtest scenario plays for its time and stops", async () => {
+  it("the load test plays for its time and stops", async () => {
     const r = await run("loadtest.ts", ["--clients", "4", "--seconds", "3"], 30_000);
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "loadtest");
