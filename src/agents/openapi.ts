@@ -27,6 +27,24 @@ const Challenge = {
   },
 };
 
+/** A challenge in an agent's public history: no token, no link, no game until it is played. */
+const ChallengeSummary = {
+  type: "object",
+  required: ["status", "agent", "level", "ruleset", "createdAt", "expiresAt", "result", "human", "replayUrl"],
+  properties: {
+    status: Challenge.properties.status,
+    agent: { type: "object" },
+    level: { type: "string" },
+    ruleset: { type: "string" },
+    createdAt: { type: "string" },
+    expiresAt: { type: "string" },
+    result: Challenge.properties.result,
+    human: Challenge.properties.human,
+    replayUrl: Challenge.properties.replayUrl,
+  },
+  additionalProperties: false,
+};
+
 const leaderboard = (kind: "club" | "community", tag: string) => ({
   get: { tags: [tag], operationId: `get${kind === "club" ? "Club" : "Community"}`, parameters: [path("id"), ...page], responses: { ...ok({ type: "object", required: ["id", "name", "total", "standings"] }), ...problems(400, 404, 429) } },
 });
@@ -41,7 +59,7 @@ export function extraOpenApiPaths() {
     },
     "/agent/challenge/{token}": { get: { tags: ["agents"], operationId: "getChallenge", parameters: [path("token")], responses: { ...ok(Challenge), ...problems(404, 429) } } },
     "/agent/challenges": {
-      get: { tags: ["agents"], operationId: "listChallenges", parameters: [query("agent", { type: "string" }, true), query("limit", { type: "integer", minimum: 1, maximum: 100 })], responses: { ...ok({ type: "object", required: ["agent", "challenges"], properties: { challenges: { type: "array", items: Challenge } } }), ...problems(400, 429) } },
+      get: { tags: ["agents"], operationId: "listChallenges", parameters: [query("agent", { type: "string" }, true), query("limit", { type: "integer", minimum: 1, maximum: 100 })], responses: { ...ok({ type: "object", required: ["agent", "challenges"], properties: { challenges: { type: "array", items: ChallengeSummary } } }), ...problems(400, 429) } },
     },
     "/agent/result": {
       post: { tags: ["results"], operationId: "reportResult", description: "Sent by game clients; checked against the service's record. 60 per minute per IP.", requestBody: body(ResultBody), responses: { ...ok(Challenge), ...problems(400, 404, 409, 410, 422, 429) } },
