@@ -127,7 +127,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   matchMaker.controller.getCorsHeaders = (headers: Headers) => cors(headers.get("origin"));
 
-  const mcp = createMcpRouter({ games, quick, players, events, log, limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore } });
+  const mcp = createMcpRouter({
+    games,
+    quick,
+    players,
+    events,
+    log,
+    limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
+    idleMs: config.limits.mcpIdleMs,
+    maxSessions: config.limits.mcpSessions,
+    sessionsPerAddress: config.limits.mcpSessionsPerAddress,
+    maxBodyBytes: config.limits.maxBodyBytes,
+  });
 
   const server = new Server({
     transport: new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl }),
