@@ -6,7 +6,7 @@
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU.
  */
-import { Room, ServerError, type Client } from "@colyseus/core";
+import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
@@ -18,6 +18,7 @@ import { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor } from "../src/games/views";
 import type { SeatRecord } from "../src/store/port";
+import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock } from "./game-clock";
 import { project } from "./projection";
@@ -42,9 +43,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   private connected: Record<Seat, boolean> = { A: false, B: false };
   /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
   private closing = false;
+  private admission!: Admission;
 
-  override async onCreate(options: { gameId: string; deps: RoomDeps }) {
+  override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits }) {
     this.deps = options.deps;
+    this.admission = new Admission(options.admission);
     this.timers = new GameClock(this.deps, {
       onTurnTimeout: () => this.onClock(),
       onWaitingExpired: () => this.abortWaiting(),
@@ -57,7 +60,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     this.roomId = options.gameId;
     this.autoDispose = false;
     this.patchRate = NO_PATCH_TIMER;
-    this.maxClients = 200;
+    this.maxClients = ADMIT_ALL; // spectators are capped by `admission`, so a seat is never locked out
     const record = await this.deps.store.getGame(options.gameId);
     if (!record) throw new ServerError(4404, `no game ${options.gameId}`);
     const actions = await this.deps.store.listActions(record.id);
@@ -71,11 +74,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
 
   // ---- WebSocket clients -------------------------------------------------------------------------
 
-  override onAuth(_client: Client, options: { playerToken?: unknown }) {
+  override onAuth(client: Client, options: { playerToken?: unknown }, context?: AuthContext) {
     // A seat reserved just before the room began closing would otherwise hold the closing room open.
     if (this.closing) throw new ServerError(4503, "this game's room is closing; join again in a moment");
     const token = options?.playerToken;
-    if (token === undefined || token === null || token === "") return { seat: null };
+    if (token === undefined || token === null || token === "") {
+      this.admission.spectator(this.clients, client, context?.ip);
+      return { seat: null };
+    }
     const seat = typeof token === "string" ? seatOfToken(this.ctx.record, sha256Hex(token)) : null;
     if (!seat) throw new ServerError(4401, "unauthorized: wrong player token for this game");
     return { seat };

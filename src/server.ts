@@ -141,7 +141,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
 
   const server = new Server({
-    transport: new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl }),
+    transport: new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy }),
     logger: colyseusLogger(log),
     presence,
     driver,
@@ -166,7 +166,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       finishApp(app, { log, baseUrl });
     },
   });
-  server.define(GAME_ROOM, GameRoom, { deps: roomDeps } as never);
+  const admission = { spectatorsPerGame: config.limits.spectatorsPerGame, spectatorsPerAddress: config.limits.spectatorsPerAddress };
+  server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission } as never);
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
 
   await server.listen(config.port, config.host);

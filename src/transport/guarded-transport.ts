@@ -25,6 +25,8 @@ export interface GuardOptions {
   log: Logger;
   /** Origin used for the problem documents' `docs` links. */
   baseUrl: string;
+  /** Proxies in front of the service whose X-Forwarded-For is trusted (config TRUST_PROXY). */
+  trustProxy: number;
 }
 
 /** The close code of a socket past its budget or talking out of turn (a policy violation, in the 4xxx range). */
@@ -46,6 +48,17 @@ export function hasReservation(url: URL): boolean {
   if (!r) return false;
   const room = matchMaker.getLocalRoomById(r.roomId) as { hasReservedSeat(sessionId: string, token?: string): boolean } | undefined;
   return Boolean(room?.hasReservedSeat(r.sessionId, r.reconnectionToken));
+}
+
+/**
+ * The client's address as Express computes it for the same TRUST_PROXY: the socket's peer, or the entry
+ * of X-Forwarded-For that many hops back. Colyseus' own `context.ip` believes any forwarding header, which
+ * would let one client pose as many addresses.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: number): string | undefined {
+  const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const chain = [req.socket.remoteAddress, ...forwarded.reverse()];
+  return chain[Math.min(trustProxy, chain.length - 1)];
 }
 
 interface Connection { ip: string | undefined; joined: boolean; cut: boolean; errorLogged: boolean }
@@ -74,7 +87,7 @@ export class GuardedTransport extends WebSocketTransport {
   }
 
   protected override async onConnection(raw: WebSocket & { pingCount: number }, req: IncomingMessage, upgrade?: unknown): Promise<void> {
-    const conn: Connection = { ip: req.socket.remoteAddress, joined: false, cut: false, errorLogged: false };
+    const conn: Connection = { ip: clientAddress(req, this.guard.trustProxy), joined: false, cut: false, errorLogged: false };
     const budget = new FrameBudget(this.guard.framesPerSecond);
     const count = (mustHaveJoined: boolean) => () => {
       if (conn.cut) return;
@@ -86,6 +99,9 @@ export class GuardedTransport extends WebSocketTransport {
     raw.on("ping", count(true));
     // A pong may legitimately answer the transport's heartbeat while the join is still running.
     raw.on("pong", count(false));
+    // Rooms read the client's address from the auth context (the spectator cap per address).
+    const context = (upgrade as { context?: { ip?: string } } | undefined)?.context;
+    if (context) context.ip = clientAddress(req, this.guard.trustProxy);
     const joining = super.onConnection(raw, req, upgrade as never);
     // Replaces the base class's listener, which prints a stack trace to stderr for every socket error.
     raw.removeAllListeners("error");

@@ -16,11 +16,18 @@ export async function reserveSeat(base: string, gameId: string, options: Record<
 
 export const socketUrl = (base: string, r: Reservation) => `${base.replace(/^http/, "ws")}/${r.processId}/${r.roomId}?sessionId=${r.sessionId}`;
 
-/** Opens a socket and waits for the server's first frame (JOIN_ROOM once the seat is taken). */
-export function openJoined(url: string): Promise<WebSocket> {
+/**
+ * Opens a socket and waits for the server's first frame: JOIN_ROOM (10) once the seat is taken, or ERROR
+ * (11) when the room refuses it (rejected with the frame's text).
+ */
+export function openJoined(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.once("message", () => resolve(ws));
+    const ws = new WebSocket(url, { headers });
+    ws.once("message", (data: Buffer) => {
+      if (data[0] === 10) return resolve(ws);
+      ws.close();
+      reject(new Error(`refused: ${data.subarray(1).toString("latin1")}`));
+    });
     ws.once("error", reject);
     ws.once("close", (code) => reject(new Error(`closed ${code} before joining`)));
   });
