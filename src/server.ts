@@ -52,10 +52,12 @@ export interface StartOptions {
   /** Webhook retry waits (tests shorten them). */
   webhookRetryDelaysMs?: number[];
   finishedGraceMs?: number;
+  /** The structured logger (tests capture what is logged); default: pino at config.logLevel on stdout. */
+  log?: Logger;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const log = createLogger(config.logLevel);
+  const log = opts.log ?? createLogger(config.logLevel);
   const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
@@ -140,9 +142,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     maxBodyBytes: config.limits.maxBodyBytes,
   });
 
+  const transport = new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy });
   const server = new Server({
-    transport: new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy }),
-    logger: colyseusLogger(log),
+    transport,
+    logger: colyseusLogger(log, transport.scope),
     presence,
     driver,
     publicAddress: config.publicAddress,

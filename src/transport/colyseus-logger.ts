@@ -6,7 +6,7 @@
  */
 import { format } from "node:util";
 import type { Logger } from "../logger";
-import { RateLimitedLog } from "./log-once";
+import { RateLimitedLog, type ConnectionScope } from "./log-once";
 
 export interface ColyseusLogger {
   debug(...args: unknown[]): void;
@@ -16,12 +16,16 @@ export interface ColyseusLogger {
   error(...args: unknown[]): void;
 }
 
-export function colyseusLogger(log: Logger): ColyseusLogger {
+/** `scope` names the connection whose frame is being handled: its errors are logged once per connection. */
+export function colyseusLogger(log: Logger, scope?: ConnectionScope): ColyseusLogger {
   const limited = new RateLimitedLog(log);
   const text = (args: unknown[]) => format(...args);
   const report = (level: string) => (...args: unknown[]) => {
+    const conn = scope?.active;
+    if (conn?.errorLogged) return;
+    if (conn) conn.errorLogged = true;
     const [first, ...rest] = text(args).split("\n");
-    limited.warn({ source: "colyseus", level, stack: rest.length ? rest.slice(0, 8).map((l) => l.trim()) : undefined }, first);
+    limited.warn({ source: "colyseus", level, ip: conn?.ip, stack: rest.length ? rest.slice(0, 8).map((l) => l.trim()) : undefined }, first);
   };
   return {
     debug: (...args) => log.debug({ source: "colyseus" }, text(args)),

@@ -15,7 +15,7 @@ import { problemBody } from "../api/problem";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import { FrameBudget } from "./frame-budget";
-import { RateLimitedLog } from "./log-once";
+import { ConnectionScope, RateLimitedLog } from "./log-once";
 
 export interface GuardOptions {
   /** Frames per second per socket (config `WS_FRAMES_PER_SECOND`). */
@@ -64,6 +64,8 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
 interface Connection { ip: string | undefined; joined: boolean; cut: boolean; errorLogged: boolean }
 
 export class GuardedTransport extends WebSocketTransport {
+  /** The connection whose frame is being handled (for colyseusLogger). */
+  readonly scope = new ConnectionScope();
   private readonly guard: GuardOptions;
   private readonly warnings: RateLimitedLog;
 
@@ -90,6 +92,7 @@ export class GuardedTransport extends WebSocketTransport {
     const conn: Connection = { ip: clientAddress(req, this.guard.trustProxy), joined: false, cut: false, errorLogged: false };
     const budget = new FrameBudget(this.guard.framesPerSecond);
     const count = (mustHaveJoined: boolean) => () => {
+      this.scope.enter(conn);
       if (conn.cut) return;
       if (mustHaveJoined && !conn.joined) this.cut(raw, conn, "sent a frame before joining its room");
       else if (!budget.take()) this.cut(raw, conn, `more than ${this.guard.framesPerSecond} frames per second`);

@@ -2,4 +2,4 @@
 export { clientAddress, CLOSE_POLICY, GuardedTransport, hasReservation, reservationOf, type GuardOptions } from "./guarded-transport";
 export { colyseusLogger } from "./colyseus-logger";
 export { FrameBudget } from "./frame-budget";
-export { RateLimitedLog } from "./log-once";
+export { ConnectionScope, RateLimitedLog } from "./log-once";

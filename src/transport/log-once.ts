@@ -31,3 +31,27 @@ export class RateLimitedLog {
     this.log.warn({ ...fields, ...extra }, msg);
   }
 }
+
+/** What is known of a connection while one of its frames is handled. */
+export interface ConnectionMark { ip: string | undefined; errorLogged: boolean }
+
+/**
+ * Which connection's frame is being handled at this instant. Colyseus logs a frame it cannot decode with
+ * no word of the connection; the transport marks the connection before the room reads the frame (the same
+ * synchronous emit), so the log can tell a connection's second bad frame from another's first. The mark
+ * clears once the emit is over.
+ */
+export class ConnectionScope {
+  private current: ConnectionMark | null = null;
+
+  enter(conn: ConnectionMark): void {
+    this.current = conn;
+    queueMicrotask(() => {
+      if (this.current === conn) this.current = null;
+    });
+  }
+
+  get active(): ConnectionMark | null {
+    return this.current;
+  }
+}
