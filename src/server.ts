@@ -152,7 +152,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     gracefullyShutdown: false,
     greet: false,
     express: (app) => {
-      app.get("/metrics", metricsHandler(metrics, config.metricsToken));
       mountApi(app, {
         games,
         quick,
@@ -164,6 +163,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
       });
+      // After mountApi, whose app-wide edges (API-Version) it then carries too.
+      app.get("/metrics", metricsHandler(metrics, config.metricsToken));
       app.use("/mcp", mcp);
       app.use(webRouter());
       finishApp(app, { log, baseUrl });

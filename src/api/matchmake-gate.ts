@@ -74,6 +74,7 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
   gate.set("trust proxy", o.trustProxy);
   gate.use((req, res, next) => {
     for (const [k, v] of Object.entries(o.corsHeaders(req))) res.setHeader(k, v);
+    res.setHeader("API-Version", "1");
     next();
   });
   gate.use(limiter("matchmake", o.limits));

@@ -76,7 +76,7 @@ export class GuardedTransport extends WebSocketTransport {
       beforeUpgrade: (request) => {
         if (hasReservation(new URL(request.url))) return undefined;
         const e = new AppError("forbidden", "no seat reservation for this socket: join through matchmaking (joinById) first");
-        return new Response(JSON.stringify(problemBody(e, docs)), { status: e.status, headers: { "content-type": "application/problem+json" } });
+        return new Response(JSON.stringify(problemBody(e, docs)), { status: e.status, headers: { "content-type": "application/problem+json", "API-Version": "1" } });
       },
     });
     this.guard = guard;
