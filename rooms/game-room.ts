@@ -117,6 +117,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   }
 
   override onLeave(client: Client<{ userData: ClientData }>) {
+    // A seat's view holds the room's state root until it is disposed (or, later, finalized by GC).
+    client.view?.dispose();
     const seat = client.userData?.seat;
     if (seat && !this.clients.some((c) => c !== client && (c.userData as ClientData | undefined)?.seat === seat)) {
       this.connected[seat] = false;
