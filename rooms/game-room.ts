@@ -32,6 +32,7 @@ type MoveInput = MoveBody;
 export interface SeatClaim { playerId: string; name: string; tokenHash: string; champion?: SeatRecord["champion"] }
 interface ClientData { seat: Seat | null; windowStart: number; messages: number }
 
+/** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
 
 export class GameRoom extends Room<{ state: GameRoomState }> {
@@ -44,10 +45,12 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
   private closing = false;
   private admission!: Admission;
+  private messagesPerSecond = MESSAGES_PER_SECOND;
 
-  override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits }) {
+  override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
     this.admission = new Admission(options.admission);
+    this.messagesPerSecond = options.framesPerSecond ?? MESSAGES_PER_SECOND;
     this.timers = new GameClock(this.deps, {
       onTurnTimeout: () => this.onClock(),
       onWaitingExpired: () => this.abortWaiting(),
@@ -162,7 +165,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       data.windowStart = now;
       data.messages = 0;
     }
-    if (++data.messages <= MESSAGES_PER_SECOND) return true;
+    if (++data.messages <= this.messagesPerSecond) return true;
     client.leave(4008, "too many messages per second");
     return false;
   }

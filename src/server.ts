@@ -171,7 +171,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     },
   });
   const admission = { spectatorsPerGame: config.limits.spectatorsPerGame, spectatorsPerAddress: config.limits.spectatorsPerAddress };
-  server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission } as never);
+  // The room's own count of its messages uses the transport's frame budget: one number for both.
+  server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission, framesPerSecond: config.limits.framesPerSecond } as never);
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
 
   await server.listen(config.port, config.host);
