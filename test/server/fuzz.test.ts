@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
+import { matchMaker, Room } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { request as httpRequest } from "node:http";
@@ -244,5 +245,31 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
     }
     const ok = await http(server.url, "POST", `/matchmake/joinById/${id}`, {});
     assert.equal(ok.status, 200, ok.text);
+  });
+
+  it("closes a socket that sends a frame before it has joined its room", async () => {
+    // A room whose join takes a while, so the socket is open before the join is over.
+    class SlowJoinRoom extends Room {
+      override async onJoin() {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    matchMaker.defineRoomType("slow_join_test", SlowJoinRoom);
+    try {
+      const listing = await matchMaker.createRoom("slow_join_test", {});
+      const seat = await matchMaker.reserveSeatFor(listing, {});
+      const url = socketUrl(server.url, { sessionId: seat.sessionId, roomId: seat.roomId, processId: listing.processId });
+      const code = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url);
+        ws.once("open", () => ws.send(Buffer.from([0x12])));
+        ws.once("close", (c) => resolve(c));
+        setTimeout(() => reject(new Error("the socket was not closed")), 3000);
+        ws.once("error", reject);
+      });
+      assert.equal(code, 4008);
+      await matchMaker.getLocalRoomById(listing.roomId)?.disconnect();
+    } finally {
+      matchMaker.removeRoomType("slow_join_test");
+    }
   });
 });
