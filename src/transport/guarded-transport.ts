@@ -104,7 +104,7 @@ export class GuardedTransport extends WebSocketTransport {
     raw.on("pong", count(false));
     // Rooms read the client's address from the auth context (the spectator cap per address).
     const context = (upgrade as { context?: { ip?: string } } | undefined)?.context;
-    if (context) context.ip = clientAddress(req, this.guard.trustProxy);
+    if (context) context.ip = conn.ip;
     const joining = super.onConnection(raw, req, upgrade as never);
     // Replaces the base class's listener, which prints a stack trace to stderr for every socket error.
     raw.removeAllListeners("error");
