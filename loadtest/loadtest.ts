@@ -1,35 +1,47 @@
 /**
- * A @colyseus/loadtest scenario: every client creates or joins a game and plays whole games over
- * WebSocket, for a bounded time, then prints a table and one JSON line and exits.
+ * The load test: every client creates or joins a game and plays whole games over WebSocket, for a bounded
+ * time, then prints a table and one JSON line and exits. Built to run for hours: round trips go into a
+ * streaming HDR histogram (not a list of samples) and nothing is kept per finished game.
  *
- *   npm run loadtest -- --endpoint http://127.0.0.1:2567 --clients 100 [--seconds 60] [--delay 0] [--output log.txt]
+ *   npm run loadtest -- [--endpoint http://127.0.0.1:2567] [--clients 10] [--seconds 60] [--delay 0]
+ *                       [--soak] [--sample-seconds 30] [--metrics-token T] [--output report.json] [--json]
  *
- * Without --endpoint the script boots the server in this process on a free loopback port (rate limits
- * scaled out of the way), which is what the smoke test does. Against a running server, start it with
- * RATE_LIMIT_SCALE=1000 (each pair creates and joins a game every few seconds; the spec's 120 writes a
- * minute per address would refuse them) and a small HOUSE_DELAY_MS if --clients is odd (see below).
- * Only loopback endpoints are accepted.
+ * Without --endpoint the script boots the server itself on a free loopback port (rate limits scaled out of
+ * the way): in this process, or with --soak in a child process on a file database, so that the sampled
+ * memory and CPU are the server's alone. Against a running server, start it with RATE_LIMIT_SCALE=1000
+ * (each pair creates and joins a game every few seconds; the spec's 120 writes a minute per address would
+ * refuse them) and a small HOUSE_DELAY_MS if --clients is odd (see below). Only loopback endpoints are
+ * accepted.
+ *
+ * --soak samples the server's RSS, heap and CPU from its /metrics every --sample-seconds (30) and reports
+ * the drift between minute 5 and the end (`npm run loadtest -- --soak --seconds 3600`).
  *
  * Clients come in pairs: client 2k creates a friend game over REST (POST /api/v1/games) and hands the
  * invite code to client 2k+1, which joins it (POST /api/v1/games/join); both then join the room "game" by
  * id with their player tokens (@colyseus/sdk) and play legal moves from their synced hand onto empty
  * squares. When a game ends, both leave and the pair starts the next one. With an odd --clients the last
- * client plays the house. The @colyseus/loadtest dashboard runs while the test does (its CLI command is
- * deprecated, so this script calls its exported `cli()`).
+ * client plays the house. A progress bar runs on a terminal (stderr).
  */
 import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 
-import { cli, type Options } from "@colyseus/loadtest";
+import { fork } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { Client } from "@colyseus/sdk";
-import { createRequire } from "node:module";
-import { args, assertLoopback, HttpClient, median, num, percentile, round, sleep, table, type Seat } from "./lib/common";
+import * as hdr from "hdr-histogram-js";
+import { args, assertLoopback, HttpClient, num, round, sleep, table, type Seat } from "./lib/common";
 import { newStats, SeatPlayer } from "./lib/player";
+import { createProgress } from "./lib/progress";
+import { SoakSampler, type SoakSample } from "./lib/soak";
 
 const argv = args();
 const CLIENTS = num(argv, "clients", 10, 1, 5000);
-const SECONDS = num(argv, "seconds", 60, 1, 3600);
+const SECONDS = num(argv, "seconds", 60, 1, 7 * 24 * 3600);
 const DELAY = num(argv, "delay", 0, 0, 60_000);
+const SOAK = argv.has("soak");
+const SAMPLE_S = num(argv, "sample-seconds", 30, 1, 3600);
+const JSON_ONLY = argv.has("json");
 const stdout = process.stdout.write.bind(process.stdout);
 
 interface GameInvite { gameId: string; code: string }
@@ -53,26 +65,46 @@ class PairChannel {
   }
 }
 
-async function main() {
-  let endpoint = argv.get("endpoint");
-  let stopServer: (() => Promise<void>) | undefined;
-  if (!endpoint) {
+/** The server to load: the given endpoint, or one this script starts (in a child process for a soak). */
+async function serverUnderTest(): Promise<{ endpoint: string; stop?: () => Promise<void> }> {
+  const given = argv.get("endpoint");
+  if (given) return { endpoint: given };
+  if (!SOAK) {
     const { startBenchServer } = await import("./lib/server");
     const server = await startBenchServer();
-    endpoint = server.url;
-    stopServer = () => server.close();
+    return { endpoint: server.url, stop: () => server.close() };
   }
+  const child = fork(path.join(__dirname, "lib", "server-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("message", (m: { url: string }) => resolve(m.url));
+    child.once("exit", (code) => reject(new Error(`the server process exited with ${code}`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      child.once("exit", () => (clearTimeout(timer), resolve()));
+      child.send("stop");
+    });
+  return { endpoint: url, stop };
+}
+
+async function main() {
+  const { endpoint, stop: stopServer } = await serverUnderTest();
   assertLoopback(endpoint);
   const httpBase = endpoint.replace(/^ws(s?):/, "http$1:");
   const http = new HttpClient(httpBase, 256);
   const sdk = new Client(endpoint);
-  const stats = newStats(true);
-  const counts = { gamesFinished: 0, gamesStarted: 0, errors: 0, rateLimited: 0, stalls: 0, clientsPlaying: 0 };
+  // Round trips in microseconds, 1 µs to 10 minutes at 3 significant digits: a fixed few tens of KB.
+  const rtt = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  const stats = newStats(false);
+  stats.roundTrip = (ms) => rtt.recordValue(Math.max(1, Math.min(600_000_000, Math.round(ms * 1000))));
+  const counts = { gamesFinished: 0, gamesStarted: 0, errors: 0, rateLimited: 0, stalls: 0 };
   const firstErrors: string[] = [];
   const pairs = new Map<number, PairChannel>();
   const players = new Set<SeatPlayer>();
   let running = true;
   const started = Date.now();
+  const sampler = SOAK ? new SoakSampler(http, started, argv.get("metrics-token") ?? process.env.METRICS_TOKEN) : null;
 
   const noteError = (e: unknown) => {
     const msg = e instanceof Error ? e.message : String(e);
@@ -81,11 +113,11 @@ async function main() {
     if (firstErrors.length < 5) firstErrors.push(msg.slice(0, 300));
   };
 
-  /** Plays one game as one seat; resolves when it ends (or stalls, or the run stops). */
-  async function play(gameId: string, token: string, seat: Seat, onJoined: () => void) {
+  /** Plays one game as one seat; resolves when it ends (or stalls, or the run stops). Keeps nothing after. */
+  async function play(gameId: string, token: string, seat: Seat) {
     const p = await SeatPlayer.join(sdk, gameId, token, seat, stats);
+    if (!running) return p.leave();
     players.add(p);
-    onJoined();
     let timer: NodeJS.Timeout | undefined;
     const stall = new Promise<"stall">((r) => (timer = setTimeout(() => r("stall"), 30_000)));
     const outcome = await Promise.race([p.finished, stall]);
@@ -96,108 +128,115 @@ async function main() {
     await p.leave();
   }
 
-  async function clientLoop(id: number, onJoined: () => void) {
+  async function clientLoop(id: number) {
     const pairNo = Math.floor(id / 2);
     const creator = id % 2 === 0;
     const alone = creator && id === CLIENTS - 1;
     if (!pairs.has(pairNo)) pairs.set(pairNo, new PairChannel());
     const pair = pairs.get(pairNo)!;
-    counts.clientsPlaying++;
     while (running) {
       try {
         if (alone) {
           const g = await http.json("POST", "/api/v1/games", { body: { opponent: "house", level: "easy", name: `lt${id}` } });
           counts.gamesStarted++;
-          await play(g.game.id, g.playerToken, g.seat, onJoined);
+          await play(g.game.id, g.playerToken, g.seat);
         } else if (creator) {
           const g = await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `lt${id}` } });
           counts.gamesStarted++;
           pair.publish({ gameId: g.game.id, code: g.code });
-          await play(g.game.id, g.playerToken, g.seat, onJoined);
+          await play(g.game.id, g.playerToken, g.seat);
         } else {
           const invite = await pair.next();
           if (!invite || !running) break;
           const j = await http.json("POST", "/api/v1/games/join", { body: { code: invite.code, name: `lt${id}` } });
-          await play(invite.gameId, j.playerToken, j.seat, onJoined);
+          await play(invite.gameId, j.playerToken, j.seat);
         }
       } catch (e) {
         if (!running) break;
         noteError(e);
-        onJoined(); // a failed first join must not hold up the clients after this one
         await sleep(1000);
       }
     }
-    counts.clientsPlaying--;
   }
 
-  // @colyseus/loadtest reads its options from argv; translate ours.
-  process.argv = [process.argv[0], process.argv[1], "--endpoint", endpoint, "--room", "game", "--numClients", String(CLIENTS), "--delay", String(DELAY)];
-  if (argv.get("output")) process.argv.push("--output", argv.get("output")!);
+  const progress = createProgress("loadtest (s)", Math.round(SECONDS), { json: JSON_ONLY });
+  const ticker = setInterval(() => progress.update(Math.min(SECONDS, Math.round((Date.now() - started) / 1000))), 1000);
+  const sampling = sampler
+    ? setInterval(() => {
+        sampler.sample().then(
+          (s) => s && !process.stderr.isTTY && !JSON_ONLY && process.stderr.write(`soak ${JSON.stringify(s)}\n`),
+          (e) => noteError(e),
+        );
+      }, SAMPLE_S * 1000)
+    : undefined;
+  if (sampler) await sampler.sample().catch(noteError);
 
-  const finishing = sleep(SECONDS * 1000).then(async () => {
-    running = false;
-    for (const pair of pairs.values()) pair.close();
-    await Promise.race([Promise.all([...players].map((p) => p.leave())), sleep(5000)]);
-    const elapsed = (Date.now() - started) / 1000;
-    restoreTerminal();
-    const lat = stats.latencies ?? [];
-    const out = {
-      bench: "loadtest",
-      endpoint,
-      clients: CLIENTS,
-      seconds: round(elapsed, 1),
-      gamesStarted: counts.gamesStarted,
-      gamesFinished: counts.gamesFinished,
-      movesAcked: stats.acked,
-      movesPerSec: round(stats.acked / elapsed, 1),
-      moveRttP50Ms: round(median(lat), 2),
-      moveRttP99Ms: round(percentile(lat, 99), 2),
-      refused: stats.refused,
-      stalls: counts.stalls,
-      errors: counts.errors,
-      rateLimited: counts.rateLimited,
-      firstErrors,
-    };
-    stdout("\n" + table(`@colyseus/loadtest scenario: ${CLIENTS} clients for ${out.seconds} s against ${endpoint}`, ["", "value"], [
+  const loops: Promise<void>[] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    loops.push(clientLoop(i));
+    if (DELAY > 0) await sleep(DELAY);
+  }
+
+  await sleep(Math.max(0, SECONDS * 1000 - (Date.now() - started)));
+  running = false;
+  const elapsed = (Date.now() - started) / 1000;
+  clearInterval(ticker);
+  clearInterval(sampling);
+  if (sampler) await sampler.sample().catch(noteError);
+  progress.stop();
+  for (const pair of pairs.values()) pair.close();
+  await Promise.race([Promise.all([...players].map((p) => p.leave())), sleep(5000)]);
+  await Promise.race([Promise.all(loops), sleep(5000)]);
+  const ms = (p: number) => round(rtt.getValueAtPercentile(p) / 1000, 2);
+  const drift = sampler?.drift(elapsed) ?? null;
+  const out = {
+    bench: "loadtest",
+    endpoint,
+    clients: CLIENTS,
+    seconds: round(elapsed, 1),
+    gamesStarted: counts.gamesStarted,
+    gamesFinished: counts.gamesFinished,
+    movesAcked: stats.acked,
+    movesPerSec: round(stats.acked / elapsed, 1),
+    moveRttP50Ms: ms(50),
+    moveRttP99Ms: ms(99),
+    moveRttMaxMs: round(rtt.maxValue / 1000, 2),
+    refused: stats.refused,
+    stalls: counts.stalls,
+    errors: counts.errors,
+    rateLimited: counts.rateLimited,
+    firstErrors,
+    generatorHeapMb: round(process.memoryUsage().heapUsed / 1024 / 1024, 1),
+    ...(sampler ? { soak: { sampleSeconds: SAMPLE_S, drift, samples: sampler.samples } } : {}),
+  };
+  if (!JSON_ONLY) {
+    const rows: (string | number)[][] = [
       ["games started / finished", `${out.gamesStarted} / ${out.gamesFinished}`],
       ["moves acked", out.movesAcked],
       ["moves/s", out.movesPerSec],
-      ["move round trip p50 / p99 ms", `${out.moveRttP50Ms} / ${out.moveRttP99Ms}`],
+      ["move round trip p50 / p99 / max ms", `${out.moveRttP50Ms} / ${out.moveRttP99Ms} / ${out.moveRttMaxMs}`],
       ["refused", Object.entries(out.refused).map(([k, v]) => `${k}:${v}`).join(" ") || "0"],
       ["stalled games", out.stalls],
       ["errors / rate-limited", `${out.errors} / ${out.rateLimited}`],
-    ]) + "\n");
+      ["load generator heap MB", out.generatorHeapMb],
+    ];
+    if (drift) {
+      rows.push([`server RSS drift, ${drift.baselineT} s -> ${drift.endT} s`, `${drift.rssPct}%`]);
+      rows.push([`server heap drift, ${drift.baselineT} s -> ${drift.endT} s`, `${drift.heapPct}%`]);
+      rows.push(["server CPU at baseline / end", `${drift.cpuPctStart}% / ${drift.cpuPctEnd}%`]);
+    }
+    stdout("\n" + table(`load test: ${CLIENTS} clients for ${out.seconds} s against ${endpoint}`, ["", "value"], rows) + "\n");
+    if (sampler) stdout(table("server samples", ["t s", "RSS MB", "heap MB", "CPU %", "generator heap MB"], sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.generatorHeapMb])) + "\n");
     for (const e of firstErrors) stdout(`error: ${e}\n`);
-    stdout(JSON.stringify(out) + "\n");
-    http.close();
-    await stopServer?.().catch(() => undefined);
-    process.exit(stats.acked > 0 ? 0 : 1);
-  });
-  void finishing;
-
-  cli(async (options: Options) => {
-    // main is awaited client by client: return once this client is in its first room; it plays on.
-    await new Promise<void>((joined) => {
-      let done = false;
-      void clientLoop(options.clientId, () => {
-        if (!done) (done = true, joined());
-      });
-    });
-  });
-}
-
-/** Takes down the dashboard so the report prints on a normal terminal. */
-function restoreTerminal() {
-  try {
-    const blessed = createRequire(require.resolve("@colyseus/loadtest"))("blessed") as { screen: { instances?: Array<{ destroy(): void }> } };
-    for (const s of [...(blessed.screen.instances ?? [])]) s.destroy();
-  } catch {
-    /* no dashboard */
   }
+  stdout(JSON.stringify(out) + "\n");
+  if (argv.get("output")) writeFileSync(argv.get("output")!, JSON.stringify(out, null, 2) + "\n");
+  http.close();
+  await stopServer?.().catch(() => undefined);
+  process.exit(stats.acked > 0 ? 0 : 1);
 }
 
 main().catch((e) => {
-  restoreTerminal();
   stdout(`${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });

@@ -6,7 +6,7 @@
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU.
  */
-import { Room, ServerError, type Client } from "@colyseus/core";
+import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
@@ -19,6 +19,7 @@ import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
 import type { GameRecord, StoredAction } from "../src/store/port";
+import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock } from "./game-clock";
 import { parseGameIn, send, type GameIn } from "./messages";
@@ -37,6 +38,7 @@ const NO_PATCH_TIMER = 2 ** 31 - 1;
 
 interface ClientData { seat: Seat | null; windowStart: number; messages: number }
 
+/** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
 
 export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi {
@@ -48,9 +50,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private connected: Record<Seat, boolean> = { A: false, B: false };
   /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
   private closing = false;
+  private admission!: Admission;
+  private messagesPerSecond = MESSAGES_PER_SECOND;
 
-  override async onCreate(options: { gameId: string; deps: RoomDeps }) {
+  override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
+    this.admission = new Admission(options.admission);
+    this.messagesPerSecond = options.framesPerSecond ?? MESSAGES_PER_SECOND;
     this.timers = new GameClock(this.deps, {
       onTurnTimeout: () => this.onClock(),
       onWaitingExpired: () => this.abortWaiting(),
@@ -63,7 +69,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.roomId = options.gameId;
     this.autoDispose = false;
     this.patchRate = NO_PATCH_TIMER;
-    this.maxClients = 200;
+    this.maxClients = ADMIT_ALL; // spectators are capped by `admission`, so a seat is never locked out
     const record = await this.deps.store.getGame(options.gameId);
     if (!record) throw new ServerError(4404, `no game ${options.gameId}`);
     const actions = await this.deps.store.listActions(record.id);
@@ -76,11 +82,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   // ---- WebSocket clients -------------------------------------------------------------------------
 
-  override onAuth(_client: Client, options: { playerToken?: unknown }) {
+  override onAuth(client: Client, options: { playerToken?: unknown }, context?: AuthContext) {
     // A seat reserved just before the room began closing would otherwise hold the closing room open.
     if (this.closing) throw new ServerError(4503, "this game's room is closing; join again in a moment");
     const token = options?.playerToken;
-    if (token === undefined || token === null || token === "") return { seat: null };
+    if (token === undefined || token === null || token === "") {
+      this.admission.spectator(this.clients, client, context?.ip);
+      return { seat: null };
+    }
     const seat = typeof token === "string" ? seatOfToken(this.ctx.record, sha256Hex(token)) : null;
     if (!seat) throw new ServerError(4401, "unauthorized: wrong player token for this game");
     return { seat };
@@ -116,6 +125,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   override onLeave(client: Client<{ userData: ClientData }>) {
+    // A seat's view holds the room's state root until it is disposed (or, later, finalized by GC).
+    client.view?.dispose();
     const seat = client.userData?.seat;
     if (seat && !this.clients.some((c) => c !== client && (c.userData as ClientData | undefined)?.seat === seat)) {
       this.connected[seat] = false;
@@ -164,7 +175,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       data.windowStart = now;
       data.messages = 0;
     }
-    if (++data.messages <= MESSAGES_PER_SECOND) return true;
+    if (++data.messages <= this.messagesPerSecond) return true;
     client.leave(4008, "too many messages per second");
     return false;
   }

@@ -36,7 +36,34 @@ const EnvSchema = z.object({
   AI_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** WebSocket frames (of any protocol type) one socket may send per second before it is closed. */
+  WS_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Largest request body on any route, matchmaking included (bytes). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  /** Spectators one game's room admits; seats always get in. */
+  SPECTATORS_PER_GAME: z.coerce.number().int().min(0).max(10_000).default(100),
+  /** Spectators one address may have in one game. */
+  SPECTATORS_PER_ADDRESS: z.coerce.number().int().min(0).max(10_000).default(10),
+  /** MCP sessions open at once, in total and per client address. */
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(5000),
+  MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** Seconds an MCP session may stay unused before it is ended. */
+  MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(300),
 });
+
+/**
+ * What one client may cost the process. The per-minute request policies (spec section 8) live beside the
+ * limiter in src/api/edges.ts; everything sized per socket, body, room or session is here.
+ */
+export interface Limits {
+  framesPerSecond: number;
+  maxBodyBytes: number;
+  spectatorsPerGame: number;
+  spectatorsPerAddress: number;
+  mcpSessions: number;
+  mcpSessionsPerAddress: number;
+  mcpIdleMs: number;
+}
 
 export type Config = {
   port: number;
@@ -55,6 +82,7 @@ export type Config = {
   trustProxy: number;
   metricsToken?: string;
   aiThreads: number;
+  limits: Limits;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -82,6 +110,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
     aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+    limits: {
+      framesPerSecond: e.WS_FRAMES_PER_SECOND,
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      spectatorsPerGame: e.SPECTATORS_PER_GAME,
+      spectatorsPerAddress: e.SPECTATORS_PER_ADDRESS,
+      mcpSessions: e.MCP_MAX_SESSIONS,
+      mcpSessionsPerAddress: e.MCP_SESSIONS_PER_ADDRESS,
+      mcpIdleMs: e.MCP_IDLE_S * 1000,
+    },
   };
 }
 

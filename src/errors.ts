@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   conflict: { status: 409, title: "Conflict", hint: "The resource changed; read it again and retry." },
   callback_refused: { status: 422, title: "Callback refused", hint: "The callback must be public HTTPS and echo the verification challenge within 5 seconds." },
   result_mismatch: { status: 422, title: "Result mismatch", hint: "The reported result must match the service's record of the game." },
-  payload_too_large: { status: 413, title: "Payload too large", hint: "Request bodies are limited to 64 KiB." },
+  payload_too_large: { status: 413, title: "Payload too large", hint: "Request bodies are limited to 64 KiB unless the operator set MAX_BODY_BYTES; `detail` names the limit." },
   rate_limited: { status: 429, title: "Too many requests", hint: "Wait for the number of seconds in `Retry-After`." },
   unavailable: { status: 503, title: "Unavailable", hint: "The service is starting or shutting down; retry shortly." },
   internal: { status: 500, title: "Internal error", hint: "Retry later; the error has been logged." },

@@ -7,7 +7,6 @@ import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 
 import { LocalDriver, LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
-import { WebSocketTransport } from "@colyseus/ws-transport";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
@@ -35,6 +34,7 @@ import { GroupCommit } from "./store/group-commit";
 import { GameRoom } from "../rooms/game-room";
 import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
 import { scaledInfra } from "./scale";
+import { colyseusLogger, GuardedTransport } from "./transport";
 import { webRouter } from "./web";
 
 export interface RunningServer {
@@ -55,10 +55,12 @@ export interface StartOptions {
   /** Webhook retry waits (tests shorten them). */
   webhookRetryDelaysMs?: number[];
   finishedGraceMs?: number;
+  /** The structured logger (tests capture what is logged); default: pino at config.logLevel on stdout. */
+  log?: Logger;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const log = createLogger(config.logLevel);
+  const log = opts.log ?? createLogger(config.logLevel);
   const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl, synchronous: config.sqliteSynchronous });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
@@ -136,17 +138,29 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   matchMaker.controller.getCorsHeaders = (headers: Headers) => cors(headers.get("origin"));
 
-  const mcp = createMcpRouter({ games, quick, players, events, log, limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore } });
+  const mcp = createMcpRouter({
+    games,
+    quick,
+    players,
+    events,
+    log,
+    limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
+    idleMs: config.limits.mcpIdleMs,
+    maxSessions: config.limits.mcpSessions,
+    sessionsPerAddress: config.limits.mcpSessionsPerAddress,
+    maxBodyBytes: config.limits.maxBodyBytes,
+  });
 
+  const transport = new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy });
   const server = new Server({
-    transport: new WebSocketTransport({ maxPayload: 16 * 1024 }),
+    transport,
+    logger: colyseusLogger(log, transport.scope),
     presence,
     driver,
     publicAddress: config.publicAddress,
     gracefullyShutdown: false,
     greet: false,
     express: (app) => {
-      app.get("/metrics", metricsHandler(metrics, config.metricsToken));
       mountApi(app, {
         games,
         quick,
@@ -156,14 +170,19 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
         trustProxy: config.trustProxy,
+        maxBodyBytes: config.limits.maxBodyBytes,
       });
+      // After mountApi, whose app-wide edges (API-Version) it then carries too.
+      app.get("/metrics", metricsHandler(metrics, config.metricsToken));
       app.use("/mcp", mcp);
       app.use(docsRouter());
       app.use(webRouter());
       finishApp(app, { log, baseUrl });
     },
   });
-  server.define(GAME_ROOM, GameRoom, { deps: roomDeps } as never);
+  const admission = { spectatorsPerGame: config.limits.spectatorsPerGame, spectatorsPerAddress: config.limits.spectatorsPerAddress };
+  // The room's own count of its messages uses the transport's frame budget: one number for both.
+  server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission, framesPerSecond: config.limits.framesPerSecond } as never);
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
 
   await server.listen(config.port, config.host);
@@ -173,6 +192,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     trustProxy: config.trustProxy,
     log,
     baseUrl,
+    maxBodyBytes: config.limits.maxBodyBytes,
     corsHeaders: (req) => cors(req.headers.origin),
   });
   const port = (httpServer.address() as AddressInfo).port;

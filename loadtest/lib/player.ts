@@ -22,6 +22,8 @@ export interface PlayStats {
   refusalSamples: string[];
   /** Round trips (send -> moved), milliseconds; kept only while `latencies` is an array. */
   latencies?: number[];
+  /** Called with every round trip instead (a streaming histogram keeps memory bounded on long runs). */
+  roundTrip?: (ms: number) => void;
 }
 
 export const newStats = (keepLatencies = false): PlayStats => ({ sent: 0, acked: 0, refused: {}, refusalSamples: [], ...(keepLatencies ? { latencies: [] } : {}) });
@@ -42,7 +44,9 @@ export class SeatPlayer {
     room.onMessage("moved", () => {
       this.stats.acked++;
       this.refusalsInARow = 0;
-      this.stats.latencies?.push(nowMs() - this.sentTime);
+      const ms = nowMs() - this.sentTime;
+      this.stats.latencies?.push(ms);
+      this.stats.roundTrip?.(ms);
     });
     room.onMessage("refused", (m: { code: string; detail: string }) => {
       this.stats.refused[m.code] = (this.stats.refused[m.code] ?? 0) + 1;

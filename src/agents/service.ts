@@ -104,10 +104,14 @@ export class ChallengeService {
     return this.view(await this.load(token));
   }
 
-  /** An agent's challenges, newest first. */
+  /**
+   * An agent's challenges, newest first, public fields only. Anyone can name an agent, and a challenge's
+   * token is its capability (whoever holds it can accept the game), so the list never shows a token, the
+   * link that carries it, or the game of a challenge still being played.
+   */
   async history(agent: string, limit: number) {
     const list = await this.deps.store.listChallenges(agent, limit);
-    return { agent, challenges: await Promise.all(list.map((c) => this.view(this.withExpiry(c)))) };
+    return { agent, challenges: await Promise.all(list.map((c) => this.summary(this.withExpiry(c)))) };
   }
 
   /** The finish hook of every game: settles the game's challenge, if it has one. */
@@ -180,6 +184,11 @@ export class ChallengeService {
       replayUrl: c.status === "played" && links ? links.replay : null,
       urls: links ? { watch: links.watch, game: `${this.deps.baseUrl}/api/v1/games/${c.gameId}` } : null,
     };
+  }
+
+  private async summary(c: ChallengeRecord) {
+    const { status, agent, level, ruleset, expiresAt, createdAt, result, replayUrl, human } = await this.view(c);
+    return { status, agent, level, ruleset, createdAt, expiresAt, result, human, replayUrl };
   }
 
   /** Reads a challenge, moving an open one past its expiry to `expired` (stored lazily). */

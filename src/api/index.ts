@@ -24,6 +24,8 @@ export interface ApiDeps {
   baseUrl: string;
   limits: LimiterOptions;
   trustProxy: number;
+  /** Largest JSON body, in bytes (config MAX_BODY_BYTES); default 64 KiB. */
+  maxBodyBytes?: number;
 }
 
 export function mountApi(app: Express, deps: ApiDeps): void {
@@ -40,7 +42,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   };
   const v1 = express.Router();
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
-  v1.use(jsonBody);
+  v1.use(jsonBody(deps.maxBodyBytes));
   v1.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.baseUrl));
   });
@@ -62,11 +64,11 @@ export function mountApi(app: Express, deps: ApiDeps): void {
 }
 
 /**
- * The API's one body parser: JSON up to 64 KiB; a body in another format (curl -d sends a form) is refused
+ * The API's one body parser: JSON up to `limitBytes` (64 KiB by default; MAX_BODY_BYTES); a body in another format (curl -d sends a form) is refused
  * rather than read as no body at all. Parse failures reach the error handler as body-parser errors.
  */
-export const jsonBody: RequestHandler[] = [
-  express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }),
+export const jsonBody = (limitBytes = 64 * 1024): RequestHandler[] => [
+  express.json({ limit: limitBytes, type: ["application/json", "application/*+json"] }),
   (req, _res, next) => {
     const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;
     if (content && req.is(["application/json", "application/*+json"]) === false) {

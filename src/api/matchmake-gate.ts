@@ -1,26 +1,68 @@
 /**
- * Colyseus answers its matchmaking routes (`POST /matchmake/...`) on the HTTP server's own request listener,
- * before Express sees the request, so they would escape the per-IP limits. Unlimited, one address could keep
- * a game room full of seat reservations and lock its players out. This gate sits in front of that listener:
- * matchmaking requests count against the `matchmake` policy (and carry the RateLimit fields); every other
- * request goes straight through.
+ * The first listener of the HTTP server, in front of Colyseus' own (which answers `POST /matchmake/...`
+ * before Express sees the request):
+ * - a request whose declared body is larger than the limit is answered 413 on any route, unread;
+ * - matchmaking requests count against the `matchmake` policy (with the RateLimit fields), and their body
+ *   is read here with the same limit, checked while reading, then handed to Colyseus already parsed (it
+ *   would otherwise read any body whole). Unlimited, one address could keep a game room full of seat
+ *   reservations and lock its players out.
+ * Every other request goes straight through.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import express from "express";
+import express, { type RequestHandler } from "express";
+import getRawBody from "raw-body";
+import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import { limiter, type LimiterOptions } from "./edges";
-import { errorHandler } from "./problem";
+import { errorHandler, problemBody } from "./problem";
 
 export interface GateOptions {
   limits: LimiterOptions;
   trustProxy: number;
   log: Logger;
   baseUrl: string;
+  /** Largest request body on any route, in bytes. */
+  maxBodyBytes: number;
   /** The CORS headers Colyseus would have sent, so a browser can read a refusal. */
   corsHeaders: (req: IncomingMessage) => Record<string, string>;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The declared body length, or null when the body is chunked (or absent). */
+function declaredLength(req: IncomingMessage): number | null {
+  const raw = req.headers["content-length"];
+  return raw === undefined ? null : Number(raw);
+}
+
+/**
+ * Reads a matchmaking body as JSON (Colyseus does, whatever its content type), at most `limit` bytes. Past
+ * the limit it stops reading and the connection is closed with the 413: body-parser would read the rest of
+ * the body off the socket first, however long the client keeps sending.
+ */
+function readJson(limit: number): RequestHandler {
+  return (req, res, next) => {
+    getRawBody(req, { limit, length: req.headers["content-length"] }).then(
+      (buf) => {
+        if (buf.length === 0) return next();
+        try {
+          req.body = JSON.parse(buf.toString("utf8"));
+        } catch {
+          return next(new AppError("bad_request", "the request body is not valid JSON"));
+        }
+        next();
+      },
+      (err: { type?: string }) => {
+        if (err.type === "entity.too.large") {
+          res.setHeader("connection", "close");
+          res.on("finish", () => req.socket.destroySoon());
+          return next(new AppError("payload_too_large", `the request body is larger than ${limit} bytes`));
+        }
+        next(new AppError("bad_request", "the request body could not be read"));
+      },
+    );
+  };
+}
 
 export function gateMatchmaking(server: Server, o: GateOptions): void {
   const downstream = server.listeners("request") as Listener[];
@@ -32,15 +74,27 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
   gate.set("trust proxy", o.trustProxy);
   gate.use((req, res, next) => {
     for (const [k, v] of Object.entries(o.corsHeaders(req))) res.setHeader(k, v);
+    res.setHeader("API-Version", "1");
     next();
   });
   gate.use(limiter("matchmake", o.limits));
+  gate.use(readJson(o.maxBodyBytes));
   gate.use((req, res) => pass(req, res));
   gate.use(errorHandler(o.log, o.baseUrl));
 
+  const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
+    const e = new AppError("payload_too_large", `the request body is larger than ${o.maxBodyBytes} bytes`);
+    for (const [k, v] of Object.entries(o.corsHeaders(req))) res.setHeader(k, v);
+    // The body is never read: the connection ends with the answer.
+    res.writeHead(e.status, { "content-type": "application/problem+json", "API-Version": "1", connection: "close" });
+    res.end(JSON.stringify(problemBody(e, o.baseUrl)));
+  };
+
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "POST" && req.url?.startsWith("/matchmake/")) gate(req, res);
+    const length = declaredLength(req);
+    if (length !== null && !(length <= o.maxBodyBytes)) tooLarge(req, res);
+    else if (req.method === "POST" && req.url?.startsWith("/matchmake/")) gate(req, res);
     else pass(req, res);
   });
 }

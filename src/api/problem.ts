@@ -29,10 +29,10 @@ export function sendProblem(res: Response, e: AppError, docsBase: string): void 
 /** Maps what Express and body-parser throw onto our codes; anything unknown is a logged 500. */
 function toAppError(err: unknown, log: Logger): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { type?: string; status?: number; statusCode?: number; message?: string };
+  const e = err as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number };
   const status = e?.status ?? e?.statusCode;
   if (e?.type === "entity.parse.failed") return new AppError("bad_request", "the request body is not valid JSON");
-  if (e?.type === "entity.too.large") return new AppError("payload_too_large", "the request body is larger than 64 KiB");
+  if (e?.type === "entity.too.large") return new AppError("payload_too_large", `the request body is larger than ${e.limit ?? 65536} bytes`);
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") return new AppError("bad_request", "unsupported body encoding");
   if (status && status >= 400 && status < 500) return new AppError("bad_request", e.message ?? "bad request", {}, status);
   log.error({ err }, "unhandled error");

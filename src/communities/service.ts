@@ -13,7 +13,7 @@ export interface Page { limit: number; offset: number }
 /** How many leaders a listing shows per community. */
 const LEADERS_IN_LIST = 3;
 
-export const newCommunityId = (kind: CommunityKind): string => `${kind === "club" ? "club" : "cm"}_${randomBytes(6).toString("base64url")}`;
+export const newCommunityId = (kind: CommunityKind): string => `${kind === "club" ? "club" : "cm"}_${randomBytes(12).toString("base64url")}`;
 
 export class CommunityService {
   constructor(private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">, private readonly players: Pick<PlayerService, "publicPlayer">, private readonly baseUrl: string) {}

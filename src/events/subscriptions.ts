@@ -71,6 +71,10 @@ function canonicalUrl(raw: string): string {
   try {
     u = new URL(raw);
   } catch {
+    // WHATWG URLs have no IPv6 zone ids; a zone names an interface, so the address is never public.
+    if (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?\[[^\]]*%/i.test(raw)) {
+      throw new AppError("callback_refused", "an IPv6 address with a zone id is link-local, not a public address", { reason: "forbidden_address" });
+    }
     throw new AppError("bad_request", "invalid delivery.url: not an absolute URL");
   }
   u.hash = "";

@@ -15,13 +15,17 @@ function humanCode(length: number): string {
   return out;
 }
 
-export const newGameId = (): string => `g_${randomBytes(9).toString("base64url")}`;
+/** 96 random bits: a repeat among 10^9 games has odds of about 10^-11. */
+export const newGameId = (): string => `g_${randomBytes(12).toString("base64url")}`;
 export const newPlayerToken = (): string => `pt_${randomBytes(32).toString("base64url")}`;
 export const newPlayerSecret = (): string => `ps_${randomBytes(24).toString("base64url")}`;
 /** Invite code for a seat, e.g. "K7MQ2XWD". */
 export const newInviteCode = (): string => humanCode(8);
-/** Friend code of a player profile, e.g. "P-7K2QXM". */
-export const newFriendCode = (): string => `P-${humanCode(6)}`;
+/**
+ * Friend code of a player profile, e.g. "P-7K2QXM4R": 31^8 (8.5e11) values, so even at 10^9 profiles a new
+ * code repeats an old one about once in 850 draws; the store refuses a repeat and a new code is drawn.
+ */
+export const newFriendCode = (): string => `P-${humanCode(8)}`;
 export const newTicketId = (): string => `qm_${randomBytes(12).toString("base64url")}`;
 export const newSalt = (): string => randomBytes(16).toString("hex");
 /** A game seed: a non-negative 31-bit integer. */

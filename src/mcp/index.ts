@@ -24,15 +24,19 @@ export interface McpDeps {
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */
   limits: LimiterOptions;
-  /** A session unused for this long is ended. Default 30 minutes. */
+  /** A session unused for this long is ended (config MCP_IDLE_S). Default 5 minutes. */
   idleMs?: number;
-  /** Sessions open at once; beyond it new sessions are refused with 503. Default 5000. */
+  /** Sessions open at once; beyond it new sessions are refused with 503 (config MCP_MAX_SESSIONS). Default 5000. */
   maxSessions?: number;
+  /** Sessions one client address may hold; beyond it 429 (config MCP_SESSIONS_PER_ADDRESS). Default 20. */
+  sessionsPerAddress?: number;
+  /** Largest request body, in bytes (config MAX_BODY_BYTES). Default 64 KiB. */
+  maxBodyBytes?: number;
 }
 
 export type McpRouter = Router & { close(): Promise<void> };
 
-interface Session { transport: StreamableHTTPServerTransport; mcp: McpServer; lastSeen: number }
+interface Session { transport: StreamableHTTPServerTransport; mcp: McpServer; lastSeen: number; address: string }
 
 /** A JSON-RPC error sent outside any session (the SDK answers inside one). */
 function rpcFailure(res: Response, status: number, code: number, message: string): void {
@@ -42,24 +46,41 @@ function rpcFailure(res: Response, status: number, code: number, message: string
 // The API's JSON parser is mounted on /api only; a malformed body here is a JSON-RPC parse error.
 const jsonErrors: ErrorRequestHandler = (err: { type?: string }, _req, res, next) => {
   if (err?.type === "entity.parse.failed") return rpcFailure(res, 400, -32700, "parse error: the body is not valid JSON");
-  if (err?.type === "entity.too.large") return rpcFailure(res, 413, -32600, "the request body is larger than 64 KiB");
+  if (err?.type === "entity.too.large") return rpcFailure(res, 413, -32600, `the request body is larger than ${(err as { limit?: number }).limit ?? 65536} bytes`);
   next(err);
 };
 
 export function createMcpRouter(deps: McpDeps): McpRouter {
-  const idleMs = deps.idleMs ?? 30 * 60_000;
+  const idleMs = deps.idleMs ?? 5 * 60_000;
   const maxSessions = deps.maxSessions ?? 5000;
+  const perAddress = deps.sessionsPerAddress ?? 20;
   const sessions = new Map<string, Session>();
+  /** Open sessions per client address: one address cannot fill the process-wide cap. */
+  const byAddress = new Map<string, number>();
   const router = express.Router() as McpRouter;
 
+  // Checked five times per idle period, so a session ends at most 20% past its idle time.
   const sweep = setInterval(() => {
     const cutoff = Date.now() - idleMs;
     for (const s of sessions.values()) if (s.lastSeen < cutoff) void s.mcp.close();
-  }, Math.min(60_000, idleMs));
+  }, Math.max(1000, Math.min(60_000, idleMs / 5)));
   sweep.unref();
 
+  const opened = (id: string, s: Session) => {
+    sessions.set(id, s);
+    byAddress.set(s.address, (byAddress.get(s.address) ?? 0) + 1);
+  };
+  const closed = (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    const left = (byAddress.get(s.address) ?? 1) - 1;
+    if (left > 0) byAddress.set(s.address, left);
+    else byAddress.delete(s.address);
+  };
+
   router.use(limiter("mcp", deps.limits));
-  router.use(express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }), jsonErrors);
+  router.use(express.json({ limit: deps.maxBodyBytes ?? 64 * 1024, type: ["application/json", "application/*+json"] }), jsonErrors);
 
   const existing = (req: Request, res: Response): Session | undefined => {
     const id = req.get("mcp-session-id");
@@ -79,16 +100,21 @@ export function createMcpRouter(deps: McpDeps): McpRouter {
       const s = existing(req, res);
       return s && s.transport.handleRequest(req, res, req.body);
     }
+    const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    if ((byAddress.get(address) ?? 0) >= perAddress) {
+      res.setHeader("Retry-After", String(Math.ceil(idleMs / 1000)));
+      return rpcFailure(res, 429, -32000, `this address holds ${perAddress} open sessions, the most allowed: end one (DELETE /mcp) or let one go idle`);
+    }
     if (sessions.size >= maxSessions) return rpcFailure(res, 503, -32000, "too many open sessions; retry shortly");
     const mcp = createSessionServer({ ...deps, version: "1.0.0" });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Plain JSON answers: nothing here is streamed, and it keeps the endpoint usable with curl.
       enableJsonResponse: true,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, lastSeen: Date.now() }),
+      onsessioninitialized: (id) => opened(id, { transport, mcp, lastSeen: Date.now(), address }),
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) closed(transport.sessionId);
     };
     await mcp.connect(transport);
     await transport.handleRequest(req, res, req.body);
@@ -110,6 +136,7 @@ export function createMcpRouter(deps: McpDeps): McpRouter {
     clearInterval(sweep);
     await Promise.allSettled([...sessions.values()].map((s) => s.mcp.close()));
     sessions.clear();
+    byAddress.clear();
   };
   return router;
 }

@@ -6,6 +6,7 @@ import type { ChampionId, Seat } from "../game";
 import { AppError } from "../errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
 import { startEngine } from "../games/context";
+import { insertWithFreshId } from "../store/duplicate";
 import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort } from "../store/port";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
 
@@ -16,7 +17,13 @@ const FORM_LENGTH = 10;
 const RATED_GAMES_KEPT = 20;
 
 export class PlayerService {
-  constructor(private readonly store: PlayersPort & CommunitiesPort, private readonly baseUrl: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: PlayersPort & CommunitiesPort,
+    private readonly baseUrl: string,
+    private readonly now: () => Date = () => new Date(),
+    /** Draws a friend code; a repeat is retried with a new one (tests force repeats). */
+    private readonly newId: () => string = newFriendCode,
+  ) {}
 
   /** The profile named by `ref` (checked against its secret), or a new guest profile. */
   async resolve(ref: PlayerRef | undefined, name: string | undefined): Promise<Resolved> {
@@ -29,8 +36,8 @@ export class PlayerService {
     }
     const secret = newPlayerSecret();
     const at = this.now().toISOString();
-    const player: PlayerRecord = {
-      id: newFriendCode(),
+    const guest = (id: string): PlayerRecord => ({
+      id,
       name: name ?? "Guest",
       secretHash: sha256Hex(secret),
       rating: DEFAULT_RATING.rating,
@@ -44,8 +51,8 @@ export class PlayerService {
       champions: {},
       createdAt: at,
       updatedAt: at,
-    };
-    await this.store.createPlayer(player);
+    });
+    const player = await insertWithFreshId(this.newId, guest, (p) => this.store.createPlayer(p));
     return { player, secret };
   }
 
@@ -124,8 +131,8 @@ export class PlayerService {
     const secret = newPlayerSecret();
     const at = this.now().toISOString();
     const { movedTo: _moved, ...stats } = guest;
-    const account: PlayerRecord = { ...stats, id: newFriendCode(), name: body.name ?? guest.name, secretHash: sha256Hex(secret), isAccount: true, createdAt: at, updatedAt: at };
-    await this.store.createPlayer(account);
+    const build = (id: string): PlayerRecord => ({ ...stats, id, name: body.name ?? guest.name, secretHash: sha256Hex(secret), isAccount: true, createdAt: at, updatedAt: at });
+    const account = await insertWithFreshId(this.newId, build, (p) => this.store.createPlayer(p));
     await this.store.updatePlayer(guest.id, { movedTo: account.id });
     for (const c of await this.store.communitiesOf(guest.id)) {
       await this.store.addMember(c.id, account.id);

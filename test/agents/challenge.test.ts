@@ -105,7 +105,10 @@ describe("AgentChallenges", function () {
 
     const history = await http(base, "GET", "/api/v1/agent/challenges?agent=e2e-bot");
     assert.equal(history.status, 200);
-    assert.deepEqual(history.json.challenges.map((c: any) => c.token), [token]);
+    assert.equal(history.json.challenges.length, 1);
+    assert.equal(history.json.challenges[0].status, "played");
+    assert.equal(history.json.challenges[0].replayUrl, read.json.replayUrl);
+    assert.ok(!history.text.includes(token), "the public history shows the challenge's token");
 
     await receiver.waitFor(1);
     const [delivery] = receiver.events();
@@ -159,5 +162,23 @@ describe("AgentChallenges", function () {
     assert.equal(bad.json.code, "bad_request");
     assert.equal((await http(base, "GET", "/api/v1/agent/challenge/ch_doesnotexist0000000")).status, 404);
     assert.equal((await http(base, "GET", "/api/v1/agent/challenges")).json.code, "bad_request");
+  });
+
+  it("never lists an open challenge's token, refuses a guessed accept, and seats the link's holder", async () => {
+    const created = (await post("/agent/challenge", { agent: { name: "victim-bot" } })).json;
+    const listed = await http(base, "GET", "/api/v1/agent/challenges?agent=victim-bot");
+    assert.equal(listed.status, 200);
+    assert.equal(listed.json.challenges.length, 1);
+    assert.equal(listed.json.challenges[0].status, "open");
+    assert.ok(!listed.text.includes(created.token), `the history shows the token: ${listed.text}`);
+    assert.ok(!/ch_[A-Za-z0-9_-]{16,}/.test(listed.text), `the history shows a token: ${listed.text}`);
+    for (const field of ["token", "url", "gameId", "urls"]) assert.ok(!(field in listed.json.challenges[0]), `history shows ${field}`);
+
+    const guessed = await post(`/agent/challenge/ch_${"A".repeat(24)}/accept`, {});
+    assert.equal(guessed.status, 404);
+    assert.equal(guessed.json.code, "not_found");
+    const intended = await post(`/agent/challenge/${created.token}/accept`, { name: "Ada" });
+    assert.equal(intended.status, 200, intended.text);
+    assert.match(intended.json.playerToken, /^pt_/);
   });
 });

@@ -19,7 +19,7 @@ describe("Integration: events routes", () => {
     h = await harness();
     const app = express();
     // The API's own body parser and problem renderer, as src/api mounts them around every router.
-    app.use("/api/v1", jsonBody, h.events.router());
+    app.use("/api/v1", jsonBody(), h.events.router());
     app.use(errorHandler(createLogger("silent"), "http://127.0.0.1"));
     server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));

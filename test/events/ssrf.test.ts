@@ -44,6 +44,7 @@ describe("Integration: callbacks refused for their address", () => {
   const hosts = [
     "127.0.0.1", "[::1]", "10.0.0.1", "172.16.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254", "[fe80::1]",
     "[fc00::1]", "[::ffff:127.0.0.1]", "0.0.0.0", "localhost", "[fd00:ec2::254]", "2130706433", "0x7f.1",
+    "[fe80::1%25lo]", "[fe80::1%25eth0]",
   ];
   for (const host of hosts) {
     it(`refuses https://${host} with forbidden_address when private addresses are not allowed`, async () => {

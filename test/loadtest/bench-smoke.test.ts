@@ -76,11 +76,22 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.pooled.aiThreads, 1);
   });
 
-  it("the @colyseus/loadtest scenario plays for its time and stops", async () => {
+  it("the load test plays for its time and stops", async () => {
     const r = await run("loadtest.ts", ["--clients", "4", "--seconds", "3"], 30_000);
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "loadtest");
     assert.ok(out.movesAcked > 0 && out.movesPerSec > 0 && out.gamesStarted > 0);
     assert.equal(out.errors, 0, JSON.stringify(out.firstErrors));
+  });
+
+  it("the load test's soak mode samples the server in its own process and reports the drift", async () => {
+    const r = await run("loadtest.ts", ["--soak", "--clients", "2", "--seconds", "8", "--sample-seconds", "2", "--json"], 40_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "loadtest");
+    assert.equal(out.errors, 0, JSON.stringify(out.firstErrors));
+    assert.ok(out.soak.samples.length >= 4, JSON.stringify(out.soak));
+    for (const s of out.soak.samples) assert.ok(s.rssMb > 0 && s.heapUsedMb > 0 && s.cpuPct >= 0, JSON.stringify(s));
+    assert.equal(typeof out.soak.drift.rssPct, "number");
+    assert.ok(out.soak.drift.endT > out.soak.drift.baselineT);
   });
 });

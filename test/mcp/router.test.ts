@@ -37,3 +37,53 @@ describe("Unit: MCP router sessions", function () {
     await second.close();
   });
 });
+
+describe("Unit: MCP sessions per address", function () {
+  this.timeout(20_000);
+  let router: McpRouter;
+  let http: Server;
+  let base: string;
+
+  before(async () => {
+    const deps = { games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log: pino({ level: "silent" }), limits: { scale: 1000 }, sessionsPerAddress: 3, maxSessions: 100 };
+    router = createMcpRouter(deps as unknown as McpDeps);
+    const app = express();
+    // One trusted proxy: X-Forwarded-For names the client, so the test can speak from several addresses.
+    app.set("trust proxy", 1);
+    app.use("/mcp", router);
+    http = app.listen(0, "127.0.0.1");
+    await new Promise((r) => http.once("listening", r));
+    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await router.close();
+    await new Promise((r) => http.close(r));
+  });
+
+  const initialize = (from: string) =>
+    fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": from },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    });
+
+  it("refuses an address its next session once it holds the cap, while other addresses get in", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await initialize("203.0.113.7");
+      assert.equal(r.status, 200, await r.text());
+      ids.push(r.headers.get("mcp-session-id")!);
+    }
+    const refused = await initialize("203.0.113.7");
+    assert.equal(refused.status, 429);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /3 open sessions/);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    const other = await initialize("198.51.100.2");
+    assert.equal(other.status, 200, await other.text());
+
+    // Ending one of its sessions gives the address room for a new one.
+    const ended = await fetch(`${base}/mcp`, { method: "DELETE", headers: { "mcp-session-id": ids[0], "x-forwarded-for": "203.0.113.7", "mcp-protocol-version": "2025-06-18" } });
+    assert.equal(ended.status, 200, await ended.text());
+    assert.equal((await initialize("203.0.113.7")).status, 200);
+  });
+});

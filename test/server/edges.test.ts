@@ -16,6 +16,21 @@ describe("Integration: the edges every response carries", function () {
   });
   after(async () => server.close());
 
+  it("sends API-Version on every response outside /api too: health, metrics, web pages, 404s, matchmaking, 413s", async () => {
+    const responses = {
+      healthz: await http(server.url, "GET", "/healthz"),
+      metrics: await http(server.url, "GET", "/metrics"),
+      page: await http(server.url, "GET", "/"),
+      notFound: await http(server.url, "GET", "/no/such/page"),
+      matchmake: await http(server.url, "POST", "/matchmake/joinById/g_none", {}),
+      tooLarge: await http(server.url, "POST", "/no/such/page", "[" + "1,".repeat(40_000) + "1]"),
+    };
+    for (const [what, r] of Object.entries(responses)) assert.equal(r.headers.get("api-version"), "1", `${what} (${r.status})`);
+    // As the README says: the RateLimit fields come with /api, /mcp and matchmaking, not with health or metrics.
+    assert.equal(responses.healthz.headers.get("ratelimit"), null);
+    assert.match(responses.matchmake.headers.get("ratelimit-policy") ?? "", /"matchmake"/);
+  });
+
   it("sends API-Version, open CORS and the RateLimit fields on success and on errors, under /api/v1 and /api", async () => {
     const created = await http(server.url, "POST", "/api/games", { opponent: "house" }, { origin: "https://client.example" });
     assert.equal(created.status, 201);

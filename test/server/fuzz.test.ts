@@ -1,7 +1,11 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
+import { matchMaker, Room } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
+import { request as httpRequest } from "node:http";
+import { WebSocket } from "ws";
+import { floodUntilClosed, openJoined, probeHealth, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bearer, bootServer, http } from "../support/server";
 
 /** Random JSON-ish values, including the awkward ones (huge numbers, deep nesting, odd strings). */
@@ -118,5 +122,154 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
     assert.equal((seat.state as any).status, "active");
     assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
     await seat.leave();
+  });
+
+  // The attacks of issue 12 (a PING flood from a spectator seat, raw frames of other protocol types, sockets
+  // with no reservation). The 1 s bounds are generous functional checks: the budget is 20 frames a second.
+  for (const [what, byte] of [["PING (0x12)", 0x12], ["ROOM_INPUT (0x13)", 0x13], ["unknown (0x00)", 0x00]] as const) {
+    it(`closes a spectator socket that floods ${what} frames, and /healthz keeps answering`, async () => {
+      const ws = await openJoined(socketUrl(server.url, await reserveSeat(server.url, id)));
+      ws.send(Buffer.from([0x0a])); // JOIN_ROOM acknowledged, as the SDK does
+      const flood = floodUntilClosed(ws, Buffer.from([byte]), 1000);
+      const health = await probeHealth(server.url, flood);
+      const { code, sent } = await flood;
+      assert.equal(code, 4008, `closed with ${code} after ${sent} frames`);
+      for (const h of health) assert.ok(h.status === 200 && h.ms < 1000, `healthz ${JSON.stringify(h)} during the flood`);
+    });
+  }
+
+  it("closes five flooding sockets at once while the game's seats play on", async () => {
+    const sockets = await Promise.all([1, 2, 3, 4, 5].map(async () => openJoined(socketUrl(server.url, await reserveSeat(server.url, id)))));
+    const floods = Promise.all(sockets.map((ws) => floodUntilClosed(ws, Buffer.from([0x12]), 1000)));
+    const health = await probeHealth(server.url, floods);
+    for (const { code } of await floods) assert.equal(code, 4008);
+    for (const h of health) assert.ok(h.status === 200 && h.ms < 1000, `healthz ${JSON.stringify(h)} during the floods`);
+    assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
+  });
+
+  it("refuses a socket with no seat reservation before the handshake", async () => {
+    const fake = { sessionId: "nosuchsession", roomId: id, processId: "p" };
+    for (const url of [server.url.replace(/^http/, "ws") + "/", socketUrl(server.url, fake)]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url);
+        ws.once("open", () => reject(new Error(`${url} was opened`)));
+        ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once("error", reject);
+      });
+      assert.equal(status, 403, url);
+    }
+  });
+
+  it("refuses a reservation's socket a second time once it has been used", async () => {
+    const r = await reserveSeat(server.url, id);
+    const ws = await openJoined(socketUrl(server.url, r));
+    ws.close();
+    const status = await new Promise<number>((resolve, reject) => {
+      const again = new WebSocket(socketUrl(server.url, r));
+      again.once("open", () => reject(new Error("a used reservation was opened again")));
+      again.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+      again.once("error", reject);
+    });
+    assert.equal(status, 403);
+  });
+
+  /** POSTs `total` bytes of a JSON array in 64 KiB chunks, chunked (no Content-Length); stops at the answer. */
+  function postChunked(path: string, total: number): Promise<{ status: number; body: string; sent: number }> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(path, server.url);
+      let sent = 0;
+      let answered = false;
+      const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+        answered = true;
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, sent }));
+      });
+      req.on("error", (e) => (answered ? undefined : reject(e)));
+      const chunk = Buffer.alloc(64 * 1024, "1,");
+      const write = () => {
+        if (answered) return;
+        if (sent >= total) return void req.end();
+        sent += chunk.length;
+        if (req.write(chunk)) setImmediate(write);
+        else req.once("drain", write);
+      };
+      req.write("[");
+      write();
+    });
+  }
+
+  /** POSTs a body with its Content-Length; an answer that comes before the body was taken is kept. */
+  function postSized(path: string, body: Buffer): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(path, server.url);
+      let answered = false;
+      const headers = { "content-type": "application/json", "content-length": String(body.length) };
+      const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers }, (res) => {
+        answered = true;
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on("error", (e) => (answered ? undefined : reject(e)));
+      req.end(body);
+    });
+  }
+
+  it("answers 413 to a 2 MB matchmaking body, unread, and the server's memory does not grow", async () => {
+    const body = Buffer.from("[" + "1,".repeat(1024 * 1024) + "1]");
+    await postSized(`/matchmake/joinById/${id}`, body);
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 20; i++) {
+      const r = await postSized(`/matchmake/joinById/${id}`, body);
+      assert.equal(r.status, 413, r.body);
+      assert.equal(JSON.parse(r.body).code, "payload_too_large");
+    }
+    const grown = process.memoryUsage().rss - before;
+    assert.ok(grown < 16 * 1024 * 1024, `rss grew ${grown} bytes over twenty 2 MB bodies`);
+  });
+
+  it("checks a chunked matchmaking body while reading it: 413 before the body has been sent", async () => {
+    const r = await postChunked(`/matchmake/joinById/${id}`, 16 * 1024 * 1024);
+    assert.equal(r.status, 413, r.body);
+    assert.equal(JSON.parse(r.body).code, "payload_too_large");
+    assert.ok(r.sent < 16 * 1024 * 1024, `the whole body (${r.sent} bytes) was read before the answer`);
+  });
+
+  it("limits bodies on every route the process serves", async () => {
+    const big = "[" + "1,".repeat(40 * 1024) + "1]"; // 80 KiB: past the 64 KiB default
+    for (const path of ["/api/v1/games", "/mcp", "/matchmake/joinById/x", "/healthz", "/no-such-page", "/metrics"]) {
+      const r = await http(server.url, "POST", path, big);
+      assert.equal(r.status, 413, `${path} -> ${r.status} ${r.text}`);
+      assert.equal(r.json?.code ?? (r.json?.error?.message ? "payload_too_large" : undefined), "payload_too_large", `${path}: ${r.text}`);
+    }
+    const ok = await http(server.url, "POST", `/matchmake/joinById/${id}`, {});
+    assert.equal(ok.status, 200, ok.text);
+  });
+
+  it("closes a socket that sends a frame before it has joined its room", async () => {
+    // A room whose join takes a while, so the socket is open before the join is over.
+    class SlowJoinRoom extends Room {
+      override async onJoin() {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    matchMaker.defineRoomType("slow_join_test", SlowJoinRoom);
+    try {
+      const listing = await matchMaker.createRoom("slow_join_test", {});
+      const seat = await matchMaker.reserveSeatFor(listing, {});
+      const url = socketUrl(server.url, { sessionId: seat.sessionId, roomId: seat.roomId, processId: listing.processId });
+      const code = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url);
+        ws.once("open", () => ws.send(Buffer.from([0x12])));
+        ws.once("close", (c) => resolve(c));
+        setTimeout(() => reject(new Error("the socket was not closed")), 3000);
+        ws.once("error", reject);
+      });
+      assert.equal(code, 4008);
+      await matchMaker.getLocalRoomById(listing.roomId)?.disconnect();
+    } finally {
+      matchMaker.removeRoomType("slow_join_test");
+    }
   });
 });

@@ -272,7 +272,11 @@ export const Challenge = z
     urls: z.object({ watch: url, game: url }).nullable(),
   })
   .meta({ id: "Challenge" });
-export const ChallengeHistory = z.object({ agent: z.string(), challenges: z.array(Challenge) });
+/** A challenge in an agent's public history: no token, no link, no game while it is played (the token is a capability). */
+export const ChallengeSummary = Challenge.pick({ status: true, agent: true, level: true, ruleset: true, createdAt: true, expiresAt: true, result: true, human: true, replayUrl: true })
+  .strict()
+  .meta({ id: "ChallengeSummary" });
+export const ChallengeHistory = z.object({ agent: z.string(), challenges: z.array(ChallengeSummary) });
 
 const page = { kind: z.enum(["club", "community"]), total: int, limit: int, offset: int };
 export const ClubList = z.object({ ...page, clubs: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
