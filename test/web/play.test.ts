@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import type { RunningServer } from "../../src/server";
 import { bootServer, http } from "../support/server";
-import { hasChromium, launch, openPage, playToEnd, skipWithoutChromium } from "./browser";
+import { hasChromium, launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
 
 describe("Browser: playing the house", function () {
   this.timeout(90_000);
@@ -56,21 +56,22 @@ describe("Browser: playing the house", function () {
     // Own hand only: at most 5 cards, and the other seat appears as a count.
     assert.ok((await page.locator("#hand .card").count()) <= 5);
     assert.match((await page.textContent("#opponent-count")) ?? "", /Opponent holds \d+ cards/);
-    await page.screenshot({ path: "/tmp/web-play-start.png", fullPage: true });
+    await screenshots(page, "play-start");
 
     const moves = await playToEnd(page);
     assert.ok(moves >= 7 && moves <= 9, `the human made ${moves} moves`);
     await page.waitForSelector("#end:not([hidden])");
     assert.match((await page.textContent("#end-title")) ?? "", /You won!|You lost\.|Draw\./);
     assert.match((await page.textContent("#end-detail")) ?? "", /board is full/);
-    await page.screenshot({ path: "/tmp/web-play-end.png", fullPage: true });
+    await screenshots(page, "play-end");
 
-    const href = await page.getAttribute("#replay-link", "href");
-    const replay = await http(server.url, "GET", href!);
-    assert.equal(replay.status, 200);
-    assert.equal(replay.json.id, gameId);
-    assert.equal(replay.json.moveCount, 16);
+    assert.equal(await page.getAttribute("#replay-link", "href"), `/replay/${gameId}`);
     assert.equal(await page.locator("#board .square img").count(), 16);
+    // The replay page steps through the game and checks the deal in the browser.
+    await page.click("#replay-link");
+    await page.waitForSelector("#verify[data-verified='true']");
+    assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
+    assert.equal(await page.locator("#move-list button").count(), 16);
     assert.deepEqual(errors, []);
   });
 
@@ -84,7 +85,7 @@ describe("Browser: playing the house", function () {
     await page.waitForSelector("body[data-status='active'] #hand .card");
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 380, `the page scrolls sideways (${width}px)`);
-    await page.screenshot({ path: "/tmp/web-play-narrow.png", fullPage: true });
+    await screenshots(page, "play-narrow");
     await page.getByRole("button", { name: "Resign" }).click();
     await page.getByRole("button", { name: "Yes, resign" }).click();
     await page.waitForSelector("#end:not([hidden])");
