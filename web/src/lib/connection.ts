@@ -33,19 +33,21 @@ export class GameConnection {
   private token: string | null;
   private stopped = false;
   private joining = false;
+  /** Between the SDK's onDrop and its onReconnect (or its giving up). */
+  private dropped = false;
 
   constructor(private readonly gameId: string, token: string | null, private readonly on: ConnectionEvents) {
     this.token = token;
     // The browser knows it is offline before the socket notices; say so at once.
     addEventListener("offline", () => this.on.link("offline"));
     addEventListener("online", () => {
-      if (this.room) this.on.link("live");
+      if (this.room) this.on.link(this.dropped ? "dropped" : "live");
       else void this.connect();
     });
   }
 
   get live(): boolean {
-    return this.room !== null && navigator.onLine;
+    return this.room !== null && !this.dropped && navigator.onLine;
   }
 
   send(type: "move", payload: { card: string; square: string }): boolean;
@@ -83,10 +85,17 @@ export class GameConnection {
     room.onStateChange((s) => this.on.state(s));
     room.onMessage("refused", (m: { code: string; detail: string }) => this.on.message({ type: "refused", ...m }));
     room.onMessage("moved", (m: { notation: string; n: number }) => this.on.message({ type: "moved", ...m }));
-    room.onDrop(() => this.on.link("dropped"));
-    room.onReconnect(() => this.on.link(navigator.onLine ? "live" : "offline"));
+    room.onDrop(() => {
+      this.dropped = true;
+      this.on.link("dropped");
+    });
+    room.onReconnect(() => {
+      this.dropped = false;
+      this.on.link(navigator.onLine ? "live" : "offline");
+    });
     room.onLeave(() => {
       this.room = null;
+      this.dropped = false;
       if (this.on.finished() || this.stopped) return this.on.link("closed");
       // The SDK's reconnection gave up: join again by id (the game may now live on another process).
       this.retry();

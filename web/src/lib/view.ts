@@ -129,7 +129,8 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
     $("#score-b").textContent = `B ${m.score.B}`;
   }
 
-  function turnText(m: ViewModel, mySeat: Seat | null) {
+  function turnText(m: ViewModel, mySeat: Seat | null, offline: boolean) {
+    if (offline && m.status === "active") return "Paused: not connected.";
     if (m.status === "waiting") return "Waiting for the second player to join.";
     if (m.status === "finished") return "The game is over.";
     if (mySeat) return m.turn === mySeat ? "Your turn: choose a card, then a square." : `${m.seats[m.turn as Seat]?.name || m.turn}'s turn.`;
@@ -154,7 +155,7 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       drawHand(m, ctx.selected, canPlay);
       drawSide(m, ctx.mySeat);
       const turn = $("#turn");
-      const text = turnText(m, ctx.mySeat);
+      const text = turnText(m, ctx.mySeat, ctx.offline);
       // The live region is only written on a change, so screen readers hear each turn once.
       if (turn.textContent !== text) turn.textContent = text;
       turn.classList.toggle("you", canPlay);

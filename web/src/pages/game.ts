@@ -213,10 +213,12 @@ async function refreshRecord(): Promise<string | null> {
       notice("There is no game with this id.");
       return null;
     }
+    setTimeout(() => void refreshRecord(), 5000);
+    // While offline the banner already says why; the error would only repeat it.
+    if (!navigator.onLine) return null;
     const out = $("#load-error");
     out.textContent = `Could not load the game: ${errorText(e)}. Retrying…`;
     out.hidden = false;
-    setTimeout(() => void refreshRecord(), 5000);
     return null;
   }
 }

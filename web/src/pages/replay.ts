@@ -61,7 +61,7 @@ function start(r: Replay, review: Review | null): void {
   const buttons = r.moves.map((m, i) => {
     const rv = review?.moves.find((x) => x.n === m.n);
     const mark = rv ? MARK_TEXT[rv.mark] ?? "" : "";
-    const label = `${m.n}. ${m.seat} ${m.notation}`;
+    const label = `${m.seat} ${m.notation}`;
     const b = el(
       "button",
       { type: "button", "data-step": i + 1, "data-mark": rv?.mark, title: rv && rv.best !== rv.played ? `Best: ${rv.best} (swing ${rv.swing})` : rv ? "The best move found" : undefined },

@@ -1,0 +1,163 @@
+/**
+ * The browser client as a product, in a real browser against a real server: a quick-match search stopped
+ * in its first second leaves no ticket, an outage shows a banner and pauses the board and the next move
+ * plays once back, a finished game's replay steps by arrow keys with its deal verified by Web Crypto and
+ * every capture explained, the end panel shows the rating change and a rematch, and a friend game's
+ * waiting page keeps its invite link.
+ */
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import type { RunningServer } from "../../src/server";
+import { bootServer, http } from "../support/server";
+import { launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
+
+const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
+
+describe("Browser: replay, review, connection state and quick-match cancel", function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let errors: string[];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await bootServer({ houseDelayMs: 0 });
+    browser = await launch();
+  });
+  beforeEach(() => (errors = []));
+  afterEach(() => assert.deepEqual(errors, []));
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function houseGame(page: Page, level = "easy") {
+    await page.goto(server.url + "/");
+    await page.getByLabel("Your name").fill("Ada");
+    await page.locator("#house-level").selectOption(level);
+    await page.getByRole("button", { name: "Play the house" }).click();
+    await page.waitForSelector("body[data-status='active'] #hand .card");
+    return decodeURIComponent(page.url().split("/").pop()!);
+  }
+
+  it("stopping a quick-match search in its first second deletes the ticket and gives the button back", async () => {
+    const page = await openPage(browser, errors);
+    await page.goto(server.url + "/");
+    const created = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/api/v1/games/quick-match"));
+    const deleted = page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes("/api/v1/games/quick-match/"));
+    await page.getByRole("button", { name: "Find an opponent" }).click();
+    await page.getByRole("button", { name: "Stop searching" }).click();
+    // The button is back at once, before the server has answered anything.
+    assert.equal(await page.isEnabled("#quick"), true);
+    assert.equal(await page.isVisible("#quick-cancel"), false);
+    assert.equal(await page.textContent("#quick-status"), "Search stopped.");
+    const ticket = ((await (await created).json()) as { ticket: string }).ticket;
+    assert.equal((await deleted).status(), 200);
+    // Checked over REST: the ticket is gone, and the next searcher is queued rather than paired with it.
+    assert.equal((await http(server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
+    const next = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "classic", wait: 0 });
+    assert.equal(next.status, 202);
+    assert.equal((await http(server.url, "DELETE", `/api/v1/games/quick-match/${next.json.ticket}`)).status, 200);
+    // Polling stopped with the search: no further ticket request leaves the page.
+    let polls = 0;
+    page.on("request", (r) => void (r.url().includes("/quick-match/") && polls++));
+    await page.waitForTimeout(300);
+    assert.equal(polls, 0);
+    await screenshots(page, "home");
+  });
+
+  it("going offline shows a banner and pauses the board; back online clears it and the next move plays", async () => {
+    // Requests failing while the network is cut are the outage itself; every other error still fails the test.
+    const seen: string[] = [];
+    const page = await openPage(browser, seen);
+    await houseGame(page);
+    await page.waitForSelector("body[data-your-turn='true']");
+    await page.context().setOffline(true);
+    await page.waitForSelector("#offline:not([hidden])");
+    assert.match((await page.textContent("#offline")) ?? "", /offline/i);
+    assert.equal(await page.getAttribute("body", "data-your-turn"), "false");
+    // A move tried while offline is refused aloud, not dropped silently.
+    const before = await cardsOnBoard(page);
+    // aria-disabled does not stop a click (Playwright would wait for it to clear): force it, as a user would.
+    await page.locator("#hand .card").first().click({ force: true });
+    await page.locator("#board .square[data-owner='']").first().click({ force: true });
+    assert.match((await page.textContent("#refusal")) ?? "", /offline: that move was not sent/);
+    await screenshots(page, "play-offline");
+
+    await page.context().setOffline(false);
+    await page.waitForSelector("#offline", { state: "hidden" });
+    await page.waitForSelector("body[data-your-turn='true']");
+    assert.equal(await page.textContent("#refusal"), "");
+    assert.equal(await cardsOnBoard(page), before);
+    // The card chosen before the outage is still chosen: one click on the square plays it.
+    assert.equal(await page.getAttribute("#hand .card >> nth=0", "aria-pressed"), "true");
+    await page.locator("#board .square[data-owner='']").first().click();
+    await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
+    errors.push(...seen.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED")));
+  });
+
+  it("a finished game shows the rating change, review and replay links, and a rematch of the same kind", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page);
+    await playToEnd(page);
+    await page.waitForSelector("#end:not([hidden])");
+    await page.waitForFunction(() => /Rating \d+ → \d+ \([+−]\d+\)/.test(document.querySelector("#rating-change")?.textContent ?? ""));
+    assert.equal(await page.getAttribute("#end-links a[href^='/review/']", "href"), `/review/${gameId}`);
+    assert.match((await page.title()) ?? "", /^Ada vs House/);
+    await screenshots(page, "play-end-panel");
+    await page.getByRole("button", { name: "Rematch" }).click();
+    await page.waitForURL((u) => u.pathname.startsWith("/play/") && !u.pathname.endsWith(gameId));
+    const again = decodeURIComponent(page.url().split("/").pop()!);
+    const record = await http(server.url, "GET", `/api/v1/games/${again}`);
+    assert.equal(record.json.opponent, "house");
+    assert.equal(record.json.level, "easy");
+  });
+
+  it("the replay steps by arrow keys, verifies the deal in the browser and explains every capture", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page, "normal");
+    await playToEnd(page);
+    const replay = (await http(server.url, "GET", `/api/v1/games/${gameId}/replay`)).json;
+
+    await page.goto(`${server.url}/review/${gameId}`);
+    await page.waitForSelector("#verify[data-verified='true']");
+    assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
+    assert.equal(await page.textContent("#seed"), String(replay.seed));
+    assert.equal(await page.textContent("#commitment"), replay.commitment);
+    // The review's marks sit on the move list.
+    assert.equal(await page.locator("#move-list button[data-mark]").count(), 16);
+    assert.equal(await page.getAttribute("body", "data-step"), "1");
+
+    await page.keyboard.press("Home");
+    assert.equal(await cardsOnBoard(page), 0);
+    for (const move of replay.moves as Array<{ n: number; notation: string; captures: number; board: Array<{ square: string; owner: string }> }>) {
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await page.getAttribute("body", "data-step"), String(move.n));
+      // The board after each move is the replay's, square by square.
+      for (const cell of move.board) assert.equal(await page.getAttribute(`#board [data-square='${cell.square}']`, "data-owner"), cell.owner, `move ${move.n} ${cell.square}`);
+      // The browser's own reasons agree with the server's capture count, one line per flipped card.
+      const reasons = await page.locator("#captures li").allTextContents();
+      assert.equal(reasons.length, move.captures, `${move.notation}: ${reasons.join(" | ")}`);
+      for (const r of reasons) assert.match(r, /^[a-d][1-4]: (basic capture|chess tile|same|plus|combo|the knight champion)/);
+    }
+    await page.locator("#move-list button").nth(4).click();
+    assert.equal(await page.getAttribute("body", "data-step"), "5");
+    await screenshots(page, "replay");
+  });
+
+  it("a friend game's waiting page keeps its invite link after the home page is left", async () => {
+    const page = await openPage(browser, errors);
+    await page.goto(server.url + "/");
+    await page.getByRole("button", { name: "Create an invite link" }).click();
+    await page.waitForFunction(() => ((document.querySelector("#invite-url") as HTMLInputElement | null)?.value ?? "") !== "");
+    const inviteUrl = await page.inputValue("#invite-url");
+    const playHref = (await page.getAttribute("#invite-play", "href"))!;
+    await page.goto(server.url + "/");
+    await page.goto(server.url + playHref);
+    await page.waitForSelector("body[data-status='waiting']");
+    await page.waitForSelector("#invite-panel:not([hidden])");
+    assert.equal(await page.inputValue("#invite-panel #invite-url"), inviteUrl);
+    assert.equal(await page.isVisible("#copy-invite"), true);
+    await screenshots(page, "play-waiting");
+  });
+});
