@@ -53,6 +53,7 @@ export function webRouter(): Router {
   r.get("/challenge/:token", page("challenge.html"));
   r.get("/replay/:id", page("replay.html"));
   r.get("/review/:id", page("replay.html"));
+  r.get("/rules", page("rules.html"));
 
   r.get("/vendor/colyseus.js", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=3600");

@@ -145,6 +145,21 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await screenshots(page, "replay");
   });
 
+  it("the rules page pictures every capture kind with the engine's own captures", async () => {
+    const page = await openPage(browser, errors);
+    await page.goto(`${server.url}/rules`);
+    await page.waitForSelector("main[data-ready='true']");
+    // The worked examples of docs/RULES.md, resolved in the browser by the engine's capture rules.
+    const expected: Record<string, number> = { basic: 1, rook: 1, bishop: 1, knight: 1, same: 2, plus: 2, combo: 3, reverse: 1, elemental: 1 };
+    for (const [name, flips] of Object.entries(expected)) {
+      const reasons = await page.locator(`figure[data-example='${name}'] figcaption li`).allTextContents();
+      assert.equal(reasons.length, flips, `${name}: ${reasons.join(" | ")}`);
+    }
+    assert.match((await page.locator("figure[data-example='combo'] figcaption").textContent()) ?? "", /combo/);
+    assert.equal(await page.locator("figure[data-example='knight'] .board[aria-label$='after'] [data-square='c2']").getAttribute("data-owner"), "B");
+    await screenshots(page, "rules");
+  });
+
   it("a friend game's waiting page keeps its invite link after the home page is left", async () => {
     const page = await openPage(browser, errors);
     await page.goto(server.url + "/");
