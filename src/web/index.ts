@@ -1,7 +1,8 @@
 /**
  * The web client's router: the HTML pages (`/`, `/play/:id`, `/watch/:id`, `/join/:code`,
- * `/challenge/:token`, `/replay/:id`, `/review/:id`, `/rules`, `/players/:id`, `/leaderboards`), their scripts and styles under `/web`, the client assets under `/assets`,
- * and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
+ * `/challenge/:token`, `/replay/:id`, `/review/:id`, `/rules`, `/players/:id`, `/leaderboards[/:kind/:id]`),
+ * their scripts (built from web/src, see bundle.ts) and styles under `/web`, the client assets under
+ * `/assets`, and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
  * data comes from the REST API and the game room at run time, so nothing here renders user data.
  */
 import { dirname, join, resolve } from "node:path";
@@ -54,6 +55,9 @@ export function webRouter(): Router {
   r.get("/replay/:id", page("replay.html"));
   r.get("/review/:id", page("replay.html"));
   r.get("/rules", page("rules.html"));
+  r.get("/players/:id", page("player.html"));
+  r.get("/leaderboards", page("leaderboards.html"));
+  r.get("/leaderboards/:kind/:id", page("leaderboards.html"));
 
   r.get("/vendor/colyseus.js", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=3600");

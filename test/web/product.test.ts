@@ -160,6 +160,33 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await screenshots(page, "rules");
   });
 
+  it("the profile page shows rating, form and recent games; the leaderboards rank a club's members", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page);
+    await page.getByRole("button", { name: "Resign" }).click();
+    await page.getByRole("button", { name: "Yes, resign" }).click();
+    await page.waitForSelector("#end:not([hidden])");
+    const me = (await page.evaluate(() => JSON.parse(localStorage.getItem("arena.player") ?? "null"))) as { id: string };
+    await server.store.createCommunity({ id: "club-web", kind: "club", name: "Web Club", members: [me.id], createdAt: new Date().toISOString() });
+
+    await page.goto(`${server.url}/players/${me.id}`);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.textContent("#title"), "Ada (you)");
+    assert.match((await page.textContent("#profile")) ?? "", /Rating\d+/);
+    assert.match((await page.textContent("#profile")) ?? "", /FormL/);
+    assert.match((await page.textContent("#clubs")) ?? "", /Web Club · club, place 1 of 1/);
+    assert.equal(await page.getAttribute("#recent a", "href"), `/replay/${gameId}`);
+    await screenshots(page, "player");
+
+    await page.goto(`${server.url}/leaderboards`);
+    await page.waitForSelector("body[data-ready='true']");
+    await page.getByRole("link", { name: "Web Club" }).click();
+    await page.waitForURL(/\/leaderboards\/club\/club-web$/);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.textContent("table.standings tbody tr td:nth-child(2)"), "Ada");
+    await screenshots(page, "leaderboard");
+  });
+
   it("a friend game's waiting page keeps its invite link after the home page is left", async () => {
     const page = await openPage(browser, errors);
     await page.goto(server.url + "/");

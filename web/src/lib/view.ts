@@ -110,7 +110,7 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       const who = seat.name || (m.status === "waiting" ? "waiting for a player…" : "?");
       const you = mySeat === s ? " (you)" : "";
       const nameEl = $(`#seat-${s}-name`);
-      nameEl.replaceChildren(seat.playerId ? el("a", { href: `/players/${encodeURIComponent(seat.playerId)}`, text: who }) : who, you);
+      nameEl.replaceChildren(seat.playerId && seat.kind !== "house" ? el("a", { href: `/players/${encodeURIComponent(seat.playerId)}`, text: who }) : who, you);
       const bits = [
         seat.champion && `champion ${seat.champion}`,
         // Only a count: the other hand is never sent to this page.
