@@ -6,6 +6,7 @@
  * waiting page keeps its invite link.
  */
 import assert from "node:assert/strict";
+import { CloseCode, matchMaker } from "@colyseus/core";
 import type { Browser, Page } from "playwright-core";
 import type { RunningServer } from "../../src/server";
 import { bootServer, http } from "../support/server";
@@ -94,6 +95,24 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await page.locator("#board .square[data-owner='']").first().click();
     await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
     errors.push(...seen.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED")));
+  });
+
+  it("when the room drops the seat for good, the page rejoins by game id with its token and plays on", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page);
+    await page.waitForSelector("body[data-your-turn='true'][data-joins='1']");
+    // The server ends the seat's session outright (as a process giving up a game would): no SDK reconnection.
+    const room = matchMaker.getLocalRoomById(gameId);
+    assert.ok(room, "the game's room runs in this process");
+    for (const client of [...room.clients]) client.leave(CloseCode.WITH_ERROR);
+    await page.waitForSelector("body[data-joins='2'][data-link='live']");
+    assert.equal(await page.isVisible("#offline"), false);
+    const before = await cardsOnBoard(page);
+    await page.waitForSelector("body[data-your-turn='true']");
+    await page.locator("#hand .card").first().click();
+    await page.locator("#board .square[data-owner='']").first().click();
+    await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
+    assert.match((await page.textContent("#connection")) ?? "", /Connected as seat [AB]\./);
   });
 
   it("a finished game shows the rating change, review and replay links, and a rematch of the same kind", async () => {

@@ -35,6 +35,8 @@ export class GameConnection {
   private joining = false;
   /** Between the SDK's onDrop and its onReconnect (or its giving up). */
   private dropped = false;
+  /** Successful joins so far: more than one means the page rejoined after losing the room. */
+  joins = 0;
 
   constructor(private readonly gameId: string, token: string | null, private readonly on: ConnectionEvents) {
     this.token = token;
@@ -81,6 +83,7 @@ export class GameConnection {
     this.joining = false;
     this.attempt = 0;
     this.room = room;
+    this.joins++;
     this.on.link(navigator.onLine ? "live" : "offline");
     room.onStateChange((s) => this.on.state(s));
     room.onMessage("refused", (m: { code: string; detail: string }) => this.on.message({ type: "refused", ...m }));

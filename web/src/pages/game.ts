@@ -159,6 +159,7 @@ function onLink(state: LinkState): void {
   }
   if (state === "dropped") void refreshRecord();
   document.body.dataset.link = state;
+  document.body.dataset.joins = String(conn.joins);
   if (model) view.update(model, ctx);
 }
 
