@@ -83,6 +83,14 @@ cancelButton.addEventListener("click", () => {
     .catch((e: unknown) => void ($("#quick-error").textContent = `The search could not be stopped: ${errorText(e)}`));
 });
 
+// A quick-match rematch arrives as /?quick=<ruleset>: the search starts with that ruleset.
+const quickRuleset = new URLSearchParams(location.search).get("quick");
+if (quickRuleset && [...$<HTMLSelectElement>("#quick-ruleset").options].some((o) => o.value === quickRuleset)) {
+  $<HTMLSelectElement>("#quick-ruleset").value = quickRuleset;
+  history.replaceState(null, "", "/");
+  quickButton.click();
+}
+
 // ---- live games -----------------------------------------------------------------------------------
 interface GameSummary { id: string; players: { A?: string; B?: string }; ruleset: string; score: { A: number; B: number }; moveCount: number }
 
