@@ -25,7 +25,7 @@ describe("Browser: playing the house", function () {
   });
 
   it("serves the pages, their scripts and the SDK bundle", async () => {
-    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x"]) {
+    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x", "/replay/g_x", "/review/g_x", "/rules", "/players/P-X", "/leaderboards", "/leaderboards/club/c_x"]) {
       const res = await http(server.url, "GET", path);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get("content-type") ?? "", /text\/html/);
@@ -34,7 +34,15 @@ describe("Browser: playing the house", function () {
     const sdk = await http(server.url, "GET", "/vendor/colyseus.js");
     assert.equal(sdk.status, 200);
     assert.match(sdk.text, /Colyseus/);
-    assert.equal((await http(server.url, "GET", "/web/js/game.js")).status, 200);
+    // Page scripts are built from web/src on first request and revalidated by their ETag.
+    const script = await http(server.url, "GET", "/web/js/game.js");
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get("content-type") ?? "", /text\/javascript/);
+    const etag = script.headers.get("etag")!;
+    assert.ok(etag);
+    assert.equal((await http(server.url, "GET", "/web/js/game.js", undefined, { "if-none-match": etag })).status, 304);
+    for (const page of ["home", "join", "challenge", "replay", "rules", "player", "leaderboards"]) assert.equal((await http(server.url, "GET", `/web/js/${page}.js`)).status, 200, page);
+    assert.equal((await http(server.url, "GET", "/web/js/nope.js")).status, 404);
     assert.equal((await http(server.url, "GET", "/assets/cards/E1.svg")).status, 200);
     // Only scripts and styles are static; the HTML goes through the page routes (with their CSP).
     assert.equal((await http(server.url, "GET", "/web/game.html")).status, 404);
