@@ -109,8 +109,18 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     assert.equal(await page.isVisible("#offline"), false);
     const before = await cardsOnBoard(page);
     await page.waitForSelector("body[data-your-turn='true']");
-    await page.locator("#hand .card").first().click();
-    await page.locator("#board .square[data-owner='']").first().click();
+    // By keyboard only: a number key chooses the card and puts focus on the board, arrows walk to an
+    // empty square, Enter plays there.
+    await page.keyboard.press("1");
+    assert.equal(await page.getAttribute("#hand .card >> nth=0", "aria-pressed"), "true");
+    const focusedOwner = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.owner ?? null);
+    assert.notEqual(await focusedOwner(), null, "focus is on a board square");
+    for (const key of ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowDown"]) {
+      if ((await focusedOwner()) === "") break;
+      await page.keyboard.press(key);
+    }
+    assert.equal(await focusedOwner(), "", "an empty square within the first rows");
+    await page.keyboard.press("Enter");
     await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
     assert.match((await page.textContent("#connection")) ?? "", /Connected as seat [AB]\./);
   });
@@ -118,6 +128,14 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   it("a finished game shows the rating change, review and replay links, and a rematch of the same kind", async () => {
     const page = await openPage(browser, errors);
     const gameId = await houseGame(page);
+    // The board is one Tab stop, so the hand is a few presses from the top of the page.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    let tabs = 0;
+    while (tabs < 20 && !(await page.evaluate(() => document.activeElement?.matches("#hand .card") ?? false))) {
+      await page.keyboard.press("Tab");
+      tabs++;
+    }
+    assert.ok(tabs <= 6, `${tabs} Tab presses to reach the first card`);
     await playToEnd(page);
     await page.waitForSelector("#end:not([hidden])");
     await page.waitForFunction(() => /Rating \d+ → \d+ \([+−]\d+\)/.test(document.querySelector("#rating-change")?.textContent ?? ""));

@@ -246,18 +246,15 @@ sound.checked = soundOn();
 sound.addEventListener("change", () => setSound(sound.checked));
 
 // ---- the turn clock beside the name of the seat to move, counted down from the server's deadline ------
+// (Beside the names in the side panel, and beside the score above the board for small screens.)
 function tick(): void {
   for (const s of ["A", "B"] as Seat[]) {
-    const clock = $(`#clock-${s}`);
     const running = model?.status === "active" && model.turn === s && model.turnDeadline > 0;
-    if (!running || !model) {
-      clock.textContent = "";
-      clock.classList.remove("low");
-      continue;
+    const left = running && model ? Math.max(0, Math.round((model.turnDeadline - Date.now()) / 1000)) : -1;
+    for (const clock of [$(`#clock-${s}`), $(`#bar-clock-${s}`)]) {
+      clock.textContent = left < 0 ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      clock.classList.toggle("low", left >= 0 && left <= 15);
     }
-    const left = Math.max(0, Math.round((model.turnDeadline - Date.now()) / 1000));
-    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    clock.classList.toggle("low", left <= 15);
   }
 }
 setInterval(tick, 500);
