@@ -74,6 +74,13 @@ describe("Browser: playing the house", function () {
     await screenshots(page, "play-end");
 
     assert.equal(await page.getAttribute("#replay-link", "href"), `/replay/${gameId}`);
+    // The last move's captures are explained under the board, one line per flipped card.
+    const last = (await page.textContent("#last-move")) ?? "";
+    const flipped = Number(/x(\d+)$/.exec(last)?.[1] ?? 0);
+    assert.equal(await page.locator("#captures li").count(), flipped, `${last}: ${await page.textContent("#captures")}`);
+    // The sound switch is remembered by the browser.
+    await page.getByLabel("Sound").uncheck();
+    assert.equal(await page.evaluate(() => localStorage.getItem("arena.sound")), "off");
     assert.equal(await page.locator("#board .square img").count(), 16);
     // The replay page steps through the game and checks the deal in the browser.
     await page.click("#replay-link");

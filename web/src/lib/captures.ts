@@ -34,10 +34,32 @@ function cells(board: BoardLike): Cell[] {
  * with a one-line reason. Empty when the card is unknown (an old client against a newer catalogue).
  */
 export function explainCaptures(before: BoardLike, ctx: RuleContext, card: string, square: string, mover: Seat): CaptureReason[] {
+  return explainOn(cells(before), ctx, card, square, mover);
+}
+
+export interface Placement { card: string; square: string; seat: Seat }
+
+/**
+ * The reasons of the last of `moves`, played in order from `before`: the boards in between follow from
+ * the rules, so a page that received several moves in one patch still explains the latest.
+ */
+export function explainLast(before: BoardLike, ctx: RuleContext, moves: readonly Placement[]): CaptureReason[] {
+  let board = cells(before);
+  for (const m of moves.slice(0, -1)) {
+    const at = indexOf(m.square);
+    if (at < 0 || !cardById(m.card)) return [];
+    board[at] = { card: m.card, owner: m.seat };
+    board = resolvePlacement(board, ctx, at, m.seat).board;
+  }
+  const last = moves.at(-1);
+  return last ? explainOn(board, ctx, last.card, last.square, last.seat) : [];
+}
+
+function explainOn(cellsBefore: readonly Cell[], ctx: RuleContext, card: string, square: string, mover: Seat): CaptureReason[] {
   const at = indexOf(square);
   const placed = cardById(card);
   if (at < 0 || !placed) return [];
-  const board = cells(before);
+  const board = cellsBefore.slice();
   board[at] = { card, owner: mover };
   const { captures } = resolvePlacement(board, ctx, at, mover);
   const mine = effectiveRanks(board, ctx, at, placed.champion === "reaver");

@@ -17,6 +17,8 @@ export interface ViewModel {
   turn: string;
   ruleset: string;
   moveCount: number;
+  /** The seat of the first placement; seats alternate from it. "" before the game starts. */
+  firstPlayer: string;
   lastMove: string;
   pile: number;
   score: Record<Seat, number>;
@@ -62,6 +64,7 @@ export function fromRoomState(state: GameRoomState, mySeat: Seat | null): ViewMo
     turn: state.turn,
     ruleset: state.ruleset,
     moveCount: state.moveCount,
+    firstPlayer: state.firstPlayer,
     lastMove: state.lastMove,
     pile: state.pile,
     score: { A: state.scoreA, B: state.scoreB },
@@ -103,6 +106,7 @@ export function fromRecord(r: GameRecord): ViewModel {
     turn: r.turn || "",
     ruleset: r.ruleset,
     moveCount: r.moveCount,
+    firstPlayer: r.firstPlayer ?? "",
     lastMove: r.moves.at(-1) || "",
     pile: r.pile ?? 0,
     score: r.score,

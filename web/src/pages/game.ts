@@ -4,11 +4,11 @@
 // always on screen: offline or reconnecting pauses the board, and a move tried meanwhile is refused aloud.
 import { splitNotation } from "../../../src/game/notation";
 import { $, api, ApiError, el, errorText, forgetSeat, loadSeat, saveSeat } from "../lib/api";
-import { explainCaptures, ruleContext } from "../lib/captures";
+import { explainLast, ruleContext, type Placement } from "../lib/captures";
 import { GameConnection, type LinkState, type ServerMessage } from "../lib/connection";
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
 import { drawEnd, rememberRating } from "../lib/end-panel";
-import { fromRecord, fromRoomState, type GameRecord, type Seat, type ViewModel } from "../lib/model";
+import { fromRecord, fromRoomState, other, type GameRecord, type Seat, type ViewModel } from "../lib/model";
 import { createView, type ViewContext } from "../lib/view";
 
 const [, mode, rawId] = location.pathname.split("/");
@@ -47,15 +47,18 @@ function drawMoves(): void {
   list.lastElementChild?.scrollIntoView({ block: "nearest" });
 }
 
-/** The reasons for the last move's captures, worked out from the board before it. */
-function explain(before: ViewModel, now: ViewModel): void {
-  const move = splitNotation(now.lastMove);
-  const mover = move && now.board.get(move.square)?.owner;
-  if (!move || !mover) return;
-  const reasons = explainCaptures(before.board, ruleContext(now.chessTiles, now.elements, now.mutators), move.card, move.square, mover);
+/**
+ * The reasons for the latest move, worked out from the board before `notations` (the moves since, as
+ * notation, the first of them with index `from`); the seats alternate from the first player.
+ */
+function explain(before: ViewModel["board"], from: number, notations: readonly string[], now: ViewModel): void {
+  const first = now.firstPlayer === "B" ? "B" : "A";
+  const moves = notations.map((n, k) => ({ ...splitNotation(n), seat: (from + k) % 2 === 0 ? first : other(first) }));
+  if (moves.some((m) => !m.card || !m.square)) return;
+  const reasons = explainLast(before, ruleContext(now.chessTiles, now.elements, now.mutators), moves as Placement[]);
   view.flip(reasons.map((r) => r.square));
   $("#captures").replaceChildren(
-    el("span", { class: "muted", text: `${now.lastMove}: ` }),
+    el("span", { class: "muted", text: `${notations.at(-1)}: ` }),
     reasons.length ? el("ul", {}, ...reasons.map((r) => el("li", { text: r.text, "data-by": r.by }))) : "no capture.",
   );
 }
@@ -66,9 +69,13 @@ function draw(next: ViewModel): void {
   if (ctx.selected && !model.hand?.some((c) => c.id === ctx.selected)) ctx.selected = null;
   if (before && next.moveCount === before.moveCount + 1 && next.lastMove && history.length === before.moveCount) {
     history.push(next.lastMove);
-    explain(before, next);
+    explain(before.board, before.moveCount, [next.lastMove], next);
   } else if (next.moveCount !== history.length) {
-    void refreshRecord();
+    // Several moves in one patch (or a gap after an outage): the record has the notations in between.
+    const [board, from] = [before?.board, before?.moveCount ?? 0];
+    void refreshRecord().then(() => {
+      if (board && model && history.length === model.moveCount && model.moveCount > from) explain(board, from, history.slice(from), model);
+    });
   }
   view.update(model, ctx);
   drawTitle(model);
@@ -260,7 +267,8 @@ function tick(): void {
 setInterval(tick, 500);
 
 async function start(): Promise<void> {
-  if (seat && mode === "play") void rememberRating(seat, () => void saveMySeat()).catch(() => undefined);
-  await refreshRecord();
+  const status = await refreshRecord();
+  // The rating before the game is only worth keeping while the game is still to be rated.
+  if (seat && status && status !== "finished") void rememberRating(seat, () => void saveMySeat()).catch(() => undefined);
 }
 void start();
