@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import type { RunningServer } from "../../src/server";
 import { pickMove, playRest } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
-import { launch, openPage, playToEnd, skipWithoutChromium } from "./browser";
+import { launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
 
 const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
 
@@ -57,6 +57,8 @@ describe("Browser: watching, joining and challenges", function () {
       assert.match((await page.textContent("#last-move")) ?? "", new RegExp(`@${move.square}`));
     }
     assert.equal(await cardsOnBoard(page), 3);
+    assert.match(await page.title(), /^Ann vs Ben · Watch/);
+    await screenshots(page, "watch");
 
     await http(server.url, "POST", `/api/v1/games/${g.game.id}/resign`, {}, bearer(tokens.A));
     await page.waitForSelector("#end:not([hidden])");
@@ -76,6 +78,7 @@ describe("Browser: watching, joining and challenges", function () {
     const page = await openPage(browser, errors);
     await page.goto(g.inviteUrl);
     assert.equal(await page.textContent("#code"), g.code);
+    await screenshots(page, "join");
     await page.getByLabel("Your name").fill("Bea");
     await page.getByRole("button", { name: "Join the game" }).click();
     await page.waitForURL(new RegExp(`/play/${g.game.id}$`));
@@ -142,6 +145,7 @@ describe("Browser: watching, joining and challenges", function () {
     await page.waitForSelector("#details:not([hidden])");
     assert.equal(await page.textContent("#title"), "Probe challenges you");
     assert.equal(await page.textContent("#level"), "easy");
+    await screenshots(page, "challenge");
     await page.getByRole("button", { name: "Accept and play" }).click();
     await page.waitForURL(/\/play\//);
     await playToEnd(page);

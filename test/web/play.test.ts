@@ -64,6 +64,11 @@ describe("Browser: playing the house", function () {
     // Own hand only: at most 5 cards, and the other seat appears as a count.
     assert.ok((await page.locator("#hand .card").count()) <= 5);
     assert.match((await page.textContent("#opponent-count")) ?? "", /Opponent holds \d+ cards/);
+    // Tooltips explain what the board and the hand show: chess tiles, tiers or champion abilities.
+    assert.match((await page.getAttribute("#board .square:has(.tag)", "title")) ?? "", /tile: a card placed here also attacks/);
+    for (const title of await page.locator("#hand .card").evaluateAll((cards) => cards.map((c) => c.getAttribute("title") ?? ""))) {
+      assert.match(title, /Tier [1-3]: rank total|^[A-Z][a-z ]+: /);
+    }
     await screenshots(page, "play-start");
 
     const moves = await playToEnd(page);

@@ -3,6 +3,8 @@
 // joins again by game id with the stored player token, so it lands on whichever process owns the game now.
 import type { Room } from "@colyseus/sdk";
 import type { GameRoomState } from "../../../rooms/game-state";
+import type { ErrorCode } from "../../../src/errors";
+import type { MoveBody } from "../../../src/games/schemas";
 
 declare global {
   /** The SDK's browser bundle (/vendor/colyseus.js) defines this global. */
@@ -11,8 +13,8 @@ declare global {
 
 export type LinkState = "connecting" | "live" | "dropped" | "offline" | "closed";
 
-/** What the server sends a game room's clients (rooms/game-room.ts). */
-export type ServerMessage = { type: "refused"; code: string; detail: string } | { type: "moved"; notation: string; n: number };
+/** What the server sends a game room's clients (rooms/game-room.ts), with the service's own error codes. */
+export type ServerMessage = { type: "refused"; code: ErrorCode; detail: string } | { type: "moved"; notation: string; n: number };
 
 export interface ConnectionEvents {
   state(state: GameRoomState): void;
@@ -52,7 +54,8 @@ export class GameConnection {
     return this.room !== null && !this.dropped && navigator.onLine;
   }
 
-  send(type: "move", payload: { card: string; square: string }): boolean;
+  /** A move is validated by the room with the same schema as the REST body (src/games/schemas.ts). */
+  send(type: "move", payload: MoveBody): boolean;
   send(type: "resign"): boolean;
   /** Sends when the room is live; answers false (nothing sent) otherwise, for the caller to say so. */
   send(type: string, payload?: unknown): boolean {
@@ -86,7 +89,7 @@ export class GameConnection {
     this.joins++;
     this.on.link(navigator.onLine ? "live" : "offline");
     room.onStateChange((s) => this.on.state(s));
-    room.onMessage("refused", (m: { code: string; detail: string }) => this.on.message({ type: "refused", ...m }));
+    room.onMessage("refused", (m: { code: ErrorCode; detail: string }) => this.on.message({ type: "refused", ...m }));
     room.onMessage("moved", (m: { notation: string; n: number }) => this.on.message({ type: "moved", ...m }));
     room.onDrop(() => {
       this.dropped = true;
