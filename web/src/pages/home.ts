@@ -1,5 +1,6 @@
 // The home page: start a game (house, friend invite, quick match) and list live public games to watch.
-import { $, action, api, el, errorText, lastName, seatRequest, takeSeat, type SeatAnswer } from "../lib/api";
+import { $, action, api, el, errorText, lastName, seatRequest, storedPlayer, takeSeat, type SeatAnswer } from "../lib/api";
+import type { GameService } from "../../../src/games/service";
 import { startQuickMatch, type QuickSearch } from "../lib/quick-match";
 
 const nameInput = $<HTMLInputElement>("#name");
@@ -92,12 +93,13 @@ if (quickRuleset && [...$<HTMLSelectElement>("#quick-ruleset").options].some((o)
 }
 
 // ---- live games -----------------------------------------------------------------------------------
-interface GameSummary { id: string; players: { A?: string; B?: string }; ruleset: string; score: { A: number; B: number }; moveCount: number }
+/** GET /games, as the service builds it. */
+type GameList = Awaited<ReturnType<GameService["list"]>>;
 
 async function refreshLive(): Promise<void> {
   const list = $("#live-games");
   try {
-    const { body } = await api<{ games: GameSummary[] }>("GET", "/games?status=active&limit=20");
+    const { body } = await api<GameList>("GET", "/games?status=active&limit=20");
     list.replaceChildren(
       ...body.games.map((g) =>
         el(
@@ -114,7 +116,31 @@ async function refreshLive(): Promise<void> {
   }
 }
 
-$("#refresh").addEventListener("click", () => void refreshLive());
+/** Finished games, each with its replay page. */
+async function refreshFinished(): Promise<void> {
+  const list = $("#finished-games");
+  try {
+    const { body } = await api<GameList>("GET", "/games?status=finished&limit=10");
+    list.replaceChildren(
+      ...body.games.map((g) =>
+        el("li", {}, el("span", { text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B}` }), el("a", { href: `/replay/${encodeURIComponent(g.id)}`, text: "Replay", "aria-label": `Replay ${g.players.A ?? "?"} versus ${g.players.B ?? "?"}` })),
+      ),
+    );
+    if (!body.games.length) list.replaceChildren(el("li", { class: "muted", text: "No finished games yet." }));
+  } catch (e) {
+    list.replaceChildren(el("li", { class: "error", text: `Could not load the games: ${errorText(e)}` }));
+  }
+}
+
+// This browser's profile, once it has one.
+const me = storedPlayer();
+if (me) {
+  $("#me").replaceChildren("Playing as ", el("a", { href: `/players/${encodeURIComponent(me.id)}`, text: me.name || me.id }), ": your rating and games.");
+  $("#me").hidden = false;
+}
+
+$("#refresh").addEventListener("click", () => void Promise.all([refreshLive(), refreshFinished()]));
+void refreshFinished();
 void refreshLive();
 setInterval(() => {
   if (document.visibilityState === "visible") void refreshLive();
