@@ -42,6 +42,9 @@ describe("Browser: watching, joining and challenges", function () {
     assert.equal(joined.status, 200);
     const tokens: Record<string, string> = { [g.seat]: g.playerToken, [joined.json.seat]: joined.json.playerToken };
     const page = await openPage(browser, errors);
+    // Every WebSocket frame the spectator's browser receives, to show that no hand is ever in one.
+    const frames: Buffer[] = [];
+    page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(Buffer.from(f.payload))));
     await page.goto(`${server.url}/watch/${g.game.id}`);
     await page.waitForSelector("body[data-status='active']");
     assert.equal(await page.isVisible("#hand-section"), false);
@@ -58,6 +61,15 @@ describe("Browser: watching, joining and challenges", function () {
     }
     assert.equal(await cardsOnBoard(page), 3);
     assert.match(await page.title(), /^Ann vs Ben · Watch/);
+    const received = Buffer.concat(frames);
+    const board = (await http(server.url, "GET", `/api/v1/games/${g.game.id}`)).json.board as Array<{ card: string; name: string }>;
+    // The check can fail: the names of the board's cards are in the frames...
+    for (const c of board) assert.ok(received.includes(c.name), `board card ${c.name} reached the spectator`);
+    // ...and the names of the cards held in either hand are not.
+    for (const seat of ["A", "B"]) {
+      const hand = (await http(server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ name: string }>;
+      for (const c of hand) assert.equal(received.includes(c.name), false, `${seat}'s ${c.name} was sent to a spectator`);
+    }
     await screenshots(page, "watch");
 
     await http(server.url, "POST", `/api/v1/games/${g.game.id}/resign`, {}, bearer(tokens.A));

@@ -179,6 +179,17 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     }
     await page.locator("#move-list button").nth(4).click();
     assert.equal(await page.getAttribute("body", "data-step"), "5");
+    // Captured cards flip over, unless the reader asked for reduced motion.
+    const capturing = (replay.moves as Array<{ n: number; captures: number }>).find((m) => m.captures > 0);
+    assert.ok(capturing, "16 placements without a single capture");
+    const flipAnimation = async () => {
+      await page.locator("#move-list button").nth(capturing.n - 1).click();
+      return page.evaluate(() => getComputedStyle(document.querySelector("#board .square.flip")!).animationName);
+    };
+    assert.equal(await flipAnimation(), "flip");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    assert.equal(await flipAnimation(), "none");
+    await page.emulateMedia({ reducedMotion: null });
     await screenshots(page, "replay");
   });
 
