@@ -146,7 +146,7 @@ export function action(button: HTMLButtonElement, out: HTMLElement, fn: () => Pr
     ev.preventDefault();
     button.disabled = true;
     out.textContent = "";
-    fn()
+    void fn()
       .catch((e: unknown) => void (out.textContent = errorText(e)))
       .finally(() => void (button.disabled = false));
   });

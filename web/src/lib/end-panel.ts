@@ -74,7 +74,7 @@ export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string
   button.hidden = !ctx.mySeat;
   button.addEventListener("click", () => {
     button.disabled = true;
-    ctx
+    void ctx
       .record()
       .then(rematch)
       .then((href) => location.assign(href))

@@ -100,7 +100,7 @@ function drawWaiting(m: ViewModel): void {
 $("#copy-invite").addEventListener("click", () => {
   const input = $<HTMLInputElement>("#invite-url");
   input.select();
-  navigator.clipboard?.writeText(input.value).then(
+  void navigator.clipboard?.writeText(input.value).then(
     () => void ($("#copy-invite").textContent = "Copied"),
     () => undefined,
   );

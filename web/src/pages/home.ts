@@ -51,7 +51,7 @@ quickButton.addEventListener("click", () => {
   searching(true);
   const s = startQuickMatch({ ruleset: select("#quick-ruleset"), name: name() });
   search = s;
-  s.result
+  void s.result
     .then((matched) => {
       if (!matched) return;
       quickStatus.textContent = "Opponent found.";
@@ -74,7 +74,7 @@ cancelButton.addEventListener("click", () => {
   search = null;
   searching(false);
   quickStatus.textContent = "Search stopped.";
-  s.cancel()
+  void s.cancel()
     .then((late) => {
       if (!late) return;
       // The pairing won the race: the seat is real and an opponent is waiting, so it is offered, not hidden.
