@@ -70,7 +70,7 @@ function explainOn(cellsBefore: readonly Cell[], ctx: RuleContext, card: string,
     const edge = edgeTo(i);
     if (!edge) return "";
     const theirs = effectiveRanks(board, ctx, i)[OPPOSITE[edge]];
-    const verb = mine[edge] === theirs ? "equals" : mine[edge] > theirs ? "beats" : "is below";
+    const verb = mine[edge] === theirs ? (placed.champion === "usurper" ? "equals (the usurper takes on equal ranks)" : "equals") : mine[edge] > theirs ? "beats" : "is below";
     return `${placed.name}'s ${EDGE[edge]} ${mine[edge]} ${verb} ${name(i)}'s ${EDGE[OPPOSITE[edge]]} ${theirs}`;
   };
   const tile = ctx.chessTiles.find((t) => t.square === square);

@@ -55,7 +55,10 @@ function start(r: Replay, review: Review | null): void {
   $("#seed").textContent = String(r.seed);
   $("#commitment").textContent = r.commitment;
   $<HTMLAnchorElement>("#json-link").href = `/api/v1/games/${id}/replay`;
-  if (review) $("#review-summary").textContent = `accuracy A ${review.summary.A.accuracy}% · B ${review.summary.B.accuracy}%`;
+  if (review) {
+    const sum = (s: Seat) => `${s} ${review.summary[s].accuracy}% (${review.summary[s].mistakes} mistake${review.summary[s].mistakes === 1 ? "" : "s"}, ${review.summary[s].blunders} blunder${review.summary[s].blunders === 1 ? "" : "s"})`;
+    $("#review-summary").textContent = `accuracy ${sum("A")} · ${sum("B")}`;
+  }
 
   const list = $("#move-list");
   const buttons = r.moves.map((m, i) => {
