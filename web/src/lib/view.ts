@@ -74,7 +74,7 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
 
   function drawHand(m: ViewModel, selected: string | null, canPlay: boolean) {
     const section = $("#hand-section");
-    section.hidden = !m.hand;
+    section.hidden = !m.hand || m.status === "waiting";
     if (!m.hand) return;
     const key = m.hand.map((c) => c.id).join(",");
     const list = $("#hand");
@@ -162,7 +162,7 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       document.body.dataset.status = m.status;
       document.body.dataset.yourTurn = String(canPlay);
       $("#board").classList.toggle("paused", ctx.offline);
-      $("#opponent-count").hidden = !ctx.mySeat;
+      $("#opponent-count").hidden = !ctx.mySeat || m.status === "waiting";
       if (ctx.mySeat) $("#opponent-count").textContent = `Opponent holds ${m.seats[other(ctx.mySeat)].handCount} cards.`;
     },
   };
