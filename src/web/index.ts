@@ -1,12 +1,14 @@
 /**
  * The web client's router: the HTML pages (`/`, `/play/:id`, `/watch/:id`, `/join/:code`,
- * `/challenge/:token`), their static scripts and styles under `/web`, the client assets under `/assets`,
- * and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
+ * `/challenge/:token`, `/replay/:id`, `/review/:id`, `/rules`, `/players/:id`, `/leaderboards[/:kind/:id]`),
+ * their scripts (built from web/src, see bundle.ts) and styles under `/web`, the client assets under
+ * `/assets`, and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
  * data comes from the REST API and the game room at run time, so nothing here renders user data.
  */
 import { dirname, join, resolve } from "node:path";
 import express, { Router, type Response } from "express";
 import { ASSETS_DIR } from "../assets/serve";
+import { lazyClient } from "./bundle";
 
 export const WEB_DIR = resolve(__dirname, "../../web");
 /** The SDK's UMD bundle (it defines the global `Colyseus`); resolved from the installed package. */
@@ -50,6 +52,12 @@ export function webRouter(): Router {
   r.get("/watch/:id", page("game.html"));
   r.get("/join/:code", page("join.html"));
   r.get("/challenge/:token", page("challenge.html"));
+  r.get("/replay/:id", page("replay.html"));
+  r.get("/review/:id", page("replay.html"));
+  r.get("/rules", page("rules.html"));
+  r.get("/players/:id", page("player.html"));
+  r.get("/leaderboards", page("leaderboards.html"));
+  r.get("/leaderboards/:kind/:id", page("leaderboards.html"));
 
   r.get("/vendor/colyseus.js", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=3600");
@@ -57,10 +65,24 @@ export function webRouter(): Router {
   });
 
   const nosniff = (res: Response) => res.setHeader("X-Content-Type-Options", "nosniff");
-  // Only the scripts and styles: the HTML files are served by the page routes above, with their CSP.
-  for (const dir of ["js", "css"]) {
-    r.use(`/web/${dir}`, express.static(join(WEB_DIR, dir), { index: false, redirect: false, maxAge: 0, setHeaders: nosniff }));
-  }
+  // The page scripts are built from web/src on first request (see bundle.ts) and revalidated by ETag.
+  const client = lazyClient(join(WEB_DIR, "src"));
+  r.get("/web/js/:file", async (req, res, next) => {
+    try {
+      const file = (await client()).get(req.params.file);
+      if (!file) return next();
+      nosniff(res);
+      res.setHeader("Content-Type", file.type);
+      res.setHeader("Cache-Control", "no-cache");
+      res.setHeader("ETag", file.etag);
+      if (req.headers["if-none-match"] === file.etag) return void res.status(304).end();
+      res.end(file.body);
+    } catch (e) {
+      next(e);
+    }
+  });
+  // Only the styles are static files: the HTML is served by the page routes above, with their CSP.
+  r.use("/web/css", express.static(join(WEB_DIR, "css"), { index: false, redirect: false, maxAge: 0, setHeaders: nosniff }));
   // The generated assets again, outside /api: a page load fetches a dozen card images, which should
   // not count against the API's per-IP read budget.
   r.use(

@@ -2,8 +2,26 @@
  * Chromium for the browser tests, driven by playwright-core against the Debian `chromium` package (no
  * browser download). Tests skip with a clear message when that binary is missing.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+
+/** Screenshots are test artefacts: written under a git-ignored folder, never committed. */
+export const SHOTS_DIR = process.env.WEB_SHOTS_DIR || resolve(__dirname, "../../test-artifacts/web");
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1100, height: 900 };
+
+/** Saves the page at desktop and phone width as `<name>-desktop.png` and `<name>-phone.png`. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const size = page.viewportSize() ?? DESKTOP;
+  for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: join(SHOTS_DIR, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 

@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import type { RunningServer } from "../../src/server";
 import { pickMove, playRest } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
-import { launch, openPage, playToEnd, skipWithoutChromium } from "./browser";
+import { launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
 
 const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
 
@@ -42,6 +42,9 @@ describe("Browser: watching, joining and challenges", function () {
     assert.equal(joined.status, 200);
     const tokens: Record<string, string> = { [g.seat]: g.playerToken, [joined.json.seat]: joined.json.playerToken };
     const page = await openPage(browser, errors);
+    // Every WebSocket frame the spectator's browser receives, to show that no hand is ever in one.
+    const frames: Buffer[] = [];
+    page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(Buffer.from(f.payload))));
     await page.goto(`${server.url}/watch/${g.game.id}`);
     await page.waitForSelector("body[data-status='active']");
     assert.equal(await page.isVisible("#hand-section"), false);
@@ -57,6 +60,17 @@ describe("Browser: watching, joining and challenges", function () {
       assert.match((await page.textContent("#last-move")) ?? "", new RegExp(`@${move.square}`));
     }
     assert.equal(await cardsOnBoard(page), 3);
+    assert.match(await page.title(), /^Ann vs Ben · Watch/);
+    const received = Buffer.concat(frames);
+    const board = (await http(server.url, "GET", `/api/v1/games/${g.game.id}`)).json.board as Array<{ card: string; name: string }>;
+    // The check can fail: the names of the board's cards are in the frames...
+    for (const c of board) assert.ok(received.includes(c.name), `board card ${c.name} reached the spectator`);
+    // ...and the names of the cards held in either hand are not.
+    for (const seat of ["A", "B"]) {
+      const hand = (await http(server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ name: string }>;
+      for (const c of hand) assert.equal(received.includes(c.name), false, `${seat}'s ${c.name} was sent to a spectator`);
+    }
+    await screenshots(page, "watch");
 
     await http(server.url, "POST", `/api/v1/games/${g.game.id}/resign`, {}, bearer(tokens.A));
     await page.waitForSelector("#end:not([hidden])");
@@ -76,6 +90,7 @@ describe("Browser: watching, joining and challenges", function () {
     const page = await openPage(browser, errors);
     await page.goto(g.inviteUrl);
     assert.equal(await page.textContent("#code"), g.code);
+    await screenshots(page, "join");
     await page.getByLabel("Your name").fill("Bea");
     await page.getByRole("button", { name: "Join the game" }).click();
     await page.waitForURL(new RegExp(`/play/${g.game.id}$`));
@@ -142,6 +157,7 @@ describe("Browser: watching, joining and challenges", function () {
     await page.waitForSelector("#details:not([hidden])");
     assert.equal(await page.textContent("#title"), "Probe challenges you");
     assert.equal(await page.textContent("#level"), "easy");
+    await screenshots(page, "challenge");
     await page.getByRole("button", { name: "Accept and play" }).click();
     await page.waitForURL(/\/play\//);
     await playToEnd(page);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import type { RunningServer } from "../../src/server";
 import { bootServer, http } from "../support/server";
-import { hasChromium, launch, openPage, playToEnd, skipWithoutChromium } from "./browser";
+import { hasChromium, launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
 
 describe("Browser: playing the house", function () {
   this.timeout(90_000);
@@ -25,7 +25,7 @@ describe("Browser: playing the house", function () {
   });
 
   it("serves the pages, their scripts and the SDK bundle", async () => {
-    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x"]) {
+    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x", "/replay/g_x", "/review/g_x", "/rules", "/players/P-X", "/leaderboards", "/leaderboards/club/c_x"]) {
       const res = await http(server.url, "GET", path);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get("content-type") ?? "", /text\/html/);
@@ -34,7 +34,15 @@ describe("Browser: playing the house", function () {
     const sdk = await http(server.url, "GET", "/vendor/colyseus.js");
     assert.equal(sdk.status, 200);
     assert.match(sdk.text, /Colyseus/);
-    assert.equal((await http(server.url, "GET", "/web/js/game.js")).status, 200);
+    // Page scripts are built from web/src on first request and revalidated by their ETag.
+    const script = await http(server.url, "GET", "/web/js/game.js");
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get("content-type") ?? "", /text\/javascript/);
+    const etag = script.headers.get("etag")!;
+    assert.ok(etag);
+    assert.equal((await http(server.url, "GET", "/web/js/game.js", undefined, { "if-none-match": etag })).status, 304);
+    for (const page of ["home", "join", "challenge", "replay", "rules", "player", "leaderboards"]) assert.equal((await http(server.url, "GET", `/web/js/${page}.js`)).status, 200, page);
+    assert.equal((await http(server.url, "GET", "/web/js/nope.js")).status, 404);
     assert.equal((await http(server.url, "GET", "/assets/cards/E1.svg")).status, 200);
     // Only scripts and styles are static; the HTML goes through the page routes (with their CSP).
     assert.equal((await http(server.url, "GET", "/web/game.html")).status, 404);
@@ -56,21 +64,34 @@ describe("Browser: playing the house", function () {
     // Own hand only: at most 5 cards, and the other seat appears as a count.
     assert.ok((await page.locator("#hand .card").count()) <= 5);
     assert.match((await page.textContent("#opponent-count")) ?? "", /Opponent holds \d+ cards/);
-    await page.screenshot({ path: "/tmp/web-play-start.png", fullPage: true });
+    // Tooltips explain what the board and the hand show: chess tiles, tiers or champion abilities.
+    assert.match((await page.getAttribute("#board .square:has(.tag)", "title")) ?? "", /tile: a card placed here also attacks/);
+    for (const title of await page.locator("#hand .card").evaluateAll((cards) => cards.map((c) => c.getAttribute("title") ?? ""))) {
+      assert.match(title, /Tier [1-3]: rank total|^[A-Z][a-z ]+: /);
+    }
+    await screenshots(page, "play-start");
 
     const moves = await playToEnd(page);
     assert.ok(moves >= 7 && moves <= 9, `the human made ${moves} moves`);
     await page.waitForSelector("#end:not([hidden])");
     assert.match((await page.textContent("#end-title")) ?? "", /You won!|You lost\.|Draw\./);
     assert.match((await page.textContent("#end-detail")) ?? "", /board is full/);
-    await page.screenshot({ path: "/tmp/web-play-end.png", fullPage: true });
+    await screenshots(page, "play-end");
 
-    const href = await page.getAttribute("#replay-link", "href");
-    const replay = await http(server.url, "GET", href!);
-    assert.equal(replay.status, 200);
-    assert.equal(replay.json.id, gameId);
-    assert.equal(replay.json.moveCount, 16);
+    assert.equal(await page.getAttribute("#replay-link", "href"), `/replay/${gameId}`);
+    // The last move's captures are explained under the board, one line per flipped card.
+    const last = (await page.textContent("#last-move")) ?? "";
+    const flipped = Number(/x(\d+)$/.exec(last)?.[1] ?? 0);
+    assert.equal(await page.locator("#captures li").count(), flipped, `${last}: ${await page.textContent("#captures")}`);
+    // The sound switch is remembered by the browser.
+    await page.getByLabel("Sound").uncheck();
+    assert.equal(await page.evaluate(() => localStorage.getItem("arena.sound")), "off");
     assert.equal(await page.locator("#board .square img").count(), 16);
+    // The replay page steps through the game and checks the deal in the browser.
+    await page.click("#replay-link");
+    await page.waitForSelector("#verify[data-verified='true']");
+    assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
+    assert.equal(await page.locator("#move-list button").count(), 16);
     assert.deepEqual(errors, []);
   });
 
@@ -84,7 +105,7 @@ describe("Browser: playing the house", function () {
     await page.waitForSelector("body[data-status='active'] #hand .card");
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 380, `the page scrolls sideways (${width}px)`);
-    await page.screenshot({ path: "/tmp/web-play-narrow.png", fullPage: true });
+    await screenshots(page, "play-narrow");
     await page.getByRole("button", { name: "Resign" }).click();
     await page.getByRole("button", { name: "Yes, resign" }).click();
     await page.waitForSelector("#end:not([hidden])");

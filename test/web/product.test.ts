@@ -1,0 +1,253 @@
+/**
+ * The browser client as a product, in a real browser against a real server: a quick-match search stopped
+ * in its first second leaves no ticket, an outage shows a banner and pauses the board and the next move
+ * plays once back, a finished game's replay steps by arrow keys with its deal verified by Web Crypto and
+ * every capture explained, the end panel shows the rating change and a rematch, and a friend game's
+ * waiting page keeps its invite link.
+ */
+import assert from "node:assert/strict";
+import { CloseCode, matchMaker } from "@colyseus/core";
+import type { Browser, Page } from "playwright-core";
+import type { RunningServer } from "../../src/server";
+import { bootServer, http } from "../support/server";
+import { launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
+
+const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
+
+describe("Browser: replay, review, connection state and quick-match cancel", function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let errors: string[];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await bootServer({ houseDelayMs: 0 });
+    browser = await launch();
+  });
+  beforeEach(() => (errors = []));
+  afterEach(() => assert.deepEqual(errors, []));
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function houseGame(page: Page, level = "easy") {
+    await page.goto(server.url + "/");
+    await page.getByLabel("Your name").fill("Ada");
+    await page.locator("#house-level").selectOption(level);
+    await page.getByRole("button", { name: "Play the house" }).click();
+    await page.waitForSelector("body[data-status='active'] #hand .card");
+    return decodeURIComponent(page.url().split("/").pop()!);
+  }
+
+  it("stopping a quick-match search in its first second deletes the ticket and gives the button back", async () => {
+    const page = await openPage(browser, errors);
+    await page.goto(server.url + "/");
+    const created = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/api/v1/games/quick-match"));
+    const deleted = page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes("/api/v1/games/quick-match/"));
+    await page.getByRole("button", { name: "Find an opponent" }).click();
+    await page.getByRole("button", { name: "Stop searching" }).click();
+    // The button is back at once, before the server has answered anything.
+    assert.equal(await page.isEnabled("#quick"), true);
+    assert.equal(await page.isVisible("#quick-cancel"), false);
+    assert.equal(await page.textContent("#quick-status"), "Search stopped.");
+    const ticket = ((await (await created).json()) as { ticket: string }).ticket;
+    assert.equal((await deleted).status(), 200);
+    // Checked over REST: the ticket is gone, and the next searcher is queued rather than paired with it.
+    assert.equal((await http(server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
+    const next = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "classic", wait: 0 });
+    assert.equal(next.status, 202);
+    assert.equal((await http(server.url, "DELETE", `/api/v1/games/quick-match/${next.json.ticket}`)).status, 200);
+    // Polling stopped with the search: no further ticket request leaves the page.
+    let polls = 0;
+    page.on("request", (r) => void (r.url().includes("/quick-match/") && polls++));
+    await page.waitForTimeout(300);
+    assert.equal(polls, 0);
+    await screenshots(page, "home");
+  });
+
+  it("going offline shows a banner and pauses the board; back online clears it and the next move plays", async () => {
+    // Requests failing while the network is cut are the outage itself; every other error still fails the test.
+    const seen: string[] = [];
+    const page = await openPage(browser, seen);
+    await houseGame(page);
+    await page.waitForSelector("body[data-your-turn='true']");
+    await page.context().setOffline(true);
+    await page.waitForSelector("#offline:not([hidden])");
+    assert.match((await page.textContent("#offline")) ?? "", /offline/i);
+    assert.equal(await page.getAttribute("body", "data-your-turn"), "false");
+    // A move tried while offline is refused aloud, not dropped silently.
+    const before = await cardsOnBoard(page);
+    // aria-disabled does not stop a click (Playwright would wait for it to clear): force it, as a user would.
+    await page.locator("#hand .card").first().click({ force: true });
+    await page.locator("#board .square[data-owner='']").first().click({ force: true });
+    assert.match((await page.textContent("#refusal")) ?? "", /offline: that move was not sent/);
+    await screenshots(page, "play-offline");
+
+    await page.context().setOffline(false);
+    await page.waitForSelector("#offline", { state: "hidden" });
+    await page.waitForSelector("body[data-your-turn='true']");
+    assert.equal(await page.textContent("#refusal"), "");
+    assert.equal(await cardsOnBoard(page), before);
+    // The card chosen before the outage is still chosen: one click on the square plays it.
+    assert.equal(await page.getAttribute("#hand .card >> nth=0", "aria-pressed"), "true");
+    await page.locator("#board .square[data-owner='']").first().click();
+    await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
+    errors.push(...seen.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED")));
+  });
+
+  it("when the room drops the seat for good, the page rejoins by game id with its token and plays on", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page);
+    await page.waitForSelector("body[data-your-turn='true'][data-joins='1']");
+    // The server ends the seat's session outright (as a process giving up a game would): no SDK reconnection.
+    const room = matchMaker.getLocalRoomById(gameId);
+    assert.ok(room, "the game's room runs in this process");
+    for (const client of [...room.clients]) client.leave(CloseCode.WITH_ERROR);
+    await page.waitForSelector("body[data-joins='2'][data-link='live']");
+    assert.equal(await page.isVisible("#offline"), false);
+    const before = await cardsOnBoard(page);
+    await page.waitForSelector("body[data-your-turn='true']");
+    // By keyboard only: a number key chooses the card and puts focus on the board, arrows walk to an
+    // empty square, Enter plays there.
+    await page.keyboard.press("1");
+    assert.equal(await page.getAttribute("#hand .card >> nth=0", "aria-pressed"), "true");
+    const focusedOwner = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.owner ?? null);
+    assert.notEqual(await focusedOwner(), null, "focus is on a board square");
+    for (const key of ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowDown"]) {
+      if ((await focusedOwner()) === "") break;
+      await page.keyboard.press(key);
+    }
+    assert.equal(await focusedOwner(), "", "an empty square within the first rows");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
+    assert.match((await page.textContent("#connection")) ?? "", /Connected as seat [AB]\./);
+  });
+
+  it("a finished game shows the rating change, review and replay links, and a rematch of the same kind", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page);
+    // The board is one Tab stop, so the hand is a few presses from the top of the page.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    let tabs = 0;
+    while (tabs < 20 && !(await page.evaluate(() => document.activeElement?.matches("#hand .card") ?? false))) {
+      await page.keyboard.press("Tab");
+      tabs++;
+    }
+    assert.ok(tabs <= 6, `${tabs} Tab presses to reach the first card`);
+    await playToEnd(page);
+    await page.waitForSelector("#end:not([hidden])");
+    await page.waitForFunction(() => /Rating \d+ → \d+ \([+−]\d+\)/.test(document.querySelector("#rating-change")?.textContent ?? ""));
+    assert.equal(await page.getAttribute("#end-links a[href^='/review/']", "href"), `/review/${gameId}`);
+    assert.match((await page.title()) ?? "", /^Ada vs House/);
+    await screenshots(page, "play-end-panel");
+    await page.getByRole("button", { name: "Rematch" }).click();
+    await page.waitForURL((u) => u.pathname.startsWith("/play/") && !u.pathname.endsWith(gameId));
+    const again = decodeURIComponent(page.url().split("/").pop()!);
+    const record = await http(server.url, "GET", `/api/v1/games/${again}`);
+    assert.equal(record.json.opponent, "house");
+    assert.equal(record.json.level, "easy");
+  });
+
+  it("the replay steps by arrow keys, verifies the deal in the browser and explains every capture", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page, "normal");
+    await playToEnd(page);
+    const replay = (await http(server.url, "GET", `/api/v1/games/${gameId}/replay`)).json;
+
+    await page.goto(`${server.url}/review/${gameId}`);
+    await page.waitForSelector("#verify[data-verified='true']");
+    assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
+    assert.equal(await page.textContent("#seed"), String(replay.seed));
+    assert.equal(await page.textContent("#commitment"), replay.commitment);
+    // The review's marks sit on the move list.
+    assert.equal(await page.locator("#move-list button[data-mark]").count(), 16);
+    assert.equal(await page.getAttribute("body", "data-step"), "1");
+
+    await page.keyboard.press("Home");
+    assert.equal(await cardsOnBoard(page), 0);
+    for (const move of replay.moves as Array<{ n: number; notation: string; captures: number; board: Array<{ square: string; owner: string }> }>) {
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await page.getAttribute("body", "data-step"), String(move.n));
+      // The board after each move is the replay's, square by square.
+      for (const cell of move.board) assert.equal(await page.getAttribute(`#board [data-square='${cell.square}']`, "data-owner"), cell.owner, `move ${move.n} ${cell.square}`);
+      // The browser's own reasons agree with the server's capture count, one line per flipped card.
+      const reasons = await page.locator("#captures li").allTextContents();
+      assert.equal(reasons.length, move.captures, `${move.notation}: ${reasons.join(" | ")}`);
+      for (const r of reasons) assert.match(r, /^[a-d][1-4]: (basic capture|chess tile|same|plus|combo|the knight champion)/);
+    }
+    await page.locator("#move-list button").nth(4).click();
+    assert.equal(await page.getAttribute("body", "data-step"), "5");
+    // Captured cards flip over, unless the reader asked for reduced motion.
+    const capturing = (replay.moves as Array<{ n: number; captures: number }>).find((m) => m.captures > 0);
+    assert.ok(capturing, "16 placements without a single capture");
+    const flipAnimation = async () => {
+      await page.locator("#move-list button").nth(capturing.n - 1).click();
+      return page.evaluate(() => getComputedStyle(document.querySelector("#board .square.flip")!).animationName);
+    };
+    assert.equal(await flipAnimation(), "flip");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    assert.equal(await flipAnimation(), "none");
+    await page.emulateMedia({ reducedMotion: null });
+    await screenshots(page, "replay");
+  });
+
+  it("the rules page pictures every capture kind with the engine's own captures", async () => {
+    const page = await openPage(browser, errors);
+    await page.goto(`${server.url}/rules`);
+    await page.waitForSelector("main[data-ready='true']");
+    // The worked examples of docs/RULES.md, resolved in the browser by the engine's capture rules.
+    const expected: Record<string, number> = { basic: 1, rook: 1, bishop: 1, knight: 1, same: 2, plus: 2, combo: 3, reverse: 1, elemental: 1 };
+    for (const [name, flips] of Object.entries(expected)) {
+      const reasons = await page.locator(`figure[data-example='${name}'] figcaption li`).allTextContents();
+      assert.equal(reasons.length, flips, `${name}: ${reasons.join(" | ")}`);
+    }
+    assert.match((await page.locator("figure[data-example='combo'] figcaption").textContent()) ?? "", /combo/);
+    assert.equal(await page.locator("figure[data-example='knight'] .board[aria-label$='after'] [data-square='c2']").getAttribute("data-owner"), "B");
+    await screenshots(page, "rules");
+  });
+
+  it("the profile page shows rating, form and recent games; the leaderboards rank a club's members", async () => {
+    const page = await openPage(browser, errors);
+    const gameId = await houseGame(page);
+    await page.getByRole("button", { name: "Resign" }).click();
+    await page.getByRole("button", { name: "Yes, resign" }).click();
+    await page.waitForSelector("#end:not([hidden])");
+    const me = (await page.evaluate(() => JSON.parse(localStorage.getItem("arena.player") ?? "null"))) as { id: string };
+    await server.store.createCommunity({ id: "club-web", kind: "club", name: "Web Club", members: [me.id], createdAt: new Date().toISOString() });
+
+    await page.goto(`${server.url}/players/${me.id}`);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.textContent("#title"), "Ada (you)");
+    assert.match((await page.textContent("#profile")) ?? "", /Rating\d+/);
+    assert.match((await page.textContent("#profile")) ?? "", /FormL/);
+    assert.match((await page.textContent("#clubs")) ?? "", /Web Club · club, place 1 of 1/);
+    assert.equal(await page.getAttribute("#recent a", "href"), `/replay/${gameId}`);
+    await screenshots(page, "player");
+
+    await page.goto(`${server.url}/leaderboards`);
+    await page.waitForSelector("body[data-ready='true']");
+    await page.getByRole("link", { name: "Web Club" }).click();
+    await page.waitForURL(/\/leaderboards\/club\/club-web$/);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.textContent("table.standings tbody tr td:nth-child(2)"), "Ada");
+    await screenshots(page, "leaderboard");
+  });
+
+  it("a friend game's waiting page keeps its invite link after the home page is left", async () => {
+    const page = await openPage(browser, errors);
+    await page.goto(server.url + "/");
+    await page.getByRole("button", { name: "Create an invite link" }).click();
+    await page.waitForFunction(() => ((document.querySelector("#invite-url") as HTMLInputElement | null)?.value ?? "") !== "");
+    const inviteUrl = await page.inputValue("#invite-url");
+    const playHref = (await page.getAttribute("#invite-play", "href"))!;
+    await page.goto(server.url + "/");
+    await page.goto(server.url + playHref);
+    await page.waitForSelector("body[data-status='waiting']");
+    await page.waitForSelector("#invite-panel:not([hidden])");
+    assert.equal(await page.inputValue("#invite-panel #invite-url"), inviteUrl);
+    assert.equal(await page.isVisible("#copy-invite"), true);
+    await screenshots(page, "play-waiting");
+  });
+});

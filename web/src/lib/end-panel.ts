@@ -1,0 +1,86 @@
+// The panel shown when a game ends: the result, the rating change of this browser's profile, a rematch
+// with the same opponent kind and settings, the review and replay pages, and a new game.
+import { $, api, el, errorText, seatRequest, storedPlayer, takeSeat, type SeatAnswer, type StoredSeat } from "./api";
+import { decidedText, type GameRecord, type Seat, type ViewModel } from "./model";
+
+interface Profile { player: { rating: number; games: number; rank?: string } }
+
+export function endTitle(m: ViewModel, mySeat: Seat | null): string {
+  if (!m.winner) return "No winner: the game was aborted.";
+  if (m.winner === "draw") return "Draw.";
+  if (mySeat) return m.winner === mySeat ? "You won!" : "You lost.";
+  return `${m.seats[m.winner as Seat].name || m.winner} (${m.winner}) won.`;
+}
+
+/** The rating before the game, kept with the seat so a reload still shows the change. */
+export async function rememberRating(seat: StoredSeat, save: () => void): Promise<void> {
+  const p = storedPlayer();
+  if (!p || seat.ratingBefore !== undefined) return;
+  const { body } = await api<Profile>("GET", `/players/${encodeURIComponent(p.id)}`);
+  seat.ratingBefore = { rating: body.player.rating, games: body.player.games };
+  save();
+}
+
+/** Waits (briefly) for the finished game to be rated, then writes "rating 1500 → 1512 (+12)". */
+async function showRatingChange(seat: StoredSeat, decidedBy: string): Promise<void> {
+  const out = $("#rating-change");
+  const p = storedPlayer();
+  const before = seat.ratingBefore;
+  if (!p || !before) return;
+  if (decidedBy === "aborted") return void (out.textContent = "Aborted games are not rated.");
+  for (let i = 0; i < 10; i++) {
+    const { body } = await api<Profile>("GET", `/players/${encodeURIComponent(p.id)}`);
+    if (body.player.games > before.games) {
+      const d = body.player.rating - before.rating;
+      out.textContent = `Rating ${before.rating} → ${body.player.rating} (${d >= 0 ? "+" : "−"}${Math.abs(d)})${body.player.rank ? `, ${body.player.rank}` : ""}.`;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** A new game like this one: the house at the same level, a new friend invite, or a new quick-match search. */
+async function rematch(record: GameRecord): Promise<string> {
+  const name = storedPlayer()?.name;
+  if (record.opponent === "house") {
+    const { body } = await seatRequest("/games", { opponent: "house", level: record.level ?? "normal", ruleset: record.ruleset, name });
+    return takeSeat(body);
+  }
+  if (record.opponent === "friend" || record.opponent === "hosted") {
+    const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: record.ruleset, name });
+    return takeSeat(body, { inviteUrl: body.inviteUrl });
+  }
+  return `/?quick=${encodeURIComponent(record.ruleset)}`;
+}
+
+let shown = false;
+
+export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string; seat: StoredSeat | null; record: () => Promise<GameRecord>; save: () => void }): void {
+  const end = $("#end");
+  end.hidden = m.status !== "finished";
+  if (end.hidden) return;
+  $("#end-title").textContent = endTitle(m, ctx.mySeat);
+  $("#end-detail").textContent = `Final score A ${m.score.A} – B ${m.score.B}; decided by ${decidedText(m.decidedBy)}.`;
+  const id = encodeURIComponent(ctx.gameId);
+  const played = !(m.decidedBy === "aborted" && m.moveCount === 0);
+  $("#end-links").replaceChildren(
+    ...(played ? [el("a", { href: `/review/${id}`, text: "Review the game" }), " · ", el("a", { href: `/replay/${id}`, id: "replay-link", text: "Replay" }), " · "] : []),
+    el("a", { href: "/", text: "New game" }),
+  );
+  if (shown) return;
+  shown = true;
+  if (ctx.seat) void showRatingChange(ctx.seat, m.decidedBy).catch(() => undefined);
+  const button = $<HTMLButtonElement>("#rematch");
+  button.hidden = !ctx.mySeat;
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    void ctx
+      .record()
+      .then(rematch)
+      .then((href) => location.assign(href))
+      .catch((e: unknown) => {
+        $("#rematch-error").textContent = errorText(e);
+        button.disabled = false;
+      });
+  });
+}

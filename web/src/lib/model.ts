@@ -1,0 +1,134 @@
+// One view model for the game page, built either from the live room state (WebSocket) or from the REST
+// game record (a finished game whose room has been released). The renderer only reads this model.
+import type { GameRoomState, SeatState } from "../../../rooms/game-state";
+import type { gameRecordBody } from "../../../src/games/views";
+import { cardById } from "../../../src/game/champions";
+
+/** GET /api/v1/games/{id}, exactly as the server builds it. */
+export type GameRecord = ReturnType<typeof gameRecordBody>;
+export type Seat = "A" | "B";
+
+export interface CardView { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion: string; tier: number }
+export interface SeatModel { name: string; playerId: string; kind: string; champion: string; handCount: number; connected: boolean }
+export interface Tile { square: string; kind: string }
+
+export interface ViewModel {
+  status: string;
+  turn: string;
+  ruleset: string;
+  moveCount: number;
+  /** The seat of the first placement; seats alternate from it. "" before the game starts. */
+  firstPlayer: string;
+  lastMove: string;
+  pile: number;
+  score: Record<Seat, number>;
+  winner: string | null;
+  decidedBy: string;
+  /** Epoch ms; 0 when no clock runs. */
+  turnDeadline: number;
+  seats: Record<Seat, SeatModel>;
+  board: Map<string, { owner: Seat; card: CardView }>;
+  chessTiles: Tile[];
+  elements: Tile[];
+  mutators: string[];
+  /** The own hand; null for a spectator or a record (a hand is never sent to anyone else). */
+  hand: CardView[] | null;
+}
+
+export const SQUARES_TOP_DOWN = [4, 3, 2, 1].flatMap((rank) => ["a", "b", "c", "d"].map((file) => `${file}${rank}`));
+
+const seatOf = (s: SeatState | undefined): SeatModel => ({
+  name: s?.name || "",
+  playerId: s?.playerId || "",
+  kind: s?.kind || "human",
+  champion: s?.champion || "",
+  handCount: s?.handCount ?? 0,
+  connected: Boolean(s?.connected),
+});
+
+const tierOf = (id: string) => cardById(id)?.tier ?? 0;
+
+const cardOf = (c: { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion?: string }): CardView => ({
+  id: c.id, name: c.name, element: c.element, n: c.n, e: c.e, s: c.s, w: c.w, champion: c.champion || "", tier: tierOf(c.id),
+});
+
+const asSeat = (s: string): Seat => (s === "B" ? "B" : "A");
+
+/** From the Colyseus schema state; `mySeat` picks the hand (the view only ever holds the own one). */
+export function fromRoomState(state: GameRoomState, mySeat: Seat | null): ViewModel {
+  const board: ViewModel["board"] = new Map();
+  state.board.forEach((cell, square) => board.set(square, { owner: asSeat(cell.owner), card: cardOf(cell.card) }));
+  const hand = mySeat ? state.hands.get(mySeat) : undefined;
+  return {
+    status: state.status,
+    turn: state.turn,
+    ruleset: state.ruleset,
+    moveCount: state.moveCount,
+    firstPlayer: state.firstPlayer,
+    lastMove: state.lastMove,
+    pile: state.pile,
+    score: { A: state.scoreA, B: state.scoreB },
+    winner: state.winner || null,
+    decidedBy: state.decidedBy,
+    turnDeadline: state.turnDeadline || 0,
+    seats: { A: seatOf(state.seats.get("A")), B: seatOf(state.seats.get("B")) },
+    board,
+    chessTiles: [...state.chessTiles].map((t) => ({ square: t.square, kind: t.kind })),
+    elements: [...state.elements].map((t) => ({ square: t.square, kind: t.kind })),
+    mutators: [...state.mutators],
+    hand: hand ? [...hand.cards].map(cardOf) : null,
+  };
+}
+
+/** A board cell as the REST record and the replay carry it. */
+export interface RestCell { square: string; owner: string; card: string; name: string; element: string; ranks: { n: number; e: number; s: number; w: number } }
+
+export function boardFromCells(cells: readonly RestCell[]): ViewModel["board"] {
+  const board: ViewModel["board"] = new Map();
+  for (const c of cells) {
+    board.set(c.square, { owner: asSeat(c.owner), card: cardOf({ id: c.card, name: c.name, element: c.element, ...c.ranks, champion: cardById(c.card)?.champion }) });
+  }
+  return board;
+}
+
+/** From GET /games/{id}. */
+export function fromRecord(r: GameRecord): ViewModel {
+  const seat = (s: Seat): SeatModel => ({
+    name: r.players[s]?.name || "",
+    playerId: r.players[s]?.id || "",
+    kind: r.players[s]?.kind || "human",
+    champion: r.champions?.[s] || "",
+    handCount: r.hands?.[s] ?? 0,
+    connected: false,
+  });
+  return {
+    status: r.status,
+    turn: r.turn || "",
+    ruleset: r.ruleset,
+    moveCount: r.moveCount,
+    firstPlayer: r.firstPlayer ?? "",
+    lastMove: r.moves.at(-1) || "",
+    pile: r.pile ?? 0,
+    score: r.score,
+    winner: ("winner" in r ? r.winner : null) ?? null,
+    decidedBy: ("decidedBy" in r ? r.decidedBy : "") || "",
+    turnDeadline: r.turnDeadline ? Date.parse(r.turnDeadline) : 0,
+    seats: { A: seat("A"), B: seat("B") },
+    board: boardFromCells(r.board),
+    chessTiles: r.chessTiles.map((t) => ({ square: t.square, kind: t.piece })),
+    elements: r.squareElements.map((t) => ({ square: t.square, kind: t.element })),
+    mutators: [...r.mutators],
+    hand: null,
+  };
+}
+
+/** Card art from the generated assets: champions have their own pictures. */
+export const artOf = (card: { id: string; champion: string }): string => (card.champion ? `/assets/champions/${card.champion}.svg` : `/assets/cards/${card.id}.svg`);
+
+export const cardText = (c: CardView): string =>
+  `${c.name}${c.champion ? ` (champion: ${c.champion})` : ""}, ${c.element}${c.tier && !c.champion ? `, tier ${c.tier}` : ""}, north ${c.n}, east ${c.e}, south ${c.s}, west ${c.w}`;
+
+export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
+
+const DECIDED: Record<string, string> = { board_full: "the board is full", resignation: "resignation", timeout: "the turn clock ran out", aborted: "the game was aborted" };
+export const decidedText = (d: string): string => DECIDED[d] || d || "";

@@ -1,0 +1,59 @@
+// Leaderboards: /leaderboards lists the clubs and communities with their leaders; /leaderboards/{kind}/{id}
+// ranks one club's or community's members by rating.
+import type { CommunityService } from "../../../src/communities/service";
+import { $, api, el, errorText } from "../lib/api";
+
+type Listing = Awaited<ReturnType<CommunityService["list"]>>;
+type Board = Awaited<ReturnType<CommunityService["leaderboard"]>>;
+type Standing = Board["standings"][number];
+interface Summary { id: string; name: string; members: number; leaders: Standing[] }
+
+const [, , kind, rawId] = location.pathname.split("/");
+const PLURAL: Record<string, "clubs" | "communities"> = { club: "clubs", community: "communities" };
+
+const playerLink = (s: Standing) => el("a", { href: `/players/${encodeURIComponent(s.player.id)}`, text: s.player.name });
+
+function standingsTable(rows: readonly Standing[]): HTMLElement {
+  return el(
+    "table",
+    { class: "standings" },
+    el("thead", {}, el("tr", {}, ...["#", "Player", "Rating", "Rank", "Games", "W–L–D", "Form"].map((h) => el("th", { scope: "col", text: h })))),
+    el(
+      "tbody",
+      {},
+      ...rows.map((s) =>
+        el("tr", {}, el("td", { text: String(s.place) }), el("td", {}, playerLink(s)), el("td", { text: `${s.rating}${s.provisional ? "?" : ""}` }), el("td", { text: s.rank }), el("td", { text: String(s.games) }), el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }), el("td", { text: s.recentForm })),
+      ),
+    ),
+  );
+}
+
+async function one(k: string, id: string): Promise<void> {
+  const b = (await api<Board>("GET", `/${PLURAL[k]}/${encodeURIComponent(id)}?limit=100`)).body;
+  document.title = `${b.name} · Leaderboard · Tile Arena`;
+  $("#title").textContent = `${b.name}: leaderboard`;
+  $("#content").replaceChildren(el("p", { class: "muted", text: `${b.kind}, ${b.members} members` }), b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }), el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })));
+}
+
+async function all(): Promise<void> {
+  const sections = await Promise.all(
+    (["club", "community"] as const).map(async (k) => {
+      // The list is keyed by the plural (`clubs` or `communities`), which the service's type leaves open.
+      const body = (await api<Listing>("GET", `/${PLURAL[k]}?limit=100`)).body as unknown as Record<string, Summary[] | undefined>;
+      const list = body[PLURAL[k]] ?? [];
+      return el(
+        "section",
+        { class: "panel", "aria-labelledby": `${k}-h` },
+        el("h2", { id: `${k}-h`, text: k === "club" ? "Clubs" : "Communities" }),
+        list.length
+          ? el("ul", { class: "games" }, ...list.map((c) => el("li", {}, el("a", { href: `/leaderboards/${k}/${encodeURIComponent(c.id)}`, text: c.name }), el("span", { class: "muted", text: `${c.members} members${c.leaders[0] ? ` · leader ${c.leaders[0].player.name} (${c.leaders[0].rating})` : ""}` }))))
+          : el("p", { class: "muted", text: `No ${PLURAL[k]} yet.` }),
+      );
+    }),
+  );
+  $("#content").replaceChildren(...sections);
+}
+
+(kind && rawId && PLURAL[kind] ? one(kind, decodeURIComponent(rawId)) : all())
+  .then(() => void (document.body.dataset.ready = "true"))
+  .catch((e: unknown) => $("#content").replaceChildren(el("p", { class: "error", text: `Could not load the leaderboard: ${errorText(e)}` })));

@@ -1,0 +1,130 @@
+// The replay and review pages (/replay/{id}, /review/{id}): the board after each move, a clickable move
+// list with the review's marks, arrow-key stepping, each capture explained, and the deal checked in the
+// browser: sha256(seed:salt) recomputed with Web Crypto against the commitment published at the start.
+import type { Review } from "../../../src/ai/review";
+import type { Replay } from "../../../src/game/types";
+import { $, api, ApiError, el, errorText } from "../lib/api";
+import { drawBoard } from "../lib/board";
+import { explainCaptures, ruleContext } from "../lib/captures";
+import { MUTATOR_TIPS } from "../lib/glossary";
+import { boardFromCells, decidedText, type Seat, type Tile, type ViewModel } from "../lib/model";
+
+const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const id = encodeURIComponent(gameId);
+
+function message(...parts: Array<Node | string>): void {
+  $("#message").replaceChildren(...parts);
+  $("#message").hidden = false;
+}
+
+/** Hex sha256 of text by Web Crypto; null where the browser offers none (an insecure origin). */
+async function sha256Hex(text: string): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function verifyDeal(r: Replay): Promise<void> {
+  const out = $("#verify");
+  const hash = await sha256Hex(`${r.seed}:${r.salt}`);
+  if (hash === null) return void out.replaceChildren(el("span", { class: "muted", text: "This browser cannot check it here (Web Crypto needs HTTPS)." }));
+  const ok = hash === r.commitment;
+  out.replaceChildren(
+    el("span", { class: ok ? "verified" : "unverified", text: ok ? "✔ deal verified" : "✘ the seed does not match the commitment" }),
+    el("br"),
+    el("span", { class: "muted small", text: ok ? "sha256(seed:salt), computed in your browser, equals the commitment published when the game began." : `sha256(seed:salt) is ${hash}.` }),
+  );
+  out.dataset.verified = String(ok);
+}
+
+const MARK_TEXT: Record<string, string> = { best: "best", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+function start(r: Replay, review: Review | null): void {
+  const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
+  const elements: Tile[] = r.squareElements.map((t) => ({ square: t.square, kind: t.element }));
+  const boards: ViewModel["board"][] = [new Map(), ...r.moves.map((m) => boardFromCells(m.board))];
+  const rules = ruleContext(tiles, elements, r.mutators);
+  const name = (s: Seat) => r.players[s] || s;
+  document.title = `${name("A")} vs ${name("B")} · Replay · Tile Arena`;
+  $("#title").textContent = `${name("A")} vs ${name("B")}: replay`;
+  $("#seat-A").textContent = `${name("A")} · ${r.champions.A}`;
+  $("#seat-B").textContent = `${name("B")} · ${r.champions.B}`;
+  $("#ruleset").replaceChildren(r.ruleset, ...r.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), r.mutators.length ? ")" : "");
+  const winner = r.winner === "draw" ? "draw" : r.winner ? `${name(r.winner)} (${r.winner}) won` : "no winner";
+  $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}, ${decidedText(r.decidedBy)}`;
+  $("#seed").textContent = String(r.seed);
+  $("#commitment").textContent = r.commitment;
+  $<HTMLAnchorElement>("#json-link").href = `/api/v1/games/${id}/replay`;
+  if (review) {
+    const sum = (s: Seat) => `${s} ${review.summary[s].accuracy}% (${review.summary[s].mistakes} mistake${review.summary[s].mistakes === 1 ? "" : "s"}, ${review.summary[s].blunders} blunder${review.summary[s].blunders === 1 ? "" : "s"})`;
+    $("#review-summary").textContent = `accuracy ${sum("A")} · ${sum("B")}`;
+  }
+
+  const list = $("#move-list");
+  const buttons = r.moves.map((m, i) => {
+    const rv = review?.moves.find((x) => x.n === m.n);
+    const mark = rv ? MARK_TEXT[rv.mark] ?? "" : "";
+    const label = `${m.seat} ${m.notation}`;
+    const b = el(
+      "button",
+      { type: "button", "data-step": i + 1, "data-mark": rv?.mark, title: rv && rv.best !== rv.played ? `Best: ${rv.best} (swing ${rv.swing})` : rv ? "The best move found" : undefined },
+      label,
+      mark ? el("span", { class: `mark ${rv!.mark === "best" ? "best" : "mistake"}`, text: mark }) : null,
+      rv && rv.best !== rv.played && rv.mark !== "good" ? el("span", { class: "muted small", text: ` best ${rv.best}` }) : null,
+    );
+    b.addEventListener("click", () => show(i + 1));
+    list.append(el("li", {}, b));
+    return b;
+  });
+
+  let at = r.moves.length;
+  function show(step: number): void {
+    at = Math.max(0, Math.min(r.moves.length, step));
+    const m = at > 0 ? r.moves[at - 1] : null;
+    const reasons = m ? explainCaptures(boards[at - 1], rules, m.card, m.square, m.seat) : [];
+    drawBoard($("#board"), boards[at], tiles, elements, { last: m?.square, flipped: reasons.map((x) => x.square) });
+    $("#step-label").textContent = m ? `Move ${m.n} of ${r.moves.length}: ${name(m.seat)} (${m.seat}) played ${m.name}, ${m.notation}` : `Start: ${name(r.firstPlayer)} (${r.firstPlayer}) moves first`;
+    const score = m?.score ?? { A: 0, B: 0 };
+    $("#score-a").textContent = `A ${score.A}`;
+    $("#score-b").textContent = `B ${score.B}`;
+    const rv = m && review?.moves.find((x) => x.n === m.n);
+    $("#captures").replaceChildren(
+      ...(m ? [reasons.length ? el("ul", {}, ...reasons.map((x) => el("li", { text: x.text, "data-by": x.by }))) : el("span", { class: "muted", text: "No capture." })] : []),
+      ...(rv ? [el("p", { class: "small", text: rv.best === rv.played ? `Review: ${rv.mark}, the best move found.` : `Review: ${rv.mark}; best was ${rv.best} (swing ${rv.swing}).` })] : []),
+    );
+    buttons.forEach((b, i) => (i + 1 === at ? b.setAttribute("aria-current", "step") : b.removeAttribute("aria-current")));
+    buttons[at - 1]?.scrollIntoView({ block: "nearest" });
+    document.body.dataset.step = String(at);
+  }
+
+  $("#first").addEventListener("click", () => show(0));
+  $("#prev").addEventListener("click", () => show(at - 1));
+  $("#next").addEventListener("click", () => show(at + 1));
+  $("#last").addEventListener("click", () => show(r.moves.length));
+  addEventListener("keydown", (ev) => {
+    const to = ev.key === "ArrowLeft" ? at - 1 : ev.key === "ArrowRight" ? at + 1 : ev.key === "Home" ? 0 : ev.key === "End" ? r.moves.length : null;
+    if (to === null || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    ev.preventDefault();
+    show(to);
+  });
+  $("#replay").hidden = false;
+  // The review page opens on the first move, the replay on the final position.
+  show(location.pathname.startsWith("/review/") ? 1 : r.moves.length);
+  void verifyDeal(r).catch((e: unknown) => void ($("#verify").textContent = `Could not check: ${errorText(e)}`));
+}
+
+async function load(): Promise<void> {
+  let r: Replay;
+  try {
+    r = (await api<Replay>("GET", `/games/${id}/replay`)).body;
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "game_not_finished") return message("This game is still being played. ", el("a", { href: `/watch/${id}`, text: "Watch it live" }));
+    if (e instanceof ApiError && e.code === "not_found") return message("There is no game with this id.");
+    return message(`Could not load the replay: ${errorText(e)}`);
+  }
+  // The review is a nice-to-have: the replay is shown without its marks when it cannot be had.
+  const review = await api<Review>("GET", `/games/${id}/review`).then((x) => x.body, () => null);
+  start(r, review);
+}
+
+void load();
