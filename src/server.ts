@@ -56,7 +56,11 @@ export interface StartOptions {
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl });
+  const store = await openStore({
+    database: config.database,
+    mongodbUrl: config.mongodbUrl,
+    onState: (state, err) => (err ? log.error({ err, state }, "store connection error") : log.info({ state }, "store connection state")),
+  });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
   const driver: MatchMakerDriver = infra?.driver ?? new LocalDriver();
@@ -147,6 +151,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
         trustProxy: config.trustProxy,
+        health: async () => {
+          const storeHealth = await store.health();
+          return { ok: storeHealth.ok, store: storeHealth };
+        },
       });
       app.use("/mcp", mcp);
       app.use(webRouter());

@@ -14,13 +14,15 @@ export interface OpenStoreOptions {
   database: string;
   /** When set, MongoDB through mongoose is used instead of SQLite. */
   mongodbUrl?: string;
+  /** MongoDB only: told every change of the connection's state, for the log. */
+  onState?: (state: string, err?: unknown) => void;
 }
 
 /** Opens and initialises the configured store. */
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   let store: Store;
   if (opts.mongodbUrl) {
-    store = new MongoStore({ url: opts.mongodbUrl });
+    store = new MongoStore({ url: opts.mongodbUrl, onState: opts.onState });
   } else {
     store = new SqliteStore({ path: opts.database });
   }

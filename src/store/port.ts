@@ -78,9 +78,18 @@ export interface PlayerRecord {
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
   isAccount?: boolean;
+  /**
+   * Bumped by every read-modify-write of the profile (results, claims), which writes only when the stored
+   * version is still the one it read: two processes finishing games of one player cannot lose a result.
+   * Absent on records written before versions existed (read as "no version").
+   */
+  version?: number;
   createdAt: string;
   updatedAt: string;
 }
+
+/** The scalar members a conditional player update can check. */
+export type PlayerExpectation = Partial<Pick<PlayerRecord, "version" | "movedTo">>;
 
 export interface SubscriptionRecord {
   id: string;
@@ -140,6 +149,9 @@ export interface CommunityRecord {
   createdAt: string;
 }
 
+/** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
+export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
+
 export interface ListGamesQuery { status?: GameStatus; publicOnly?: boolean; limit: number; cursor?: string }
 
 /** Raised by appendAction when the index is already taken (two writers raced). */
@@ -160,6 +172,8 @@ export interface Store {
   /** Create tables/indexes; idempotent. */
   init(): Promise<void>;
   close(): Promise<void>;
+  /** A bounded round trip to the store; never throws (a failure is `ok: false` with the state). */
+  health(): Promise<StoreHealth>;
 
   createGame(game: GameRecord): Promise<void>;
   getGame(id: string): Promise<GameRecord | null>;
@@ -179,6 +193,11 @@ export interface Store {
   createPlayer(p: PlayerRecord): Promise<void>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void>;
+  /**
+   * Like updatePlayer, but only when every member of `expected` equals the stored one (undefined: the
+   * member is absent). Check and write are atomic, across processes too; resolves with whether it wrote.
+   */
+  updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean>;
   /** Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. */
   rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]>;
 
@@ -202,8 +221,8 @@ export interface Store {
   deleteDeliveries(eventIds: string[]): Promise<void>;
   /**
    * Leases to the caller up to `limit` deliveries whose lease ends at or before `expiredBy`, oldest first:
-   * sets their leaseUntil and returns them as stored. Two callers never get the same delivery from one
-   * expiry.
+   * sets their leaseUntil and returns them as stored, each at most once per call (even when the new lease
+   * still ends before `expiredBy`). Two callers never get the same delivery from one expiry.
    */
   claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
 

@@ -12,8 +12,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
-  type Store, type StoredAction, type SubscriptionRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord,
+  type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, pageSize, seatCodes } from "../shared";
 import { SCHEMA } from "./schema";
@@ -41,6 +41,7 @@ const subscriptionRow = (s: SubscriptionRecord) =>
   ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
 const deliveryRow = (d: DeliveryRecord) =>
   ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
+const playerRow = (p: PlayerRecord) => ({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
 const challengeRow = (c: ChallengeRecord) =>
   ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
 
@@ -74,6 +75,15 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
     this.s = null;
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      this.db.prepare("SELECT 1").get();
+      return { ok: true, adapter: "sqlite", state: "open" };
+    } catch (e) {
+      return { ok: false, adapter: "sqlite", state: (e as Error).message };
+    }
   }
 
   async createGame(game: GameRecord): Promise<void> {
@@ -121,14 +131,16 @@ export class SqliteStore implements Store {
   }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
-    this.st.insertPlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
+    this.st.insertPlayer.run(playerRow(p));
   }
   async getPlayer(id: string): Promise<PlayerRecord | null> {
     return parse<PlayerRecord>(this.st.getPlayer.get(id) as DocRow | undefined);
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
-    this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) =>
-      this.st.updatePlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) }));
+    this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) => this.st.updatePlayer.run(playerRow(p)));
+  }
+  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
+    return this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) => this.st.updatePlayer.run(playerRow(p)), expected);
   }
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
