@@ -42,6 +42,13 @@ export interface GameRecord {
   decidedBy?: DecidedBy;
   /** Agent challenge this game plays, if any. */
   challengeToken?: string;
+  /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
+  owner?: string;
+  /**
+   * Bumped by every claim of the game by a room. Fenced writes (appendActionIf, updateGameIf on it) carry
+   * the epoch their room claimed, so a room that lost its game to another process cannot write any more.
+   */
+  ownerEpoch?: number;
   createdAt: string;
   updatedAt: string;
   startedAt?: string;
@@ -86,6 +93,23 @@ export interface PlayerRecord {
   version?: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** The scalar members a conditional game update can check. */
+export type GameExpectation = Partial<Pick<GameRecord, "owner" | "ownerEpoch" | "status">>;
+
+/** A server process sharing the store, as it registered itself (see src/cluster). */
+export interface ProcessRecord {
+  /** Colyseus processId. */
+  id: string;
+  /** Whether it shares presence (Redis) with its peers; a process without it must be alone on the store. */
+  sharedPresence: boolean;
+  /** host:port WebSocket clients use to reach it, when scaled out. */
+  publicAddress?: string;
+  pid: number;
+  startedAt: string;
+  /** Renewed every heartbeat; a process whose heartbeat is older than the dead-after time is dead. */
+  heartbeatAt: string;
 }
 
 /** The scalar members a conditional player update can check. */
@@ -185,8 +209,19 @@ export interface Store {
   /** Games not finished (for resuming rooms after a restart), oldest first. */
   listUnfinishedGames(): Promise<GameRecord[]>;
 
+  /**
+   * Like updateGame, but only when every member of `expected` equals the stored one (undefined: absent).
+   * Check and write are atomic across processes; resolves with whether it wrote.
+   */
+  updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean>;
+
   /** Durable before it resolves. Throws ActionConflictError if the index exists. */
   appendAction(a: StoredAction): Promise<void>;
+  /**
+   * appendAction fenced by the game's owner epoch: appends only while the game's ownerEpoch is still
+   * `ownerEpoch` and resolves false (nothing written) once another room has claimed the game.
+   */
+  appendActionIf(a: StoredAction, ownerEpoch: number): Promise<boolean>;
   /** In index order. */
   listActions(gameId: string): Promise<StoredAction[]>;
 
@@ -225,6 +260,14 @@ export interface Store {
    * still ends before `expiredBy`). Two callers never get the same delivery from one expiry.
    */
   claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+
+  /** Inserts the process or replaces the record of the same id. */
+  registerProcess(p: ProcessRecord): Promise<void>;
+  /** Renews a heartbeat; false when the record is gone (another process declared this one dead). */
+  touchProcess(id: string, heartbeatAt: string): Promise<boolean>;
+  listProcesses(): Promise<ProcessRecord[]>;
+  /** Removes the record only if its heartbeat is still `heartbeatAt`; true for the one caller that removed it. */
+  removeProcessIf(id: string, heartbeatAt: string): Promise<boolean>;
 
   markUrlVerified(url: string, at: string): Promise<void>;
   urlVerifiedAt(url: string): Promise<string | null>;

@@ -3,6 +3,7 @@
  * a fresh, empty, not-yet-initialised store; each test gets its own.
  */
 import type { Store } from "../../src/store";
+import { clusterContract } from "./contract-cluster";
 import { gamesContract } from "./contract-games";
 import { peopleContract } from "./contract-people";
 import { subscriptionsContract } from "./contract-subscriptions";
@@ -35,6 +36,7 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     gamesContract(ref);
     peopleContract(ref);
     subscriptionsContract(ref);
+    clusterContract(ref);
   });
 }
 

@@ -5,7 +5,7 @@
 import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
   type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
@@ -126,6 +126,9 @@ export class MongoStore implements Store {
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
     await this.patch(this.m.games, "id", id, patch);
   }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+    return (await this.m.games.updateOne(expectationFilter("id", id, expected), patchUpdate(patch, "id", true)).exec()).matchedCount > 0;
+  }
   async findGameByCode(code: string): Promise<GameRecord | null> {
     const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, NO_ID)
       .sort({ createdAt: -1, id: -1 }).limit(1).lean<GameRecord[]>().exec();
@@ -159,6 +162,16 @@ export class MongoStore implements Store {
       if (isDuplicateKey(e)) throw new ActionConflictError(a.gameId, a.index);
       throw e;
     }
+  }
+  async appendActionIf(a: StoredAction, ownerEpoch: number): Promise<boolean> {
+    // MongoDB cannot make an insert conditional on another collection outside a transaction, so the
+    // fence is a check just before the insert; the unique (gameId, index) key is the backstop: a room
+    // that lost its game and still slips a write in first makes the new owner's write of that index
+    // conflict, and the new owner then rebuilds from the log (which keeps the acknowledged move).
+    const owned = await this.m.games.exists({ id: a.gameId, ownerEpoch }).exec();
+    if (!owned) return false;
+    await this.appendAction(a);
+    return true;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.m.actions.find({ gameId }, NO_ID).sort({ index: 1 }).lean<StoredAction[]>().exec();
@@ -253,6 +266,19 @@ export class MongoStore implements Store {
     }
     // Oldest first across pages, as the port promises.
     return claimed.sort((a, b) => (a.createdAt === b.createdAt ? (a.eventId < b.eventId ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+  }
+
+  async registerProcess(p: ProcessRecord): Promise<void> {
+    await this.m.processes.replaceOne({ id: p.id }, copy(p) as unknown as Doc, { upsert: true }).exec();
+  }
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
+    return (await this.m.processes.updateOne({ id }, { $set: { heartbeatAt } }).exec()).matchedCount > 0;
+  }
+  async listProcesses(): Promise<ProcessRecord[]> {
+    return this.m.processes.find({}, NO_ID).sort({ id: 1 }).lean<ProcessRecord[]>().exec();
+  }
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
+    return (await this.m.processes.deleteOne({ id, heartbeatAt }).exec()).deletedCount > 0;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {

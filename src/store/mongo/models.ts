@@ -45,6 +45,7 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       // Equality-sort-range order: the claim sorts by (createdAt, eventId) and filters on leaseUntil.
       [{ createdAt: 1, eventId: 1, leaseUntil: 1 }],
     ])),
+    processes: m("Process", "processes", schema([[{ id: 1 }, { unique: true }]])),
     verifiedUrls: m("VerifiedUrl", "verified_urls", schema([[{ url: 1 }, { unique: true }]])),
     challenges: m("Challenge", "challenges", schema([
       [{ token: 1 }, { unique: true }],

@@ -12,7 +12,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
   type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, pageSize, seatCodes } from "../shared";
@@ -95,6 +95,9 @@ export class SqliteStore implements Store {
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
     this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
   }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+    return this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected);
+  }
   async findGameByCode(code: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
   }
@@ -120,6 +123,15 @@ export class SqliteStore implements Store {
     // A single autocommit INSERT: the commit (and so durability per the pragma) happens before run() returns.
     try {
       this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
+    } catch (e) {
+      if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
+      throw e;
+    }
+  }
+  async appendActionIf(a: StoredAction, ownerEpoch: number): Promise<boolean> {
+    try {
+      const row = { gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action), epoch: ownerEpoch };
+      return this.st.insertActionIf.run(row).changes > 0;
     } catch (e) {
       if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
       throw e;
@@ -201,6 +213,19 @@ export class SqliteStore implements Store {
       for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
       return claimed;
     }).immediate();
+  }
+
+  async registerProcess(p: ProcessRecord): Promise<void> {
+    this.st.saveProcess.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) });
+  }
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
+    return this.st.touchProcess.run({ id, heartbeatAt }).changes > 0;
+  }
+  async listProcesses(): Promise<ProcessRecord[]> {
+    return parseAll<ProcessRecord>(this.st.listProcesses.all() as DocRow[]);
+  }
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
+    return this.st.removeProcessIf.run(id, heartbeatAt).changes > 0;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {
