@@ -18,6 +18,7 @@ import { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor } from "../src/games/views";
 import type { SeatRecord } from "../src/store/port";
+import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { GameRoomState } from "./game-state";
 import { GameClock } from "./game-clock";
 import { project } from "./projection";
@@ -32,8 +33,10 @@ export interface SeatClaim { playerId: string; name: string; tokenHash: string; 
 interface ClientData { seat: Seat | null; windowStart: number; messages: number }
 
 const MESSAGES_PER_SECOND = 20;
+/** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
+const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
 
-export class GameRoom extends Room<{ state: GameRoomState }> {
+export class GameRoom extends Room<{ state: GameRoomState }> implements HeldRoom {
   override state = new GameRoomState();
   private deps!: RoomDeps;
   private ctx!: GameContext;
@@ -42,6 +45,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
   private connected: Record<Seat, boolean> = { A: false, B: false };
   /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
   private closing = false;
+  /** The owner epoch this room claimed its game with; every durable write carries it (src/cluster). */
+  private epoch = 0;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps }) {
     this.deps = options.deps;
@@ -60,6 +65,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     this.maxClients = 200;
     const record = await this.deps.store.getGame(options.gameId);
     if (!record) throw new ServerError(4404, `no game ${options.gameId}`);
+    // Claim before reading the log: a write of the previous owner is then either in the log or refused.
+    const epoch = await this.deps.fence.claim(record, this);
+    if (epoch === null) throw new ServerError(4409, `game ${record.id} was claimed by another room meanwhile`);
+    this.epoch = epoch;
     const actions = await this.deps.store.listActions(record.id);
     this.ctx = rebuildContext(record, actions);
     await this.reconcile(actions.at(-1)?.at);
@@ -125,6 +134,17 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
 
   override onDispose() {
     this.timers.stop();
+    this.deps.fence.release(this.roomId, this);
+  }
+
+  /** The game moved to another process (this one stalled and was taken over): close without writing. */
+  sendAway(reason: string) {
+    if (this.closing) return;
+    this.closing = true;
+    this.timers.stop();
+    this.deps.log.warn({ gameId: this.roomId, reason }, "closing a room whose game moved");
+    detachListing(this);
+    void this.disconnect(GAME_MOVED_CODE).catch(() => undefined);
   }
 
   private async onMoveMessage(client: Client, message: unknown) {
@@ -209,7 +229,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
         const at = new Date().toISOString();
         record = { ...record, status: "active", startedAt: at, firstPlayer: engine.firstPlayer, score: engine.score };
       }
-      await this.deps.store.updateGame(r.id, { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score });
+      if (!(await this.deps.fence.update(r.id, this.epoch, { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score }))) return MOVED;
       this.ctx = { ...this.ctx, record, engine };
       this.afterChange();
       this.publish();
@@ -261,7 +281,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       const at = new Date().toISOString();
       const index = this.ctx.engine!.actions.length;
       try {
-        await this.deps.store.appendAction({ gameId: this.roomId, index, action, at });
+        if ((await this.deps.fence.append({ gameId: this.roomId, index, action, at }, this.epoch)) === "fenced") return MOVED;
       } catch (e) {
         this.deps.log.error({ err: e, gameId: this.roomId }, "append failed; action refused");
         return fail("unavailable", "the move could not be stored, so it was not played; retry");
@@ -272,7 +292,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       // Ratings before the record says "finished": if the process dies in between, the resumed room
       // finishes the game again, and rating is idempotent per game.
       if (this.ctx.record.status === "finished") await this.rate();
-      await this.deps.store.updateGame(this.roomId, patch).catch((e) => this.deps.log.error({ err: e }, "record update failed"));
+      await this.deps.fence.update(this.roomId, this.epoch, patch).catch((e) => this.deps.log.error({ err: e }, "record update failed"));
       // 4. project (with the new clocks), 5. publish, 6. emit
       this.afterChange();
       this.count(action, started);
@@ -320,7 +340,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
     if (record.moveCount === this.ctx.timeline.length && patch.status === record.status) return;
     this.ctx = { ...this.ctx, record: { ...record, ...patch } };
     if (this.ctx.record.status === "finished") await this.rate();
-    await this.deps.store.updateGame(record.id, patch);
+    if (!(await this.deps.fence.update(record.id, this.epoch, patch))) return;
     if (this.ctx.record.status === "finished") {
       this.emitAfter(undefined);
       await this.finish();
@@ -362,7 +382,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> {
       if (this.ctx.record.status !== "waiting") return;
       const at = new Date().toISOString();
       const patch = { status: "finished" as const, winner: null, decidedBy: "aborted" as const, finishedAt: at };
-      await this.deps.store.updateGame(this.roomId, patch);
+      if (!(await this.deps.fence.update(this.roomId, this.epoch, patch))) return;
       this.ctx = { ...this.ctx, record: { ...this.ctx.record, ...patch } };
       this.afterChange();
       this.publish();

@@ -32,6 +32,10 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Worker threads for the house opponent and reviews; 0 runs them on the event loop. Default: cores - 1, 1 to 4. */
   AI_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /** How often a process renews its heartbeat in the store and looks for dead peers. */
+  CLUSTER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60000).default(1000),
+  /** A process whose heartbeat is older than this is dead and its games are re-created elsewhere. */
+  CLUSTER_DEAD_AFTER_MS: z.coerce.number().int().min(300).max(600000).default(3000),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });
@@ -52,6 +56,8 @@ export type Config = {
   trustProxy: number;
   metricsToken?: string;
   aiThreads: number;
+  clusterHeartbeatMs: number;
+  clusterDeadAfterMs: number;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -78,6 +84,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
     aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+    clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
+    clusterDeadAfterMs: Math.max(e.CLUSTER_DEAD_AFTER_MS, 2 * e.CLUSTER_HEARTBEAT_MS),
   };
 }
 

@@ -19,6 +19,7 @@ import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
+import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
 import { GameService } from "./games/service";
 import { changeChannel, type RoomDeps } from "./games/ports";
 import { QuickMatch } from "./games/quick-match";
@@ -65,6 +66,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const presence: Presence = infra?.presence ?? new LocalPresence();
   const driver: MatchMakerDriver = infra?.driver ?? new LocalDriver();
   presence.setMaxListeners(0);
+  const timing: ClusterTiming = { heartbeatMs: config.clusterHeartbeatMs, deadAfterMs: config.clusterDeadAfterMs };
+  try {
+    await assertCanJoin(store, Boolean(infra), timing);
+  } catch (e) {
+    await infra?.close();
+    await store.close();
+    throw e;
+  }
+  const ownership = new Ownership(store, () => matchMaker.processId, log);
 
   const baseUrl = config.publicBaseUrl;
   const players = new PlayerService(store, baseUrl);
@@ -101,6 +111,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   const roomDeps: RoomDeps = {
     store,
+    fence: ownership,
     events,
     players,
     decide: (view, level) => ai.decide(view, level),
@@ -153,7 +164,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         trustProxy: config.trustProxy,
         health: async () => {
           const storeHealth = await store.health();
-          return { ok: storeHealth.ok, store: storeHealth };
+          return { ok: storeHealth.ok, processId: matchMaker.processId, store: storeHealth };
         },
       });
       app.use("/mcp", mcp);
@@ -174,6 +185,19 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     corsHeaders: (req) => cors(req.headers.origin),
   });
   const port = (httpServer.address() as AddressInfo).port;
+  const registry: ProcessRegistry = new ProcessRegistry(
+    store,
+    { id: matchMaker.processId, sharedPresence: Boolean(infra), publicAddress: config.publicAddress },
+    timing,
+    log,
+    async () => {
+      for (const room of await ownership.verifyAll()) await relist(room as GameRoom);
+    },
+    async (peers): Promise<void> => failover?.onPeers(peers),
+  );
+  // Alone on the store (no Redis) there is nobody to take over from: a restart resumes every game.
+  const failover: Failover | null = infra ? new Failover({ store, registry, dropListings, ensure: (id) => rooms.ensure(id), log }) : null;
+  await registry.start();
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
@@ -192,6 +216,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       (closing ??= (async () => {
         await mcp.close();
         await server.gracefullyShutdown(false);
+        // After the rooms closed: peers see this process leave and re-create its unfinished games.
+        await registry.stop();
         await ai.close();
         await events.close();
         await infra?.close();

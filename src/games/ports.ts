@@ -7,11 +7,14 @@ import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, Store } from "../store/port";
 import type { EventSink } from "./game-events";
+import type { GameFence } from "../cluster";
 
 export type HouseLevel = Exclude<Level, "random">;
 
 export interface RoomDeps {
   store: Store;
+  /** Claims the game for this process and fences every durable write of the room by its owner epoch. */
+  fence: GameFence;
   events: EventSink;
   players: PlayerService;
   /** The house opponent: decides from its seat view only. */

@@ -28,9 +28,13 @@ export class RoomAccess {
 
   constructor(private readonly store: Store, private readonly log: Logger) {}
 
-  /** Calls `method` on the game's room, creating the room when it exists nowhere. */
-  call<T>(gameId: string, method: string, args: unknown[] = []): Promise<Outcome<T>> {
-    return this.callRoom<T>(gameId, method, args, () => this.ensure(gameId));
+  /**
+   * Calls `method` on the game's room, creating the room when it exists nowhere. A room in another process
+   * that does not answer within `timeoutMs` gives `unavailable` with a Retry-After (its process may be dead
+   * and about to be taken over).
+   */
+  call<T>(gameId: string, method: string, args: unknown[] = [], timeoutMs = REMOTE_TIMEOUT_MS): Promise<Outcome<T>> {
+    return this.callRoom<T>(gameId, method, args, () => this.ensure(gameId), timeoutMs);
   }
 
   /** Calls `method` on the room if it lives in this process; undefined otherwise (no I/O). */
@@ -52,16 +56,16 @@ export class RoomAccess {
     });
   }
 
-  private async callRoom<T>(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>): Promise<Outcome<T>> {
+  private async callRoom<T>(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>, timeoutMs = REMOTE_TIMEOUT_MS): Promise<Outcome<T>> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const local = await this.callLocal<T>(roomId, method, args);
       if (local) return local;
       if (await matchMaker.getRoomById(roomId)) {
         try {
-          return (await matchMaker.remoteRoomCall(roomId, method as never, args, REMOTE_TIMEOUT_MS)) as Outcome<T>;
+          return (await matchMaker.remoteRoomCall(roomId, method as never, args, timeoutMs)) as Outcome<T>;
         } catch (e) {
           this.log.warn({ err: e, roomId, method }, "remote room call failed");
-          return fail("unavailable", "the process holding this room did not answer; retry shortly");
+          return fail("unavailable", "the process holding this game did not answer; it is being moved to a live process, retry shortly", { retryAfter: 1 });
         }
       }
       await ensure();

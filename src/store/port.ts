@@ -107,6 +107,8 @@ export interface ProcessRecord {
   /** host:port WebSocket clients use to reach it, when scaled out. */
   publicAddress?: string;
   pid: number;
+  /** Machine it runs on (os.hostname()). */
+  host: string;
   startedAt: string;
   /** Renewed every heartbeat; a process whose heartbeat is older than the dead-after time is dead. */
   heartbeatAt: string;

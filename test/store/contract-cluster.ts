@@ -5,7 +5,7 @@ import type { StoreRef } from "./contract";
 import { at, game } from "./fixtures";
 
 const proc = (id: string, heartbeatAt: string, over: Partial<ProcessRecord> = {}): ProcessRecord =>
-  ({ id, sharedPresence: true, pid: 1, startedAt: at(0), heartbeatAt, ...over });
+  ({ id, sharedPresence: true, pid: 1, host: "h1", startedAt: at(0), heartbeatAt, ...over });
 const place = (gameId: string, index: number) => ({ gameId, index, action: { kind: "abort" as const }, at: at(index) });
 
 export function clusterContract(store: StoreRef): void {

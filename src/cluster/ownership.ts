@@ -1,0 +1,95 @@
+/**
+ * Game ownership with fencing. A game room claims its game in the store when it is created (a conditional
+ * update that bumps the owner epoch), and every durable write of the room carries that epoch. A room that
+ * was taken over (its process stalled past the dead-after time and came back) finds its writes refused:
+ * it closes without acknowledging anything and sends its clients to the new owner.
+ */
+import type { Logger } from "../logger";
+import { ActionConflictError, type GameRecord, type Store, type StoredAction } from "../store/port";
+
+/** Close code sent to WebSocket clients of a room whose game moved to another process: rejoin by game id. */
+export const GAME_MOVED_CODE = 4012;
+
+/** What a game room needs to hold its game: claim it, write under its epoch, and be sent away. */
+export interface GameFence {
+  /** Claims the game for this process; null when another room claimed it first (this room must not start). */
+  claim(record: GameRecord, room: HeldRoom): Promise<number | null>;
+  /** The room is gone (disposed): forget it. */
+  release(gameId: string, room: HeldRoom): void;
+  /** appendAction under the room's epoch: "fenced" when the game has moved (nothing written). */
+  append(action: StoredAction, epoch: number): Promise<"stored" | "fenced">;
+  /** updateGame under the room's epoch; false when the game has moved. */
+  update(gameId: string, epoch: number, patch: Partial<GameRecord>): Promise<boolean>;
+}
+
+/** The part of a game room the fence drives. */
+export interface HeldRoom {
+  /** Closes the room without writing anything and tells its clients to rejoin (GAME_MOVED_CODE). */
+  sendAway(reason: string): void;
+}
+
+export class Ownership implements GameFence {
+  private readonly held = new Map<string, { epoch: number; room: HeldRoom }>();
+
+  /** `processId` is read at each claim: Colyseus assigns it while the server starts. */
+  constructor(private readonly store: Store, private readonly processId: () => string, private readonly log: Logger) {}
+
+  async claim(record: GameRecord, room: HeldRoom): Promise<number | null> {
+    const epoch = (record.ownerEpoch ?? 0) + 1;
+    const won = await this.store.updateGameIf(record.id, { ownerEpoch: record.ownerEpoch }, { owner: this.processId(), ownerEpoch: epoch });
+    if (!won) return null;
+    if (record.owner && record.owner !== this.processId()) this.log.info({ gameId: record.id, from: record.owner, epoch }, "game taken over");
+    this.held.set(record.id, { epoch, room });
+    return epoch;
+  }
+
+  release(gameId: string, room: HeldRoom): void {
+    if (this.held.get(gameId)?.room === room) this.held.delete(gameId);
+  }
+
+  async append(action: StoredAction, epoch: number): Promise<"stored" | "fenced"> {
+    try {
+      if (await this.store.appendActionIf(action, epoch)) return "stored";
+    } catch (e) {
+      // Another room wrote this index: it holds the game now, whatever the epoch says.
+      if (!(e instanceof ActionConflictError)) throw e;
+    }
+    this.lost(action.gameId, epoch);
+    return "fenced";
+  }
+
+  async update(gameId: string, epoch: number, patch: Partial<GameRecord>): Promise<boolean> {
+    if (await this.store.updateGameIf(gameId, { ownerEpoch: epoch }, patch)) return true;
+    this.lost(gameId, epoch);
+    return false;
+  }
+
+  /** Games whose room lives here, with the epoch each claimed. */
+  heldGames(): Array<{ gameId: string; epoch: number }> {
+    return [...this.held].map(([gameId, h]) => ({ gameId, epoch: h.epoch }));
+  }
+
+  /**
+   * After a stall: every held game whose stored epoch is no longer this room's is sent away; resolves with
+   * the rooms that still hold their game (their listings were dropped by the peer that declared this
+   * process dead, so the caller lists them again). Reads the store once per held game, which happens only
+   * when this process learns it was declared dead.
+   */
+  async verifyAll(): Promise<HeldRoom[]> {
+    const kept: HeldRoom[] = [];
+    for (const { gameId, epoch } of this.heldGames()) {
+      const g = await this.store.getGame(gameId);
+      if (!g || g.ownerEpoch !== epoch) this.lost(gameId, epoch);
+      else kept.push(this.held.get(gameId)!.room);
+    }
+    return kept;
+  }
+
+  private lost(gameId: string, epoch: number): void {
+    const h = this.held.get(gameId);
+    if (!h || h.epoch !== epoch) return;
+    this.held.delete(gameId);
+    this.log.warn({ gameId, epoch }, "game moved to another process; closing this room");
+    h.room.sendAway("this game moved to another process; rejoin it by its id");
+  }
+}
