@@ -195,6 +195,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     },
     async (peers): Promise<void> => failover?.onPeers(peers),
   );
+  ownership.setLiveness((id) => registry.isLive(id));
   // Alone on the store (no Redis) there is nobody to take over from: a restart resumes every game.
   const failover: Failover | null = infra ? new Failover({ store, registry, dropListings, ensure: (id) => rooms.ensure(id), log }) : null;
   await registry.start();

@@ -30,15 +30,26 @@ export interface HeldRoom {
 
 export class Ownership implements GameFence {
   private readonly held = new Map<string, { epoch: number; room: HeldRoom }>();
+  private isLive: (processId: string) => boolean = () => false;
 
   /** `processId` is read at each claim: Colyseus assigns it while the server starts. */
   constructor(private readonly store: Store, private readonly processId: () => string, private readonly log: Logger) {}
 
+  /** Liveness of peers, from the process registry (until it is set, every other process counts as gone). */
+  setLiveness(isLive: (processId: string) => boolean): void {
+    this.isLive = isLive;
+  }
+
   async claim(record: GameRecord, room: HeldRoom): Promise<number | null> {
+    // A game is taken only from a process that is gone: a live owner's room may merely be unlisted for a
+    // moment (still in onCreate, or dropped by a missed health check) and would keep serving stale reads.
+    const me = this.processId();
+    if (record.owner && record.owner !== me && this.isLive(record.owner)) return null;
+    if (record.owner === me && this.held.has(record.id)) return null;
     const epoch = (record.ownerEpoch ?? 0) + 1;
-    const won = await this.store.updateGameIf(record.id, { ownerEpoch: record.ownerEpoch }, { owner: this.processId(), ownerEpoch: epoch });
+    const won = await this.store.updateGameIf(record.id, { ownerEpoch: record.ownerEpoch }, { owner: me, ownerEpoch: epoch });
     if (!won) return null;
-    if (record.owner && record.owner !== this.processId()) this.log.info({ gameId: record.id, from: record.owner, epoch }, "game taken over");
+    if (record.owner && record.owner !== me) this.log.info({ gameId: record.id, from: record.owner, epoch }, "game taken over");
     this.held.set(record.id, { epoch, room });
     return epoch;
   }

@@ -88,6 +88,7 @@ export class ProcessRegistry {
 
   async start(): Promise<void> {
     await this.register();
+    this.peers = await this.store.listProcesses();
     this.timer = setInterval(() => void this.beat(), this.timing.heartbeatMs);
     this.timer.unref();
   }

@@ -84,7 +84,12 @@ export class RoomAccess {
           await matchMaker.createRoom(roomName, options);
         } catch (e) {
           // Another process may have created it first; that is success.
-          if (!(await matchMaker.getRoomById(roomId))) throw e;
+          if (await matchMaker.getRoomById(roomId)) return;
+          if (e instanceof AppError) throw e;
+          // The room refused to start: its game is held by a live process (shutting down, or whose room
+          // is being listed), or another room claimed it a moment ago. Both pass within a heartbeat.
+          this.log.debug({ err: e, roomId }, "room not created here");
+          throw new AppError("unavailable", "this game is moving between server processes; retry shortly", { retryAfter: 1 });
         }
       })().finally(() => this.creating.delete(roomId));
       this.creating.set(roomId, pending);

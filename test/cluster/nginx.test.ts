@@ -55,6 +55,8 @@ function seatPlayer(front: string, gameId: string, playerToken: string, moveDela
         // A human pace, so the game is still being played when its process is killed.
         setTimeout(() => current.connection.isOpen && current.send("move", move), moveDelayMs);
       };
+      room.onMessage("moved", () => undefined);
+      room.onMessage("refused", () => undefined);
       room.onStateChange(act);
       room.onLeave(() => {
         rejoins++;

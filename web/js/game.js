@@ -99,12 +99,13 @@ async function connect() {
     if (model) view.update(model, ctx);
   });
   room.onMessage("moved", () => undefined);
-  room.onLeave(() => {
+  room.onLeave((code) => {
     room = null;
     if (model?.status === "finished") $("#connection").textContent = "The game is over.";
     else {
-      $("#connection").textContent = "Connection lost; reconnecting…";
-      start(2000);
+      // 4012: the game moved to another server process (its own was lost); join it again by id at once.
+      $("#connection").textContent = code === 4012 ? "The game moved to another server; rejoining…" : "Connection lost; reconnecting…";
+      start(code === 4012 ? 0 : 2000);
     }
   });
 }
