@@ -89,6 +89,10 @@ export class ProcessRegistry {
   async start(): Promise<void> {
     await this.register();
     this.peers = await this.store.listProcesses();
+    // Alone on the store, records of dead processes (crashes before a restart) have nobody else to clear them.
+    if (!this.self.sharedPresence) {
+      for (const p of this.peers) if (!this.isLive(p.id)) await this.store.removeProcessIf(p.id, p.heartbeatAt);
+    }
     this.timer = setInterval(() => void this.beat(), this.timing.heartbeatMs);
     this.timer.unref();
   }
