@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   CLUSTER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60000).default(1000),
   /** A process whose heartbeat is older than this is dead and its games are re-created elsewhere. */
   CLUSTER_DEAD_AFTER_MS: z.coerce.number().int().min(300).max(600000).default(3000),
+  /** How long a process holds a webhook delivery before another may send it (a dead holder's run out after this). */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(120_000),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 });
@@ -58,6 +60,7 @@ export type Config = {
   aiThreads: number;
   clusterHeartbeatMs: number;
   clusterDeadAfterMs: number;
+  webhookLeaseMs: number;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -86,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
     clusterDeadAfterMs: Math.max(e.CLUSTER_DEAD_AFTER_MS, 2 * e.CLUSTER_HEARTBEAT_MS),
+    webhookLeaseMs: e.WEBHOOK_LEASE_MS,
   };
 }
 

@@ -96,6 +96,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     config,
     ca: opts.webhookCa,
     retryDelaysMs: opts.webhookRetryDelaysMs,
+    leaseMs: config.webhookLeaseMs,
     // Scaled out, other processes may be delivering from the same store: take over only expired leases.
     exclusive: !infra,
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),

@@ -94,11 +94,11 @@ describe("End-to-end: three processes behind nginx", function () {
     assert.equal(seen.size, 3, "REST reaches every process");
     const ids = await Promise.all(cluster.members.map(async (m) => (await http(m.url, "GET", "/healthz")).json.processId as string));
 
-    // Six REST games and one WebSocket game, all made through the front.
+    // Twenty live games made through the front: seventeen played over REST, three by WebSocket seats.
     const rest = [];
-    for (let i = 0; i < 6; i++) rest.push(await friendGame(front, front));
-    const ws = await friendGame(front, front);
-    const seats = (["A", "B"] as const).map((s) => seatPlayer(front, ws.id, ws.tokens[s], 400));
+    for (let i = 0; i < 17; i++) rest.push(await friendGame(front, front));
+    const wsGames = [await friendGame(front, front), await friendGame(front, front), await friendGame(front, front)];
+    const ws = wsGames[0]!;
     const acked = new Map<string, number>();
     for (const g of rest) {
       for (let m = 0; m < 2; m++) {
@@ -107,6 +107,7 @@ describe("End-to-end: three processes behind nginx", function () {
         acked.set(g.id, out.moveCount!);
       }
     }
+    const seats = wsGames.flatMap((g) => (["A", "B"] as const).map((s) => seatPlayer(front, g.id, g.tokens[s], 400)));
     const store = new SqliteStore({ path: cluster.database });
     await store.init();
     try {
@@ -120,11 +121,11 @@ describe("End-to-end: three processes behind nginx", function () {
       await cluster.signal(victim, "SIGKILL");
 
       // Spectators read every game through the front while it moves.
-      for (const g of [...rest, ws]) assert.equal((await http(front, "GET", `/api/v1/games/${g.id}`)).status, 200);
-      // The seats rejoin by game id through the front, land on the new owner and finish.
+      for (const g of [...rest, ...wsGames]) assert.equal((await http(front, "GET", `/api/v1/games/${g.id}`)).status, 200);
+      // Every WebSocket seat finishes; those of the killed process rejoin by game id through the front.
       const ends = await Promise.all(seats.map((p) => p.finished));
       for (const end of ends) assert.deepEqual(end, { status: "finished", moveCount: 16 });
-      assert.ok(seats.every((p) => p.rejoins() >= 1), "both seats lost their connection and joined again");
+      assert.ok(seats.slice(0, 2).every((p) => p.rejoins() >= 1), "the killed owner's seats lost their connection and joined again");
       // Every REST game plays on through the front; no acknowledged move is lost.
       for (const g of rest) {
         for (let guard = 0; guard < 20; guard++) {
@@ -137,7 +138,7 @@ describe("End-to-end: three processes behind nginx", function () {
         assert.ok(stored >= acked.get(g.id)!);
         assert.equal((await store.getGame(g.id))!.status, "finished");
       }
-      for (const g of [...rest, ws]) assert.notEqual((await store.getGame(g.id))!.owner, ids[victim]);
+      for (const g of [...rest, ...wsGames]) assert.notEqual((await store.getGame(g.id))!.owner, ids[victim]);
     } finally {
       await store.close();
     }
