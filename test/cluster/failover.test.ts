@@ -89,8 +89,10 @@ describe("End-to-end: games move to a live process when their process is lost", 
       assert.equal(r.json.moveCount, acked.get(g.id));
     }
     for (const [i, g] of theirs.entries()) {
-      const { out } = await playUntilAcknowledged(survivors[i % 2]!, g);
+      const { out, refusals } = await playUntilAcknowledged(survivors[i % 2]!, g);
       acked.set(g.id, out.moveCount!);
+      // Until the game has a live room again, a seat is told to come back, never left hanging or misled.
+      for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
     }
     // Both survivors noticed the death; each game was claimed exactly once more (one room, one new epoch).
     for (const g of theirs) {
