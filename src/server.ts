@@ -194,7 +194,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     async () => {
       for (const room of await ownership.verifyAll()) await relist(room as GameRoom);
     },
-    async (peers): Promise<void> => failover?.onPeers(peers),
+    (peers) => failover?.onPeers(peers) ?? Promise.resolve(),
   );
   ownership.setLiveness((id) => registry.isLive(id));
   // Alone on the store (no Redis) there is nobody to take over from: a restart resumes every game.

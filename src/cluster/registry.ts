@@ -79,7 +79,7 @@ export class ProcessRegistry {
     /** Called when this process finds it was declared dead (it was stalled): its rooms may have moved. */
     private readonly onDeclaredDead: () => Promise<void>,
     /** Called after every heartbeat with the processes on the store (the failover's scan). */
-    private readonly onPeers: (peers: ProcessRecord[]) => Promise<void> = async () => undefined,
+    private readonly onPeers: (peers: ProcessRecord[]) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   get id(): string {
