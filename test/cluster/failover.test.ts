@@ -115,19 +115,26 @@ describe("End-to-end: games move to a live process when their process is lost", 
     }
   });
 
-  it("moves the games of a SIGTERMed process to the others", async () => {
+  it("moves the games of a SIGTERMed process to the others while REST agents keep playing", async () => {
     c = await startCluster(2);
-    const { games, victim } = await gamesAndVictim(c, 4);
+    const { games, victim } = await gamesAndVictim(c, 6);
     const acked = await advance(c.procs.map((p) => p.url), games, 2);
+    const live = c.procs[1 - victim]!;
+    // Agents play every game through the surviving process before, during and after the SIGTERM.
+    const players = games.map(async (g) => {
+      for (let m = 0; m < 6; m++) {
+        const { out, refusals } = await playUntilAcknowledged(live.url, g);
+        acked.set(g.id, out.moveCount!);
+        // A client may be asked to come back (503 with Retry-After) while the game moves; nothing else.
+        for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
+      }
+    });
+    await new Promise((r) => setTimeout(r, 200));
     await c.procs[victim]!.stop("SIGTERM");
-    for (const g of games) {
-      const { out, refusals } = await playUntilAcknowledged(c.procs[1 - victim]!.url, g);
-      acked.set(g.id, out.moveCount!);
-      // A client may be asked to come back (503 with Retry-After) while the game moves; nothing else.
-      for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
-    }
+    await Promise.all(players);
     await assertNothingLost(c, acked);
     await assertOneRoomPerGame(c, games.map((g) => g.id));
+    for (const g of games) assert.equal((await c.store.getGame(g.id))!.moveCount, 8);
   });
 
   it("keeps one room per game when a stalled owner comes back after its games moved (SIGSTOP, SIGCONT)", async () => {
