@@ -18,6 +18,15 @@ import { FAST_CLUSTER, friendGame, playOne } from "./support";
 
 const nginxAvailable = (): boolean => spawnSync("nginx", ["-v"]).status === 0;
 
+/** The part of the game room's schema state a seat reads to move. */
+interface SeatState {
+  status: string;
+  turn: string;
+  moveCount: number;
+  hands?: Map<string, { cards: Array<{ id: string }> }>;
+  board: Map<string, unknown>;
+}
+
 /**
  * A WebSocket seat that plays to the end and, like the browser client, joins again by game id whenever its
  * connection ends before the game does (its process died, or the game moved: close code 4012).
@@ -37,14 +46,14 @@ function seatPlayer(front: string, gameId: string, playerToken: string, moveDela
         }
       }
       let sentAt = -1;
-      const act = (s: any) => {
+      const act = (s: SeatState | undefined) => {
         if (!s?.hands) return;
         if (s.status === "finished") {
           clearTimeout(timer);
           resolve({ status: s.status, moveCount: s.moveCount });
           return;
         }
-        const hand = [...s.hands.entries()][0] as [string, any] | undefined;
+        const hand = [...s.hands.entries()][0];
         if (!hand || s.status !== "active") return;
         const [seat, h] = hand;
         if (s.turn !== seat || sentAt === s.moveCount || h.cards.length === 0) return;
@@ -57,12 +66,12 @@ function seatPlayer(front: string, gameId: string, playerToken: string, moveDela
       };
       room.onMessage("moved", () => undefined);
       room.onMessage("refused", () => undefined);
-      room.onStateChange(act);
+      room.onStateChange((state) => act(state as SeatState));
       room.onLeave(() => {
         rejoins++;
         void join();
       });
-      act(room.state);
+      act(room.state as SeatState | undefined);
     };
     void join();
   });
