@@ -19,6 +19,7 @@ import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
 import type { GameRecord, StoredAction } from "../src/store/port";
+import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock } from "./game-clock";
@@ -41,7 +42,10 @@ interface ClientData { seat: Seat | null; windowStart: number; messages: number 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
 
-export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi {
+/** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
+const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
+
+export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi, HeldRoom {
   override state = new GameRoomState();
   private deps!: RoomDeps;
   private ctx!: GameContext;
@@ -52,6 +56,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private closing = false;
   private admission!: Admission;
   private messagesPerSecond = MESSAGES_PER_SECOND;
+  /** The owner epoch this room claimed its game with; every durable write carries it (src/cluster). */
+  private epoch = 0;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -72,6 +78,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.maxClients = ADMIT_ALL; // spectators are capped by `admission`, so a seat is never locked out
     const record = await this.deps.store.getGame(options.gameId);
     if (!record) throw new ServerError(4404, `no game ${options.gameId}`);
+    // Claim before reading the log: a write of the previous owner is then either in the log or refused.
+    const epoch = await this.deps.fence.claim(record, this);
+    if (epoch === null) throw new ServerError(4409, `game ${record.id} was claimed by another room meanwhile`);
+    this.epoch = epoch;
     const actions = await this.deps.store.listActions(record.id);
     this.ctx = rebuildContext(record, actions);
     await this.reconcile(actions.at(-1)?.at);
@@ -142,6 +152,17 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   override onDispose() {
     this.timers.stop();
     this.deps.released(this.roomId);
+    this.deps.fence.release(this.roomId, this);
+  }
+
+  /** The game moved to another process (this one stalled and was taken over): close without writing. */
+  sendAway(reason: string) {
+    if (this.closing) return;
+    this.closing = true;
+    this.timers.stop();
+    this.deps.log.warn({ gameId: this.roomId, reason }, "closing a room whose game moved");
+    detachListing(this);
+    void this.disconnect(GAME_MOVED_CODE).catch(() => undefined);
   }
 
   private async onClientIn(client: Client, message: GameIn) {
@@ -309,9 +330,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   /** Stores actions and record fields through the process's group commit; a refusal when not stored. */
   private async write(actions: StoredAction[], patch: Partial<GameRecord>): Promise<Outcome<null>> {
     try {
-      const result = await this.deps.commit({ gameId: this.roomId, actions, patch });
+      const result = await this.deps.commit({ gameId: this.roomId, actions, patch, ownerEpoch: this.epoch });
       if (result === "committed") return { ok: true, value: null };
-      this.deps.log.error({ gameId: this.roomId }, "game write conflicted (another writer holds this game); refused");
+      // The fence refused it (or another room wrote this index): the game is held elsewhere now.
+      this.deps.fence.moved(this.roomId, this.epoch);
+      return MOVED;
     } catch (e) {
       this.deps.log.error({ err: e, gameId: this.roomId }, "game write failed; refused");
     }

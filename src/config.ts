@@ -34,6 +34,12 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Worker threads for the house opponent and reviews; 0 runs them on the event loop. Default: cores - 1, 1 to 4. */
   AI_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /** How often a process renews its heartbeat in the store and looks for dead peers. */
+  CLUSTER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60000).default(1000),
+  /** A process whose heartbeat is older than this is dead and its games are re-created elsewhere. */
+  CLUSTER_DEAD_AFTER_MS: z.coerce.number().int().min(300).max(600000).default(3000),
+  /** How long a process holds a webhook delivery before another may send it (a dead holder's run out after this). */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(120_000),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** WebSocket frames (of any protocol type) one socket may send per second before it is closed. */
@@ -83,6 +89,9 @@ export type Config = {
   metricsToken?: string;
   aiThreads: number;
   limits: Limits;
+  clusterHeartbeatMs: number;
+  clusterDeadAfterMs: number;
+  webhookLeaseMs: number;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -119,6 +128,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mcpSessionsPerAddress: e.MCP_SESSIONS_PER_ADDRESS,
       mcpIdleMs: e.MCP_IDLE_S * 1000,
     },
+    clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
+    clusterDeadAfterMs: Math.max(e.CLUSTER_DEAD_AFTER_MS, 2 * e.CLUSTER_HEARTBEAT_MS),
+    webhookLeaseMs: e.WEBHOOK_LEASE_MS,
   };
 }
 

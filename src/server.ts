@@ -18,6 +18,7 @@ import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
+import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
 import { GameService } from "./games/service";
 import { changeChannel, type RoomDeps } from "./games/ports";
 import { QuickMatch } from "./games/quick-match";
@@ -61,11 +62,25 @@ export interface StartOptions {
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const store = await openStore({ database: config.database, mongodbUrl: config.mongodbUrl, synchronous: config.sqliteSynchronous });
+  const store = await openStore({
+    database: config.database,
+    mongodbUrl: config.mongodbUrl,
+    synchronous: config.sqliteSynchronous,
+    onState: (state, err) => (err ? log.error({ err, state }, "store connection error") : log.info({ state }, "store connection state")),
+  });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
   const driver: MatchMakerDriver = infra?.driver ?? new LocalDriver();
   presence.setMaxListeners(0);
+  const timing: ClusterTiming = { heartbeatMs: config.clusterHeartbeatMs, deadAfterMs: config.clusterDeadAfterMs };
+  try {
+    await assertCanJoin(store, Boolean(infra), timing);
+  } catch (e) {
+    await infra?.close();
+    await store.close();
+    throw e;
+  }
+  const ownership = new Ownership(store, () => matchMaker.processId, log);
 
   const baseUrl = config.publicBaseUrl;
   const players = new PlayerService(store, baseUrl);
@@ -90,6 +105,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     config,
     ca: opts.webhookCa,
     retryDelaysMs: opts.webhookRetryDelaysMs,
+    leaseMs: config.webhookLeaseMs,
     // Scaled out, other processes may be delivering from the same store: take over only expired leases.
     exclusive: !infra,
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
@@ -108,6 +124,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store,
     commit: (write) => commits.submit(write),
     released: (gameId) => subscriptionCache.forget(gameId),
+    fence: ownership,
     events,
     players,
     decide: (view, level) => ai.decide(view, level),
@@ -171,6 +188,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
+        health: async () => {
+          const storeHealth = await store.health();
+          return { ok: storeHealth.ok, processId: matchMaker.processId, store: storeHealth };
+        },
       });
       // After mountApi, whose app-wide edges (API-Version) it then carries too.
       app.get("/metrics", metricsHandler(metrics, config.metricsToken));
@@ -196,6 +217,20 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     corsHeaders: (req) => cors(req.headers.origin),
   });
   const port = (httpServer.address() as AddressInfo).port;
+  const registry: ProcessRegistry = new ProcessRegistry(
+    store,
+    { id: matchMaker.processId, sharedPresence: Boolean(infra), publicAddress: config.publicAddress },
+    timing,
+    log,
+    async () => {
+      for (const room of await ownership.verifyAll()) await relist(room as GameRoom);
+    },
+    (peers) => failover?.onPeers(peers) ?? Promise.resolve(),
+  );
+  ownership.setLiveness((id) => registry.isLive(id));
+  // Alone on the store (no Redis) there is nobody to take over from: a restart resumes every game.
+  const failover: Failover | null = infra ? new Failover({ store, registry, dropListings, ensure: (id) => rooms.ensure(id), log }) : null;
+  await registry.start();
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
@@ -215,6 +250,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await mcp.close();
         subscriptionCache.stop();
         await server.gracefullyShutdown(false);
+        // After the rooms closed: peers see this process leave and re-create its unfinished games.
+        await registry.stop();
         await ai.close();
         await events.close();
         await infra?.close();

@@ -196,8 +196,13 @@ export class ChallengeService {
     const c = ChallengeToken.test(token) ? await this.deps.store.getChallenge(token) : null;
     if (!c) throw new AppError("not_found", "no challenge has this token");
     const seen = this.withExpiry(c);
-    if (seen.status !== c.status) await this.deps.store.updateChallenge(token, { status: seen.status });
-    return seen;
+    if (seen.status === c.status) return seen;
+    // Conditional, like every other step: an accept on another process may have won the race, and an
+    // unconditional write would mark its played game's challenge expired.
+    if (await this.deps.store.updateChallengeIf(token, { status: "open" }, { status: "expired" })) return seen;
+    const now = await this.deps.store.getChallenge(token);
+    if (!now) throw new AppError("not_found", "no challenge has this token");
+    return this.withExpiry(now);
   }
 
   private withExpiry(c: ChallengeRecord): ChallengeRecord {

@@ -26,6 +26,8 @@ export interface ApiDeps {
   trustProxy: number;
   /** Largest JSON body, in bytes (config MAX_BODY_BYTES); default 64 KiB. */
   maxBodyBytes?: number;
+  /** What /healthz reports beside `ok` (the store, the cluster); `ok: false` answers 503. */
+  health?: () => Promise<{ ok: boolean } & Record<string, unknown>>;
 }
 
 export function mountApi(app: Express, deps: ApiDeps): void {
@@ -58,8 +60,9 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);
   app.use("/api", v1);
-  app.get("/healthz", (_req, res) => {
-    res.json({ ok: true });
+  app.get("/healthz", async (_req, res) => {
+    const report = deps.health ? await deps.health() : { ok: true };
+    res.status(report.ok ? 200 : 503).json(report);
   });
 }
 

@@ -23,6 +23,8 @@ export function problemBody(e: AppError, docsBase: string) {
 }
 
 export function sendProblem(res: Response, e: AppError, docsBase: string): void {
+  // A refusal that knows when to come back (a game moving to another process) says so the standard way.
+  if (typeof e.extra.retryAfter === "number") res.setHeader("Retry-After", String(e.extra.retryAfter));
   res.status(e.status).type("application/problem+json").send(JSON.stringify(problemBody(e, docsBase)));
 }
 

@@ -7,6 +7,7 @@ import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GameWrite, GameWriteResult, GamesPort } from "../store/port";
 import type { EventSink } from "./game-events";
+import type { GameFence } from "../cluster";
 
 export type HouseLevel = Exclude<Level, "random">;
 
@@ -17,6 +18,8 @@ export interface RoomDeps {
   commit(write: GameWrite): Promise<GameWriteResult>;
   /** Called when the room is disposed (what was kept for it, such as its subscriptions, can go). */
   released(gameId: string): void;
+  /** Claims the game for this process and tells the room when its game moved (src/cluster/ownership.ts). */
+  fence: GameFence;
   events: EventSink;
   players: PlayerService;
   /** The house opponent: decides from its seat view only. */

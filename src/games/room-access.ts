@@ -37,9 +37,13 @@ export class RoomAccess {
 
   constructor(private readonly store: Pick<GamesPort, "getGame">, private readonly log: Logger) {}
 
-  /** The game's room, wherever it lives; it is created (from the store) when it exists nowhere. */
-  game(gameId: string): RoomProxy<GameRoomApi> {
-    return proxy<GameRoomApi>(GAME_ROOM_METHODS, (method, args) => this.callRoom(gameId, method, args, () => this.ensure(gameId)));
+  /**
+   * The game's room, wherever it lives; it is created (from the store) when it exists nowhere. A room in
+   * another process that does not answer within `timeoutMs` gives `unavailable` with a Retry-After (its
+   * process may be dead and about to be taken over).
+   */
+  game(gameId: string, timeoutMs = REMOTE_TIMEOUT_MS): RoomProxy<GameRoomApi> {
+    return proxy<GameRoomApi>(GAME_ROOM_METHODS, (method, args) => this.callRoom(gameId, method, args, () => this.ensure(gameId), timeoutMs));
   }
 
   /** The game's room if it lives in this process (no I/O), called directly. */
@@ -60,16 +64,16 @@ export class RoomAccess {
     });
   }
 
-  private async callRoom(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>): Promise<Outcome<unknown>> {
+  private async callRoom(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>, timeoutMs = REMOTE_TIMEOUT_MS): Promise<Outcome<unknown>> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const local = localRoom(roomId) as unknown as Record<string, (...a: unknown[]) => Outcome<unknown> | Promise<Outcome<unknown>>> | undefined;
       if (local) return local[method](...args);
       if (await matchMaker.getRoomById(roomId)) {
         try {
-          return (await matchMaker.remoteRoomCall(roomId, method, args, REMOTE_TIMEOUT_MS)) as Outcome<unknown>;
+          return (await matchMaker.remoteRoomCall(roomId, method, args, timeoutMs)) as Outcome<unknown>;
         } catch (e) {
           this.log.warn({ err: e, roomId, method }, "remote room call failed");
-          return fail("unavailable", "the process holding this room did not answer; retry shortly");
+          return fail("unavailable", "the process holding this game did not answer; it is being moved to a live process, retry shortly", { retryAfter: 1 });
         }
       }
       await ensure();
@@ -88,7 +92,12 @@ export class RoomAccess {
           await matchMaker.createRoom(roomName, options);
         } catch (e) {
           // Another process may have created it first; that is success.
-          if (!(await matchMaker.getRoomById(roomId))) throw e;
+          if (await matchMaker.getRoomById(roomId)) return;
+          if (e instanceof AppError) throw e;
+          // The room refused to start: its game is held by a live process (shutting down, or whose room
+          // is being listed), or another room claimed it a moment ago. Both pass within a heartbeat.
+          this.log.debug({ err: e, roomId }, "room not created here");
+          throw new AppError("unavailable", "this game is moving between server processes; retry shortly", { retryAfter: 1 });
         }
       })().finally(() => this.creating.delete(roomId));
       this.creating.set(roomId, pending);

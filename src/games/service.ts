@@ -28,6 +28,15 @@ type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promi
 /** Reviews kept in memory: a finished game never changes, so its review is computed once. */
 const REVIEW_CACHE = 256;
 
+/**
+ * How long a read waits for a room in another process before it is answered from the store (public
+ * reads) or refused as `unavailable` with Retry-After (a seat's sync): the process may be dead, and its
+ * games are being moved. Moves wait longer, since a live room stores the move before it answers.
+ */
+const PUBLIC_READ_TIMEOUT_MS = 700;
+const SEAT_READ_TIMEOUT_MS = 2000;
+const MOVE_TIMEOUT_MS = 3000;
+
 export interface NewSeat { playerId: string; name: string; champion?: SeatRecord["champion"] }
 
 export class GameService {
@@ -147,12 +156,12 @@ export class GameService {
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
       const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
-      const first = await this.read(gameId, ask, fromStore);
+      const first = await this.read(gameId, ask, fromStore, tokenHash === null);
       // Nothing to wait for: new moves, a finished game, or (seat view) the caller must move now.
       if (!waiter || first.moves.length > 0 || first.status === "finished" || first.yourTurn) return first;
       const woken = await waiter.wait(Date.now() + timeoutS * 1000);
       if (!woken) return first;
-      return this.read(gameId, ask, fromStore);
+      return this.read(gameId, ask, fromStore, tokenHash === null);
     } finally {
       waiter?.cancel();
     }
@@ -205,9 +214,10 @@ export class GameService {
 
   /**
    * Finished games are read from the store (their rooms are released); live ones from their room.
-   * `fromStore` is the same read model the room method answers with, applied to the stored game.
+   * `fromStore` is the same read model the room method answers with, applied to the stored game; a public
+   * read (`publicRead`) also uses it when the room's process does not answer in time.
    */
-  private async read<T>(gameId: string, ask: Ask<T>, fromStore: (ctx: GameContext) => Outcome<T>): Promise<T> {
+  private async read<T>(gameId: string, ask: Ask<T>, fromStore: (ctx: GameContext) => Outcome<T>, publicRead = true): Promise<T> {
     const cached = this.finished.get(gameId);
     if (cached) return unwrap(fromStore(cached));
     // The hot path: a game whose room is in this process answers without a store read.
@@ -216,7 +226,12 @@ export class GameService {
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
     if (game.status === "finished") return unwrap(fromStore(await this.finishedContext(game)));
-    return unwrap(await ask(this.rooms.game(gameId)));
+    const out = await ask(this.rooms.game(gameId, publicRead ? PUBLIC_READ_TIMEOUT_MS : SEAT_READ_TIMEOUT_MS));
+    if (!out.ok && out.code === "unavailable" && publicRead) {
+      // Every acknowledged action is in the log, so the store answers what the room would have.
+      return unwrap(fromStore(rebuildContext(game, await this.store.listActions(gameId))));
+    }
+    return unwrap(out);
   }
 
   private async live<T>(gameId: string, ask: Ask<T>): Promise<Outcome<T>> {
@@ -225,7 +240,7 @@ export class GameService {
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
     if (game.status === "finished") throw new AppError("game_over", "the game has finished");
-    return ask(this.rooms.game(gameId));
+    return ask(this.rooms.game(gameId, MOVE_TIMEOUT_MS));
   }
 
   private async finishedContext(game: GameRecord): Promise<GameContext> {

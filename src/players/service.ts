@@ -15,6 +15,8 @@ export interface Resolved { player: PlayerRecord; secret?: string }
 
 const FORM_LENGTH = 10;
 const RATED_GAMES_KEPT = 20;
+/** Versioned writes that lose a race are retried from a fresh read; past this many something is wrong. */
+const MAX_WRITE_ATTEMPTS = 20;
 
 export class PlayerService {
   constructor(
@@ -59,37 +61,46 @@ export class PlayerService {
   /** Applies a finished game to both human profiles. Aborted games are not rated. */
   async recordResult(game: GameRecord): Promise<void> {
     if (game.status !== "finished" || game.decidedBy === "aborted") return;
-    const seats = ["A", "B"] as const;
-    const loaded = await Promise.all(seats.map((s) => this.load(game, s)));
-    const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
-    const [ra, rb] = rateGame(loaded[0].rated, loaded[1].rated, scoreA);
-    const next: Rated[] = [ra, rb];
-    // A seat that chose no champion got one drawn by the seed; it counts towards the favourite too.
-    const drawn = game.seats.A && game.seats.B ? startEngine(game).champions : undefined;
-    await Promise.all(
-      seats.map(async (seat, i) => {
-        const p = loaded[i].player;
-        // A game is applied once per profile, even when a restart replays the end of a game.
-        if (!p || p.ratedGames?.includes(game.id)) return;
-        const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
-        const champion = game.seats[seat]?.champion ?? drawn?.[seat];
-        const champions = { ...p.champions };
-        if (champion) {
-          const c = champions[champion] ?? { games: 0, wins: 0 };
-          champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
-        }
-        await this.store.updatePlayer(p.id, {
-          ...next[i],
-          games: p.games + 1,
-          wins: p.wins + (outcome === "W" ? 1 : 0),
-          losses: p.losses + (outcome === "L" ? 1 : 0),
-          draws: p.draws + (outcome === "D" ? 1 : 0),
-          recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
-          champions,
-          ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
-        });
-      }),
-    );
+    await Promise.all((["A", "B"] as const).map((seat) => this.applyResult(game, seat)));
+  }
+
+  /**
+   * Applies a game to one seat's profile as a versioned read-modify-write: another process finishing a
+   * game of the same player at the same moment makes this write miss, and it is computed again from what
+   * that process wrote, so no result is lost.
+   */
+  private async applyResult(game: GameRecord, seat: Seat): Promise<void> {
+    const other: Seat = seat === "A" ? "B" : "A";
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const [mine, theirs] = await Promise.all([this.load(game, seat), this.load(game, other)]);
+      const p = mine.player;
+      // A game is applied once per profile, even when a restart replays the end of a game.
+      if (!p || p.ratedGames?.includes(game.id)) return;
+      const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
+      const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
+      const rated = seat === "A" ? ra : rb;
+      const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
+      // A seat that chose no champion got one drawn by the seed; it counts towards the favourite too.
+      const champion = game.seats[seat]?.champion ?? (game.seats.A && game.seats.B ? startEngine(game).champions[seat] : undefined);
+      const champions = { ...p.champions };
+      if (champion) {
+        const c = champions[champion] ?? { games: 0, wins: 0 };
+        champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
+      }
+      const written = await this.store.updatePlayerIf(p.id, { version: p.version }, {
+        ...rated,
+        games: p.games + 1,
+        wins: p.wins + (outcome === "W" ? 1 : 0),
+        losses: p.losses + (outcome === "L" ? 1 : 0),
+        draws: p.draws + (outcome === "D" ? 1 : 0),
+        recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
+        champions,
+        ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
+        version: (p.version ?? 0) + 1,
+      });
+      if (written) return;
+    }
+    throw new Error(`player of seat ${seat} in game ${game.id}: rating update kept conflicting`);
   }
 
   private async load(game: GameRecord, seat: Seat): Promise<{ player: PlayerRecord | null; rated: Rated }> {
@@ -130,10 +141,14 @@ export class PlayerService {
     if (guest.isAccount) throw new AppError("conflict", "this profile is already an account");
     const secret = newPlayerSecret();
     const at = this.now().toISOString();
-    const { movedTo: _moved, ...stats } = guest;
+    const { movedTo: _moved, version: _version, ...stats } = guest;
     const build = (id: string): PlayerRecord => ({ ...stats, id, name: body.name ?? guest.name, secretHash: sha256Hex(secret), isAccount: true, createdAt: at, updatedAt: at });
+    // The account is made first (its id drawn afresh on a repeat), then the move is claimed conditionally:
+    // of two concurrent claims (on any processes) one wins and the other is refused, so a guest never
+    // becomes two accounts. The loser's account record stays unreferenced: its secret was never given out.
     const account = await insertWithFreshId(this.newId, build, (p) => this.store.createPlayer(p));
-    await this.store.updatePlayer(guest.id, { movedTo: account.id });
+    const won = await this.store.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: account.id, version: (guest.version ?? 0) + 1 });
+    if (!won) throw new AppError("conflict", "this profile changed while it was being claimed (claimed elsewhere or a game was rated); read it again and retry");
     for (const c of await this.store.communitiesOf(guest.id)) {
       await this.store.addMember(c.id, account.id);
       await this.store.removeMember(c.id, guest.id);

@@ -16,13 +16,15 @@ export interface OpenStoreOptions {
   mongodbUrl?: string;
   /** SQLite's fsync policy: FULL (default) survives power loss, NORMAL a process crash only. */
   synchronous?: "NORMAL" | "FULL";
+  /** MongoDB only: told every change of the connection's state, for the log. */
+  onState?: (state: string, err?: unknown) => void;
 }
 
 /** Opens and initialises the configured store. */
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   let store: Store;
   if (opts.mongodbUrl) {
-    store = new MongoStore({ url: opts.mongodbUrl });
+    store = new MongoStore({ url: opts.mongodbUrl, onState: opts.onState });
   } else {
     store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous });
   }

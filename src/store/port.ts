@@ -44,6 +44,13 @@ export interface GameRecord {
   decidedBy?: DecidedBy;
   /** Agent challenge this game plays, if any. */
   challengeToken?: string;
+  /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
+  owner?: string;
+  /**
+   * Bumped by every claim of the game by a room. Fenced writes (appendActionIf, updateGameIf on it) carry
+   * the epoch their room claimed, so a room that lost its game to another process cannot write any more.
+   */
+  ownerEpoch?: number;
   createdAt: string;
   updatedAt: string;
   startedAt?: string;
@@ -80,9 +87,37 @@ export interface PlayerRecord {
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
   isAccount?: boolean;
+  /**
+   * Bumped by every read-modify-write of the profile (results, claims), which writes only when the stored
+   * version is still the one it read: two processes finishing games of one player cannot lose a result.
+   * Absent on records written before versions existed (read as "no version").
+   */
+  version?: number;
   createdAt: string;
   updatedAt: string;
 }
+
+/** The scalar members a conditional game update can check. */
+export type GameExpectation = Partial<Pick<GameRecord, "owner" | "ownerEpoch" | "status">>;
+
+/** A server process sharing the store, as it registered itself (see src/cluster). */
+export interface ProcessRecord {
+  /** Colyseus processId. */
+  id: string;
+  /** Whether it shares presence (Redis) with its peers; a process without it must be alone on the store. */
+  sharedPresence: boolean;
+  /** host:port WebSocket clients use to reach it, when scaled out. */
+  publicAddress?: string;
+  pid: number;
+  /** Machine it runs on (os.hostname()). */
+  host: string;
+  startedAt: string;
+  /** Renewed every heartbeat; a process whose heartbeat is older than the dead-after time is dead. */
+  heartbeatAt: string;
+}
+
+/** The scalar members a conditional player update can check. */
+export type PlayerExpectation = Partial<Pick<PlayerRecord, "version" | "movedTo">>;
 
 export interface SubscriptionRecord {
   id: string;
@@ -142,13 +177,17 @@ export interface CommunityRecord {
   createdAt: string;
 }
 
+/** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
+export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
+
 export interface ListGamesQuery { status?: GameStatus; publicOnly?: boolean; limit: number; cursor?: string }
 
 /**
  * One game's share of a group commit: the actions it accepted and the record members that follow from them
  * (status, score, winner and the rest a listing or profile must be able to query). The conditions a write
- * must meet to be stored are checked per write inside the batch's transaction: today every action index must
- * be free; an owner check belongs here too.
+ * must meet to be stored are checked per write inside the batch's transaction: every action index must be
+ * free and, when `ownerEpoch` is given, the game's stored owner epoch must still be that one (the fence that
+ * keeps a room whose game moved to another process from writing; src/cluster/ownership.ts).
  */
 export interface GameWrite {
   gameId: string;
@@ -156,6 +195,8 @@ export interface GameWrite {
   actions: StoredAction[];
   /** Shallow-merged into the record exactly like updateGame (an empty patch leaves the record alone). */
   patch: Partial<GameRecord>;
+  /** The epoch the writing room claimed its game with; the write is a "conflict" once it is not the stored one. */
+  ownerEpoch?: number;
 }
 
 /** What became of one write of a batch: stored, or refused because a condition did not hold (nothing of it stored). */
@@ -183,6 +224,8 @@ export interface StoreLifecycle {
   /** Create tables/indexes; idempotent. */
   init(): Promise<void>;
   close(): Promise<void>;
+  /** A bounded round trip to the store; never throws (a failure is `ok: false` with the state). */
+  health(): Promise<StoreHealth>;
 }
 
 /** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
@@ -196,6 +239,12 @@ export interface GamesPort {
   listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }>;
   /** Games not finished (for resuming rooms after a restart), oldest first. */
   listUnfinishedGames(): Promise<GameRecord[]>;
+
+  /**
+   * Like updateGame, but only when every member of `expected` equals the stored one (undefined: absent).
+   * Check and write are atomic across processes; resolves with whether it wrote.
+   */
+  updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean>;
 
   /** Durable before it resolves. Throws ActionConflictError if the index exists. */
   appendAction(a: StoredAction): Promise<void>;
@@ -214,6 +263,11 @@ export interface PlayersPort {
   createPlayer(p: PlayerRecord): Promise<void>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void>;
+  /**
+   * Like updatePlayer, but only when every member of `expected` equals the stored one (undefined: the
+   * member is absent). Check and write are atomic, across processes too; resolves with whether it wrote.
+   */
+  updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean>;
   /** Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. */
   rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]>;
 }
@@ -240,13 +294,24 @@ export interface SubscriptionsPort {
   deleteDeliveries(eventIds: string[]): Promise<void>;
   /**
    * Leases to the caller up to `limit` deliveries whose lease ends at or before `expiredBy`, oldest first:
-   * sets their leaseUntil and returns them as stored. Two callers never get the same delivery from one
-   * expiry.
+   * sets their leaseUntil and returns them as stored, each at most once per call (even when the new lease
+   * still ends before `expiredBy`). Two callers never get the same delivery from one expiry.
    */
   claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
 
   markUrlVerified(url: string, at: string): Promise<void>;
   urlVerifiedAt(url: string): Promise<string | null>;
+}
+
+/** The server processes sharing the store, each with its heartbeat (src/cluster). */
+export interface ProcessesPort {
+  /** Inserts the process or replaces the record of the same id. */
+  registerProcess(p: ProcessRecord): Promise<void>;
+  /** Renews a heartbeat; false when the record is gone (another process declared this one dead). */
+  touchProcess(id: string, heartbeatAt: string): Promise<boolean>;
+  listProcesses(): Promise<ProcessRecord[]>;
+  /** Removes the record only if its heartbeat is still `heartbeatAt`; true for the one caller that removed it. */
+  removeProcessIf(id: string, heartbeatAt: string): Promise<boolean>;
 }
 
 /** Agent challenges. */
@@ -276,4 +341,4 @@ export interface CommunitiesPort {
 }
 
 /** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ChallengesPort, CommunitiesPort {}
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort {}

@@ -16,6 +16,14 @@ describe("Unit: agent challenges served by two processes at once", () => {
   let gamesMade: number;
   let failCreate: boolean;
 
+  /** A process that only reads challenges, through the given store. */
+  const readerDeps = (through: Store = store): ChallengeDeps => ({
+    store: through,
+    baseUrl: "http://arena.test",
+    emit: (e) => void emitted.push(e),
+    players: { profile: async () => Promise.reject(new Error("no profile")) },
+    games: { create: async () => Promise.reject(new Error("this process makes no games")) },
+  });
   const process = (): ChallengeService =>
     new ChallengeService({
       store,
@@ -91,5 +99,44 @@ describe("Unit: agent challenges served by two processes at once", () => {
     assert.equal(outcomes.filter((o) => o.status === "fulfilled").length, 1);
     assert.equal(((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason).code, "conflict");
     assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
+  });
+
+  it("never marks a challenge expired after another process accepted it", async () => {
+    const p1 = process();
+    const { token } = await p1.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
+    // A second process whose clock is past expiry reads the challenge while it is open, and writes only
+    // after the first process's accept went through.
+    let accepted!: () => void;
+    const acceptDone = new Promise<void>((r) => (accepted = r));
+    const slowReads = new Proxy(store, {
+      get(target, key: keyof Store) {
+        if (key === "getChallenge") return async (t: string) => { const c = await target.getChallenge(t); await acceptDone; return c; };
+        const v = target[key];
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const late = new ChallengeService({ ...readerDeps(slowReads), now: () => new Date(Date.now() + 3_600_000) });
+    const reading = late.get(token);
+    await p1.accept(token, {});
+    accepted();
+    const seen = (await reading).status;
+    const stored = (await store.getChallenge(token))!;
+    assert.equal(stored.status, "playing");
+    assert.equal(stored.gameId, "g_1");
+    assert.equal(seen, "playing");
+    // Whatever the late reader saw, the game's finish still settles the challenge.
+    await finish("g_1", token);
+    await p1.onGameFinished((await store.getGame("g_1"))!);
+    assert.equal((await store.getChallenge(token))!.status, "played");
+    assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
+  });
+
+  it("stores expiry once the deadline has passed and the challenge is still open", async () => {
+    const p1 = process();
+    const { token } = await p1.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
+    const late = new ChallengeService({ ...readerDeps(), now: () => new Date(Date.now() + 3_600_000) });
+    assert.equal((await late.get(token)).status, "expired");
+    assert.equal((await store.getChallenge(token))!.status, "expired");
+    await assert.rejects(p1.accept(token, {}), (e: { code?: string }) => e.code === "code_expired");
   });
 });

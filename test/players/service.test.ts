@@ -50,4 +50,29 @@ describe("Unit: player results", () => {
     await players.recordResult(game);
     assert.equal((await store.getPlayer(game.seats.A!.playerId))!.games, 0);
   });
+
+  it("keeps both results when two games of one player finish at once on two processes", async () => {
+    const first = await finishedGame("A");
+    const other = (await players.resolve(undefined, "Cy")).player;
+    const second: GameRecord = { ...first, id: "g_second", seats: { ...first.seats, B: { playerId: other.id, name: other.name, kind: "human" } } };
+    // Two services over one store: only the store's conditional update keeps their writes apart.
+    const elsewhere = new PlayerService(store, "http://arena.test");
+    await Promise.all([players.recordResult(first), elsewhere.recordResult(second)]);
+    const a = (await store.getPlayer(first.seats.A!.playerId))!;
+    assert.deepEqual([a.games, a.wins, a.recentForm], [2, 2, "WW"]);
+    assert.deepEqual([...(a.ratedGames ?? [])].sort(), ["g_second", "g_test"]);
+    assert.deepEqual(a.champions.knight, { games: 2, wins: 2 });
+  });
+
+  it("makes one account of a guest claimed twice at once and refuses the other claim", async () => {
+    const { player, secret } = await players.resolve(undefined, "Ann");
+    const elsewhere = new PlayerService(store, "http://arena.test");
+    const outcomes = await Promise.allSettled([players.claim(player.id, { secret: secret! }), elsewhere.claim(player.id, { secret: secret! })]);
+    const won = outcomes.filter((o) => o.status === "fulfilled");
+    assert.equal(won.length, 1);
+    assert.equal((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason.code, "conflict");
+    const accounts = (await store.rankPlayers(undefined, 100, 0)).filter((p) => p.isAccount);
+    assert.equal(accounts.length, 1);
+    assert.equal((await store.getPlayer(player.id))!.movedTo, accounts[0]!.id);
+  });
 });

@@ -46,6 +46,34 @@ export function playersContract(store: PortRef<PlayersPort>): void {
       assert.deepEqual(await ids([], 10, 0), []);
     });
 
+    it("updates a player conditionally only when the expected version and movedTo match", async function () {
+      await store().createPlayer(player("P1", 1500));
+      assert.equal(await store().updatePlayerIf("P1", { version: 3 }, { rating: 1 }), false);
+      assert.equal(await store().updatePlayerIf("P1", { version: undefined }, { rating: 1600, version: 1 }), true);
+      assert.equal(await store().updatePlayerIf("P1", { version: undefined }, { rating: 1700, version: 1 }), false);
+      assert.equal(await store().updatePlayerIf("P1", { version: 1, movedTo: undefined }, { movedTo: "ACC", version: 2 }), true);
+      assert.equal(await store().updatePlayerIf("P1", { version: 2, movedTo: undefined }, { movedTo: "ACC2", version: 3 }), false);
+      assert.equal(await store().updatePlayerIf("ghost", {}, { rating: 1 }), false);
+      const p = (await store().getPlayer("P1"))!;
+      assert.deepEqual([p.rating, p.version, p.movedTo], [1600, 2, "ACC"]);
+      assert.deepEqual((await store().rankPlayers(undefined, 1, 0)).map((r) => r.rating), [1600]);
+    });
+
+    it("loses no increment when two writers race read-modify-write through versioned updates", async function () {
+      await store().createPlayer(player("P1", 1500));
+      // Each writer adds one game the way the player service does: read, compute, write if unchanged, retry.
+      const addGame = async (): Promise<number> => {
+        for (let attempt = 1; ; attempt++) {
+          const p = (await store().getPlayer("P1"))!;
+          if (await store().updatePlayerIf("P1", { version: p.version }, { games: p.games + 1, version: (p.version ?? 0) + 1 })) return attempt;
+        }
+      };
+      await Promise.all(Array.from({ length: 10 }, addGame));
+      const p = (await store().getPlayer("P1"))!;
+      assert.equal(p.games, 10);
+      assert.equal(p.version, 10);
+    });
+
     it("moves a player in the ranking when the rating is updated", async function () {
       await store().createPlayer(player("A", 1500));
       await store().createPlayer(player("B", 1400));

@@ -123,6 +123,14 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
       assert.deepEqual(ids(await store().claimDeliveries(at(1), at(2), 10)), ["E2"]);
     });
 
+    it("returns three distinct deliveries when three expired ones are claimed at once with a lease still before expiredBy", async function () {
+      // Exclusive recovery claims everything (expiredBy far in the future): the new lease still matches.
+      await store().saveDeliveries([delivery("E1", 1, at(0)), delivery("E2", 2, at(0)), delivery("E3", 3, at(0))]);
+      const claimed = await store().claimDeliveries("9999-12-31T23:59:59.999Z", at(9), 10);
+      assert.deepEqual(ids(claimed), ["E1", "E2", "E3"]);
+      assert.ok(claimed.every((d) => d.leaseUntil === at(9)));
+    });
+
     it("hands each expired delivery to exactly one of two racing claims", async function () {
       await store().saveDeliveries(Array.from({ length: 20 }, (_, i) => delivery(`E${String(i).padStart(2, "0")}`, i, at(0))));
       const [a, b] = await Promise.all([store().claimDeliveries(at(1), at(9), 15), store().claimDeliveries(at(1), at(9), 15)]);

@@ -4,6 +4,7 @@
  * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own.
  */
 import type { Store } from "../../src/store";
+import { clusterContract } from "./contract-cluster";
 import { gamesContract } from "./contract-games";
 import { challengesContract, communitiesContract, playersContract } from "./contract-people";
 import { subscriptionsContract } from "./contract-subscriptions";
@@ -40,6 +41,7 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     challengesContract(ref);
     communitiesContract(ref);
     subscriptionsContract(ref);
+    clusterContract(ref);
   });
 }
 

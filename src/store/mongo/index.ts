@@ -5,13 +5,22 @@
 import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
-  type GameWrite, type GameWriteResult, type Store, type StoredAction, type SubscriptionRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
+  type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { createModels, type Doc, type Models } from "./models";
 
-export interface MongoStoreOptions { url: string }
+export interface MongoStoreOptions {
+  url: string;
+  /**
+   * Bound on server selection, connecting and waiting for a connection (default 5000 ms); a socket read
+   * waits four times as long. Without bounds every call hangs 10-30 s during an outage.
+   */
+  timeoutMs?: number;
+  /** Told every change of the connection's state (connected, disconnected, reconnected, error). */
+  onState?: (state: string, err?: unknown) => void;
+}
 
 /** Never return Mongo's own _id: records are exactly the port's shapes. */
 const NO_ID = { _id: 0 } as const;
@@ -22,6 +31,13 @@ const DURABLE = { w: "majority", j: true } as const;
 function isDuplicateKey(e: unknown): boolean {
   const err = e as { code?: number; writeErrors?: { code?: number }[] } | null;
   return err?.code === 11000 || (err?.writeErrors ?? []).some((w) => w.code === 11000);
+}
+
+/** A filter member per expectation: equal, or absent when the expectation is undefined. */
+function expectationFilter(keyField: string, key: string, expected: object): Doc {
+  const filter: Doc = { [keyField]: key };
+  for (const [k, v] of Object.entries(expected)) filter[k] = v === undefined ? { $exists: false } : v;
+  return filter;
 }
 
 /** $set for the patch's members, $unset for the ones it sets to undefined; the key member never changes. */
@@ -40,10 +56,38 @@ function patchUpdate(patch: object, keyField: string, stamp: boolean): Doc {
 export class MongoStore implements Store {
   private readonly conn: Connection;
   private readonly m: Models;
+  private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
-    this.conn = mongoose.createConnection(options.url, { autoIndex: false });
-    this.m = createModels(this.conn);
+    const timeoutMs = options.timeoutMs ?? 5000;
+    this.conn = mongoose.createConnection(options.url, {
+      autoIndex: false,
+      serverSelectionTimeoutMS: timeoutMs,
+      connectTimeoutMS: timeoutMs,
+      socketTimeoutMS: timeoutMs * 4,
+      waitQueueTimeoutMS: timeoutMs,
+    });
+    for (const state of ["connected", "disconnected", "reconnected", "close"] as const) {
+      this.conn.on(state, () => {
+        this.state = state;
+        options.onState?.(state);
+      });
+    }
+    this.conn.on("error", (err: unknown) => {
+      this.state = "error";
+      options.onState?.("error", err);
+    });
+    this.m = createModels(this.conn, timeoutMs);
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      // A ping through the driver: bounded by server selection, so an outage answers within the timeout.
+      await this.conn.db!.admin().ping();
+      return { ok: true, adapter: "mongodb", state: this.state };
+    } catch {
+      return { ok: false, adapter: "mongodb", state: this.state };
+    }
   }
 
   async init(): Promise<void> {
@@ -81,6 +125,9 @@ export class MongoStore implements Store {
   }
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
     await this.patch(this.m.games, "id", id, patch);
+  }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+    return (await this.m.games.updateOne(expectationFilter("id", id, expected), patchUpdate(patch, "id", true)).exec()).matchedCount > 0;
   }
   async findGameByCode(code: string): Promise<GameRecord | null> {
     const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, NO_ID)
@@ -124,8 +171,18 @@ export class MongoStore implements Store {
    * records; actions already inserted replay on resume, as after a crash between the two steps.
    */
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    const actions = writes.flatMap((w) => w.actions);
     const conflicted = new Set<string>();
+    // The owner fence. MongoDB cannot make an insert conditional on another collection outside a
+    // transaction, so it is a check just before the insert; the unique (gameId, index) key is the backstop:
+    // a room that lost its game and still slips a write in makes the new owner's write of that index
+    // conflict, and the new owner then rebuilds from the log (which keeps the acknowledged move).
+    const fenced = writes.filter((w) => w.ownerEpoch !== undefined);
+    if (fenced.length > 0) {
+      const held = await this.m.games.find({ id: { $in: fenced.map((w) => w.gameId) } }, { id: 1, ownerEpoch: 1 }).lean<{ id: string; ownerEpoch?: number }[]>().exec();
+      const epochs = new Map(held.map((g) => [g.id, g.ownerEpoch]));
+      for (const w of fenced) if (epochs.get(w.gameId) !== w.ownerEpoch) conflicted.add(w.gameId);
+    }
+    const actions = writes.filter((w) => !conflicted.has(w.gameId)).flatMap((w) => w.actions);
     if (actions.length > 0) {
       try {
         const options: InsertManyOptions & mongo.BulkWriteOptions = { lean: true, ordered: false, writeConcern: DURABLE };
@@ -157,6 +214,10 @@ export class MongoStore implements Store {
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
     await this.patch(this.m.players, "id", id, patch);
+  }
+  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
+    // The filter carries the expectation, so the server checks and writes in one atomic operation.
+    return (await this.m.players.updateOne(expectationFilter("id", id, expected), patchUpdate(patch, "id", true)).exec()).matchedCount > 0;
   }
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
     const n = pageSize(limit);
@@ -217,18 +278,36 @@ export class MongoStore implements Store {
     await this.m.deliveries.deleteMany({ eventId: { $in: eventIds } }).exec();
   }
   async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
-    // One findOneAndUpdate per delivery: each is atomic, so a delivery expired once is leased to one caller.
+    // Read a page of candidates (the sort is covered by the createdAt/eventId/leaseUntil index), then
+    // compare-and-set each on the lease it was read with, so each is leased to one caller. What this call
+    // already saw is excluded from the next page: its new lease may still end before `expiredBy`.
+    const n = pageSize(limit);
     const claimed: DeliveryRecord[] = [];
-    for (let i = 0; i < pageSize(limit); i++) {
-      const next = await this.m.deliveries.findOneAndUpdate(
-        { leaseUntil: { $lte: expiredBy } },
-        { $set: { leaseUntil } },
-        { sort: { createdAt: 1, eventId: 1 }, returnDocument: "after", projection: NO_ID },
-      ).lean<DeliveryRecord>().exec();
-      if (!next) break;
-      claimed.push(next);
+    const seen: string[] = []; // won here, or lost to another caller who now holds it
+    while (claimed.length < n) {
+      const candidates = await this.m.deliveries.find({ leaseUntil: { $lte: expiredBy }, eventId: { $nin: seen } }, NO_ID)
+        .sort({ createdAt: 1, eventId: 1 }).limit(n - claimed.length).lean<DeliveryRecord[]>().exec();
+      if (candidates.length === 0) break;
+      seen.push(...candidates.map((d) => d.eventId));
+      const won = await Promise.all(candidates.map(async (d) =>
+        (await this.m.deliveries.updateOne({ eventId: d.eventId, leaseUntil: d.leaseUntil }, { $set: { leaseUntil } }).exec()).matchedCount > 0));
+      claimed.push(...candidates.filter((_, i) => won[i]).map((d) => ({ ...d, leaseUntil })));
     }
-    return claimed;
+    // Oldest first across pages, as the port promises.
+    return claimed.sort((a, b) => (a.createdAt === b.createdAt ? (a.eventId < b.eventId ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+  }
+
+  async registerProcess(p: ProcessRecord): Promise<void> {
+    await this.m.processes.replaceOne({ id: p.id }, copy(p) as unknown as Doc, { upsert: true }).exec();
+  }
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
+    return (await this.m.processes.updateOne({ id }, { $set: { heartbeatAt } }).exec()).matchedCount > 0;
+  }
+  async listProcesses(): Promise<ProcessRecord[]> {
+    return this.m.processes.find({}, NO_ID).sort({ id: 1 }).lean<ProcessRecord[]>().exec();
+  }
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
+    return (await this.m.processes.deleteOne({ id, heartbeatAt }).exec()).deletedCount > 0;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {
@@ -249,9 +328,7 @@ export class MongoStore implements Store {
   }
   async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
     // The filter carries the expectation, so the server checks and writes in one atomic operation.
-    const filter: Doc = { token };
-    for (const [k, v] of Object.entries(expected)) filter[k] = v === undefined ? { $exists: false } : v;
-    return (await this.m.challenges.updateOne(filter, patchUpdate(patch, "token", true)).exec()).matchedCount > 0;
+    return (await this.m.challenges.updateOne(expectationFilter("token", token, expected), patchUpdate(patch, "token", true)).exec()).matchedCount > 0;
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     const n = pageSize(limit);

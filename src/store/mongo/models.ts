@@ -6,8 +6,9 @@ import { Schema, type Connection, type Model } from "mongoose";
 
 export type Doc = Record<string, unknown>;
 
-function schema(indexes: [Record<string, 1 | -1>, { unique?: boolean; sparse?: boolean }?][]): Schema<Doc> {
+function makeSchema(indexes: [Record<string, 1 | -1>, { unique?: boolean; sparse?: boolean }?][], bufferTimeoutMS: number): Schema<Doc> {
   const s = new Schema<Doc>({}, {
+    bufferTimeoutMS, // a call made while disconnected fails after this rather than the 10 s default
     strict: false, // keep every member of the record
     strictQuery: false, // filters name paths the schema does not declare
     minimize: false, // an empty `seats` or `champions` object is part of the record
@@ -19,8 +20,9 @@ function schema(indexes: [Record<string, 1 | -1>, { unique?: boolean; sparse?: b
   return s;
 }
 
-export function createModels(conn: Connection) {
+export function createModels(conn: Connection, bufferTimeoutMS: number) {
   const m = (name: string, collection: string, s: Schema<Doc>): Model<Doc> => conn.model<Doc>(name, s, collection);
+  const schema = (indexes: Parameters<typeof makeSchema>[0]) => makeSchema(indexes, bufferTimeoutMS);
   return {
     games: m("Game", "games", schema([
       [{ id: 1 }, { unique: true }],
@@ -40,8 +42,10 @@ export function createModels(conn: Connection) {
     ])),
     deliveries: m("Delivery", "deliveries", schema([
       [{ eventId: 1 }, { unique: true }],
-      [{ leaseUntil: 1, createdAt: 1 }],
+      // Equality-sort-range order: the claim sorts by (createdAt, eventId) and filters on leaseUntil.
+      [{ createdAt: 1, eventId: 1, leaseUntil: 1 }],
     ])),
+    processes: m("Process", "processes", schema([[{ id: 1 }, { unique: true }]])),
     verifiedUrls: m("VerifiedUrl", "verified_urls", schema([[{ url: 1 }, { unique: true }]])),
     challenges: m("Challenge", "challenges", schema([
       [{ token: 1 }, { unique: true }],

@@ -13,8 +13,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameRecord, type ListGamesQuery, type PlayerRecord,
-  type GameWrite, type GameWriteResult, type Store, type StoredAction, type SubscriptionRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
+  type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
 import { SCHEMA } from "./schema";
@@ -43,6 +43,7 @@ const subscriptionRow = (s: SubscriptionRecord) =>
   ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
 const deliveryRow = (d: DeliveryRecord) =>
   ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
+const playerRow = (p: PlayerRecord) => ({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
 const challengeRow = (c: ChallengeRecord) =>
   ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
 
@@ -90,6 +91,15 @@ export class SqliteStore implements Store {
     this.s = null;
   }
 
+  async health(): Promise<StoreHealth> {
+    try {
+      this.db.prepare("SELECT 1").get();
+      return { ok: true, adapter: "sqlite", state: "open" };
+    } catch (e) {
+      return { ok: false, adapter: "sqlite", state: (e as Error).message };
+    }
+  }
+
   async createGame(game: GameRecord): Promise<void> {
     return this.durable(() => {
       this.st.insertGame.run(gameRow(game));
@@ -102,6 +112,9 @@ export class SqliteStore implements Store {
     return this.durable(() => {
       this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
     });
+  }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+    return this.durable(() => this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected));
   }
   async findGameByCode(code: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
@@ -143,6 +156,8 @@ export class SqliteStore implements Store {
     });
   }
   private commitGame(w: GameWrite): GameWriteResult {
+    // The owner fence: read inside the batch's immediate transaction, so no other process writes in between.
+    if (w.ownerEpoch !== undefined && !this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch })) return "conflict";
     try {
       this.db.transaction(() => {
         for (const a of w.actions) this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
@@ -171,7 +186,7 @@ export class SqliteStore implements Store {
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     return this.durable(() => {
-      this.st.insertPlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
+      this.st.insertPlayer.run(playerRow(p));
     });
   }
   async getPlayer(id: string): Promise<PlayerRecord | null> {
@@ -179,9 +194,11 @@ export class SqliteStore implements Store {
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
     return this.durable(() => {
-      this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) =>
-        this.st.updatePlayer.run({ id: p.id, rating: p.rating, doc: JSON.stringify(p) }));
+      this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) => this.st.updatePlayer.run(playerRow(p)));
     });
+  }
+  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
+    return this.durable(() => this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) => this.st.updatePlayer.run(playerRow(p)), expected));
   }
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
@@ -258,6 +275,19 @@ export class SqliteStore implements Store {
         return claimed;
       }).immediate();
     });
+  }
+
+  async registerProcess(p: ProcessRecord): Promise<void> {
+    this.st.saveProcess.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) });
+  }
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
+    return this.st.touchProcess.run({ id, heartbeatAt }).changes > 0;
+  }
+  async listProcesses(): Promise<ProcessRecord[]> {
+    return parseAll<ProcessRecord>(this.st.listProcesses.all() as DocRow[]);
+  }
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
+    return this.st.removeProcessIf.run(id, heartbeatAt).changes > 0;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {

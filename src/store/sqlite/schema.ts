@@ -51,6 +51,12 @@ CREATE TABLE IF NOT EXISTS deliveries (
 );
 CREATE INDEX IF NOT EXISTS deliveries_by_lease ON deliveries (lease_until, created_at);
 
+CREATE TABLE IF NOT EXISTS processes (
+  id TEXT PRIMARY KEY,
+  heartbeat_at TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS verified_urls (
   url TEXT PRIMARY KEY,
   at TEXT NOT NULL

@@ -62,6 +62,16 @@ export function prepareStatements(db: Database) {
     deleteDelivery: p(`DELETE FROM deliveries WHERE event_id = ?`),
     expiredDeliveries: p(`SELECT doc FROM deliveries WHERE lease_until <= ? ORDER BY created_at, event_id LIMIT ?`),
 
+    // The owner fence of a group-commit write: the game is still held under this epoch.
+    gameOwnedAt: p(`SELECT 1 FROM games WHERE id = @id AND json_extract(doc, '$.ownerEpoch') = @epoch`),
+
+    saveProcess: p(`INSERT INTO processes (id, heartbeat_at, doc) VALUES (@id, @heartbeatAt, @doc)
+      ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, doc = excluded.doc`),
+    touchProcess: p(`UPDATE processes SET heartbeat_at = @heartbeatAt, doc = json_set(doc, '$.heartbeatAt', @heartbeatAt)
+      WHERE id = @id`),
+    listProcesses: p(`SELECT doc FROM processes ORDER BY id`),
+    removeProcessIf: p(`DELETE FROM processes WHERE id = ? AND heartbeat_at = ?`),
+
     markUrl: p(`INSERT INTO verified_urls (url, at) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET at = excluded.at`),
     urlAt: p(`SELECT at FROM verified_urls WHERE url = ?`),
 

@@ -1,0 +1,88 @@
+/**
+ * Game ownership with fencing. A game room claims its game in the store when it is created (a conditional
+ * update that bumps the owner epoch), and every durable write of the room carries that epoch (the group
+ * commit checks it: GameWrite.ownerEpoch). A room that was taken over (its process stalled past the
+ * dead-after time and came back) finds its writes refused: it closes without acknowledging anything and
+ * sends its clients to the new owner.
+ */
+import type { Logger } from "../logger";
+import type { GamesPort, GameRecord } from "../store/port";
+
+/** Close code sent to WebSocket clients of a room whose game moved to another process: rejoin by game id. */
+export const GAME_MOVED_CODE = 4012;
+
+/** What a game room needs to hold its game: claim it, write under its epoch, and be sent away. */
+export interface GameFence {
+  /** Claims the game for this process; null when another room claimed it first (this room must not start). */
+  claim(record: GameRecord, room: HeldRoom): Promise<number | null>;
+  /** The room is gone (disposed): forget it. */
+  release(gameId: string, room: HeldRoom): void;
+  /** A write of the room under `epoch` was refused by the fence: the game moved, the room is sent away. */
+  moved(gameId: string, epoch: number): void;
+}
+
+/** The part of a game room the fence drives. */
+export interface HeldRoom {
+  /** Closes the room without writing anything and tells its clients to rejoin (GAME_MOVED_CODE). */
+  sendAway(reason: string): void;
+}
+
+export class Ownership implements GameFence {
+  private readonly held = new Map<string, { epoch: number; room: HeldRoom }>();
+  private isLive: (processId: string) => boolean = () => false;
+
+  /** `processId` is read at each claim: Colyseus assigns it while the server starts. */
+  constructor(private readonly store: Pick<GamesPort, "getGame" | "updateGameIf">, private readonly processId: () => string, private readonly log: Logger) {}
+
+  /** Liveness of peers, from the process registry (until it is set, every other process counts as gone). */
+  setLiveness(isLive: (processId: string) => boolean): void {
+    this.isLive = isLive;
+  }
+
+  async claim(record: GameRecord, room: HeldRoom): Promise<number | null> {
+    // A game is taken only from a process that is gone: a live owner's room may merely be unlisted for a
+    // moment (still in onCreate, or dropped by a missed health check) and would keep serving stale reads.
+    const me = this.processId();
+    if (record.owner && record.owner !== me && this.isLive(record.owner)) return null;
+    if (record.owner === me && this.held.has(record.id)) return null;
+    const epoch = (record.ownerEpoch ?? 0) + 1;
+    const won = await this.store.updateGameIf(record.id, { ownerEpoch: record.ownerEpoch }, { owner: me, ownerEpoch: epoch });
+    if (!won) return null;
+    if (record.owner && record.owner !== me) this.log.info({ gameId: record.id, from: record.owner, epoch }, "game taken over");
+    this.held.set(record.id, { epoch, room });
+    return epoch;
+  }
+
+  release(gameId: string, room: HeldRoom): void {
+    if (this.held.get(gameId)?.room === room) this.held.delete(gameId);
+  }
+
+  /** Games whose room lives here, with the epoch each claimed. */
+  heldGames(): Array<{ gameId: string; epoch: number }> {
+    return [...this.held].map(([gameId, h]) => ({ gameId, epoch: h.epoch }));
+  }
+
+  /**
+   * After a stall: every held game whose stored epoch is no longer this room's is sent away; resolves with
+   * the rooms that still hold their game (their listings were dropped by the peer that declared this
+   * process dead, so the caller lists them again). Reads the store once per held game, which happens only
+   * when this process learns it was declared dead.
+   */
+  async verifyAll(): Promise<HeldRoom[]> {
+    const kept: HeldRoom[] = [];
+    for (const { gameId, epoch } of this.heldGames()) {
+      const g = await this.store.getGame(gameId);
+      if (!g || g.ownerEpoch !== epoch) this.moved(gameId, epoch);
+      else kept.push(this.held.get(gameId)!.room);
+    }
+    return kept;
+  }
+
+  moved(gameId: string, epoch: number): void {
+    const h = this.held.get(gameId);
+    if (!h || h.epoch !== epoch) return;
+    this.held.delete(gameId);
+    this.log.warn({ gameId, epoch }, "game moved to another process; closing this room");
+    h.room.sendAway("this game moved to another process; rejoin it by its id");
+  }
+}
