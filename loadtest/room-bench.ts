@@ -83,7 +83,8 @@ async function runServer() {
   watchdog(budgetMs, "room-bench");
 
   const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
-  const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC });
+  // Errors are logged (JSON lines on stdout; the report is the line that starts with {"bench").
+  const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error" });
   matchMaker.defineRoomType("bare", BareRoom);
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const child = new Child(__filename, ["--url", server.url, ...(bgio ? ["--bgio", bgio.url] : [])]);

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { SqliteStore } from "../../src/store/sqlite";
+import { WalSync } from "../../src/store/sqlite/wal-sync";
+import { game } from "./fixtures";
+
+describe("WalSync and SQLite's synchronous setting", function () {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "wal-sync-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("resolves every concurrent caller, with or without a WAL file yet", async function () {
+    const missing = new WalSync(join(dir, "none.sqlite-wal"));
+    await Promise.all([missing.sync(), missing.sync()]);
+    await missing.close();
+
+    const path = join(dir, "arena.sqlite");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.exec("CREATE TABLE t (x INTEGER)");
+    const sync = new WalSync(`${path}-wal`);
+    try {
+      const waits: Promise<void>[] = [];
+      for (let i = 0; i < 20; i++) {
+        db.prepare("INSERT INTO t VALUES (?)").run(i);
+        waits.push(sync.sync());
+      }
+      await Promise.all(waits);
+    } finally {
+      await sync.close();
+      db.close();
+    }
+  });
+
+  it("runs the connection with NORMAL and keeps FULL's promise by its own fsync, on a file only", async function () {
+    const path = join(dir, "arena.sqlite");
+    const store = new SqliteStore({ path });
+    await store.init();
+    try {
+      await store.createGame(game("G1"));
+      // The write resolved after the fsync: another connection reads it from the file.
+      const other = new Database(path, { readonly: true });
+      assert.equal((other.prepare("SELECT count(*) AS n FROM games").get() as { n: number }).n, 1);
+      other.close();
+    } finally {
+      await store.close();
+    }
+    const memory = new SqliteStore({ path: ":memory:", synchronous: "FULL" });
+    await memory.init();
+    await memory.createGame(game("G1"));
+    assert.equal((await memory.getGame("G1"))?.id, "G1");
+    await memory.close();
+  });
+});
