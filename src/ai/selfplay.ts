@@ -4,7 +4,7 @@
  * lucky deal or first move favours neither side over a pair.
  */
 import { apply, newGame, seatView } from "../game";
-import type { GameState, Level, Ruleset, Seat } from "../game/types";
+import type { GameState, Level, Ruleset, RulesVersion, Seat } from "../game/types";
 import { decide } from "./decide";
 import { mixSeed } from "./rng";
 
@@ -17,6 +17,8 @@ export interface MatchOptions {
   b: Level;
   /** Base seed of the match (default 1). */
   seed?: number;
+  /** Rules version the games are played under (default: the current one). */
+  rulesVersion?: RulesVersion;
 }
 
 export interface GameOutcome {
@@ -53,8 +55,8 @@ export function dealSeed(base: number, index: number): number {
  * Plays one game to the end; each seat decides from its own seat view only. `aiSalt` varies the house
  * opponents' own randomness between games on the same deal.
  */
-export function playGame(ruleset: Ruleset, seed: number, salt: string, levels: Record<Seat, Level>, aiSalt = 0): GameState {
-  let state = newGame({ ruleset }, seed, salt);
+export function playGame(ruleset: Ruleset, seed: number, salt: string, levels: Record<Seat, Level>, aiSalt = 0, rulesVersion?: RulesVersion): GameState {
+  let state = newGame({ ruleset, ...(rulesVersion ? { rulesVersion } : {}) }, seed, salt);
   const aiBase = aiSalt === 0 ? seed : mixSeed(seed, aiSalt);
   while (state.status === "active") {
     const seat = state.turn;
@@ -76,7 +78,7 @@ export function playMatchGame(opts: MatchOptions, index: number): GameOutcome {
   const levels = aSeat === "A" ? { A: opts.a, B: opts.b } : { A: opts.b, B: opts.a };
   // The two games of a pair share the deal but not the players' own randomness: between equal levels the
   // second game would otherwise repeat the first move for move, seats swapped, and count one game twice.
-  const state = playGame(opts.ruleset, seed, `selfplay-${base}-${index}`, levels, index + 1);
+  const state = playGame(opts.ruleset, seed, `selfplay-${base}-${index}`, levels, index + 1, opts.rulesVersion);
   const winner = state.winner === null ? null : state.winner === "draw" ? "draw" : state.winner === aSeat ? "a" : "b";
   const captures = state.moves.reduce((sum, m) => sum + m.captures, 0);
   const first: Side = state.firstPlayer === aSeat ? "a" : "b";
