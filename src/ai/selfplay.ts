@@ -4,7 +4,7 @@
  * lucky deal or first move favours neither side over a pair.
  */
 import { apply, newGame, seatView } from "../game";
-import type { GameState, Level, Ruleset, Seat } from "../game/types";
+import type { GameState, Level, Ruleset, RulesVersion, Seat } from "../game/types";
 import { decide } from "./decide";
 import { mixSeed } from "./rng";
 
@@ -17,6 +17,8 @@ export interface MatchOptions {
   b: Level;
   /** Base seed of the match (default 1). */
   seed?: number;
+  /** Rules version the games are played under (default: the current one). */
+  rulesVersion?: RulesVersion;
 }
 
 export interface GameOutcome {
@@ -49,13 +51,17 @@ export function dealSeed(base: number, index: number): number {
   return mixSeed(base, Math.floor(index / 2)) >>> 1;
 }
 
-/** Plays one game to the end; each seat decides from its own seat view only. */
-export function playGame(ruleset: Ruleset, seed: number, salt: string, levels: Record<Seat, Level>): GameState {
-  let state = newGame({ ruleset }, seed, salt);
+/**
+ * Plays one game to the end; each seat decides from its own seat view only. `aiSalt` varies the house
+ * opponents' own randomness between games on the same deal.
+ */
+export function playGame(ruleset: Ruleset, seed: number, salt: string, levels: Record<Seat, Level>, aiSalt = 0, rulesVersion?: RulesVersion): GameState {
+  let state = newGame({ ruleset, ...(rulesVersion ? { rulesVersion } : {}) }, seed, salt);
+  const aiBase = aiSalt === 0 ? seed : mixSeed(seed, aiSalt);
   while (state.status === "active") {
     const seat = state.turn;
     // Distinct, reproducible ai seeds per seat and move.
-    const aiSeed = mixSeed(seed, state.moves.length * 2 + (seat === "A" ? 0 : 1));
+    const aiSeed = mixSeed(aiBase, state.moves.length * 2 + (seat === "A" ? 0 : 1));
     const move = decide(seatView(state, seat), levels[seat], { seed: aiSeed });
     const res = apply(state, { kind: "place", card: move.card, square: move.square });
     if (!res.ok) throw new Error(`house opponent chose a refused move ${move.card}@${move.square}: ${res.detail}`);
@@ -70,7 +76,9 @@ export function playMatchGame(opts: MatchOptions, index: number): GameOutcome {
   const seed = dealSeed(base, index);
   const aSeat: Seat = index % 2 === 0 ? "A" : "B";
   const levels = aSeat === "A" ? { A: opts.a, B: opts.b } : { A: opts.b, B: opts.a };
-  const state = playGame(opts.ruleset, seed, `selfplay-${base}-${index}`, levels);
+  // The two games of a pair share the deal but not the players' own randomness: between equal levels the
+  // second game would otherwise repeat the first move for move, seats swapped, and count one game twice.
+  const state = playGame(opts.ruleset, seed, `selfplay-${base}-${index}`, levels, index + 1, opts.rulesVersion);
   const winner = state.winner === null ? null : state.winner === "draw" ? "draw" : state.winner === aSeat ? "a" : "b";
   const captures = state.moves.reduce((sum, m) => sum + m.captures, 0);
   const first: Side = state.firstPlayer === aSeat ? "a" : "b";

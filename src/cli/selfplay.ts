@@ -1,6 +1,6 @@
 /**
  * Seeded self-play between two house-opponent levels.
- *   npm run selfplay -- --games N --ruleset classic|mutators --a LEVEL --b LEVEL [--seed S] [--json] [--save DIR]
+ *   npm run selfplay -- --games N --ruleset classic|mutators --a LEVEL --b LEVEL [--seed S] [--rules V] [--json] [--save DIR]
  * Side a plays seat A in even games and B in odd ones (same deal per pair). --save writes each finished
  * game's replay as DIR/selfplay-<seed>-<i>.json. Besides the a/b record it reports the record by seat: the
  * seed chooses who moves first, and a fair game gives the first mover about half of the decided games.
@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { buildReplay } from "../game";
-import type { Level, Ruleset } from "../game/types";
+import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } from "../game";
+import type { Level, Ruleset, RulesVersion } from "../game/types";
 import { runMatch } from "../ai/selfplay";
 import { createProgress } from "../../loadtest/lib/progress";
 
@@ -30,6 +30,7 @@ function main(): void {
       a: { type: "string", default: "hard" },
       b: { type: "string", default: "normal" },
       seed: { type: "string", default: "1" },
+      rules: { type: "string", default: String(CURRENT_RULES_VERSION) },
       json: { type: "boolean", default: false },
       save: { type: "string" },
     },
@@ -43,7 +44,9 @@ function main(): void {
   for (const side of ["a", "b"] as const) {
     if (!LEVELS.includes(values[side] as Level)) fail(`--${side} must be one of ${LEVELS.join(", ")}`);
   }
-  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed };
+  const rulesVersion = Number(values.rules);
+  if (!isRulesVersion(rulesVersion)) fail(`--rules must be one of ${RULES_VERSIONS.join(", ")}`);
+  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed, rulesVersion: rulesVersion as RulesVersion };
   if (values.save) mkdirSync(values.save, { recursive: true });
 
   const progress = createProgress(`${opts.ruleset} ${opts.a}/${opts.b}`, games, { json: values.json });
@@ -68,7 +71,7 @@ function main(): void {
   }
   process.stdout.write(
     [
-      `${opts.ruleset}: a=${opts.a} vs b=${opts.b}, ${games} games, seed ${seed}`,
+      `${opts.ruleset} (rules version ${opts.rulesVersion}): a=${opts.a} vs b=${opts.b}, ${games} games, seed ${seed}`,
       `wins a ${summary.aWins}  wins b ${summary.bWins}  draws ${summary.draws}  (a took ${round(100 * aShare, 1)}% of decided games)`,
       `by seat: first mover ${summary.firstWins}  second mover ${summary.secondWins}  draws ${summary.draws}  (first mover took ${round(100 * firstShare, 1)}% of decided games)`,
       `average captures per game ${round(summary.avgCaptures, 2)}  games/s ${round(summary.gamesPerSecond, 2)}`,

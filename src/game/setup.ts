@@ -86,7 +86,7 @@ export function newGame(options: GameOptions, seed: number, salt: string): GameS
     hands.B.push(pile.shift()!);
   }
   // Seat compensation (rules version 2 on): the first mover's extra cards come next from the pile.
-  for (let i = 0; i < rulesOf(rulesVersion).firstMoverExtraCards; i++) hands[firstPlayer].push(pile.shift()!);
+  for (let i = 0; i < rulesOf(rulesVersion).firstMoverExtraCards[ruleset]; i++) hands[firstPlayer].push(pile.shift()!);
   hands.A.push(CHAMPIONS[champions.A].id);
   hands.B.push(CHAMPIONS[champions.B].id);
 

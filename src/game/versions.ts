@@ -6,9 +6,11 @@
  *
  *   1  the original rules: the seat that moves second places the last card, which nothing can answer, and
  *      wins about three decided games in four between equal players.
- *   2  seat compensation (docs/RULES.md, "Seat balance"): the first mover starts with one card more, and a
- *      full board with equal scores goes to the first mover instead of being a draw.
+ *   2  seat compensation (docs/RULES.md, "Seat balance"): the first mover starts with one card more in classic
+ *      and two more in mutators, and a full board with equal scores goes to the first mover, not a draw.
  */
+import type { Ruleset } from "./types";
+
 export type RulesVersion = 1 | 2;
 export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2];
 /** The version new games are created with. */
@@ -18,15 +20,18 @@ export const UNVERSIONED: RulesVersion = 1;
 
 /** What differs between versions; everything else is the same in all of them. */
 export interface VersionRules {
-  /** Cards the first mover is dealt beyond the second mover's, from the top of the pile after the deal. */
-  firstMoverExtraCards: number;
+  /**
+   * Cards the first mover is dealt beyond the second mover's, from the top of the pile after the deal. More
+   * in mutators, where the last card's chains and twists are worth more to the seat that places it.
+   */
+  firstMoverExtraCards: Record<Ruleset, number>;
   /** A full board with equal scores is won by the first mover (otherwise it is a draw). */
   tieGoesToFirstMover: boolean;
 }
 
 const RULES: Record<RulesVersion, VersionRules> = {
-  1: { firstMoverExtraCards: 0, tieGoesToFirstMover: false },
-  2: { firstMoverExtraCards: 1, tieGoesToFirstMover: true },
+  1: { firstMoverExtraCards: { classic: 0, mutators: 0 }, tieGoesToFirstMover: false },
+  2: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true },
 };
 
 export function rulesOf(version: RulesVersion): VersionRules {

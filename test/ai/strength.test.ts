@@ -1,14 +1,22 @@
 import assert from "node:assert/strict";
-import type { Level, Ruleset } from "../../src/game/types";
+import type { Level, Ruleset, RulesVersion } from "../../src/game/types";
 import { runMatch } from "../../src/ai";
 
 /**
- * Strength by seeded self-play. Seeds are fixed, so each result is reproducible; the unit run keeps the
- * matches short (the big runs are `npm run selfplay`), and asks for a clear majority of decided games.
+ * Strength and seat balance by seeded self-play. Seeds are fixed, so each result is reproducible; the unit run
+ * keeps the matches short (the big runs are `npm run selfplay`, figures in README and docs/RULES.md).
  */
 function record(a: Level, b: Level, ruleset: Ruleset, games: number, seed: number): { a: number; b: number; detail: string } {
   const s = runMatch({ games, ruleset, a, b, seed });
   return { a: s.aWins, b: s.bWins, detail: `${ruleset}: ${a} ${s.aWins} - ${s.bWins} ${b}, ${s.draws} draws` };
+}
+
+/** The first mover's share of decided games over both rulesets, between two players of the same level. */
+function firstShare(level: Level, games: number, seed: number, rulesVersion?: RulesVersion): { share: number; detail: string } {
+  const runs = (["classic", "mutators"] as const).map((ruleset) => ({ ruleset, s: runMatch({ games, ruleset, a: level, b: level, seed, rulesVersion }) }));
+  const first = runs.reduce((n, r) => n + r.s.firstWins, 0), second = runs.reduce((n, r) => n + r.s.secondWins, 0);
+  const detail = runs.map((r) => `${r.ruleset}: first ${r.s.firstWins} - ${r.s.secondWins} second, ${r.s.draws} draws`).join("; ");
+  return { share: first / Math.max(1, first + second), detail };
 }
 
 describe("Unit: house opponent strength", function () {
@@ -22,4 +30,19 @@ describe("Unit: house opponent strength", function () {
       assert.ok(wins / Math.max(1, wins + losses) >= 0.6, runs.map((r) => r.detail).join("; "));
     });
   }
+});
+
+describe("Unit: seat balance", function () {
+  this.timeout(180_000);
+  for (const [level, games] of [["easy", 200], ["normal", 100]] as const) {
+    it(`gives the first mover about half the decided games between two ${level} players (current rules)`, () => {
+      const { share, detail } = firstShare(level, games, 2024);
+      assert.ok(share >= 0.4 && share <= 0.6, `${Math.round(100 * share)}%: ${detail}`);
+    });
+  }
+
+  it("measures the bias the current rules correct: under version 1 the second mover wins most decided games", () => {
+    const { share, detail } = firstShare("easy", 200, 2024, 1);
+    assert.ok(share < 0.4, `${Math.round(100 * share)}%: ${detail}`);
+  });
 });

@@ -36,6 +36,16 @@ describe("Unit: setup", () => {
     assert.equal(new Set([...s.hands.A, ...s.hands.B, ...s.pile]).size, 42);
   });
 
+  it("deals the first mover two cards more in mutators from version 2", () => {
+    const v1 = newGame({ ruleset: "mutators", rulesVersion: 1 }, 77, "m");
+    const s = newGame({ ruleset: "mutators" }, 77, "m");
+    const first = s.firstPlayer, second = first === "A" ? "B" : "A";
+    assert.equal(s.hands[first].length, 7);
+    assert.equal(s.hands[second].length, 5);
+    assert.deepEqual(s.hands[first].slice(4, 6), v1.pile.slice(0, 2));
+    assert.equal(s.pile.length, 30);
+  });
+
   it("derives everything from the seed: same seed same game, and a published commitment", () => {
     assert.deepEqual(fresh(), fresh());
     assert.equal(fresh().commitment, commitmentOf(4242, "s4lt"));
