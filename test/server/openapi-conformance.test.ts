@@ -85,6 +85,7 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const hosted = await call("POST", "/games", "/games", { body: { opponent: "hosted" } });
     assert.equal(hosted.status, 201);
     assert.equal((await call("POST", "/games", "/games", { body: { opponent: "robot" } })).status, 400);
+    assert.equal((await call("POST", "/games", "/games", { body: { opponent: "house", name: "x".repeat(70_000) } })).status, 413);
     assert.equal((await call("GET", "/games", "/games?limit=2")).status, 200);
     assert.equal((await call("GET", "/games", "/games?limit=many")).status, 400);
 
