@@ -17,7 +17,8 @@ const SWAGGER_UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
 const SWAGGER_UI_FILES = new Set(["swagger-ui-bundle.js", "swagger-ui-bundle.js.map", "swagger-ui.css", "swagger-ui.css.map"]);
 
 /** Scripts only from this origin; Swagger UI sets inline styles and shows data: images. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);
 
@@ -41,7 +42,9 @@ const errorsPage = layout("Problem codes", intro + (Object.keys(ERROR_CODES) as 
 
 const migrationPage = layout(
   "Migration notes",
-  MIGRATION_NOTES.map((n) => `<section id="${escapeHtml(n.id)}"><h2>${prose(n.title)}</h2>${n.body.map((p) => `<p>${prose(p)}</p>`).join("")}</section>`).join("\n"),
+  MIGRATION_NOTES.map((n) => `<section id="${escapeHtml(n.id)}"><h2>${prose(n.title)}</h2>${n.body.map((p) => `<p>${prose(p)}</p>`).join("")}</section>`).join(
+    "\n",
+  ),
 );
 
 /** The reference page: Swagger UI, started by reference.js (no inline script, so the CSP needs none). */

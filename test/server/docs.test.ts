@@ -33,7 +33,10 @@ describe("Integration: documentation served by the process", function () {
       await http(server.url, "GET", `/api/v1/games/${game.json.game.id}/replay`),
       await http(server.url, "POST", `/api/v1/games/${game.json.game.id}/moves`, { move: "E7@b3" }),
     ];
-    assert.deepEqual(problems.map((p) => p.json.code), ["not_found", "bad_request", "game_not_finished", "unauthorized"]);
+    assert.deepEqual(
+      problems.map((p) => p.json.code),
+      ["not_found", "bad_request", "game_not_finished", "unauthorized"],
+    );
     for (const p of problems) {
       const { code, type, docs } = p.json as { code: string; type: string; docs: string };
       assert.equal(type, `${server.url}/problems/${code}`);
