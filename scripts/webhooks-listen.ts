@@ -35,7 +35,14 @@ async function credentials(dir: string) {
         { name: "basicConstraints", cA: false },
         { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
         { name: "extKeyUsage", serverAuth: true },
-        { name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, { type: 7, ip: "::1" }] },
+        {
+          name: "subjectAltName",
+          altNames: [
+            { type: 2, value: "localhost" },
+            { type: 7, ip: "127.0.0.1" },
+            { type: 7, ip: "::1" },
+          ],
+        },
       ],
     });
     writeFileSync(files.key, pems.private, { mode: 0o600 });

@@ -4,7 +4,7 @@
  */
 
 export const ERROR_CODES = {
-  bad_request: { status: 400, title: "Bad request", hint: "Check the request against the OpenAPI document at /api/v1/openapi.json." },
+  bad_request: { status: 400, title: "Bad request", hint: "Check the request against the API reference at /docs (the OpenAPI document is /api/v1/openapi.json)." },
   unauthorized: { status: 401, title: "Unauthorized", hint: "Send the seat's player token as `Authorization: Bearer pt_...`." },
   bad_signature: { status: 401, title: "Bad signature", hint: "Verify with the subscription's current secret." },
   forbidden: { status: 403, title: "Forbidden", hint: "This action is not allowed for this caller." },

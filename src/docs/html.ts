@@ -15,7 +15,8 @@ h2 code{font-size:1.1em}.status{color:#667}nav a{margin-right:1rem}`;
 export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Tile Arena</title><link rel="stylesheet" href="/docs/docs.css"></head>
+<title>${escapeHtml(title)} · Tile Arena</title><link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/docs.css"></head>
 <body><nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a></nav>
 <h1>${escapeHtml(title)}</h1>
 ${body}

@@ -14,10 +14,11 @@ import { MIGRATION_NOTES } from "./migration";
 
 /** The installed renderer; only its bundle and stylesheet (and their source maps) are served. */
 const SWAGGER_UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
-const SWAGGER_UI_FILES = new Set(["swagger-ui-bundle.js", "swagger-ui-bundle.js.map", "swagger-ui.css", "swagger-ui.css.map"]);
+const SWAGGER_UI_FILES = new Set(["swagger-ui-bundle.js", "swagger-ui-bundle.js.map", "swagger-ui.css", "swagger-ui.css.map", "favicon-32x32.png"]);
 
 /** Scripts only from this origin; Swagger UI sets inline styles and shows data: images. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);
 
@@ -41,13 +42,16 @@ const errorsPage = layout("Problem codes", intro + (Object.keys(ERROR_CODES) as 
 
 const migrationPage = layout(
   "Migration notes",
-  MIGRATION_NOTES.map((n) => `<section id="${escapeHtml(n.id)}"><h2>${prose(n.title)}</h2>${n.body.map((p) => `<p>${prose(p)}</p>`).join("")}</section>`).join("\n"),
+  MIGRATION_NOTES.map((n) => `<section id="${escapeHtml(n.id)}"><h2>${prose(n.title)}</h2>${n.body.map((p) => `<p>${prose(p)}</p>`).join("")}</section>`).join(
+    "\n",
+  ),
 );
 
 /** The reference page: Swagger UI, started by reference.js (no inline script, so the CSP needs none). */
 const referencePage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · Tile Arena</title>
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="stylesheet" href="/docs/docs.css"></head>
 <body><nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a>
 <a href="/api/v1/openapi.json">openapi.json</a></nav>

@@ -24,7 +24,9 @@ describe("End-to-end: the local webhook receiver", function () {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "webhooks-listen-"));
     const port = await freePort();
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/webhooks-listen.ts", "--port", String(port), "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/webhooks-listen.ts", "--port", String(port), "--dir", dir], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     createInterface({ input: child.stdout! }).on("line", (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
     await eventually(() => lines.length > 0, "the receiver's settings line", 20_000);
   });
@@ -62,10 +64,14 @@ describe("End-to-end: the local webhook receiver", function () {
     const signature = new Webhook(generateSecret()).sign("evt_forged", new Date(), raw);
     const { request } = await import("node:https");
     const status = await new Promise<number>((ok, fail) => {
-      const req = request(settings.listening, { method: "POST", rejectUnauthorized: false, headers: { ...headers, "webhook-signature": signature, "content-type": "application/json" } }, (res) => {
-        res.resume();
-        ok(res.statusCode ?? 0);
-      });
+      const req = request(
+        settings.listening,
+        { method: "POST", rejectUnauthorized: false, headers: { ...headers, "webhook-signature": signature, "content-type": "application/json" } },
+        (res) => {
+          res.resume();
+          ok(res.statusCode ?? 0);
+        },
+      );
       req.on("error", fail);
       req.end(raw);
     });

@@ -5,7 +5,8 @@
 import { strict as assert } from "node:assert";
 import { ERROR_CODES } from "../../src/errors";
 import type { RunningServer } from "../../src/server";
-import { bootServer, http } from "../support/server";
+import { playToEnd } from "../agents/play";
+import { bearer, bootServer, http } from "../support/server";
 
 describe("Integration: documentation served by the process", function () {
   this.timeout(30_000);
@@ -32,7 +33,10 @@ describe("Integration: documentation served by the process", function () {
       await http(server.url, "GET", `/api/v1/games/${game.json.game.id}/replay`),
       await http(server.url, "POST", `/api/v1/games/${game.json.game.id}/moves`, { move: "E7@b3" }),
     ];
-    assert.deepEqual(problems.map((p) => p.json.code), ["not_found", "bad_request", "game_not_finished", "unauthorized"]);
+    assert.deepEqual(
+      problems.map((p) => p.json.code),
+      ["not_found", "bad_request", "game_not_finished", "unauthorized"],
+    );
     for (const p of problems) {
       const { code, type, docs } = p.json as { code: string; type: string; docs: string };
       assert.equal(type, `${server.url}/problems/${code}`);
@@ -62,6 +66,42 @@ describe("Integration: documentation served by the process", function () {
     const [url, anchor] = link[1].split("#");
     assert.equal(anchor, "game-path");
     assert.match(await page(url), /<section id="game-path">[\s\S]*\/api\/v1\/games\/\{id\}/);
+  });
+
+  it("answers 200 on every link in the answers about a finished game, its player and an agent challenge", async () => {
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" });
+    const friend = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
+    const challenge = await http(server.url, "POST", "/api/v1/agent/challenge", { agent: { name: "links-bot" } });
+    await playToEnd(server.url, created.json.game.id, created.json.playerToken);
+    const answers = [
+      created.json,
+      friend.json,
+      challenge.json,
+      (await http(server.url, "GET", `/api/v1/games/${created.json.game.id}`)).json,
+      (await http(server.url, "GET", `/api/v1/games/${created.json.game.id}/sync`, undefined, bearer(created.json.playerToken))).json,
+      (await http(server.url, "GET", `/api/v1/games/${created.json.game.id}/replay`)).json,
+      (await http(server.url, "GET", `/api/v1/players/${created.json.player.id}`)).json,
+      (await http(server.url, "GET", `/api/v1/agent/challenge/${challenge.json.token}`)).json,
+    ];
+    const links = new Set<string>();
+    const collect = (v: unknown): void => {
+      if (typeof v === "string" && v.startsWith("http")) links.add(v);
+      else if (v && typeof v === "object") Object.values(v).forEach(collect);
+    };
+    answers.forEach(collect);
+    assert.ok(links.size >= 8, [...links].join(", "));
+    // The waiting game's replay is the one link that does not answer yet: it says why, and when it will.
+    const pending = friend.json.game.urls.replay as string;
+    const early = await http(server.url, "GET", pending.slice(server.url.length));
+    assert.equal(early.status, 409);
+    assert.equal(early.json.code, "game_not_finished");
+    links.delete(pending);
+    for (const link of links) {
+      assert.ok(link.startsWith(server.url), `${link} is not on the service`);
+      const r = await fetch(link);
+      assert.equal(r.status, 200, link);
+      assert.ok((await r.text()).length > 100, `${link} answers next to nothing`);
+    }
   });
 
   it("renders the API reference from the served OpenAPI document with the renderer's own files", async () => {

@@ -79,14 +79,14 @@ describe("Integration: game lifecycle (hosted matches, clocks, aborts, resignati
     await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
     const client = new Client(server.url);
     const room = await client.joinById(a.json.game.id, { playerToken: a.json.playerToken });
-    await eventually(() => (room.state as any).hands?.get(a.json.seat)?.cards?.length > 0, "the seat's hand");
-    const hand = JSON.stringify((room.state as any).hands.toJSON());
+    await eventually(() => room.state.hands?.get(a.json.seat)?.cards?.length > 0, "the seat's hand");
+    const hand = JSON.stringify(room.state.hands.toJSON());
     const token = room.reconnectionToken;
     (room.connection as any).transport.ws.close(); // an abnormal drop, not a leave
     await new Promise((r) => setTimeout(r, 300));
     const back = await client.reconnect(token);
-    await eventually(() => (back.state as any).seats?.get(a.json.seat)?.connected === true, "the seat shown connected again");
-    assert.equal(JSON.stringify((back.state as any).hands.toJSON()), hand);
+    await eventually(() => back.state.seats?.get(a.json.seat)?.connected === true, "the seat shown connected again");
+    assert.equal(JSON.stringify(back.state.hands.toJSON()), hand);
     await back.leave();
   });
 });

@@ -49,11 +49,19 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const op = doc.paths[template]?.[method.toLowerCase()];
     assert.ok(op, `${method} ${template} is not in the document`);
     const headers: Record<string, string> = { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers };
-    const res = await fetch(`${server.url}/api/v1${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), redirect: "manual" });
+    const res = await fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      redirect: "manual",
+    });
     const what = `${method} ${path} → ${res.status}`;
     const documented = op.responses[String(res.status)];
     const text = await res.text();
-    assert.ok(documented, `${what} is not a documented status of ${op.operationId} (documented: ${Object.keys(op.responses).join(", ")}): ${text.slice(0, 300)}`);
+    assert.ok(
+      documented,
+      `${what} is not a documented status of ${op.operationId} (documented: ${Object.keys(op.responses).join(", ")}): ${text.slice(0, 300)}`,
+    );
     const media = documented.content ? Object.keys(documented.content) : [];
     const type = (res.headers.get("content-type") ?? "").split(";")[0];
     let body: unknown = null;
@@ -85,6 +93,7 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const hosted = await call("POST", "/games", "/games", { body: { opponent: "hosted" } });
     assert.equal(hosted.status, 201);
     assert.equal((await call("POST", "/games", "/games", { body: { opponent: "robot" } })).status, 400);
+    assert.equal((await call("POST", "/games", "/games", { body: { opponent: "house", name: "x".repeat(70_000) } })).status, 413);
     assert.equal((await call("GET", "/games", "/games?limit=2")).status, 200);
     assert.equal((await call("GET", "/games", "/games?limit=many")).status, 400);
 
@@ -105,8 +114,14 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/games/{id}/sync", `/games/${fid}/sync?since=99`)).status, 400);
 
     const card = mine.body.state.hand[0].id as string;
-    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" }, headers: bearer(tokens[waiting]) })).status, 409);
-    assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card: "Z9", square: "a1" }, headers: bearer(tokens[turn]) })).status, 422);
+    assert.equal(
+      (await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" }, headers: bearer(tokens[waiting]) })).status,
+      409,
+    );
+    assert.equal(
+      (await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card: "Z9", square: "a1" }, headers: bearer(tokens[turn]) })).status,
+      422,
+    );
     assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" } })).status, 401);
     assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card }, headers: bearer(tokens[turn]) })).status, 400);
     assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "a1" }, headers: bearer(tokens[turn]) })).status, 200);
@@ -157,12 +172,39 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const game = await call("POST", "/games", "/games", { body: { opponent: "house" } });
     const delivery = { mode: "webhook", url: `${receiver.url}/hook`, secret: generateSecret() };
     const args = { game_id: game.body.game.id };
-    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: args, delivery } })).status, 201);
-    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.turn", arguments: { ...args, player_token: "pt_wrong" }, delivery } })).status, 401);
-    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: { game_id: "g_missing" }, delivery } })).status, 404);
-    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: args, delivery: { ...delivery, url: "http://127.0.0.1:9/h" } } })).status, 422);
-    assert.equal((await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.nope", arguments: args, delivery } })).status, 400);
-    assert.equal((await call("POST", "/games/events/unsubscribe", "/games/events/unsubscribe", { body: { name: "game.move", arguments: args, delivery } })).status, 200);
+    assert.equal(
+      (await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: args, delivery } })).status,
+      201,
+    );
+    assert.equal(
+      (
+        await call("POST", "/games/events/subscribe", "/games/events/subscribe", {
+          body: { name: "game.turn", arguments: { ...args, player_token: "pt_wrong" }, delivery },
+        })
+      ).status,
+      401,
+    );
+    assert.equal(
+      (await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.move", arguments: { game_id: "g_missing" }, delivery } }))
+        .status,
+      404,
+    );
+    assert.equal(
+      (
+        await call("POST", "/games/events/subscribe", "/games/events/subscribe", {
+          body: { name: "game.move", arguments: args, delivery: { ...delivery, url: "http://127.0.0.1:9/h" } },
+        })
+      ).status,
+      422,
+    );
+    assert.equal(
+      (await call("POST", "/games/events/subscribe", "/games/events/subscribe", { body: { name: "game.nope", arguments: args, delivery } })).status,
+      400,
+    );
+    assert.equal(
+      (await call("POST", "/games/events/unsubscribe", "/games/events/unsubscribe", { body: { name: "game.move", arguments: args, delivery } })).status,
+      200,
+    );
     assert.equal((await call("POST", "/games/events/unsubscribe", "/games/events/unsubscribe", { body: {} })).status, 400);
   });
 
@@ -188,8 +230,20 @@ describe("Integration: real answers conform to the OpenAPI document", function (
 
   it("leaderboards and client assets", async () => {
     const profile = await call("POST", "/games", "/games", { body: { opponent: "house", name: "Member" } });
-    await server.store.createCommunity({ id: "docs-club", kind: "club", name: "Docs club", members: [profile.body.player.id], createdAt: new Date().toISOString() });
-    await server.store.createCommunity({ id: "docs-community", kind: "community", name: "Docs community", members: [profile.body.player.id], createdAt: new Date().toISOString() });
+    await server.store.createCommunity({
+      id: "docs-club",
+      kind: "club",
+      name: "Docs club",
+      members: [profile.body.player.id],
+      createdAt: new Date().toISOString(),
+    });
+    await server.store.createCommunity({
+      id: "docs-community",
+      kind: "community",
+      name: "Docs community",
+      members: [profile.body.player.id],
+      createdAt: new Date().toISOString(),
+    });
     await call("GET", "/clubs", "/clubs");
     assert.equal((await call("GET", "/clubs/{id}", "/clubs/docs-club?limit=5")).status, 200);
     assert.equal((await call("GET", "/clubs/{id}", "/clubs/nope")).status, 404);
@@ -201,12 +255,18 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const asset = manifest.body.assets[0] as { path: string; sha256: string };
     const got = await call("GET", "/clients/assets/{path}", `/clients/assets/${asset.path}`);
     assert.equal(got.status, 200);
-    assert.equal((await call("GET", "/clients/assets/{path}", `/clients/assets/${asset.path}`, { headers: { "if-none-match": got.headers.get("etag")! } })).status, 304);
+    assert.equal(
+      (await call("GET", "/clients/assets/{path}", `/clients/assets/${asset.path}`, { headers: { "if-none-match": got.headers.get("etag")! } })).status,
+      304,
+    );
     assert.equal((await call("GET", "/clients/assets/{path}", "/clients/assets/no/such.svg")).status, 404);
   });
 
   it("exercised every documented operation", () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
-    assert.deepEqual(documented.filter((op) => !exercised.has(op)), []);
+    assert.deepEqual(
+      documented.filter((op) => !exercised.has(op)),
+      [],
+    );
   });
 });

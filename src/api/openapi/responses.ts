@@ -5,16 +5,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../../errors";
-import {
-  BoardCellSchema,
-  DecidedBySchema,
-  GameStatusSchema,
-  PlayersSchema,
-  RanksSchema,
-  ScoreSchema,
-  SeatSchema,
-  WinnerSchema,
-} from "../../events/catalog";
+import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatSchema, WinnerSchema } from "../../events/catalog";
 
 const url = z.string().describe("absolute URL on this service");
 const time = z.string().describe("ISO 8601 time");
@@ -227,8 +218,13 @@ export const Replay = z
     champions,
     mutators: z.array(z.string()),
     squareElements: z.array(SquareElement),
-    endings: z.array(z.object({ after: int, action: z.looseObject({ kind: z.string() }) })).describe("resignations, timeouts and aborts, after the move count they followed"),
-    finalHands: z.object({ A: z.array(z.string()), B: z.array(z.string()) }).optional().describe("cards left in each hand at the end"),
+    endings: z
+      .array(z.object({ after: int, action: z.looseObject({ kind: z.string() }) }))
+      .describe("resignations, timeouts and aborts, after the move count they followed"),
+    finalHands: z
+      .object({ A: z.array(z.string()), B: z.array(z.string()) })
+      .optional()
+      .describe("cards left in each hand at the end"),
     replayUrl: url,
   })
   .meta({ id: "Replay" });
