@@ -221,9 +221,10 @@ async function main() {
       ["load generator heap MB", out.generatorHeapMb],
     ];
     if (drift) {
-      rows.push([`server RSS drift, ${drift.baselineT} s -> ${drift.endT} s`, `${drift.rssPct}%`]);
-      rows.push([`server heap drift, ${drift.baselineT} s -> ${drift.endT} s`, `${drift.heapPct}%`]);
-      rows.push(["server CPU at baseline / end", `${drift.cpuPctStart}% / ${drift.cpuPctEnd}%`]);
+      const span = `medians of ${drift.windowS} s from ${drift.baselineT} s and to ${drift.endT} s`;
+      rows.push([`server RSS MB (${span})`, `${drift.rssMb[0]} -> ${drift.rssMb[1]} (${drift.rssPct}%)`]);
+      rows.push([`server heap MB (${span})`, `${drift.heapMb[0]} -> ${drift.heapMb[1]} (${drift.heapPct}%)`]);
+      rows.push(["server CPU % at baseline / end", `${drift.cpuPctStart} / ${drift.cpuPctEnd}`]);
     }
     stdout("\n" + table(`load test: ${CLIENTS} clients for ${out.seconds} s against ${endpoint}`, ["", "value"], rows) + "\n");
     if (sampler) stdout(table("server samples", ["t s", "RSS MB", "heap MB", "CPU %", "generator heap MB"], sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.generatorHeapMb])) + "\n");

@@ -5,7 +5,7 @@
  * every 30 s is 120 for an hour.
  */
 import type { HttpClient } from "./common";
-import { round } from "./common";
+import { median, round } from "./common";
 
 export interface SoakSample {
   /** Seconds since the load started. */
@@ -58,15 +58,47 @@ export class SoakSampler {
   }
 
   /**
-   * Drift from the first sample at or after `baselineS` (minute 5 by default; a third of the run when it is
-   * shorter than twice that) to the last sample, in percent.
+   * Drift from minute 5 to the end, in percent: the median of the samples in a window starting at minute 5
+   * against the median of the samples in the same length of time at the end. Single samples swing with the
+   * garbage collector by a quarter either way, so each side is a median (5-minute windows, or a sixth of
+   * the run for runs shorter than 10 minutes, where the baseline starts at a third of the run).
    */
-  drift(runSeconds: number, baselineS = 300): { baselineT: number; endT: number; rssPct: number; heapPct: number; cpuPctStart: number; cpuPctEnd: number } | null {
+  drift(runSeconds: number, baselineS = 300): Drift | null {
     const from = runSeconds >= 2 * baselineS ? baselineS : runSeconds / 3;
-    const base = this.samples.find((s) => s.t >= from);
-    const end = this.samples.at(-1);
-    if (!base || !end || base === end) return null;
+    const window = Math.min(300, runSeconds / 6);
+    const last = this.samples.at(-1);
+    if (!last) return null;
+    const base = this.samples.filter((s) => s.t >= from && s.t <= from + window);
+    const end = this.samples.filter((s) => s.t >= last.t - window);
+    if (base.length === 0 || end.length === 0 || base[0] === end[0]) return null;
+    const med = (xs: number[]) => median(xs);
     const pct = (a: number, b: number) => round((100 * (b - a)) / a, 1);
-    return { baselineT: base.t, endT: end.t, rssPct: pct(base.rssMb, end.rssMb), heapPct: pct(base.heapUsedMb, end.heapUsedMb), cpuPctStart: base.cpuPct, cpuPctEnd: end.cpuPct };
+    const rss = [med(base.map((s) => s.rssMb)), med(end.map((s) => s.rssMb))];
+    const heap = [med(base.map((s) => s.heapUsedMb)), med(end.map((s) => s.heapUsedMb))];
+    return {
+      baselineT: base[0].t,
+      endT: last.t,
+      windowS: round(window, 0),
+      rssMb: rss,
+      heapMb: heap,
+      rssPct: pct(rss[0], rss[1]),
+      heapPct: pct(heap[0], heap[1]),
+      cpuPctStart: med(base.map((s) => s.cpuPct)),
+      cpuPctEnd: med(end.map((s) => s.cpuPct)),
+    };
   }
+}
+
+export interface Drift {
+  /** Where the baseline window starts and where the run's last sample was, in seconds. */
+  baselineT: number;
+  endT: number;
+  windowS: number;
+  /** Medians of the baseline window and of the end window. */
+  rssMb: number[];
+  heapMb: number[];
+  rssPct: number;
+  heapPct: number;
+  cpuPctStart: number;
+  cpuPctEnd: number;
 }

@@ -64,6 +64,32 @@ function readJson(limit: number): RequestHandler {
   };
 }
 
+/**
+ * A chunked body has no length to check up front, and a parser past its limit still reads the rest off the
+ * socket (body-parser does, to keep the connection usable), however long the client keeps sending. This
+ * counts the body as the HTTP parser hands it over: past `limit` the request is answered 413 (when nothing
+ * has been answered yet) and the connection is closed, whoever was reading it.
+ */
+function capChunkedBody(req: IncomingMessage, res: ServerResponse, limit: number, answer: () => void): void {
+  // Answered before the body was read: Node would drain the rest (without counting it), so the connection ends.
+  res.on("finish", () => {
+    if (!req.complete) req.socket.destroySoon();
+  });
+  let seen = 0;
+  const push = req.push.bind(req);
+  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk !== null && seen <= limit) {
+      seen += (chunk as Buffer).length;
+      if (seen > limit) {
+        if (res.headersSent) req.socket.destroy();
+        else answer();
+        return false;
+      }
+    }
+    return seen > limit ? false : push(chunk, encoding);
+  };
+}
+
 export function gateMatchmaking(server: Server, o: GateOptions): void {
   const downstream = server.listeners("request") as Listener[];
   const pass: Listener = (req, res) => {
@@ -88,13 +114,16 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
     // The body is never read: the connection ends with the answer.
     res.writeHead(e.status, { "content-type": "application/problem+json", "API-Version": "1", connection: "close" });
     res.end(JSON.stringify(problemBody(e, o.baseUrl)));
+    // Whatever else was reading the request stops here: the connection ends with the answer.
+    res.on("finish", () => req.socket.destroySoon());
   };
 
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const length = declaredLength(req);
-    if (length !== null && !(length <= o.maxBodyBytes)) tooLarge(req, res);
-    else if (req.method === "POST" && req.url?.startsWith("/matchmake/")) gate(req, res);
+    if (length !== null && !(length <= o.maxBodyBytes)) return tooLarge(req, res);
+    if (length === null && req.headers["transfer-encoding"] !== undefined) capChunkedBody(req, res, o.maxBodyBytes, () => tooLarge(req, res));
+    if (req.method === "POST" && req.url?.startsWith("/matchmake/")) gate(req, res);
     else pass(req, res);
   });
 }

@@ -55,7 +55,8 @@ describe("Malformed WebSocket frames are logged once per connection, structured"
     const entries = captured.lines.slice(before);
     assert.equal(entries.length, 1, JSON.stringify(entries));
     assert.equal(entries[0].source, "colyseus");
-    assert.ok(!stderr.some((s) => /\n\s+at /.test(s)), `a stack trace went to stderr: ${stderr.join("")}`);
+    // Only what this test provoked: other tests of the process may write to stderr meanwhile.
+    assert.ok(!stderr.some((s) => /MessagePack|RoomMessages/.test(s)), `the decode error went to stderr: ${stderr.join("")}`);
   });
 
   it("logs a frame the WebSocket protocol refuses once for its connection", async () => {

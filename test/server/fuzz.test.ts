@@ -173,22 +173,35 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
     assert.equal(status, 403);
   });
 
-  /** POSTs `total` bytes of a JSON array in 64 KiB chunks, chunked (no Content-Length); stops at the answer. */
-  function postChunked(path: string, total: number): Promise<{ status: number; body: string; sent: number }> {
+  /**
+   * POSTs `total` bytes of a JSON array in 64 KiB chunks, chunked (no Content-Length); stops at the answer,
+   * or with `untilClosed` goes on writing until the server ends the connection (`closedAfter` bytes).
+   */
+  function postChunked(path: string, total: number, untilClosed = false): Promise<{ status: number; body: string; sent: number; closedAfter: number }> {
     return new Promise((resolve, reject) => {
       const url = new URL(path, server.url);
       let sent = 0;
       let answered = false;
+      let closed = false;
+      let answer: { status: number; body: string; sent: number } | null = null;
+      const settle = () => answer && (!untilClosed || closed) && resolve({ ...answer, closedAfter: sent });
       const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        answered = true;
+        answered = !untilClosed;
         let body = "";
         res.on("data", (c: Buffer) => (body += c.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, sent }));
+        res.on("end", () => {
+          answer = { status: res.statusCode ?? 0, body, sent };
+          settle();
+        });
       });
-      req.on("error", (e) => (answered ? undefined : reject(e)));
+      req.on("error", (e) => (answer || answered ? undefined : reject(e)));
+      req.on("close", () => {
+        closed = true;
+        settle();
+      });
       const chunk = Buffer.alloc(64 * 1024, "1,");
       const write = () => {
-        if (answered) return;
+        if (answered || closed) return;
         if (sent >= total) return void req.end();
         sent += chunk.length;
         if (req.write(chunk)) setImmediate(write);
@@ -229,11 +242,17 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
     assert.ok(grown < 16 * 1024 * 1024, `rss grew ${grown} bytes over twenty 2 MB bodies`);
   });
 
-  it("checks a chunked matchmaking body while reading it: 413 before the body has been sent", async () => {
-    const r = await postChunked(`/matchmake/joinById/${id}`, 16 * 1024 * 1024);
-    assert.equal(r.status, 413, r.body);
-    assert.equal(JSON.parse(r.body).code, "payload_too_large");
-    assert.ok(r.sent < 16 * 1024 * 1024, `the whole body (${r.sent} bytes) was read before the answer`);
+  it("checks a chunked body while reading it, on every route: 413 before the body has been sent", async () => {
+    for (const path of [`/matchmake/joinById/${id}`, "/api/v1/games", "/mcp"]) {
+      const r = await postChunked(path, 16 * 1024 * 1024);
+      assert.equal(r.status, 413, `${path}: ${r.body}`);
+      assert.equal(JSON.parse(r.body).code, "payload_too_large", `${path}: ${r.body}`);
+      assert.ok(r.sent < 16 * 1024 * 1024, `${path}: the whole body (${r.sent} bytes) was read before the answer`);
+    }
+    // A route that answers without reading (a 404 here) is not made to read the rest: the connection ends.
+    const unread = await postChunked("/no-such-page", 16 * 1024 * 1024, true);
+    assert.equal(unread.status, 404);
+    assert.ok(unread.closedAfter < 16 * 1024 * 1024, `the server took all ${unread.closedAfter} bytes`);
   });
 
   it("limits bodies on every route the process serves", async () => {
