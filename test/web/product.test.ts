@@ -67,6 +67,23 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await screenshots(page, "home");
   });
 
+  it("stopping a search that is already long-polling aborts the poll and deletes the ticket; /?quick= starts one", async () => {
+    const page = await openPage(browser, errors);
+    // The quick-match rematch link: the search starts at once with the given ruleset.
+    const polling = page.waitForRequest((r) => r.method() === "GET" && r.url().includes("/api/v1/games/quick-match/qm_"));
+    const created = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/api/v1/games/quick-match"));
+    await page.goto(server.url + "/?quick=mutators");
+    assert.equal(await page.inputValue("#quick-ruleset"), "mutators");
+    const ticket = ((await (await created).json()) as { ticket: string }).ticket;
+    await polling;
+    const deleted = page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().endsWith(`/quick-match/${ticket}`));
+    await page.getByRole("button", { name: "Stop searching" }).click();
+    assert.equal(await page.isEnabled("#quick"), true);
+    assert.equal((await deleted).status(), 200);
+    assert.equal((await http(server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
+    assert.equal(await page.textContent("#quick-error"), "");
+  });
+
   it("going offline shows a banner and pauses the board; back online clears it and the next move plays", async () => {
     // Requests failing while the network is cut are the outage itself; every other error still fails the test.
     const seen: string[] = [];

@@ -28,7 +28,8 @@ async function showRatingChange(seat: StoredSeat, decidedBy: string): Promise<vo
   const before = seat.ratingBefore;
   if (!p || !before) return;
   if (decidedBy === "aborted") return void (out.textContent = "Aborted games are not rated.");
-  for (let i = 0; i < 10; i++) {
+  // Rating is applied just after the game ends; a busy server may take a few seconds.
+  for (let i = 0; i < 40; i++) {
     const { body } = await api<Profile>("GET", `/players/${encodeURIComponent(p.id)}`);
     if (body.player.games > before.games) {
       const d = body.player.rating - before.rating;
