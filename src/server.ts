@@ -106,6 +106,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     ca: opts.webhookCa,
     retryDelaysMs: opts.webhookRetryDelaysMs,
     leaseMs: config.webhookLeaseMs,
+    holder: () => matchMaker.processId,
     // Scaled out, other processes may be delivering from the same store: take over only expired leases.
     exclusive: !infra,
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
@@ -229,7 +230,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   );
   ownership.setLiveness((id) => registry.isLive(id));
   // Alone on the store (no Redis) there is nobody to take over from: a restart resumes every game.
-  const failover: Failover | null = infra ? new Failover({ store, registry, dropListings, ensure: (id) => rooms.ensure(id), log }) : null;
+  const failover: Failover | null = infra ? new Failover({
+        store,
+        registry,
+        dropListings,
+        ensure: (id) => rooms.ensure(id),
+        releaseDeliveries: async (id) => {
+          if ((await store.expireDeliveriesOf(id, new Date().toISOString())) > 0) await events.dispatcher.recover();
+        },
+        log,
+      }) : null;
   await registry.start();
   events.startSweep();
   await events.startRecovery();

@@ -17,6 +17,8 @@ export interface FailoverDeps {
   dropListings(processId: string): Promise<void>;
   /** Re-creates the game's room unless one is listed (src/games/room-access). */
   ensure(gameId: string): Promise<void>;
+  /** Ends the leases of the webhook deliveries the process held and takes them over. */
+  releaseDeliveries(processId: string): Promise<void>;
   log: Logger;
 }
 
@@ -66,6 +68,7 @@ export class Failover {
   private async run(processId: string): Promise<number> {
     const started = Date.now();
     await this.d.dropListings(processId);
+    await this.d.releaseDeliveries(processId).catch((err) => this.d.log.warn({ err, processId }, "could not take over the deliveries of a gone process"));
     const games = (await this.d.store.listUnfinishedGames()).filter((g) => g.owner === processId);
     const results = await Promise.all(games.map((g) => this.recreate(g)));
     const count = results.filter(Boolean).length;

@@ -35,6 +35,8 @@ export interface DispatcherOptions {
    * at once instead of waiting for their leases to run out. Default true.
    */
   exclusive?: boolean;
+  /** This process's id, recorded in each delivery it holds so peers can take them over when it dies. */
+  holder?: () => string;
 }
 
 /** What a dispatcher holds right now: events awaiting lookup, deliveries queued, POSTs in flight, all held. */
@@ -173,7 +175,7 @@ export class EventDispatcher {
     let taken = 0;
     try {
       const now = this.o.now();
-      const claimed = await this.o.store.claimDeliveries(all ? END_OF_TIME : now.toISOString(), this.leaseEnd(now), room);
+      const claimed = await this.o.store.claimDeliveries(all ? END_OF_TIME : now.toISOString(), this.leaseEnd(now), room, this.o.holder?.());
       for (const record of claimed) {
         if (this.closed || this.held.has(record.eventId)) continue;
         const sub = await this.o.store.getSubscriptionByKey(record.subscriptionKey);
@@ -308,6 +310,7 @@ export class EventDispatcher {
     const now = this.o.now();
     const record: DeliveryRecord = {
       eventId, subscriptionId: sub.id, subscriptionKey: sub.key, body, leaseUntil: this.leaseEnd(now), createdAt: now.toISOString(),
+      ...(this.o.holder ? { holder: this.o.holder() } : {}),
     };
     return { sub, attempt: 0, record };
   }

@@ -33,6 +33,8 @@ export interface EventsDeps {
   leaseMs?: number;
   /** True when this is the only process delivering from the store (not scaled out). Default true. */
   exclusive?: boolean;
+  /** This process's id, recorded in the deliveries it holds (see DispatcherOptions.holder). */
+  holder?: () => string;
   /** Replaces the HTTPS client (tests, or another transport). */
   client?: CallbackClient;
 }
@@ -66,6 +68,7 @@ export function createEvents(deps: EventsDeps): Events {
     concurrency: deps.concurrency,
     leaseMs: deps.leaseMs,
     exclusive: deps.exclusive,
+    holder: deps.holder,
   });
   const subscriptions = new SubscriptionService({
     store: deps.store,

@@ -122,8 +122,11 @@ export class SubscriptionCache implements SubscriptionsPort {
   deleteDeliveries(eventIds: string[]): Promise<void> {
     return this.inner.deleteDeliveries(eventIds);
   }
-  claimDeliveries(expiredBy: string, leaseUntil: string, limit: number) {
-    return this.inner.claimDeliveries(expiredBy, leaseUntil, limit);
+  claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string) {
+    return this.inner.claimDeliveries(expiredBy, leaseUntil, limit, holder);
+  }
+  expireDeliveriesOf(holder: string, now: string): Promise<number> {
+    return this.inner.expireDeliveriesOf(holder, now);
   }
   markUrlVerified(url: string, at: string): Promise<void> {
     return this.inner.markUrlVerified(url, at);

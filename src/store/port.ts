@@ -148,6 +148,8 @@ export interface DeliveryRecord {
   body: string;
   /** The process holding the delivery may try it until then; afterwards any process may take it over. */
   leaseUntil: string;
+  /** Process id (Colyseus processId) that recorded or last took over the delivery, when known. */
+  holder?: string;
   createdAt: string;
 }
 
@@ -295,9 +297,15 @@ export interface SubscriptionsPort {
   /**
    * Leases to the caller up to `limit` deliveries whose lease ends at or before `expiredBy`, oldest first:
    * sets their leaseUntil and returns them as stored, each at most once per call (even when the new lease
-   * still ends before `expiredBy`). Two callers never get the same delivery from one expiry.
+   * still ends before `expiredBy`). Two callers never get the same delivery from one expiry. With `holder`,
+   * the claimed deliveries record it as their holder.
    */
-  claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]>;
+  claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]>;
+  /**
+   * Ends now the leases of the deliveries a process holds (it was declared dead), so a live process takes
+   * them over at once instead of waiting for the leases to run out. Resolves with how many.
+   */
+  expireDeliveriesOf(holder: string, now: string): Promise<number>;
 
   markUrlVerified(url: string, at: string): Promise<void>;
   urlVerifiedAt(url: string): Promise<string | null>;

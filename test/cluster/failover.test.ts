@@ -4,6 +4,8 @@
  * the others with every acknowledged move kept and one room per game.
  */
 import { strict as assert } from "node:assert";
+import { Client } from "@colyseus/sdk";
+import { GAME_MOVED_CODE } from "../../src/cluster";
 import type { GameRecord } from "../../src/store";
 import { redisAvailable } from "../support/redis";
 import { http } from "../support/server";
@@ -145,6 +147,9 @@ describe("End-to-end: games move to a live process when their process is lost", 
     const stalled = c.processIds[victim]!;
     const theirs = await gamesOwnedBy(c, games, stalled);
     assert.ok(theirs.length > 0);
+    // A spectator watching one of its games over WebSocket, connected to the stalled process itself.
+    const watcher = await new Client(c.procs[victim]!.url).joinById(theirs[0]!.id);
+    const leftWith = new Promise<number>((resolve) => watcher.onLeave((code) => resolve(code)));
     c.procs[victim]!.child.kill("SIGSTOP");
     for (const g of theirs) acked.set(g.id, (await playUntilAcknowledged(live.url, g)).out.moveCount!);
     c.procs[victim]!.child.kill("SIGCONT");
@@ -154,6 +159,8 @@ describe("End-to-end: games move to a live process when their process is lost", 
       assert.ok(Date.now() < deadline, "the stalled process did not register again");
       await new Promise((r) => setTimeout(r, 100));
     }
+    // Its stale room sent the spectator away with the "game moved" code, to rejoin by id.
+    assert.equal(await leftWith, GAME_MOVED_CODE);
     // Moves through either process land on the one room of each game; none is lost or forked.
     for (const g of theirs) {
       for (const base of [c.procs[victim]!.url, live.url]) {

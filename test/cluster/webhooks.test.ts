@@ -28,9 +28,15 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
   });
 
   it("delivers every game.move of a game taken over after a SIGKILL, duplicates only with the same eventId", async () => {
-    receiver = await startReceiver();
+    // The delivery of move 3 is cut off by the kill: the receiver holds its first attempt unanswered.
+    receiver = await startReceiver((r) => {
+      if (r.json?.type === "verification") return { status: 200, body: { challenge: r.json.challenge } };
+      const first = r.json?.data?.move_index === 3 && receiver!.events().filter((e) => e.json?.eventId === r.json.eventId).length === 1;
+      return first ? { status: 204, delayMs: 60_000 } : { status: 204 };
+    });
     writeFileSync(caFile, testCert().cert);
-    c = await startCluster(2, { WEBHOOK_ALLOW_PRIVATE: "true", NODE_EXTRA_CA_CERTS: caFile, WEBHOOK_LEASE_MS: "20000" });
+    // The default lease (120 s): a delivery held by the killed process is taken over when it is declared dead.
+    c = await startCluster(2, { WEBHOOK_ALLOW_PRIVATE: "true", NODE_EXTRA_CA_CERTS: caFile });
     const [p1, p2] = c.procs as [typeof c.procs[0], typeof c.procs[0]];
     const g = await friendGame(p1.url, p2.url);
     const sub = await http(p2.url, "POST", "/api/v1/games/events/subscribe", {
@@ -38,6 +44,7 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
     });
     assert.equal(sub.status, 201, sub.text);
     for (let m = 0; m < 4; m++) assert.equal((await playOne(p1.url, g)).status, 200);
+    await receiver.waitFor(4, 10_000);
     const owner = c.indexOf((await c.store.getGame(g.id))!.owner!);
     const survivor = c.procs[1 - owner]!;
     await c.procs[owner]!.stop("SIGKILL");
@@ -63,5 +70,7 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
     }
     assert.deepEqual([...byIndex.keys()].sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i));
     for (const [index, ids] of byIndex) assert.equal(ids.size, 1, `move ${index} was sent under ${ids.size} eventIds`);
+    const cut = [...byIndex.get(3)!][0]!;
+    assert.ok(receiver.events().filter((e) => e.json?.eventId === cut).length >= 2, "the cut-off delivery was sent again");
   });
 });

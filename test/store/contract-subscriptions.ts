@@ -131,6 +131,22 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
       assert.ok(claimed.every((d) => d.leaseUntil === at(9)));
     });
 
+    it("ends the leases of a dead holder's deliveries so they can be claimed at once, leaving others alone", async function () {
+      await store().saveDeliveries([
+        { ...delivery("E1", 1, at(30)), holder: "dead" },
+        { ...delivery("E2", 2, at(30)), holder: "live" },
+        { ...delivery("E3", 3, at(30)), holder: "dead" },
+        delivery("E4", 4, at(30)),
+      ]);
+      assert.equal(await store().expireDeliveriesOf("dead", at(5)), 2);
+      const claimed = await store().claimDeliveries(at(5), at(40), 10, "taker");
+      assert.deepEqual(ids(claimed), ["E1", "E3"]);
+      assert.ok(claimed.every((d) => d.holder === "taker" && d.leaseUntil === at(40)));
+      assert.equal(await store().expireDeliveriesOf("dead", at(5)), 0, "deliveries taken over are not ended again");
+      assert.equal(await store().expireDeliveriesOf("taker", at(6)), 2);
+      assert.equal(await store().expireDeliveriesOf("nobody", at(5)), 0);
+    });
+
     it("hands each expired delivery to exactly one of two racing claims", async function () {
       await store().saveDeliveries(Array.from({ length: 20 }, (_, i) => delivery(`E${String(i).padStart(2, "0")}`, i, at(0))));
       const [a, b] = await Promise.all([store().claimDeliveries(at(1), at(9), 15), store().claimDeliveries(at(1), at(9), 15)]);

@@ -277,7 +277,8 @@ export class MongoStore implements Store {
     if (eventIds.length === 0) return;
     await this.m.deliveries.deleteMany({ eventId: { $in: eventIds } }).exec();
   }
-  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
+  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
+    const taken = holder ? { leaseUntil, holder } : { leaseUntil };
     // Read a page of candidates (the sort is covered by the createdAt/eventId/leaseUntil index), then
     // compare-and-set each on the lease it was read with, so each is leased to one caller. What this call
     // already saw is excluded from the next page: its new lease may still end before `expiredBy`.
@@ -290,8 +291,8 @@ export class MongoStore implements Store {
       if (candidates.length === 0) break;
       seen.push(...candidates.map((d) => d.eventId));
       const won = await Promise.all(candidates.map(async (d) =>
-        (await this.m.deliveries.updateOne({ eventId: d.eventId, leaseUntil: d.leaseUntil }, { $set: { leaseUntil } }).exec()).matchedCount > 0));
-      claimed.push(...candidates.filter((_, i) => won[i]).map((d) => ({ ...d, leaseUntil })));
+        (await this.m.deliveries.updateOne({ eventId: d.eventId, leaseUntil: d.leaseUntil }, { $set: taken }).exec()).matchedCount > 0));
+      claimed.push(...candidates.filter((_, i) => won[i]).map((d) => ({ ...d, ...taken })));
     }
     // Oldest first across pages, as the port promises.
     return claimed.sort((a, b) => (a.createdAt === b.createdAt ? (a.eventId < b.eventId ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
@@ -308,6 +309,10 @@ export class MongoStore implements Store {
   }
   async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
     return (await this.m.processes.deleteOne({ id, heartbeatAt }).exec()).deletedCount > 0;
+  }
+
+  async expireDeliveriesOf(holder: string, now: string): Promise<number> {
+    return (await this.m.deliveries.updateMany({ holder, leaseUntil: { $gt: now } }, { $set: { leaseUntil: now } }).exec()).modifiedCount;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {

@@ -44,6 +44,7 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       [{ eventId: 1 }, { unique: true }],
       // Equality-sort-range order: the claim sorts by (createdAt, eventId) and filters on leaseUntil.
       [{ createdAt: 1, eventId: 1, leaseUntil: 1 }],
+      [{ holder: 1 }, { sparse: true }],
     ])),
     processes: m("Process", "processes", schema([[{ id: 1 }, { unique: true }]])),
     verifiedUrls: m("VerifiedUrl", "verified_urls", schema([[{ url: 1 }, { unique: true }]])),

@@ -265,12 +265,12 @@ export class SqliteStore implements Store {
       })();
     });
   }
-  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number): Promise<DeliveryRecord[]> {
+  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
     return this.durable(() => {
       // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
       return this.db.transaction((): DeliveryRecord[] => {
         const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
-          .map((d) => ({ ...d, leaseUntil }));
+          .map((d) => ({ ...d, leaseUntil, ...(holder ? { holder } : {}) }));
         for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
         return claimed;
       }).immediate();
@@ -288,6 +288,10 @@ export class SqliteStore implements Store {
   }
   async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
     return this.st.removeProcessIf.run(id, heartbeatAt).changes > 0;
+  }
+
+  async expireDeliveriesOf(holder: string, now: string): Promise<number> {
+    return this.st.expireDeliveriesOf.run({ holder, now }).changes;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {

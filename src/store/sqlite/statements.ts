@@ -60,6 +60,8 @@ export function prepareStatements(db: Database) {
       VALUES (@eventId, @leaseUntil, @createdAt, @doc)
       ON CONFLICT (event_id) DO UPDATE SET lease_until = excluded.lease_until, doc = excluded.doc`),
     deleteDelivery: p(`DELETE FROM deliveries WHERE event_id = ?`),
+    expireDeliveriesOf: p(`UPDATE deliveries SET lease_until = @now, doc = json_set(doc, '$.leaseUntil', @now)
+      WHERE json_extract(doc, '$.holder') = @holder AND lease_until > @now`),
     expiredDeliveries: p(`SELECT doc FROM deliveries WHERE lease_until <= ? ORDER BY created_at, event_id LIMIT ?`),
 
     // The owner fence of a group-commit write: the game is still held under this epoch.
