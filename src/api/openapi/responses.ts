@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../../errors";
 import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatSchema, WinnerSchema } from "../../events/catalog";
+import { RULES_VERSIONS } from "../../game/versions";
 
 const url = z.string().describe("absolute URL on this service");
 const time = z.string().describe("ISO 8601 time");
@@ -37,6 +38,9 @@ const Ending = {
 const Element = z.enum(["ember", "tide", "gale", "stone"]);
 const Card = z.object({ id: z.string(), name: z.string(), ranks: RanksSchema, element: Element, tier: int, champion: z.string().optional() });
 const ChessTile = z.object({ square: z.string(), piece: z.enum(["knight", "bishop", "rook", "queen", "king"]) });
+/** The rules version a game is played under (docs/RULES.md); every version stays playable for stored games. */
+const RulesVersionSchema = z.union(RULES_VERSIONS.map((v) => z.literal(v))).describe("the rules version the game is played under");
+
 const SquareElement = z.object({ square: z.string(), element: Element });
 
 export const GameRecord = z
@@ -127,6 +131,7 @@ export const GameList = z.object({
 const View = z
   .object({
     ruleset: z.enum(["classic", "mutators"]),
+    rulesVersion: RulesVersionSchema,
     status: z.enum(["active", "finished"]),
     turn: SeatSchema,
     firstPlayer: SeatSchema,
@@ -204,6 +209,7 @@ export const Replay = z
   .object({
     id: z.string(),
     ruleset: z.string(),
+    rulesVersion: RulesVersionSchema.optional().describe("absent on replays stored before rules were versioned (version 1)"),
     players: z.object({ A: z.string(), B: z.string() }).describe("seat names"),
     seed: int,
     salt: z.string(),
