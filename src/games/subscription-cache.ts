@@ -28,6 +28,8 @@ const listKey = (name: string, match: Record<string, unknown>): string =>
 
 export class SubscriptionCache implements SubscriptionsPort {
   private readonly games = new Map<string, GameEntry>();
+  /** The cached records by subscription id, so the dispatcher's cursor updates find theirs at once. */
+  private readonly byId = new Map<string, Set<SubscriptionRecord>>();
   private readonly onMessage = (gameId: unknown) => this.drop(typeof gameId === "string" ? gameId : ALL);
   private lookups = { cached: 0, stored: 0 };
 
@@ -47,10 +49,12 @@ export class SubscriptionCache implements SubscriptionsPort {
     // Presence may already be closing; an invalidation missed now no longer matters.
     void Promise.resolve(this.presence.unsubscribe(SUBSCRIPTIONS_CHANNEL, this.onMessage)).catch(() => undefined);
     this.games.clear();
+    this.byId.clear();
   }
 
   /** The game's room was released: its entry goes with it. */
   forget(gameId: string): void {
+    this.drop(gameId);
     this.games.delete(gameId);
   }
 
@@ -79,7 +83,14 @@ export class SubscriptionCache implements SubscriptionsPort {
       const generation = entry.generation;
       // Every subscription whatever its expiry (no ISO time sorts before ""): expiry is filtered per lookup.
       list = await this.inner.findSubscriptions(name, match, "");
-      if (this.games.get(gameId) === entry && entry.generation === generation) entry.lists.set(key, list);
+      if (this.games.get(gameId) === entry && entry.generation === generation) {
+        entry.lists.set(key, list);
+        for (const s of list) {
+          let same = this.byId.get(s.id);
+          if (!same) this.byId.set(s.id, (same = new Set()));
+          same.add(s);
+        }
+      }
     }
     return list.filter((s) => s.expiresAt > now).map((s) => ({ ...s }));
   }
@@ -105,9 +116,7 @@ export class SubscriptionCache implements SubscriptionsPort {
     await this.inner.updateSubscription(id, patch);
     const bookkeeping = Object.keys(patch).every((k) => k === "cursor" || k === "failures");
     if (!bookkeeping) return this.changed(undefined);
-    for (const entry of this.games.values()) {
-      for (const list of entry.lists.values()) for (const s of list) if (s.id === id) Object.assign(s, patch);
-    }
+    for (const s of this.byId.get(id) ?? []) Object.assign(s, patch);
   }
 
   getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
@@ -146,6 +155,13 @@ export class SubscriptionCache implements SubscriptionsPort {
     const entries = gameId === ALL ? [...this.games.values()] : [this.games.get(gameId)].filter((e) => e !== undefined);
     for (const entry of entries) {
       entry.generation++;
+      for (const list of entry.lists.values()) {
+        for (const s of list) {
+          const same = this.byId.get(s.id);
+          same?.delete(s);
+          if (same?.size === 0) this.byId.delete(s.id);
+        }
+      }
       entry.lists.clear();
     }
   }
