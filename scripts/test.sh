@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
-# (redis-server for the multi-process tests, chromium for the browser tests), the npm packages from the lock file,
+# (redis-server for the multi-process tests, chromium for the browser tests, nginx for the scale-out front), the npm packages from the lock file,
 # a type check, the linter, then mocha.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,8 @@ command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 # The web client's browser tests drive Debian's Chromium through playwright-core (no browser download).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# The scale-out test puts Debian's nginx in front of three processes (the recipe docs/DEPLOY.md gives).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian packages: ${need_apt[*]}"
