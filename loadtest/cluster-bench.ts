@@ -44,15 +44,15 @@ async function recovery(games: number) {
     const ownedBy = async (id: string) => (await Promise.all(made.map(async (g) => ((await store.getGame(g.gameId))?.owner === id ? g : null)))).filter((g): g is FriendGame => g !== null);
     let victim = 0;
     for (let i = 0; ; i++) {
-      made.push(await openFriendGame(clients[i % 3]!, "recovery"));
+      made.push(await openFriendGame(clients[i % 3], "recovery"));
       if (made.length % 3 === 0) {
         const counts = await Promise.all(ids.map(async (id) => (await ownedBy(id)).length));
         victim = counts.indexOf(Math.max(...counts));
-        if (counts[victim]! >= games) break;
+        if (counts[victim] >= games) break;
       }
     }
-    const theirs = (await ownedBy(ids[victim]!)).slice(0, games);
-    for (const g of theirs) for (let m = 0; m < 2; m++) if ((await moveOnce(clients[victim]!, g)) !== 200) throw new Error("setup move refused");
+    const theirs = (await ownedBy(ids[victim])).slice(0, games);
+    for (const g of theirs) for (let m = 0; m < 2; m++) if ((await moveOnce(clients[victim], g)) !== 200) throw new Error("setup move refused");
     const survivors = clients.filter((_, i) => i !== victim);
     const killedAt = Date.now();
     await cluster.signal(victim, "SIGKILL");
@@ -61,14 +61,14 @@ async function recovery(games: number) {
     const prober = (async () => {
       for (let i = 0; reading; i++) {
         const started = Date.now();
-        await survivors[i % 2]!.request("GET", `/api/v1/games/${theirs[i % theirs.length]!.gameId}`);
+        await survivors[i % 2].request("GET", `/api/v1/games/${theirs[i % theirs.length].gameId}`);
         readMs.push(Date.now() - started);
         await sleep(50);
       }
     })();
     const recoveredMs = await Promise.all(theirs.map(async (g, i) => {
       for (;;) {
-        const out = await moveOnce(survivors[i % 2]!, g);
+        const out = await moveOnce(survivors[i % 2], g);
         if (out === 200) return Date.now() - killedAt;
         if (Date.now() - killedAt > 60_000) throw new Error(`game ${g.gameId} not playable 60 s after the kill`);
         await sleep(50);
@@ -92,7 +92,7 @@ async function throughput(processes: number, seconds: number, concurrency: numbe
     let refused = 0;
     const until = Date.now() + seconds * 1000;
     await Promise.all(Array.from({ length: concurrency }, async (_, i) => {
-      const http = clients[i % clients.length]!;
+      const http = clients[i % clients.length];
       while (Date.now() < until) {
         const g = await openFriendGame(http, "tput");
         for (;;) {

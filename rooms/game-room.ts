@@ -259,7 +259,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       if (starting) {
         this.deps.metrics.gamesStarted.inc({ opponent: record.opponent });
         this.deps.events.emit(startedEvent(this.ctx, this.deps.baseUrl));
-        this.deps.events.emit(turnEvent(this.ctx, engine!.turn, this.deps.baseUrl));
+        this.deps.events.emit(turnEvent(this.ctx, engine.turn, this.deps.baseUrl));
       }
       return { ok: true, value: { seat, status: record.status } };
     });

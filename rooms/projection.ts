@@ -5,7 +5,7 @@
  */
 import { cardById, type CardDef, type Seat } from "../src/game";
 import { factsOf, type GameContext } from "../src/games/context";
-import { CardState, CellState, GameRoomState, HandState, SeatState, TileState } from "./game-state";
+import { CardState, CellState, type GameRoomState, HandState, SeatState, TileState } from "./game-state";
 
 function cardState(def: CardDef): CardState {
   return new CardState({

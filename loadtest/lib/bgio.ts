@@ -40,7 +40,7 @@ export interface BgioServer { url: string; close(): void }
 export async function startBgioServer(): Promise<BgioServer> {
   const server = Server({ games: [PlaceGame as never], origins: ["*"] });
   const running = await server.run({ port: 0 });
-  const http = running.appServer as unknown as HttpServer;
+  const http = running.appServer;
   // koa-socket-2 binds the request handler before the lobby routes exist (koa 2.16 composes the middleware
   // when the handler is made), so the lobby answers 404; re-bind it. Clients use the websocket transport
   // only, so socket.io needs no plain request handler of its own.

@@ -54,6 +54,6 @@ export async function commitCosts(games: number, batches: number, rounds = 3): P
   for (let r = 0; r < rounds; r++) {
     for (const mode of r % 2 === 0 ? (["FULL", "NORMAL"] as const) : (["NORMAL", "FULL"] as const)) runs[mode].push(await measure(mode, games, batches));
   }
-  const mid = (xs: CommitCost[]) => xs.sort((a, b) => a.usPerWrite - b.usPerWrite)[Math.floor(xs.length / 2)]!;
+  const mid = (xs: CommitCost[]) => xs.sort((a, b) => a.usPerWrite - b.usPerWrite)[Math.floor(xs.length / 2)];
   return [mid(runs.FULL), mid(runs.NORMAL)];
 }

@@ -46,7 +46,7 @@ function main(): void {
   }
   const rulesVersion = Number(values.rules);
   if (!isRulesVersion(rulesVersion)) fail(`--rules must be one of ${RULES_VERSIONS.join(", ")}`);
-  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed, rulesVersion: rulesVersion as RulesVersion };
+  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed, rulesVersion: rulesVersion };
   if (values.save) mkdirSync(values.save, { recursive: true });
 
   const progress = createProgress(`${opts.ruleset} ${opts.a}/${opts.b}`, games, { json: values.json });

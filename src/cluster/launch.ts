@@ -142,10 +142,10 @@ export async function launchCluster(o: LaunchOptions): Promise<LaunchedCluster> 
       redisUrl,
       database,
       members,
-      url: front ? `http://127.0.0.1:${front}` : members[0]!.url,
+      url: front ? `http://127.0.0.1:${front}` : members[0].url,
       nginx,
       signal: async (i, signal) => {
-        const child = members[i]!.child;
+        const child = members[i].child;
         child.kill(signal);
         if (signal !== "SIGSTOP" && signal !== "SIGCONT") await exited(child);
       },

@@ -65,7 +65,7 @@ const ROWS: Record<Element, Row[]> = {
 
 function card([id, name, n, e, s, w, tier]: Row, element: Element): CardDef {
   const ranks: Ranks = { n, e, s, w };
-  return Object.freeze({ id, name, ranks: Object.freeze(ranks), element, tier }) as CardDef;
+  return Object.freeze({ id, name, ranks: Object.freeze(ranks), element, tier });
 }
 
 /** The 40 catalogue cards in a fixed order (the order the seeded shuffle starts from). */

@@ -13,7 +13,7 @@ export const CHAMPION_TIER = 4;
 export const ROSTER: readonly ChampionId[] = ["knight", "bastion", "usurper", "herald", "tidecaller", "reaver"];
 
 function champion(id: string, name: string, c: ChampionId, element: Element, n: number, e: number, s: number, w: number): CardDef {
-  return Object.freeze({ id, name, ranks: Object.freeze({ n, e, s, w }), element, tier: CHAMPION_TIER, champion: c }) as CardDef;
+  return Object.freeze({ id, name, ranks: Object.freeze({ n, e, s, w }), element, tier: CHAMPION_TIER, champion: c });
 }
 
 export const CHAMPIONS: Record<ChampionId, CardDef> = Object.freeze({

@@ -31,7 +31,7 @@ export function decodeCursor(cursor: string): GameCursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((p) => typeof p === "string")) {
-      return { createdAt: parsed[0] as string, id: parsed[1] as string };
+      return { createdAt: parsed[0], id: parsed[1] };
     }
   } catch {
     // fall through to the error below

@@ -16,7 +16,7 @@ async function advance(bases: string[], games: TwoSeatGame[], k: number): Promis
   const acked = new Map<string, number>();
   for (const [i, g] of games.entries()) {
     for (let m = 0; m < k; m++) {
-      const out = await playOne(bases[(i + m) % bases.length]!, g);
+      const out = await playOne(bases[(i + m) % bases.length], g);
       assert.equal(out.status, 200, `move ${m} of ${g.id}: ${JSON.stringify(out)}`);
       acked.set(g.id, out.moveCount!);
     }
@@ -53,7 +53,7 @@ async function gamesOwnedBy(c: Cluster, games: TwoSeatGame[], processId: string)
 async function gamesAndVictim(c: Cluster, total: number): Promise<{ games: TwoSeatGame[]; victim: number }> {
   const games: TwoSeatGame[] = [];
   const urls = c.procs.map((p) => p.url);
-  for (let i = 0; i < total; i++) games.push(await friendGame(urls[i % urls.length]!, urls[(i + 1) % urls.length]!));
+  for (let i = 0; i < total; i++) games.push(await friendGame(urls[i % urls.length], urls[(i + 1) % urls.length]));
   const counts = await Promise.all(c.processIds.map(async (id) => (await gamesOwnedBy(c, games, id)).length));
   return { games, victim: counts.indexOf(Math.max(...counts)) };
 }
@@ -78,20 +78,20 @@ describe("End-to-end: games move to a live process when their process is lost", 
     const { games, victim: v } = await gamesAndVictim(c, 6);
     const survivors = c.procs.filter((_, i) => i !== v).map((p) => p.url);
     const acked = await advance(c.procs.map((p) => p.url), games, 3);
-    const victim = c.processIds[v]!;
+    const victim = c.processIds[v];
     const theirs = await gamesOwnedBy(c, games, victim);
     assert.ok(theirs.length > 0);
     const epochs = new Map(await Promise.all(theirs.map(async (g) => [g.id, (await c!.store.getGame(g.id))!.ownerEpoch!] as const)));
-    await c.procs[v]!.stop("SIGKILL");
+    await c.procs[v].stop("SIGKILL");
 
     // A spectator read is answered (from the store if need be) while the game has no live room.
     for (const g of theirs) {
-      const r = await http(survivors[0]!, "GET", `/api/v1/games/${g.id}`);
+      const r = await http(survivors[0], "GET", `/api/v1/games/${g.id}`);
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.moveCount, acked.get(g.id));
     }
     for (const [i, g] of theirs.entries()) {
-      const { out, refusals } = await playUntilAcknowledged(survivors[i % 2]!, g);
+      const { out, refusals } = await playUntilAcknowledged(survivors[i % 2], g);
       acked.set(g.id, out.moveCount!);
       // Until the game has a live room again, a seat is told to come back, never left hanging or misled.
       for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
@@ -109,7 +109,7 @@ describe("End-to-end: games move to a live process when their process is lost", 
     // Every game plays on to the end through the survivors.
     for (const g of games) {
       for (let guard = 0; guard < 20; guard++) {
-        const out = await playOne(survivors[guard % 2]!, g);
+        const out = await playOne(survivors[guard % 2], g);
         assert.equal(out.status, 200, JSON.stringify(out));
         if (out.finished) break;
       }
@@ -121,7 +121,7 @@ describe("End-to-end: games move to a live process when their process is lost", 
     c = await startCluster(2);
     const { games, victim } = await gamesAndVictim(c, 6);
     const acked = await advance(c.procs.map((p) => p.url), games, 2);
-    const live = c.procs[1 - victim]!;
+    const live = c.procs[1 - victim];
     // Agents play every game through the surviving process before, during and after the SIGTERM.
     const players = games.map(async (g) => {
       for (let m = 0; m < 6; m++) {
@@ -132,7 +132,7 @@ describe("End-to-end: games move to a live process when their process is lost", 
       }
     });
     await new Promise((r) => setTimeout(r, 200));
-    await c.procs[victim]!.stop("SIGTERM");
+    await c.procs[victim].stop("SIGTERM");
     await Promise.all(players);
     await assertNothingLost(c, acked);
     await assertOneRoomPerGame(c, games.map((g) => g.id));
@@ -142,17 +142,17 @@ describe("End-to-end: games move to a live process when their process is lost", 
   it("keeps one room per game when a stalled owner comes back after its games moved (SIGSTOP, SIGCONT)", async () => {
     c = await startCluster(2);
     const { games, victim } = await gamesAndVictim(c, 4);
-    const live = c.procs[1 - victim]!;
+    const live = c.procs[1 - victim];
     const acked = await advance(c.procs.map((p) => p.url), games, 2);
-    const stalled = c.processIds[victim]!;
+    const stalled = c.processIds[victim];
     const theirs = await gamesOwnedBy(c, games, stalled);
     assert.ok(theirs.length > 0);
     // A spectator watching one of its games over WebSocket, connected to the stalled process itself.
-    const watcher = await new Client(c.procs[victim]!.url).joinById(theirs[0]!.id);
+    const watcher = await new Client(c.procs[victim].url).joinById(theirs[0].id);
     const leftWith = new Promise<number>((resolve) => watcher.onLeave((code) => resolve(code)));
-    c.procs[victim]!.child.kill("SIGSTOP");
+    c.procs[victim].child.kill("SIGSTOP");
     for (const g of theirs) acked.set(g.id, (await playUntilAcknowledged(live.url, g)).out.moveCount!);
-    c.procs[victim]!.child.kill("SIGCONT");
+    c.procs[victim].child.kill("SIGCONT");
     // The process that comes back learns it was declared dead, closes its stale rooms and registers again.
     const deadline = Date.now() + 20_000;
     while (!(await c.store.listProcesses()).some((p) => p.id === stalled)) {
@@ -163,10 +163,10 @@ describe("End-to-end: games move to a live process when their process is lost", 
     assert.equal(await leftWith, GAME_MOVED_CODE);
     // Moves through either process land on the one room of each game; none is lost or forked.
     for (const g of theirs) {
-      for (const base of [c.procs[victim]!.url, live.url]) {
+      for (const base of [c.procs[victim].url, live.url]) {
         const out = await playUntilAcknowledged(base, g);
         assert.equal(out.out.moveCount, acked.get(g.id)! + 1, `game ${g.id}: a move was lost or played twice`);
-        acked.set(g.id, out.out.moveCount!);
+        acked.set(g.id, out.out.moveCount);
       }
     }
     await assertNothingLost(c, acked);

@@ -107,7 +107,7 @@ describe("End-to-end: three processes behind nginx", function () {
     const rest = [];
     for (let i = 0; i < 17; i++) rest.push(await friendGame(front, front));
     const wsGames = [await friendGame(front, front), await friendGame(front, front), await friendGame(front, front)];
-    const ws = wsGames[0]!;
+    const ws = wsGames[0];
     const acked = new Map<string, number>();
     for (const g of rest) {
       for (let m = 0; m < 2; m++) {

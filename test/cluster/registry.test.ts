@@ -35,7 +35,7 @@ describe("End-to-end: processes sharing one store", function () {
       assert.match(e.message, /REDIS_URL/);
       return true;
     });
-    const health = await http(running[0]!.url, "GET", "/healthz");
+    const health = await http(running[0].url, "GET", "/healthz");
     assert.equal(health.status, 200);
     assert.deepEqual([health.json.ok, health.json.store.ok, health.json.store.adapter], [true, true, "sqlite"]);
   });

@@ -46,8 +46,8 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
     for (let m = 0; m < 4; m++) assert.equal((await playOne(p1.url, g)).status, 200);
     await receiver.waitFor(4, 10_000);
     const owner = c.indexOf((await c.store.getGame(g.id))!.owner!);
-    const survivor = c.procs[1 - owner]!;
-    await c.procs[owner]!.stop("SIGKILL");
+    const survivor = c.procs[1 - owner];
+    await c.procs[owner].stop("SIGKILL");
     await playUntilAcknowledged(survivor.url, g);
     for (let guard = 0; guard < 20; guard++) {
       const out = await playOne(survivor.url, g);
@@ -70,7 +70,7 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
     }
     assert.deepEqual([...byIndex.keys()].sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i));
     for (const [index, ids] of byIndex) assert.equal(ids.size, 1, `move ${index} was sent under ${ids.size} eventIds`);
-    const cut = [...byIndex.get(3)!][0]!;
+    const cut = [...byIndex.get(3)!][0];
     assert.ok(receiver.events().filter((e) => e.json?.eventId === cut).length >= 2, "the cut-off delivery was sent again");
   });
 });

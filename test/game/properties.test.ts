@@ -55,7 +55,7 @@ describe("Unit: engine properties", () => {
   it("rebuilds the identical state from the same seed and actions", () => {
     fc.assert(fc.property(gameArb, (g) => {
       const s = run(g);
-      const r = rebuild({ ruleset: s.ruleset, seed: s.seed, salt: s.salt, options: s.options }, s.actions as Action[]);
+      const r = rebuild({ ruleset: s.ruleset, seed: s.seed, salt: s.salt, options: s.options }, s.actions);
       assert.ok(r.ok);
       assert.deepEqual(r.state, s);
     }), { numRuns: 100 });

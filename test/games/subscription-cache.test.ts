@@ -60,11 +60,11 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
   it("keeps the dispatcher's cursor in the cached record and returns copies", async function () {
     await cache.upsertSubscription(sub("s1", "g1"));
     const [first] = await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW);
-    first!.url = "https://changed.example/";
+    first.url = "https://changed.example/";
     await cache.updateSubscription("s1", { cursor: 3 });
     const [again] = await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW);
-    assert.equal(again!.cursor, 3);
-    assert.equal(again!.url, "https://hooks.example/s1");
+    assert.equal(again.cursor, 3);
+    assert.equal(again.url, "https://hooks.example/s1");
     assert.equal((await store.getSubscriptionByKey("key-s1"))!.cursor, 3);
   });
 
@@ -150,7 +150,7 @@ describe("End-to-end: a subscription made mid-game is seen by the next move", fu
     await move(id, tokens);
     const moves = () => receiver.events().filter((e) => e.json?.name === "game.move" && e.json.data.game_id === id);
     await eventually(() => moves().length === 1, "the move after subscribing");
-    assert.equal(moves()[0]!.json.data.move_index, 2);
+    assert.equal(moves()[0].json.data.move_index, 2);
 
     const gone = await http(server.url, "POST", "/api/v1/games/events/unsubscribe", { name: "game.move", arguments: { game_id: id }, delivery: { url: delivery.url } });
     assert.equal(gone.status, 200, gone.text);

@@ -28,7 +28,7 @@ export async function connect(baseUrl: string): Promise<McpTestClient> {
       if (r.isError) throw new Error(`${name} refused: ${r.content[0]?.text}`);
       return r.structuredContent;
     },
-    method: (method, params) => client.request({ method, params } as never, z.looseObject({})),
+    method: (method, params) => client.request({ method, params }, z.looseObject({})),
     async close() {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

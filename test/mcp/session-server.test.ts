@@ -57,7 +57,7 @@ describe("Unit: MCP session server", () => {
     const s = await session({ events: { subscriptions } as never });
     await assert.rejects(s.client.callTool({ name: "teleport", arguments: {} }), (e: { code: number }) => e.code === -32602);
     await assert.rejects(
-      s.client.request({ method: "events/unsubscribe", params: { name: "game.move" } } as never, z.looseObject({})),
+      s.client.request({ method: "events/unsubscribe", params: { name: "game.move" } }, z.looseObject({})),
       (e: { code: number; data: { code: string } }) => e.code === -32000 && e.data.code === "not_found",
     );
     await s.close();

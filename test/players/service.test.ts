@@ -73,6 +73,6 @@ describe("Unit: player results", () => {
     assert.equal((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason.code, "conflict");
     const accounts = (await store.rankPlayers(undefined, 100, 0)).filter((p) => p.isAccount);
     assert.equal(accounts.length, 1);
-    assert.equal((await store.getPlayer(player.id))!.movedTo, accounts[0]!.id);
+    assert.equal((await store.getPlayer(player.id))!.movedTo, accounts[0].id);
   });
 });

@@ -35,7 +35,7 @@ describe("Malformed WebSocket frames are logged once per connection, structured"
     process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
       stderr.push(String(chunk));
       return write(chunk, ...rest);
-    }) as typeof process.stderr.write;
+    });
   });
   after(async () => {
     process.stderr.write = write;

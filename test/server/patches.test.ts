@@ -29,19 +29,19 @@ describe("Integration: one patch per accepted action", function () {
         rooms[seat].onMessage("refused", (m) => assert.fail(`refused: ${JSON.stringify(m)}`));
       }
       // Both seats connected (each join was one patch): from here on only moves change the state.
-      await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state as any).seats?.get(s)?.connected), "both seats connected");
+      await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state).seats?.get(s)?.connected), "both seats connected");
       for (let n = 0; n < 4; n++) {
-        const state = rooms.A.state as any;
+        const state = rooms.A.state;
         const seat = state.turn as "A" | "B";
         const before = patches[seat];
-        const hand = (rooms[seat].state as any).hands.get(seat).cards;
+        const hand = (rooms[seat].state).hands.get(seat).cards;
         const square = SQUARES.find((q) => !state.board.has(q))!;
         const ackBefore = acks[seat];
         rooms[seat].send("move", { card: hand[0].id, square });
         await eventually(() => acks[seat] > ackBefore, `move ${n + 1} acknowledged`);
         // The patch and the ack travel on one socket, patch first: by the ack, exactly one patch came.
         assert.equal(patches[seat] - before, 1, `move ${n + 1}: one patch`);
-        await eventually(() => (rooms.A.state as any).moveCount === n + 1 && (rooms.B.state as any).moveCount === n + 1, "both views updated");
+        await eventually(() => (rooms.A.state).moveCount === n + 1 && (rooms.B.state).moveCount === n + 1, "both views updated");
       }
     } finally {
       await Promise.all([rooms.A.leave(true), rooms.B.leave(true)]);

@@ -17,7 +17,7 @@ export function clusterContract(store: StoreRef): void {
       await store().registerProcess(proc("p2", at(3), { sharedPresence: false }));
       const list = await store().listProcesses();
       assert.deepEqual(list.map((p) => [p.id, p.heartbeatAt, p.sharedPresence]), [["p1", at(2), true], ["p2", at(3), false]]);
-      assert.equal(list[0]!.publicAddress, "127.0.0.1:1");
+      assert.equal(list[0].publicAddress, "127.0.0.1:1");
     });
 
     it("removes a process only for the caller that saw its last heartbeat, and then refuses its heartbeat", async function () {

@@ -179,7 +179,7 @@ export function communitiesContract(store: PortRef<CommunitiesPort>): void {
       await store().removeMember("C1", "P1");
       const of = await store().communitiesOf("P1");
       assert.deepEqual(of.map((c) => c.id), ["C3"]);
-      assert.deepEqual(of[0]!.members, ["P1"]);
+      assert.deepEqual(of[0].members, ["P1"]);
       assert.deepEqual(await store().communitiesOf("nobody"), []);
     });
 

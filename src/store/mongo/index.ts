@@ -299,7 +299,7 @@ export class MongoStore implements Store {
   }
 
   async registerProcess(p: ProcessRecord): Promise<void> {
-    await this.m.processes.replaceOne({ id: p.id }, copy(p) as unknown as Doc, { upsert: true }).exec();
+    await this.m.processes.replaceOne({ id: p.id }, copy(p), { upsert: true }).exec();
   }
   async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
     return (await this.m.processes.updateOne({ id }, { $set: { heartbeatAt } }).exec()).matchedCount > 0;
