@@ -90,8 +90,12 @@ export class ProcessRegistry {
     await this.register();
     this.peers = await this.store.listProcesses();
     // Alone on the store, records of dead processes (crashes before a restart) have nobody else to clear them.
+    // A process of this machine whose pid is gone is dead at once, whatever its heartbeat says: a restart right
+    // after kill -9 must not wait out the dead-after time before it may resume the games that process held.
     if (!this.self.sharedPresence) {
-      for (const p of this.peers) if (!this.isLive(p.id)) await this.store.removeProcessIf(p.id, p.heartbeatAt);
+      const dead = this.peers.filter((p) => p.id !== this.self.id && (!this.isLive(p.id) || !runsHere(p)));
+      for (const p of dead) await this.store.removeProcessIf(p.id, p.heartbeatAt);
+      this.peers = this.peers.filter((p) => !dead.includes(p));
     }
     this.timer = setInterval(() => void this.beat(), this.timing.heartbeatMs);
     this.timer.unref();

@@ -143,12 +143,22 @@ export class PlayerService {
     const at = this.now().toISOString();
     const { movedTo: _moved, version: _version, ...stats } = guest;
     const build = (id: string): PlayerRecord => ({ ...stats, id, name: body.name ?? guest.name, secretHash: sha256Hex(secret), isAccount: true, createdAt: at, updatedAt: at });
-    // The account is made first (its id drawn afresh on a repeat), then the move is claimed conditionally:
-    // of two concurrent claims (on any processes) one wins and the other is refused, so a guest never
-    // becomes two accounts. The loser's account record stays unreferenced: its secret was never given out.
-    const account = await insertWithFreshId(this.newId, build, (p) => this.store.createPlayer(p));
-    const won = await this.store.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: account.id, version: (guest.version ?? 0) + 1 });
+    // The move is claimed first, conditionally: of two concurrent claims (on any processes) one wins and the
+    // other is refused, so a guest never becomes two accounts. The account's id is drawn before the claim;
+    // should it be taken already (friend codes can repeat), the guest is pointed at a newly drawn one.
+    let pointed = this.newId();
+    let version = (guest.version ?? 0) + 1;
+    const won = await this.store.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: pointed, version });
     if (!won) throw new AppError("conflict", "this profile changed while it was being claimed (claimed elsewhere or a game was rated); read it again and retry");
+    let drawn = false;
+    const account = await insertWithFreshId(() => (drawn ? this.newId() : ((drawn = true), pointed)), build, async (p) => {
+      if (p.id !== pointed) {
+        await this.store.updatePlayerIf(guest.id, { version, movedTo: pointed }, { movedTo: p.id, version: version + 1 });
+        version += 1;
+        pointed = p.id;
+      }
+      await this.store.createPlayer(p);
+    });
     for (const c of await this.store.communitiesOf(guest.id)) {
       await this.store.addMember(c.id, account.id);
       await this.store.removeMember(c.id, guest.id);

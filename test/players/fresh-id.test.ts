@@ -46,6 +46,7 @@ for (const [name, open] of adapters) {
       const guest = await players.resolve(undefined, "Ann");
       const claimed = await players.claim(guest.player.id, { secret: guest.secret! });
       assert.equal(claimed.account.id, "P-CCCCCCCC");
+      assert.equal((await store.getPlayer(guest.player.id))?.movedTo, "P-CCCCCCCC", "the guest points at the account made");
     });
   });
 }
