@@ -225,9 +225,10 @@ async function main() {
       rows.push([`server RSS MB (${span})`, `${drift.rssMb[0]} -> ${drift.rssMb[1]} (${drift.rssPct}%)`]);
       rows.push([`server heap MB (${span})`, `${drift.heapMb[0]} -> ${drift.heapMb[1]} (${drift.heapPct}%)`]);
       rows.push(["server CPU % at baseline / end", `${drift.cpuPctStart} / ${drift.cpuPctEnd}`]);
+      rows.push(["server moves/s at baseline / end", `${drift.movesPerSecStart} / ${drift.movesPerSecEnd}`]);
     }
     stdout("\n" + table(`load test: ${CLIENTS} clients for ${out.seconds} s against ${endpoint}`, ["", "value"], rows) + "\n");
-    if (sampler) stdout(table("server samples", ["t s", "RSS MB", "heap MB", "CPU %", "generator heap MB"], sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.generatorHeapMb])) + "\n");
+    if (sampler) stdout(table("server samples", ["t s", "RSS MB", "heap MB", "CPU %", "moves/s", "generator heap MB"], sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.movesPerSec, s.generatorHeapMb])) + "\n");
     for (const e of firstErrors) stdout(`error: ${e}\n`);
   }
   stdout(JSON.stringify(out) + "\n");

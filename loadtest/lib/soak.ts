@@ -16,6 +16,8 @@ export interface SoakSample {
   cpuPct: number;
   /** The load generator's own heap, to show it stays bounded too. */
   generatorHeapMb: number;
+  /** Moves the server accepted per second over the last interval: memory under load follows the rate. */
+  movesPerSec: number;
 }
 
 const MB = 1024 * 1024;
@@ -26,9 +28,16 @@ export function metricValue(text: string, name: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** The sum of every series of a metric (all label sets), or 0 when it has none yet. */
+export function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)`, "gm"))) sum += Number(m[1]);
+  return sum;
+}
+
 export class SoakSampler {
   readonly samples: SoakSample[] = [];
-  private lastCpu: { at: number; seconds: number } | null = null;
+  private lastCpu: { at: number; seconds: number; moves: number } | null = null;
 
   constructor(
     private readonly http: HttpClient,
@@ -43,15 +52,19 @@ export class SoakSampler {
     const heap = metricValue(r.body, "arena_nodejs_heap_size_used_bytes");
     const cpu = metricValue(r.body, "arena_process_cpu_seconds_total");
     if (rss === null || heap === null || cpu === null) throw new Error("GET /metrics lacks the process metrics");
+    const moves = metricSum(r.body, "arena_moves_total");
     const now = Date.now();
-    const cpuPct = this.lastCpu ? (100 * (cpu - this.lastCpu.seconds)) / ((now - this.lastCpu.at) / 1000) : 0;
-    this.lastCpu = { at: now, seconds: cpu };
+    const dt = this.lastCpu ? (now - this.lastCpu.at) / 1000 : 0;
+    const cpuPct = this.lastCpu ? (100 * (cpu - this.lastCpu.seconds)) / dt : 0;
+    const movesPerSec = this.lastCpu ? (moves - this.lastCpu.moves) / dt : 0;
+    this.lastCpu = { at: now, seconds: cpu, moves };
     const s: SoakSample = {
       t: round((now - this.started) / 1000, 0),
       rssMb: round(rss / MB, 1),
       heapUsedMb: round(heap / MB, 1),
       cpuPct: round(cpuPct, 1),
       generatorHeapMb: round(process.memoryUsage().heapUsed / MB, 1),
+      movesPerSec: round(movesPerSec, 1),
     };
     this.samples.push(s);
     return s;
@@ -85,6 +98,8 @@ export class SoakSampler {
       heapPct: pct(heap[0], heap[1]),
       cpuPctStart: med(base.map((s) => s.cpuPct)),
       cpuPctEnd: med(end.map((s) => s.cpuPct)),
+      movesPerSecStart: med(base.map((s) => s.movesPerSec ?? 0)),
+      movesPerSecEnd: med(end.map((s) => s.movesPerSec ?? 0)),
     };
   }
 }
@@ -101,4 +116,7 @@ export interface Drift {
   heapPct: number;
   cpuPctStart: number;
   cpuPctEnd: number;
+  /** The load in each window: a drift with the rate changed says as much about the load as about a leak. */
+  movesPerSecStart: number;
+  movesPerSecEnd: number;
 }
