@@ -1,8 +1,9 @@
 /**
  * One game, one room actor. The room owns the authoritative engine state of its game; every change goes
- * through `perform`, which reads top to bottom: validate, apply (pure engine), persist (the action is
- * durable before anyone is told), project (schema state), publish (wake long-poll waiters), emit
- * (lifecycle events). REST and MCP reach the same methods through src/games/room-access.
+ * through `perform`, which reads top to bottom: validate, apply (pure engine), persist (the action and the
+ * record fields it changes go into the process's group commit and are durable before anyone is told),
+ * project (schema state, one patch), publish (wake long-poll waiters), emit (lifecycle events). The room is
+ * the only writer of its game's record. REST and MCP reach it through GameRoomApi (src/games/room-api.ts).
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU.
  */
