@@ -343,7 +343,10 @@ async function runClient() {
         if (!running) break;
         players = await Promise.all((["A", "B"] as const).map((seat) => SeatPlayer.join(sdk, g.gameId, g.tokens[seat], seat, stats)));
         players.forEach((p) => live.add(p));
-        if (first) (ready(), (first = false));
+        if (first) {
+          ready();
+          first = false;
+        }
         let timer: NodeJS.Timeout | undefined;
         const stall = new Promise<"stall">((r) => (timer = setTimeout(() => r("stall"), 15_000)));
         const outcome = await Promise.race([Promise.all(players.map((p) => p.finished)), stall]);
@@ -357,7 +360,10 @@ async function runClient() {
         }
       } finally {
         await Promise.all(players.map(async (p) => (live.delete(p), p.leave())));
-        if (first) (ready(), (first = false));
+        if (first) {
+          ready();
+          first = false;
+        }
       }
     }
   }
@@ -369,7 +375,10 @@ async function runClient() {
       try {
         const g = await openFriendGame(http, `s${i}`);
         const rooms = await Promise.all((["A", "B"] as const).map((seat) => sdk.joinById(g.gameId, { playerToken: g.tokens[seat] })));
-        if (first) (ready(), (first = false));
+        if (first) {
+          ready();
+          first = false;
+        }
         const ended = new Promise<void>((resolve) => rooms[0].onStateChange((st: { status?: string }) => st.status === "finished" && resolve()));
         rooms[0].send("resign");
         await Promise.race([ended, sleep(15_000)]);
@@ -382,7 +391,10 @@ async function runClient() {
           await sleep(200);
         }
       } finally {
-        if (first) (ready(), (first = false));
+        if (first) {
+          ready();
+          first = false;
+        }
       }
     }
   }
@@ -425,7 +437,10 @@ async function runClient() {
       a.send("inc", 0);
       ready();
     });
-    for (const r of pair) (live.delete(r), await r.leave(true).catch(() => undefined));
+    for (const r of pair) {
+      live.delete(r);
+      await r.leave(true).catch(() => undefined);
+    }
   }
 
   serveParent(async (m) => {
@@ -459,7 +474,10 @@ async function runClient() {
           c.p99Ms = l[Math.min(l.length - 1, Math.floor(l.length * 0.99))] ?? 0;
         }
         if (stats.latencies) stats.latencies = []; // latencies cover the measured window only
-        if (stats.refusalSamples.length) process.stderr.write(`refusals seen: ${stats.refusalSamples.join(" | ")}\n`), (stats.refusalSamples = []);
+        if (stats.refusalSamples.length) {
+          process.stderr.write(`refusals seen: ${stats.refusalSamples.join(" | ")}\n`);
+          stats.refusalSamples = [];
+        }
         return { ...c };
       }
       case "stop": {

@@ -257,7 +257,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.ctx = { ...this.ctx, record, engine };
       this.afterChange();
       this.publish();
-      if (starting) {
+      if (engine) {
         this.deps.metrics.gamesStarted.inc({ opponent: record.opponent });
         this.deps.events.emit(startedEvent(this.ctx, this.deps.baseUrl));
         this.deps.events.emit(turnEvent(this.ctx, engine.turn, this.deps.baseUrl));

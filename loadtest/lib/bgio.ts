@@ -8,7 +8,6 @@ import { Client } from "boardgame.io/client";
 import { INVALID_MOVE } from "boardgame.io/core";
 import { SocketIO } from "boardgame.io/multiplayer";
 import { Server } from "boardgame.io/server";
-import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { nowMs } from "./common";
 import type { PlayStats } from "./player";
@@ -45,7 +44,8 @@ export async function startBgioServer(): Promise<BgioServer> {
   // when the handler is made), so the lobby answers 404; re-bind it. Clients use the websocket transport
   // only, so socket.io needs no plain request handler of its own.
   http.removeAllListeners("request");
-  http.on("request", server.app.callback());
+  const handle = server.app.callback();
+  http.on("request", (req, res) => void handle(req, res));
   const port = (http.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -117,8 +117,8 @@ export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
     chess,
     tieWinner: rulesOf(state.rulesVersion).tieGoesToFirstMover ? seatIndex(state.firstPlayer) : -1,
   };
-  const cards: number[] = new Array(16).fill(-1);
-  const owner: number[] = new Array(16).fill(0);
+  const cards: number[] = new Array<number>(16).fill(-1);
+  const owner: number[] = new Array<number>(16).fill(0);
   state.board.forEach((c, i) => { if (c) { cards[i] = cardIndex(c.card); owner[i] = seatIndex(c.owner); } });
   const sim: Sim = {
     cards, owner,

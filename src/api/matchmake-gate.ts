@@ -46,7 +46,7 @@ function readJson(limit: number): RequestHandler {
       (buf) => {
         if (buf.length === 0) return next();
         try {
-          req.body = JSON.parse(buf.toString("utf8"));
+          req.body = JSON.parse(buf.toString("utf8")) as unknown;
         } catch {
           return next(new AppError("bad_request", "the request body is not valid JSON"));
         }

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } from "../game";
-import type { Level, Ruleset, RulesVersion } from "../game/types";
+import type { Level, Ruleset } from "../game/types";
 import { runMatch } from "../ai/selfplay";
 import { createProgress } from "../../loadtest/lib/progress";
 

@@ -77,22 +77,23 @@ export class QuickMatch {
     const state = await this.read(ticket);
     if (state.status === "matched") throw new AppError("already_joined", "this ticket has already been matched; play or resign the game");
     const out = unwrap(await this.rooms.queue(state.ruleset).leave(ticket));
-    await this.presence.del(key(ticket));
+    // Presence types `del` as void, but the Redis presence returns a promise: wait for it there.
+    await (this.presence.del(key(ticket)) as unknown);
     return { status: "left" as const, removed: out.removed };
   }
 
   /** Called by the queue room (on whichever process holds it) when a REST ticket is paired. */
   async matched(ticket: string, match: { gameId: string; seat: Seat }) {
-    const raw = await this.presence.get(key(ticket));
+    const raw = (await this.presence.get(key(ticket))) as string | null | undefined;
     if (!raw) return;
-    const state: TicketState = { ...JSON.parse(raw), status: "matched", ...match };
+    const state: TicketState = { ...(JSON.parse(raw) as TicketState), status: "matched", ...match };
     await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
     await this.presence.publish(key(ticket), { status: "matched" });
   }
 
   private async read(ticket: string): Promise<TicketState> {
     if (!/^qm_[A-Za-z0-9_-]{8,64}$/.test(ticket)) throw new AppError("not_found", "no such quick-match ticket");
-    const raw = await this.presence.get(key(ticket));
+    const raw = (await this.presence.get(key(ticket))) as string | null | undefined;
     if (!raw) throw new AppError("not_found", "no such quick-match ticket (tickets expire after ten minutes)");
     return JSON.parse(raw) as TicketState;
   }

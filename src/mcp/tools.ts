@@ -24,7 +24,7 @@ export interface ToolDef {
   input: z.ZodObject;
   /** Read-only tools are marked so agents may call them freely. */
   readOnly: boolean;
-  run(args: any, deps: ToolDeps): Promise<unknown>;
+  run(args: unknown, deps: ToolDeps): Promise<unknown>;
 }
 
 const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({

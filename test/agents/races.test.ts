@@ -111,7 +111,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const slowReads = new Proxy(store, {
       get(target, key: keyof Store) {
         if (key === "getChallenge") return async (t: string) => { const c = await target.getChallenge(t); await acceptDone; return c; };
-        const v = target[key];
+        const v: unknown = Reflect.get(target, key);
         return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });

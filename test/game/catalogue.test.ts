@@ -48,6 +48,6 @@ describe("Unit: catalogue", () => {
       }
     }
     const rates = Object.values(kept).map(([a, b]) => a / b);
-    assert.ok(Math.max(...rates) - Math.min(...rates) < 0.06, `element keep rates ${rates.map((r) => r.toFixed(3))}`);
+    assert.ok(Math.max(...rates) - Math.min(...rates) < 0.06, `element keep rates ${rates.map((r) => r.toFixed(3)).join(",")}`);
   });
 });

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { IDS, fromState, place, simMoves, squareName, type Sim } from "../../src/ai/sim";
-import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, seatView, spectatorView, verifyReplay, type Action, type GameState, type Replay, type Ruleset } from "../../src/game";
+import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, seatView, spectatorView, verifyReplay, type GameState, type Replay, type Ruleset } from "../../src/game";
 
 /** A game driven by fast-check: a seed, a ruleset and a list of choices indexing into the legal moves. */
 const gameArb = fc.record({

@@ -86,7 +86,7 @@ describe("Integration: SubscriptionCache invalidated across processes through Re
     store = await openStore({ database: ":memory:" });
   });
   after(async function () {
-    for (const p of presences) await p.shutdown();
+    for (const p of presences) p.shutdown();
     await store?.close();
     await redis?.stop();
   });

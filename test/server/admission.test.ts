@@ -15,6 +15,9 @@ async function spectate(base: string, gameId: string, headers: Record<string, st
   return openJoined(socketUrl(base, await reserveSeat(base, gameId)), headers).catch((e: Error) => e);
 }
 
+/** A spectate outcome for an assertion message. */
+const outcome = (r: WebSocket | Error): string => (r instanceof Error ? String(r) : "an open socket");
+
 describe("Admission: spectators have their own cap and never keep a seat out", function () {
   this.timeout(60_000);
   let server: RunningServer;
@@ -66,13 +69,13 @@ describe("Admission: spectators per address", function () {
     const id = (await http(server.url, "POST", "/api/v1/games", { opponent: "friend" })).json.game.id;
     for (let i = 0; i < 3; i++) {
       const ws = await spectate(server.url, id);
-      assert.ok(!(ws instanceof Error), String(ws));
+      assert.ok(!(ws instanceof Error), outcome(ws));
       sockets.push(ws);
     }
     const fourth = await spectate(server.url, id);
-    assert.ok(fourth instanceof Error && /3 spectators from one address/.test(fourth.message), String(fourth));
+    assert.ok(fourth instanceof Error && /3 spectators from one address/.test(fourth.message), outcome(fourth));
     const forged = await spectate(server.url, id, { "x-forwarded-for": "203.0.113.9", "x-real-ip": "203.0.113.9" });
-    assert.ok(forged instanceof Error && /from one address/.test(forged.message), String(forged));
+    assert.ok(forged instanceof Error && /from one address/.test(forged.message), outcome(forged));
     // One leaving makes room for the next.
     sockets.shift()!.close();
     let next: WebSocket | Error = new Error("not tried");
@@ -80,7 +83,7 @@ describe("Admission: spectators per address", function () {
       await new Promise((r) => setTimeout(r, 50));
       next = await spectate(server.url, id);
     }
-    assert.ok(!(next instanceof Error), String(next));
+    assert.ok(!(next instanceof Error), outcome(next));
     sockets.push(next);
   });
 

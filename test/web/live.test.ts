@@ -117,7 +117,7 @@ describe("Browser: watching, joining and challenges", function () {
     await host.getByLabel("Your name").fill("Host");
     await host.getByRole("button", { name: "Create an invite link" }).click();
     // The link appears once the create request has answered.
-    await host.waitForFunction(() => ((document.querySelector("#invite-url") as HTMLInputElement | null)?.value ?? "") !== "");
+    await host.waitForFunction(() => (document.querySelector<HTMLInputElement>("#invite-url")?.value ?? "") !== "");
     const inviteUrl = await host.inputValue("#invite-url");
     assert.match(inviteUrl, /\/join\/[A-Z0-9]+$/);
     await host.getByRole("link", { name: "Go to the game" }).click();

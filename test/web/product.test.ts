@@ -256,7 +256,7 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     const page = await openPage(browser, errors);
     await page.goto(server.url + "/");
     await page.getByRole("button", { name: "Create an invite link" }).click();
-    await page.waitForFunction(() => ((document.querySelector("#invite-url") as HTMLInputElement | null)?.value ?? "") !== "");
+    await page.waitForFunction(() => (document.querySelector<HTMLInputElement>("#invite-url")?.value ?? "") !== "");
     const inviteUrl = await page.inputValue("#invite-url");
     const playHref = (await page.getAttribute("#invite-play", "href"))!;
     await page.goto(server.url + "/");

@@ -33,7 +33,7 @@ type CommunityRow = { doc: string; members: string };
 
 const parse = <T>(row: DocRow | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
 const parseAll = <T>(rows: DocRow[]): T[] => rows.map((r) => JSON.parse(r.doc) as T);
-const community = (row: CommunityRow): CommunityRecord => ({ ...JSON.parse(row.doc), members: JSON.parse(row.members) });
+const community = (row: CommunityRow): CommunityRecord => ({ ...(JSON.parse(row.doc) as CommunityRecord), members: JSON.parse(row.members) as CommunityRecord["members"] });
 
 function gameRow(g: GameRecord) {
   const [codeA, codeB] = seatCodes(g.seats);
@@ -191,7 +191,7 @@ export class SqliteStore implements Store {
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
-    return rows.map((r) => ({ gameId: r.game_id, index: r.idx, action: JSON.parse(r.action), at: r.at }));
+    return rows.map((r) => ({ gameId: r.game_id, index: r.idx, action: JSON.parse(r.action) as StoredAction["action"], at: r.at }));
   }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
