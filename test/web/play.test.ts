@@ -61,8 +61,9 @@ describe("Browser: playing the house", function () {
     const gameId = page.url().split("/").pop()!;
     await page.waitForSelector("body[data-status='active']");
     await page.waitForSelector("#hand .card");
-    // Own hand only: at most 5 cards, and the other seat appears as a count.
-    assert.ok((await page.locator("#hand .card").count()) <= 5);
+    // Own hand only: five cards, six for the first mover in classic (rules version 2, docs/RULES.md), and the
+    // other seat appears as a count.
+    assert.ok((await page.locator("#hand .card").count()) <= 6);
     assert.match((await page.textContent("#opponent-count")) ?? "", /Opponent holds \d+ cards/);
     // Tooltips explain what the board and the hand show: chess tiles, tiers or champion abilities.
     assert.match((await page.getAttribute("#board .square:has(.tag)", "title")) ?? "", /tile: a card placed here also attacks/);
