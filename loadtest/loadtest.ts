@@ -76,7 +76,14 @@ async function serverUnderTest(): Promise<{ endpoint: string; stop?: () => Promi
   }
   const child = fork(path.join(__dirname, "lib", "server-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
   const url = await new Promise<string>((resolve, reject) => {
-    child.once("message", (m: { url: string }) => resolve(m.url));
+    // Only the server's own message: a loader in the child (tsx) may use the same IPC channel first.
+    const onMessage = (m: unknown) => {
+      const url = (m as { url?: unknown } | null)?.url;
+      if (typeof url !== "string") return;
+      child.off("message", onMessage);
+      resolve(url);
+    };
+    child.on("message", onMessage);
     child.once("exit", (code) => reject(new Error(`the server process exited with ${code}`)));
   });
   const stop = () =>
