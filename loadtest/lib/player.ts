@@ -11,6 +11,8 @@ import { WebSocket as WsWebSocket } from "ws";
 import type { Client, Room } from "@colyseus/sdk";
 import { nowMs, pickMove, type Seat } from "./common";
 
+const LEAVE_WAIT_MS = 2000;
+
 export interface PlayStats {
   /** Moves sent. */
   sent: number;
@@ -87,12 +89,20 @@ export class SeatPlayer {
     this.stopped = true;
   }
 
+  /**
+   * Leaves the room, waiting at most LEAVE_WAIT_MS for the server's goodbye: a consented leave that crosses
+   * the room's own closing (a finished game is released) may never be answered, and a load generator must
+   * not hang on it.
+   */
   async leave(): Promise<void> {
     this.stop();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.room.leave(true);
+      await Promise.race([this.room.leave(true), new Promise((r) => (timer = setTimeout(r, LEAVE_WAIT_MS)))]);
     } catch {
       /* already gone */
+    } finally {
+      clearTimeout(timer);
     }
     this.settle("left");
   }
