@@ -47,8 +47,9 @@ export interface GameRecord {
   /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
   owner?: string;
   /**
-   * Bumped by every claim of the game by a room. Fenced writes (appendActionIf, updateGameIf on it) carry
-   * the epoch their room claimed, so a room that lost its game to another process cannot write any more.
+   * Bumped by every claim of the game by a room (updateGameIf on it). Every group-commit write of a room
+   * carries the epoch it claimed (GameWrite.ownerEpoch), so a room that lost its game to another process
+   * cannot write any more.
    */
   ownerEpoch?: number;
   createdAt: string;
