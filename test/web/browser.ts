@@ -2,9 +2,13 @@
  * Chromium for the browser tests, driven by playwright-core against the Debian `chromium` package (no
  * browser download). Tests skip with a clear message when that binary is missing.
  */
+import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { Config } from "../../src/config";
+import type { RunningServer } from "../../src/server";
+import { bootServer } from "../support/server";
 
 /** Screenshots are test artefacts: written under a git-ignored folder, never committed. */
 export const SHOTS_DIR = process.env.WEB_SHOTS_DIR || resolve(__dirname, "../../test-artifacts/web");
@@ -77,4 +81,31 @@ export async function playToEnd(page: Page, timeoutMs = 45_000): Promise<number>
     }
   }
   throw new Error(`the game did not finish within ${timeoutMs} ms`);
+}
+
+/** What a browser suite's tests share: one server and one browser, and the page errors each test collects. */
+export interface BrowserSuite {
+  server: RunningServer;
+  browser: Browser;
+  errors: string[];
+}
+
+/**
+ * Registers a suite's hooks: a server (with `overrides`) and Chromium before its tests (the suite is skipped
+ * without Chromium), a test fails on any page error it collected, and both are closed after the suite.
+ */
+export function browserSuite(overrides: Partial<Config>): BrowserSuite {
+  const suite = { errors: [] as string[] } as BrowserSuite;
+  before(async function () {
+    skipWithoutChromium(this);
+    suite.server = await bootServer(overrides);
+    suite.browser = await launch();
+  });
+  beforeEach(() => (suite.errors = []));
+  afterEach(() => assert.deepEqual(suite.errors, []));
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

@@ -4,57 +4,42 @@
  * and an agent's challenge link is accepted, played and reported.
  */
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import type { RunningServer } from "../../src/server";
+import type { Page } from "playwright-core";
 import { pickMove, playRest } from "../support/play";
-import { bearer, bootServer, http } from "../support/server";
-import { launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
+import { bearer, http } from "../support/server";
+import { browserSuite, openPage, playToEnd, screenshots } from "./browser";
 
 const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
 
 describe("Browser: watching, joining and challenges", function () {
   this.timeout(90_000);
-  let server: RunningServer;
-  let browser: Browser;
-  let errors: string[];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await bootServer({ houseDelayMs: 0 });
-    browser = await launch();
-  });
-  beforeEach(() => (errors = []));
-  afterEach(() => assert.deepEqual(errors, []));
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ houseDelayMs: 0 });
 
   async function friendGame() {
-    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    const created = await http(suite.server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
     assert.equal(created.status, 201);
     return created.json;
   }
 
   it("a spectator page follows moves live and never shows a hand", async () => {
     const g = await friendGame();
-    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: g.code, name: "Ben" });
+    const joined = await http(suite.server.url, "POST", "/api/v1/games/join", { code: g.code, name: "Ben" });
     assert.equal(joined.status, 200);
     const tokens: Record<string, string> = { [g.seat]: g.playerToken, [joined.json.seat]: joined.json.playerToken };
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     // Every WebSocket frame the spectator's browser receives, to show that no hand is ever in one.
     const frames: Buffer[] = [];
     page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(Buffer.from(f.payload))));
-    await page.goto(`${server.url}/watch/${g.game.id}`);
+    await page.goto(`${suite.server.url}/watch/${g.game.id}`);
     await page.waitForSelector("body[data-status='active']");
     assert.equal(await page.isVisible("#hand-section"), false);
     assert.match((await page.textContent("#seat-A-info")) ?? "", /[56] cards in hand/); // six for a classic first mover (rules version 2)
 
     for (let i = 1; i <= 3; i++) {
-      const turn = (await http(server.url, "GET", `/api/v1/games/${g.game.id}`)).json.turn as string;
-      const sync = await http(server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[turn]));
+      const turn = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}`)).json.turn as string;
+      const sync = await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[turn]));
       const move = pickMove(sync.json.state);
-      assert.equal((await http(server.url, "POST", `/api/v1/games/${g.game.id}/moves`, move, bearer(tokens[turn]))).status, 200);
+      assert.equal((await http(suite.server.url, "POST", `/api/v1/games/${g.game.id}/moves`, move, bearer(tokens[turn]))).status, 200);
       await page.waitForFunction((n) => document.querySelectorAll("#board img").length === n, i);
       assert.equal(await page.getAttribute(`[data-square='${move.square}']`, "data-owner"), turn);
       assert.match((await page.textContent("#last-move")) ?? "", new RegExp(`@${move.square}`));
@@ -62,23 +47,23 @@ describe("Browser: watching, joining and challenges", function () {
     assert.equal(await cardsOnBoard(page), 3);
     assert.match(await page.title(), /^Ann vs Ben · Watch/);
     const received = Buffer.concat(frames);
-    const board = (await http(server.url, "GET", `/api/v1/games/${g.game.id}`)).json.board as Array<{ card: string; name: string }>;
+    const board = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}`)).json.board as Array<{ card: string; name: string }>;
     // The check can fail: the names of the board's cards are in the frames...
     for (const c of board) assert.ok(received.includes(c.name), `board card ${c.name} reached the spectator`);
     // ...and the names of the cards held in either hand are not.
     for (const seat of ["A", "B"]) {
-      const hand = (await http(server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ name: string }>;
+      const hand = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ name: string }>;
       for (const c of hand) assert.equal(received.includes(c.name), false, `${seat}'s ${c.name} was sent to a spectator`);
     }
     await screenshots(page, "watch");
 
-    await http(server.url, "POST", `/api/v1/games/${g.game.id}/resign`, {}, bearer(tokens.A));
+    await http(suite.server.url, "POST", `/api/v1/games/${g.game.id}/resign`, {}, bearer(tokens.A));
     await page.waitForSelector("#end:not([hidden])");
     assert.match((await page.textContent("#end-title")) ?? "", /\(B\) won/);
 
     // A play link without a seat in this browser watches instead.
-    const other = await openPage(browser, errors);
-    await other.goto(`${server.url}/play/${g.game.id}`);
+    const other = await openPage(suite.browser, suite.errors);
+    await other.goto(`${suite.server.url}/play/${g.game.id}`);
     await other.waitForSelector("#notice:not([hidden])");
     assert.match((await other.textContent("#notice")) ?? "", /watching/);
     await other.waitForSelector("body[data-status='finished']");
@@ -87,7 +72,7 @@ describe("Browser: watching, joining and challenges", function () {
 
   it("the join page claims the invited seat, and the human plays a REST opponent to the end", async () => {
     const g = await friendGame();
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     await page.goto(g.inviteUrl);
     assert.equal(await page.textContent("#code"), g.code);
     await screenshots(page, "join");
@@ -97,14 +82,14 @@ describe("Browser: watching, joining and challenges", function () {
     await page.waitForSelector("#hand .card");
     assert.match((await page.textContent(`#seat-${g.seat === "A" ? "B" : "A"}-name`)) ?? "", /Bea \(you\)/);
 
-    const [rest] = await Promise.all([playRest(server.url, g.game.id, g.playerToken), playToEnd(page)]);
+    const [rest] = await Promise.all([playRest(suite.server.url, g.game.id, g.playerToken), playToEnd(page)]);
     assert.equal(rest.status, "finished");
     await page.waitForSelector("#end:not([hidden])");
     assert.match((await page.textContent("#end-detail")) ?? "", new RegExp(`A ${rest.state.score.A} – B ${rest.state.score.B}`));
 
     // The same invite cannot be used twice.
     // Its 409 is the expected answer, so this page's console errors are not the test's failures.
-    const again = await openPage(browser, []);
+    const again = await openPage(suite.browser, []);
     await again.goto(g.inviteUrl);
     await again.getByRole("button", { name: "Join the game" }).click();
     await again.waitForSelector("#join-error:not(:empty)");
@@ -112,8 +97,8 @@ describe("Browser: watching, joining and challenges", function () {
   });
 
   it("two browsers play each other through the home page's invite link", async () => {
-    const host = await openPage(browser, errors);
-    await host.goto(server.url + "/");
+    const host = await openPage(suite.browser, suite.errors);
+    await host.goto(suite.server.url + "/");
     await host.getByLabel("Your name").fill("Host");
     await host.getByRole("button", { name: "Create an invite link" }).click();
     // The link appears once the create request has answered.
@@ -124,7 +109,7 @@ describe("Browser: watching, joining and challenges", function () {
     await host.waitForSelector("body[data-status='waiting']");
     assert.match((await host.textContent("#turn")) ?? "", /Waiting for the second player/);
 
-    const guest = await openPage(browser, errors);
+    const guest = await openPage(suite.browser, suite.errors);
     await guest.goto(inviteUrl);
     await guest.getByRole("button", { name: "Join the game" }).click();
     await guest.waitForURL(/\/play\//);
@@ -135,9 +120,9 @@ describe("Browser: watching, joining and challenges", function () {
   });
 
   it("quick match on the home page pairs two browsers into one game", async () => {
-    const [one, two] = [await openPage(browser, errors), await openPage(browser, errors)];
+    const [one, two] = [await openPage(suite.browser, suite.errors), await openPage(suite.browser, suite.errors)];
     for (const page of [one, two]) {
-      await page.goto(server.url + "/");
+      await page.goto(suite.server.url + "/");
       await page.getByRole("button", { name: "Find an opponent" }).click();
     }
     await Promise.all([one.waitForURL(/\/play\//), two.waitForURL(/\/play\//)]);
@@ -150,9 +135,9 @@ describe("Browser: watching, joining and challenges", function () {
   });
 
   it("an agent's challenge link is accepted, played against the house and reported", async () => {
-    const c = await http(server.url, "POST", "/api/v1/agent/challenge", { agent: { name: "Probe" }, level: "easy" });
+    const c = await http(suite.server.url, "POST", "/api/v1/agent/challenge", { agent: { name: "Probe" }, level: "easy" });
     assert.equal(c.status, 201);
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     await page.goto(c.json.url);
     await page.waitForSelector("#details:not([hidden])");
     assert.equal(await page.textContent("#title"), "Probe challenges you");
@@ -163,7 +148,7 @@ describe("Browser: watching, joining and challenges", function () {
     await playToEnd(page);
     await page.waitForFunction(() => /verified/.test(document.querySelector("#challenge-report")?.textContent ?? ""));
 
-    const after = await http(server.url, "GET", `/api/v1/agent/challenge/${c.json.token}`);
+    const after = await http(suite.server.url, "GET", `/api/v1/agent/challenge/${c.json.token}`);
     assert.equal(after.json.status, "played");
     assert.equal(after.json.result.reported, true);
     await page.goto(c.json.url);

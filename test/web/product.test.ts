@@ -7,33 +7,18 @@
  */
 import assert from "node:assert/strict";
 import { CloseCode, matchMaker } from "@colyseus/core";
-import type { Browser, Page } from "playwright-core";
-import type { RunningServer } from "../../src/server";
-import { bootServer, http } from "../support/server";
-import { launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
+import type { Page } from "playwright-core";
+import { http } from "../support/server";
+import { browserSuite, openPage, playToEnd, screenshots } from "./browser";
 
 const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
 
 describe("Browser: replay, review, connection state and quick-match cancel", function () {
   this.timeout(90_000);
-  let server: RunningServer;
-  let browser: Browser;
-  let errors: string[];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await bootServer({ houseDelayMs: 0 });
-    browser = await launch();
-  });
-  beforeEach(() => (errors = []));
-  afterEach(() => assert.deepEqual(errors, []));
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ houseDelayMs: 0 });
 
   async function houseGame(page: Page, level = "easy") {
-    await page.goto(server.url + "/");
+    await page.goto(suite.server.url + "/");
     await page.getByLabel("Your name").fill("Ada");
     await page.locator("#house-level").selectOption(level);
     await page.getByRole("button", { name: "Play the house" }).click();
@@ -42,8 +27,8 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   }
 
   it("stopping a quick-match search in its first second deletes the ticket and gives the button back", async () => {
-    const page = await openPage(browser, errors);
-    await page.goto(server.url + "/");
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(suite.server.url + "/");
     const created = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/api/v1/games/quick-match"));
     const deleted = page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes("/api/v1/games/quick-match/"));
     await page.getByRole("button", { name: "Find an opponent" }).click();
@@ -55,10 +40,10 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     const ticket = ((await (await created).json()) as { ticket: string }).ticket;
     assert.equal((await deleted).status(), 200);
     // Checked over REST: the ticket is gone, and the next searcher is queued rather than paired with it.
-    assert.equal((await http(server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
-    const next = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "classic", wait: 0 });
+    assert.equal((await http(suite.server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
+    const next = await http(suite.server.url, "POST", "/api/v1/games/quick-match", { ruleset: "classic", wait: 0 });
     assert.equal(next.status, 202);
-    assert.equal((await http(server.url, "DELETE", `/api/v1/games/quick-match/${next.json.ticket}`)).status, 200);
+    assert.equal((await http(suite.server.url, "DELETE", `/api/v1/games/quick-match/${next.json.ticket}`)).status, 200);
     // Polling stopped with the search: no further ticket request leaves the page.
     let polls = 0;
     page.on("request", (r) => void (r.url().includes("/quick-match/") && polls++));
@@ -68,11 +53,11 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   });
 
   it("stopping a search that is already long-polling aborts the poll and deletes the ticket; /?quick= starts one", async () => {
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     // The quick-match rematch link: the search starts at once with the given ruleset.
     const polling = page.waitForRequest((r) => r.method() === "GET" && r.url().includes("/api/v1/games/quick-match/qm_"));
     const created = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/api/v1/games/quick-match"));
-    await page.goto(server.url + "/?quick=mutators");
+    await page.goto(suite.server.url + "/?quick=mutators");
     assert.equal(await page.inputValue("#quick-ruleset"), "mutators");
     const ticket = ((await (await created).json()) as { ticket: string }).ticket;
     await polling;
@@ -80,14 +65,14 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await page.getByRole("button", { name: "Stop searching" }).click();
     assert.equal(await page.isEnabled("#quick"), true);
     assert.equal((await deleted).status(), 200);
-    assert.equal((await http(server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
+    assert.equal((await http(suite.server.url, "GET", `/api/v1/games/quick-match/${ticket}`)).status, 404);
     assert.equal(await page.textContent("#quick-error"), "");
   });
 
   it("going offline shows a banner and pauses the board; back online clears it and the next move plays", async () => {
     // Requests failing while the network is cut are the outage itself; every other error still fails the test.
     const seen: string[] = [];
-    const page = await openPage(browser, seen);
+    const page = await openPage(suite.browser, seen);
     await houseGame(page);
     await page.waitForSelector("body[data-your-turn='true']");
     await page.context().setOffline(true);
@@ -111,11 +96,11 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     assert.equal(await page.getAttribute("#hand .card >> nth=0", "aria-pressed"), "true");
     await page.locator("#board .square[data-owner='']").first().click();
     await page.waitForFunction((n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n, before);
-    errors.push(...seen.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED")));
+    suite.errors.push(...seen.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED")));
   });
 
   it("when the room drops the seat for good, the page rejoins by game id with its token and plays on", async () => {
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     const gameId = await houseGame(page);
     await page.waitForSelector("body[data-your-turn='true'][data-joins='1']");
     // The server ends the seat's session outright (as a process giving up a game would): no SDK reconnection.
@@ -143,7 +128,7 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   });
 
   it("a finished game shows the rating change, review and replay links, and a rematch of the same kind", async () => {
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     const gameId = await houseGame(page);
     // The board is one Tab stop, so the hand is a few presses from the top of the page.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -162,18 +147,18 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await page.getByRole("button", { name: "Rematch" }).click();
     await page.waitForURL((u) => u.pathname.startsWith("/play/") && !u.pathname.endsWith(gameId));
     const again = decodeURIComponent(page.url().split("/").pop()!);
-    const record = await http(server.url, "GET", `/api/v1/games/${again}`);
+    const record = await http(suite.server.url, "GET", `/api/v1/games/${again}`);
     assert.equal(record.json.opponent, "house");
     assert.equal(record.json.level, "easy");
   });
 
   it("the replay steps by arrow keys, verifies the deal in the browser and explains every capture", async () => {
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     const gameId = await houseGame(page, "normal");
     await playToEnd(page);
-    const replay = (await http(server.url, "GET", `/api/v1/games/${gameId}/replay`)).json;
+    const replay = (await http(suite.server.url, "GET", `/api/v1/games/${gameId}/replay`)).json;
 
-    await page.goto(`${server.url}/review/${gameId}`);
+    await page.goto(`${suite.server.url}/review/${gameId}`);
     await page.waitForSelector("#verify[data-verified='true']");
     assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
     assert.equal(await page.textContent("#seed"), String(replay.seed));
@@ -211,8 +196,8 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   });
 
   it("the rules page pictures every capture kind with the engine's own captures", async () => {
-    const page = await openPage(browser, errors);
-    await page.goto(`${server.url}/rules`);
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(`${suite.server.url}/rules`);
     await page.waitForSelector("main[data-ready='true']");
     // The worked examples of docs/RULES.md, resolved in the browser by the engine's capture rules.
     const expected: Record<string, number> = { basic: 1, rook: 1, bishop: 1, knight: 1, same: 2, plus: 2, combo: 3, reverse: 1, elemental: 1 };
@@ -226,15 +211,15 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   });
 
   it("the profile page shows rating, form and recent games; the leaderboards rank a club's members", async () => {
-    const page = await openPage(browser, errors);
+    const page = await openPage(suite.browser, suite.errors);
     const gameId = await houseGame(page);
     await page.getByRole("button", { name: "Resign" }).click();
     await page.getByRole("button", { name: "Yes, resign" }).click();
     await page.waitForSelector("#end:not([hidden])");
     const me = (await page.evaluate(() => JSON.parse(localStorage.getItem("arena.player") ?? "null"))) as { id: string };
-    await server.store.createCommunity({ id: "club-web", kind: "club", name: "Web Club", members: [me.id], createdAt: new Date().toISOString() });
+    await suite.server.store.createCommunity({ id: "club-web", kind: "club", name: "Web Club", members: [me.id], createdAt: new Date().toISOString() });
 
-    await page.goto(`${server.url}/players/${me.id}`);
+    await page.goto(`${suite.server.url}/players/${me.id}`);
     await page.waitForSelector("body[data-ready='true']");
     assert.equal(await page.textContent("#title"), "Ada (you)");
     assert.match((await page.textContent("#profile")) ?? "", /Rating\d+/);
@@ -243,7 +228,7 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     assert.equal(await page.getAttribute("#recent a", "href"), `/replay/${gameId}`);
     await screenshots(page, "player");
 
-    await page.goto(`${server.url}/leaderboards`);
+    await page.goto(`${suite.server.url}/leaderboards`);
     await page.waitForSelector("body[data-ready='true']");
     await page.getByRole("link", { name: "Web Club" }).click();
     await page.waitForURL(/\/leaderboards\/club\/club-web$/);
@@ -253,14 +238,14 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   });
 
   it("a friend game's waiting page keeps its invite link after the home page is left", async () => {
-    const page = await openPage(browser, errors);
-    await page.goto(server.url + "/");
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(suite.server.url + "/");
     await page.getByRole("button", { name: "Create an invite link" }).click();
     await page.waitForFunction(() => (document.querySelector<HTMLInputElement>("#invite-url")?.value ?? "") !== "");
     const inviteUrl = await page.inputValue("#invite-url");
     const playHref = (await page.getAttribute("#invite-play", "href"))!;
-    await page.goto(server.url + "/");
-    await page.goto(server.url + playHref);
+    await page.goto(suite.server.url + "/");
+    await page.goto(suite.server.url + playHref);
     await page.waitForSelector("body[data-status='waiting']");
     await page.waitForSelector("#invite-panel:not([hidden])");
     assert.equal(await page.inputValue("#invite-panel #invite-url"), inviteUrl);
