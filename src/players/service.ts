@@ -150,8 +150,8 @@ export class PlayerService {
     let version = (guest.version ?? 0) + 1;
     const won = await this.store.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: pointed, version });
     if (!won) throw new AppError("conflict", "this profile changed while it was being claimed (claimed elsewhere or a game was rated); read it again and retry");
-    let drawn = false;
-    const account = await insertWithFreshId(() => (drawn ? this.newId() : ((drawn = true), pointed)), build, async (p) => {
+    const claimedId = [pointed];
+    const account = await insertWithFreshId(() => claimedId.shift() ?? this.newId(), build, async (p) => {
       if (p.id !== pointed) {
         await this.store.updatePlayerIf(guest.id, { version, movedTo: pointed }, { movedTo: p.id, version: version + 1 });
         version += 1;

@@ -6,6 +6,16 @@ import pino from "pino";
 import { createMcpRouter, type McpDeps, type McpRouter } from "../../src/mcp";
 import { connect } from "./helpers";
 
+/** Mounts the router at /mcp on a loopback port, trusting `trustProxy` proxies. */
+async function serve(router: McpRouter, trustProxy = 0): Promise<{ http: Server; base: string }> {
+  const app = express();
+  if (trustProxy) app.set("trust proxy", trustProxy);
+  app.use("/mcp", router);
+  const http = app.listen(0, "127.0.0.1");
+  await new Promise((r) => http.once("listening", r));
+  return { http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+}
+
 describe("Unit: MCP router sessions", function () {
   this.timeout(20_000);
   let router: McpRouter;
@@ -15,11 +25,7 @@ describe("Unit: MCP router sessions", function () {
   before(async () => {
     const deps = { games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log: pino({ level: "silent" }), limits: { scale: 1 }, idleMs: 1000 };
     router = createMcpRouter(deps as unknown as McpDeps);
-    const app = express();
-    app.use("/mcp", router);
-    http = app.listen(0, "127.0.0.1");
-    await new Promise((r) => http.once("listening", r));
-    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    ({ http, base } = await serve(router));
   });
   after(async () => {
     await router.close();
@@ -47,13 +53,8 @@ describe("Unit: MCP sessions per address", function () {
   before(async () => {
     const deps = { games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log: pino({ level: "silent" }), limits: { scale: 1000 }, sessionsPerAddress: 3, maxSessions: 100 };
     router = createMcpRouter(deps as unknown as McpDeps);
-    const app = express();
     // One trusted proxy: X-Forwarded-For names the client, so the test can speak from several addresses.
-    app.set("trust proxy", 1);
-    app.use("/mcp", router);
-    http = app.listen(0, "127.0.0.1");
-    await new Promise((r) => http.once("listening", r));
-    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    ({ http, base } = await serve(router, 1));
   });
   after(async () => {
     await router.close();
