@@ -221,6 +221,23 @@ export function gamesContract(store: PortRef<GamesPort>): void {
         assert.equal((await store().getGame("G1"))!.status, "active");
         assert.equal((await store().listActions("G1")).length, 1);
       });
+
+      it("merges a patch like updateGame: null is kept, undefined removes, objects and the status column follow", async function () {
+        await store().createGame(game("G1", { status: "active", winner: "A", decidedBy: "board" }));
+        const patch = { winner: null, decidedBy: undefined, score: { A: 3, B: 5 }, status: "finished" as const, lastMoveAt: at(4) };
+        assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 4)], patch }]), ["committed"]);
+        const g = (await store().getGame("G1"))!;
+        assert.equal(g.winner, null);
+        assert.ok(!("decidedBy" in g), "a member set to undefined is removed");
+        assert.deepEqual(g.score, { A: 3, B: 5 });
+        assert.equal(g.lastMoveAt, at(4));
+        assert.ok(g.updatedAt > T0);
+        assert.deepEqual((await store().listGames({ status: "finished", limit: 5 })).games.map((x) => x.id), ["G1"]);
+        const { updatedAt: _u, ...rest } = g;
+        const { updatedAt: _v, ...expected } = { ...game("G1", { status: "active", winner: "A", decidedBy: "board" }), ...patch };
+        delete (expected as { decidedBy?: unknown }).decidedBy;
+        assert.deepEqual(rest, expected, "nothing else of the record changes");
+      });
     });
   });
 }

@@ -19,6 +19,7 @@ import {
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
 import { SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
+import { GamePatches } from "./game-patch";
 import { prepareStatements, type Statements } from "./statements";
 
 export interface SqliteStoreOptions {
@@ -54,6 +55,9 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
   private readonly walSync: WalSync | null;
+  private readonly gamePatches: GamePatches;
+  /** One immediate transaction for a batch (one commit, one fsync after it); made once, like the statements. */
+  private readonly commitBatch: (writes: GameWrite[]) => GameWriteResult[];
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
@@ -65,6 +69,8 @@ export class SqliteStore implements Store {
     this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`) : null;
     // Another process (a CLI tool) may hold the write lock briefly; wait instead of failing.
     this.db.pragma("busy_timeout = 5000");
+    this.gamePatches = new GamePatches(this.db);
+    this.commitBatch = this.db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w))).immediate;
   }
 
   /**
@@ -159,35 +165,47 @@ export class SqliteStore implements Store {
     });
   }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    return this.durable(() => {
-      // One immediate transaction for the batch (one commit, one fsync after it); each write in its own savepoint,
-      // so a write whose condition fails is undone alone.
-      return this.db.transaction(() => writes.map((w) => this.commitGame(w))).immediate();
-    });
+    return this.durable(() => this.commitBatch(writes));
   }
+  /**
+   * One write of a batch, undone alone when its condition fails without a savepoint: its actions go first (a
+   * taken index fails that INSERT alone), then the record patch fenced by the owner epoch; when the fence
+   * does not hold, the actions just inserted are deleted again.
+   */
   private commitGame(w: GameWrite): GameWriteResult {
-    // The owner fence: read inside the batch's immediate transaction, so no other process writes in between.
-    if (w.ownerEpoch !== undefined && !this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch })) return "conflict";
+    const inserted: StoredAction[] = [];
     try {
-      this.db.transaction(() => {
-        for (const a of w.actions) this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
-        if (Object.keys(w.patch).length > 0) this.patchGame(w.gameId, w.patch);
-      })();
-      return "committed";
+      for (const a of w.actions) {
+        this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
+        inserted.push(a);
+      }
     } catch (e) {
+      this.undoActions(inserted);
       if (isPrimaryKeyViolation(e)) return "conflict";
       throw e;
     }
+    if (this.patchGame(w)) return "committed";
+    this.undoActions(inserted);
+    return "conflict";
   }
-  /**
-   * updateGame's merge on the group commit's hot path, inside its transaction: one parse and one stringify
-   * (JSON.stringify drops the members a patch sets to undefined, as mergePatch does).
-   */
-  private patchGame(id: string, patch: Partial<GameRecord>): void {
-    const row = this.st.getGame.get(id) as DocRow | undefined;
-    if (!row) return;
-    const merged: GameRecord = { ...(JSON.parse(row.doc) as GameRecord), ...patch, id, updatedAt: nowIso() };
+  private undoActions(actions: StoredAction[]): void {
+    for (const a of actions) this.st.deleteAction.run({ gameId: a.gameId, index: a.index });
+  }
+  /** Applies a write's patch under its owner fence; false when the fence does not hold (nothing changed). */
+  private patchGame(w: GameWrite): boolean {
+    const fenced = w.ownerEpoch !== undefined;
+    const owned = () => !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
+    // An empty patch leaves the record alone: only the fence is checked.
+    if (Object.keys(w.patch).length === 0) return owned();
+    const plan = this.gamePatches.plan(w.gameId, w.patch, nowIso(), w.ownerEpoch);
+    if (plan) return plan.statement.run(plan.params).changes > 0 || !fenced;
+    // A patch of seats or `public` rewrites the whole row (their invite codes and flag are indexed columns).
+    if (!owned()) return false;
+    const row = this.st.getGame.get(w.gameId) as DocRow | undefined;
+    if (!row) return true;
+    const merged: GameRecord = { ...(JSON.parse(row.doc) as GameRecord), ...w.patch, id: w.gameId, updatedAt: nowIso() };
     this.st.updateGame.run(gameRow(merged));
+    return true;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];

@@ -36,6 +36,7 @@ export function prepareStatements(db: Database) {
     unfinishedGames: p(`SELECT doc FROM games WHERE status IN ('waiting', 'active') ORDER BY created_at, id`),
 
     insertAction: p(`INSERT INTO actions (game_id, idx, at, action) VALUES (@gameId, @index, @at, @action)`),
+    deleteAction: p(`DELETE FROM actions WHERE game_id = @gameId AND idx = @index`),
     listActions: p(`SELECT game_id, idx, at, action FROM actions WHERE game_id = ? ORDER BY idx`),
 
     insertPlayer: p(`INSERT INTO players (id, rating, doc) VALUES (@id, @rating, @doc)`),
