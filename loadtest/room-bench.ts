@@ -38,6 +38,7 @@ import { join } from "node:path";
 import { playBgioMatch, startBgioServer } from "./lib/bgio";
 import { commitCosts, type CommitCost } from "./lib/commit-cost";
 import { PacedGames } from "./lib/paced";
+import { profileWindow, profileWindowsInto } from "./lib/profile";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
 
@@ -79,6 +80,7 @@ async function runServer() {
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   const SYNC = argv.get("synchronous") === "NORMAL" ? "NORMAL" : "FULL";
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
+  profileWindowsInto(argv.get("cpu-profile"));
   const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + IDLE_GAMES * 0.02 + IDLE_SECONDS + 600) * 1000;
   watchdog(budgetMs, "room-bench");
 
@@ -138,9 +140,11 @@ async function measureCapacity(child: Child, max: number, seconds: number): Prom
     await sleep(3000); // one period and a half: every game has moved since the step began
     const c0 = process.cpuUsage();
     const t0 = nowMs();
+    const stopProfile = await profileWindow(`capacity-${n}`);
     const m0 = await child.ask<Message & { moves: number; refused: number }>({ type: "cap-mark" }, "cap-mark:done", 10_000);
     await sleep(seconds * 1000);
     const cpu = cpuSince(c0);
+    await stopProfile();
     const elapsed = (nowMs() - t0) / 1000;
     const m1 = await child.ask<Message & { moves: number; refused: number; p50Ms: number; p99Ms: number }>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000);
     const serverCpuPct = round((cpu / 1e6 / elapsed) * 100, 0);
@@ -176,7 +180,7 @@ async function measureIdle(child: Child, k: number, seconds: number): Promise<Id
 }
 
 async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, seconds: number, warmup: number): Promise<PhaseResult> {
-  const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(child, { type: "start", kind, n }, 60_000 + n * 500, seconds, warmup);
+  const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(child, { type: "start", kind, n }, 60_000 + n * 500, seconds, warmup, `${kind}-round${roundNo + 1}`);
   // setup and bgio count finished games as their unit of work (a set-up; a match of 16 moves).
   const acked = m1.acked - m0.acked;
   const refused: Record<string, number> = {};

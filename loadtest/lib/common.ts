@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
+import { profileWindow } from "./profile";
 
 // ---- arguments -------------------------------------------------------------------------------------
 
@@ -279,14 +280,16 @@ export function watchdog(ms: number, what: string): NodeJS.Timeout {
  * One measured window of a phase run by the load-generating child: start it, let it warm up, then read the
  * child's counters at both ends of `seconds` while this process's CPU time is measured; stop it.
  */
-export async function measureWindow<C>(child: Child, start: Message, startTimeoutMs: number, seconds: number, warmup: number) {
+export async function measureWindow<C>(child: Child, start: Message, startTimeoutMs: number, seconds: number, warmup: number, label = String(start.type)) {
   await child.ask(start, "start:done", startTimeoutMs);
   await sleep(warmup * 1000);
+  const stopProfile = await profileWindow(label);
   const c0 = process.cpuUsage();
   const t0 = nowMs();
   const m0 = await child.ask<Message & C>({ type: "mark" }, "mark:done", 10_000);
   await sleep(seconds * 1000);
   const cpu = cpuSince(c0);
+  await stopProfile();
   const elapsed = (nowMs() - t0) / 1000;
   const m1 = await child.ask<Message & C>({ type: "mark", latencies: true }, "mark:done", 10_000);
   await child.ask({ type: "stop" }, "stop:done", 60_000);

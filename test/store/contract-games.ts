@@ -223,7 +223,7 @@ export function gamesContract(store: PortRef<GamesPort>): void {
       });
 
       it("merges a patch like updateGame: null is kept, undefined removes, objects and the status column follow", async function () {
-        await store().createGame(game("G1", { status: "active", winner: "A", decidedBy: "board" }));
+        await store().createGame(game("G1", { status: "active", winner: "A", decidedBy: "board_full" }));
         const patch = { winner: null, decidedBy: undefined, score: { A: 3, B: 5 }, status: "finished" as const, lastMoveAt: at(4) };
         assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 4)], patch }]), ["committed"]);
         const g = (await store().getGame("G1"))!;
@@ -234,7 +234,7 @@ export function gamesContract(store: PortRef<GamesPort>): void {
         assert.ok(g.updatedAt > T0);
         assert.deepEqual((await store().listGames({ status: "finished", limit: 5 })).games.map((x) => x.id), ["G1"]);
         const { updatedAt: _u, ...rest } = g;
-        const { updatedAt: _v, ...expected } = { ...game("G1", { status: "active", winner: "A", decidedBy: "board" }), ...patch };
+        const { updatedAt: _v, ...expected } = { ...game("G1", { status: "active", winner: "A", decidedBy: "board_full" }), ...patch };
         delete (expected as { decidedBy?: unknown }).decidedBy;
         assert.deepEqual(rest, expected, "nothing else of the record changes");
       });

@@ -70,7 +70,8 @@ export class SqliteStore implements Store {
     // Another process (a CLI tool) may hold the write lock briefly; wait instead of failing.
     this.db.pragma("busy_timeout = 5000");
     this.gamePatches = new GamePatches(this.db);
-    this.commitBatch = this.db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w))).immediate;
+    const batch = this.db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
+    this.commitBatch = (writes) => batch.immediate(writes);
   }
 
   /**
