@@ -16,7 +16,7 @@ export interface OpenStoreOptions {
   mongodbUrl?: string;
   /** SQLite's fsync policy: FULL (default) survives power loss, NORMAL a process crash only. */
   synchronous?: "NORMAL" | "FULL";
-  /** MongoDB only: told every change of the connection's state, for the log. */
+  /** Told, for the log, every change of MongoDB's connection state and any failure of SQLite's background checkpoint. */
   onState?: (state: string, err?: unknown) => void;
 }
 
@@ -26,7 +26,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.mongodbUrl) {
     store = new MongoStore({ url: opts.mongodbUrl, onState: opts.onState });
   } else {
-    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous });
+    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous, onState: opts.onState });
   }
   try {
     await store.init();

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SqliteStore } from "../../src/store/sqlite";
 import { storeContract } from "./contract";
 import { game } from "./fixtures";
@@ -37,6 +38,37 @@ describe("SqliteStore on a file", function () {
       assert.equal((await second.listActions("G1")).length, 1);
     } finally {
       await second.close();
+    }
+  });
+
+  it("keeps the WAL bounded under steady writes through its checkpointer thread, keeping every commit", async function () {
+    const big = "x".repeat(4000);
+    /** 1,500 games written without a pause; the WAL file's size at the end. */
+    const walAfterWrites = async (path: string, checkpointMs: number) => {
+      const store = new SqliteStore({ path, checkpointMs, checkpointRestartFrames: 500, synchronous: "NORMAL" });
+      await store.init();
+      if (checkpointMs > 0) await store.checkpointed(); // the thread is up
+      try {
+        for (let i = 0; i < 1500; i++) {
+          await store.createGame(game(`G${i}`, { salt: big }));
+          if (i % 50 === 49) await sleep(2); // the writes never stop for long
+        }
+        return statSync(`${path}-wal`).size;
+      } finally {
+        await store.close();
+      }
+    };
+    const unchecked = await walAfterWrites(tempFile(), 0);
+    const path = tempFile();
+    const checked = await walAfterWrites(path, 10);
+    assert.ok(checked < unchecked / 2, `the WAL reached ${checked} bytes with checkpoints, ${unchecked} without`);
+    const reopened = new SqliteStore({ path });
+    await reopened.init();
+    try {
+      assert.equal((await reopened.getGame("G0"))?.salt, big);
+      assert.equal((await reopened.getGame("G1499"))?.salt, big);
+    } finally {
+      await reopened.close();
     }
   });
 

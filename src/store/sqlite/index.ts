@@ -20,6 +20,7 @@ import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation,
 import { SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
 import { GamePatches } from "./game-patch";
+import { Checkpointer } from "./checkpointer";
 import { prepareStatements, type Statements } from "./statements";
 
 export interface SqliteStoreOptions {
@@ -27,6 +28,15 @@ export interface SqliteStoreOptions {
   path: string;
   /** NORMAL survives a process crash; FULL (the default) also survives power loss. */
   synchronous?: "NORMAL" | "FULL";
+  /**
+   * How often the checkpointer thread folds the WAL into the database file (file databases only; 1000 by
+   * default). 0 runs no checkpoints at all: for a tool that checkpoints the database itself.
+   */
+  checkpointMs?: number;
+  /** WAL pages past which a checkpoint also starts the WAL over (4096, 16 MiB, by default). */
+  checkpointRestartFrames?: number;
+  /** Told when a background checkpoint fails (the next one retries), for the log. */
+  onState?: (state: string, err?: unknown) => void;
 }
 
 type DocRow = { doc: string };
@@ -55,6 +65,8 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
   private readonly walSync: WalSync | null;
+  private checkpointer: Checkpointer | null = null;
+  private readonly options: SqliteStoreOptions;
   private readonly gamePatches: GamePatches;
   /** One immediate transaction for a batch (one commit, one fsync after it); made once, like the statements. */
   private readonly commitBatch: (writes: GameWrite[]) => GameWriteResult[];
@@ -69,6 +81,9 @@ export class SqliteStore implements Store {
     this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`) : null;
     // Another process (a CLI tool) may hold the write lock briefly; wait instead of failing.
     this.db.pragma("busy_timeout = 5000");
+    // Checkpoints run on the checkpointer thread (started by init), not inside a commit on the event loop.
+    if (file) this.db.pragma("wal_autocheckpoint = 0");
+    this.options = options;
     this.gamePatches = new GamePatches(this.db);
     const batch = this.db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
     this.commitBatch = (writes) => batch.immediate(writes);
@@ -100,9 +115,20 @@ export class SqliteStore implements Store {
     if (this.s) return;
     this.db.exec(SCHEMA);
     this.s = prepareStatements(this.db);
+    const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
+    if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
+      this.checkpointer = new Checkpointer(path, { intervalMs: checkpointMs, restartFrames: checkpointRestartFrames, onError: (message) => onState?.("checkpoint_failed", new Error(message)) });
+    }
+  }
+
+  /** Resolves after the checkpointer's next checkpoint (file databases; at once in memory). */
+  async checkpointed(): Promise<void> {
+    await this.checkpointer?.next();
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.close();
+    this.checkpointer = null;
     await this.walSync?.close();
     if (this.db.open) this.db.close();
     this.s = null;
