@@ -8,7 +8,6 @@
 import {
   apply,
   newGame,
-  spectatorView,
   type Action,
   type ApplyResult,
   type GameEvent,
@@ -19,6 +18,7 @@ import {
   UNVERSIONED,
 } from "../game";
 import type { DecidedBy, Winner } from "../game/types";
+import { boardCells } from "../game/apply";
 import type { GameRecord, GameStatus, StoredAction } from "../store/port";
 
 /** Public state after a move: what a spectator could see at that moment. */
@@ -59,9 +59,22 @@ export function factsOf(ctx: GameContext): GameFacts {
   return { status: finished ? "finished" : "active", score: e.score, winner: finished ? e.winner : null, decidedBy: finished ? e.decidedBy : undefined, moveCount: e.moves.length, moves: e.moves };
 }
 
-export function snapshotOf(state: GameState): PublicSnapshot {
-  const v = spectatorView(state);
-  return { board: v.board, score: v.score, turn: v.turn, hands: v.hands, pile: v.pile, status: v.status, winner: v.winner, decidedBy: v.decidedBy };
+/**
+ * The public snapshot of a state, built from just the fields it holds (a spectator view would also copy the
+ * tiles, mutators, champions and history on every move). After a placement the board is the move's own
+ * (MoveRecord.board is the board after it), so it is shared rather than rebuilt.
+ */
+export function snapshotOf(state: GameState, board: SpectatorView["board"] = boardCells(state.board)): PublicSnapshot {
+  return {
+    board,
+    score: { ...state.score },
+    turn: state.turn,
+    hands: { A: state.hands.A.length, B: state.hands.B.length },
+    pile: state.pile.length,
+    status: state.status,
+    winner: state.winner,
+    ...(state.decidedBy ? { decidedBy: state.decidedBy } : {}),
+  };
 }
 
 /** Creates the engine state for a record whose two seats are present. */
@@ -86,7 +99,7 @@ export function commit(ctx: GameContext, result: Extract<ApplyResult, { ok: true
   const timeline = ctx.timeline.slice();
   const endEvents = ctx.endEvents.slice();
   if (result.move) {
-    timeline.push({ events: result.events, state: snapshotOf(result.state), at });
+    timeline.push({ events: result.events, state: snapshotOf(result.state, result.move.board), at });
   } else {
     endEvents.push(...result.events);
   }
