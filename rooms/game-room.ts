@@ -48,7 +48,6 @@ const MESSAGES_PER_SECOND = 20;
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
 
 export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi, HeldRoom, ClockHandlers {
-  override state = new GameRoomState();
   private deps!: RoomDeps;
   private ctx!: GameContext;
   private chain: Promise<unknown> = Promise.resolve();
@@ -62,7 +61,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private epoch = 0;
   /**
    * Whether a WebSocket client has joined since the room was created. Until one does, nobody reads the
-   * replicated state, so it is not built: a game played or left idle over REST keeps only its engine state.
+   * replicated state, so the room has none (`this.state` is set by the first join): a game played or left idle
+   * over REST keeps its engine state only, without the schema state, its change trees and Colyseus' encoder.
    */
   private watched = false;
 
@@ -108,8 +108,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     client.userData = { seat: auth.seat, windowStart: Date.now(), messages: 0 };
     client.view = new StateView();
     if (!this.watched) {
-      // The first client: the state is built now, before Colyseus sends this client its full state.
+      // The first client: the state is built now, before Colyseus answers the join (whose handshake names
+      // the state's serializer) and sends this client its full state.
       this.watched = true;
+      this.state = new GameRoomState();
       this.refresh();
     }
     if (auth.seat) {
