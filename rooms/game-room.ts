@@ -59,12 +59,6 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private messagesPerSecond = MESSAGES_PER_SECOND;
   /** The owner epoch this room claimed its game with; every durable write carries it (src/cluster). */
   private epoch = 0;
-  /**
-   * Whether a WebSocket client has joined since the room was created. Until one does, nobody reads the
-   * replicated state, so the room has none (`this.state` is set by the first join): a game played or left idle
-   * over REST keeps its engine state only, without the schema state, its change trees and Colyseus' encoder.
-   */
-  private watched = false;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -107,10 +101,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   override onJoin(client: Client<{ userData: ClientData }>, _options: unknown, auth: ClientData) {
     client.userData = { seat: auth.seat, windowStart: Date.now(), messages: 0 };
     client.view = new StateView();
-    if (!this.watched) {
-      // The first client: the state is built now, before Colyseus answers the join (whose handshake names
+    if (!this.state) {
+      // Until a client joins nobody reads the replicated state, so the room has none: a game played or left
+      // idle over REST keeps its engine state only, without the schema state, its change trees and Colyseus'
+      // encoder. The first client's join builds it, before Colyseus answers the join (whose handshake names
       // the state's serializer) and sends this client its full state.
-      this.watched = true;
       this.state = new GameRoomState();
       this.refresh();
     }
@@ -471,7 +466,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private refresh() {
-    if (!this.watched) return;
+    if (!this.state) return; // nobody has joined yet (onJoin)
     project(this.state, this.ctx, this.connected, this.timers.deadlineMs);
     this.broadcastPatch();
   }
