@@ -35,8 +35,10 @@ import {
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import v8 from "node:v8";
 import { playBgioMatch, startBgioServer } from "./lib/bgio";
 import { commitCosts, type CommitCost } from "./lib/commit-cost";
+import { LoopMonitor, type LoopHealth } from "./lib/loop-health";
 import { PacedGames } from "./lib/paced";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
@@ -79,6 +81,8 @@ async function runServer() {
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   const SYNC = argv.get("synchronous") === "NORMAL" ? "NORMAL" : "FULL";
+  /** A folder to write the server's heap snapshots into at each step of the memory phase (for DevTools). */
+  const SNAPSHOTS = argv.get("heap-snapshots");
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
   profileWindowsInto(argv.get("cpu-profile"));
   const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + IDLE_GAMES * 0.02 + IDLE_SECONDS + 600) * 1000;
@@ -95,7 +99,7 @@ async function runServer() {
 
     // 1. durability cost, then memory, on a fresh process
     const commit = await commitCosts(GAMES, 200);
-    const mem = MEM_GAMES > 0 ? await measureMemory(child, MEM_GAMES) : null;
+    const mem = MEM_GAMES > 0 ? await measureMemory(child, MEM_GAMES, SNAPSHOTS) : null;
 
     // 2. throughput, phases rotating per round
     const phases: PhaseResult[] = [];
@@ -120,7 +124,11 @@ async function runServer() {
   process.exit(0);
 }
 
-interface CapStep { games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean }
+interface CapStep {
+  games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean;
+  /** Event-loop delay and GC pauses of the server and of the load generator over the step's window. */
+  server: LoopHealth; client: LoopHealth;
+}
 interface CapResult { steps: CapStep[]; largestHeld: number; limit: string }
 
 /** N stepped up (doubling from 250, then the maximum) until the p99 round trip or the server's CPU gives. */
@@ -130,6 +138,7 @@ async function measureCapacity(child: Child, max: number, seconds: number): Prom
   for (let n = 250; n < max; n *= 2) sizes.push(n);
   sizes.push(max);
   let limit = `reached --capacity-max ${max}`;
+  const loop = new LoopMonitor();
   for (const n of sizes) {
     try {
       await child.ask({ type: "cap-grow", n }, "cap-grow:done", 60_000 + n * 100);
@@ -142,37 +151,50 @@ async function measureCapacity(child: Child, max: number, seconds: number): Prom
     const t0 = nowMs();
     const stopProfile = await profileWindow(`capacity-${n}`);
     const m0 = await child.ask<Message & { moves: number; refused: number }>({ type: "cap-mark" }, "cap-mark:done", 10_000);
+    loop.reset();
     await sleep(seconds * 1000);
     const cpu = cpuSince(c0);
     await stopProfile();
     const elapsed = (nowMs() - t0) / 1000;
-    const m1 = await child.ask<Message & { moves: number; refused: number; p50Ms: number; p99Ms: number }>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000);
+    const server = loop.read();
+    const m1 = await child.ask<Message & { moves: number; refused: number; p50Ms: number; p99Ms: number; loop: LoopHealth }>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000);
     const serverCpuPct = round((cpu / 1e6 / elapsed) * 100, 0);
     const held = m1.p99Ms <= 50 && serverCpuPct <= 90;
-    steps.push({ games: n, movesPerSec: round((m1.moves - m0.moves) / elapsed, 0), p50Ms: round(m1.p50Ms, 2), p99Ms: round(m1.p99Ms, 2), serverCpuPct, refused: m1.refused - m0.refused, held });
+    steps.push({
+      games: n, movesPerSec: round((m1.moves - m0.moves) / elapsed, 0), p50Ms: round(m1.p50Ms, 2), p99Ms: round(m1.p99Ms, 2), serverCpuPct, refused: m1.refused - m0.refused, held,
+      server, client: m1.loop,
+    });
     if (!held) {
       limit = m1.p99Ms > 50 ? `p99 round trip ${round(m1.p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
       break;
     }
   }
+  loop.stop();
   await child.ask({ type: "cap-close" }, "cap-close:done", 120_000 + max * 10);
   const largestHeld = steps.filter((s) => s.held).reduce((a, s) => Math.max(a, s.games), 0);
   return { steps, largestHeld, limit };
 }
 
-interface IdleResult { games: number; seconds: number; serverCpuPct: number; heapKBPerGame: number; rssKBPerGame: number }
+interface IdleResult {
+  games: number; seconds: number; serverCpuPct: number; heapKBPerGame: number; rssKBPerGame: number;
+  /** The server's main-thread GC pauses in the window (a heap this size is marked by V8's memory reducer once the burst of creations stops). */
+  gcMs: number; majorGcs: number;
+}
 
 async function measureIdle(child: Child, k: number, seconds: number): Promise<IdleResult> {
   const m0 = await settledMemory();
   await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000 + k * 50);
   const m1 = await settledMemory();
+  const gc = new LoopMonitor({ delay: false });
   const c0 = process.cpuUsage();
   const t0 = nowMs();
   await sleep(seconds * 1000);
   const cpu = cpuSince(c0);
   const elapsed = (nowMs() - t0) / 1000;
+  const { gcMs, majorGcs } = gc.read();
+  gc.stop();
   return {
-    games: k, seconds: round(elapsed, 1),
+    games: k, seconds: round(elapsed, 1), gcMs: round(gcMs, 0), majorGcs,
     serverCpuPct: round((cpu / 1e6 / elapsed) * 100, 2),
     heapKBPerGame: round((m1.heapUsed - m0.heapUsed) / 1024 / k, 1),
     rssKBPerGame: round((m1.rss - m0.rss) / 1024 / k, 1),
@@ -201,15 +223,21 @@ async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, se
 
 interface MemResult { games: number; gameHeapKB: number; gameRssKB: number; connHeapKB: number; connRssKB: number; bareRoomHeapKB: number; bareRoomRssKB: number }
 
-async function measureMemory(child: Child, k: number): Promise<MemResult> {
+async function measureMemory(child: Child, k: number, snapshots?: string): Promise<MemResult> {
   const kb = (a: MemSample, b: MemSample, per: number) => ({ heap: round((b.heapUsed - a.heapUsed) / 1024 / per, 1), rss: round((b.rss - a.rss) / 1024 / per, 1) });
+  // Each snapshot is written after its sample (writing one allocates) and the next sample settles again.
+  const snap = (name: string) => snapshots && v8.writeHeapSnapshot(join(snapshots, `room-bench-${name}.heapsnapshot`));
   const m0 = await settledMemory();
+  snap("0-start");
   await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000);
   const m1 = await settledMemory();
+  snap("1-games");
   await child.ask({ type: "mem-conns" }, "mem-conns:done", 120_000);
   const m2 = await settledMemory();
+  snap("2-connected");
   await child.ask({ type: "mem-bare", k }, "mem-bare:done", 120_000);
   const m3 = await settledMemory();
+  snap("3-bare");
   await child.ask({ type: "mem-release" }, "mem-release:done", 120_000);
   const game = kb(m0, m1, k);
   const conn = kb(m1, m2, 2 * k);
@@ -302,14 +330,20 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   }
   if (x.capacity) {
     console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
-      ["active games", "moves/s", "p50 ms", "p99 ms", "server cpu", "refused", "held"],
-      x.capacity.steps.map((c) => [c.games, c.movesPerSec, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.refused, c.held ? "yes" : "no"])));
+      ["active games", "moves/s", "p50 ms", "p99 ms", "server cpu", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
+      x.capacity.steps.map((c) => [
+        c.games, c.movesPerSec, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`,
+        `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
+        `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
+        c.refused, c.held ? "yes" : "no",
+      ])));
     console.log();
   }
   if (x.idle) {
     console.log(table("Idle cost", ["", "value"], [
       ["active games, no moves", x.idle.games],
       [`server CPU over ${x.idle.seconds} s (% of one core; target < 5)`, x.idle.serverCpuPct],
+      ["of which main-thread GC pauses, ms (major GCs)", `${x.idle.gcMs} (${x.idle.majorGcs})`],
       ["heap KB per idle game", x.idle.heapKBPerGame],
       ["RSS KB per idle game", x.idle.rssKBPerGame],
     ]));
@@ -328,6 +362,7 @@ async function runClient() {
   const http = new HttpClient(url, 64);
   const sdk = new Client(url);
   const paced = new PacedGames(http, sdk, 5000);
+  const loop = new LoopMonitor();
   let stats: PlayStats = newStats(true);
   let games = 0;
   let stalls = 0;
@@ -499,8 +534,9 @@ async function runClient() {
       }
       case "cap-mark": {
         const l = paced.latencies.sort((x, y) => x - y);
-        const out = { moves: paced.moves, refused: paced.refused, p50Ms: l[Math.floor(l.length * 0.5)] ?? 0, p99Ms: l[Math.min(l.length - 1, Math.floor(l.length * 0.99))] ?? 0 };
+        const out = { moves: paced.moves, refused: paced.refused, p50Ms: l[Math.floor(l.length * 0.5)] ?? 0, p99Ms: l[Math.min(l.length - 1, Math.floor(l.length * 0.99))] ?? 0, loop: loop.read() };
         paced.latencies = [];
+        loop.reset();
         return out;
       }
       case "cap-close": {

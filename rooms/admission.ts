@@ -22,8 +22,8 @@ export const ADMIT_ALL = Number.MAX_SAFE_INTEGER;
 export const SPECTATORS_FULL = 4429;
 
 export class Admission {
-  /** The spectators admitted, with their address; clients that left drop out of the room's list. */
-  private readonly spectators = new WeakMap<Client, string>();
+  /** The spectators admitted, with their address; clients that left drop out of the room's list. Made with the first one. */
+  private spectators?: WeakMap<Client, string>;
 
   constructor(private readonly limits: AdmissionLimits = DEFAULT_ADMISSION) {}
 
@@ -35,7 +35,7 @@ export class Admission {
     let inGame = 0;
     let fromAddress = 0;
     for (const c of clients) {
-      const at = this.spectators.get(c);
+      const at = this.spectators?.get(c);
       if (at === undefined) continue;
       inGame++;
       if (address !== undefined && at === address) fromAddress++;
@@ -43,6 +43,6 @@ export class Admission {
     const { spectatorsPerGame, spectatorsPerAddress } = this.limits;
     if (inGame >= spectatorsPerGame) throw new ServerError(SPECTATORS_FULL, `this game admits ${spectatorsPerGame} spectators and has them; watch again later`);
     if (fromAddress >= spectatorsPerAddress) throw new ServerError(SPECTATORS_FULL, `this game admits ${spectatorsPerAddress} spectators from one address`);
-    this.spectators.set(client, address ?? "");
+    (this.spectators ??= new WeakMap()).set(client, address ?? "");
   }
 }

@@ -5,7 +5,8 @@
  * project (schema state, one patch), publish (wake long-poll waiters), emit (lifecycle events). The room is
  * the only writer of its game's record. REST and MCP reach it through GameRoomApi (src/games/room-api.ts).
  *
- * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU.
+ * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
+ * builds its replicated state only once a WebSocket client joins (a game nobody watches keeps none).
  */
 import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
@@ -23,7 +24,7 @@ import type { GameRecord, StoredAction } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
-import { GameClock } from "./game-clock";
+import { GameClock, type ClockHandlers } from "./game-clock";
 import { parseGameIn, send, type GameIn } from "./messages";
 import { project } from "./projection";
 
@@ -46,8 +47,7 @@ const MESSAGES_PER_SECOND = 20;
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
 
-export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi, HeldRoom {
-  override state = new GameRoomState();
+export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi, HeldRoom, ClockHandlers {
   private deps!: RoomDeps;
   private ctx!: GameContext;
   private chain: Promise<unknown> = Promise.resolve();
@@ -64,15 +64,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.deps = options.deps;
     this.admission = new Admission(options.admission);
     this.messagesPerSecond = options.framesPerSecond ?? MESSAGES_PER_SECOND;
-    this.timers = new GameClock(this.deps, {
-      onTurnTimeout: () => this.onClock(),
-      onWaitingExpired: () => this.abortWaiting(),
-      onHouseTurn: (seat) => void this.houseMove(seat),
-      onReleased: () => {
-        this.closing = true;
-        void this.disconnect().catch(() => undefined);
-      },
-    });
+    this.timers = new GameClock(this.deps, this);
     this.roomId = options.gameId;
     this.autoDispose = false;
     this.patchRate = NO_PATCH_TIMER;
@@ -109,9 +101,23 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   override onJoin(client: Client<{ userData: ClientData }>, _options: unknown, auth: ClientData) {
     client.userData = { seat: auth.seat, windowStart: Date.now(), messages: 0 };
     client.view = new StateView();
+    if (!this.state) {
+      // Until a client joins nobody reads the replicated state, so the room has none: a game played or left
+      // idle over REST keeps its engine state only, without the schema state, its change trees and Colyseus'
+      // encoder. The first client's join builds it, before Colyseus answers the join (whose handshake names
+      // the state's serializer) and sends this client its full state.
+      this.state = new GameRoomState();
+      this.refresh();
+    }
     if (auth.seat) {
       const hand = this.state.hands.get(auth.seat);
-      if (hand) client.view.add(hand);
+      if (hand) {
+        client.view.add(hand);
+        // The full state this client gets once it acknowledges the join is encoded from what its view shows,
+        // hand included; the view's pending ADDs would only repeat it in the next patch, and an idle seat
+        // would keep them (a few KB per seat) until then.
+        client.view.changes.clear();
+      }
       this.connected[auth.seat] = true;
       this.refresh();
     }
@@ -394,6 +400,25 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.refresh();
   }
 
+  // The clock's handlers are the room's own methods: a game keeps no closures for its timers.
+
+  onTurnTimeout() {
+    this.onClock();
+  }
+
+  onWaitingExpired() {
+    this.abortWaiting();
+  }
+
+  onHouseTurn(seat: Seat) {
+    void this.houseMove(seat);
+  }
+
+  onReleased() {
+    this.closing = true;
+    void this.disconnect().catch(() => undefined);
+  }
+
   private onClock() {
     const engine = this.ctx.engine;
     if (!engine || this.status() !== "active") return;
@@ -441,6 +466,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private refresh() {
+    if (!this.state) return; // nobody has joined yet (onJoin)
     project(this.state, this.ctx, this.connected, this.timers.deadlineMs);
     this.broadcastPatch();
   }
