@@ -183,7 +183,10 @@ interface IdleResult {
 
 async function measureIdle(child: Child, k: number, seconds: number): Promise<IdleResult> {
   const m0 = await settledMemory();
-  await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000 + k * 50);
+  // One-hour turn clocks: with the default 120 s the first games opened run out of time inside the window
+  // whenever opening them all takes more than about a minute, and a clock that runs out aborts its game
+  // (a write, events), which is work, not idling.
+  await child.ask({ type: "mem-games", k, turnSeconds: 3600 }, "mem-games:done", 120_000 + k * 50);
   const m1 = await settledMemory();
   const gc = new LoopMonitor({ delay: false });
   const c0 = process.cpuUsage();
@@ -545,8 +548,9 @@ async function runClient() {
       }
       case "mem-games": {
         const k = Number(m.k);
+        const turnSeconds = m.turnSeconds === undefined ? undefined : Number(m.turnSeconds);
         for (let i = 0; i < k; i += 8) {
-          const batch = await Promise.all(Array.from({ length: Math.min(8, k - i) }, (_, j) => openFriendGame(http, `m${i + j}`)));
+          const batch = await Promise.all(Array.from({ length: Math.min(8, k - i) }, (_, j) => openFriendGame(http, `m${i + j}`, turnSeconds)));
           memGames.push(...batch);
         }
         return {};

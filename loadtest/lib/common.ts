@@ -144,8 +144,8 @@ export type Seat = "A" | "B";
 export interface FriendGame { gameId: string; tokens: Record<Seat, string> }
 
 /** A friend game with both seats taken (status active): create, then join with the invite code. */
-export async function openFriendGame(http: HttpClient, name = "bench"): Promise<FriendGame> {
-  const created = await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `${name}-a` } });
+export async function openFriendGame(http: HttpClient, name = "bench", turnSeconds?: number): Promise<FriendGame> {
+  const created = await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `${name}-a`, ...(turnSeconds ? { turnSeconds } : {}) } });
   const joined = await http.json("POST", "/api/v1/games/join", { body: { code: created.code, name: `${name}-b` } });
   const tokens = { [created.seat]: created.playerToken, [joined.seat]: joined.playerToken } as Record<Seat, string>;
   return { gameId: created.game.id, tokens };

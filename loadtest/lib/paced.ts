@@ -8,6 +8,24 @@ import { nowMs, openFriendGame, pickMove, type HttpClient, type Seat } from "./c
 
 interface PacedGame { seats: Record<Seat, Room>; due: number; sentAt: number; slot: number; replacing: boolean }
 
+const LEAVE_WAIT_MS = 2000;
+
+/**
+ * Leaves a room, waiting at most LEAVE_WAIT_MS for the server's answer: a consented leave that crosses the
+ * room's own closing (a finished game is released) may never be answered, and closing thousands of games
+ * must not hang on one of them.
+ */
+async function leave(room: Room): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([room.leave(true), new Promise((r) => (timer = setTimeout(r, LEAVE_WAIT_MS)))]);
+  } catch {
+    /* already gone */
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class PacedGames {
   private games: PacedGame[] = [];
   private timer?: NodeJS.Timeout;
@@ -51,7 +69,7 @@ export class PacedGames {
     this.stopTicking();
     for (const g of this.games) g.seats.A.send("resign");
     await new Promise((r) => setTimeout(r, 500));
-    await Promise.all(this.games.flatMap((g) => [g.seats.A, g.seats.B]).map((r) => r.leave(true).catch(() => undefined)));
+    await Promise.all(this.games.flatMap((g) => [g.seats.A, g.seats.B]).map(leave));
     this.games = [];
   }
 
@@ -97,7 +115,7 @@ export class PacedGames {
 
   private async replace(g: PacedGame): Promise<void> {
     g.replacing = true;
-    await Promise.all([g.seats.A, g.seats.B].map((r) => r.leave(true).catch(() => undefined)));
+    await Promise.all([g.seats.A, g.seats.B].map(leave));
     try {
       await this.open(g.slot, g);
     } catch {
