@@ -10,11 +10,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } from "../game";
-import type { Level, Ruleset } from "../game/types";
+import type { Ruleset } from "../game/types";
+import { AI_LEVELS, type AiLevel } from "../ai/decide";
 import { runMatch } from "../ai/selfplay";
 import { createProgress } from "../../loadtest/lib/progress";
 
-const LEVELS: readonly Level[] = ["random", "easy", "normal", "hard"];
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];
 
 function fail(message: string): never {
@@ -42,11 +42,11 @@ function main(): void {
   if (!Number.isInteger(seed)) fail("--seed must be an integer");
   if (!RULESETS.includes(values.ruleset as Ruleset)) fail(`--ruleset must be one of ${RULESETS.join(", ")}`);
   for (const side of ["a", "b"] as const) {
-    if (!LEVELS.includes(values[side] as Level)) fail(`--${side} must be one of ${LEVELS.join(", ")}`);
+    if (!AI_LEVELS.includes(values[side] as AiLevel)) fail(`--${side} must be one of ${AI_LEVELS.join(", ")}`);
   }
   const rulesVersion = Number(values.rules);
   if (!isRulesVersion(rulesVersion)) fail(`--rules must be one of ${RULES_VERSIONS.join(", ")}`);
-  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed, rulesVersion: rulesVersion };
+  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as AiLevel, b: values.b as AiLevel, seed, rulesVersion: rulesVersion };
   if (values.save) mkdirSync(values.save, { recursive: true });
 
   const progress = createProgress(`${opts.ruleset} ${opts.a}/${opts.b}`, games, { json: values.json });
