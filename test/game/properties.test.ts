@@ -147,7 +147,7 @@ describe("Unit: replays", () => {
   });
 
   it("names the first move that does not match", () => {
-    const s = run({ seed: 1234567, salt: "abcdefabcdef", ruleset: "classic", choices: Array.from({ length: 16 }, (_, i) => i * 3), resignAt: null });
+    const s = run({ seed: 1234567, salt: "abcdefabcdef", ruleset: "classic", rulesVersion: 3, choices: Array.from({ length: 16 }, (_, i) => i * 3), resignAt: null });
     const rep = buildReplay(s, { id: "g", players: { A: "a", B: "b" }, replayUrl: "u" });
     rep.moves[6].score = { A: 0, B: 0 };
     rep.moves[9].name = "Nobody";
