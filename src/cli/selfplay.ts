@@ -1,6 +1,8 @@
 /**
  * Seeded self-play between two house-opponent levels.
  *   npm run selfplay -- --games N --ruleset classic|mutators --a LEVEL --b LEVEL [--seed S] [--rules V] [--json] [--save DIR]
+ * LEVEL is random, easy, normal, hard, or hard-2026 (the hard level before it was strengthened, kept for
+ * matches against the new one; the public API does not offer it).
  * Side a plays seat A in even games and B in odd ones (same deal per pair). --save writes each finished
  * game's replay as DIR/selfplay-<seed>-<i>.json. Besides the a/b record it reports the record by seat: the
  * seed chooses who moves first, and a fair game gives the first mover about half of the decided games.
