@@ -177,6 +177,18 @@ const QUEUE = new Int32Array(16);
 
 /** Places hand card `c` on empty square `sq` for the side to move; returns the new position. */
 export function place(sim: Sim, gameRules: SimRules, c: number, sq: number): Sim {
+  return placeCard(sim, gameRules, c, sq, true);
+}
+
+/**
+ * The board, score, turn and empty count after the placement, with the hands and the pile left as they were:
+ * for a position that is only evaluated, never searched from (the last ply holds most of a search's placements).
+ */
+export function placeForEvaluation(sim: Sim, gameRules: SimRules, c: number, sq: number): Sim {
+  return placeCard(sim, gameRules, c, sq, false);
+}
+
+function placeCard(sim: Sim, gameRules: SimRules, c: number, sq: number, withHands: boolean): Sim {
   const rules = sim.empty === 1 && gameRules.last !== null ? gameRules.last : gameRules;
   const cards = sim.cards.slice(), owner = sim.owner.slice();
   const mover = sim.turn;
@@ -269,6 +281,10 @@ export function place(sim: Sim, gameRules: SimRules, c: number, sq: number): Sim
     }
   }
 
+  const score: [number, number] = mover === 0
+    ? [sim.score[0] + 1 + captured, sim.score[1] - captured]
+    : [sim.score[0] - captured, sim.score[1] + 1 + captured];
+  if (!withHands) return { cards, owner, hands: sim.hands, pileAt: sim.pileAt, turn: mover === 0 ? 1 : 0, empty: sim.empty - 1, score };
   const old = sim.hands[mover];
   const hand: number[] = [];
   let removed = false;
@@ -279,9 +295,6 @@ export function place(sim: Sim, gameRules: SimRules, c: number, sq: number): Sim
   let pileAt = sim.pileAt;
   for (let d = ability === HERALD ? 2 : 1; d > 0 && pileAt < rules.pile.length; d--) hand.push(rules.pile[pileAt++]);
   const hands: [number[], number[]] = mover === 0 ? [hand, sim.hands[1]] : [sim.hands[0], hand];
-  const score: [number, number] = mover === 0
-    ? [sim.score[0] + 1 + captured, sim.score[1] - captured]
-    : [sim.score[0] - captured, sim.score[1] + 1 + captured];
   return { cards, owner, hands, pileAt, turn: mover === 0 ? 1 : 0, empty: sim.empty - 1, score };
 }
 
