@@ -22,7 +22,7 @@ function firstShare(level: Level, games: number, seed: number, rulesVersion?: Ru
 describe("Unit: house opponent strength", function () {
   this.timeout(180_000);
   // Games per ruleset; the share is pooled over both rulesets (the hard pairing is the costly one).
-  const pairings: Array<[Level, Level, number]> = [["easy", "random", 40], ["normal", "easy", 20], ["hard", "normal", 10]];
+  const pairings: Array<[Level, Level, number]> = [["easy", "random", 40], ["normal", "easy", 20], ["hard", "normal", 16]];
   for (const [a, b, games] of pairings) {
     it(`wins a clear majority when ${a} plays ${b} in seeded games`, () => {
       const runs = (["classic", "mutators"] as const).map((ruleset) => record(a, b, ruleset, games, 2024));
