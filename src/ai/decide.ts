@@ -42,9 +42,9 @@ export const AI_LEVELS: readonly AiLevel[] = ["random", "easy", "normal", "hard"
 /** Level settings, tuned by seeded self-play (`npm run selfplay`). */
 export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
   normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
-  // Twice the sampled worlds of hard-2026. Only a small gain over it (README, "House opponent strength");
-  // a 4-ply refinement and a reserve term for the best card kept in hand measured no better, and an exact
-  // endgame from 6 empty squares was too slow for the decision-time budget.
+  // Twice the sampled worlds of hard-2026, for a small gain over it (README, "House opponent strength"):
+  // deeper refinement, an earlier exact endgame, a wider beam, other weights and more worlds measured no
+  // better or worse against it.
   hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
   "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
 };
