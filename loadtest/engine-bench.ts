@@ -5,15 +5,16 @@
  *    seeded random legal play over many games, both rulesets.
  * 2. Placements applied per second in the search representation (src/ai/sim) that the house opponent and the
  *    review search with: seeded random playouts from the same kind of deals.
- * 3. Decision time per level: median and p99 over positions taken from seeded random games.
+ * 3. Decision time per level (and hard-2026, the former hard): median and p99 over positions taken from
+ *    seeded random games.
  * Rates are given per second of wall time and per second of this process's CPU time: on a shared machine the
  * second is the steadier figure (the wall rate falls with every other process that competes for a core).
  * Prints a table, then one JSON line.
  */
 import { parseArgs } from "node:util";
 import { apply, legalMoves, newGame, seatView } from "../src/game";
-import type { GameState, Level, Ruleset } from "../src/game/types";
-import { decide } from "../src/ai/decide";
+import type { GameState, Ruleset } from "../src/game/types";
+import { type AiLevel, decide } from "../src/ai/decide";
 import { makeRng, mixSeed, pick, randInt } from "../src/ai/rng";
 import { fromState, place, simMoves } from "../src/ai/sim";
 import { createProgress } from "./lib/progress";
@@ -103,12 +104,13 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (x: number): number => Math.round(x * 100) / 100;
 
-interface Row { level: Level; decisions: number; medianMs: number; p99Ms: number; cpuMedianMs: number; cpuP99Ms: number }
+interface Row { level: AiLevel; decisions: number; medianMs: number; p99Ms: number; cpuMedianMs: number; cpuP99Ms: number }
 const rows: Row[] = [];
 const engine = enginePlacementsPerSecond();
 const search = searchPlacementsPerSecond();
 const positions = samplePositions(DECISIONS);
-const LEVELS = ["random", "easy", "normal", "hard"] as const;
+// hard-2026 is the hard level before it was strengthened, timed beside the new one.
+const LEVELS = ["random", "easy", "normal", "hard", "hard-2026"] as const;
 const progress = createProgress("decisions", LEVELS.length * positions.length);
 for (const level of LEVELS) {
   const times: number[] = [];
@@ -136,9 +138,9 @@ progress.stop();
 const perSecond = (r: Rate) => `${Math.round(r.wall)} placements/s (${Math.round(r.cpu)} per CPU second)`;
 console.log(`engine: ${perSecond(engine)} (random legal play through apply, ${GAMES} games, both rulesets)`);
 console.log(`search: ${perSecond(search)} (random playouts in the search representation, ${PLAYOUTS} games)`);
-console.log("level    decisions  median ms  p99 ms  cpu median ms  cpu p99 ms");
+console.log("level     decisions  median ms  p99 ms  cpu median ms  cpu p99 ms");
 for (const r of rows) {
-  console.log(`${r.level.padEnd(8)} ${String(r.decisions).padStart(9)} ${String(r.medianMs).padStart(10)} ${String(r.p99Ms).padStart(7)} ${String(r.cpuMedianMs).padStart(14)} ${String(r.cpuP99Ms).padStart(11)}`);
+  console.log(`${r.level.padEnd(9)} ${String(r.decisions).padStart(9)} ${String(r.medianMs).padStart(10)} ${String(r.p99Ms).padStart(7)} ${String(r.cpuMedianMs).padStart(14)} ${String(r.cpuP99Ms).padStart(11)}`);
 }
 console.log(JSON.stringify({
   placementsPerSecond: Math.round(engine.wall),

@@ -4,8 +4,8 @@
  * lucky deal or first move favours neither side over a pair.
  */
 import { apply, newGame, seatView } from "../game";
-import type { GameState, Level, Ruleset, RulesVersion, Seat } from "../game/types";
-import { decide } from "./decide";
+import type { GameState, Ruleset, RulesVersion, Seat } from "../game/types";
+import { type AiLevel, decide } from "./decide";
 import { mixSeed } from "./rng";
 
 export type Side = "a" | "b";
@@ -13,8 +13,8 @@ export type Side = "a" | "b";
 export interface MatchOptions {
   games: number;
   ruleset: Ruleset;
-  a: Level;
-  b: Level;
+  a: AiLevel;
+  b: AiLevel;
   /** Base seed of the match (default 1). */
   seed?: number;
   /** Rules version the games are played under (default: the current one). */
@@ -55,7 +55,7 @@ export function dealSeed(base: number, index: number): number {
  * Plays one game to the end; each seat decides from its own seat view only. `aiSalt` varies the house
  * opponents' own randomness between games on the same deal.
  */
-export function playGame(ruleset: Ruleset, seed: number, salt: string, levels: Record<Seat, Level>, aiSalt = 0, rulesVersion?: RulesVersion): GameState {
+export function playGame(ruleset: Ruleset, seed: number, salt: string, levels: Record<Seat, AiLevel>, aiSalt = 0, rulesVersion?: RulesVersion): GameState {
   let state = newGame({ ruleset, ...(rulesVersion ? { rulesVersion } : {}) }, seed, salt);
   const aiBase = aiSalt === 0 ? seed : mixSeed(seed, aiSalt);
   while (state.status === "active") {

@@ -8,7 +8,7 @@
  * and compares every position, and test/game/properties.test.ts checks the engine's properties on both.
  */
 import { CATALOGUE, CHAMPIONS, rulesOf } from "../game";
-import type { ChessPiece, Element, GameState, Seat } from "../game/types";
+import type { ChessPiece, Element, GameState, Mutator, Seat } from "../game/types";
 
 const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];
 const NONE = 0, KNIGHT = 1, BASTION = 2, USURPER = 3, HERALD = 4, TIDECALLER = 5, REAVER = 6;
@@ -74,6 +74,8 @@ export interface SimRules {
   chess: Int8Array;
   /** The seat index a full board with equal scores goes to (rules version 2: the first mover), -1 for a draw. */
   tieWinner: number;
+  /** The rules of the game's last placement when its version drops mutators there (version 3), else null. */
+  last: SimRules | null;
 }
 
 export interface Sim {
@@ -95,28 +97,37 @@ export const cardIndex = (id: string): number => {
   return i;
 };
 
-/** The search form of an engine state (rules plus position). */
-export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
+/** The rules of one placement under a list of mutators (the game's, or the last placement's subset). */
+function simRules(state: GameState, mutators: readonly Mutator[], pile: number[]): SimRules {
   const squareIndex = (sq: string) => "abcd".indexOf(sq[0]) + 4 * (Number(sq[1]) - 1);
   const squareEl = new Int8Array(16).fill(-1);
-  if (state.mutators.includes("elemental")) for (const e of state.squareElements) squareEl[squareIndex(e.square)] = ELEMENTS.indexOf(e.element);
+  if (mutators.includes("elemental")) for (const e of state.squareElements) squareEl[squareIndex(e.square)] = ELEMENTS.indexOf(e.element);
   const chess = new Int8Array(16).fill(-1);
   for (const t of state.chessTiles) chess[squareIndex(t.square)] = PIECES.indexOf(t.piece);
   const squareBonus = new Int8Array(IDS.length * 16);
   for (let c = 0; c < IDS.length; c++) {
     for (let i = 0; i < 16; i++) if (squareEl[i] >= 0) squareBonus[c * 16 + i] = squareEl[i] === ELEM[c] ? 1 : -1;
   }
-  const rules: SimRules = {
-    pile: state.pile.map(cardIndex),
-    reverse: state.mutators.includes("reverse"),
-    same: state.mutators.includes("same"),
-    plus: state.mutators.includes("plus"),
-    combo: state.mutators.includes("combo"),
+  return {
+    pile,
+    reverse: mutators.includes("reverse"),
+    same: mutators.includes("same"),
+    plus: mutators.includes("plus"),
+    combo: mutators.includes("combo"),
     squareEl,
     squareBonus,
     chess,
     tieWinner: rulesOf(state.rulesVersion).tieGoesToFirstMover ? seatIndex(state.firstPlayer) : -1,
+    last: null,
   };
+}
+
+/** The search form of an engine state (rules plus position). */
+export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
+  const pile = state.pile.map(cardIndex);
+  const rules = simRules(state, state.mutators, pile);
+  const without = rulesOf(state.rulesVersion).lastPlacementWithout;
+  if (state.mutators.some((m) => without.includes(m))) rules.last = simRules(state, state.mutators.filter((m) => !without.includes(m)), pile);
   const cards: number[] = new Array<number>(16).fill(-1);
   const owner: number[] = new Array<number>(16).fill(0);
   state.board.forEach((c, i) => { if (c) { cards[i] = cardIndex(c.card); owner[i] = seatIndex(c.owner); } });
@@ -165,7 +176,20 @@ const MINE = new Int32Array(4);
 const QUEUE = new Int32Array(16);
 
 /** Places hand card `c` on empty square `sq` for the side to move; returns the new position. */
-export function place(sim: Sim, rules: SimRules, c: number, sq: number): Sim {
+export function place(sim: Sim, gameRules: SimRules, c: number, sq: number): Sim {
+  return placeCard(sim, gameRules, c, sq, true);
+}
+
+/**
+ * The board, score, turn and empty count after the placement, with the hands and the pile left as they were:
+ * for a position that is only evaluated, never searched from (the last ply holds most of a search's placements).
+ */
+export function placeForEvaluation(sim: Sim, gameRules: SimRules, c: number, sq: number): Sim {
+  return placeCard(sim, gameRules, c, sq, false);
+}
+
+function placeCard(sim: Sim, gameRules: SimRules, c: number, sq: number, withHands: boolean): Sim {
+  const rules = sim.empty === 1 && gameRules.last !== null ? gameRules.last : gameRules;
   const cards = sim.cards.slice(), owner = sim.owner.slice();
   const mover = sim.turn;
   cards[sq] = c;
@@ -257,6 +281,10 @@ export function place(sim: Sim, rules: SimRules, c: number, sq: number): Sim {
     }
   }
 
+  const score: [number, number] = mover === 0
+    ? [sim.score[0] + 1 + captured, sim.score[1] - captured]
+    : [sim.score[0] - captured, sim.score[1] + 1 + captured];
+  if (!withHands) return { cards, owner, hands: sim.hands, pileAt: sim.pileAt, turn: mover === 0 ? 1 : 0, empty: sim.empty - 1, score };
   const old = sim.hands[mover];
   const hand: number[] = [];
   let removed = false;
@@ -267,9 +295,6 @@ export function place(sim: Sim, rules: SimRules, c: number, sq: number): Sim {
   let pileAt = sim.pileAt;
   for (let d = ability === HERALD ? 2 : 1; d > 0 && pileAt < rules.pile.length; d--) hand.push(rules.pile[pileAt++]);
   const hands: [number[], number[]] = mover === 0 ? [hand, sim.hands[1]] : [sim.hands[0], hand];
-  const score: [number, number] = mover === 0
-    ? [sim.score[0] + 1 + captured, sim.score[1] - captured]
-    : [sim.score[0] - captured, sim.score[1] + 1 + captured];
   return { cards, owner, hands, pileAt, turn: mover === 0 ? 1 : 0, empty: sim.empty - 1, score };
 }
 

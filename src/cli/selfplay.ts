@@ -1,6 +1,8 @@
 /**
  * Seeded self-play between two house-opponent levels.
  *   npm run selfplay -- --games N --ruleset classic|mutators --a LEVEL --b LEVEL [--seed S] [--rules V] [--json] [--save DIR]
+ * LEVEL is random, easy, normal, hard, or hard-2026 (the hard level before it was strengthened, kept for
+ * matches against the new one; the public API does not offer it).
  * Side a plays seat A in even games and B in odd ones (same deal per pair). --save writes each finished
  * game's replay as DIR/selfplay-<seed>-<i>.json. Besides the a/b record it reports the record by seat: the
  * seed chooses who moves first, and a fair game gives the first mover about half of the decided games.
@@ -10,11 +12,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } from "../game";
-import type { Level, Ruleset } from "../game/types";
+import type { Ruleset } from "../game/types";
+import { AI_LEVELS, type AiLevel } from "../ai/decide";
 import { runMatch } from "../ai/selfplay";
 import { createProgress } from "../../loadtest/lib/progress";
 
-const LEVELS: readonly Level[] = ["random", "easy", "normal", "hard"];
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];
 
 function fail(message: string): never {
@@ -42,11 +44,11 @@ function main(): void {
   if (!Number.isInteger(seed)) fail("--seed must be an integer");
   if (!RULESETS.includes(values.ruleset as Ruleset)) fail(`--ruleset must be one of ${RULESETS.join(", ")}`);
   for (const side of ["a", "b"] as const) {
-    if (!LEVELS.includes(values[side] as Level)) fail(`--${side} must be one of ${LEVELS.join(", ")}`);
+    if (!AI_LEVELS.includes(values[side] as AiLevel)) fail(`--${side} must be one of ${AI_LEVELS.join(", ")}`);
   }
   const rulesVersion = Number(values.rules);
   if (!isRulesVersion(rulesVersion)) fail(`--rules must be one of ${RULES_VERSIONS.join(", ")}`);
-  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as Level, b: values.b as Level, seed, rulesVersion: rulesVersion };
+  const opts = { games, ruleset: values.ruleset as Ruleset, a: values.a as AiLevel, b: values.b as AiLevel, seed, rulesVersion: rulesVersion };
   if (values.save) mkdirSync(values.save, { recursive: true });
 
   const progress = createProgress(`${opts.ruleset} ${opts.a}/${opts.b}`, games, { json: values.json });

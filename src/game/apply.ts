@@ -62,7 +62,11 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
   const mover = state.turn;
   const placedBoard = state.board.slice();
   placedBoard[checked.index] = { card: checked.card, owner: mover };
-  const { board, captures } = resolvePlacement(placedBoard, state, checked.index, mover);
+  // From version 3 the last placement, which nothing can answer, may be resolved without some mutators.
+  const without = rulesOf(state.rulesVersion).lastPlacementWithout;
+  const last = without.length > 0 && placedBoard.every((c) => c !== null);
+  const ctx = last ? { ...state, mutators: state.mutators.filter((m) => !without.includes(m)) } : state;
+  const { board, captures } = resolvePlacement(placedBoard, ctx, checked.index, mover);
 
   const hand = state.hands[mover].slice();
   hand.splice(hand.indexOf(checked.card), 1);

@@ -8,13 +8,15 @@
  *      wins about three decided games in four between equal players.
  *   2  seat compensation (docs/RULES.md, "Seat balance"): the first mover starts with one card more in classic
  *      and two more in mutators, and a full board with equal scores goes to the first mover, not a draw.
+ *   3  as 2, and in mutators the last placement of the game (the one nothing can answer) does not apply the
+ *      plus mutator (docs/RULES.md, "Seat balance"); classic plays exactly as in version 2.
  */
-import type { Ruleset } from "./types";
+import type { Mutator, Ruleset } from "./types";
 
-export type RulesVersion = 1 | 2;
-export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2];
+export type RulesVersion = 1 | 2 | 3;
+export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2, 3];
 /** The version new games are created with. */
-export const CURRENT_RULES_VERSION: RulesVersion = 2;
+export const CURRENT_RULES_VERSION: RulesVersion = 3;
 /** The version of a record or replay that names none: everything stored before rules were versioned. */
 export const UNVERSIONED: RulesVersion = 1;
 
@@ -27,11 +29,17 @@ export interface VersionRules {
   firstMoverExtraCards: Record<Ruleset, number>;
   /** A full board with equal scores is won by the first mover (otherwise it is a draw). */
   tieGoesToFirstMover: boolean;
+  /**
+   * Mutators that do not apply to the game's last placement (the 16th, always the second mover's): they are
+   * what makes that unanswerable card worth more in mutators. Every other placement uses all of them.
+   */
+  lastPlacementWithout: readonly Mutator[];
 }
 
 const RULES: Record<RulesVersion, VersionRules> = {
-  1: { firstMoverExtraCards: { classic: 0, mutators: 0 }, tieGoesToFirstMover: false },
-  2: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true },
+  1: { firstMoverExtraCards: { classic: 0, mutators: 0 }, tieGoesToFirstMover: false, lastPlacementWithout: [] },
+  2: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: [] },
+  3: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: ["plus"] },
 };
 
 export function rulesOf(version: RulesVersion): VersionRules {

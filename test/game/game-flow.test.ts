@@ -26,7 +26,7 @@ describe("Unit: setup", () => {
   it("deals the first mover one card more from version 2, the next card of the same shuffled pile", () => {
     const v1 = newGame({ ruleset: "classic", rulesVersion: 1, champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
     const s = fresh();
-    assert.equal(s.rulesVersion, 2);
+    assert.ok(s.rulesVersion >= 2, "the current version deals as version 2 does");
     const first = s.firstPlayer, second = first === "A" ? "B" : "A";
     assert.equal(s.hands[first].length, 6);
     assert.equal(s.hands[second].length, 5);

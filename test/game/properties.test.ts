@@ -1,21 +1,25 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { IDS, fromState, place, simMoves, squareName, type Sim } from "../../src/ai/sim";
-import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, seatView, spectatorView, verifyReplay, type GameState, type Replay, type Ruleset } from "../../src/game";
+import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, RULES_VERSIONS, seatView, spectatorView, verifyReplay, type GameState, type Replay, type Ruleset, type RulesVersion } from "../../src/game";
 
-/** A game driven by fast-check: a seed, a ruleset and a list of choices indexing into the legal moves. */
+/**
+ * A game driven by fast-check: a seed, a ruleset, a rules version (every version still replays, so every one
+ * keeps its properties) and a list of choices indexing into the legal moves.
+ */
 const gameArb = fc.record({
   seed: fc.integer({ min: 1_000_000, max: 2 ** 31 - 1 }),
   salt: fc.string({ minLength: 12, maxLength: 12, unit: fc.constantFrom(..."0123456789abcdef") }),
   ruleset: fc.constantFrom<Ruleset>("classic", "mutators"),
+  rulesVersion: fc.constantFrom<RulesVersion>(...RULES_VERSIONS),
   choices: fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
   resignAt: fc.option(fc.integer({ min: 0, max: 15 }), { nil: null }),
 });
 
-interface GameSpec { seed: number; salt: string; ruleset: Ruleset; choices: number[]; resignAt: number | null }
+interface GameSpec { seed: number; salt: string; ruleset: Ruleset; rulesVersion: RulesVersion; choices: number[]; resignAt: number | null }
 
 function run(g: GameSpec, onState?: (s: GameState) => void): GameState {
-  let s = newGame({ ruleset: g.ruleset }, g.seed, g.salt);
+  let s = newGame({ ruleset: g.ruleset, rulesVersion: g.rulesVersion }, g.seed, g.salt);
   for (let i = 0; i < 16 && s.status === "active"; i++) {
     onState?.(s);
     if (g.resignAt === i) {
@@ -80,7 +84,7 @@ describe("Unit: engine properties", () => {
 
   it("round-trips every recorded notation through parseMove", () => {
     fc.assert(fc.property(gameArb, (g) => {
-      let s = newGame({ ruleset: g.ruleset }, g.seed, g.salt);
+      let s = newGame({ ruleset: g.ruleset, rulesVersion: g.rulesVersion }, g.seed, g.salt);
       for (const c of g.choices) {
         const ms = legalMoves(s);
         const r = apply(s, { kind: "place", ...ms[c % ms.length] });
@@ -143,7 +147,7 @@ describe("Unit: replays", () => {
   });
 
   it("names the first move that does not match", () => {
-    const s = run({ seed: 1234567, salt: "abcdefabcdef", ruleset: "classic", choices: Array.from({ length: 16 }, (_, i) => i * 3), resignAt: null });
+    const s = run({ seed: 1234567, salt: "abcdefabcdef", ruleset: "classic", rulesVersion: 3, choices: Array.from({ length: 16 }, (_, i) => i * 3), resignAt: null });
     const rep = buildReplay(s, { id: "g", players: { A: "a", B: "b" }, replayUrl: "u" });
     rep.moves[6].score = { A: 0, B: 0 };
     rep.moves[9].name = "Nobody";
@@ -164,7 +168,7 @@ describe("Unit: replays", () => {
  */
 describe("Unit: engine properties in the search representation", () => {
   const simRun = (g: GameSpec, onStep?: (sim: Sim, engine: GameState) => void): Sim => {
-    let s = newGame({ ruleset: g.ruleset }, g.seed, g.salt);
+    let s = newGame({ ruleset: g.ruleset, rulesVersion: g.rulesVersion }, g.seed, g.salt);
     const { rules, sim: start } = fromState(s);
     let sim = start;
     for (let i = 0; i < 16; i++) {
