@@ -33,7 +33,7 @@ describe("Browser: watching, joining and challenges", function () {
     await page.goto(`${suite.server.url}/watch/${g.game.id}`);
     await page.waitForSelector("body[data-status='active']");
     assert.equal(await page.isVisible("#hand-section"), false);
-    assert.match((await page.textContent("#seat-A-info")) ?? "", /[56] cards in hand/); // six for a classic first mover (rules version 2)
+    assert.match((await page.textContent("#seat-A-info")) ?? "", /[56] cards in hand/); // six for a classic first mover (rules versions 2 and 3)
 
     for (let i = 1; i <= 3; i++) {
       const turn = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}`)).json.turn as string;

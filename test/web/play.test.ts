@@ -61,7 +61,7 @@ describe("Browser: playing the house", function () {
     const gameId = page.url().split("/").pop()!;
     await page.waitForSelector("body[data-status='active']");
     await page.waitForSelector("#hand .card");
-    // Own hand only: five cards, six for the first mover in classic (rules version 2, docs/RULES.md), and the
+    // Own hand only: five cards, six for the first mover in classic (rules versions 2 and 3, docs/RULES.md), and the
     // other seat appears as a count.
     assert.ok((await page.locator("#hand .card").count()) <= 6);
     assert.match((await page.textContent("#opponent-count")) ?? "", /Opponent holds \d+ cards/);
