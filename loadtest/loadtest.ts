@@ -81,8 +81,10 @@ class PairChannel {
   }
 }
 
+interface ForcedGc { t: number; rssMb: number; heapUsedMb: number }
+
 /** The server to load: the given endpoint, or one this script starts (in a child process for a soak). */
-async function serverUnderTest(): Promise<{ endpoint: string; stop?: () => Promise<void> }> {
+async function serverUnderTest(): Promise<{ endpoint: string; stop?: () => Promise<void>; forceGc?: () => Promise<Omit<ForcedGc, "t">> }> {
   const given = argv.get("endpoint");
   if (given) return { endpoint: given };
   if (!SOAK) {
@@ -108,11 +110,24 @@ async function serverUnderTest(): Promise<{ endpoint: string; stop?: () => Promi
       child.once("exit", () => (clearTimeout(timer), resolve()));
       child.send("stop");
     });
-  return { endpoint: url, stop };
+  const forceGc = () =>
+    new Promise<Omit<ForcedGc, "t">>((resolve, reject) => {
+      const timer = setTimeout(() => (child.off("message", onMessage), reject(new Error("the server did not answer gc within 30 s"))), 30_000);
+      const onMessage = (m: unknown) => {
+        const mem = (m as { gc?: { rss: number; heapUsed: number } } | null)?.gc;
+        if (!mem) return;
+        clearTimeout(timer);
+        child.off("message", onMessage);
+        resolve({ rssMb: round(mem.rss / 2 ** 20, 1), heapUsedMb: round(mem.heapUsed / 2 ** 20, 1) });
+      };
+      child.on("message", onMessage);
+      child.send("gc");
+    });
+  return { endpoint: url, stop, forceGc };
 }
 
 async function main() {
-  const { endpoint, stop: stopServer } = await serverUnderTest();
+  const { endpoint, stop: stopServer, forceGc } = await serverUnderTest();
   assertLoopback(endpoint);
   const httpBase = endpoint.replace(/^ws(s?):/, "http$1:");
   const http = new HttpClient(httpBase, 256);
@@ -193,6 +208,13 @@ async function main() {
       }, SAMPLE_S * 1000)
     : undefined;
   if (sampler) await sampler.sample().catch(noteError);
+  // Two forced collections of the server's heap, under load: half a sample interval after the drift's
+  // baseline window ends (so no sample of that window sees it), and after the last sample. What survives
+  // them is what the server holds; the sampled heap also carries garbage waiting for its collection.
+  const forcedGcs: ForcedGc[] = [];
+  const collect = () => forceGc?.().then((m) => forcedGcs.push({ t: round((Date.now() - started) / 1000, 0), ...m }), noteError);
+  const { from: baseFrom, window: baseWindow } = SoakSampler.windows(SECONDS);
+  const midGc = forceGc ? setTimeout(() => void collect(), (baseFrom + baseWindow + SAMPLE_S / 2) * 1000) : undefined;
 
   const loops: Promise<void>[] = [];
   for (let i = 0; i < CLIENTS; i++) {
@@ -205,7 +227,9 @@ async function main() {
   const elapsed = (Date.now() - started) / 1000;
   clearInterval(ticker);
   clearInterval(sampling);
+  clearTimeout(midGc);
   if (sampler) await sampler.sample().catch(noteError);
+  await collect();
   progress.stop();
   for (const pair of pairs.values()) pair.close();
   await Promise.race([Promise.all([...players].map((p) => p.leave())), sleep(5000)]);
@@ -234,7 +258,7 @@ async function main() {
     httpResent: http.resent,
     firstErrors,
     generatorHeapMb: round(process.memoryUsage().heapUsed / 1024 / 1024, 1),
-    ...(sampler ? { soak: { sampleSeconds: SAMPLE_S, drift, samples: sampler.samples } } : {}),
+    ...(sampler ? { soak: { sampleSeconds: SAMPLE_S, drift, forcedGcs, samples: sampler.samples } } : {}),
   };
   if (!JSON_ONLY) {
     const rows: (string | number)[][] = [
@@ -255,6 +279,9 @@ async function main() {
       rows.push(["server CPU % at baseline / end", `${drift.cpuPctStart} / ${drift.cpuPctEnd}`]);
       rows.push(["server moves/s at baseline / end", `${drift.movesPerSecStart} / ${drift.movesPerSecEnd}`]);
       rows.push(["server CPU ms per move at baseline / end", `${drift.cpuMsPerMoveStart} / ${drift.cpuMsPerMoveEnd}`]);
+    }
+    if (forcedGcs.length > 0) {
+      rows.push([`server heap / RSS MB after a forced GC at ${forcedGcs.map((g) => `${g.t}`).join(" / ")} s`, forcedGcs.map((g) => `${g.heapUsedMb} / ${g.rssMb}`).join(" -> ")]);
     }
     stdout("\n" + table(`load test: ${CLIENTS} clients${PACE_MS > 0 ? `, each seat moving every ${PACE_MS} ms,` : ""} for ${out.seconds} s against ${endpoint}`, ["", "value"], rows) + "\n");
     if (sampler) stdout(table("server samples", ["t s", "RSS MB", "heap MB", "CPU %", "moves/s", "CPU ms/move", "generator heap MB"], sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.movesPerSec, s.cpuMsPerMove, s.generatorHeapMb])) + "\n");

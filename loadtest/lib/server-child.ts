@@ -1,11 +1,13 @@
 /**
  * The server under a soak, in its own process so its memory and CPU are its own: the bench server on a
  * file database (an in-memory one would grow with every game and read as a leak). Tells its parent the URL
- * over IPC; stops on "stop".
+ * over IPC; stops on "stop". On "gc" it runs a full garbage collection and answers its memory after it: the
+ * heap that survives a forced collection is what the server holds, apart from garbage not yet collected.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { settledMemory } from "./common";
 import { startBenchServer } from "./server";
 
 async function main() {
@@ -13,6 +15,7 @@ async function main() {
   const server = await startBenchServer({ database });
   process.on("message", (m) => {
     if (m === "stop") void server.close().finally(() => process.exit(0));
+    if (m === "gc") void settledMemory().then((mem) => process.send?.({ gc: mem }));
   });
   process.send?.({ url: server.url, database });
 }

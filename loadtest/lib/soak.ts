@@ -82,9 +82,13 @@ export class SoakSampler {
    * garbage collector by a quarter either way, so each side is a median (5-minute windows, or a sixth of
    * the run for runs shorter than 10 minutes, where the baseline starts at a third of the run).
    */
+  /** Where the baseline window starts and how long each window is, in seconds, for a run of this length. */
+  static windows(runSeconds: number, baselineS = 300): { from: number; window: number } {
+    return { from: runSeconds >= 2 * baselineS ? baselineS : runSeconds / 3, window: Math.min(300, runSeconds / 6) };
+  }
+
   drift(runSeconds: number, baselineS = 300): Drift | null {
-    const from = runSeconds >= 2 * baselineS ? baselineS : runSeconds / 3;
-    const window = Math.min(300, runSeconds / 6);
+    const { from, window } = SoakSampler.windows(runSeconds, baselineS);
     const last = this.samples.at(-1);
     if (!last) return null;
     const base = this.samples.filter((s) => s.t >= from && s.t <= from + window);
