@@ -25,6 +25,8 @@ async function main() {
     }
     if (m === "gc") void settledMemory().then((mem) => process.send?.({ gc: mem }));
   });
+  // A parent that dies without "stop" must not leave a server running (and loading the machine) behind.
+  process.on("disconnect", () => process.exit(0));
   process.send?.({ url: server.url, database });
 }
 
