@@ -77,14 +77,44 @@ export function table(title: string, header: string[], rows: (string | number)[]
 
 export interface HttpResult { status: number; body: string; json?: any }
 
+/**
+ * How long a pooled socket may sit idle before this client drops it: under Node's default server
+ * keepAliveTimeout (5 s), so the client, not the server, ends an idle connection. Otherwise a request can
+ * go out on a socket at the very moment the server closes it, and fails with `read ECONNRESET`. Node 20's
+ * agent only applies the server's `Keep-Alive: timeout=5` hint to a timeout it was given (with none, free
+ * sockets never expire), so one is given; a server announcing less still shortens it.
+ */
+export const IDLE_SOCKET_MS = 4000;
+
+/** Request methods that may be sent twice with the effect of once (RFC 9110, 9.2.2). */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
 /** One keep-alive client for a benchmark: every request of a run goes through the same agent. */
 export class HttpClient {
   readonly agent: http.Agent;
+  /** Idempotent requests sent again after their reused socket was found closed (see `request`). */
+  resent = 0;
   constructor(readonly base: string, maxSockets = 64) {
-    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: IDLE_SOCKET_MS });
   }
 
-  request(method: string, path: string, opts: { body?: unknown; token?: string; parse?: boolean; timeoutMs?: number } = {}): Promise<HttpResult> {
+  /**
+   * One request. A request that fails on a reused keep-alive socket before any answer (the server closed
+   * it in the same instant) is sent once more on a fresh socket when its method is idempotent. A POST is
+   * not: the server cannot be shown not to have acted on it (here it creates or joins a game), so a second
+   * send could do it twice; it fails and is counted as an error. The idle limit above keeps that rare.
+   */
+  async request(method: string, path: string, opts: { body?: unknown; token?: string; parse?: boolean; timeoutMs?: number } = {}): Promise<HttpResult> {
+    try {
+      return await this.send(method, path, opts);
+    } catch (e) {
+      if (!(e as { reusedSocket?: boolean }).reusedSocket || !IDEMPOTENT.has(method)) throw e;
+      this.resent++;
+      return this.send(method, path, opts);
+    }
+  }
+
+  private send(method: string, path: string, opts: { body?: unknown; token?: string; parse?: boolean; timeoutMs?: number }): Promise<HttpResult> {
     const url = new URL(path, this.base);
     const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
     const headers: Record<string, string> = { accept: "application/json" };
@@ -114,8 +144,14 @@ export class HttpClient {
           res.on("error", reject);
         },
       );
-      req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
-      req.on("error", reject);
+      let answered = false;
+      req.on("response", () => (answered = true));
+      req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`timed out after ${opts.timeoutMs ?? 30_000} ms`)));
+      req.on("error", (e: NodeJS.ErrnoException) => {
+        // Only a connection reset or broken pipe before any answer, on a socket that had served before.
+        const stale = req.reusedSocket && !answered && (e.code === "ECONNRESET" || e.code === "EPIPE");
+        reject(Object.assign(new Error(`${method} ${path}: ${e.message}${stale ? " (reused keep-alive socket)" : ""}`, { cause: e }), { reusedSocket: stale }));
+      });
       if (payload !== undefined) req.write(payload);
       req.end();
     });

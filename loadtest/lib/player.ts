@@ -3,6 +3,12 @@
  * says it is this seat's turn, it picks a card of its own hand (the seat's view) and any empty square, and
  * sends `move` { card, square }. `moved` acknowledges, `refused` refuses. `finished` settles when the game
  * ends, the seat leaves, or the room goes away.
+ *
+ * Unpaced (the default), a seat moves as soon as its turn comes, so the load follows whatever the machine
+ * can do. Paced (`paceMs`), each seat moves once every `paceMs` on its own clock: its first move half a
+ * period after it first sees its turn, each next one a period after the previous one was due; a seat more
+ * than a period behind (its turn came late) drops the missed slots rather than catching up in a burst. Both seats pacing alike, a game moves every
+ * half period whatever the server's speed, so the offered load stays the same for as long as the run lasts.
  */
 import { WebSocket as WsWebSocket } from "ws";
 // Colyseus 0.18 expects a global WebSocket (Node 22 has one; Node 20 does not).
@@ -39,8 +45,11 @@ export class SeatPlayer {
   private sentTime = 0;
   private stopped = false;
   private refusalsInARow = 0;
+  /** When this seat's next move is due (paced only); undefined until it first sees its turn. */
+  private due: number | undefined;
+  private paceTimer: NodeJS.Timeout | undefined;
 
-  constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats) {
+  constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats, private readonly paceMs = 0) {
     this.finished = new Promise((r) => (this.settle = r));
     room.onStateChange(() => this.maybeMove());
     room.onMessage("moved", () => {
@@ -55,15 +64,16 @@ export class SeatPlayer {
       if (this.stats.refusalSamples.length < 5) this.stats.refusalSamples.push(`${m.code}: ${m.detail}`);
       // Try again on the next state (or now, if the state already says it is our turn); give up after 5.
       this.sentAt = -1;
+      if (this.paceMs > 0) this.due = nowMs();
       if (++this.refusalsInARow < 5) setImmediate(() => this.maybeMove());
     });
     room.onLeave(() => this.settle("left"));
     this.maybeMove();
   }
 
-  static async join(client: Client, gameId: string, token: string, seat: Seat, stats: PlayStats): Promise<SeatPlayer> {
+  static async join(client: Client, gameId: string, token: string, seat: Seat, stats: PlayStats, paceMs = 0): Promise<SeatPlayer> {
     const room = await client.joinById(gameId, { playerToken: token });
-    return new SeatPlayer(room, seat, stats);
+    return new SeatPlayer(room, seat, stats, paceMs);
   }
 
   private maybeMove() {
@@ -72,6 +82,7 @@ export class SeatPlayer {
     if (!s) return;
     if (s.status === "finished") return this.settle("finished");
     if (s.status !== "active" || s.turn !== this.seat || s.moveCount === this.sentAt) return;
+    if (this.paceMs > 0 && !this.dueNow()) return;
     const hand: string[] = [];
     s.hands?.get(this.seat)?.cards?.forEach((c: { id: string }) => hand.push(c.id));
     const occupied: string[] = [];
@@ -84,9 +95,28 @@ export class SeatPlayer {
     this.room.send("move", move);
   }
 
+  /**
+   * Paced: true when this seat's move is due now (and the next one is then booked); otherwise one timer
+   * comes back at the due time. A refused move is retried at once (the refusal handler makes it due now).
+   */
+  private dueNow(): boolean {
+    const now = nowMs();
+    if (this.due === undefined) this.due = now + this.paceMs / 2;
+    if (this.due > now) {
+      this.paceTimer ??= setTimeout(() => {
+        this.paceTimer = undefined;
+        this.maybeMove();
+      }, this.due - now);
+      return false;
+    }
+    this.due = Math.max(this.due + this.paceMs, now);
+    return true;
+  }
+
   /** Stops playing; `leave` closes the connection. */
   stop() {
     this.stopped = true;
+    clearTimeout(this.paceTimer);
   }
 
   /**

@@ -18,6 +18,11 @@ export interface SoakSample {
   generatorHeapMb: number;
   /** Moves the server accepted per second over the last interval: memory under load follows the rate. */
   movesPerSec: number;
+  /**
+   * Server CPU per accepted move over the last interval, milliseconds (game set-up included): steady when
+   * the work per move is; it rises when the server does more for the same load (or the machine slows it).
+   */
+  cpuMsPerMove: number;
 }
 
 const MB = 1024 * 1024;
@@ -65,6 +70,7 @@ export class SoakSampler {
       cpuPct: round(cpuPct, 1),
       generatorHeapMb: round(process.memoryUsage().heapUsed / MB, 1),
       movesPerSec: round(movesPerSec, 1),
+      cpuMsPerMove: movesPerSec > 0 ? round((10 * cpuPct) / movesPerSec, 2) : 0,
     };
     this.samples.push(s);
     return s;
@@ -76,9 +82,13 @@ export class SoakSampler {
    * garbage collector by a quarter either way, so each side is a median (5-minute windows, or a sixth of
    * the run for runs shorter than 10 minutes, where the baseline starts at a third of the run).
    */
+  /** Where the baseline window starts and how long each window is, in seconds, for a run of this length. */
+  static windows(runSeconds: number, baselineS = 300): { from: number; window: number } {
+    return { from: runSeconds >= 2 * baselineS ? baselineS : runSeconds / 3, window: Math.min(300, runSeconds / 6) };
+  }
+
   drift(runSeconds: number, baselineS = 300): Drift | null {
-    const from = runSeconds >= 2 * baselineS ? baselineS : runSeconds / 3;
-    const window = Math.min(300, runSeconds / 6);
+    const { from, window } = SoakSampler.windows(runSeconds, baselineS);
     const last = this.samples.at(-1);
     if (!last) return null;
     const base = this.samples.filter((s) => s.t >= from && s.t <= from + window);
@@ -100,6 +110,8 @@ export class SoakSampler {
       cpuPctEnd: med(end.map((s) => s.cpuPct)),
       movesPerSecStart: med(base.map((s) => s.movesPerSec ?? 0)),
       movesPerSecEnd: med(end.map((s) => s.movesPerSec ?? 0)),
+      cpuMsPerMoveStart: round(med(base.map((s) => s.cpuMsPerMove)), 2),
+      cpuMsPerMoveEnd: round(med(end.map((s) => s.cpuMsPerMove)), 2),
     };
   }
 }
@@ -119,4 +131,7 @@ export interface Drift {
   /** The load in each window: a drift with the rate changed says as much about the load as about a leak. */
   movesPerSecStart: number;
   movesPerSecEnd: number;
+  /** Server CPU per move in each window, milliseconds. */
+  cpuMsPerMoveStart: number;
+  cpuMsPerMoveEnd: number;
 }

@@ -86,6 +86,17 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.errors, 0, JSON.stringify(out.firstErrors));
   });
 
+  it("the paced load test offers its pace, not what the machine can do", async () => {
+    // 2 pairs, each seat moving every 400 ms: 10 moves a second offered. Unpaced, the same clients play
+    // hundreds. The band is wide (game set-up and the first half period of each game take their share).
+    const r = await run("loadtest.ts", ["--clients", "4", "--seconds", "8", "--move-every-ms", "400", "--json"], 40_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "loadtest");
+    assert.equal(out.pacedMovesPerSec, 10);
+    assert.ok(out.movesPerSec >= 4 && out.movesPerSec <= 14, `moves/s ${out.movesPerSec} for 10 offered`);
+    assert.equal(out.errors, 0, JSON.stringify(out.firstErrors));
+  });
+
   it("the load test's soak mode samples the server in its own process and reports the drift", async () => {
     const r = await run("loadtest.ts", ["--soak", "--clients", "2", "--seconds", "8", "--sample-seconds", "2", "--json"], 40_000);
     assert.equal(r.code, 0, r.stderr);
@@ -95,5 +106,6 @@ describe("Smoke: benchmarks", function () {
     for (const s of out.soak.samples) assert.ok(s.rssMb > 0 && s.heapUsedMb > 0 && s.cpuPct >= 0, JSON.stringify(s));
     assert.equal(typeof out.soak.drift.rssPct, "number");
     assert.ok(out.soak.drift.endT > out.soak.drift.baselineT);
+    assert.ok(out.soak.forcedGcs.length >= 1 && out.soak.forcedGcs.every((g: any) => g.heapUsedMb > 0), JSON.stringify(out.soak.forcedGcs));
   });
 });
