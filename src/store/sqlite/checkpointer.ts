@@ -46,6 +46,8 @@ export class Checkpointer {
   /** Runs a last checkpoint and stops the thread. */
   async close(): Promise<void> {
     const exited = once(this.worker, "exit");
+    // Held while it stops: an unreferenced thread would let the process end before close() resolves.
+    this.worker.ref();
     this.worker.postMessage("stop");
     await exited;
   }
