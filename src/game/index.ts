@@ -7,7 +7,7 @@ export { CATALOGUE } from "./catalogue";
 export { CHAMPIONS, cardById } from "./champions";
 export { commitmentOf, newGame } from "./setup";
 export { CURRENT_RULES_VERSION, RULES_VERSIONS, UNVERSIONED, isRulesVersion, rulesOf, type VersionRules } from "./versions";
-export { apply, legalMoves, parseMove } from "./apply";
+export { apply, boardCells, legalMoves, parseMove } from "./apply";
 export { notationOf } from "./notation";
 export { seatView, spectatorView } from "./views";
 export { rebuild, buildReplay, verifyReplay } from "./replay";

@@ -7,6 +7,7 @@
  */
 import {
   apply,
+  boardCells,
   newGame,
   type Action,
   type ApplyResult,
@@ -18,7 +19,6 @@ import {
   UNVERSIONED,
 } from "../game";
 import type { DecidedBy, Winner } from "../game/types";
-import { boardCells } from "../game/apply";
 import type { GameRecord, GameStatus, StoredAction } from "../store/port";
 
 /** Public state after a move: what a spectator could see at that moment. */

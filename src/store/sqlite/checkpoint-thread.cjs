@@ -14,9 +14,9 @@ db.pragma("busy_timeout = 5000");
 
 function checkpoint() {
   try {
-    let [row] = db.pragma("wal_checkpoint(PASSIVE)");
-    if (row && row.log >= workerData.restartFrames) [row] = db.pragma("wal_checkpoint(RESTART)");
-    parentPort.postMessage({ type: "checkpointed", frames: row ? row.checkpointed : 0 });
+    const [row] = db.pragma("wal_checkpoint(PASSIVE)");
+    if (row && row.log >= workerData.restartFrames) db.pragma("wal_checkpoint(RESTART)");
+    parentPort.postMessage({ type: "checkpointed" });
   } catch (err) {
     parentPort.postMessage({ type: "failed", message: String(err && err.message ? err.message : err) });
   }

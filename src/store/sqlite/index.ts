@@ -221,18 +221,14 @@ export class SqliteStore implements Store {
   /** Applies a write's patch under its owner fence; false when the fence does not hold (nothing changed). */
   private patchGame(w: GameWrite): boolean {
     const fenced = w.ownerEpoch !== undefined;
-    const owned = () => !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
     // An empty patch leaves the record alone: only the fence is checked.
-    if (Object.keys(w.patch).length === 0) return owned();
+    if (Object.keys(w.patch).length === 0) return !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
     const plan = this.gamePatches.plan(w.gameId, w.patch, nowIso(), w.ownerEpoch);
     if (plan) return plan.statement.run(plan.params).changes > 0 || !fenced;
-    // A patch of seats or `public` rewrites the whole row (their invite codes and flag are indexed columns).
-    if (!owned()) return false;
-    const row = this.st.getGame.get(w.gameId) as DocRow | undefined;
-    if (!row) return true;
-    const merged: GameRecord = { ...(JSON.parse(row.doc) as GameRecord), ...w.patch, id: w.gameId, updatedAt: nowIso() };
-    this.st.updateGame.run(gameRow(merged));
-    return true;
+    // A patch of seats or `public` rewrites the whole row (their invite codes and flag are indexed columns),
+    // through updateGameIf's merge, with the fence as its expectation.
+    const expected = fenced ? { ownerEpoch: w.ownerEpoch } : {};
+    return this.update<GameRecord>(this.st.getGame, w.gameId, w.patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected) || !fenced;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
