@@ -36,6 +36,13 @@ function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
   return active;
 }
 
+/**
+ * What an accepted action gives its caller: the move it made, and when the game it finished is settled
+ * (rated, stored as finished and shown so); at once for an action that does not finish the game.
+ */
+interface Performed { move?: MoveRecord; settled: Promise<void> }
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 const NO_PATCH_TIMER = 2 ** 31 - 1;
 
@@ -219,6 +226,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (!seat) return fail("unauthorized", "wrong player token for this game");
     const out = await this.playAs(seat, input);
     if (!out.ok) return out;
+    // A REST answer shows the game as everyone else sees it: finished only once it is rated and stored.
+    await out.value.settled;
     return { ok: true, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.status() } };
   }
 
@@ -226,7 +235,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     const seat = seatOfToken(this.ctx.record, tokenHash);
     if (!seat) return fail("unauthorized", "wrong player token for this game");
     const out = await this.perform({ kind: "resign", seat });
-    return out.ok ? { ok: true, value: gameRecordBody(this.ctx, this.deps.baseUrl) } : out;
+    if (!out.ok) return out;
+    await out.value.settled;
+    return { ok: true, value: gameRecordBody(this.ctx, this.deps.baseUrl) };
   }
 
   sync(tokenHash: string | null, since: number): Outcome<SyncBody> {
@@ -275,13 +286,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   // ---- The one path every change takes -----------------------------------------------------------
 
   /** A seat's move from any transport; refusals are counted by code. */
-  private async playAs(seat: Seat | null, input: MoveBody): Promise<Outcome<{ move: MoveRecord }>> {
+  private async playAs(seat: Seat | null, input: MoveBody): Promise<Outcome<Performed & { move: MoveRecord }>> {
     const out = await this.tryPlay(seat, input);
     if (!out.ok) this.deps.metrics.refusals.inc({ code: out.code });
     return out;
   }
 
-  private tryPlay(seat: Seat | null, input: MoveBody): Promise<Outcome<{ move: MoveRecord }>> {
+  private tryPlay(seat: Seat | null, input: MoveBody): Promise<Outcome<Performed & { move: MoveRecord }>> {
     if (!seat) return Promise.resolve(fail("unauthorized", "spectators cannot move; join with a player token"));
     const engine = this.ctx.engine;
     if (this.status() === "finished") return Promise.resolve(fail("game_over", "the game has finished"));
@@ -295,10 +306,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     } else {
       action = { kind: "place", card: input.card, square: input.square.toLowerCase() };
     }
-    return this.perform(action, seat) as Promise<Outcome<{ move: MoveRecord }>>;
+    return this.perform(action, seat) as Promise<Outcome<Performed & { move: MoveRecord }>>;
   }
 
-  private perform(action: Action, expectTurn?: Seat): Promise<Outcome<{ move?: MoveRecord }>> {
+  private perform(action: Action, expectTurn?: Seat): Promise<Outcome<Performed>> {
     return this.serial(async () => {
       // 1. validate (again, inside the queue: an earlier action may have changed the turn)
       if (this.status() === "finished") return fail("game_over", "the game has finished");
@@ -320,18 +331,35 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       if (!stored.ok) return stored;
       // The engine holds the game's facts; the record keeps only the times they happened.
       this.ctx = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
+      this.count(action, started);
       if (finishing) {
-        await this.rate();
-        await this.write([], patch);
+        // The finishing action is durable, so its sender is answered now, like any other action. The game is
+        // shown finished (patch, sync, events) once its ratings and final record are stored: that is queued
+        // next, ahead of anything that arrives later, and a crash before it is finished again by reconcile.
+        const settled = this.serial(() => this.settleFinish(patch, result.move));
+        return { ok: true, value: { move: result.move, settled } };
       }
       // 4. project (with the new clocks), 5. publish, 6. emit
-      this.afterChange();
-      this.count(action, started);
-      this.publish();
-      this.emitAfter(result.move);
-      if (finishing) await this.finish();
-      return { ok: true, value: { move: result.move } };
+      this.announce(result.move);
+      return { ok: true, value: { move: result.move, settled: SETTLED } };
     });
+  }
+
+  /** The rest of a finishing action: ratings, the record marked finished, then everyone told. */
+  private async settleFinish(patch: Partial<GameRecord>, move: MoveRecord | undefined): Promise<void> {
+    await this.rate();
+    // Not stored (already logged by write): the log holds the finishing action and the engine is the game's
+    // truth, so the room still shows the end, and whichever process opens the game next stores it (reconcile).
+    await this.write([], patch);
+    this.announce(move);
+    await this.finish();
+  }
+
+  /** Steps 4 to 6 of every change: project (with the new clocks), publish, emit. */
+  private announce(move: MoveRecord | undefined) {
+    this.afterChange();
+    this.publish();
+    this.emitAfter(move);
   }
 
   /** Stores actions and record fields through the process's group commit; a refusal when not stored. */
