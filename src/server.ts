@@ -6,7 +6,7 @@ import { WebSocket as WsWebSocket } from "ws";
 // Colyseus 0.18's reconnection path expects a global WebSocket (Node 22 has one; Node 20 does not).
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 
-import { LocalDriver, LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
+import { LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
@@ -35,7 +35,7 @@ import { GroupCommit } from "./store/group-commit";
 import { GameRoom } from "../rooms/game-room";
 import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
 import { scaledInfra } from "./scale";
-import { colyseusLogger, GuardedTransport } from "./transport";
+import { colyseusLogger, GuardedTransport, IndexedLocalDriver } from "./transport";
 import { webRouter } from "./web";
 
 export interface RunningServer {
@@ -70,7 +70,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
-  const driver: MatchMakerDriver = infra?.driver ?? new LocalDriver();
+  const driver: MatchMakerDriver = infra?.driver ?? new IndexedLocalDriver();
   presence.setMaxListeners(0);
   const timing: ClusterTiming = { heartbeatMs: config.clusterHeartbeatMs, deadAfterMs: config.clusterDeadAfterMs };
   try {

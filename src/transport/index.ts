@@ -3,3 +3,4 @@ export { clientAddress, CLOSE_POLICY, GuardedTransport, hasReservation, reservat
 export { colyseusLogger } from "./colyseus-logger";
 export { FrameBudget } from "./frame-budget";
 export { ConnectionScope, RateLimitedLog } from "./log-once";
+export { IndexedLocalDriver } from "./indexed-driver";
