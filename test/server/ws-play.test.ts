@@ -18,8 +18,32 @@ describe("Integration: WebSocket clients play in the game room", function () {
   async function friendGame() {
     const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
     const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
-    return { id: a.json.game.id as string, tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<string, string> };
+    return {
+      id: a.json.game.id as string,
+      tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<string, string>,
+      players: [a.json.player.id, b.json.player.id] as string[],
+    };
   }
+
+  it("acks every move with moved, the last one included, and the finished game has rated both profiles", async () => {
+    const { id, tokens, players } = await friendGame();
+    const A = await joinWs(server.url, id, tokens.A);
+    const B = await joinWs(server.url, id, tokens.B);
+    const [endA, endB] = await Promise.all([A.playToEnd(), B.playToEnd()]);
+    // Read as soon as a seat's state says finished (the room announces the end after storing the ratings).
+    const profiles = await Promise.all(players.map((p) => http(server.url, "GET", `/api/v1/players/${p}`)));
+    for (const p of profiles) assert.equal(p.json.player.games, 1, JSON.stringify(p.json.player));
+    assert.equal(endA.status, "finished");
+    assert.equal(endB.moveCount, 16);
+    // Each seat's eight moves, the game's last one included, were acknowledged in order.
+    for (const seat of [A, B]) {
+      assert.equal(seat.moved.length, 8);
+      assert.deepEqual(seat.moved.map((m) => m.n), [...seat.moved.map((m) => m.n)].sort((x, y) => x - y));
+    }
+    assert.deepEqual([...A.moved, ...B.moved].map((m) => m.n).sort((x, y) => x - y), Array.from({ length: 16 }, (_, i) => i + 1));
+    const record = await http(server.url, "GET", `/api/v1/games/${id}`);
+    assert.equal(record.json.status, "finished");
+  });
 
   it("plays a whole game between two WebSocket seats while a spectator watches; nobody sees another hand", async () => {
     const { id, tokens } = await friendGame();

@@ -6,6 +6,8 @@ export interface WsPlayer {
   room: Room;
   seen: any[];
   refused: any[];
+  /** The `moved` acks this seat received, in order. */
+  moved: Array<{ notation: string; n: number }>;
   /** Plays this seat until the game ends; resolves with the final state JSON. */
   playToEnd(): Promise<any>;
   leave(): Promise<void>;
@@ -16,13 +18,15 @@ export async function joinWs(base: string, gameId: string, playerToken?: string)
   const room = await client.joinById(gameId, playerToken ? { playerToken } : {});
   const seen: any[] = [];
   const refused: any[] = [];
+  const moved: Array<{ notation: string; n: number }> = [];
   room.onMessage("refused", (m) => refused.push(m));
-  room.onMessage("moved", () => undefined);
+  room.onMessage("moved", (m) => moved.push(m));
   room.onStateChange((s: any) => seen.push(s.toJSON()));
   return {
     room,
     seen,
     refused,
+    moved,
     leave: () => room.leave(true).then(() => undefined),
     playToEnd: () =>
       new Promise((resolve, reject) => {
