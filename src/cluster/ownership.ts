@@ -29,6 +29,8 @@ export interface HeldRoom {
 
 export class Ownership implements GameFence {
   private readonly held = new Map<string, { epoch: number; room: HeldRoom }>();
+  /** Games whose claim by a room of this process is under way. */
+  private readonly claiming = new Set<string>();
   private isLive: (processId: string) => boolean = () => false;
 
   /** `processId` is read at each claim: Colyseus assigns it while the server starts. */
@@ -44,13 +46,21 @@ export class Ownership implements GameFence {
     // moment (still in onCreate, or dropped by a missed health check) and would keep serving stale reads.
     const me = this.processId();
     if (record.owner && record.owner !== me && this.isLive(record.owner)) return null;
-    if (record.owner === me && this.held.has(record.id)) return null;
-    const epoch = (record.ownerEpoch ?? 0) + 1;
-    const won = await this.store.updateGameIf(record.id, { ownerEpoch: record.ownerEpoch }, { owner: me, ownerEpoch: epoch });
-    if (!won) return null;
-    if (record.owner && record.owner !== me) this.log.info({ gameId: record.id, from: record.owner, epoch }, "game taken over");
-    this.held.set(record.id, { epoch, room });
-    return epoch;
+    // One room per game in this process too, counting a claim still under way: its store update is visible
+    // before it resolves (the write waits for its fsync), so a second room reading the record meanwhile
+    // would see this process as the owner with nobody held, and claim the game again over the first room.
+    if (this.held.has(record.id) || this.claiming.has(record.id)) return null;
+    this.claiming.add(record.id);
+    try {
+      const epoch = (record.ownerEpoch ?? 0) + 1;
+      const won = await this.store.updateGameIf(record.id, { ownerEpoch: record.ownerEpoch }, { owner: me, ownerEpoch: epoch });
+      if (!won) return null;
+      if (record.owner && record.owner !== me) this.log.info({ gameId: record.id, from: record.owner, epoch }, "game taken over");
+      this.held.set(record.id, { epoch, room });
+      return epoch;
+    } finally {
+      this.claiming.delete(record.id);
+    }
   }
 
   release(gameId: string, room: HeldRoom): void {

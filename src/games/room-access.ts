@@ -84,6 +84,8 @@ export class RoomAccess {
   /** Concurrent callers in this process share one creation; across processes the driver keeps one. */
   private async ensureRoom(roomId: string, roomName: string, options: Record<string, unknown>, check?: () => Promise<void>): Promise<void> {
     if (localRoom(roomId) || (await matchMaker.getRoomById(roomId))) return;
+    // A creation by another caller of this process may have finished while the lookup above was under way.
+    if (localRoom(roomId)) return;
     let pending = this.creating.get(roomId);
     if (!pending) {
       pending = (async () => {

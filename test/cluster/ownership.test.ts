@@ -70,6 +70,19 @@ describe("Unit: game ownership fenced by an owner epoch", () => {
     assert.deepEqual(claims.filter((c) => c !== null), [5]);
   });
 
+  it("lets one of two rooms of the same process claim a gone owner's game, however their reads and writes interleave", async () => {
+    const p2 = process("p2");
+    await store.updateGame("G1", { owner: "dead", ownerEpoch: 4 });
+    // The first claim's update is in the store before its promise resolves (a durable write waits for its
+    // fsync); the second room reads the record in between and sees this process as the owner.
+    const first = p2.claim((await store.getGame("G1"))!, new FakeRoom());
+    const between = (await store.getGame("G1"))!;
+    assert.deepEqual([between.owner, between.ownerEpoch], ["p2", 5]);
+    const second = p2.claim(between, new FakeRoom());
+    assert.deepEqual(await Promise.all([first, second]), [5, null]);
+    assert.equal((await store.getGame("G1"))!.ownerEpoch, 5);
+  });
+
   it("after a stall, sends away the rooms whose game moved and keeps those it still holds", async () => {
     await store.createGame(game("G2", { status: "active" }));
     const [p1, p2] = [process("p1"), process("p2")];
