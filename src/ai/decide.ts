@@ -7,6 +7,8 @@ import { type Rng, makeRng, pick, rand01 } from "./rng";
 import { type Placement, type SearchCtx, type SimMove, evaluate, rootValues, toPlacement, toSimMove } from "./search";
 import { fromState, place } from "./sim";
 import { sampleWorld, viewMoves } from "./world";
+import { FITTED, type LearnedWeights } from "./learned";
+import { type Disguise, disguises, fairValue } from "./fair";
 
 export interface DecideOptions {
   /** Seed of the opponent's own randomness (default 0): same view + level + seed gives the same move. */
@@ -25,10 +27,14 @@ interface SearchLevel {
   refineDepth: number;
   /** With this few empty squares left, search every move to the end of the game instead. */
   exactAt: number;
+  /** Hands of ours the opponent is imagined to weigh its replies against in the refinement (0 = it sees ours). */
+  fair: number;
   beam: number;
   positional: number;
   winBonus: number;
   budget: number;
+  /** The fitted leaf evaluation (learned.ts) instead of score difference plus `positional` edge safety. */
+  learned?: boolean;
 }
 
 /**
@@ -41,12 +47,12 @@ export const AI_LEVELS: readonly AiLevel[] = ["random", "easy", "normal", "hard"
 
 /** Level settings, tuned by seeded self-play (`npm run selfplay`). */
 export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
-  normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
+  normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, fair: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
   // Twice the sampled worlds of hard-2026, for a small gain over it (README, "House opponent strength"):
   // deeper refinement, an earlier exact endgame, a wider beam, other weights and more worlds measured no
   // better or worse against it.
-  hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
-  "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
+  hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, fair: 0, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000, learned: true },
+  "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, fair: 0, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
 };
 
 /** Chance that easy plays a uniformly random move instead of its greedy choice. */
@@ -87,24 +93,39 @@ function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget
   const empty = 16 - view.board.length;
   const exact = empty <= cfg.exactAt;
   let candidates = moves.map(toSimMove);
-  let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1));
+  const learned = cfg.learned ? FITTED[view.ruleset] : undefined;
+  let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1), learned);
   if (!exact && cfg.refineTop > 0 && candidates.length > 1) {
     // The deeper pass only looks at moves the shallow pass already rates highly, which keeps it affordable.
     const order = candidates.map((_, i) => i).sort((a, b) => sums[b] - sums[a]).slice(0, cfg.refineTop);
     candidates = order.map((i) => candidates[i]);
-    sums = pass(worlds, candidates, cfg.refineDepth, cfg, total / 2);
+    sums = cfg.fair > 0 && cfg.refineDepth === 3
+      ? fairPass(worlds, candidates, cfg, total / 2, worlds.map(() => disguises(rng, cfg.fair)), learned)
+      : pass(worlds, candidates, cfg.refineDepth, cfg, total / 2, learned);
   }
   const bestValue = Math.max(...sums);
   const best = candidates.filter((_, i) => sums[i] >= bestValue - 1e-9);
   return toPlacement(pick(rng, best));
 }
 
-function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number): number[] {
+function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number, learned?: LearnedWeights): number[] {
   const sums = moves.map(() => 0);
   worlds.forEach(({ rules, sim }) => {
     // Each world gets an equal share so that a deep first world cannot starve the others.
-    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional };
+    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional, learned };
     rootValues(sim, rules, depth, ctx, moves).forEach((v, i) => (sums[i] += v));
+  });
+  return sums;
+}
+
+function fairPass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], cfg: SearchLevel, budget: number, keys: Disguise[][], learned?: LearnedWeights): number[] {
+  const sums = moves.map(() => 0);
+  worlds.forEach(({ rules, sim }, w) => {
+    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional, learned };
+    moves.forEach(([c, sq], i) => {
+      ctx.nodes--;
+      sums[i] += fairValue(place(sim, rules, c, sq), rules, sim.turn, ctx, keys[w]);
+    });
   });
   return sums;
 }
