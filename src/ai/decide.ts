@@ -7,7 +7,7 @@ import { type Rng, makeRng, pick, rand01 } from "./rng";
 import { type Placement, type SearchCtx, type SimMove, evaluate, rootValues, toPlacement, toSimMove } from "./search";
 import { fromState, place } from "./sim";
 import { sampleWorld, viewMoves } from "./world";
-import { FITTED, type LearnedWeights } from "./learned";
+import { FITTED_TABLES, type LearnedTable } from "./learned";
 import { type Disguise, disguises, fairValue } from "./fair";
 
 export interface DecideOptions {
@@ -55,6 +55,7 @@ export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
   "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, fair: 0, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
 };
 
+
 /** Chance that easy plays a uniformly random move instead of its greedy choice. */
 const EASY_BLUNDER = 0.25;
 
@@ -93,7 +94,7 @@ function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget
   const empty = 16 - view.board.length;
   const exact = empty <= cfg.exactAt;
   let candidates = moves.map(toSimMove);
-  const learned = cfg.learned ? FITTED[view.ruleset] : undefined;
+  const learned = cfg.learned ? FITTED_TABLES[view.ruleset] : undefined;
   let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1), learned);
   if (!exact && cfg.refineTop > 0 && candidates.length > 1) {
     // The deeper pass only looks at moves the shallow pass already rates highly, which keeps it affordable.
@@ -108,7 +109,7 @@ function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget
   return toPlacement(pick(rng, best));
 }
 
-function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number, learned?: LearnedWeights): number[] {
+function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number, learned?: LearnedTable): number[] {
   const sums = moves.map(() => 0);
   worlds.forEach(({ rules, sim }) => {
     // Each world gets an equal share so that a deep first world cannot starve the others.
@@ -118,7 +119,7 @@ function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: n
   return sums;
 }
 
-function fairPass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], cfg: SearchLevel, budget: number, keys: Disguise[][], learned?: LearnedWeights): number[] {
+function fairPass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], cfg: SearchLevel, budget: number, keys: Disguise[][], learned?: LearnedTable): number[] {
   const sums = moves.map(() => 0);
   worlds.forEach(({ rules, sim }, w) => {
     const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional, learned };

@@ -1,8 +1,9 @@
 /**
- * A leaf evaluation fitted to self-play outcomes: a logistic model of the side's chance to win, read in
- * card units (the logit divided by the score difference's weight at the same stage). Its terms: the score
- * difference; each side's exposed edges, both as a sum of (rank - 5) / 4 and as a count of weak ones (rank 4 or
- * less, which most cards beat); and the mean rank of the side's hand. Every weight is a + b * empty / 16.
+ * A leaf evaluation fitted to self-play outcomes (`npm run fit:evaluation`): a logistic model of the side's
+ * chance to win. Its terms: the score difference; each side's exposed edges (facing an empty square), both as
+ * a sum of (rank - 5) / 4 and as a count of weak ones (rank 4 or less, which most cards beat); and the mean
+ * rank of the side's hand (cards kept for later). Each term's weight is a + b * empty / 16, so that it can
+ * change over the game: early on a captured card is easily lost again.
  */
 import * as simModule from "./sim";
 import type { Sim, SimRules } from "./sim";
@@ -11,27 +12,20 @@ import type { Ruleset } from "../game/types";
 // Held in module constants for speed (see the note in search.ts).
 const { IDS, NEIGHBOUR, baseRank } = simModule;
 
+export const TERMS = ["diff", "own", "opp", "ownWeak", "oppWeak", "hand"] as const;
 /** [a, b] per term: the term's logit weight is a + b * (empty squares) / 16. */
-export interface LearnedWeights {
-  diff: readonly [number, number];
-  own: readonly [number, number];
-  opp: readonly [number, number];
-  ownWeak: readonly [number, number];
-  oppWeak: readonly [number, number];
-  hand: readonly [number, number];
-}
+export type LearnedWeights = Record<(typeof TERMS)[number], readonly [number, number]>;
 
-/** Mean of a card's four ranks, as placed and under `reverse` (where low ranks are the strong ones). */
+/** Mean of a card's four ranks. */
 const MEAN = Float64Array.from(IDS, (_, c) => (baseRank(c, 0) + baseRank(c, 1) + baseRank(c, 2) + baseRank(c, 3)) / 4);
-
-const at = (w: readonly [number, number], e: number): number => w[0] + w[1] * e;
+const SCRATCH = new Float64Array(TERMS.length);
 
 /**
- * Value for seat index `root` of a position that is not over. `played` is a card `root` has just placed
+ * The terms for seat index `root`, in TERMS order, into `out`. `played` is a card `root` has just placed
  * with `placeForEvaluation` (which leaves the hands as they were), or -1: that card leaves the hand and the
- * next pile card joins it.
+ * next pile card joins it. Under `reverse` ranks count as 10 - rank (low ranks are the strong ones there).
  */
-export function learnedValue(sim: Sim, rules: SimRules, root: number, w: LearnedWeights, played: number): number {
+export function terms(sim: Sim, rules: SimRules, root: number, played: number, out: Float64Array): Float64Array {
   let own = 0, opp = 0, ownWeak = 0, oppWeak = 0;
   for (let i = 0; i < 16; i++) {
     const c = sim.cards[i];
@@ -52,17 +46,36 @@ export function learnedValue(sim: Sim, rules: SimRules, root: number, w: Learned
     if (sim.pileAt < rules.pile.length) sum += MEAN[rules.pile[sim.pileAt]];
     else n--;
   }
-  let mean = n > 0 ? sum / n : 5;
-  if (rules.reverse) mean = 10 - mean;
-  const e = sim.empty / 16;
-  const value = at(w.diff, e) * (sim.score[root] - sim.score[1 - root]) + at(w.own, e) * own / 4 + at(w.opp, e) * opp / 4
-    + at(w.ownWeak, e) * ownWeak + at(w.oppWeak, e) * oppWeak + at(w.hand, e) * mean;
-  // Read in cards at mid-game: a constant scale, because early on the difference's own weight is near zero.
-  return value / at(w.diff, 0.5);
+  const mean = n > 0 ? sum / n : 5;
+  out[0] = sim.score[root] - sim.score[1 - root];
+  out[1] = own / 4;
+  out[2] = opp / 4;
+  out[3] = ownWeak;
+  out[4] = oppWeak;
+  out[5] = rules.reverse ? 10 - mean : mean;
+  return out;
 }
 
-/** Fitted per ruleset on self-play positions (hard-2026 and normal players, 1,500 games each). */
+/**
+ * Value for seat index `root` of a position that is not over: the model's logit, read in cards at
+ * mid-game (divided by the score difference's weight at 8 empty squares; a constant scale, because early
+ * on that weight is near zero).
+ */
+export function learnedValue(sim: Sim, rules: SimRules, root: number, w: LearnedTable, played: number): number {
+  const t = terms(sim, rules, root, played, SCRATCH);
+  const e = sim.empty / 16;
+  let logit = 0;
+  for (let i = 0; i < TERMS.length; i++) logit += (w[2 * i] + w[2 * i + 1] * e) * t[i];
+  return logit / (w[0] + w[1] * 0.5);
+}
+
+/** The weights flattened in TERMS order (a, b, a, b, ...), the form the search reads. */
+export type LearnedTable = Float64Array;
+export const table = (w: LearnedWeights): LearnedTable => Float64Array.from(TERMS.flatMap((t) => w[t]));
+
+/** Fitted per ruleset on self-play positions (`npm run fit:evaluation`, 1,500 games each). */
 export const FITTED: Record<Ruleset, LearnedWeights> = {
   classic: { diff: [1.269, -1.127], own: [-0.122, 0.452], opp: [0.124, -0.412], ownWeak: [-0.92, 1.217], oppWeak: [0.88, -1.162], hand: [0.886, 0.504] },
   mutators: { diff: [0.536, -0.576], own: [-0.328, 0.526], opp: [0.289, -0.514], ownWeak: [-0.715, 0.947], oppWeak: [0.698, -0.907], hand: [0.616, 0.149] },
 };
+export const FITTED_TABLES: Record<Ruleset, LearnedTable> = { classic: table(FITTED.classic), mutators: table(FITTED.mutators) };

@@ -5,7 +5,7 @@
 import type { Seat } from "../game/types";
 import * as simModule from "./sim";
 import * as learnedModule from "./learned";
-import type { LearnedWeights } from "./learned";
+import type { LearnedTable } from "./learned";
 import { IDS, type Sim, type SimRules, cardIndex, squareName } from "./sim";
 
 // The hot functions and tables held in module constants: compiled to CommonJS (tsx, the worker threads), an
@@ -28,7 +28,7 @@ export interface SearchCtx {
   /** Weight of the edge-safety term; 0 = pure score difference. */
   positional: number;
   /** The fitted evaluation instead of score difference and edge safety, when set. */
-  learned?: LearnedWeights;
+  learned?: LearnedTable;
 }
 
 export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
