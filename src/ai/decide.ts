@@ -8,7 +8,6 @@ import { type Placement, type SearchCtx, type SimMove, evaluate, rootValues, toP
 import { fromState, place } from "./sim";
 import { sampleWorld, viewMoves } from "./world";
 import { FITTED_TABLES, type LearnedTable } from "./learned";
-import { type Disguise, disguises, fairValue } from "./fair";
 
 export interface DecideOptions {
   /** Seed of the opponent's own randomness (default 0): same view + level + seed gives the same move. */
@@ -27,8 +26,6 @@ interface SearchLevel {
   refineDepth: number;
   /** With this few empty squares left, search every move to the end of the game instead. */
   exactAt: number;
-  /** Hands of ours the opponent is imagined to weigh its replies against in the refinement (0 = it sees ours). */
-  fair: number;
   beam: number;
   positional: number;
   winBonus: number;
@@ -47,14 +44,14 @@ export const AI_LEVELS: readonly AiLevel[] = ["random", "easy", "normal", "hard"
 
 /** Level settings, tuned by seeded self-play (`npm run selfplay`). */
 export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
-  normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, fair: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
-  // Twice the sampled worlds of hard-2026, for a small gain over it (README, "House opponent strength"):
-  // deeper refinement, an earlier exact endgame, a wider beam, other weights and more worlds measured no
-  // better or worse against it.
-  hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, fair: 0, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000, learned: true },
-  "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, fair: 0, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
+  normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
+  // hard-2026's search with twice its sampled worlds, its leaves valued by the evaluation fitted to
+  // self-play outcomes (learned.ts) instead of score difference and edge safety: the evaluation is what
+  // beats hard-2026 (README, "House opponent strength"); deeper refinement, an earlier exact endgame, a
+  // wider beam, other hand-set weights and more worlds measured no better or worse against it.
+  hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0, winBonus: 4, budget: 400_000, learned: true },
+  "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
 };
-
 
 /** Chance that easy plays a uniformly random move instead of its greedy choice. */
 const EASY_BLUNDER = 0.25;
@@ -100,9 +97,7 @@ function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget
     // The deeper pass only looks at moves the shallow pass already rates highly, which keeps it affordable.
     const order = candidates.map((_, i) => i).sort((a, b) => sums[b] - sums[a]).slice(0, cfg.refineTop);
     candidates = order.map((i) => candidates[i]);
-    sums = cfg.fair > 0 && cfg.refineDepth === 3
-      ? fairPass(worlds, candidates, cfg, total / 2, worlds.map(() => disguises(rng, cfg.fair)), learned)
-      : pass(worlds, candidates, cfg.refineDepth, cfg, total / 2, learned);
+    sums = pass(worlds, candidates, cfg.refineDepth, cfg, total / 2, learned);
   }
   const bestValue = Math.max(...sums);
   const best = candidates.filter((_, i) => sums[i] >= bestValue - 1e-9);
@@ -115,18 +110,6 @@ function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: n
     // Each world gets an equal share so that a deep first world cannot starve the others.
     const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional, learned };
     rootValues(sim, rules, depth, ctx, moves).forEach((v, i) => (sums[i] += v));
-  });
-  return sums;
-}
-
-function fairPass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], cfg: SearchLevel, budget: number, keys: Disguise[][], learned?: LearnedTable): number[] {
-  const sums = moves.map(() => 0);
-  worlds.forEach(({ rules, sim }, w) => {
-    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional, learned };
-    moves.forEach(([c, sq], i) => {
-      ctx.nodes--;
-      sums[i] += fairValue(place(sim, rules, c, sq), rules, sim.turn, ctx, keys[w]);
-    });
   });
   return sums;
 }

@@ -69,9 +69,9 @@ export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<Sear
   return ctx.positional > 0 ? diff + ctx.positional * safety(sim, rules, root) : diff;
 }
 
-export interface Child { move: SimMove; sim: Sim; value: number }
+interface Child { move: SimMove; sim: Sim; value: number }
 
-export function expand(sim: Sim, rules: SimRules, root: number, ctx: SearchCtx): Child[] {
+function expand(sim: Sim, rules: SimRules, root: number, ctx: SearchCtx): Child[] {
   const kids: Child[] = [];
   for (const move of simMoves(sim)) {
     const next = place(sim, rules, move[0], move[1]);

@@ -313,6 +313,4 @@ export function simMoves(sim: Sim): Array<[number, number]> {
 /** Base rank of card index `c` on edge k (for the positional term). */
 export const baseRank = (c: number, k: number): number => RANKS[c * 4 + k];
 export const NEIGHBOUR = NB;
-/** Whether card index `c` is a champion (public from the start, so never part of a guess). */
-export const isChampion = (c: number): boolean => CHAMP[c] !== NONE;
 export const squareName = (i: number): string => `${"abcd"[i % 4]}${(i >> 2) + 1}`;
