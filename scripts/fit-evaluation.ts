@@ -67,7 +67,8 @@ function solve(a: number[][], b: number[]): number[] {
 
 /** Logistic regression by Newton's method with a light ridge (1e-4), 30 steps. */
 function fit(x: number[][], y: number[]): number[] {
-  const k = x[0].length, ridge = 1e-4;
+  const k = x[0].length,
+    ridge = 1e-4;
   const w = new Array<number>(k).fill(0);
   for (let step = 0; step < 30; step++) {
     const g = w.map((wi) => ridge * wi);
@@ -91,7 +92,10 @@ function main(): void {
     const rows = positions(ruleset, Number(values.games));
     // Columns: intercept, empty, to move, to move x empty, then each term and term x empty.
     const x = rows.map(([, e, move, ...t]) => [1, e, move, move * e, ...t.flatMap((v) => [v, v * e])]);
-    const w = fit(x, rows.map((r) => r[0]));
+    const w = fit(
+      x,
+      rows.map((r) => r[0]),
+    );
     const weights = TERMS.map((t, i) => `${t}: [${w[4 + 2 * i].toFixed(3)}, ${w[5 + 2 * i].toFixed(3)}]`).join(", ");
     process.stdout.write(`  ${ruleset}: { ${weights} },  // ${rows.length} positions\n`);
   }

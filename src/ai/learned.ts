@@ -26,7 +26,10 @@ const SCRATCH = new Float64Array(TERMS.length);
  * next pile card joins it. Under `reverse` ranks count as 10 - rank (low ranks are the strong ones there).
  */
 export function terms(sim: Sim, rules: SimRules, root: number, played: number, out: Float64Array): Float64Array {
-  let own = 0, opp = 0, ownWeak = 0, oppWeak = 0;
+  let own = 0,
+    opp = 0,
+    ownWeak = 0,
+    oppWeak = 0;
   for (let i = 0; i < 16; i++) {
     const c = sim.cards[i];
     if (c < 0) continue;
@@ -35,11 +38,18 @@ export function terms(sim: Sim, rules: SimRules, root: number, played: number, o
       const n = nb[k];
       if (n < 0 || sim.cards[n] >= 0) continue;
       const r = rules.reverse ? 10 - baseRank(c, k) : baseRank(c, k);
-      if (sim.owner[i] === root) { own += r - 5; if (r <= 4) ownWeak++; } else { opp += r - 5; if (r <= 4) oppWeak++; }
+      if (sim.owner[i] === root) {
+        own += r - 5;
+        if (r <= 4) ownWeak++;
+      } else {
+        opp += r - 5;
+        if (r <= 4) oppWeak++;
+      }
     }
   }
   const hand = sim.hands[root];
-  let sum = 0, n = hand.length;
+  let sum = 0,
+    n = hand.length;
   for (let j = 0; j < hand.length; j++) sum += MEAN[hand[j]];
   if (played >= 0) {
     sum -= MEAN[played];
