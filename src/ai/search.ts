@@ -61,7 +61,10 @@ function outcome(diff: number, tieWinner: number, root: number): number {
   return tieWinner === root ? 1 : -1;
 }
 
-/** Static value for seat index `root`: score difference, win bonus when the board is full, safety term. */
+/**
+ * Static value for seat index `root`: on a full board the score difference and the win bonus; otherwise the
+ * fitted evaluation when the level has one (`played`: see learnedValue), else score difference and safety term.
+ */
 export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<SearchCtx, "winBonus" | "positional" | "learned">, played = -1): number {
   const diff = sim.score[root] - sim.score[1 - root];
   if (sim.empty <= 0) return diff + outcome(diff, rules.tieWinner, root) * ctx.winBonus;
