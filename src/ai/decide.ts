@@ -7,6 +7,7 @@ import { type Rng, makeRng, pick, rand01 } from "./rng";
 import { type Placement, type SearchCtx, type SimMove, evaluate, rootValues, toPlacement, toSimMove } from "./search";
 import { fromState, place } from "./sim";
 import { sampleWorld, viewMoves } from "./world";
+import { FITTED_TABLES, type LearnedTable } from "./learned";
 
 export interface DecideOptions {
   /** Seed of the opponent's own randomness (default 0): same view + level + seed gives the same move. */
@@ -29,6 +30,8 @@ interface SearchLevel {
   positional: number;
   winBonus: number;
   budget: number;
+  /** The fitted leaf evaluation (learned.ts) instead of score difference plus `positional` edge safety. */
+  learned?: boolean;
 }
 
 /**
@@ -42,10 +45,11 @@ export const AI_LEVELS: readonly AiLevel[] = ["random", "easy", "normal", "hard"
 /** Level settings, tuned by seeded self-play (`npm run selfplay`). */
 export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
   normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
-  // Twice the sampled worlds of hard-2026, for a small gain over it (README, "House opponent strength"):
-  // deeper refinement, an earlier exact endgame, a wider beam, other weights and more worlds measured no
-  // better or worse against it.
-  hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
+  // hard-2026's search with twice its sampled worlds, its leaves valued by the evaluation fitted to
+  // self-play outcomes (learned.ts) instead of score difference and edge safety: the evaluation is what
+  // beats hard-2026 (README, "House opponent strength"); deeper refinement, an earlier exact endgame, a
+  // wider beam, other hand-set weights and more worlds measured no better or worse against it.
+  hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0, winBonus: 4, budget: 400_000, learned: true },
   "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
 };
 
@@ -87,23 +91,24 @@ function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget
   const empty = 16 - view.board.length;
   const exact = empty <= cfg.exactAt;
   let candidates = moves.map(toSimMove);
-  let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1));
+  const learned = cfg.learned ? FITTED_TABLES[view.ruleset] : undefined;
+  let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1), learned);
   if (!exact && cfg.refineTop > 0 && candidates.length > 1) {
     // The deeper pass only looks at moves the shallow pass already rates highly, which keeps it affordable.
     const order = candidates.map((_, i) => i).sort((a, b) => sums[b] - sums[a]).slice(0, cfg.refineTop);
     candidates = order.map((i) => candidates[i]);
-    sums = pass(worlds, candidates, cfg.refineDepth, cfg, total / 2);
+    sums = pass(worlds, candidates, cfg.refineDepth, cfg, total / 2, learned);
   }
   const bestValue = Math.max(...sums);
   const best = candidates.filter((_, i) => sums[i] >= bestValue - 1e-9);
   return toPlacement(pick(rng, best));
 }
 
-function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number): number[] {
+function pass(worlds: ReturnType<typeof fromState>[], moves: SimMove[], depth: number, cfg: SearchLevel, budget: number, learned?: LearnedTable): number[] {
   const sums = moves.map(() => 0);
   worlds.forEach(({ rules, sim }) => {
     // Each world gets an equal share so that a deep first world cannot starve the others.
-    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional };
+    const ctx: SearchCtx = { nodes: budget / worlds.length, winBonus: cfg.winBonus, beam: cfg.beam, positional: cfg.positional, learned };
     rootValues(sim, rules, depth, ctx, moves).forEach((v, i) => (sums[i] += v));
   });
   return sums;

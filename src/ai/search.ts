@@ -4,12 +4,15 @@
  */
 import type { Seat } from "../game/types";
 import * as simModule from "./sim";
+import * as learnedModule from "./learned";
+import type { LearnedTable } from "./learned";
 import { IDS, type Sim, type SimRules, cardIndex, squareName } from "./sim";
 
 // The hot functions and tables held in module constants: compiled to CommonJS (tsx, the worker threads), an
 // imported name is read through the exporting module's getter on every use, which took about half of a
 // search's time in the leaf evaluation's inner loop.
 const { NEIGHBOUR, baseRank, place, placeForEvaluation, simMoves } = simModule;
+const { learnedValue } = learnedModule;
 
 export interface Placement { card: string; square: string }
 /** A move in simulator form: [card index, square index]. */
@@ -24,6 +27,8 @@ export interface SearchCtx {
   beam: number;
   /** Weight of the edge-safety term; 0 = pure score difference. */
   positional: number;
+  /** The fitted evaluation instead of score difference and edge safety, when set. */
+  learned?: LearnedTable;
 }
 
 export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
@@ -56,10 +61,14 @@ function outcome(diff: number, tieWinner: number, root: number): number {
   return tieWinner === root ? 1 : -1;
 }
 
-/** Static value for seat index `root`: score difference, win bonus when the board is full, safety term. */
-export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<SearchCtx, "winBonus" | "positional">): number {
+/**
+ * Static value for seat index `root`: on a full board the score difference and the win bonus; otherwise the
+ * fitted evaluation when the level has one (`played`: see learnedValue), else score difference and safety term.
+ */
+export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<SearchCtx, "winBonus" | "positional" | "learned">, played = -1): number {
   const diff = sim.score[root] - sim.score[1 - root];
   if (sim.empty <= 0) return diff + outcome(diff, rules.tieWinner, root) * ctx.winBonus;
+  if (ctx.learned) return learnedValue(sim, rules, root, ctx.learned, played);
   return ctx.positional > 0 ? diff + ctx.positional * safety(sim, rules, root) : diff;
 }
 
@@ -84,7 +93,7 @@ function bestReply(sim: Sim, rules: SimRules, root: number, maximizing: boolean,
   if (moves.length === 0) return evaluate(sim, rules, root, ctx);
   let best = maximizing ? -Infinity : Infinity;
   for (const [c, sq] of moves) {
-    const v = evaluate(placeForEvaluation(sim, rules, c, sq), rules, root, ctx);
+    const v = evaluate(placeForEvaluation(sim, rules, c, sq), rules, root, ctx, maximizing ? c : -1);
     ctx.nodes--;
     if (maximizing ? v > best : v < best) best = v;
   }

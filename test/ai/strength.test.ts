@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import type { Level, Ruleset, RulesVersion } from "../../src/game/types";
-import { runMatch } from "../../src/ai";
+import { type AiLevel, runMatch } from "../../src/ai";
 
 /**
  * Strength and seat balance by seeded self-play. Seeds are fixed, so each result is reproducible; the unit run
  * keeps the matches short (the big runs are `npm run selfplay`, figures in README and docs/RULES.md).
  */
-function record(a: Level, b: Level, ruleset: Ruleset, games: number, seed: number): { a: number; b: number; detail: string } {
+function record(a: AiLevel, b: AiLevel, ruleset: Ruleset, games: number, seed: number): { a: number; b: number; detail: string } {
   const s = runMatch({ games, ruleset, a, b, seed });
   return { a: s.aWins, b: s.bWins, detail: `${ruleset}: ${a} ${s.aWins} - ${s.bWins} ${b}, ${s.draws} draws` };
 }
@@ -21,13 +21,17 @@ function firstShare(level: Level, games: number, seed: number, rulesVersion?: Ru
 
 describe("Unit: house opponent strength", function () {
   this.timeout(180_000);
-  // Games per ruleset; the share is pooled over both rulesets (the hard pairing is the costly one).
-  const pairings: Array<[Level, Level, number]> = [["easy", "random", 40], ["normal", "easy", 20], ["hard", "normal", 16]];
-  for (const [a, b, games] of pairings) {
-    it(`wins a clear majority when ${a} plays ${b} in seeded games`, () => {
+  // Games per ruleset and the least share of decided games, pooled over both rulesets (the hard pairings are
+  // the costly ones). Hard against hard-2026 is the smaller edge, so it plays more games to a lower bar; at this
+  // size it catches a broken hard, not a step back to the former one (README: the 400-game runs measure that).
+  const pairings: Array<[AiLevel, AiLevel, number, number]> = [
+    ["easy", "random", 40, 0.6], ["normal", "easy", 20, 0.6], ["hard", "normal", 16, 0.6], ["hard", "hard-2026", 30, 0.55],
+  ];
+  for (const [a, b, games, least] of pairings) {
+    it(`wins ${Math.round(least * 100)}% or more of decided games when ${a} plays ${b} in seeded games`, () => {
       const runs = (["classic", "mutators"] as const).map((ruleset) => record(a, b, ruleset, games, 2024));
       const wins = runs.reduce((n, r) => n + r.a, 0), losses = runs.reduce((n, r) => n + r.b, 0);
-      assert.ok(wins / Math.max(1, wins + losses) >= 0.6, runs.map((r) => r.detail).join("; "));
+      assert.ok(wins / Math.max(1, wins + losses) >= least, runs.map((r) => r.detail).join("; "));
     });
   }
 });
