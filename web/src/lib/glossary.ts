@@ -13,7 +13,7 @@ export const TILE_TIPS: Record<string, string> = {
   knight: "Knight tile: a card placed here also attacks the knight-jump squares (rank totals compared).",
   bishop: "Bishop tile: a card placed here also attacks along each diagonal up to the first card (rank totals).",
   rook: "Rook tile: a card placed here also attacks along each straight line up to the first card (facing edges).",
-  queen: "Queen tile: rook and bishop reach together.",
+  queen: "Queen tile: a card placed here also attacks as a rook and a bishop together (each line and diagonal up to the first card).",
   king: "King tile: a card placed here also attacks all 8 surrounding squares.",
 };
 
