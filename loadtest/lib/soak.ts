@@ -77,10 +77,11 @@ export class SoakSampler {
   }
 
   /**
-   * Drift from minute 5 to the end, in percent: the median of the samples in a window starting at minute 5
-   * against the median of the samples in the same length of time at the end. Single samples swing with the
-   * garbage collector by a quarter either way, so each side is a median (5-minute windows, or a sixth of
-   * the run for runs shorter than 10 minutes, where the baseline starts at a third of the run).
+   * Drift from minute 5 to the end, in percent: the median of the samples in a window starting at the first
+   * sample from minute 5 on against the median of the samples in the same length of time at the end. Single
+   * samples swing with the garbage collector by a quarter either way, so each side is a median (5-minute
+   * windows, or a sixth of the run for runs shorter than 10 minutes, where the baseline starts at a third of
+   * the run).
    */
   /** Where the baseline window starts and how long each window is, in seconds, for a run of this length. */
   static windows(runSeconds: number, baselineS = 300): { from: number; window: number } {
@@ -91,7 +92,11 @@ export class SoakSampler {
     const { from, window } = SoakSampler.windows(runSeconds, baselineS);
     const last = this.samples.at(-1);
     if (!last) return null;
-    const base = this.samples.filter((s) => s.t >= from && s.t <= from + window);
+    // The baseline window opens at the first sample at or after `from`: a window opened at `from` itself can
+    // fall between two samples when the run is short (a window of 1.3 s between samples 2 s apart).
+    const first = this.samples.find((s) => s.t >= from);
+    if (!first) return null;
+    const base = this.samples.filter((s) => s.t >= first.t && s.t <= first.t + window);
     const end = this.samples.filter((s) => s.t >= last.t - window);
     if (base.length === 0 || end.length === 0 || base[0] === end[0]) return null;
     const med = (xs: number[]) => median(xs);
