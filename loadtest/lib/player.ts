@@ -7,8 +7,9 @@
  * Unpaced (the default), a seat moves as soon as its turn comes, so the load follows whatever the machine
  * can do. Paced (`paceMs`), each seat moves once every `paceMs` on its own clock: its first move half a
  * period after it first sees its turn, each next one a period after the previous one was due; a seat more
- * than a period behind (its turn came late) drops the missed slots rather than catching up in a burst. Both seats pacing alike, a game moves every
- * half period whatever the server's speed, so the offered load stays the same for as long as the run lasts.
+ * than a period behind (its turn came late) drops the missed slots rather than catching up in a burst. Both
+ * seats pacing alike, a game moves every half period whatever the server's speed, so the offered load stays
+ * the same for as long as the run lasts.
  */
 import { WebSocket as WsWebSocket } from "ws";
 // Colyseus 0.18 expects a global WebSocket (Node 22 has one; Node 20 does not).
