@@ -5,7 +5,8 @@
  * - an upgrade without a seat reservation in a room of this process is refused before the handshake;
  * - every frame counts against the socket's budget, whatever its protocol type; past it the socket is closed;
  * - a frame sent before the socket has joined its room closes it (the SDK sends nothing until it has);
- * - socket errors (malformed frames) are logged once per connection through the structured logger.
+ * - socket errors (malformed frames) are logged once per connection through the structured logger;
+ * - the heartbeat pings a slice of the sockets at a time instead of all of them at once (./heartbeat.ts).
  */
 import type { IncomingMessage } from "node:http";
 import { matchMaker } from "@colyseus/core";
@@ -15,6 +16,7 @@ import { problemBody } from "../api/problem";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import { FrameBudget } from "./frame-budget";
+import { StaggeredHeartbeat, type Pingable } from "./heartbeat";
 import { ConnectionScope, RateLimitedLog } from "./log-once";
 
 export interface GuardOptions {
@@ -115,6 +117,11 @@ export class GuardedTransport extends WebSocketTransport {
     });
     await joining;
     conn.joined = true;
+  }
+
+  /** Same period and retries as Colyseus' heartbeat, spread over the period. */
+  protected override autoTerminateUnresponsiveClients(pingInterval: number, pingMaxRetries: number): void {
+    this.pingInterval = new StaggeredHeartbeat(this.wss.clients as Set<WebSocket & Pingable>, pingInterval, pingMaxRetries).start();
   }
 
   /** Closes a socket that broke the rules; one that does not finish the close handshake is cut. */

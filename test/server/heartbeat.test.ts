@@ -1,0 +1,44 @@
+import { strict as assert } from "node:assert";
+import { WebSocket } from "ws";
+import type { RunningServer } from "../../src/server";
+import { openJoined, reserveSeat, socketUrl } from "../support/raw-ws";
+import { bootServer, http } from "../support/server";
+
+/** The transport's heartbeat (src/transport/heartbeat.ts) as a client sees it, with Colyseus' 3 s period. */
+describe("Integration: the WebSocket heartbeat", function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  let gameId: string;
+  before(async () => {
+    server = await bootServer();
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    gameId = a.json.game.id;
+  });
+  after(async () => server.close());
+
+  async function spectate(options: { autoPong: boolean }): Promise<WebSocket> {
+    const url = socketUrl(server.url, await reserveSeat(server.url, gameId));
+    const ws = await openJoined(url);
+    if (!options.autoPong) (ws as unknown as { _autoPong: boolean })._autoPong = false;
+    return ws;
+  }
+
+  it("pings a connected client within a period and keeps it while it answers", async () => {
+    const ws = await spectate({ autoPong: true });
+    let pings = 0;
+    ws.on("ping", () => pings++);
+    await new Promise((r) => setTimeout(r, 7000));
+    assert.ok(pings >= 2, `pinged ${pings} times in 7 s`);
+    assert.equal(ws.readyState, WebSocket.OPEN);
+    ws.close();
+  });
+
+  it("cuts a client that stops answering pings", async () => {
+    const ws = await spectate({ autoPong: false });
+    const started = Date.now();
+    const closed = await new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+    // Cut after two unanswered pings: between two and three periods after the first one.
+    assert.equal(closed, 1006, "terminated, not closed with a handshake");
+    assert.ok(Date.now() - started < 12_000);
+  });
+});

@@ -1,0 +1,79 @@
+import { strict as assert } from "node:assert";
+import { StaggeredHeartbeat, type Pingable } from "../../src/transport/heartbeat";
+
+/** A socket that answers every ping at once (like a live client), unless it is `silent`. */
+class FakeSocket implements Pingable {
+  pingCount = 0;
+  pings = 0;
+  terminated = false;
+  constructor(private readonly sockets: Set<Pingable>, public silent = false) {
+    sockets.add(this);
+  }
+  ping() {
+    this.pings++;
+    if (!this.silent) this.pingCount = 0;
+  }
+  terminate() {
+    this.terminated = true;
+    this.sockets.delete(this);
+  }
+}
+
+describe("StaggeredHeartbeat", () => {
+  it("pings every socket once per period, a slice per tick", () => {
+    const sockets = new Set<Pingable>();
+    const all = Array.from({ length: 1000 }, () => new FakeSocket(sockets));
+    // A period of 10 slices: at most 100 sockets per tick.
+    const hb = new StaggeredHeartbeat(sockets, 1000, 2, 100);
+    let before = 0;
+    for (let tick = 0; tick < 10; tick++) {
+      hb.tick();
+      const pinged = all.reduce((n, s) => n + s.pings, 0);
+      assert.ok(pinged - before <= 100, `tick ${tick} pinged ${pinged - before} sockets`);
+      before = pinged;
+    }
+    assert.deepEqual(new Set(all.map((s) => s.pings)), new Set([1]));
+    // The next tick starts the next period.
+    hb.tick();
+    assert.equal(all.filter((s) => s.pings === 2).length, 100);
+  });
+
+  it("cuts a socket after the allowed unanswered pings and keeps the ones that answer", () => {
+    const sockets = new Set<Pingable>();
+    const live = Array.from({ length: 30 }, () => new FakeSocket(sockets));
+    const silent = new FakeSocket(sockets, true);
+    const hb = new StaggeredHeartbeat(sockets, 300, 2, 100);
+    for (let tick = 0; tick < 20; tick++) hb.tick();
+    assert.equal(silent.terminated, true);
+    assert.equal(silent.pings, 2);
+    assert.ok(live.every((s) => !s.terminated && s.pings >= 4));
+    assert.equal(sockets.size, 30);
+  });
+
+  it("reaches sockets that join mid-pass and skips those that left", () => {
+    const sockets = new Set<Pingable>();
+    const first = Array.from({ length: 10 }, () => new FakeSocket(sockets));
+    const hb = new StaggeredHeartbeat(sockets, 500, 2, 100); // 2 sockets per tick at 10 sockets
+    hb.tick();
+    first[5].terminate();
+    const late = new FakeSocket(sockets);
+    for (let tick = 0; tick < 4; tick++) hb.tick();
+    assert.equal(first[5].pings, 0);
+    assert.equal(late.pings, 1);
+    assert.ok(first.filter((s) => s !== first[5]).every((s) => s.pings === 1));
+  });
+
+  it("pings a lone socket once per period, not once per tick", () => {
+    const sockets = new Set<Pingable>();
+    const lone = new FakeSocket(sockets);
+    const hb = new StaggeredHeartbeat(sockets, 3000, 2, 100);
+    for (let tick = 0; tick < 90; tick++) hb.tick();
+    assert.equal(lone.pings, 3);
+  });
+
+  it("does nothing, and costs nothing, with no sockets", () => {
+    const hb = new StaggeredHeartbeat(new Set(), 3000, 2);
+    hb.tick();
+    hb.tick();
+  });
+});
