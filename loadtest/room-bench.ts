@@ -2,7 +2,8 @@
  * The room core's capacity, beside a bare Colyseus room and boardgame.io, in one run on one machine.
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
- *                          --capacity-max 10000 --capacity-seconds 10 --idle-games 10000 --idle-seconds 60]
+ *                          --capacity-max 10000 --capacity-seconds 10 --capacity-clients 2
+ *                          --idle-games 10000 --idle-seconds 60]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
  * --synchronous NORMAL, a bare room on the same matchmaker, and boardgame.io's own server); the load
@@ -29,7 +30,7 @@ import { matchMaker, Room, type Client as ServerClient } from "@colyseus/core";
 import { schema, t } from "@colyseus/schema";
 import { Client, type Room as ClientRoom } from "@colyseus/sdk";
 import {
-  args, Child, cpuSince, HttpClient, measureWindow, median, num, nowMs, openFriendGame, round, serveParent, settledMemory, sleep, table, watchdog,
+  args, Child, cpuSince, HttpClient, measureWindow, median, num, nowMs, openFriendGame, percentile, round, serveParent, settledMemory, sleep, table, watchdog,
   type FriendGame, type MemSample, type Message, type Seat,
 } from "./lib/common";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -78,6 +79,8 @@ async function runServer() {
   const WARMUP = num(argv, "warmup", 2, 0, 30);
   const CAP_MAX = num(argv, "capacity-max", 10_000, 0, 50_000);
   const CAP_SECONDS = num(argv, "capacity-seconds", 10, 1, 120);
+  /** Load-generator processes for the capacity phase (each drives its share of the games). */
+  const CAP_CLIENTS = num(argv, "capacity-clients", 2, 1, 8);
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   const SYNC = argv.get("synchronous") === "NORMAL" ? "NORMAL" : "FULL";
@@ -111,7 +114,7 @@ async function runServer() {
     }
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
-    const capacity = CAP_MAX > 0 ? await measureCapacity(child, CAP_MAX, CAP_SECONDS) : null;
+    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_SECONDS) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
 
     report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC });
@@ -131,46 +134,78 @@ interface CapStep {
 }
 interface CapResult { steps: CapStep[]; largestHeld: number; limit: string }
 
-/** N stepped up (doubling from 250, then the maximum) until the p99 round trip or the server's CPU gives. */
-async function measureCapacity(child: Child, max: number, seconds: number): Promise<CapResult> {
-  const steps: CapStep[] = [];
+/** The capacity sizes: doubling from 250 to 2,000, then 1,000 more a step, then 2,000 more, then the maximum. */
+function capacitySizes(max: number): number[] {
   const sizes: number[] = [];
-  for (let n = 250; n < max; n *= 2) sizes.push(n);
+  for (let n = 250; n < max; n = n < 2000 ? n * 2 : n < 4000 ? n + 1000 : n + 2000) sizes.push(n);
   sizes.push(max);
+  return sizes;
+}
+
+/** The worst loop of several load generators (their GC pauses summed): the round trip waits for whichever is late. */
+function worstLoop(loops: LoopHealth[]): LoopHealth {
+  return loops.reduce((a, b) => ({
+    delayP50Ms: Math.max(a.delayP50Ms, b.delayP50Ms), delayP99Ms: Math.max(a.delayP99Ms, b.delayP99Ms), delayMaxMs: Math.max(a.delayMaxMs, b.delayMaxMs),
+    gcMs: round(a.gcMs + b.gcMs, 2), gcMaxMs: Math.max(a.gcMaxMs, b.gcMaxMs), majorGcs: a.majorGcs + b.majorGcs,
+  }));
+}
+
+type CapMark = Message & { moves: number; refused: number; latencies: number[]; loop: LoopHealth };
+
+/**
+ * N stepped up until the p99 round trip or the server's CPU gives. The games are driven by `clients`
+ * load-generator processes (the first is the phases' child), each opening its share: one process holding
+ * thousands of SDK rooms stalls its own event loop (GC, decoding), and those stalls would be counted as the
+ * server's round trip.
+ */
+async function measureCapacity(first: Child, url: string, clients: number, max: number, seconds: number): Promise<CapResult> {
+  const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
+  const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url]));
+  const children = [first, ...extra];
   const loop = new LoopMonitor();
-  for (const n of sizes) {
-    try {
-      await child.ask({ type: "cap-grow", n }, "cap-grow:done", 60_000 + n * 100);
-    } catch (e) {
-      limit = `could not open ${n} games: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
-      break;
+  try {
+    await Promise.all(extra.map((c) => c.ask({ type: "hello" }, "hello:done", 30_000)));
+    for (const n of capacitySizes(max)) {
+      try {
+        // Child i opens games i, i + clients, ...: its share of n.
+        await Promise.all(children.map((c, i) => c.ask({ type: "cap-grow", n: Math.floor((n + clients - 1 - i) / clients) }, "cap-grow:done", 60_000 + n * 100)));
+      } catch (e) {
+        limit = `could not open ${n} games: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
+        break;
+      }
+      await sleep(3000); // one period and a half: every game has moved since the step began
+      const c0 = process.cpuUsage();
+      const t0 = nowMs();
+      const stopProfile = await profileWindow(`capacity-${n}`);
+      const m0 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000)));
+      loop.reset();
+      await sleep(seconds * 1000);
+      const cpu = cpuSince(c0);
+      await stopProfile();
+      const elapsed = (nowMs() - t0) / 1000;
+      const server = loop.read();
+      const m1 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000)));
+      const sum = (ms: CapMark[], f: (m: CapMark) => number) => ms.reduce((a, m) => a + f(m), 0);
+      const latencies = m1.flatMap((m) => m.latencies);
+      const p50Ms = percentile(latencies, 50);
+      const p99Ms = percentile(latencies, 99);
+      const serverCpuPct = round((cpu / 1e6 / elapsed) * 100, 0);
+      const held = p99Ms <= 50 && serverCpuPct <= 90;
+      steps.push({
+        games: n, movesPerSec: round((sum(m1, (m) => m.moves) - sum(m0, (m) => m.moves)) / elapsed, 0), p50Ms: round(p50Ms, 2), p99Ms: round(p99Ms, 2), serverCpuPct,
+        refused: sum(m1, (m) => m.refused) - sum(m0, (m) => m.refused), held, server, client: worstLoop(m1.map((m) => m.loop)),
+      });
+      if (!held) {
+        limit = p99Ms > 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
+        break;
+      }
     }
-    await sleep(3000); // one period and a half: every game has moved since the step began
-    const c0 = process.cpuUsage();
-    const t0 = nowMs();
-    const stopProfile = await profileWindow(`capacity-${n}`);
-    const m0 = await child.ask<Message & { moves: number; refused: number }>({ type: "cap-mark" }, "cap-mark:done", 10_000);
-    loop.reset();
-    await sleep(seconds * 1000);
-    const cpu = cpuSince(c0);
-    await stopProfile();
-    const elapsed = (nowMs() - t0) / 1000;
-    const server = loop.read();
-    const m1 = await child.ask<Message & { moves: number; refused: number; p50Ms: number; p99Ms: number; loop: LoopHealth }>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000);
-    const serverCpuPct = round((cpu / 1e6 / elapsed) * 100, 0);
-    const held = m1.p99Ms <= 50 && serverCpuPct <= 90;
-    steps.push({
-      games: n, movesPerSec: round((m1.moves - m0.moves) / elapsed, 0), p50Ms: round(m1.p50Ms, 2), p99Ms: round(m1.p99Ms, 2), serverCpuPct, refused: m1.refused - m0.refused, held,
-      server, client: m1.loop,
-    });
-    if (!held) {
-      limit = m1.p99Ms > 50 ? `p99 round trip ${round(m1.p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
-      break;
-    }
+  } finally {
+    loop.stop();
+    await Promise.all(children.map((c) => c.ask({ type: "cap-close" }, "cap-close:done", 120_000 + max * 10).catch(() => undefined)));
+    await Promise.all(extra.map((c) => c.close().catch(() => undefined)));
   }
-  loop.stop();
-  await child.ask({ type: "cap-close" }, "cap-close:done", 120_000 + max * 10);
   const largestHeld = steps.filter((s) => s.held).reduce((a, s) => Math.max(a, s.games), 0);
   return { steps, largestHeld, limit };
 }
@@ -536,8 +571,8 @@ async function runClient() {
         return { games: paced.size };
       }
       case "cap-mark": {
-        const l = paced.latencies.sort((x, y) => x - y);
-        const out = { moves: paced.moves, refused: paced.refused, p50Ms: l[Math.floor(l.length * 0.5)] ?? 0, p99Ms: l[Math.min(l.length - 1, Math.floor(l.length * 0.99))] ?? 0, loop: loop.read() };
+        // The parent pools the round trips of every load generator before it takes percentiles.
+        const out = { moves: paced.moves, refused: paced.refused, latencies: m.latencies ? paced.latencies : [], loop: loop.read() };
         paced.latencies = [];
         loop.reset();
         return out;
