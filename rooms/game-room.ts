@@ -22,6 +22,7 @@ import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
 import type { GameRecord, StoredAction } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
+import { corkForThisTurn } from "../src/transport";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock, type ClockHandlers } from "./game-clock";
@@ -496,6 +497,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private refresh() {
     if (!this.state) return; // nobody has joined yet (onJoin)
     project(this.state, this.ctx, this.connected, this.timers.deadlineMs);
+    // The mover's `moved` follows in this turn: the patch and the acknowledgement leave in one write.
+    corkForThisTurn(this.clients);
     this.broadcastPatch();
   }
 

@@ -4,3 +4,4 @@ export { colyseusLogger } from "./colyseus-logger";
 export { FrameBudget } from "./frame-budget";
 export { ConnectionScope, RateLimitedLog } from "./log-once";
 export { IndexedLocalDriver } from "./indexed-driver";
+export { corkForThisTurn } from "./cork";
