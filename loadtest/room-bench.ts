@@ -129,6 +129,10 @@ async function runServer() {
 
 interface CapStep {
   games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean;
+  /** The load generators' CPU, summed (they share the machine's cores with the server). */
+  clientCpuPct: number;
+  /** Games finished and replaced by new ones in the window (set-ups as in real play). */
+  replaced: number;
   /** Event-loop delay and GC pauses of the server and of the load generator over the step's window. */
   server: LoopHealth; client: LoopHealth;
 }
@@ -150,7 +154,7 @@ function worstLoop(loops: LoopHealth[]): LoopHealth {
   }));
 }
 
-type CapMark = Message & { moves: number; refused: number; latencies: number[]; loop: LoopHealth };
+type CapMark = Message & { moves: number; refused: number; replaced: number; cpuUs: number; latencies: number[]; loop: LoopHealth };
 
 /**
  * N stepped up until the p99 round trip or the server's CPU gives. The games are driven by `clients`
@@ -195,6 +199,8 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
       steps.push({
         games: n, movesPerSec: round((sum(m1, (m) => m.moves) - sum(m0, (m) => m.moves)) / elapsed, 0), p50Ms: round(p50Ms, 2), p99Ms: round(p99Ms, 2), serverCpuPct,
         refused: sum(m1, (m) => m.refused) - sum(m0, (m) => m.refused), held, server, client: worstLoop(m1.map((m) => m.loop)),
+        clientCpuPct: round(((sum(m1, (m) => m.cpuUs) - sum(m0, (m) => m.cpuUs)) / 1e6 / elapsed) * 100, 0),
+        replaced: sum(m1, (m) => m.replaced) - sum(m0, (m) => m.replaced),
       });
       if (!held) {
         limit = p99Ms > 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
@@ -368,9 +374,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   }
   if (x.capacity) {
     console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
-      ["active games", "moves/s", "p50 ms", "p99 ms", "server cpu", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "clients cpu", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
-        c.games, c.movesPerSec, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`,
+        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, `${c.clientCpuPct}%`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
         c.refused, c.held ? "yes" : "no",
@@ -572,7 +578,7 @@ async function runClient() {
       }
       case "cap-mark": {
         // The parent pools the round trips of every load generator before it takes percentiles.
-        const out = { moves: paced.moves, refused: paced.refused, latencies: m.latencies ? paced.latencies : [], loop: loop.read() };
+        const out = { moves: paced.moves, refused: paced.refused, replaced: paced.replaced, cpuUs: cpuSince({ user: 0, system: 0 }), latencies: m.latencies ? paced.latencies : [], loop: loop.read() };
         paced.latencies = [];
         loop.reset();
         return out;

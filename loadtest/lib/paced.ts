@@ -32,6 +32,8 @@ export class PacedGames {
   latencies: number[] = [];
   refused = 0;
   moves = 0;
+  /** Finished games replaced by new ones (each a set-up: create, join, two WebSocket joins). */
+  replaced = 0;
 
   constructor(private readonly http: HttpClient, private readonly sdk: Client, private readonly seatPeriodMs: number) {}
 
@@ -118,6 +120,7 @@ export class PacedGames {
     await Promise.all([g.seats.A, g.seats.B].map(leave));
     try {
       await this.open(g.slot, g);
+      this.replaced++;
     } catch {
       // the next tick finds the old (finished) seats again and retries
     } finally {
