@@ -27,7 +27,7 @@ import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock, type ClockHandlers } from "./game-clock";
 import { parseGameIn, send, type GameIn } from "./messages";
-import { project } from "./projection";
+import { Projector } from "./projection";
 
 /** The record of a finishing action as stored before the ratings: still active, so a restart finishes it again. */
 function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
@@ -64,6 +64,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
   private closing = false;
   private admission!: Admission;
+  /** Writes the replicated state; made with it, when the first client joins. */
+  private projector: Projector | null = null;
   private messagesPerSecond = MESSAGES_PER_SECOND;
   /** The owner epoch this room claimed its game with; every durable write carries it (src/cluster). */
   private epoch = 0;
@@ -115,6 +117,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       // encoder. The first client's join builds it, before Colyseus answers the join (whose handshake names
       // the state's serializer) and sends this client its full state.
       this.state = new GameRoomState();
+      this.projector = new Projector(this.state);
       this.refresh();
     }
     if (auth.seat) {
@@ -495,8 +498,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private refresh() {
-    if (!this.state) return; // nobody has joined yet (onJoin)
-    project(this.state, this.ctx, this.connected, this.timers.deadlineMs);
+    if (!this.projector) return; // nobody has joined yet (onJoin)
+    this.projector.project(this.ctx, this.connected, this.timers.deadlineMs);
     // The mover's `moved` follows in this turn: the patch and the acknowledgement leave in one write.
     corkForThisTurn(this.clients);
     this.broadcastPatch();
