@@ -1,7 +1,9 @@
 /**
  * `--cpu-profile DIR`: a V8 CPU profile of the server process for each measured window only (warm-up and
  * set-up outside the window are left out), written as DIR/<label>.cpuprofile for Chrome DevTools or
- * speedscope. Off unless the flag is given; the profiler slows the server, so figures of a profiled run are
+ * speedscope, beside an allocation profile of the same window (DIR/<label>.heapprofile: sampled
+ * allocations, those already collected included, so it shows what keeps the garbage collector busy, not
+ * what stays). Off unless the flag is given; the profilers slow the server, so figures of a profiled run are
  * not comparable with an unprofiled one.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -18,14 +20,18 @@ export function profileWindowsInto(directory: string | undefined): void {
 /** Starts profiling this process; the returned function stops and writes the profile (a no-op when off). */
 export async function profileWindow(label: string): Promise<() => Promise<void>> {
   if (!dir) return async () => undefined;
-  const out = join(dir, `${label.replace(/[^\w.-]+/g, "-")}.cpuprofile`);
+  const out = join(dir, label.replace(/[^\w.-]+/g, "-"));
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   await session.post("Profiler.start");
   return async () => {
     const { profile } = await session.post("Profiler.stop");
-    writeFileSync(out, JSON.stringify(profile));
+    const { profile: heap } = await session.post("HeapProfiler.stopSampling");
+    writeFileSync(`${out}.cpuprofile`, JSON.stringify(profile));
+    writeFileSync(`${out}.heapprofile`, JSON.stringify(heap));
     session.disconnect();
   };
 }
