@@ -39,6 +39,7 @@ import { join } from "node:path";
 import v8 from "node:v8";
 import { playBgioMatch, startBgioServer } from "./lib/bgio";
 import { commitCosts, type CommitCost } from "./lib/commit-cost";
+import { CommitTimer, type CommitLatency } from "./lib/commit-latency";
 import { LoopMonitor, type LoopHealth } from "./lib/loop-health";
 import { PacedGames } from "./lib/paced";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
@@ -95,6 +96,7 @@ async function runServer() {
   // Errors are logged (JSON lines on stdout; the report is the line that starts with {"bench").
   const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error" });
   matchMaker.defineRoomType("bare", BareRoom);
+  const commits = new CommitTimer(server.store);
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const child = new Child(__filename, ["--url", server.url, ...(bgio ? ["--bgio", bgio.url] : [])]);
   try {
@@ -114,7 +116,7 @@ async function runServer() {
     }
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
-    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_SECONDS) : null;
+    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_SECONDS, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
 
     report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC });
@@ -133,6 +135,8 @@ interface CapStep {
   clientCpuPct: number;
   /** Games finished and replaced by new ones in the window (set-ups as in real play). */
   replaced: number;
+  /** The server's group commits in the window: how long a batch took to be stored (fsync included). */
+  commit: CommitLatency;
   /** Event-loop delay and GC pauses of the server and of the load generator over the step's window. */
   server: LoopHealth; client: LoopHealth;
 }
@@ -162,7 +166,7 @@ type CapMark = Message & { moves: number; refused: number; replaced: number; cpu
  * thousands of SDK rooms stalls its own event loop (GC, decoding), and those stalls would be counted as the
  * server's round trip.
  */
-async function measureCapacity(first: Child, url: string, clients: number, max: number, seconds: number): Promise<CapResult> {
+async function measureCapacity(first: Child, url: string, clients: number, max: number, seconds: number, commits: CommitTimer): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
   const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url]));
@@ -184,11 +188,13 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
       const stopProfile = await profileWindow(`capacity-${n}`);
       const m0 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000)));
       loop.reset();
+      commits.reset();
       await sleep(seconds * 1000);
       const cpu = cpuSince(c0);
       await stopProfile();
       const elapsed = (nowMs() - t0) / 1000;
       const server = loop.read();
+      const commit = commits.read();
       const m1 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000)));
       const sum = (ms: CapMark[], f: (m: CapMark) => number) => ms.reduce((a, m) => a + f(m), 0);
       const latencies = m1.flatMap((m) => m.latencies);
@@ -201,6 +207,7 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
         refused: sum(m1, (m) => m.refused) - sum(m0, (m) => m.refused), held, server, client: worstLoop(m1.map((m) => m.loop)),
         clientCpuPct: round(((sum(m1, (m) => m.cpuUs) - sum(m0, (m) => m.cpuUs)) / 1e6 / elapsed) * 100, 0),
         replaced: sum(m1, (m) => m.replaced) - sum(m0, (m) => m.replaced),
+        commit,
       });
       if (!held) {
         limit = p99Ms > 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
@@ -374,9 +381,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   }
   if (x.capacity) {
     console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "clients cpu", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "clients cpu", "commit p99/max ms", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
-        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, `${c.clientCpuPct}%`,
+        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
         c.refused, c.held ? "yes" : "no",
