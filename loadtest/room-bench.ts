@@ -191,11 +191,12 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
       commits.reset();
       await sleep(seconds * 1000);
       const cpu = cpuSince(c0);
-      await stopProfile();
       const elapsed = (nowMs() - t0) / 1000;
       const server = loop.read();
       const commit = commits.read();
       const m1 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000)));
+      // After the window's round trips are read: writing a profile holds the loop for a while.
+      await stopProfile();
       const sum = (ms: CapMark[], f: (m: CapMark) => number) => ms.reduce((a, m) => a + f(m), 0);
       const latencies = m1.flatMap((m) => m.latencies);
       const p50Ms = percentile(latencies, 50);
