@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import Database from "better-sqlite3";
 import { SqliteStore } from "../../src/store/sqlite";
 import { storeContract } from "./contract";
 import { game } from "./fixtures";
@@ -70,6 +71,55 @@ describe("SqliteStore on a file", function () {
     } finally {
       await reopened.close();
     }
+  });
+
+  describe("a write lock held elsewhere (a WAL restart, another process)", function () {
+    /** A store on a new file, a second connection to it, and a game to write to. */
+    async function withLockHolder(busyWaitMs?: number) {
+      const path = tempFile();
+      const store = new SqliteStore({ path, checkpointMs: 0, busyWaitMs });
+      await store.init();
+      await store.createGame(game("G1"));
+      const other = new Database(path);
+      return { store, other };
+    }
+    const write = { gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" as const }, at: "2024-01-01T00:00:01.000Z" }], patch: { moveCount: 1 } };
+
+    it("is waited for without holding the event loop, and the write lands once it is released", async function () {
+      const { store, other } = await withLockHolder();
+      try {
+        other.exec("BEGIN IMMEDIATE");
+        let ticks = 0;
+        const ticker = setInterval(() => ticks++, 5);
+        const committing = store.commitGames([write]);
+        // SQLite's own busy handler would sleep inside the call: no timer would run, and nothing could
+        // release the lock until its timeout.
+        await sleep(150);
+        assert.ok(ticks >= 10, `the event loop ran ${ticks} timers in 150 ms`);
+        other.exec("COMMIT");
+        assert.deepEqual(await committing, ["committed"]);
+        clearInterval(ticker);
+        assert.equal((await store.listActions("G1")).length, 1);
+        assert.equal((await store.getGame("G1"))?.moveCount, 1);
+      } finally {
+        other.close();
+        await store.close();
+      }
+    });
+
+    it("fails the write after busyWaitMs with SQLITE_BUSY, and nothing of it is stored", async function () {
+      const { store, other } = await withLockHolder(100);
+      try {
+        other.exec("BEGIN IMMEDIATE");
+        await assert.rejects(store.commitGames([write]), (e: { code?: string }) => e.code === "SQLITE_BUSY");
+        other.exec("COMMIT");
+        assert.equal((await store.listActions("G1")).length, 0);
+        assert.equal((await store.getGame("G1"))?.moveCount, 0);
+      } finally {
+        other.close();
+        await store.close();
+      }
+    });
   });
 
   it("refuses to be used before init", async function () {

@@ -37,6 +37,11 @@ export interface SqliteStoreOptions {
   checkpointRestartFrames?: number;
   /** Told when a background checkpoint fails (the next one retries), for the log. */
   onState?: (state: string, err?: unknown) => void;
+  /**
+   * How long a write may wait, in all, for the write lock while something else holds it (the checkpointer
+   * restarting the WAL, another process on the same file) before it fails; 5000 ms by default.
+   */
+  busyWaitMs?: number;
 }
 
 type DocRow = { doc: string };
@@ -60,6 +65,9 @@ const challengeRow = (c: ChallengeRecord) =>
 
 const isPrimaryKeyViolation = (e: unknown): boolean =>
   (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+/** SQLITE_BUSY and its extended codes: the lock is held elsewhere, nothing was written. */
+const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -79,7 +87,8 @@ export class SqliteStore implements Store {
     this.db.pragma("synchronous = NORMAL");
     const file = options.path !== ":memory:" && options.path !== "";
     this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`) : null;
-    // Another process (a CLI tool) may hold the write lock briefly; wait instead of failing.
+    // Opening may meet another process recovering the WAL: wait for it here. Once open (init), a held write
+    // lock is waited for asynchronously instead (writeUnbusy), so that the wait never holds the event loop.
     this.db.pragma("busy_timeout = 5000");
     // Checkpoints run on the checkpointer thread (started by init), not inside a commit on the event loop.
     if (file) this.db.pragma("wal_autocheckpoint = 0");
@@ -96,14 +105,33 @@ export class SqliteStore implements Store {
    * next fsync, of any write, covers them too).
    */
   private async bookkeeping<T>(write: () => T): Promise<T> {
-    return write();
+    return this.writeUnbusy(write);
   }
 
   /** Runs a write (synchronous underneath) and resolves once it is as durable as `synchronous` promises. */
   private async durable<T>(write: () => T): Promise<T> {
-    const result = write();
+    const result = await this.writeUnbusy(write);
     await this.walSync?.sync();
     return result;
+  }
+
+  /**
+   * Runs a write (one statement or one transaction, so a refused attempt wrote nothing), retrying it after
+   * a short asynchronous wait while the write lock is held elsewhere. SQLite's own busy handler would wait
+   * inside the call, on the event loop: the checkpointer's WAL restart holds writers off while it syncs the
+   * database file, and on a slow disk that held every room and request of the process for up to 75 ms
+   * (measured in the room benchmark's capacity phase). Fails with the SQLITE_BUSY error after busyWaitMs.
+   */
+  private async writeUnbusy<T>(write: () => T): Promise<T> {
+    const started = Date.now();
+    for (let delay = 1; ; delay = Math.min(delay * 2, 16)) {
+      try {
+        return write();
+      } catch (e) {
+        if (!isBusy(e) || Date.now() - started >= (this.options.busyWaitMs ?? 5000)) throw e;
+      }
+      await sleep(delay);
+    }
   }
 
   private get st(): Statements {
@@ -116,6 +144,8 @@ export class SqliteStore implements Store {
     this.db.exec(SCHEMA);
     this.s = prepareStatements(this.db);
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
+    // From here on a write meets a held lock at once (SQLITE_BUSY) and writeUnbusy waits for it.
+    this.db.pragma("busy_timeout = 0");
     if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
       this.checkpointer = new Checkpointer(path, { intervalMs: checkpointMs, restartFrames: checkpointRestartFrames, onError: (message) => onState?.("checkpoint_failed", new Error(message)) });
     }
@@ -329,20 +359,20 @@ export class SqliteStore implements Store {
   }
 
   async registerProcess(p: ProcessRecord): Promise<void> {
-    this.st.saveProcess.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) });
+    await this.writeUnbusy(() => this.st.saveProcess.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) }));
   }
   async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
-    return this.st.touchProcess.run({ id, heartbeatAt }).changes > 0;
+    return this.writeUnbusy(() => this.st.touchProcess.run({ id, heartbeatAt }).changes > 0);
   }
   async listProcesses(): Promise<ProcessRecord[]> {
     return parseAll<ProcessRecord>(this.st.listProcesses.all() as DocRow[]);
   }
   async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
-    return this.st.removeProcessIf.run(id, heartbeatAt).changes > 0;
+    return this.writeUnbusy(() => this.st.removeProcessIf.run(id, heartbeatAt).changes > 0);
   }
 
   async expireDeliveriesOf(holder: string, now: string): Promise<number> {
-    return this.st.expireDeliveriesOf.run({ holder, now }).changes;
+    return this.writeUnbusy(() => this.st.expireDeliveriesOf.run({ holder, now }).changes);
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {
