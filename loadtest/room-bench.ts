@@ -2,7 +2,7 @@
  * The room core's capacity, beside a bare Colyseus room and boardgame.io, in one run on one machine.
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
- *                          --capacity-max 10000 --capacity-seconds 10 --capacity-clients 2
+ *                          --capacity-max 10000 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
  *                          --idle-games 10000 --idle-seconds 60]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
@@ -80,6 +80,8 @@ async function runServer() {
   const WARMUP = num(argv, "warmup", 2, 0, 30);
   const CAP_MAX = num(argv, "capacity-max", 10_000, 0, 50_000);
   const CAP_SECONDS = num(argv, "capacity-seconds", 10, 1, 120);
+  /** Seconds over which each capacity step opens its new games (a game's lifetime at this pace: see paced.ts). */
+  const CAP_RAMP = num(argv, "capacity-ramp-seconds", 40, 0, 600);
   /** Load-generator processes for the capacity phase (each drives its share of the games). */
   const CAP_CLIENTS = num(argv, "capacity-clients", 2, 1, 8);
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
@@ -89,7 +91,7 @@ async function runServer() {
   const SNAPSHOTS = argv.get("heap-snapshots");
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
   profileWindowsInto(argv.get("cpu-profile"));
-  const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + IDLE_GAMES * 0.02 + IDLE_SECONDS + 600) * 1000;
+  const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + 12 * (CAP_RAMP + CAP_SECONDS + 5) + IDLE_GAMES * 0.02 + IDLE_SECONDS + 600) * 1000;
   watchdog(budgetMs, "room-bench");
 
   const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
@@ -116,7 +118,7 @@ async function runServer() {
     }
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
-    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_SECONDS, commits) : null;
+    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_SECONDS, CAP_RAMP, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
 
     report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC });
@@ -166,7 +168,7 @@ type CapMark = Message & { moves: number; refused: number; replaced: number; cpu
  * thousands of SDK rooms stalls its own event loop (GC, decoding), and those stalls would be counted as the
  * server's round trip.
  */
-async function measureCapacity(first: Child, url: string, clients: number, max: number, seconds: number, commits: CommitTimer): Promise<CapResult> {
+async function measureCapacity(first: Child, url: string, clients: number, max: number, seconds: number, rampSeconds: number, commits: CommitTimer): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
   const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url]));
@@ -177,7 +179,8 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
     for (const n of capacitySizes(max)) {
       try {
         // Child i opens games i, i + clients, ...: its share of n.
-        await Promise.all(children.map((c, i) => c.ask({ type: "cap-grow", n: Math.floor((n + clients - 1 - i) / clients) }, "cap-grow:done", 60_000 + n * 100)));
+        const share = (i: number) => Math.floor((n + clients - 1 - i) / clients);
+        await Promise.all(children.map((c, i) => c.ask({ type: "cap-grow", n: share(i), rampMs: rampSeconds * 1000 }, "cap-grow:done", rampSeconds * 1000 + 60_000 + n * 100)));
       } catch (e) {
         limit = `could not open ${n} games: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
         break;
@@ -579,9 +582,9 @@ async function runClient() {
         return {};
       }
       case "cap-grow": {
-        paced.stopTicking();
-        await paced.grow(Number(m.n));
+        // The games already open keep moving while the new ones are opened.
         paced.start();
+        await paced.grow(Number(m.n), Number(m.rampMs ?? 0));
         return { games: paced.size };
       }
       case "cap-mark": {

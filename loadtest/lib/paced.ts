@@ -4,7 +4,7 @@
  * replaced by a new one (set-up as in real play). Round trips are measured from the send to `moved`.
  */
 import type { Client, Room } from "@colyseus/sdk";
-import { nowMs, openFriendGame, pickMove, type HttpClient, type Seat } from "./common";
+import { nowMs, openFriendGame, pickMove, sleep, type HttpClient, type Seat } from "./common";
 
 interface PacedGame { seats: Record<Seat, Room>; due: number; sentAt: number; slot: number; replacing: boolean }
 
@@ -41,19 +41,26 @@ export class PacedGames {
     return this.games.length;
   }
 
-  /** Opens games (8 at a time) until there are `n`. */
-  async grow(n: number): Promise<void> {
-    while (this.games.length < n) {
-      const batch = Math.min(8, n - this.games.length);
-      const opened = await Promise.all(Array.from({ length: batch }, () => this.open(this.games.length)));
-      this.games.push(...opened);
-    }
-    // Re-spread every game's slot over the period now that there are n of them.
+  /**
+   * Opens games (8 at a time) until there are `n`, spread over `rampMs` while the games already open keep
+   * moving. A game lives about 16 moves (40 s at a move every 2.5 s): games opened together also end
+   * together, and their replacements would arrive as one burst of set-ups every 40 s. Opened over a game's
+   * lifetime, the games end, and are replaced, at an even rate, as N games in steady play would be.
+   */
+  async grow(n: number, rampMs = 0): Promise<void> {
+    const adding = n - this.games.length;
+    const started = nowMs();
     const period = this.seatPeriodMs / 2;
-    this.games.forEach((g, i) => {
-      g.slot = i;
-      g.due = nowMs() + (period * i) / this.games.length;
-    });
+    for (let opened = 0; this.games.length < n; ) {
+      const batch = Math.min(8, n - this.games.length);
+      const wait = started + (rampMs * opened) / adding - nowMs();
+      if (wait > 0) await sleep(wait);
+      const fresh = await Promise.all(Array.from({ length: batch }, (_, i) => this.open(this.games.length + i)));
+      // Each game's first move falls anywhere in the period, so the moves stay spread evenly.
+      for (const g of fresh) g.due = nowMs() + Math.random() * period;
+      this.games.push(...fresh);
+      opened += batch;
+    }
   }
 
   start(): void {
