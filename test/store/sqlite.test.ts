@@ -74,21 +74,29 @@ describe("SqliteStore on a file", function () {
   });
 
   describe("a write lock held elsewhere (a WAL restart, another process)", function () {
-    /** A store on a new file, a second connection to it, and a game to write to. */
-    async function withLockHolder(busyWaitMs?: number) {
+    /**
+     * A store on a new file with a game to write to, and a second connection holding the write lock while
+     * `body` runs (`release` commits it).
+     */
+    async function whileLockHeld(busyWaitMs: number | undefined, body: (store: SqliteStore, release: () => void) => Promise<void>) {
       const path = tempFile();
       const store = new SqliteStore({ path, checkpointMs: 0, busyWaitMs });
       await store.init();
       await store.createGame(game("G1"));
       const other = new Database(path);
-      return { store, other };
-    }
-    const write = { gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" as const }, at: "2024-01-01T00:00:01.000Z" }], patch: { moveCount: 1 } };
-
-    it("is waited for without holding the event loop, and the write lands once it is released", async function () {
-      const { store, other } = await withLockHolder();
       try {
         other.exec("BEGIN IMMEDIATE");
+        await body(store, () => other.exec("COMMIT"));
+      } finally {
+        other.close();
+        await store.close();
+      }
+    }
+    const write = { gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" as const }, at: "2024-01-01T00:00:01.000Z" }], patch: { moveCount: 1 } };
+    const stored = async (store: SqliteStore) => ({ actions: (await store.listActions("G1")).length, moveCount: (await store.getGame("G1"))?.moveCount });
+
+    it("is waited for without holding the event loop, and the write lands once it is released", async function () {
+      await whileLockHeld(undefined, async (store, release) => {
         let ticks = 0;
         const ticker = setInterval(() => ticks++, 5);
         const committing = store.commitGames([write]);
@@ -96,29 +104,19 @@ describe("SqliteStore on a file", function () {
         // release the lock until its timeout.
         await sleep(150);
         assert.ok(ticks >= 10, `the event loop ran ${ticks} timers in 150 ms`);
-        other.exec("COMMIT");
+        release();
         assert.deepEqual(await committing, ["committed"]);
         clearInterval(ticker);
-        assert.equal((await store.listActions("G1")).length, 1);
-        assert.equal((await store.getGame("G1"))?.moveCount, 1);
-      } finally {
-        other.close();
-        await store.close();
-      }
+        assert.deepEqual(await stored(store), { actions: 1, moveCount: 1 });
+      });
     });
 
     it("fails the write after busyWaitMs with SQLITE_BUSY, and nothing of it is stored", async function () {
-      const { store, other } = await withLockHolder(100);
-      try {
-        other.exec("BEGIN IMMEDIATE");
+      await whileLockHeld(100, async (store, release) => {
         await assert.rejects(store.commitGames([write]), (e: { code?: string }) => e.code === "SQLITE_BUSY");
-        other.exec("COMMIT");
-        assert.equal((await store.listActions("G1")).length, 0);
-        assert.equal((await store.getGame("G1"))?.moveCount, 0);
-      } finally {
-        other.close();
-        await store.close();
-      }
+        release();
+        assert.deepEqual(await stored(store), { actions: 0, moveCount: 0 });
+      });
     });
   });
 
