@@ -11,6 +11,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
   type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
@@ -67,7 +68,6 @@ const isPrimaryKeyViolation = (e: unknown): boolean =>
   (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 /** SQLITE_BUSY and its extended codes: the lock is held elsewhere, nothing was written. */
 const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -130,7 +130,7 @@ export class SqliteStore implements Store {
       } catch (e) {
         if (!isBusy(e) || Date.now() - started >= (this.options.busyWaitMs ?? 5000)) throw e;
       }
-      await sleep(delay);
+      await delayFor(delay);
     }
   }
 
