@@ -2,7 +2,8 @@
  * The room core's capacity, beside a bare Colyseus room and boardgame.io, in one run on one machine.
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
- *                          --capacity-max 10000 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
+ *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
+ *                          --commit-window <server default>
  *                          --idle-games 10000 --idle-seconds 60]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
@@ -84,9 +85,13 @@ async function runServer() {
   const CAP_RAMP = num(argv, "capacity-ramp-seconds", 40, 0, 600);
   /** Load-generator processes for the capacity phase (each drives its share of the games). */
   const CAP_CLIENTS = num(argv, "capacity-clients", 2, 1, 8);
+  /** Skips the steps below this many games (to profile or re-measure one step); the steps above it are run as usual. */
+  const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   const SYNC = argv.get("synchronous") === "NORMAL" ? "NORMAL" : "FULL";
+  /** The server's COMMIT_WINDOW_MS (its default unless given). */
+  const COMMIT_WINDOW = argv.has("commit-window") ? num(argv, "commit-window", 0, 0, 50) : undefined;
   /** A folder to write the server's heap snapshots into at each step of the memory phase (for DevTools). */
   const SNAPSHOTS = argv.get("heap-snapshots");
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
@@ -96,7 +101,7 @@ async function runServer() {
 
   const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
   // Errors are logged (JSON lines on stdout; the report is the line that starts with {"bench").
-  const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error" });
+  const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error", ...(COMMIT_WINDOW === undefined ? {} : { commitWindowMs: COMMIT_WINDOW }) });
   matchMaker.defineRoomType("bare", BareRoom);
   const commits = new CommitTimer(server.store);
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
@@ -118,10 +123,10 @@ async function runServer() {
     }
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
-    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_SECONDS, CAP_RAMP, commits) : null;
+    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_FROM, CAP_SECONDS, CAP_RAMP, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
 
-    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC });
+    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs });
   } finally {
     await child.close().catch(() => undefined);
     bgio?.close();
@@ -145,9 +150,9 @@ interface CapStep {
 interface CapResult { steps: CapStep[]; largestHeld: number; limit: string }
 
 /** The capacity sizes: doubling from 250 to 2,000, then 1,000 more a step, then 2,000 more, then the maximum. */
-function capacitySizes(max: number): number[] {
+function capacitySizes(max: number, from: number): number[] {
   const sizes: number[] = [];
-  for (let n = 250; n < max; n = n < 2000 ? n * 2 : n < 4000 ? n + 1000 : n + 2000) sizes.push(n);
+  for (let n = 250; n < max; n = n < 2000 ? n * 2 : n < 4000 ? n + 1000 : n + 2000) if (n >= from) sizes.push(n);
   sizes.push(max);
   return sizes;
 }
@@ -168,7 +173,7 @@ type CapMark = Message & { moves: number; refused: number; replaced: number; cpu
  * thousands of SDK rooms stalls its own event loop (GC, decoding), and those stalls would be counted as the
  * server's round trip.
  */
-async function measureCapacity(first: Child, url: string, clients: number, max: number, seconds: number, rampSeconds: number, commits: CommitTimer): Promise<CapResult> {
+async function measureCapacity(first: Child, url: string, clients: number, max: number, from: number, seconds: number, rampSeconds: number, commits: CommitTimer): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
   const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url]));
@@ -176,7 +181,7 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
   const loop = new LoopMonitor();
   try {
     await Promise.all(extra.map((c) => c.ask({ type: "hello" }, "hello:done", 30_000)));
-    for (const n of capacitySizes(max)) {
+    for (const n of capacitySizes(max, from)) {
       try {
         // Child i opens games i, i + clients, ...: its share of n.
         const share = (i: number) => Math.floor((n + clients - 1 - i) / clients);

@@ -66,6 +66,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     database: config.database,
     mongodbUrl: config.mongodbUrl,
     synchronous: config.sqliteSynchronous,
+    commitWindowMs: config.commitWindowMs,
     onState: (state, err) => (err ? log.error({ err, state }, "store connection error") : log.info({ state }, "store connection state")),
   });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
@@ -120,7 +121,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   metrics.deliveries.source = () => events.dispatcher.stats();
 
-  const commits = new GroupCommit(store);
+  const commits = new GroupCommit(store, { windowMs: config.commitWindowMs });
   const roomDeps: RoomDeps = {
     store,
     commit: (write) => commits.submit(write),

@@ -16,6 +16,8 @@ export interface OpenStoreOptions {
   mongodbUrl?: string;
   /** SQLite's fsync policy: FULL (default) survives power loss, NORMAL a process crash only. */
   synchronous?: "NORMAL" | "FULL";
+  /** The commit window (config COMMIT_WINDOW_MS): with SQLite and FULL, the shortest time between two WAL fsyncs. */
+  commitWindowMs?: number;
   /** Told, for the log, every change of MongoDB's connection state and any failure of SQLite's background checkpoint. */
   onState?: (state: string, err?: unknown) => void;
 }
@@ -26,7 +28,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.mongodbUrl) {
     store = new MongoStore({ url: opts.mongodbUrl, onState: opts.onState });
   } else {
-    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous, onState: opts.onState });
+    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous, syncIntervalMs: opts.commitWindowMs, onState: opts.onState });
   }
   try {
     await store.init();

@@ -49,6 +49,20 @@ describe("GroupCommit on a SQLite file", function () {
     assert.equal((await store.listActions("G1")).length, 2);
   });
 
+  it("with a commit window, commits at once after a quiet spell and lets writes that come sooner share the next commit", async function () {
+    const windowed = new GroupCommit(store, { windowMs: 300 });
+    // The first write finds no commit within the window: it is committed in its own turn.
+    assert.equal(await windowed.submit({ gameId: "G1", actions: [place("G1", 0)], patch: { moveCount: 1 } }), "committed");
+    assert.deepEqual(windowed.stats(), { batches: 1, writes: 1 });
+    // Two writes in separate turns, within the window: one commit at its end carries both.
+    const second = windowed.submit({ gameId: "G2", actions: [place("G2", 0)], patch: { moveCount: 1 } });
+    await new Promise((r) => setImmediate(r));
+    const third = windowed.submit({ gameId: "G3", actions: [place("G3", 0)], patch: { moveCount: 1 } });
+    assert.deepEqual(await Promise.all([second, third]), ["committed", "committed"]);
+    assert.deepEqual(windowed.stats(), { batches: 2, writes: 3 });
+    for (const id of ["G1", "G2", "G3"]) assert.equal((await store.getGame(id))!.moveCount, 1);
+  });
+
   it("refuses every write of a failed batch and stores nothing of it", async function () {
     // A real failure inside the transaction: a trigger aborts the insert of one game's action.
     const admin = new Database(path);

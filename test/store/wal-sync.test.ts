@@ -37,6 +37,40 @@ describe("WalSync and SQLite's synchronous setting", function () {
     }
   });
 
+  it("starts fsyncs at least minIntervalMs apart: the syncs asked for meanwhile share the next one", async function () {
+    const path = join(dir, "arena.sqlite");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.exec("CREATE TABLE t (x INTEGER)");
+    const insert = db.prepare("INSERT INTO t VALUES (?)");
+    const sync = new WalSync(`${path}-wal`, { minIntervalMs: 300 });
+    try {
+      // After a quiet spell: at once (a wait of the whole interval would fail the test's timeout).
+      insert.run(1);
+      await sync.sync();
+      assert.equal(sync.fsyncs, 1);
+      // Within the interval: two commits in separate turns wait for one fsync together.
+      insert.run(2);
+      const first = sync.sync();
+      await new Promise((r) => setImmediate(r));
+      insert.run(3);
+      const second = sync.sync();
+      await Promise.all([first, second]);
+      assert.equal(sync.fsyncs, 2);
+      // Without an interval, a sync after the previous one resolved starts its own.
+      const eager = new WalSync(`${path}-wal`);
+      insert.run(4);
+      await eager.sync();
+      insert.run(5);
+      await eager.sync();
+      assert.equal(eager.fsyncs, 2);
+      await eager.close();
+    } finally {
+      await sync.close();
+      db.close();
+    }
+  });
+
   it("runs the connection with NORMAL and keeps FULL's promise by its own fsync, on a file only", async function () {
     const path = join(dir, "arena.sqlite");
     const store = new SqliteStore({ path });

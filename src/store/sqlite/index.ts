@@ -43,6 +43,11 @@ export interface SqliteStoreOptions {
    * restarting the WAL, another process on the same file) before it fails; 5000 ms by default.
    */
   busyWaitMs?: number;
+  /**
+   * With FULL, the shortest time between two fsyncs of the WAL (0 by default): a write resolving sooner
+   * after the last one waits and shares the next (wal-sync.ts).
+   */
+  syncIntervalMs?: number;
 }
 
 type DocRow = { doc: string };
@@ -86,7 +91,7 @@ export class SqliteStore implements Store {
     // FULL is kept off the event loop: NORMAL commits plus an fdatasync of the WAL on the thread pool (WalSync).
     this.db.pragma("synchronous = NORMAL");
     const file = options.path !== ":memory:" && options.path !== "";
-    this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`) : null;
+    this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`, { minIntervalMs: options.syncIntervalMs }) : null;
     // Opening may meet another process recovering the WAL: wait for it here. Once open (init), a held write
     // lock is waited for asynchronously instead (writeUnbusy), so that the wait never holds the event loop.
     this.db.pragma("busy_timeout = 5000");
