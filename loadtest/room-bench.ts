@@ -3,7 +3,7 @@
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
- *                          --commit-window <server default>
+ *                          --commit-window <server default> --ws-join reservation|joinById
  *                          --idle-games 10000 --idle-seconds 60]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
@@ -31,7 +31,7 @@ import { matchMaker, Room, type Client as ServerClient } from "@colyseus/core";
 import { schema, t } from "@colyseus/schema";
 import { Client, type Room as ClientRoom } from "@colyseus/sdk";
 import {
-  args, Child, cpuSince, HttpClient, measureWindow, median, num, nowMs, openFriendGame, percentile, round, serveParent, settledMemory, sleep, table, watchdog,
+  args, Child, cpuSince, HttpClient, joinSeat, measureWindow, median, num, nowMs, openFriendGame, percentile, round, serveParent, settledMemory, sleep, table, watchdog,
   type FriendGame, type MemSample, type Message, type Seat,
 } from "./lib/common";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -48,6 +48,11 @@ import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
 
 const argv = args();
+/**
+ * How a game's seats connect their WebSockets (`--ws-join`): with the seat reservations of their create and
+ * join answers (`reserveSeat`, the default), or each by its own matchmaking request (`joinById`).
+ */
+const WS_JOIN = argv.get("ws-join") === "joinById" ? "joinById" : "reservation";
 const ROLE = argv.get("role") ?? "server";
 
 // ---- the bare room: the least work per message ---------------------------------------------------
@@ -105,7 +110,7 @@ async function runServer() {
   matchMaker.defineRoomType("bare", BareRoom);
   const commits = new CommitTimer(server.store);
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
-  const child = new Child(__filename, ["--url", server.url, ...(bgio ? ["--bgio", bgio.url] : [])]);
+  const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : [])]);
   try {
     await child.ask({ type: "hello" }, "hello:done", 30_000);
 
@@ -126,7 +131,7 @@ async function runServer() {
     const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_FROM, CAP_SECONDS, CAP_RAMP, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
 
-    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs });
+    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN });
   } finally {
     await child.close().catch(() => undefined);
     bgio?.close();
@@ -176,7 +181,7 @@ type CapMark = Message & { moves: number; refused: number; replaced: number; cpu
 async function measureCapacity(first: Child, url: string, clients: number, max: number, from: number, seconds: number, rampSeconds: number, commits: CommitTimer): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
-  const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url]));
+  const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url, "--ws-join", WS_JOIN]));
   const children = [first, ...extra];
   const loop = new LoopMonitor();
   try {
@@ -421,7 +426,8 @@ async function runClient() {
   const bgioUrl = argv.get("bgio");
   const http = new HttpClient(url, 64);
   const sdk = new Client(url);
-  const paced = new PacedGames(http, sdk, 5000);
+  const reserveSeats = WS_JOIN === "reservation";
+  const paced = new PacedGames(http, sdk, 5000, reserveSeats);
   const loop = new LoopMonitor();
   let stats: PlayStats = newStats(true);
   let games = 0;
@@ -438,9 +444,9 @@ async function runClient() {
     while (running) {
       let players: SeatPlayer[] = [];
       try {
-        const g = await openFriendGame(http, `g${i}`);
+        const g = await openFriendGame(http, `g${i}`, undefined, reserveSeats);
         if (!running) break;
-        players = await Promise.all((["A", "B"] as const).map((seat) => SeatPlayer.join(sdk, g.gameId, g.tokens[seat], seat, stats)));
+        players = await Promise.all((["A", "B"] as const).map(async (seat) => new SeatPlayer(await joinSeat(sdk, g, seat), seat, stats)));
         players.forEach((p) => live.add(p));
         if (first) {
           ready();
@@ -472,8 +478,8 @@ async function runClient() {
     let first = true;
     while (running) {
       try {
-        const g = await openFriendGame(http, `s${i}`);
-        const rooms = await Promise.all((["A", "B"] as const).map((seat) => sdk.joinById(g.gameId, { playerToken: g.tokens[seat] })));
+        const g = await openFriendGame(http, `s${i}`, undefined, reserveSeats);
+        const rooms = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(sdk, g, seat)));
         if (first) {
           ready();
           first = false;

@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
+import type { Client, Room } from "@colyseus/sdk";
 import { profileWindow } from "./profile";
 
 // ---- arguments -------------------------------------------------------------------------------------
@@ -177,14 +178,32 @@ export class HttpClient {
 // ---- games over REST -------------------------------------------------------------------------------
 
 export type Seat = "A" | "B";
-export interface FriendGame { gameId: string; tokens: Record<Seat, string> }
+/** What Colyseus' matchmaking answers, and the game's create and join answer with `reserveSeat`. */
+export type SeatReservation = Parameters<Client["consumeSeatReservation"]>[0];
+export interface FriendGame {
+  gameId: string;
+  tokens: Record<Seat, string>;
+  /** Each seat's WebSocket seat reservation, when the game was opened with `reserveSeats`. */
+  reservations?: Record<Seat, SeatReservation>;
+}
 
-/** A friend game with both seats taken (status active): create, then join with the invite code. */
-export async function openFriendGame(http: HttpClient, name = "bench", turnSeconds?: number): Promise<FriendGame> {
-  const created = await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `${name}-a`, ...(turnSeconds ? { turnSeconds } : {}) } });
-  const joined = await http.json("POST", "/api/v1/games/join", { body: { code: created.code, name: `${name}-b` } });
+/**
+ * A friend game with both seats taken (status active): create, then join with the invite code. With
+ * `reserveSeats`, both requests also ask for their seat's WebSocket seat reservation (`reserveSeat`).
+ */
+export async function openFriendGame(http: HttpClient, name = "bench", turnSeconds?: number, reserveSeats = false): Promise<FriendGame> {
+  const reserve = reserveSeats ? { reserveSeat: true } : {};
+  const created = await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `${name}-a`, ...(turnSeconds ? { turnSeconds } : {}), ...reserve } });
+  const joined = await http.json("POST", "/api/v1/games/join", { body: { code: created.code, name: `${name}-b`, ...reserve } });
   const tokens = { [created.seat]: created.playerToken, [joined.seat]: joined.playerToken } as Record<Seat, string>;
-  return { gameId: created.game.id, tokens };
+  const reservations = reserveSeats ? ({ [created.seat]: created.seatReservation, [joined.seat]: joined.seatReservation } as Record<Seat, SeatReservation>) : undefined;
+  return { gameId: created.game.id, tokens, ...(reservations ? { reservations } : {}) };
+}
+
+/** Connects a seat of the game over WebSocket: with its seat reservation when it has one, else by `joinById`. */
+export function joinSeat(sdk: Client, game: FriendGame, seat: Seat): Promise<Room> {
+  const reservation = game.reservations?.[seat];
+  return reservation ? sdk.consumeSeatReservation(reservation) : sdk.joinById(game.gameId, { playerToken: game.tokens[seat] });
 }
 
 export const SQUARES = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "a3", "b3", "c3", "d3", "a4", "b4", "c4", "d4"];

@@ -4,7 +4,7 @@
  * replaced by a new one (set-up as in real play). Round trips are measured from the send to `moved`.
  */
 import type { Client, Room } from "@colyseus/sdk";
-import { nowMs, openFriendGame, pickMove, sleep, type HttpClient, type Seat } from "./common";
+import { joinSeat, nowMs, openFriendGame, pickMove, sleep, type HttpClient, type Seat } from "./common";
 
 interface PacedGame { seats: Record<Seat, Room>; due: number; sentAt: number; slot: number; replacing: boolean }
 
@@ -35,7 +35,13 @@ export class PacedGames {
   /** Finished games replaced by new ones (each a set-up: create, join, two WebSocket joins). */
   replaced = 0;
 
-  constructor(private readonly http: HttpClient, private readonly sdk: Client, private readonly seatPeriodMs: number) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly sdk: Client,
+    private readonly seatPeriodMs: number,
+    /** Seats connect with the seat reservations of their create and join answers instead of joinById. */
+    private readonly reserveSeats = false,
+  ) {}
 
   get size(): number {
     return this.games.length;
@@ -84,8 +90,8 @@ export class PacedGames {
 
   /** A new game for `slot`, its seats joined; filled into `game` when given (a replacement keeps its slot). */
   private async open(slot: number, into?: PacedGame): Promise<PacedGame> {
-    const f = await openFriendGame(this.http, `cap${slot}`);
-    const [A, B] = await Promise.all((["A", "B"] as const).map((seat) => this.sdk.joinById(f.gameId, { playerToken: f.tokens[seat] })));
+    const f = await openFriendGame(this.http, `cap${slot}`, undefined, this.reserveSeats);
+    const [A, B] = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(this.sdk, f, seat)));
     const game: PacedGame = into ?? { seats: { A, B }, due: Infinity, sentAt: 0, slot, replacing: false };
     game.seats = { A, B };
     for (const room of [A, B]) {

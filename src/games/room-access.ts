@@ -16,6 +16,9 @@ export const QUEUE_ROOM = "quick";
 export const queueRoomId = (ruleset: string): string => `quick-${ruleset}`;
 const REMOTE_TIMEOUT_MS = 8000;
 
+/** What Colyseus' matchmaking answers and `client.consumeSeatReservation` takes. */
+export type SeatReservation = matchMaker.ISeatReservation;
+
 /**
  * The room of this process with that id, if any. Colyseus keeps its local rooms in a plain object, so an id
  * such as "toString" or "__proto__" would otherwise find an Object.prototype member instead of nothing.
@@ -55,6 +58,23 @@ export class RoomAccess {
   queue(ruleset: string): RoomProxy<QueueRoomApi> {
     const roomId = queueRoomId(ruleset);
     return proxy<QueueRoomApi>(QUEUE_ROOM_METHODS, (method, args) => this.callRoom(roomId, method, args, () => this.ensureRoom(roomId, QUEUE_ROOM, { ruleset })));
+  }
+
+  /**
+   * Reserves a seat in the game's room for a player token, wherever the room lives: what Colyseus'
+   * matchmaking request (`joinById`) answers, made here so that the REST request that handed out the token
+   * also hands out the reservation, and the client connects its WebSocket without a matchmaking request of
+   * its own (`client.consumeSeatReservation`). The token is checked when the client connects (the room's
+   * onAuth), as with joinById; an unused reservation lapses after Colyseus' seat reservation time.
+   */
+  async reserveSeat(gameId: string, playerToken: string): Promise<SeatReservation> {
+    const listing = await matchMaker.getRoomById(gameId);
+    try {
+      if (listing) return await matchMaker.reserveSeatFor(listing, { playerToken });
+    } catch (e) {
+      this.log.warn({ err: e, gameId }, "seat reservation failed");
+    }
+    throw new AppError("unavailable", "the seat could not be reserved; join the room by its id (joinById) instead", { retryAfter: 1 });
   }
 
   /** Creates the game's room unless it exists (in any process). */

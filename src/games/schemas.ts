@@ -10,6 +10,12 @@ export const ChampionSchema = z.enum(["knight", "bastion", "usurper", "herald", 
 export const NameSchema = z.string().trim().min(1).max(40);
 export const PlayerRefSchema = z.object({ id: z.string().min(1).max(40), secret: z.string().min(8).max(200) }).strict();
 
+/** Asks for the new seat's WebSocket seat reservation in the answer (a WebSocket client's shortcut). */
+const ReserveSeat = z
+  .boolean()
+  .default(false)
+  .describe("true: the answer also carries `seatReservation`, for `client.consumeSeatReservation(...)` of a Colyseus SDK, instead of `joinById`'s own matchmaking request; it lapses if unused within 15 s");
+
 export const CreateGameBody = z
   .object({
     opponent: z.enum(["house", "friend", "hosted"]),
@@ -21,6 +27,7 @@ export const CreateGameBody = z
     turnSeconds: z.number().int().min(10).max(86400).default(120),
     public: z.boolean().default(true),
     seat: z.enum(["A", "B", "random"]).default("A"),
+    reserveSeat: ReserveSeat,
   })
   .strict();
 export type CreateGameBody = z.infer<typeof CreateGameBody>;
@@ -31,6 +38,7 @@ export const JoinGameBody = z
     name: NameSchema.optional(),
     player: PlayerRefSchema.optional(),
     champion: ChampionSchema.optional(),
+    reserveSeat: ReserveSeat,
   })
   .strict();
 export type JoinGameBody = z.infer<typeof JoinGameBody>;

@@ -15,7 +15,7 @@ import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { seatOfToken } from "./record";
 import { changeChannel } from "./ports";
-import type { RoomAccess } from "./room-access";
+import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
@@ -65,6 +65,7 @@ export class GameService {
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
     const links = linksFor(this.baseUrl, record.id);
     if (body.opponent === "hosted") {
+      if (body.reserveSeat) throw new AppError("bad_request", "a hosted game has no seat of its creator to reserve: reserveSeat is for house and friend games, and for joining");
       const codes = { A: newInviteCode(), B: newInviteCode() };
       record.seats = { A: openSeat(codes.A), B: openSeat(codes.B) };
       await this.open(record);
@@ -82,12 +83,12 @@ export class GameService {
       record.seats[other] = { playerId: "house", name: `House (${body.level})`, kind: "house" };
       this.start(record, at);
       await this.open(record);
-      return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, urls: { play: links.play, watch: links.watch } };
+      return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), urls: { play: links.play, watch: links.watch } };
     }
     const code = newInviteCode();
     record.seats[other] = openSeat(code);
     await this.open(record);
-    return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, code, inviteUrl: `${this.baseUrl}/join/${code}` };
+    return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
   }
 
   /** A game between two known seats (quick-match pairs), active at once. */
@@ -113,7 +114,13 @@ export class GameService {
       seat: claimed.seat,
       playerToken: token,
       player: this.players.introduce(resolved),
+      ...(await this.reservation(body, game.id, token)),
     };
+  }
+
+  /** The new seat's WebSocket seat reservation, when the request asked for it. */
+  private async reservation(body: { reserveSeat: boolean }, gameId: string, token: string): Promise<{ seatReservation?: SeatReservation }> {
+    return body.reserveSeat ? { seatReservation: await this.rooms.reserveSeat(gameId, token) } : {};
   }
 
   private start(record: GameRecord, at: string) {

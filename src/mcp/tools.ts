@@ -38,10 +38,11 @@ const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description
 export const TOOLS: ToolDef[] = [
   def("create_game", false,
     "Create a game. opponent `house` starts at once against the house AI; `friend` returns an invite code for a second player; `hosted` returns a code for each seat. Keep the returned playerToken (and player.secret for a new guest profile): they are shown once.",
-    CreateGameBody, (a, d) => d.games.create(a)),
+    // An MCP agent plays over MCP: a WebSocket seat reservation is of no use to it.
+    CreateGameBody.omit({ reserveSeat: true }), (a, d) => d.games.create({ ...a, reserveSeat: false })),
   def("join_game", false,
     "Join a game waiting for its second player with its invite code. Returns the seat, its playerToken and the game.",
-    JoinGameBody, (a, d) => d.games.join(a)),
+    JoinGameBody.omit({ reserveSeat: true }), (a, d) => d.games.join({ ...a, reserveSeat: false })),
   def("quick_match", false,
     "Queue for a game against another player of the same ruleset. Waits up to `wait` seconds; answers status `matched` (with game, seat, playerToken) or `queued` with a ticket for quick_match_poll.",
     QuickMatchBody, (a, d) => d.quick.enqueue(a)),

@@ -3,7 +3,7 @@ import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { playRest } from "../support/play";
 import { bootServer, eventually, http } from "../support/server";
-import { joinWs } from "../support/ws";
+import { consumeWs, joinWs } from "../support/ws";
 
 const cardIdsOfHands = (state: any): string[] => Object.values(state.hands ?? {}).flatMap((h: any) => h.cards.map((c: any) => c.id));
 
@@ -72,6 +72,31 @@ describe("Integration: WebSocket clients play in the game room", function () {
     assert.equal(wsEnd.status, "finished");
     assert.equal(restEnd.moveCount, 16);
     assert.deepEqual({ A: wsEnd.scoreA, B: wsEnd.scoreB }, restEnd.state.score);
+  });
+
+  it("connects the seats created and joined with reserveSeat by their seat reservations, each usable once", async () => {
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann", reserveSeat: true });
+    assert.equal(a.status, 201, a.text);
+    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob", reserveSeat: true });
+    assert.equal(b.status, 200, b.text);
+    for (const answer of [a.json, b.json]) {
+      assert.equal(answer.seatReservation.roomId, answer.game.id);
+      // The token is checked when the socket connects; the reservation does not repeat it.
+      assert.ok(!JSON.stringify(answer.seatReservation).includes(answer.playerToken));
+    }
+    const [A, B] = await Promise.all([consumeWs(server.url, a.json.seatReservation), consumeWs(server.url, b.json.seatReservation)]);
+    const [endA, endB] = await Promise.all([A.playToEnd(), B.playToEnd()]);
+    assert.equal(endA.status, "finished");
+    assert.equal(endB.moveCount, 16);
+    assert.equal(A.moved.length + B.moved.length, 16);
+    // A reservation is spent once it is used.
+    await assert.rejects(consumeWs(server.url, a.json.seatReservation));
+    // Asked for nothing, nothing is reserved; a hosted game's creator has no seat to reserve.
+    const plain = await http(server.url, "POST", "/api/v1/games", { opponent: "house" });
+    assert.equal(plain.json.seatReservation, undefined);
+    const hosted = await http(server.url, "POST", "/api/v1/games", { opponent: "hosted", reserveSeat: true });
+    assert.equal(hosted.status, 400);
+    assert.match(hosted.json.detail, /hosted/);
   });
 
   it("refuses a wrong token at join, and moves from a spectator or out of turn with a refused message", async () => {

@@ -14,8 +14,15 @@ export interface WsPlayer {
 }
 
 export async function joinWs(base: string, gameId: string, playerToken?: string): Promise<WsPlayer> {
-  const client = new Client(base);
-  const room = await client.joinById(gameId, playerToken ? { playerToken } : {});
+  return player(await new Client(base).joinById(gameId, playerToken ? { playerToken } : {}));
+}
+
+/** A seat that connects with the seat reservation its create or join answer carried (`reserveSeat`). */
+export async function consumeWs(base: string, reservation: Parameters<Client["consumeSeatReservation"]>[0]): Promise<WsPlayer> {
+  return player(await new Client(base).consumeSeatReservation(reservation));
+}
+
+function player(room: Room): WsPlayer {
   const seen: any[] = [];
   const refused: any[] = [];
   const moved: Array<{ notation: string; n: number }> = [];

@@ -93,18 +93,31 @@ export const PlayerSummary = z
   })
   .meta({ id: "Player" });
 
+const SeatReservation = z
+  .object({
+    name: z.string(),
+    sessionId: z.string(),
+    roomId: z.string(),
+    processId: z.string().optional(),
+    publicAddress: z.string().optional(),
+    devMode: z.boolean().optional(),
+  })
+  .describe("present when the request set `reserveSeat`: pass it to a Colyseus SDK's `client.consumeSeatReservation(...)` within 15 s to join the room as this seat")
+  .meta({ id: "SeatReservation" });
 const Seated = { game: GameRecord, seat: SeatSchema, playerToken: z.string().describe("the seat's token, shown once"), player: PlayerSummary };
+/** A seat handed out by create or join, which may ask for its WebSocket seat reservation too. */
+const SeatedHere = { ...Seated, seatReservation: SeatReservation.optional() };
 const Invite = z.object({ code: z.string(), inviteUrl: url });
 
 export const CreatedGame = z
   .union([
-    z.object({ ...Seated, urls: z.object({ play: url, watch: url }) }).describe("against the house"),
-    z.object({ ...Seated, ...Invite.shape }).describe("with a friend: the invite for the other seat"),
+    z.object({ ...SeatedHere, urls: z.object({ play: url, watch: url }) }).describe("against the house"),
+    z.object({ ...SeatedHere, ...Invite.shape }).describe("with a friend: the invite for the other seat"),
     z.object({ game: GameRecord, seats: z.object({ A: Invite, B: Invite }), urls: z.object({ watch: url }) }).describe("hosted: both seats' invites"),
   ])
   .meta({ id: "CreatedGame" });
 
-export const JoinedGame = z.object(Seated).meta({ id: "JoinedGame" });
+export const JoinedGame = z.object(SeatedHere).meta({ id: "JoinedGame" });
 
 export const QuickMatchQueued = z.object({ status: z.literal("queued"), ticket: z.string(), ruleset: z.enum(["classic", "mutators"]) });
 export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...Seated });

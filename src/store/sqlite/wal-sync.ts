@@ -13,8 +13,8 @@ import { setTimeout as delayFor } from "node:timers/promises";
 export interface WalSyncOptions {
   /**
    * The shortest time between the starts of two fsyncs, in milliseconds (0 by default). A sync asked for
-   * sooner waits and shares the next fsync with every commit made meanwhile: an fsync costs CPU (about half
-   * a millisecond on the benchmark machine) whatever it covers.
+   * sooner waits and shares the next fsync with every commit made meanwhile: an fsync costs CPU (several
+   * hundred microseconds on the benchmark machine) whatever it covers.
    */
   minIntervalMs?: number;
 }
