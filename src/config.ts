@@ -19,7 +19,8 @@ const EnvSchema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   /**
    * The shortest time between two commits of game writes (and, with SQLite and FULL, two WAL fsyncs), in
-   * milliseconds: what arrives sooner waits, at most this long, and shares the next commit. 0 commits every
+   * milliseconds: what arrives sooner waits, at most this long, and shares the next commit; the commit's
+   * fsync may wait once more as long, when another write's fsync started meanwhile. 0 commits every
    * event-loop turn's writes at once.
    */
   COMMIT_WINDOW_MS: z.coerce.number().min(0).max(50).default(4),
