@@ -8,6 +8,7 @@ import http from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
 import type { Client, Room } from "@colyseus/sdk";
+import type { SeatReservation } from "../../test/support/ws";
 import { profileWindow } from "./profile";
 
 // ---- arguments -------------------------------------------------------------------------------------
@@ -178,8 +179,6 @@ export class HttpClient {
 // ---- games over REST -------------------------------------------------------------------------------
 
 export type Seat = "A" | "B";
-/** What Colyseus' matchmaking answers, and the game's create and join answer with `reserveSeat`. */
-export type SeatReservation = Parameters<Client["consumeSeatReservation"]>[0];
 export interface FriendGame {
   gameId: string;
   tokens: Record<Seat, string>;

@@ -17,8 +17,11 @@ export async function joinWs(base: string, gameId: string, playerToken?: string)
   return player(await new Client(base).joinById(gameId, playerToken ? { playerToken } : {}));
 }
 
+/** What a game's create and join answers carry with `reserveSeat`, as the SDK's consumeSeatReservation takes it. */
+export type SeatReservation = Parameters<Client["consumeSeatReservation"]>[0];
+
 /** A seat that connects with the seat reservation its create or join answer carried (`reserveSeat`). */
-export async function consumeWs(base: string, reservation: Parameters<Client["consumeSeatReservation"]>[0]): Promise<WsPlayer> {
+export async function consumeWs(base: string, reservation: SeatReservation): Promise<WsPlayer> {
   return player(await new Client(base).consumeSeatReservation(reservation));
 }
 
