@@ -334,27 +334,31 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       const stored = await this.write([{ gameId: this.roomId, index, action, at }], finishing ? beforeFinish(patch) : patch);
       if (!stored.ok) return stored;
       // The engine holds the game's facts; the record keeps only the times they happened.
-      this.ctx = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
-      this.count(action, started);
+      const updated = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
+      this.count(action, started, updated);
       if (finishing) {
         // The finishing action is durable, so its sender is answered now, like any other action. The game is
-        // shown finished (patch, sync, events) once its ratings and final record are stored: that is queued
-        // next, ahead of anything that arrives later, and a crash before it is finished again by reconcile.
-        const settled = this.serial(() => this.settleFinish(patch, result.move));
+        // shown finished (patch, sync, record, events) once its ratings and final record are stored: until
+        // then the room keeps showing the game before that action, since a reader told "finished" goes on to
+        // what only a finished game has in the store (its replay, the players' ratings). That is queued next,
+        // ahead of anything that arrives later, and a crash before it is finished again by reconcile.
+        const settled = this.serial(() => this.settleFinish(updated, patch, result.move));
         return { ok: true, value: { move: result.move, settled } };
       }
+      this.ctx = updated;
       // 4. project (with the new clocks), 5. publish, 6. emit
       this.announce(result.move);
       return { ok: true, value: { move: result.move, settled: SETTLED } };
     });
   }
 
-  /** The rest of a finishing action: ratings, the record marked finished, then everyone told. */
-  private async settleFinish(patch: Partial<GameRecord>, move: MoveRecord | undefined): Promise<void> {
-    await this.rate();
+  /** The rest of a finishing action: ratings, the record marked finished, then the room shows it to everyone. */
+  private async settleFinish(finished: GameContext, patch: Partial<GameRecord>, move: MoveRecord | undefined): Promise<void> {
+    await this.rate(finished);
     // Not stored (already logged by write): the log holds the finishing action and the engine is the game's
     // truth, so the room still shows the end, and whichever process opens the game next stores it (reconcile).
     await this.write([], patch);
+    this.ctx = finished;
     this.announce(move);
     await this.finish();
   }
@@ -391,18 +395,19 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     }
   }
 
-  private count(action: Action, started: bigint) {
+  /** Counts an accepted action of `ctx`, the context it produced. */
+  private count(action: Action, started: bigint, ctx: GameContext) {
     const { metrics } = this.deps;
     metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    if (action.kind === "place") metrics.moves.inc({ player: this.ctx.record.seats[this.ctx.engine?.moves.at(-1)?.seat ?? "A"]?.kind ?? "human" });
-    const f = factsOf(this.ctx);
+    if (action.kind === "place") metrics.moves.inc({ player: ctx.record.seats[ctx.engine?.moves.at(-1)?.seat ?? "A"]?.kind ?? "human" });
+    const f = factsOf(ctx);
     if (f.status === "finished") metrics.gamesFinished.inc({ decided_by: f.decidedBy ?? "unknown" });
   }
 
   // ---- Lifecycle: finishing, clocks, the house opponent ------------------------------------------
 
-  private async rate() {
-    await this.deps.players.recordResult(this.asStored()).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
+  private async rate(ctx: GameContext = this.ctx) {
+    await this.deps.players.recordResult(this.asStored(ctx)).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
   }
 
   /** After a finished game is stored: the finish hook (agent challenges); the room is released later. */
@@ -515,7 +520,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   /** The record as the store keeps it: the facts derived from the engine written into it. */
-  private asStored(): GameRecord {
-    return { ...this.ctx.record, ...recordPatch(this.ctx, this.ctx.record.finishedAt ?? new Date().toISOString()) };
+  private asStored(ctx: GameContext = this.ctx): GameRecord {
+    return { ...ctx.record, ...recordPatch(ctx, ctx.record.finishedAt ?? new Date().toISOString()) };
   }
 }

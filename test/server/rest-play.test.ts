@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { verifyReplay } from "../../src/game";
 import type { RunningServer } from "../../src/server";
-import { playRest } from "../support/play";
+import { pickMove, playRest } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 /** Every card id a body mentions inside a `hand` array (what a viewer was shown as a hand). */
@@ -164,5 +164,51 @@ describe("Integration: REST agents play through sync and moves", function () {
     const taken = await http(base, "POST", `/api/v1/games/${id}/moves`, { card: (await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(waiter))).json.state.hand[0].id, square: "a1" }, bearer(waiter));
     assert.equal(taken.json.code, "illegal_move");
     assert.match(taken.json.detail, /a1/);
+  });
+});
+
+describe("Integration: a finished game is shown only once it is stored as finished", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  // A long commit window widens the time between the finishing action's commit and the stored end
+  // (ratings, then the record marked finished), so that a reader polling meanwhile would catch the gap.
+  before(async () => {
+    server = await bootServer({ commitWindowMs: 200 });
+  });
+  after(async () => server.close());
+
+  it("answers the replay and the rated profiles to whoever first reads the game as finished", async () => {
+    const base = server.url;
+    const a = await http(base, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    const b = await http(base, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
+    const id = a.json.game.id as string;
+    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const players = [a.json.player.id, b.json.player.id];
+    const turn = async () => {
+      for (const token of Object.values(tokens)) {
+        const s = await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(token));
+        if (s.json.yourTurn) return { token, state: s.json.state, moveCount: s.json.moveCount as number };
+      }
+      throw new Error("nobody's turn");
+    };
+    for (let n = 0; n < 15; n++) {
+      const t = await turn();
+      assert.equal((await http(base, "POST", `/api/v1/games/${id}/moves`, pickMove(t.state), bearer(t.token))).status, 200);
+    }
+    const last = await turn();
+    assert.equal(last.moveCount, 15);
+    const finishing = http(base, "POST", `/api/v1/games/${id}/moves`, pickMove(last.state), bearer(last.token));
+    // Poll the public record while the finishing move is stored, rated and marked finished.
+    let record = await http(base, "GET", `/api/v1/games/${id}`);
+    while (record.json.status !== "finished") {
+      assert.equal(record.json.moveCount, 15, "the finishing move shows only with the finished game");
+      await new Promise((r) => setTimeout(r, 5));
+      record = await http(base, "GET", `/api/v1/games/${id}`);
+    }
+    const replay = await http(base, "GET", `/api/v1/games/${id}/replay`);
+    assert.equal(replay.status, 200, replay.text);
+    assert.equal(replay.json.moveCount, 16);
+    for (const p of players) assert.equal((await http(base, "GET", `/api/v1/players/${p}`)).json.player.games, 1);
+    assert.equal((await finishing).status, 200);
   });
 });
