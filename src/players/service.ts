@@ -11,6 +11,8 @@ import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort } from "../
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
 
 export interface PlayerRef { id: string; secret: string }
+/** A seat's profile as read for rating (none for the house), and the rating it plays at. */
+interface Loaded { player: PlayerRecord | null; rated: Rated }
 export interface Resolved { player: PlayerRecord; secret?: string }
 
 const FORM_LENGTH = 10;
@@ -58,52 +60,58 @@ export class PlayerService {
     return { player, secret };
   }
 
-  /** Applies a finished game to both human profiles. Aborted games are not rated. */
+  /**
+   * Applies a finished game to both human profiles. Aborted games are not rated. Each seat's profile is a
+   * versioned read-modify-write: another process finishing a game of the same player at the same moment
+   * makes that seat's write miss, and it is computed again from what the other process wrote, so no result
+   * is lost. Both profiles are read once per attempt, for both seats' ratings.
+   */
   async recordResult(game: GameRecord): Promise<void> {
     if (game.status !== "finished" || game.decidedBy === "aborted") return;
-    await Promise.all((["A", "B"] as const).map((seat) => this.applyResult(game, seat)));
-  }
-
-  /**
-   * Applies a game to one seat's profile as a versioned read-modify-write: another process finishing a
-   * game of the same player at the same moment makes this write miss, and it is computed again from what
-   * that process wrote, so no result is lost.
-   */
-  private async applyResult(game: GameRecord, seat: Seat): Promise<void> {
-    const other: Seat = seat === "A" ? "B" : "A";
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const [mine, theirs] = await Promise.all([this.load(game, seat), this.load(game, other)]);
-      const p = mine.player;
-      // A game is applied once per profile, even when a restart replays the end of a game.
-      if (!p || p.ratedGames?.includes(game.id)) return;
-      const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
-      const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
-      const rated = seat === "A" ? ra : rb;
-      const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
-      // A seat that chose no champion got one drawn by the seed; it counts towards the favourite too.
-      const champion = game.seats[seat]?.champion ?? (game.seats.A && game.seats.B ? startEngine(game).champions[seat] : undefined);
-      const champions = { ...p.champions };
-      if (champion) {
-        const c = champions[champion] ?? { games: 0, wins: 0 };
-        champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
-      }
-      const written = await this.store.updatePlayerIf(p.id, { version: p.version }, {
-        ...rated,
-        games: p.games + 1,
-        wins: p.wins + (outcome === "W" ? 1 : 0),
-        losses: p.losses + (outcome === "L" ? 1 : 0),
-        draws: p.draws + (outcome === "D" ? 1 : 0),
-        recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
-        champions,
-        ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
-        version: (p.version ?? 0) + 1,
-      });
-      if (written) return;
+    // A seat that chose no champion got one drawn by the seed; it counts towards the favourite too.
+    const drawn = game.seats.A && game.seats.B && (!game.seats.A.champion || !game.seats.B.champion) ? startEngine(game).champions : undefined;
+    let pending: Seat[] = ["A", "B"];
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
+      const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
+      const profiles = { A: a, B: b };
+      const written = await Promise.all(pending.map((seat) => this.applyResult(game, seat, profiles, drawn?.[seat])));
+      pending = pending.filter((_, i) => !written[i]);
     }
-    throw new Error(`player of seat ${seat} in game ${game.id}: rating update kept conflicting`);
+    if (pending.length > 0) throw new Error(`players of seats ${pending.join(", ")} in game ${game.id}: rating update kept conflicting`);
   }
 
-  private async load(game: GameRecord, seat: Seat): Promise<{ player: PlayerRecord | null; rated: Rated }> {
+  /** Writes a game's result into one seat's profile as read; false when the profile changed since (retry). */
+  private async applyResult(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, drawnChampion: ChampionId | undefined): Promise<boolean> {
+    const other: Seat = seat === "A" ? "B" : "A";
+    const mine = profiles[seat];
+    const theirs = profiles[other];
+    const p = mine.player;
+    // A game is applied once per profile, even when a restart replays the end of a game.
+    if (!p || p.ratedGames?.includes(game.id)) return true;
+    const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
+    const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
+    const rated = seat === "A" ? ra : rb;
+    const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
+    const champion = game.seats[seat]?.champion ?? drawnChampion;
+    const champions = { ...p.champions };
+    if (champion) {
+      const c = champions[champion] ?? { games: 0, wins: 0 };
+      champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
+    }
+    return this.store.updatePlayerIf(p.id, { version: p.version }, {
+      ...rated,
+      games: p.games + 1,
+      wins: p.wins + (outcome === "W" ? 1 : 0),
+      losses: p.losses + (outcome === "L" ? 1 : 0),
+      draws: p.draws + (outcome === "D" ? 1 : 0),
+      recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
+      champions,
+      ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
+      version: (p.version ?? 0) + 1,
+    });
+  }
+
+  private async load(game: GameRecord, seat: Seat): Promise<Loaded> {
     const s = game.seats[seat];
     if (!s || s.kind === "house") {
       return { player: null, rated: { rating: HOUSE_RATING[game.level ?? "normal"], rd: 50, volatility: 0.06 } };

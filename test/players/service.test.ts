@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { startEngine } from "../../src/games/context";
 import { PlayerService } from "../../src/players/service";
 import { openStore, type GameRecord, type Store } from "../../src/store";
 
@@ -43,6 +44,21 @@ describe("Unit: player results", () => {
     assert.equal(twice!.games, 1);
     assert.equal(twice!.rating, once!.rating);
     assert.equal(twice!.recentForm, "D");
+  });
+
+  it("reads each profile once and counts the champion the seed drew for a seat that chose none", async () => {
+    const chosen = await finishedGame("B");
+    const game: GameRecord = { ...chosen, seats: { A: chosen.seats.A, B: { ...chosen.seats.B!, champion: undefined } } };
+    const drawn = startEngine(game).champions.B;
+    const reads: string[] = [];
+    const counted = new PlayerService(
+      { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayerIf: store.updatePlayerIf.bind(store) } as Store,
+      "http://arena.test",
+    );
+    await counted.recordResult(game);
+    assert.deepEqual([...reads].sort(), [game.seats.A!.playerId, game.seats.B!.playerId].sort());
+    const b = (await store.getPlayer(game.seats.B!.playerId))!;
+    assert.deepEqual(b.champions[drawn], { games: 1, wins: 1 });
   });
 
   it("does not rate an aborted game", async () => {
