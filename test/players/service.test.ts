@@ -52,7 +52,7 @@ describe("Unit: player results", () => {
     const drawn = startEngine(game).champions.B;
     const reads: string[] = [];
     const counted = new PlayerService(
-      { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayerIf: store.updatePlayerIf.bind(store) } as Store,
+      { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayerIf: store.updatePlayerIf.bind(store) },
       "http://arena.test",
     );
     await counted.recordResult(game);
