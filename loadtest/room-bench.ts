@@ -41,7 +41,7 @@ import v8 from "node:v8";
 import { playBgioMatch, startBgioServer } from "./lib/bgio";
 import { commitCosts, type CommitCost } from "./lib/commit-cost";
 import { CommitTimer, type CommitLatency } from "./lib/commit-latency";
-import { LoopMonitor, type LoopHealth } from "./lib/loop-health";
+import { addStalls, LoopMonitor, STALL_MS, type LoopHealth, type StallSplit } from "./lib/loop-health";
 import { PacedGames } from "./lib/paced";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
@@ -166,7 +166,7 @@ function capacitySizes(max: number, from: number): number[] {
 function worstLoop(loops: LoopHealth[]): LoopHealth {
   return loops.reduce((a, b) => ({
     delayP50Ms: Math.max(a.delayP50Ms, b.delayP50Ms), delayP99Ms: Math.max(a.delayP99Ms, b.delayP99Ms), delayMaxMs: Math.max(a.delayMaxMs, b.delayMaxMs),
-    gcMs: round(a.gcMs + b.gcMs, 2), gcMaxMs: Math.max(a.gcMaxMs, b.gcMaxMs), majorGcs: a.majorGcs + b.majorGcs,
+    gcMs: round(a.gcMs + b.gcMs, 2), gcMaxMs: Math.max(a.gcMaxMs, b.gcMaxMs), majorGcs: a.majorGcs + b.majorGcs, stalls: addStalls(a.stalls, b.stalls),
   }));
 }
 
@@ -402,6 +402,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
         c.refused, c.held ? "yes" : "no",
       ])));
+    const split = (x: StallSplit) => `${x.count}: ${round(x.ms, 0)} = ${round(x.runMs, 0)} + ${round(x.gcMs, 0)} + ${round(x.queuedMs, 0)} + ${round(x.asleepMs, 0)}`;
+    console.log(table(`Event-loop stalls (ticks >= ${STALL_MS} ms late): count: ms from the tick before = running + in GC + waiting for a CPU + asleep (the timer's wait or a system call)`,
+      ["active games", "server", "clients"], x.capacity.steps.map((c) => [c.games, split(c.server.stalls), split(c.client.stalls)])));
     console.log();
   }
   if (x.idle) {
