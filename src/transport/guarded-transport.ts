@@ -6,7 +6,8 @@
  * - every frame counts against the socket's budget, whatever its protocol type; past it the socket is closed;
  * - a frame sent before the socket has joined its room closes it (the SDK sends nothing until it has);
  * - socket errors (malformed frames) are logged once per connection through the structured logger;
- * - the heartbeat pings a slice of the sockets at a time instead of all of them at once (./heartbeat.ts).
+ * - the heartbeat pings a slice of the sockets at a time instead of all of them at once, and skips a socket
+ *   that sent a frame since its last visit (./heartbeat.ts).
  */
 import type { IncomingMessage } from "node:http";
 import { matchMaker } from "@colyseus/core";
@@ -85,17 +86,19 @@ export class GuardedTransport extends WebSocketTransport {
     this.warnings = new RateLimitedLog(guard.log);
     // The base class registers its handler unbound; re-register it bound so the override can reach `this`.
     this.wss.removeAllListeners("connection");
-    this.wss.on("connection", (raw: WebSocket & { pingCount: number }, req: IncomingMessage, upgrade?: unknown) => {
+    this.wss.on("connection", (raw: WebSocket & Pingable, req: IncomingMessage, upgrade?: unknown) => {
       void this.onConnection(raw, req, upgrade);
     });
   }
 
-  protected override async onConnection(raw: WebSocket & { pingCount: number }, req: IncomingMessage, upgrade?: unknown): Promise<void> {
+  protected override async onConnection(raw: WebSocket & Pingable, req: IncomingMessage, upgrade?: unknown): Promise<void> {
     const conn: Connection = { ip: clientAddress(req, this.guard.trustProxy), joined: false, cut: false, errorLogged: false };
     const budget = new FrameBudget(this.guard.framesPerSecond);
     const count = (mustHaveJoined: boolean) => () => {
       this.scope.enter(conn);
       if (conn.cut) return;
+      // A message or a ping shows the socket is alive: the heartbeat skips it on its next pass (not a pong).
+      if (mustHaveJoined) raw.heard = true;
       if (mustHaveJoined && !conn.joined) this.cut(raw, conn, "sent a frame before joining its room");
       else if (!budget.take()) this.cut(raw, conn, `more than ${this.guard.framesPerSecond} frames per second`);
     };

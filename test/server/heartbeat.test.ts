@@ -33,6 +33,21 @@ describe("Integration: the WebSocket heartbeat", function () {
     ws.close();
   });
 
+  it("does not ping a client that sends frames of its own, and keeps it though it answers no ping", async () => {
+    const ws = await spectate({ autoPong: false });
+    let pings = 0;
+    ws.on("ping", () => pings++);
+    // A frame a second (a WebSocket ping from the client here; a move does the same): the socket shows it is alive.
+    ws.ping();
+    const talk = setInterval(() => ws.ping(), 1000);
+    await new Promise((r) => setTimeout(r, 10_000));
+    clearInterval(talk);
+    // At most the one ping a pass may have sent before the first frame arrived (three or four without the skip).
+    assert.ok(pings <= 1, `pinged ${pings} times in 10 s`);
+    assert.equal(ws.readyState, WebSocket.OPEN, "not cut: it was never silent for a period");
+    ws.close();
+  });
+
   it("cuts a client that stops answering pings", async () => {
     const ws = await spectate({ autoPong: false });
     const started = Date.now();

@@ -71,6 +71,25 @@ describe("StaggeredHeartbeat", () => {
     assert.equal(lone.pings, 3);
   });
 
+  it("skips a socket that sent a frame since its last visit, and pings and cuts it once it falls silent", () => {
+    const sockets = new Set<Pingable>();
+    const talker = new FakeSocket(sockets, true); // never answers a ping: only its own frames keep it
+    const quiet = new FakeSocket(sockets);
+    const hb = new StaggeredHeartbeat(sockets, 300, 2, 100); // a pass every 3 ticks
+    for (let pass = 0; pass < 5; pass++) {
+      talker.heard = true; // a move (or a ping frame) from the client during each period
+      for (let tick = 0; tick < 3; tick++) hb.tick();
+    }
+    assert.equal(talker.pings, 0);
+    assert.equal(talker.terminated, false);
+    assert.equal(quiet.pings, 5);
+    // Silent from now on: pinged on each of the next two passes, unanswered, then cut on the third.
+    for (let tick = 0; tick < 9; tick++) hb.tick();
+    assert.equal(talker.pings, 2);
+    assert.equal(talker.terminated, true);
+    assert.equal(quiet.terminated, false);
+  });
+
   it("does nothing, and costs nothing, with no sockets", () => {
     const hb = new StaggeredHeartbeat(new Set(), 3000, 2);
     hb.tick();
