@@ -50,9 +50,13 @@ export function effectiveRanks(board: readonly Cell[], ctx: RuleContext, index: 
     if (el === def.element) bonus += 1;
     else if (!ignorePenalty) bonus -= 1;
   }
-  const adj = (r: number) => Math.min(MAX_RANK, Math.max(MIN_RANK, r + bonus));
   const r = def.ranks;
-  return { n: adj(r.n), e: adj(r.e), s: adj(r.s), w: adj(r.w) };
+  return { n: adjusted(r.n, bonus), e: adjusted(r.e, bonus), s: adjusted(r.s, bonus), w: adjusted(r.w, bonus) };
+}
+
+/** A rank moved by `bonus`, within 1..10 (a module function: this runs for every neighbour of every placement). */
+function adjusted(rank: number, bonus: number): number {
+  return Math.min(MAX_RANK, Math.max(MIN_RANK, rank + bonus));
 }
 
 const total = (r: Ranks) => r.n + r.e + r.s + r.w;
