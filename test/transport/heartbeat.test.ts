@@ -4,6 +4,7 @@ import { StaggeredHeartbeat, type Pingable } from "../../src/transport/heartbeat
 /** A socket that answers every ping at once (like a live client), unless it is `silent`. */
 class FakeSocket implements Pingable {
   pingCount = 0;
+  heard = false;
   pings = 0;
   terminated = false;
   constructor(private readonly sockets: Set<Pingable>, public silent = false) {
