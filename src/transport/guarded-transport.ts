@@ -94,12 +94,13 @@ export class GuardedTransport extends WebSocketTransport {
   protected override async onConnection(raw: WebSocket & Pingable, req: IncomingMessage, upgrade?: unknown): Promise<void> {
     const conn: Connection = { ip: clientAddress(req, this.guard.trustProxy), joined: false, cut: false, errorLogged: false };
     const budget = new FrameBudget(this.guard.framesPerSecond);
-    const count = (mustHaveJoined: boolean) => () => {
+    // An unprompted frame (a message or a ping, not a pong answering ours) must come after the join, and
+    // shows the socket is alive: the heartbeat skips it on its next pass.
+    const count = (unprompted: boolean) => () => {
       this.scope.enter(conn);
       if (conn.cut) return;
-      // A message or a ping shows the socket is alive: the heartbeat skips it on its next pass (not a pong).
-      if (mustHaveJoined) raw.heard = true;
-      if (mustHaveJoined && !conn.joined) this.cut(raw, conn, "sent a frame before joining its room");
+      if (unprompted) raw.heard = true;
+      if (unprompted && !conn.joined) this.cut(raw, conn, "sent a frame before joining its room");
       else if (!budget.take()) this.cut(raw, conn, `more than ${this.guard.framesPerSecond} frames per second`);
     };
     // Registered before the room's own listener, so the budget is checked first for every frame.
