@@ -8,7 +8,7 @@
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
  * builds its replicated state only once a WebSocket client joins (a game nobody watches keeps none).
  */
-import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { Room, SchemaSerializer, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
@@ -28,6 +28,7 @@ import { GameRoomState } from "./game-state";
 import { GameClock, type ClockHandlers } from "./game-clock";
 import { parseGameIn, send, type GameIn } from "./messages";
 import { Projector } from "./projection";
+import { GameStateSerializer } from "./state-serializer";
 
 /** The record of a finishing action as stored before the ratings: still active, so a restart finishes it again. */
 function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
@@ -160,6 +161,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.connected[seat] = false;
       this.refresh();
     }
+  }
+
+  /** Colyseus makes a plain SchemaSerializer whenever the state is set; the game rooms share their handshake. */
+  override setSerializer(serializer: Serializer<GameRoomState>) {
+    super.setSerializer(serializer.constructor === SchemaSerializer ? new GameStateSerializer() : serializer);
   }
 
   override onBeforeShutdown() {
