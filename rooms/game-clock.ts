@@ -95,6 +95,8 @@ export class GameClock {
         return this.on.onWaitingExpired();
       case "release":
         return this.on.onReleased();
+      case null: // stopped or re-armed meanwhile
+        return;
     }
   }
 }
