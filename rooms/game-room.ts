@@ -13,7 +13,7 @@ import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
 import { commit, factsOf, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
-import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName } from "../src/games/game-events";
+import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
 import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
 import type { RoomDeps } from "../src/games/ports";
 import { recordPatch, seatOfToken } from "../src/games/record";
@@ -286,8 +286,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.publish();
       if (engine) {
         this.deps.metrics.gamesStarted.inc({ opponent: record.opponent });
-        this.deps.events.emit(startedEvent(this.ctx, this.deps.baseUrl));
-        this.deps.events.emit(turnEvent(this.ctx, engine.turn, this.deps.baseUrl));
+        const { ctx } = this;
+        this.emit("game.started", () => startedEvent(ctx, this.deps.baseUrl));
+        this.emit("game.turn", () => turnEvent(ctx, engine.turn, this.deps.baseUrl));
       }
       return { ok: true, value: { seat, status: record.status } };
     });
@@ -391,14 +392,21 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private emitAfter(move: MoveRecord | undefined) {
-    const { events, baseUrl } = this.deps;
-    if (move) events.emit(moveEvent(this.ctx, move.n - 1));
+    const { baseUrl } = this.deps;
+    const ctx = this.ctx;
+    if (move) this.emit("game.move", () => moveEvent(ctx, move.n - 1));
     if (this.status() === "finished") {
-      events.emit(finishedEvent(this.ctx, baseUrl));
-      for (const seat of ["A", "B"] as const) if (this.ctx.record.seats[seat]?.kind === "human") events.emit(turnEvent(this.ctx, seat, baseUrl));
-    } else if (move && this.ctx.engine) {
-      events.emit(turnEvent(this.ctx, this.ctx.engine.turn, baseUrl));
+      this.emit("game.finished", () => finishedEvent(ctx, baseUrl));
+      for (const seat of ["A", "B"] as const) if (ctx.record.seats[seat]?.kind === "human") this.emit("game.turn", () => turnEvent(ctx, seat, baseUrl));
+    } else if (move && ctx.engine) {
+      const turn = ctx.engine.turn;
+      this.emit("game.turn", () => turnEvent(ctx, turn, baseUrl));
     }
+  }
+
+  /** Emits an event, unless nobody subscribed to events of its name for this game: then it is not built. */
+  private emit<N extends EventName>(name: N, build: () => OutEvent & { name: N }) {
+    if (this.deps.listens(this.roomId, name)) this.deps.events.emit(build());
   }
 
   /** Counts an accepted action of `ctx`, the context it produced. */

@@ -128,6 +128,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     released: (gameId) => subscriptionCache.forget(gameId),
     fence: ownership,
     events,
+    listens: (gameId, name) => subscriptionCache.listens(gameId, name),
     players,
     decide: (view, level) => ai.decide(view, level),
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),

@@ -6,7 +6,7 @@ import type { Logger } from "../logger";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GameWrite, GameWriteResult, GamesPort } from "../store/port";
-import type { EventSink } from "./game-events";
+import type { EventName, EventSink } from "./game-events";
 import type { GameFence } from "../cluster";
 
 export type HouseLevel = Exclude<Level, "random">;
@@ -21,6 +21,11 @@ export interface RoomDeps {
   /** Claims the game for this process and tells the room when its game moved (src/cluster/ownership.ts). */
   fence: GameFence;
   events: EventSink;
+  /**
+   * False when it is known that no subscription is for this game's events of `name` (the room then
+   * neither builds nor emits them); true otherwise.
+   */
+  listens(gameId: string, name: EventName): boolean;
   players: PlayerService;
   /** The house opponent: decides from its seat view only. */
   decide(view: SeatView, level: HouseLevel): Promise<{ card: string; square: string }>;

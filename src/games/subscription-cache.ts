@@ -1,30 +1,33 @@
 /**
- * The webhook subscriptions of a live game, looked up once and kept while its room lives in this process,
- * instead of a store query for every event the room emits. It sits in front of the subscriptions port that
- * the events context receives, so the events code is unchanged: a lookup for a game with a local room is
- * answered from memory, anything else goes to the store.
+ * The webhook subscriptions of a live game, loaded once (every subscription naming the game, whatever its
+ * event and expiry) and kept while its room lives in this process, instead of a store query for every
+ * event the room emits. It sits in front of the subscriptions port that the events context receives, so the
+ * events code is unchanged: a lookup for a game with a local room is answered from memory, filtered by
+ * event, expiry and arguments as the store would; anything else goes to the store. Once a game's
+ * subscriptions are loaded, `listens` tells its room that an event nobody subscribed to need not be built.
  *
  * Invalidation: subscribing and unsubscribing (and a subscription dropped for failures or a 410) publish the
  * game's id on a presence channel, and every process drops that game's entry; with Redis presence that
- * reaches every process. Expiry needs no message: entries hold every subscription whatever its expiry and
+ * reaches every process. Expiry needs no message: an entry holds every subscription whatever its expiry and
  * a lookup filters by the time it is asked for. A cursor or failure-count update (the dispatcher's
  * bookkeeping) is applied to the cached records in place, as it only matters to the process that emits.
  */
 import type { Presence } from "@colyseus/core";
 import type { SubscriptionRecord, SubscriptionsPort } from "../store/port";
+import { matchesArguments } from "../store/shared";
 
 export const SUBSCRIPTIONS_CHANNEL = "subscriptions-changed";
 /** Published instead of a game id when the change cannot be tied to one game: every entry is dropped. */
 const ALL = "*";
 
 interface GameEntry {
-  /** Bumped by every invalidation: a lookup that started before it does not fill the cache. */
+  /** Bumped by every invalidation: a load that started before it does not fill the entry. */
   generation: number;
-  lists: Map<string, SubscriptionRecord[]>;
+  /** The game's subscriptions, any event, any expiry; null until loaded (again). */
+  all: SubscriptionRecord[] | null;
+  /** The events they are for. */
+  names: Set<string>;
 }
-
-const listKey = (name: string, match: Record<string, unknown>): string =>
-  `${name}\u0000${JSON.stringify(Object.keys(match).sort().map((k) => [k, match[k]]))}`;
 
 export class SubscriptionCache implements SubscriptionsPort {
   private readonly games = new Map<string, GameEntry>();
@@ -63,36 +66,56 @@ export class SubscriptionCache implements SubscriptionsPort {
     return { ...this.lookups };
   }
 
+  /**
+   * False only when the game's subscriptions are loaded and none is for event `name`: an event of that
+   * name would reach nobody, so its room need not build it. True whenever that is not known.
+   */
+  listens(gameId: string, name: string): boolean {
+    const entry = this.games.get(gameId);
+    return !entry?.all || entry.names.has(name);
+  }
+
   async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
     const gameId = typeof match.game_id === "string" ? match.game_id : null;
     if (!gameId || !this.isLive(gameId)) {
       this.lookups.stored++;
       return this.inner.findSubscriptions(name, match, now);
     }
+    const found: SubscriptionRecord[] = [];
+    for (const s of await this.load(gameId)) {
+      if (s.name === name && s.expiresAt > now && matchesArguments(s.arguments, match)) found.push({ ...s });
+    }
+    return found;
+  }
+
+  findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
+    return this.inner.findGameSubscriptions(gameId);
+  }
+
+  /** The game's entry, loaded from the store unless it is already. */
+  private async load(gameId: string): Promise<SubscriptionRecord[]> {
     let entry = this.games.get(gameId);
     if (!entry) {
-      entry = { generation: 0, lists: new Map() };
+      entry = { generation: 0, all: null, names: new Set() };
       this.games.set(gameId, entry);
     }
-    const key = listKey(name, match);
-    let list = entry.lists.get(key);
-    if (list) {
+    if (entry.all) {
       this.lookups.cached++;
-    } else {
-      this.lookups.stored++;
-      const generation = entry.generation;
-      // Every subscription whatever its expiry (no ISO time sorts before ""): expiry is filtered per lookup.
-      list = await this.inner.findSubscriptions(name, match, "");
-      if (this.games.get(gameId) === entry && entry.generation === generation) {
-        entry.lists.set(key, list);
-        for (const s of list) {
-          let same = this.byId.get(s.id);
-          if (!same) this.byId.set(s.id, (same = new Set()));
-          same.add(s);
-        }
+      return entry.all;
+    }
+    this.lookups.stored++;
+    const generation = entry.generation;
+    const all = await this.inner.findGameSubscriptions(gameId);
+    if (this.games.get(gameId) === entry && entry.generation === generation) {
+      entry.all = all;
+      entry.names = new Set(all.map((s) => s.name));
+      for (const s of all) {
+        let same = this.byId.get(s.id);
+        if (!same) this.byId.set(s.id, (same = new Set()));
+        same.add(s);
       }
     }
-    return list.filter((s) => s.expiresAt > now).map((s) => ({ ...s }));
+    return all;
   }
 
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -155,14 +178,13 @@ export class SubscriptionCache implements SubscriptionsPort {
     const entries = gameId === ALL ? [...this.games.values()] : [this.games.get(gameId)].filter((e) => e !== undefined);
     for (const entry of entries) {
       entry.generation++;
-      for (const list of entry.lists.values()) {
-        for (const s of list) {
-          const same = this.byId.get(s.id);
-          same?.delete(s);
-          if (same?.size === 0) this.byId.delete(s.id);
-        }
+      for (const s of entry.all ?? []) {
+        const same = this.byId.get(s.id);
+        same?.delete(s);
+        if (same?.size === 0) this.byId.delete(s.id);
       }
-      entry.lists.clear();
+      entry.all = null;
+      entry.names.clear();
     }
   }
 }

@@ -2,27 +2,32 @@
  * Every event a real server emits during whole games (a friend game played to the end, a resignation, a
  * friend game nobody joins, an agent challenge) is checked against the catalog the server publishes at
  * `GET /games/events`: the published JSON Schema must accept it, and it may carry no member the catalog
- * does not name.
+ * does not name. A room builds a game's events only for names someone subscribed to, so each game is
+ * watched through real webhook subscriptions of every game event before it starts.
  */
 import { strict as assert } from "node:assert";
 import Ajv from "ajv/dist/2020";
 import type { ValidateFunction } from "ajv";
 import type { RunningServer } from "../../src/server";
 import type { EmittedEvent } from "../../src/events";
+import { generateSecret } from "../../src/events";
 import { EVENT_NAMES, type EventName } from "../../src/events/catalog";
 import { playToEnd } from "../agents/play";
 import { closed } from "../support/schema";
 import { bearer, bootServer, eventually, http } from "../support/server";
+import { startReceiver, testCert, type Receiver } from "./helpers";
 
 describe("Integration: emitted events match the published catalog", function () {
   this.timeout(90_000);
   let server: RunningServer;
+  let receiver: Receiver;
   const emitted: EmittedEvent[] = [];
   const validators = new Map<EventName, ValidateFunction>();
 
   before(async () => {
     // A short wait for the second player, so that the abandoned friend game is aborted within the test.
-    server = await bootServer({ waitingGameTtlS: 2 });
+    server = await bootServer({ waitingGameTtlS: 2, webhookAllowPrivate: true }, { webhookCa: testCert().cert });
+    receiver = await startReceiver();
     const emit = server.events.emit.bind(server.events);
     server.events.emit = (e) => {
       emitted.push(structuredClone(e));
@@ -33,13 +38,29 @@ describe("Integration: emitted events match the published catalog", function () 
     const ajv = new Ajv({ strict: false, allErrors: true });
     for (const entry of catalog.json.events as Array<{ name: EventName; data: object }>) validators.set(entry.name, ajv.compile(closed(entry.data) as object));
   });
-  after(async () => server?.close());
+  after(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
 
   const of = (gameId: string) => emitted.filter((e) => e.data.game_id === gameId);
+
+  /** Subscribes to every event of a game; one seat's game.turn is enough for the room to build both seats'. */
+  async function watch(gameId: string, playerToken: string) {
+    const subscriptions: [EventName, Record<string, unknown>][] = [
+      ["game.started", {}], ["game.move", {}], ["game.turn", { player_token: playerToken }], ["game.finished", {}],
+    ];
+    for (const [name, args] of subscriptions) {
+      const delivery = { mode: "webhook", url: `${receiver.url}?${gameId}`, secret: generateSecret() };
+      const r = await http(server.url, "POST", "/api/v1/games/events/subscribe", { name, arguments: { game_id: gameId, ...args }, delivery });
+      assert.equal(r.status, 201, r.text);
+    }
+  }
 
   it("a friend game played to the end: game.started, every game.move, game.turn and game.finished", async () => {
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
     assert.equal(created.status, 201);
+    await watch(created.json.game.id, created.json.playerToken);
     const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, name: "Bob" });
     assert.equal(joined.status, 200, joined.text);
     const id = created.json.game.id as string;
@@ -52,6 +73,7 @@ describe("Integration: emitted events match the published catalog", function () 
 
   it("a resignation ends a game with game.finished and the final game.turn", async () => {
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
+    await watch(created.json.game.id, created.json.playerToken);
     const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code });
     const id = created.json.game.id as string;
     const r = await http(server.url, "POST", `/api/v1/games/${id}/resign`, undefined, bearer(joined.json.playerToken));
@@ -63,6 +85,7 @@ describe("Integration: emitted events match the published catalog", function () 
   it("a friend game nobody joins is aborted with game.finished and the promised final game.turn", async () => {
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
     const id = created.json.game.id as string;
+    await watch(id, created.json.playerToken);
     await eventually(() => of(id).some((e) => e.name === "game.turn"), "the aborted game's final game.turn", 10_000);
     const finished = of(id).find((e) => e.name === "game.finished");
     assert.equal(finished?.data.decided_by, "aborted");

@@ -37,10 +37,42 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
     await store.close();
   });
 
-  it("asks the store once per event of a live game, then answers from memory", async function () {
+  it("asks the store once per live game, then answers every event's lookup from memory as the store would", async function () {
     await cache.upsertSubscription(sub("s1", "g1"));
-    for (let i = 0; i < 5; i++) assert.deepEqual((await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW)).map((s) => s.id), ["s1"]);
-    assert.deepEqual(cache.stats(), { cached: 4, stored: 1 });
+    await cache.upsertSubscription(sub("s2", "g1", { name: "game.turn", arguments: { game_id: "g1", seat: "A" } }));
+    await cache.upsertSubscription(sub("s3", "g1", { name: "game.turn", arguments: { game_id: "g1", seat: "B" } }));
+    await cache.upsertSubscription(sub("s4", "g9"));
+    const lookups: [string, Record<string, unknown>][] = [
+      ["game.move", { game_id: "g1" }],
+      ["game.turn", { game_id: "g1", seat: "A" }],
+      ["game.turn", { game_id: "g1", seat: "B" }],
+      ["game.turn", { game_id: "g1" }],
+      ["game.finished", { game_id: "g1" }],
+    ];
+    for (let i = 0; i < 2; i++) {
+      for (const [name, match] of lookups) {
+        const cached = (await cache.findSubscriptions(name, match, NOW)).map((s) => s.id);
+        assert.deepEqual(cached, (await store.findSubscriptions(name, match, NOW)).map((s) => s.id), `${name} ${JSON.stringify(match)}`);
+      }
+    }
+    assert.deepEqual(cache.stats(), { cached: 9, stored: 1 });
+  });
+
+  it("tells a live game's room which events nobody subscribed to, once it knows", async function () {
+    await cache.upsertSubscription(sub("s1", "g1", { name: "game.turn", arguments: { game_id: "g1", seat: "A" } }));
+    assert.equal(cache.listens("g1", "game.move"), true, "not known before the first lookup");
+    await cache.findSubscriptions("game.turn", { game_id: "g1", seat: "A" }, NOW);
+    assert.equal(cache.listens("g1", "game.move"), false);
+    assert.equal(cache.listens("g1", "game.turn"), true);
+    await cache.upsertSubscription(sub("s2", "g1"));
+    assert.equal(cache.listens("g1", "game.move"), true, "a new subscription makes it unknown again at once");
+    await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW);
+    assert.equal(cache.listens("g1", "game.move"), true);
+    await presence.publish("subscriptions-changed", "*");
+    await cache.findSubscriptions("game.finished", { game_id: "g1" }, NOW);
+    assert.equal(cache.listens("g1", "game.finished"), false);
+    cache.forget("g1");
+    assert.equal(cache.listens("g1", "game.finished"), true, "a released game is not known");
   });
 
   it("sees a subscription made after the first lookup, and loses one removed", async function () {
@@ -139,9 +171,19 @@ describe("End-to-end: a subscription made mid-game is seen by the next move", fu
     const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
     const id = a.json.game.id as string;
     const tokens = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
-    // Two moves with nobody subscribed: the room's lookups have found (and kept) no subscription.
+    const emitted: string[] = [];
+    const emit = server.events.emit.bind(server.events);
+    server.events.emit = (e) => {
+      if (e.data.game_id === id) emitted.push(e.name);
+      emit(e);
+    };
+    // Two moves with nobody subscribed: the room's lookups have found (and kept) no subscription, so after
+    // the first lookup the room no longer builds the events nobody subscribed to.
     await move(id, tokens);
+    await server.events.dispatcher.idle();
+    const before = emitted.length;
     await move(id, tokens);
+    assert.deepEqual(emitted.slice(before), [], "no event built for the second move");
 
     const secret = generateSecret();
     const delivery = { mode: "webhook", url: `${receiver.url}?mid`, secret };

@@ -72,6 +72,21 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
       assert.deepEqual(await find("game.end", {}), []);
     });
 
+    it("finds the subscriptions naming a game, whatever their name and expiry, in store order", async function () {
+      await store().upsertSubscription(subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" } }));
+      await store().upsertSubscription(subscription("S2", "k2", { name: "game.finished", arguments: {} }));
+      await store().upsertSubscription(subscription("S3", "k3", { arguments: { game_id: "G2" } }));
+      await store().upsertSubscription(subscription("S4", "k4", { name: "game.turn", arguments: { game_id: "G1", seat: "B" }, expiresAt: "2020-01-01T00:00:00.000Z" }));
+      await store().upsertSubscription(subscription("S5", "k5", { name: "challenge.played", arguments: { token: "t" } }));
+      await store().upsertSubscription(subscription("S6", "k6", { arguments: { game_id: 1 } }));
+      const found = await store().findGameSubscriptions("G1");
+      assert.deepEqual(found.map((s) => s.id), ["S1", "S4"]);
+      assert.deepEqual(found[0], subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" } }));
+      assert.deepEqual((await store().findGameSubscriptions("G2")).map((s) => s.id), ["S3"]);
+      assert.deepEqual(await store().findGameSubscriptions("1"), [], "a game id is compared as a string");
+      assert.deepEqual(await store().findGameSubscriptions("G9"), []);
+    });
+
     it("matches argument values by type and by structure", async function () {
       await store().upsertSubscription(subscription("S1", "k1", { name: "rank", arguments: { top: 10, tags: { a: 1, b: [2] } } }));
       const find = async (match: Record<string, unknown>) => byId(await store().findSubscriptions("rank", match, NOW));

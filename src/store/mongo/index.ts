@@ -263,6 +263,9 @@ export class MongoStore implements Store {
     const live = await this.m.subscriptions.find(filter, NO_ID).sort({ _id: 1 }).lean<SubscriptionRecord[]>().exec();
     return live.filter((s) => matchesArguments(s.arguments, match));
   }
+  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
+    return this.m.subscriptions.find({ "arguments.game_id": gameId }, NO_ID).sort({ _id: 1 }).lean<SubscriptionRecord[]>().exec();
+  }
   async deleteExpiredSubscriptions(now: string): Promise<number> {
     return (await this.m.subscriptions.deleteMany({ expiresAt: { $lte: now } }).exec()).deletedCount;
   }

@@ -331,6 +331,9 @@ export class SqliteStore implements Store {
     const live = parseAll<SubscriptionRecord>(this.st.liveSubscriptions.all(name, now) as DocRow[]);
     return live.filter((s) => matchesArguments(s.arguments, match));
   }
+  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
+    return parseAll<SubscriptionRecord>(this.st.gameSubscriptions.all(gameId) as DocRow[]);
+  }
   async deleteExpiredSubscriptions(now: string): Promise<number> {
     return this.bookkeeping(() => {
       return this.st.deleteExpired.run(now).changes;

@@ -55,6 +55,7 @@ export function prepareStatements(db: Database) {
     deleteSubscriptionByKey: p(`DELETE FROM subscriptions WHERE key = ?`),
     deleteSubscription: p(`DELETE FROM subscriptions WHERE id = ?`),
     liveSubscriptions: p(`SELECT doc FROM subscriptions WHERE name = ? AND expires_at > ? ORDER BY rowid`),
+    gameSubscriptions: p(`SELECT doc FROM subscriptions WHERE json_extract(doc, '$.arguments.game_id') = ? ORDER BY rowid`),
     deleteExpired: p(`DELETE FROM subscriptions WHERE expires_at <= ?`),
 
     saveDelivery: p(`INSERT INTO deliveries (event_id, lease_until, created_at, doc)
