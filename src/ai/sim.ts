@@ -7,7 +7,7 @@
  * with the engine exactly: the differential test in test/ai/sim.test.ts replays seeded games through both
  * and compares every position, and test/game/properties.test.ts checks the engine's properties on both.
  */
-import { CATALOGUE, CHAMPIONS, rulesOf } from "../game";
+import { CATALOGUE, CHAMPIONS, MAX_RANK, MIN_RANK, rulesOf } from "../game";
 import type { ChessPiece, Element, GameState, Mutator, Seat } from "../game/types";
 
 const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];
@@ -160,7 +160,7 @@ function bonusAt(cards: number[], rules: SimRules, i: number, waivePenalty: bool
   return b;
 }
 
-const clamp = (r: number): number => (r < 1 ? 1 : r > 10 ? 10 : r);
+const clamp = (r: number): number => (r < MIN_RANK ? MIN_RANK : r > MAX_RANK ? MAX_RANK : r);
 function totalOf(c: number, b: number): number {
   const o = c * 4;
   return clamp(RANKS[o] + b) + clamp(RANKS[o + 1] + b) + clamp(RANKS[o + 2] + b) + clamp(RANKS[o + 3] + b);

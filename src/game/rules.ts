@@ -14,8 +14,8 @@ export type CaptureKind = Extract<GameEvent, { type: "captured" }>["by"];
 export interface Capture { index: number; by: CaptureKind }
 
 /** Ranks never leave 1..10 after modifiers: base ranks are 1-9 and at most one +1 applies per source. */
-const MIN_RANK = 1;
-const MAX_RANK = 10;
+export const MIN_RANK = 1;
+export const MAX_RANK = 10;
 
 /** The context a placement is judged in: the board's special squares and the game's mutators. */
 export interface RuleContext {

@@ -39,6 +39,8 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       [{ key: 1 }, { unique: true }],
       [{ name: 1, expiresAt: 1 }],
       [{ expiresAt: 1 }],
+      // findGameSubscriptions: a live game's room loads its subscriptions by game.
+      [{ "arguments.game_id": 1 }],
     ])),
     deliveries: m("Delivery", "deliveries", schema([
       [{ eventId: 1 }, { unique: true }],

@@ -42,6 +42,8 @@ CREATE TABLE IF NOT EXISTS subscriptions (
 );
 CREATE INDEX IF NOT EXISTS subscriptions_by_name ON subscriptions (name, expires_at);
 CREATE INDEX IF NOT EXISTS subscriptions_by_expiry ON subscriptions (expires_at);
+-- findGameSubscriptions: a live game's room loads its subscriptions by game (the query's expression, verbatim).
+CREATE INDEX IF NOT EXISTS subscriptions_by_game ON subscriptions (json_extract(doc, '$.arguments.game_id'));
 
 CREATE TABLE IF NOT EXISTS deliveries (
   event_id TEXT PRIMARY KEY,
