@@ -23,10 +23,8 @@ const ALL = "*";
 interface GameEntry {
   /** Bumped by every invalidation: a load that started before it does not fill the entry. */
   generation: number;
-  /** The game's subscriptions, any event, any expiry; null until loaded (again). */
+  /** The game's subscriptions, any event, any expiry; null until loaded (again). Most games have none. */
   all: SubscriptionRecord[] | null;
-  /** The events they are for. */
-  names: Set<string>;
 }
 
 export class SubscriptionCache implements SubscriptionsPort {
@@ -72,7 +70,7 @@ export class SubscriptionCache implements SubscriptionsPort {
    */
   listens(gameId: string, name: string): boolean {
     const entry = this.games.get(gameId);
-    return !entry?.all || entry.names.has(name);
+    return !entry?.all || entry.all.some((s) => s.name === name);
   }
 
   async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
@@ -96,7 +94,7 @@ export class SubscriptionCache implements SubscriptionsPort {
   private async load(gameId: string): Promise<SubscriptionRecord[]> {
     let entry = this.games.get(gameId);
     if (!entry) {
-      entry = { generation: 0, all: null, names: new Set() };
+      entry = { generation: 0, all: null };
       this.games.set(gameId, entry);
     }
     if (entry.all) {
@@ -108,7 +106,6 @@ export class SubscriptionCache implements SubscriptionsPort {
     const all = await this.inner.findGameSubscriptions(gameId);
     if (this.games.get(gameId) === entry && entry.generation === generation) {
       entry.all = all;
-      entry.names = new Set(all.map((s) => s.name));
       for (const s of all) {
         let same = this.byId.get(s.id);
         if (!same) this.byId.set(s.id, (same = new Set()));
@@ -184,7 +181,6 @@ export class SubscriptionCache implements SubscriptionsPort {
         if (same?.size === 0) this.byId.delete(s.id);
       }
       entry.all = null;
-      entry.names.clear();
     }
   }
 }
