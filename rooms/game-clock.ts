@@ -39,8 +39,7 @@ export class GameClock {
 
   /** Sets every timer from the game as it is now. */
   arm(ctx: GameContext, now = Date.now()): void {
-    clearTimeout(this.house);
-    this.house = undefined;
+    this.clearHouse();
     const r = ctx.record;
     const status = factsOf(ctx).status;
     this.deadlineMs = 0;
@@ -64,8 +63,7 @@ export class GameClock {
 
   stop(): void {
     this.clearMain();
-    clearTimeout(this.house);
-    this.house = undefined;
+    this.clearHouse();
   }
 
   private setMain(wait: MainWait, at: number, now: number): void {
@@ -79,6 +77,11 @@ export class GameClock {
     clearTimeout(this.main);
     this.main = undefined;
     this.mainWait = null;
+  }
+
+  private clearHouse(): void {
+    clearTimeout(this.house);
+    this.house = undefined;
   }
 
   private onMain(): void {
