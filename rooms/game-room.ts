@@ -16,7 +16,7 @@ import { commit, factsOf, rebuildContext, startEngine, step, type GameContext } 
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
 import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
 import type { RoomDeps } from "../src/games/ports";
-import { recordPatch, seatOfToken } from "../src/games/record";
+import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
@@ -30,11 +30,12 @@ import { parseGameIn, send, type GameIn } from "./messages";
 import { Projector } from "./projection";
 import { GameStateSerializer } from "./state-serializer";
 
-/** The record of a finishing action as stored before the ratings: still active, so a restart finishes it again. */
+/**
+ * The record of a finishing action as stored before the ratings: without its end (status, winner, how and
+ * when it was decided), so the stored game is still active and a restart finishes it again.
+ */
 function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
-  const active: Partial<GameRecord> = { ...patch, status: "active", winner: null };
-  delete active.decidedBy;
-  delete active.finishedAt;
+  const { status: _status, winner: _winner, decidedBy: _decidedBy, finishedAt: _finishedAt, ...active } = patch;
   return active;
 }
 
@@ -334,7 +335,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       const at = new Date().toISOString();
       const index = this.ctx.engine!.actions.length;
       const next = commit(this.ctx, result, at);
-      const patch = recordPatch(next, at);
+      const patch = recordChanges(this.ctx, next, at);
       const finishing = patch.status === "finished";
       // Ratings before the record says "finished": if the process dies in between, the resumed room
       // finishes the game again (reconcile), and rating is idempotent per game.

@@ -22,6 +22,19 @@ export function recordPatch(ctx: GameContext, at: string): Partial<GameRecord> {
   };
 }
 
+/**
+ * The part of recordPatch(next) that the action from `prev` changed, which is what its write stores: status
+ * and winner only when they changed. The store's status is an indexed column, and an UPDATE that assigns it
+ * rewrites its index entry even to the same value (a page of WAL on every move).
+ */
+export function recordChanges(prev: GameContext, next: GameContext, at: string): Partial<GameRecord> {
+  const patch = recordPatch(next, at);
+  const before = factsOf(prev);
+  if (patch.status === before.status) delete patch.status;
+  if (patch.winner === before.winner) delete patch.winner;
+  return patch;
+}
+
 /** Which seat a token hash belongs to (constant-time per seat), or null. */
 export function seatOfToken(record: GameRecord, tokenHash: string): Seat | null {
   for (const seat of ["A", "B"] as const) {

@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
 import { legalMoves, newGame, spectatorView, type GameState } from "../../src/game";
 import { commit, step, type GameContext } from "../../src/games/context";
+import { recordChanges, recordPatch } from "../../src/games/record";
+import type { GameRecord } from "../../src/store/port";
 import { game } from "../store/fixtures";
 
 /** The fields of a spectator view that a timeline entry keeps: the snapshot must equal them, never drift. */
@@ -30,4 +32,36 @@ describe("GameContext timeline", function () {
       }
     });
   }
+});
+
+describe("recordChanges: what a move's write stores", function () {
+  it("leaves out an unchanged status and winner, and merged in turn equals the record derived at the end", function () {
+    for (let seed = 1; seed <= 10; seed++) {
+      const record = game(`G${seed}`, { status: "active" });
+      let ctx: GameContext = { record, engine: newGame({ ruleset: "classic" }, seed, "salt"), timeline: [], endEvents: [] };
+      let stored: Partial<GameRecord> = { ...record };
+      let finishing = 0;
+      let at = "";
+      while (ctx.engine!.status === "active") {
+        const m = legalMoves(ctx.engine!)[seed % 3 === 0 ? 0 : legalMoves(ctx.engine!).length - 1];
+        const r = step(ctx, { kind: "place", card: m.card, square: m.square });
+        assert.ok(r.ok);
+        at = new Date(ctx.timeline.length * 1000).toISOString();
+        const next = commit(ctx, r, at);
+        const patch = recordChanges(ctx, next, at);
+        assert.equal(patch.moveCount, next.timeline.length);
+        if (next.engine!.status === "active") {
+          assert.ok(!("status" in patch) && !("winner" in patch), `seed ${seed}: a move that does not end the game writes no status or winner`);
+        } else {
+          finishing++;
+          assert.equal(patch.status, "finished");
+          assert.ok("winner" in patch || recordPatch(next, at).winner === null);
+        }
+        stored = { ...stored, ...patch };
+        ctx = next;
+      }
+      assert.equal(finishing, 1);
+      assert.deepEqual({ ...stored, ...recordPatch(ctx, at) }, stored, `seed ${seed}: the writes add up to the derived record`);
+    }
+  });
 });

@@ -39,8 +39,17 @@ export function clusterContract(store: StoreRef): void {
       assert.equal(claims.filter(Boolean).length, 1);
       const g = (await store().getGame("G1"))!;
       assert.equal(g.owner, ["p1", "p2", "p3"][claims.indexOf(true)]);
+      assert.equal(await store().updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p8", ownerEpoch: 1 }), false, "a claimed game is not unclaimed");
       assert.equal(await store().updateGameIf("G1", { ownerEpoch: 1 }, { owner: "p9", ownerEpoch: 2 }), true);
+      assert.equal(await store().updateGameIf("G1", { ownerEpoch: 1 }, { owner: "p8", ownerEpoch: 2 }), false, "a stale epoch claims nothing");
+      const claimed = (await store().getGame("G1"))!;
+      assert.deepEqual([claimed.owner, claimed.ownerEpoch], ["p9", 2]);
+      const { owner: _o, ownerEpoch: _e, updatedAt: _u, ...rest } = claimed;
+      const { updatedAt: _v, ...created } = game("G1", { status: "active" });
+      assert.deepEqual(rest, created, "a claim changes the owner and its epoch only");
+      assert.deepEqual((await store().listGames({ status: "active", limit: 5 })).games.map((x) => x.id), ["G1"]);
       assert.equal(await store().updateGameIf("ghost", {}, { owner: "p9" }), false);
+      assert.equal(await store().updateGameIf("ghost", { ownerEpoch: undefined }, { owner: "p9", ownerEpoch: 1 }), false);
     });
 
     it("commits a fenced write only while the owner epoch is unchanged", async function () {

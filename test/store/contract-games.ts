@@ -197,6 +197,9 @@ export function gamesContract(store: PortRef<GamesPort>): void {
         assert.equal(g2.winner, "B");
         const finished = await store().listGames({ status: "finished", limit: 10 });
         assert.deepEqual(finished.games.map((g) => g.id), ["G2"], "the status written in the batch is queryable");
+        const active = await store().listGames({ status: "active", limit: 10 });
+        assert.deepEqual(active.games.map((g) => g.id), ["G1"], "a patch without a status keeps the one stored");
+        assert.equal(g1.status, "active");
       });
 
       it("refuses only the write whose action index is taken, and stores nothing of it", async function () {

@@ -73,6 +73,29 @@ describe("SqliteStore on a file", function () {
     }
   });
 
+  it("writes a move as two WAL pages (its action's and its game's), a claim as one, and the status index only when the status changes", async function () {
+    const path = tempFile();
+    const store = new SqliteStore({ path, checkpointMs: 0, synchronous: "NORMAL" });
+    await store.init();
+    const frames = () => (statSync(`${path}-wal`).size - 32) / (4096 + 24);
+    try {
+      for (let i = 0; i < 50; i++) await store.createGame(game(`G${i}`, { status: "active" }));
+      const before = frames();
+      assert.equal(await store.updateGameIf("G7", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 }), true);
+      assert.equal(frames() - before, 1, "a claim rewrites its game's page, no index");
+      const move = (index: number, patch: object) => [{ gameId: "G7", actions: [{ gameId: "G7", index, action: { kind: "abort" as const }, at: game("G7").createdAt }], patch, ownerEpoch: 1 }];
+      const beforeMove = frames();
+      assert.deepEqual(await store.commitGames(move(0, { moveCount: 1, score: { A: 1, B: 0 }, lastMoveAt: game("G7").createdAt })), ["committed"]);
+      assert.equal(frames() - beforeMove, 2, "a move's commit leaves every index of games alone");
+      const beforeEnd = frames();
+      assert.deepEqual(await store.commitGames(move(1, { status: "finished", winner: "A" })), ["committed"]);
+      assert.equal(frames() - beforeEnd, 3, "the status index is written when the status changes");
+      assert.deepEqual((await store.listGames({ status: "finished", limit: 5 })).games.map((g) => g.id), ["G7"]);
+    } finally {
+      await store.close();
+    }
+  });
+
   describe("a write lock held elsewhere (a WAL restart, another process)", function () {
     /**
      * A store on a new file with a game to write to, and a second connection holding the write lock while
