@@ -4,7 +4,7 @@
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
  *                          --commit-window <server default> --ws-join reservation|joinById
- *                          --idle-games 10000 --idle-seconds 60]
+ *                          --idle-games 10000 --idle-seconds 60 --client-nice 0]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
  * --synchronous NORMAL, a bare room on the same matchmaker, and boardgame.io's own server); the load
@@ -54,6 +54,11 @@ const argv = args();
  */
 const WS_JOIN = argv.get("ws-join") === "joinById" ? "joinById" : "reservation";
 const ROLE = argv.get("role") ?? "server";
+/**
+ * The load generators' nice value (`--client-nice`, 0 by default: the same priority as the server). With 10
+ * the server gets a core first when it and a generator both want one, as with clients on other machines.
+ */
+const CLIENT_NICE = argv.has("client-nice") ? num(argv, "client-nice", 0, 0, 19) : 0;
 
 // ---- the bare room: the least work per message ---------------------------------------------------
 
@@ -110,7 +115,7 @@ async function runServer() {
   matchMaker.defineRoomType("bare", BareRoom);
   const commits = new CommitTimer(server.store);
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
-  const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : [])]);
+  const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : [])], CLIENT_NICE);
   try {
     await child.ask({ type: "hello" }, "hello:done", 30_000);
 
@@ -131,7 +136,7 @@ async function runServer() {
     const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_FROM, CAP_SECONDS, CAP_RAMP, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
 
-    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN });
+    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN, clientNice: CLIENT_NICE });
   } finally {
     await child.close().catch(() => undefined);
     bgio?.close();
@@ -181,7 +186,7 @@ type CapMark = Message & { moves: number; refused: number; replaced: number; cpu
 async function measureCapacity(first: Child, url: string, clients: number, max: number, from: number, seconds: number, rampSeconds: number, commits: CommitTimer): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
-  const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url, "--ws-join", WS_JOIN]));
+  const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url, "--ws-join", WS_JOIN], CLIENT_NICE));
   const children = [first, ...extra];
   const loop = new LoopMonitor();
   try {
@@ -378,8 +383,8 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
   ]));
   console.log();
-  console.log(table(`Durability: group commit on a SQLite file, ${x.commit[0]?.games ?? 0} games per batch`, ["synchronous", "us per batch", "us per write", "CPU us per write"],
-    x.commit.map((c) => [c.synchronous, c.usPerBatch, c.usPerWrite, c.cpuUsPerWrite])));
+  console.log(table(`Durability: group commit on a SQLite file, ${x.commit[0]?.games ?? 0} games per batch`, ["synchronous", "us per batch", "us per write", "CPU us per write", "WAL pages per write"],
+    x.commit.map((c) => [c.synchronous, c.usPerBatch, c.usPerWrite, c.cpuUsPerWrite, c.walPagesPerWrite])));
   console.log();
   if (x.mem) {
     const m = x.mem;

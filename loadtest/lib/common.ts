@@ -4,6 +4,7 @@
  * process, memory and CPU sampling, and the output (a table, then one JSON line).
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { setPriority } from "node:os";
 import http from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -253,10 +254,16 @@ export class Child {
   readonly proc: ChildProcess;
   private exited = false;
 
-  constructor(file: string, argv: string[]) {
+  /**
+   * `nice` (0 by default) lowers the load generator's scheduling priority: on a machine whose cores it shares
+   * with the server, the server then gets a core first when both want one, as it would with its clients on
+   * other machines (the round trips still include the generator's own wait for a core).
+   */
+  constructor(file: string, argv: string[], nice = 0) {
     // execArgv is inherited: the child runs under the same tsx loader as the parent.
     const execArgv = process.execArgv.filter((a) => a !== "--expose-gc");
     this.proc = fork(file, ["--role", "client", ...argv], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    if (nice !== 0 && this.proc.pid !== undefined) setPriority(this.proc.pid, nice);
     this.proc.on("message", (m: Message) => {
       const i = this.waiting.findIndex((w) => w.type === m.type || m.type === "error");
       if (i < 0) return;
