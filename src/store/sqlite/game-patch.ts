@@ -8,8 +8,8 @@
  *
  * The status column is assigned only by a patch that sets `status`: SQLite rewrites the index entries of
  * every column an UPDATE assigns, even to the value it already holds, so `status = status` on every move
- * added a page of `games_by_status` to each commit's WAL frames (2.55 pages per move instead of 1.65 in
- * batches of ten, measured on the development machine).
+ * added a page of `games_by_status` to each commit's WAL frames (3.31 pages per move's write instead of 2.33
+ * in the room benchmark's durability pass: loadtest/lib/commit-cost.ts).
  */
 import type { Database, Statement } from "better-sqlite3";
 import type { GameRecord } from "../port";
