@@ -29,8 +29,11 @@ interface GameEntry {
 
 export class SubscriptionCache implements SubscriptionsPort {
   private readonly games = new Map<string, GameEntry>();
-  /** The cached records by subscription id, so the dispatcher's cursor updates find theirs at once. */
-  private readonly byId = new Map<string, Set<SubscriptionRecord>>();
+  /**
+   * The cached record of each subscription id, so the dispatcher's cursor updates find theirs at once. A
+   * subscription names one game, and a game's entry holds one list, so an id has at most one cached record.
+   */
+  private readonly byId = new Map<string, SubscriptionRecord>();
   private readonly onMessage = (gameId: unknown) => this.drop(typeof gameId === "string" ? gameId : ALL);
   private lookups = { cached: 0, stored: 0 };
 
@@ -106,11 +109,7 @@ export class SubscriptionCache implements SubscriptionsPort {
     const all = await this.inner.findGameSubscriptions(gameId);
     if (this.games.get(gameId) === entry && entry.generation === generation) {
       entry.all = all;
-      for (const s of all) {
-        let same = this.byId.get(s.id);
-        if (!same) this.byId.set(s.id, (same = new Set()));
-        same.add(s);
-      }
+      for (const s of all) this.byId.set(s.id, s);
     }
     return all;
   }
@@ -136,7 +135,8 @@ export class SubscriptionCache implements SubscriptionsPort {
     await this.inner.updateSubscription(id, patch);
     const bookkeeping = Object.keys(patch).every((k) => k === "cursor" || k === "failures");
     if (!bookkeeping) return this.changed(undefined);
-    for (const s of this.byId.get(id) ?? []) Object.assign(s, patch);
+    const cached = this.byId.get(id);
+    if (cached) Object.assign(cached, patch);
   }
 
   getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
@@ -175,11 +175,7 @@ export class SubscriptionCache implements SubscriptionsPort {
     const entries = gameId === ALL ? [...this.games.values()] : [this.games.get(gameId)].filter((e) => e !== undefined);
     for (const entry of entries) {
       entry.generation++;
-      for (const s of entry.all ?? []) {
-        const same = this.byId.get(s.id);
-        same?.delete(s);
-        if (same?.size === 0) this.byId.delete(s.id);
-      }
+      for (const s of entry.all ?? []) if (this.byId.get(s.id) === s) this.byId.delete(s.id);
       entry.all = null;
     }
   }
