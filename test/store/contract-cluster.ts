@@ -48,6 +48,9 @@ export function clusterContract(store: StoreRef): void {
       const { updatedAt: _v, ...created } = game("G1", { status: "active" });
       assert.deepEqual(rest, created, "a claim changes the owner and its epoch only");
       assert.deepEqual((await store().listGames({ status: "active", limit: 5 })).games.map((x) => x.id), ["G1"]);
+      assert.equal(await store().updateGameIf("G1", { status: "waiting", ownerEpoch: 2 }, { owner: "p8", ownerEpoch: 3 }), false, "every expected member must match");
+      assert.equal(await store().updateGameIf("G1", { status: "active", owner: "p9", ownerEpoch: 2 }, { owner: "p8", ownerEpoch: 3 }), true);
+      assert.deepEqual([(await store().getGame("G1"))!.owner, (await store().getGame("G1"))!.ownerEpoch], ["p8", 3]);
       assert.equal(await store().updateGameIf("ghost", {}, { owner: "p9" }), false);
       assert.equal(await store().updateGameIf("ghost", { ownerEpoch: undefined }, { owner: "p9", ownerEpoch: 1 }), false);
     });

@@ -193,8 +193,7 @@ export class SqliteStore implements Store {
   }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
     // A claim (expecting an owner epoch, setting the owner and the next epoch) is one in-place UPDATE.
-    const keys = Object.keys(expected);
-    const plan = keys.length === 1 && keys[0] === "ownerEpoch" ? this.gamePatches.plan(id, patch, nowIso(), { epoch: expected.ownerEpoch ?? null }) : null;
+    const plan = this.gamePatches.plan(id, patch, nowIso(), expected);
     if (plan) return this.durable(() => plan.statement.run(plan.params).changes > 0);
     return this.durable(() => this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected));
   }
@@ -262,11 +261,11 @@ export class SqliteStore implements Store {
     const fenced = w.ownerEpoch !== undefined;
     // An empty patch leaves the record alone: only the fence is checked.
     if (Object.keys(w.patch).length === 0) return !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
-    const plan = this.gamePatches.plan(w.gameId, w.patch, nowIso(), fenced ? { epoch: w.ownerEpoch! } : undefined);
+    const expected = fenced ? { ownerEpoch: w.ownerEpoch } : {};
+    const plan = this.gamePatches.plan(w.gameId, w.patch, nowIso(), expected);
     if (plan) return plan.statement.run(plan.params).changes > 0 || !fenced;
     // A patch of seats or `public` rewrites the whole row (their invite codes and flag are indexed columns),
     // through updateGameIf's merge, with the fence as its expectation.
-    const expected = fenced ? { ownerEpoch: w.ownerEpoch } : {};
     return this.update<GameRecord>(this.st.getGame, w.gameId, w.patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected) || !fenced;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
