@@ -40,7 +40,7 @@ import { join } from "node:path";
 import v8 from "node:v8";
 import { playBgioMatch, startBgioServer } from "./lib/bgio";
 import { commitCosts, type CommitCost } from "./lib/commit-cost";
-import { CommitTimer, type CommitLatency } from "./lib/commit-latency";
+import { CommitTimer, LatencyRecorder, type CommitLatency } from "./lib/commit-latency";
 import { addStalls, LoopMonitor, STALL_MS, type LoopHealth, type StallSplit } from "./lib/loop-health";
 import { PacedGames } from "./lib/paced";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
@@ -111,9 +111,13 @@ async function runServer() {
 
   const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
   // Errors are logged (JSON lines on stdout; the report is the line that starts with {"bench").
-  const server = await startBenchServer({ database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error", ...(COMMIT_WINDOW === undefined ? {} : { commitWindowMs: COMMIT_WINDOW }) });
+  const fsyncs = new LatencyRecorder();
+  const server = await startBenchServer(
+    { database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error", ...(COMMIT_WINDOW === undefined ? {} : { commitWindowMs: COMMIT_WINDOW }) },
+    { onFsync: (seconds) => fsyncs.recordSeconds(seconds) },
+  );
   matchMaker.defineRoomType("bare", BareRoom);
-  const commits = new CommitTimer(server.store);
+  const commits = { batches: new CommitTimer(server.store), fsyncs };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : [])], CLIENT_NICE);
   try {
@@ -154,6 +158,9 @@ interface CapStep {
   replaced: number;
   /** The server's group commits in the window: how long a batch took to be stored (fsync included). */
   commit: CommitLatency;
+  /** The WAL fsyncs in the window (synchronous=FULL; none with NORMAL): how long each took on the disk. */
+  fsync: CommitLatency;
+  fsyncsPerSec: number;
   /** Event-loop delay and GC pauses of the server and of the load generator over the step's window. */
   server: LoopHealth; client: LoopHealth;
 }
@@ -183,7 +190,7 @@ type CapMark = Message & { moves: number; refused: number; replaced: number; cpu
  * thousands of SDK rooms stalls its own event loop (GC, decoding), and those stalls would be counted as the
  * server's round trip.
  */
-async function measureCapacity(first: Child, url: string, clients: number, max: number, from: number, seconds: number, rampSeconds: number, commits: CommitTimer): Promise<CapResult> {
+async function measureCapacity(first: Child, url: string, clients: number, max: number, from: number, seconds: number, rampSeconds: number, commits: { batches: CommitTimer; fsyncs: LatencyRecorder }): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${max}`;
   const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url, "--ws-join", WS_JOIN], CLIENT_NICE));
@@ -206,12 +213,14 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
       const stopProfile = await profileWindow(`capacity-${n}`);
       const m0 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000)));
       loop.reset();
-      commits.reset();
+      commits.batches.reset();
+      commits.fsyncs.reset();
       await sleep(seconds * 1000);
       const cpu = cpuSince(c0);
       const elapsed = (nowMs() - t0) / 1000;
       const server = loop.read();
-      const commit = commits.read();
+      const commit = commits.batches.read();
+      const fsync = commits.fsyncs.read();
       const m1 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000)));
       // After the window's round trips are read: writing a profile holds the loop for a while.
       await stopProfile();
@@ -227,6 +236,8 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
         clientCpuPct: round(((sum(m1, (m) => m.cpuUs) - sum(m0, (m) => m.cpuUs)) / 1e6 / elapsed) * 100, 0),
         replaced: sum(m1, (m) => m.replaced) - sum(m0, (m) => m.replaced),
         commit,
+        fsync,
+        fsyncsPerSec: round(fsync.count / elapsed, 0),
       });
       if (!held) {
         limit = p99Ms > 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
@@ -400,9 +411,10 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   }
   if (x.capacity) {
     console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "clients cpu", "commit p99/max ms", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "clients cpu", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
         c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
+        `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
         c.refused, c.held ? "yes" : "no",

@@ -19,6 +19,8 @@ export interface Metrics {
   moveSeconds: Histogram;
   /** Seconds one house decision or review took on the AI pool, by task. */
   aiSeconds: Histogram<"task">;
+  /** Seconds one fsync of SQLite's WAL took (synchronous=FULL): what durable writes wait for besides the CPU. */
+  walFsyncSeconds: Histogram;
   /** Reads the webhook dispatcher's queues when scraped; set once the dispatcher exists. */
   deliveries: { source?: () => DispatcherStats };
 }
@@ -58,6 +60,12 @@ export function createMetrics(): Metrics {
       help: "Time of one house decision or review on the AI pool, queueing included",
       labelNames: ["task"],
       buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    walFsyncSeconds: new Histogram({
+      name: "arena_sqlite_wal_fsync_seconds",
+      help: "Time of one fsync of the SQLite WAL, which every durable write waits for with synchronous=FULL",
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25],
       registers: [registry],
     }),
     deliveries,

@@ -58,16 +58,23 @@ export interface StartOptions {
   finishedGraceMs?: number;
   /** The structured logger (tests capture what is logged); default: pino at config.logLevel on stdout. */
   log?: Logger;
+  /** Told each SQLite WAL fsync's duration in seconds besides the metrics (the room benchmark's capacity table). */
+  onFsync?: (seconds: number) => void;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel);
+  const metrics = createMetrics();
   const store = await openStore({
     database: config.database,
     mongodbUrl: config.mongodbUrl,
     synchronous: config.sqliteSynchronous,
     commitWindowMs: config.commitWindowMs,
     onState: (state, err) => (err ? log.error({ err, state }, "store connection error") : log.info({ state }, "store connection state")),
+    onFsync: (seconds) => {
+      metrics.walFsyncSeconds.observe(seconds);
+      opts.onFsync?.(seconds);
+    },
   });
   const infra = config.redisUrl ? await scaledInfra(config.redisUrl) : null;
   const presence: Presence = infra?.presence ?? new LocalPresence();
@@ -86,7 +93,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const baseUrl = config.publicBaseUrl;
   const players = new PlayerService(store, baseUrl);
   const rooms = new RoomAccess(store, log);
-  const metrics = createMetrics();
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),

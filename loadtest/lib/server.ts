@@ -6,10 +6,10 @@
  * counted on every frame). Colyseus' matchmaker is process-wide: one server per process.
  */
 import { testConfig, type Config } from "../../src/config";
-import { startServer, type RunningServer } from "../../src/server";
+import { startServer, type RunningServer, type StartOptions } from "../../src/server";
 import { freePort } from "./common";
 
-export async function startBenchServer(overrides: Partial<Config> = {}, finishedGraceMs?: number): Promise<RunningServer> {
+export async function startBenchServer(overrides: Partial<Config> = {}, options: Pick<StartOptions, "finishedGraceMs" | "onFsync"> = {}): Promise<RunningServer> {
   const port = await freePort();
   const defaults = testConfig();
   const config = testConfig({
@@ -21,5 +21,5 @@ export async function startBenchServer(overrides: Partial<Config> = {}, finished
     limits: { ...defaults.limits, framesPerSecond: 10_000 },
     ...overrides,
   });
-  return startServer(config, finishedGraceMs === undefined ? {} : { finishedGraceMs });
+  return startServer(config, options);
 }

@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   commitWindowMs?: number;
   /** Told, for the log, every change of MongoDB's connection state and any failure of SQLite's background checkpoint. */
   onState?: (state: string, err?: unknown) => void;
+  /** With SQLite and FULL, told the duration of each WAL fsync in seconds (for the metrics). */
+  onFsync?: (seconds: number) => void;
 }
 
 /** Opens and initialises the configured store. */
@@ -28,7 +30,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.mongodbUrl) {
     store = new MongoStore({ url: opts.mongodbUrl, onState: opts.onState });
   } else {
-    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous, syncIntervalMs: opts.commitWindowMs, onState: opts.onState });
+    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous, syncIntervalMs: opts.commitWindowMs, onState: opts.onState, onFsync: opts.onFsync });
   }
   try {
     await store.init();

@@ -1,4 +1,7 @@
 import { strict as assert } from "node:assert";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Ajv from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { RunningServer } from "../../src/server";
@@ -168,6 +171,43 @@ describe("End-to-end: /metrics behind METRICS_TOKEN", function () {
       assert.match(await ok.text(), /arena_moves_total/);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("Integration: the WAL fsync metric", function () {
+  this.timeout(30_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "fsync-metric-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const fsyncCount = async (url: string) => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return Number(/^arena_sqlite_wal_fsync_seconds_count (\d+)$/m.exec(text)?.[1] ?? "NaN");
+  };
+
+  it("counts every fsync of a file database under FULL, as the start option is told them, and none under NORMAL", async () => {
+    const told: number[] = [];
+    const full = await bootServer({ database: join(dir, "full.sqlite"), sqliteSynchronous: "FULL" }, { onFsync: (s) => told.push(s) });
+    try {
+      const before = await fsyncCount(full.url);
+      const created = await http(full.url, "POST", "/api/v1/games", { opponent: "house" });
+      assert.equal(created.status, 201);
+      const after = await fsyncCount(full.url);
+      assert.ok(after > before, `${after} fsyncs after a created game, ${before} before`);
+      assert.equal(told.length, after);
+      assert.ok(told.every((s) => s >= 0 && s < 60));
+    } finally {
+      await full.close();
+    }
+    const normal = await bootServer({ database: join(dir, "normal.sqlite"), sqliteSynchronous: "NORMAL" });
+    try {
+      assert.equal((await http(normal.url, "POST", "/api/v1/games", { opponent: "house" })).status, 201);
+      assert.equal(await fsyncCount(normal.url), 0);
+    } finally {
+      await normal.close();
     }
   });
 });

@@ -48,6 +48,8 @@ export interface SqliteStoreOptions {
    * after the last one waits and shares the next (wal-sync.ts).
    */
   syncIntervalMs?: number;
+  /** With FULL, told the duration of each WAL fsync in seconds (wal-sync.ts). */
+  onFsync?: (seconds: number) => void;
 }
 
 type DocRow = { doc: string };
@@ -91,7 +93,7 @@ export class SqliteStore implements Store {
     // FULL is kept off the event loop: NORMAL commits plus an fdatasync of the WAL on the thread pool (WalSync).
     this.db.pragma("synchronous = NORMAL");
     const file = options.path !== ":memory:" && options.path !== "";
-    this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`, { minIntervalMs: options.syncIntervalMs }) : null;
+    this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`, { minIntervalMs: options.syncIntervalMs, onFsync: options.onFsync }) : null;
     // Opening may meet another process recovering the WAL: wait for it here. Once open (init), a held write
     // lock is waited for asynchronously instead (writeUnbusy), so that the wait never holds the event loop.
     this.db.pragma("busy_timeout = 5000");
