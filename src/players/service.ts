@@ -7,7 +7,7 @@ import { AppError } from "../errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
 import { startEngine } from "../games/context";
 import { insertWithFreshId } from "../store/duplicate";
-import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort } from "../store/port";
+import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate } from "../store/port";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
 
 export interface PlayerRef { id: string; secret: string }
@@ -64,7 +64,8 @@ export class PlayerService {
    * Applies a finished game to both human profiles. Aborted games are not rated. Each seat's profile is a
    * versioned read-modify-write: another process finishing a game of the same player at the same moment
    * makes that seat's write miss, and it is computed again from what the other process wrote, so no result
-   * is lost. Both profiles are read once per attempt, for both seats' ratings.
+   * is lost. Both profiles are read once per attempt, for both seats' ratings, and both results are stored in
+   * one write (one transaction with SQLite).
    */
   async recordResult(game: GameRecord): Promise<void> {
     if (game.status !== "finished" || game.decidedBy === "aborted") return;
@@ -74,20 +75,28 @@ export class PlayerService {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
       const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
       const profiles = { A: a, B: b };
-      const written = await Promise.all(pending.map((seat) => this.applyResult(game, seat, profiles, drawn?.[seat])));
-      pending = pending.filter((_, i) => !written[i]);
+      // Both seats' results in one write; a seat whose profile changed since it was read is read and retried.
+      const writes = pending.flatMap((seat) => {
+        const update = this.resultUpdate(game, seat, profiles, drawn?.[seat]);
+        return update ? [{ seat, update }] : [];
+      });
+      const wrote = writes.length > 0 ? await this.store.updatePlayersIf(writes.map((w) => w.update)) : [];
+      pending = writes.filter((_, i) => !wrote[i]).map((w) => w.seat);
     }
     if (pending.length > 0) throw new Error(`players of seats ${pending.join(", ")} in game ${game.id}: rating update kept conflicting`);
   }
 
-  /** Writes a game's result into one seat's profile as read; false when the profile changed since (retry). */
-  private async applyResult(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, drawnChampion: ChampionId | undefined): Promise<boolean> {
+  /**
+   * The write of a game's result into one seat's profile as read, conditional on its version; null when
+   * there is nothing to write (the house, or a game this profile already counts).
+   */
+  private resultUpdate(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, drawnChampion: ChampionId | undefined): PlayerUpdate | null {
     const other: Seat = seat === "A" ? "B" : "A";
     const mine = profiles[seat];
     const theirs = profiles[other];
     const p = mine.player;
     // A game is applied once per profile, even when a restart replays the end of a game.
-    if (!p || p.ratedGames?.includes(game.id)) return true;
+    if (!p || p.ratedGames?.includes(game.id)) return null;
     const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
     const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
     const rated = seat === "A" ? ra : rb;
@@ -98,7 +107,7 @@ export class PlayerService {
       const c = champions[champion] ?? { games: 0, wins: 0 };
       champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
     }
-    return this.store.updatePlayerIf(p.id, { version: p.version }, {
+    return { id: p.id, expected: { version: p.version }, patch: {
       ...rated,
       games: p.games + 1,
       wins: p.wins + (outcome === "W" ? 1 : 0),
@@ -108,7 +117,7 @@ export class PlayerService {
       champions,
       ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
       version: (p.version ?? 0) + 1,
-    });
+    } };
   }
 
   private async load(game: GameRecord, seat: Seat): Promise<Loaded> {

@@ -261,6 +261,9 @@ export interface GamesPort {
   listActions(gameId: string): Promise<StoredAction[]>;
 }
 
+/** One conditional write of updatePlayersIf: updatePlayerIf's arguments. */
+export interface PlayerUpdate { id: string; expected: PlayerExpectation; patch: Partial<PlayerRecord> }
+
 /** Player profiles and their ratings. */
 export interface PlayersPort {
   createPlayer(p: PlayerRecord): Promise<void>;
@@ -271,6 +274,13 @@ export interface PlayersPort {
    * member is absent). Check and write are atomic, across processes too; resolves with whether it wrote.
    */
   updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean>;
+  /**
+   * Several updatePlayerIf at once (a finished game's two ratings), applied in order: each writes only if its
+   * own expectation holds in the record as the ones before it left it, and the result says, in order, which
+   * wrote. The SQLite adapter stores them in one transaction (one commit, one fsync); the mongoose adapter
+   * one after another.
+   */
+  updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]>;
   /** Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. */
   rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]>;
 }

@@ -52,13 +52,26 @@ describe("Unit: player results", () => {
     const drawn = startEngine(game).champions.B;
     const reads: string[] = [];
     const counted = new PlayerService(
-      { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayerIf: store.updatePlayerIf.bind(store) },
+      { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayersIf: store.updatePlayersIf.bind(store) },
       "http://arena.test",
     );
     await counted.recordResult(game);
     assert.deepEqual([...reads].sort(), [game.seats.A!.playerId, game.seats.B!.playerId].sort());
     const b = (await store.getPlayer(game.seats.B!.playerId))!;
     assert.deepEqual(b.champions[drawn], { games: 1, wins: 1 });
+  });
+
+  it("stores both seats' results in one write", async () => {
+    const game = await finishedGame("B");
+    const writes: number[] = [];
+    const counted = new PlayerService(
+      { ...store, getPlayer: store.getPlayer.bind(store), updatePlayersIf: (u) => (writes.push(u.length), store.updatePlayersIf(u)), updatePlayerIf: () => assert.fail("one seat written alone") },
+      "http://arena.test",
+    );
+    await counted.recordResult(game);
+    assert.deepEqual(writes, [2]);
+    const [a, b] = [(await store.getPlayer(game.seats.A!.playerId))!, (await store.getPlayer(game.seats.B!.playerId))!];
+    assert.deepEqual([a.losses, b.wins], [1, 1]);
   });
 
   it("does not rate an aborted game", async () => {

@@ -59,6 +59,24 @@ export function playersContract(store: PortRef<PlayersPort>): void {
       assert.deepEqual((await store().rankPlayers(undefined, 1, 0)).map((r) => r.rating), [1600]);
     });
 
+    it("updates several players in order, each only when its own expectation holds", async function () {
+      await store().createPlayer(player("P1", 1500));
+      await store().createPlayer(player("P2", 1500));
+      assert.deepEqual(await store().updatePlayersIf([]), []);
+      assert.deepEqual(await store().updatePlayersIf([
+        { id: "P1", expected: { version: undefined }, patch: { rating: 1510, version: 1 } },
+        { id: "P2", expected: { version: 4 }, patch: { rating: 1, version: 5 } },
+        { id: "ghost", expected: {}, patch: { rating: 1 } },
+        // Sees the first update of this call: P1 is at version 1 now.
+        { id: "P1", expected: { version: 1 }, patch: { rating: 1520, version: 2 } },
+        { id: "P2", expected: { version: undefined }, patch: { rating: 1490, version: 1 } },
+      ]), [true, false, false, true, true]);
+      const [p1, p2] = [(await store().getPlayer("P1"))!, (await store().getPlayer("P2"))!];
+      assert.deepEqual([p1.rating, p1.version, p2.rating, p2.version], [1520, 2, 1490, 1]);
+      assert.equal(await store().getPlayer("ghost"), null);
+      assert.deepEqual((await store().rankPlayers(undefined, 2, 0)).map((p) => p.id), ["P1", "P2"]);
+    });
+
     it("loses no increment when two writers race read-modify-write through versioned updates", async function () {
       await store().createPlayer(player("P1", 1500));
       // Each writer adds one game the way the player service does: read, compute, write if unchanged, retry.

@@ -5,7 +5,7 @@
 import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
@@ -218,6 +218,12 @@ export class MongoStore implements Store {
   async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
     // The filter carries the expectation, so the server checks and writes in one atomic operation.
     return (await this.m.players.updateOne(expectationFilter("id", id, expected), patchUpdate(patch, "id", true)).exec()).matchedCount > 0;
+  }
+  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
+    // In order, each atomic on its own, as the port asks: no multi-document transaction (that needs a replica set).
+    const wrote: boolean[] = [];
+    for (const u of updates) wrote.push(await this.updatePlayerIf(u.id, u.expected, u.patch));
+    return wrote;
   }
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
     const n = pageSize(limit);

@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type ProcessRecord,
+  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -85,6 +85,12 @@ export class SqliteStore implements Store {
   private readonly gamePatches: GamePatches;
   /** One immediate transaction for a batch (one commit, one fsync after it); made once, like the statements. */
   private readonly commitBatch: (writes: GameWrite[]) => GameWriteResult[];
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (a savepoint inside one already open, such as a batch's). Made
+   * once: better-sqlite3's `transaction()` builds its wrapper functions anew on every call, which cost more
+   * than the statements of a small write.
+   */
+  private readonly atomically: <T>(fn: () => T) => T;
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
@@ -103,6 +109,8 @@ export class SqliteStore implements Store {
     this.gamePatches = new GamePatches(this.db);
     const batch = this.db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
     this.commitBatch = (writes) => batch.immediate(writes);
+    const transaction = this.db.transaction((fn: () => unknown) => fn());
+    this.atomically = <T>(fn: () => T) => transaction.immediate(fn) as T;
   }
 
   /**
@@ -285,12 +293,19 @@ export class SqliteStore implements Store {
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
     return this.durable(() => {
-      this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) => this.st.updatePlayer.run(playerRow(p)));
+      this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writePlayer);
     });
   }
   async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
-    return this.durable(() => this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", (p) => this.st.updatePlayer.run(playerRow(p)), expected));
+    return this.durable(() => this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writePlayer, expected));
   }
+  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
+    return this.durable(() => this.atomically(() =>
+      updates.map((u) => this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected))));
+  }
+  private readonly writePlayer = (p: PlayerRecord): void => {
+    this.st.updatePlayer.run(playerRow(p));
+  };
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
     const rows = ids === undefined ? this.st.rankAll.all(page) : this.st.rankAmong.all({ ...page, ids: JSON.stringify(ids) });
@@ -299,7 +314,7 @@ export class SqliteStore implements Store {
 
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
     return this.durable(() => {
-      return this.db.transaction((): SubscriptionRecord => {
+      return this.atomically((): SubscriptionRecord => {
         const existing = parse<SubscriptionRecord>(this.st.subscriptionByKey.get(s.key) as DocRow | undefined);
         if (!existing) {
           const created = copy(s);
@@ -310,7 +325,7 @@ export class SqliteStore implements Store {
         const replaced = copy({ ...s, id: existing.id, createdAt: existing.createdAt });
         this.st.updateSubscription.run(subscriptionRow(replaced));
         return replaced;
-      }).immediate();
+      });
     });
   }
   async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
@@ -347,27 +362,27 @@ export class SqliteStore implements Store {
 
   async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
     return this.bookkeeping(() => {
-      this.db.transaction(() => {
+      this.atomically(() => {
         for (const row of d) this.st.saveDelivery.run(deliveryRow(row));
-      })();
+      });
     });
   }
   async deleteDeliveries(eventIds: string[]): Promise<void> {
     return this.bookkeeping(() => {
-      this.db.transaction(() => {
+      this.atomically(() => {
         for (const id of eventIds) this.st.deleteDelivery.run(id);
-      })();
+      });
     });
   }
   async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
     return this.bookkeeping(() => {
       // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
-      return this.db.transaction((): DeliveryRecord[] => {
+      return this.atomically((): DeliveryRecord[] => {
         const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
           .map((d) => ({ ...d, leaseUntil, ...(holder ? { holder } : {}) }));
         for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
         return claimed;
-      }).immediate();
+      });
     });
   }
 
@@ -421,11 +436,11 @@ export class SqliteStore implements Store {
 
   async createCommunity(c: CommunityRecord): Promise<void> {
     return this.durable(() => {
-      this.db.transaction(() => {
+      this.atomically(() => {
         const { members, ...rest } = c;
         this.st.insertCommunity.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
         for (const playerId of members) this.st.addMember.run({ id: c.id, playerId });
-      })();
+      });
     });
   }
   async getCommunity(id: string): Promise<CommunityRecord | null> {
@@ -455,11 +470,13 @@ export class SqliteStore implements Store {
    * only when the record matches it. Returns whether it wrote.
    */
   private update<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void, expected: object = {}): boolean {
-    return this.db.transaction((): boolean => {
-      const current = parse<T>(get.get(key) as DocRow | undefined);
-      if (!current || !matchesExpectation(current, expected)) return false;
-      write(mergePatch(current, patch, keyField));
-      return true;
-    }).immediate();
+    return this.atomically(() => this.updateInTransaction(get, key, patch, keyField, write, expected));
+  }
+  /** update's read, check and write, inside a transaction the caller holds. */
+  private updateInTransaction<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void, expected: object): boolean {
+    const current = parse<T>(get.get(key) as DocRow | undefined);
+    if (!current || !matchesExpectation(current, expected)) return false;
+    write(mergePatch(current, patch, keyField));
+    return true;
   }
 }
