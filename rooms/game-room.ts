@@ -71,6 +71,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private messagesPerSecond = MESSAGES_PER_SECOND;
   /** The owner epoch this room claimed its game with; every durable write carries it (src/cluster). */
   private epoch = 0;
+  /**
+   * Set once a finishing action is stored. Until its ratings and final record are (settleFinish), the room
+   * still shows the game before that action, but takes no further action: one queued meanwhile (a frame
+   * sent right behind a resignation, a turn clock) would be applied to the game as shown and collide with
+   * the stored finishing action at the same index.
+   */
+  private settling = false;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -307,7 +314,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private tryPlay(seat: Seat | null, input: MoveBody): Promise<Outcome<Performed & { move: MoveRecord }>> {
     if (!seat) return Promise.resolve(fail("unauthorized", "spectators cannot move; join with a player token"));
     const engine = this.ctx.engine;
-    if (this.status() === "finished") return Promise.resolve(fail("game_over", "the game has finished"));
+    if (this.over()) return Promise.resolve(fail("game_over", "the game has finished"));
     if (!engine) return Promise.resolve(fail("not_your_turn", "the game waits for its second player"));
     if (engine.turn !== seat) return Promise.resolve(fail("not_your_turn", `it is ${engine.turn}'s turn`));
     let action: Action;
@@ -324,7 +331,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private perform(action: Action, expectTurn?: Seat): Promise<Outcome<Performed>> {
     return this.serial(async () => {
       // 1. validate (again, inside the queue: an earlier action may have changed the turn)
-      if (this.status() === "finished") return fail("game_over", "the game has finished");
+      if (this.over()) return fail("game_over", "the game has finished");
       if (expectTurn && this.ctx.engine?.turn !== expectTurn) return fail("not_your_turn", "it is not your turn");
       // 2. apply
       const started = process.hrtime.bigint();
@@ -345,6 +352,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       const updated = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
       this.count(action, started, updated);
       if (finishing) {
+        this.settling = true;
         // The finishing action is durable, so its sender is answered now, like any other action. The game is
         // shown finished (patch, sync, record, events) once its ratings and final record are stored: until
         // then the room keeps showing the game before that action, since a reader told "finished" goes on to
@@ -473,14 +481,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   private onClock() {
     const engine = this.ctx.engine;
-    if (!engine || this.status() !== "active") return;
+    if (!engine || this.settling || this.status() !== "active") return;
     const action: Action = engine.moves.length < 2 ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
     void this.perform(action);
   }
 
   private async houseMove(seat: Seat) {
     const engine = this.ctx.engine;
-    if (!engine || engine.turn !== seat || this.status() !== "active") return;
+    if (!engine || engine.turn !== seat || this.settling || this.status() !== "active") return;
     let choice: { card: string; square: string };
     try {
       choice = await this.deps.decide(seatView(engine, seat), this.ctx.record.level ?? "normal");
@@ -532,6 +540,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   private status() {
     return factsOf(this.ctx).status;
+  }
+
+  /** Whether the game takes no more actions: finished, or its finishing action stored and being settled. */
+  private over(): boolean {
+    return this.settling || this.status() === "finished";
   }
 
   /** The record as the store keeps it: the facts derived from the engine written into it. */
