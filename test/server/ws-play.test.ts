@@ -106,20 +106,20 @@ describe("Integration: WebSocket clients play in the game room", function () {
     const mover = await joinWs(server.url, id, tokens[turn]);
     const watcher = await joinWs(server.url, id, tokens[other]);
     try {
-      await eventually(() => (mover.room.state as any).hands?.size > 0, "the mover's hand");
-      const hand = [...(mover.room.state as any).hands.values()][0].cards;
+      await eventually(() => mover.room.state.hands?.size > 0, "the mover's hand");
+      const hand = [...mover.room.state.hands.values()][0].cards;
       // One frame after the other: the move reaches the room while the resignation is still being stored.
       mover.room.send("resign");
       mover.room.send("move", { card: hand[0].id, square: "a1" });
       await eventually(() => mover.refused.length > 0, "the move's refusal");
       assert.equal(mover.refused[0].code, "game_over", JSON.stringify(mover.refused));
-      await eventually(() => (watcher.room.state as any).status === "finished", "the end shown to the other seat");
+      await eventually(() => watcher.room.state.status === "finished", "the end shown to the other seat");
       const record = (await http(server.url, "GET", `/api/v1/games/${id}`)).json;
       assert.deepEqual([record.status, record.decidedBy, record.winner, record.moveCount], ["finished", "resignation", other, 0]);
       assert.equal(mover.room.connection.isOpen, true, "the room did not close its clients");
     } finally {
       // A seat the room closed has left already.
-      await Promise.all([mover, watcher].map((p) => (p.room.connection.isOpen ? p.leave() : undefined)));
+      await Promise.all([mover, watcher].filter((p) => p.room.connection.isOpen).map((p) => p.leave()));
     }
   });
 
