@@ -497,8 +497,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.deps.log.warn({ err, gameId: this.roomId }, "house move not decided");
       return;
     }
-    // The search ran off the event loop: the game may have moved on meanwhile (a resignation, a timeout).
-    if (this.ctx.engine !== engine) return;
+    // The search ran off the event loop: the game may have moved on meanwhile (a resignation, a timeout),
+    // or be ending (a resignation stored, its ratings not yet).
+    if (this.ctx.engine !== engine || this.settling) return;
     const out = await this.perform({ kind: "place", ...choice }, seat);
     if (!out.ok) this.deps.log.error({ gameId: this.roomId, out }, "house move refused");
   }
