@@ -34,7 +34,7 @@ import {
   args, Child, cpuSince, HttpClient, joinSeat, measureWindow, median, num, nowMs, openFriendGame, percentile, round, serveParent, settledMemory, sleep, table, watchdog,
   type FriendGame, type MemSample, type Message, type Seat,
 } from "./lib/common";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import v8 from "node:v8";
@@ -308,6 +308,7 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   const kb = (a: MemSample, b: MemSample, per: number) => ({ heap: round((b.heapUsed - a.heapUsed) / 1024 / per, 1), rss: round((b.rss - a.rss) / 1024 / per, 1) });
   // Each snapshot is written after its sample (writing one allocates) and the next sample settles again.
   const snap = (name: string) => snapshots && v8.writeHeapSnapshot(join(snapshots, `room-bench-${name}.heapsnapshot`));
+  if (snapshots) mkdirSync(snapshots, { recursive: true });
   const m0 = await settledMemory();
   snap("0-start");
   await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000);
