@@ -156,6 +156,8 @@ interface CapStep {
   clientCpuPct: number;
   /** Games finished and replaced by new ones in the window (set-ups as in real play). */
   replaced: number;
+  /** The server's CPU (every thread: fsyncs and checkpoints too) over the window per move made in it, set-ups included. */
+  serverUsPerMove: number;
   /** The server's group commits in the window: how long a batch took to be stored (fsync included). */
   commit: CommitLatency;
   /** The WAL fsyncs in the window (synchronous=FULL; none with NORMAL): how long each took on the disk. */
@@ -232,6 +234,7 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
       const held = p99Ms <= 50 && serverCpuPct <= 90;
       steps.push({
         games: n, movesPerSec: round((sum(m1, (m) => m.moves) - sum(m0, (m) => m.moves)) / elapsed, 0), p50Ms: round(p50Ms, 2), p99Ms: round(p99Ms, 2), serverCpuPct,
+        serverUsPerMove: round(cpu / Math.max(1, sum(m1, (m) => m.moves) - sum(m0, (m) => m.moves)), 0),
         refused: sum(m1, (m) => m.refused) - sum(m0, (m) => m.refused), held, server, client: worstLoop(m1.map((m) => m.loop)),
         clientCpuPct: round(((sum(m1, (m) => m.cpuUs) - sum(m0, (m) => m.cpuUs)) / 1e6 / elapsed) * 100, 0),
         replaced: sum(m1, (m) => m.replaced) - sum(m0, (m) => m.replaced),
@@ -412,9 +415,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   }
   if (x.capacity) {
     console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "clients cpu", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "clients cpu", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
-        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
+        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
         `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
