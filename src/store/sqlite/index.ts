@@ -198,15 +198,25 @@ export class SqliteStore implements Store {
   }
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
     return this.durable(() => {
-      this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)));
+      this.update<GameRecord>(this.st.getGame, id, patch, "id", this.writeGame);
     });
   }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
-    // A claim (expecting an owner epoch, setting the owner and the next epoch) is one in-place UPDATE.
-    const plan = this.gamePatches.plan(id, patch, nowIso(), expected);
-    if (plan) return this.durable(() => plan.statement.run(plan.params).changes > 0);
-    return this.durable(() => this.update<GameRecord>(this.st.getGame, id, patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected));
+    return this.durable(() => this.patchGameIf(id, expected, patch));
   }
+  /**
+   * updateGameIf's check and write, synchronous (so also inside a batch's transaction): one in-place UPDATE
+   * with the expectation as its condition (a room's claim, a move's fenced patch), or, for a patch of seats or
+   * `public` (their invite codes and flag are indexed columns), a read, a merge and a full-row rewrite.
+   */
+  private patchGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): boolean {
+    const plan = this.gamePatches.plan(id, patch, nowIso(), expected);
+    if (plan) return plan.statement.run(plan.params).changes > 0;
+    return this.update<GameRecord>(this.st.getGame, id, patch, "id", this.writeGame, expected);
+  }
+  private readonly writeGame = (g: GameRecord): void => {
+    this.st.updateGame.run(gameRow(g));
+  };
   async findGameByCode(code: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
   }
@@ -271,12 +281,7 @@ export class SqliteStore implements Store {
     const fenced = w.ownerEpoch !== undefined;
     // An empty patch leaves the record alone: only the fence is checked.
     if (Object.keys(w.patch).length === 0) return !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
-    const expected = fenced ? { ownerEpoch: w.ownerEpoch } : {};
-    const plan = this.gamePatches.plan(w.gameId, w.patch, nowIso(), expected);
-    if (plan) return plan.statement.run(plan.params).changes > 0 || !fenced;
-    // A patch of seats or `public` rewrites the whole row (their invite codes and flag are indexed columns),
-    // through updateGameIf's merge, with the fence as its expectation.
-    return this.update<GameRecord>(this.st.getGame, w.gameId, w.patch, "id", (g) => this.st.updateGame.run(gameRow(g)), expected) || !fenced;
+    return this.patchGameIf(w.gameId, fenced ? { ownerEpoch: w.ownerEpoch } : {}, w.patch) || !fenced;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
