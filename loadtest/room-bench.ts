@@ -16,6 +16,8 @@
  *     (set-up inside the window: moves/s as in real play);
  *   - setup: the same set-up (create, join, two WebSocket joins) finished at once by a resignation, no move:
  *     server CPU per set-up. Server CPU per steady-state move = (game CPU - games x set-up CPU) / moves;
+ *   - baresetup: the bare room's own set-up, its floor on this matchmaker: one client creates a room through
+ *     the matchmaker, a second joins it by id, one message is acknowledged, both leave and the room disposes;
  *   - bgio: boardgame.io 0.50, a 4x4 placement game, two socket.io clients per match created and joined
  *     through its lobby API, in-memory storage (loadtest/lib/bgio.ts).
  * Then: durability cost (the group commit with FULL and NORMAL, loadtest/lib/commit-cost.ts); memory (RSS
@@ -77,8 +79,8 @@ export class BareRoom extends Room<{ state: InstanceType<typeof BareState> }> {
 
 // ---- the server process -------------------------------------------------------------------------
 
-type Kind = "bare" | "game" | "setup" | "bgio";
-const KINDS: Kind[] = ["bare", "game", "setup", "bgio"];
+type Kind = "bare" | "game" | "setup" | "baresetup" | "bgio";
+const KINDS: Kind[] = ["bare", "game", "setup", "baresetup", "bgio"];
 interface PhaseResult { kind: Kind; round: number; seconds: number; acked: number; perSecond: number; cpuUsPerMsg: number; serverCpuPct: number; clientCpuPct: number; games: number; stalls: number; refused: Record<string, number>; p50Ms: number; p99Ms: number }
 
 async function runServer() {
@@ -86,7 +88,7 @@ async function runServer() {
   const SECONDS = num(argv, "seconds", 10, 1, 600);
   const ROUNDS = num(argv, "rounds", 2, 1, 20);
   const MEM_GAMES = num(argv, "mem-games", 200, 0, 5000);
-  /** For profiling one side: --only game | bare | setup | bgio (ratios are then not reported). */
+  /** For profiling one side: --only game | bare | setup | baresetup | bgio (ratios are then not reported). */
   const ONLY = argv.get("only") as Kind | undefined;
   const WARMUP = num(argv, "warmup", 2, 0, 30);
   const CAP_MAX = num(argv, "capacity-max", 10_000, 0, 50_000);
@@ -168,10 +170,10 @@ interface CapStep {
 }
 interface CapResult { steps: CapStep[]; largestHeld: number; limit: string }
 
-/** The capacity sizes: doubling from 250 to 2,000, then 1,000 more a step, then 2,000 more, then the maximum. */
+/** The capacity sizes: doubling from 250 to 1,000, then 500 more a step to 2,000, 1,000 more to 4,000, 2,000 more, then the maximum. */
 function capacitySizes(max: number, from: number): number[] {
   const sizes: number[] = [];
-  for (let n = 250; n < max; n = n < 2000 ? n * 2 : n < 4000 ? n + 1000 : n + 2000) if (n >= from) sizes.push(n);
+  for (let n = 250; n < max; n = n < 1000 ? n * 2 : n < 2000 ? n + 500 : n < 4000 ? n + 1000 : n + 2000) if (n >= from) sizes.push(n);
   sizes.push(max);
   return sizes;
 }
@@ -287,7 +289,7 @@ async function measureIdle(child: Child, k: number, seconds: number): Promise<Id
 
 async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, seconds: number, warmup: number): Promise<PhaseResult> {
   const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(child, { type: "start", kind, n }, 60_000 + n * 500, seconds, warmup, `${kind}-round${roundNo + 1}`);
-  // setup and bgio count finished games as their unit of work (a set-up; a match of 16 moves).
+  // setup, baresetup and bgio count finished games as their unit of work (a set-up; a match of 16 moves).
   const acked = m1.acked - m0.acked;
   const refused: Record<string, number> = {};
   for (const [k, v] of Object.entries(m1.refused)) if (v - (m0.refused[k] ?? 0) > 0) refused[k] = v - (m0.refused[k] ?? 0);
@@ -363,6 +365,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     bare: { msgsPerSec: rate("bare"), cpuUsPerMsg: bareUs },
     game: {
       movesPerSec: rate("game"), cpuUsPerMove: cpuPer("game"), steadyCpuUsPerMove: steadyUs, setupCpuUsPerGame: cpuPer("setup"),
+      bareSetupCpuUs: cpuPer("baresetup"), setupRatioToBare: round(cpuPer("setup") / Math.max(0.001, cpuPer("baresetup")), 2),
       gamesFinished: sum("game", (p) => p.games), stalls: sum("game", (p) => p.stalls),
       refused: of("game").reduce((a, p) => a + Object.values(p.refused).reduce((u, v) => u + v, 0), 0),
     },
@@ -393,6 +396,8 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ["server CPU us per bare msg", bareUs, ""],
     ["server CPU us per move, all-in", out.game.cpuUsPerMove, ""],
     ["server CPU us per game set-up (create, join, 2 WS joins, finish)", out.game.setupCpuUsPerGame, ""],
+    ["server CPU us per bare room set-up (matchmaker create, join by id, 1 msg, leave)", out.game.bareSetupCpuUs, ""],
+    ["game set-up CPU / bare room set-up CPU", out.game.setupRatioToBare, ""],
     ["server CPU us per steady-state move", steadyUs, ""],
     ["steady-state move CPU / bare msg CPU", out.steadyCpuRatioToBare, "<= 4"],
     ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
@@ -497,36 +502,54 @@ async function runClient() {
     }
   }
 
-  /** A game's set-up as in real play, finished by a resignation without a move: one unit per game. */
-  async function setupLoop(i: number, ready: () => void) {
+  /** Set-ups one after another, one unit each; `ready` once the first has joined its clients (or failed). */
+  async function repeatSetups(what: string, i: number, ready: () => void, setUp: (joined: () => void) => Promise<void>) {
     let first = true;
+    const joined = () => {
+      if (first) {
+        first = false;
+        ready();
+      }
+    };
     while (running) {
       try {
-        const g = await openFriendGame(http, `s${i}`, undefined, reserveSeats);
-        const rooms = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(sdk, g, seat)));
-        if (first) {
-          ready();
-          first = false;
-        }
-        const ended = new Promise<void>((resolve) => rooms[0].onStateChange((st: { status?: string }) => st.status === "finished" && resolve()));
-        rooms[0].send("resign");
-        await Promise.race([ended, sleep(15_000)]);
+        await setUp(joined);
         stats.acked++;
         games++;
-        await Promise.all(rooms.map((r) => r.leave(true).catch(() => undefined)));
       } catch (e) {
         if (running) {
-          process.stderr.write(`setup loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
+          process.stderr.write(`${what} loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
           await sleep(200);
         }
       } finally {
-        if (first) {
-          ready();
-          first = false;
-        }
+        joined();
       }
     }
   }
+
+  /** A game's set-up as in real play, finished by a resignation without a move. */
+  const setupLoop = (i: number, ready: () => void) =>
+    repeatSetups("setup", i, ready, async (joined) => {
+      const g = await openFriendGame(http, `s${i}`, undefined, reserveSeats);
+      const rooms = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(sdk, g, seat)));
+      joined();
+      const ended = new Promise<void>((resolve) => rooms[0].onStateChange((st: { status?: string }) => st.status === "finished" && resolve()));
+      rooms[0].send("resign");
+      await Promise.race([ended, sleep(15_000)]);
+      await Promise.all(rooms.map((r) => r.leave(true).catch(() => undefined)));
+    });
+
+  /** The bare room's set-up: created through the matchmaker, joined by id, one message acknowledged, both left. */
+  const bareSetupLoop = (i: number, ready: () => void) =>
+    repeatSetups("bare set-up", i, ready, async (joined) => {
+      const a = await sdk.create("bare");
+      const b = await sdk.joinById(a.roomId);
+      joined();
+      const acked = new Promise<void>((resolve) => a.onMessage("ack", () => resolve()));
+      a.send("inc", 0);
+      await Promise.race([acked, sleep(15_000)]);
+      await Promise.all([a, b].map((r) => r.leave(true).catch(() => undefined)));
+    });
 
   /** boardgame.io matches, one after another, each created, joined and played to the end. */
   async function bgioLoop(i: number, ready: () => void) {
@@ -585,7 +608,7 @@ async function runClient() {
         for (let i = 0; i < n; i++) {
           let ready!: () => void;
           readies.push(new Promise<void>((r) => (ready = r)));
-          const loop = m.kind === "bare" ? bareLoop(ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
+          const loop = m.kind === "bare" ? bareLoop(ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "baresetup" ? bareSetupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
           loops.push(loop.catch((e) => {
             process.stderr.write(`loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
             ready();
