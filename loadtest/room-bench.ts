@@ -258,6 +258,12 @@ async function measureCapacity(first: Child, url: string, clients: number, max: 
   return { steps, largestHeld, limit };
 }
 
+/** Waits until this process's matchmaker lists no room of `name` (or `timeoutMs` passes). */
+async function roomsGone(name: string, timeoutMs: number): Promise<void> {
+  const until = nowMs() + timeoutMs;
+  while ((await matchMaker.query({ name })).length > 0 && nowMs() < until) await sleep(500);
+}
+
 interface IdleResult {
   games: number; seconds: number; serverCpuPct: number; heapKBPerGame: number; rssKBPerGame: number;
   /** The server's main-thread GC pauses in the window (a heap this size is marked by V8's memory reducer once the burst of creations stops). */
@@ -265,6 +271,10 @@ interface IdleResult {
 }
 
 async function measureIdle(child: Child, k: number, seconds: number): Promise<IdleResult> {
+  // The capacity phase's games were resigned as it ended, and their rooms stay for the finished game's
+  // grace (30 s) before they are released: a baseline read meanwhile counts them, and their release during
+  // the phase would be subtracted from the idle games' memory (it read -1 KB per game).
+  await roomsGone("game", 120_000);
   const m0 = await settledMemory();
   // One-hour turn clocks: with the default 120 s the first games opened run out of time inside the window
   // whenever opening them all takes more than about a minute, and a clock that runs out aborts its game

@@ -430,7 +430,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   // ---- Lifecycle: finishing, clocks, the house opponent ------------------------------------------
 
   private async rate(ctx: GameContext = this.ctx) {
-    await this.deps.players.recordResult(this.asStored(ctx)).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
+    if (!ctx.engine) return; // no game was played: only a started game is finished
+    await this.deps.players.recordResult(this.asStored(ctx), ctx.engine.champions).catch((e) => this.deps.log.error({ err: e }, "rating update failed"));
   }
 
   /** After a finished game is stored: the finish hook (agent challenges); the room is released later. */

@@ -114,12 +114,14 @@ export class ChallengeService {
     return { agent, challenges: await Promise.all(list.map((c) => this.summary(this.withExpiry(c)))) };
   }
 
-  /** The finish hook of every game: settles the game's challenge, if it has one. */
+  /**
+   * The finish hook of every game, given the finished record as stored: settles the game's challenge, if it
+   * has one. The record names its challenge from creation (`accept`), so nothing is read back.
+   */
   async onGameFinished(record: GameRecord): Promise<void> {
-    // The room's in-memory record predates the challenge link; the stored record has it.
-    const game = await this.deps.store.getGame(record.id);
-    if (!game?.challengeToken || game.status !== "finished") return;
-    await this.serial(game.challengeToken, () => this.settleLocked(game));
+    const token = record.challengeToken;
+    if (!token || record.status !== "finished") return;
+    await this.serial(token, () => this.settleLocked(record));
   }
 
   /** challenge.played for a subscription made after the challenge was played (it fires at once). */

@@ -77,11 +77,16 @@ export class RoomAccess {
     throw new AppError("unavailable", "the seat could not be reserved; join the room by its id (joinById) instead", { retryAfter: 1 });
   }
 
-  /** Creates the game's room unless it exists (in any process). */
+  /** Creates the game's room unless it exists (in any process); `not_found` when the store has no such game. */
   async ensure(gameId: string): Promise<void> {
     return this.ensureRoom(gameId, GAME_ROOM, { gameId }, async () => {
       if (!(await this.store.getGame(gameId))) throw new AppError("not_found", `no game with id ${gameId}`);
     });
+  }
+
+  /** Creates the room of a game the caller has just stored: `ensure` without reading the record back to see that it exists. */
+  async openStored(gameId: string): Promise<void> {
+    return this.ensureRoom(gameId, GAME_ROOM, { gameId });
   }
 
   private async callRoom(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>, timeoutMs = REMOTE_TIMEOUT_MS): Promise<Outcome<unknown>> {

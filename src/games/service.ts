@@ -132,7 +132,7 @@ export class GameService {
 
   private async open(record: GameRecord) {
     await this.store.createGame(record);
-    await this.rooms.ensure(record.id);
+    await this.rooms.openStored(record.id);
   }
 
   // ---- playing ---------------------------------------------------------------------------------

@@ -5,7 +5,6 @@
 import type { ChampionId, Seat } from "../game";
 import { AppError } from "../errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
-import { startEngine } from "../games/context";
 import { insertWithFreshId } from "../store/duplicate";
 import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate } from "../store/port";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
@@ -65,19 +64,18 @@ export class PlayerService {
    * versioned read-modify-write: another process finishing a game of the same player at the same moment
    * makes that seat's write miss, and it is computed again from what the other process wrote, so no result
    * is lost. Both profiles are read once per attempt, for both seats' ratings, and both results are stored in
-   * one write (one transaction with SQLite).
+   * one write (one transaction with SQLite). `champions` are the ones the game was played with (the
+   * engine's: a seat that chose none got one drawn by the seed), each counted towards its seat's favourite.
    */
-  async recordResult(game: GameRecord): Promise<void> {
+  async recordResult(game: GameRecord, champions: Readonly<Record<Seat, ChampionId>>): Promise<void> {
     if (game.status !== "finished" || game.decidedBy === "aborted") return;
-    // A seat that chose no champion got one drawn by the seed; it counts towards the favourite too.
-    const drawn = game.seats.A && game.seats.B && (!game.seats.A.champion || !game.seats.B.champion) ? startEngine(game).champions : undefined;
     let pending: Seat[] = ["A", "B"];
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
       const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
       const profiles = { A: a, B: b };
       // Both seats' results in one write; a seat whose profile changed since it was read is read and retried.
       const writes = pending.flatMap((seat) => {
-        const update = this.resultUpdate(game, seat, profiles, drawn?.[seat]);
+        const update = this.resultUpdate(game, seat, profiles, champions[seat]);
         return update ? [{ seat, update }] : [];
       });
       const wrote = writes.length > 0 ? await this.store.updatePlayersIf(writes.map((w) => w.update)) : [];
@@ -90,7 +88,7 @@ export class PlayerService {
    * The write of a game's result into one seat's profile as read, conditional on its version; null when
    * there is nothing to write (the house, or a game this profile already counts).
    */
-  private resultUpdate(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, drawnChampion: ChampionId | undefined): PlayerUpdate | null {
+  private resultUpdate(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, champion: ChampionId): PlayerUpdate | null {
     const other: Seat = seat === "A" ? "B" : "A";
     const mine = profiles[seat];
     const theirs = profiles[other];
@@ -101,12 +99,9 @@ export class PlayerService {
     const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
     const rated = seat === "A" ? ra : rb;
     const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
-    const champion = game.seats[seat]?.champion ?? drawnChampion;
     const champions = { ...p.champions };
-    if (champion) {
-      const c = champions[champion] ?? { games: 0, wins: 0 };
-      champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
-    }
+    const c = champions[champion] ?? { games: 0, wins: 0 };
+    champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
     return { id: p.id, expected: { version: p.version }, patch: {
       ...rated,
       games: p.games + 1,

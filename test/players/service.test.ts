@@ -26,7 +26,7 @@ describe("Unit: player results", () => {
 
   it("applies a finished game to both profiles: games, form, champion and ratings", async () => {
     const game = await finishedGame("A");
-    await players.recordResult(game);
+    await players.recordResult(game, startEngine(game).champions);
     const a = (await store.getPlayer(game.seats.A!.playerId))!;
     const b = (await store.getPlayer(game.seats.B!.playerId))!;
     assert.deepEqual([a.games, a.wins, a.recentForm], [1, 1, "W"]);
@@ -37,16 +37,16 @@ describe("Unit: player results", () => {
 
   it("applies a game only once when its end is replayed after a restart", async () => {
     const game = await finishedGame("draw");
-    await players.recordResult(game);
+    await players.recordResult(game, startEngine(game).champions);
     const once = await store.getPlayer(game.seats.A!.playerId);
-    await players.recordResult(game);
+    await players.recordResult(game, startEngine(game).champions);
     const twice = await store.getPlayer(game.seats.A!.playerId);
     assert.equal(twice!.games, 1);
     assert.equal(twice!.rating, once!.rating);
     assert.equal(twice!.recentForm, "D");
   });
 
-  it("reads each profile once and counts the champion the seed drew for a seat that chose none", async () => {
+  it("reads each profile once and counts the champion each seat played with, the drawn one for a seat that chose none", async () => {
     const chosen = await finishedGame("B");
     const game: GameRecord = { ...chosen, seats: { A: chosen.seats.A, B: { ...chosen.seats.B!, champion: undefined } } };
     const drawn = startEngine(game).champions.B;
@@ -55,7 +55,7 @@ describe("Unit: player results", () => {
       { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayersIf: store.updatePlayersIf.bind(store) },
       "http://arena.test",
     );
-    await counted.recordResult(game);
+    await counted.recordResult(game, startEngine(game).champions);
     assert.deepEqual([...reads].sort(), [game.seats.A!.playerId, game.seats.B!.playerId].sort());
     const b = (await store.getPlayer(game.seats.B!.playerId))!;
     assert.deepEqual(b.champions[drawn], { games: 1, wins: 1 });
@@ -68,7 +68,7 @@ describe("Unit: player results", () => {
       { ...store, getPlayer: store.getPlayer.bind(store), updatePlayersIf: (u) => (writes.push(u.length), store.updatePlayersIf(u)), updatePlayerIf: () => assert.fail("one seat written alone") },
       "http://arena.test",
     );
-    await counted.recordResult(game);
+    await counted.recordResult(game, startEngine(game).champions);
     assert.deepEqual(writes, [2]);
     const [a, b] = [(await store.getPlayer(game.seats.A!.playerId))!, (await store.getPlayer(game.seats.B!.playerId))!];
     assert.deepEqual([a.losses, b.wins], [1, 1]);
@@ -76,7 +76,7 @@ describe("Unit: player results", () => {
 
   it("does not rate an aborted game", async () => {
     const game = { ...(await finishedGame(null)), decidedBy: "aborted" as const };
-    await players.recordResult(game);
+    await players.recordResult(game, startEngine(game).champions);
     assert.equal((await store.getPlayer(game.seats.A!.playerId))!.games, 0);
   });
 
@@ -86,7 +86,7 @@ describe("Unit: player results", () => {
     const second: GameRecord = { ...first, id: "g_second", seats: { ...first.seats, B: { playerId: other.id, name: other.name, kind: "human" } } };
     // Two services over one store: only the store's conditional update keeps their writes apart.
     const elsewhere = new PlayerService(store, "http://arena.test");
-    await Promise.all([players.recordResult(first), elsewhere.recordResult(second)]);
+    await Promise.all([players.recordResult(first, startEngine(first).champions), elsewhere.recordResult(second, startEngine(second).champions)]);
     const a = (await store.getPlayer(first.seats.A!.playerId))!;
     assert.deepEqual([a.games, a.wins, a.recentForm], [2, 2, "WW"]);
     assert.deepEqual([...(a.ratedGames ?? [])].sort(), ["g_second", "g_test"]);
