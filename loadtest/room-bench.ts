@@ -4,7 +4,7 @@
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
  *                          --commit-window <server default> --ws-join reservation|joinById
- *                          --idle-games 10000 --idle-seconds 60 --client-nice 0]
+ *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
  * --synchronous NORMAL, a bare room on the same matchmaker, and boardgame.io's own server); the load
@@ -101,6 +101,8 @@ async function runServer() {
   const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
+  /** The most the idle phase waits for earlier phases' game rooms to be released before its baseline. */
+  const IDLE_SETTLE = num(argv, "idle-settle-seconds", 60, 0, 300);
   const SYNC = argv.get("synchronous") === "NORMAL" ? "NORMAL" : "FULL";
   /** The server's COMMIT_WINDOW_MS (its default unless given). */
   const COMMIT_WINDOW = argv.has("commit-window") ? num(argv, "commit-window", 0, 0, 50) : undefined;
@@ -108,7 +110,7 @@ async function runServer() {
   const SNAPSHOTS = argv.get("heap-snapshots");
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
   profileWindowsInto(argv.get("cpu-profile"));
-  const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + 12 * (CAP_RAMP + CAP_SECONDS + 5) + IDLE_GAMES * 0.02 + IDLE_SECONDS + 600) * 1000;
+  const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + 12 * (CAP_RAMP + CAP_SECONDS + 5) + IDLE_GAMES * 0.02 + IDLE_SECONDS + IDLE_SETTLE + 600) * 1000;
   watchdog(budgetMs, "room-bench");
 
   const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
@@ -140,7 +142,7 @@ async function runServer() {
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
     const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_FROM, CAP_SECONDS, CAP_RAMP, commits) : null;
-    const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS) : null;
+    const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS, IDLE_SETTLE) : null;
 
     report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN, clientNice: CLIENT_NICE });
   } finally {
@@ -270,11 +272,13 @@ interface IdleResult {
   gcMs: number; majorGcs: number;
 }
 
-async function measureIdle(child: Child, k: number, seconds: number): Promise<IdleResult> {
+async function measureIdle(child: Child, k: number, seconds: number, settleSeconds: number): Promise<IdleResult> {
   // The capacity phase's games were resigned as it ended, and their rooms stay for the finished game's
   // grace (30 s) before they are released: a baseline read meanwhile counts them, and their release during
   // the phase would be subtracted from the idle games' memory (it read -1 KB per game).
-  await roomsGone("game", 120_000);
+  // Bounded by --idle-settle-seconds: a game left unfinished by a throughput phase keeps its room until its
+  // turn clock runs out (120 s).
+  await roomsGone("game", settleSeconds * 1000);
   const m0 = await settledMemory();
   // One-hour turn clocks: with the default 120 s the first games opened run out of time inside the window
   // whenever opening them all takes more than about a minute, and a clock that runs out aborts its game

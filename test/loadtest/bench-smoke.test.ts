@@ -40,7 +40,7 @@ describe("Smoke: benchmarks", function () {
     this.timeout(200_000);
     const r = await run("room-bench.ts", [
       "--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5",
-      "--capacity-max", "10", "--capacity-seconds", "1", "--idle-games", "10", "--idle-seconds", "1",
+      "--capacity-max", "10", "--capacity-seconds", "1", "--idle-games", "10", "--idle-seconds", "1", "--idle-settle-seconds", "1",
     ], 180_000);
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "room");
