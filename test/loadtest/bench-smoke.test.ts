@@ -36,7 +36,7 @@ describe("Smoke: benchmarks", function () {
   this.timeout(90_000);
 
   it("room-bench plays games beside the bare room and boardgame.io and reports every figure", async function () {
-    // Nine phases with three servers: on a loaded 2-core machine this takes a few minutes; the bound only catches a hang.
+    // Every phase, with three servers: on a loaded 2-core machine this takes a few minutes; the bound only catches a hang.
     this.timeout(200_000);
     const r = await run("room-bench.ts", [
       "--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5",
@@ -46,6 +46,7 @@ describe("Smoke: benchmarks", function () {
     const out = jsonLine(r.stdout, "room");
     assert.ok(out.bare.msgsPerSec > 0 && out.bare.cpuUsPerMsg > 0);
     assert.ok(out.game.movesPerSec > 0 && out.game.cpuUsPerMove > 0 && out.game.setupCpuUsPerGame > 0);
+    assert.ok(out.game.bareSetupCpuUs > 0 && out.game.setupRatioToBare > 0, "the bare room's set-up was measured");
     assert.ok(out.bgio.movesPerSec > 0 && out.bgio.cpuUsPerMove > 0);
     assert.ok(out.ratioGameToBare > 0 && out.ratioGameToBgio > 0);
     assert.deepEqual(out.commit.map((c: any) => c.synchronous), ["FULL", "NORMAL"]);
