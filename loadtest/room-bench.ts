@@ -48,6 +48,7 @@ import { PacedGames } from "./lib/paced";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
+import { GAME_ROOM } from "../src/games/room-access";
 
 const argv = args();
 /**
@@ -278,7 +279,7 @@ async function measureIdle(child: Child, k: number, seconds: number, settleSecon
   // the phase would be subtracted from the idle games' memory (it read -1 KB per game).
   // Bounded by --idle-settle-seconds: a game left unfinished by a throughput phase keeps its room until its
   // turn clock runs out (120 s).
-  await roomsGone("game", settleSeconds * 1000);
+  await roomsGone(GAME_ROOM, settleSeconds * 1000);
   const m0 = await settledMemory();
   // One-hour turn clocks: with the default 120 s the first games opened run out of time inside the window
   // whenever opening them all takes more than about a minute, and a clock that runs out aborts its game
