@@ -11,6 +11,8 @@
  * generator is this same file forked as a second process on the same cores, so process.cpuUsage() holds the
  * servers' work only. Throughput phases use N rooms x 2 clients taking turns, alternating per round:
  *   - bare: a room that increments a schema counter and acks the sender;
+ *   - state: the game's replicated state in a room without the service (loadtest/lib/state-room.ts): each
+ *     message plays the next legal move, projects it and sends its one patch, then acks the sender;
  *   - game: friend games created and joined over REST, both seats on WebSocket, each playing a legal move
  *     when the synced state says it is its turn; a finished game is left and the pair starts a new one
  *     (set-up inside the window: moves/s as in real play);
@@ -21,7 +23,8 @@
  *   - bgio: boardgame.io 0.50, a 4x4 placement game, two socket.io clients per match created and joined
  *     through its lobby API, in-memory storage (loadtest/lib/bgio.ts).
  * Then: durability cost (the group commit with FULL and NORMAL, loadtest/lib/commit-cost.ts); memory (RSS
- * and heap deltas after gc for K active games, their 2K connections, K bare rooms with two clients);
+ * and heap deltas after gc for K active games, their 2K connections, K bare rooms and K state rooms with two
+ * clients each, after a warm-up of a few of each);
  * capacity (N games, each seat moving every 5 s spread evenly, N stepped up until p99 round trip > 50 ms or
  * server CPU > 90%: the largest N that held); idle cost (K active games, no moves, server CPU over
  * --idle-seconds and memory per game). Prints tables, then one JSON line. Bounded by a watchdog.
@@ -48,6 +51,7 @@ import { PacedGames } from "./lib/paced";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
+import { StateRoom } from "./lib/state-room";
 import { GAME_ROOM } from "../src/games/room-access";
 
 const argv = args();
@@ -80,8 +84,8 @@ export class BareRoom extends Room<{ state: InstanceType<typeof BareState> }> {
 
 // ---- the server process -------------------------------------------------------------------------
 
-type Kind = "bare" | "game" | "setup" | "baresetup" | "bgio";
-const KINDS: Kind[] = ["bare", "game", "setup", "baresetup", "bgio"];
+type Kind = "bare" | "state" | "game" | "setup" | "baresetup" | "bgio";
+const KINDS: Kind[] = ["bare", "state", "game", "setup", "baresetup", "bgio"];
 interface PhaseResult { kind: Kind; round: number; seconds: number; acked: number; perSecond: number; cpuUsPerMsg: number; serverCpuPct: number; clientCpuPct: number; games: number; stalls: number; refused: Record<string, number>; p50Ms: number; p99Ms: number }
 
 async function runServer() {
@@ -89,7 +93,7 @@ async function runServer() {
   const SECONDS = num(argv, "seconds", 10, 1, 600);
   const ROUNDS = num(argv, "rounds", 2, 1, 20);
   const MEM_GAMES = num(argv, "mem-games", 200, 0, 5000);
-  /** For profiling one side: --only game | bare | setup | baresetup | bgio (ratios are then not reported). */
+  /** For profiling one side: --only game | bare | state | setup | baresetup | bgio (ratios are then not reported). */
   const ONLY = argv.get("only") as Kind | undefined;
   const WARMUP = num(argv, "warmup", 2, 0, 30);
   const CAP_MAX = num(argv, "capacity-max", 10_000, 0, 50_000);
@@ -122,6 +126,7 @@ async function runServer() {
     { onFsync: (seconds) => fsyncs.recordSeconds(seconds) },
   );
   matchMaker.defineRoomType("bare", BareRoom);
+  matchMaker.defineRoomType("state", StateRoom);
   const commits = { batches: new CommitTimer(server.store), fsyncs };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : [])], CLIENT_NICE);
@@ -322,13 +327,22 @@ async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, se
   };
 }
 
-interface MemResult { games: number; gameHeapKB: number; gameRssKB: number; connHeapKB: number; connRssKB: number; bareRoomHeapKB: number; bareRoomRssKB: number }
+interface MemResult { games: number; gameHeapKB: number; gameRssKB: number; connHeapKB: number; connRssKB: number; bareRoomHeapKB: number; bareRoomRssKB: number; stateRoomHeapKB: number; stateRoomRssKB: number }
+
+/** Games and rooms of each kind opened and connected before the memory phase's baseline (see measureMemory). */
+const MEM_WARMUP = 20;
 
 async function measureMemory(child: Child, k: number, snapshots?: string): Promise<MemResult> {
   const kb = (a: MemSample, b: MemSample, per: number) => ({ heap: round((b.heapUsed - a.heapUsed) / 1024 / per, 1), rss: round((b.rss - a.rss) / 1024 / per, 1) });
   // Each snapshot is written after its sample (writing one allocates) and the next sample settles again.
   const snap = (name: string) => snapshots && v8.writeHeapSnapshot(join(snapshots, `room-bench-${name}.heapsnapshot`));
   if (snapshots) mkdirSync(snapshots, { recursive: true });
+  // A few of each first, kept open: the code V8 compiles for the first games and rooms (bytecode, feedback,
+  // optimized code; 7 to 8 KB per game at K = 200 in the heap snapshots) is then in the baseline, not
+  // counted as memory per game.
+  await child.ask({ type: "mem-games", k: MEM_WARMUP }, "mem-games:done", 120_000);
+  await child.ask({ type: "mem-conns" }, "mem-conns:done", 120_000);
+  for (const room of ["bare", "state"]) await child.ask({ type: "mem-bare", k: MEM_WARMUP, room }, "mem-bare:done", 120_000);
   const m0 = await settledMemory();
   snap("0-start");
   await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000);
@@ -337,14 +351,21 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   await child.ask({ type: "mem-conns" }, "mem-conns:done", 120_000);
   const m2 = await settledMemory();
   snap("2-connected");
-  await child.ask({ type: "mem-bare", k }, "mem-bare:done", 120_000);
+  await child.ask({ type: "mem-bare", k, room: "bare" }, "mem-bare:done", 120_000);
   const m3 = await settledMemory();
   snap("3-bare");
+  await child.ask({ type: "mem-bare", k, room: "state" }, "mem-bare:done", 120_000);
+  const m4 = await settledMemory();
+  snap("4-state");
   await child.ask({ type: "mem-release" }, "mem-release:done", 120_000);
   const game = kb(m0, m1, k);
   const conn = kb(m1, m2, 2 * k);
   const bare = kb(m2, m3, k);
-  return { games: k, gameHeapKB: game.heap, gameRssKB: game.rss, connHeapKB: conn.heap, connRssKB: conn.rss, bareRoomHeapKB: bare.heap, bareRoomRssKB: bare.rss };
+  const state = kb(m3, m4, k);
+  return {
+    games: k, gameHeapKB: game.heap, gameRssKB: game.rss, connHeapKB: conn.heap, connRssKB: conn.rss,
+    bareRoomHeapKB: bare.heap, bareRoomRssKB: bare.rss, stateRoomHeapKB: state.heap, stateRoomRssKB: state.rss,
+  };
 }
 
 interface Extras { commit: CommitCost[]; mem: MemResult | null; capacity: CapResult | null; idle: IdleResult | null }
@@ -374,10 +395,12 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   });
   const steadyUs = round(median(steady), 1);
   const bareUs = cpuPer("bare");
+  const stateUs = cpuPer("state");
   const out = {
     bench: "room",
     params,
     bare: { msgsPerSec: rate("bare"), cpuUsPerMsg: bareUs },
+    state: { msgsPerSec: rate("state"), cpuUsPerMsg: stateUs, ratioToBare: round(stateUs / Math.max(0.001, bareUs), 2) },
     game: {
       movesPerSec: rate("game"), cpuUsPerMove: cpuPer("game"), steadyCpuUsPerMove: steadyUs, setupCpuUsPerGame: cpuPer("setup"),
       bareSetupCpuUs: cpuPer("baresetup"), setupRatioToBare: round(cpuPer("setup") / Math.max(0.001, cpuPer("baresetup")), 2),
@@ -389,6 +412,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ratiosPerRound: ratio("game", "bare").map((r) => round(r, 3)),
     cpuRatioGameToBare: round(cpuPer("game") / Math.max(0.001, bareUs), 2),
     steadyCpuRatioToBare: round(steadyUs / Math.max(0.001, bareUs), 2),
+    steadyCpuRatioToState: round(steadyUs / Math.max(0.001, stateUs), 2),
     ratioGameToBgio: round(median(ratio("game", "bgio")), 2),
     commit: x.commit,
     memory: x.mem,
@@ -415,6 +439,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ["game set-up CPU / bare room set-up CPU", out.game.setupRatioToBare, ""],
     ["server CPU us per steady-state move", steadyUs, ""],
     ["steady-state move CPU / bare msg CPU", out.steadyCpuRatioToBare, "<= 4"],
+    ["server CPU us per state room move (the game's replicated state, no service)", stateUs, ""],
+    ["state room move CPU / bare msg CPU", out.state.ratioToBare, ""],
+    ["steady-state move CPU / state room move CPU", out.steadyCpuRatioToState, ""],
     ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
   ]));
   console.log();
@@ -430,6 +457,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
       ["per active game with both seats connected", both.heap, both.rss],
       ["per bare room with two clients", m.bareRoomHeapKB, m.bareRoomRssKB],
       ["ratio game with both seats / bare room (target <= 1.2)", round(both.heap / Math.max(0.1, m.bareRoomHeapKB), 2), round(both.rss / Math.max(0.1, m.bareRoomRssKB), 2)],
+      ["per state room with two clients (the game's replicated state, no service)", m.stateRoomHeapKB, m.stateRoomRssKB],
+      ["ratio state room / bare room", round(m.stateRoomHeapKB / Math.max(0.1, m.bareRoomHeapKB), 2), round(m.stateRoomRssKB / Math.max(0.1, m.bareRoomRssKB), 2)],
+      ["ratio game with both seats / state room", round(both.heap / Math.max(0.1, m.stateRoomHeapKB), 2), round(both.rss / Math.max(0.1, m.stateRoomRssKB), 2)],
     ]));
     console.log();
   }
@@ -481,6 +511,8 @@ async function runClient() {
   const live = new Set<{ leave(): Promise<unknown> }>();
   const memGames: FriendGame[] = [];
   const memRooms: ClientRoom[] = [];
+  /** How many of memGames have their seats connected (the warm-up's games are connected before the baseline). */
+  let memConnected = 0;
   const memGameRooms: Array<{ room: ClientRoom; seat: Seat }> = [];
 
   async function gameLoop(i: number, ready: () => void) {
@@ -581,8 +613,9 @@ async function runClient() {
     }
   }
 
-  async function bareLoop(ready: () => void) {
-    const a = await sdk.create("bare");
+  /** Two clients of one room ("bare" or "state") taking turns: each acknowledgement sends the other's message. */
+  async function pairLoop(room: "bare" | "state", ready: () => void) {
+    const a = await sdk.create(room);
     const b = await sdk.joinById(a.roomId);
     const pair = [a, b];
     pair.forEach((r) => live.add(r));
@@ -623,7 +656,7 @@ async function runClient() {
         for (let i = 0; i < n; i++) {
           let ready!: () => void;
           readies.push(new Promise<void>((r) => (ready = r)));
-          const loop = m.kind === "bare" ? bareLoop(ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "baresetup" ? bareSetupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
+          const loop = m.kind === "bare" || m.kind === "state" ? pairLoop(m.kind, ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "baresetup" ? bareSetupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
           loops.push(loop.catch((e) => {
             process.stderr.write(`loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
             ready();
@@ -681,17 +714,18 @@ async function runClient() {
         return {};
       }
       case "mem-conns": {
-        for (let i = 0; i < memGames.length; i += 8) {
+        for (let i = memConnected; i < memGames.length; i += 8) {
           const batch = memGames.slice(i, i + 8);
           await Promise.all(batch.flatMap((g) => (["A", "B"] as const).map(async (seat) => memGameRooms.push({ room: await sdk.joinById(g.gameId, { playerToken: g.tokens[seat] }), seat }))));
         }
+        memConnected = memGames.length;
         await sleep(200);
         return {};
       }
       case "mem-bare": {
         const k = Number(m.k);
         for (let i = 0; i < k; i++) {
-          const a = await sdk.create("bare");
+          const a = await sdk.create(m.room === "state" ? "state" : "bare");
           memRooms.push(a, await sdk.joinById(a.roomId));
         }
         await sleep(200);
@@ -705,6 +739,7 @@ async function runClient() {
         memGameRooms.length = 0;
         memRooms.length = 0;
         memGames.length = 0;
+        memConnected = 0;
         return {};
       }
       default:

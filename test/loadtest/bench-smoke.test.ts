@@ -47,6 +47,9 @@ describe("Smoke: benchmarks", function () {
     assert.ok(out.bare.msgsPerSec > 0 && out.bare.cpuUsPerMsg > 0);
     assert.ok(out.game.movesPerSec > 0 && out.game.cpuUsPerMove > 0 && out.game.setupCpuUsPerGame > 0);
     assert.ok(out.game.bareSetupCpuUs > 0 && out.game.setupRatioToBare > 0, "the bare room's set-up was measured");
+    // The state room plays whole games, and starts new ones in place: a throw there would leave messages unacknowledged.
+    assert.ok(out.state.msgsPerSec > 0 && out.state.cpuUsPerMsg > 0 && out.steadyCpuRatioToState !== undefined, "the state room was measured");
+    assert.ok(Number.isFinite(out.memory.stateRoomHeapKB), "the state room's memory was measured");
     assert.ok(out.bgio.movesPerSec > 0 && out.bgio.cpuUsPerMove > 0);
     assert.ok(out.ratioGameToBare > 0 && out.ratioGameToBgio > 0);
     assert.deepEqual(out.commit.map((c: any) => c.synchronous), ["FULL", "NORMAL"]);
