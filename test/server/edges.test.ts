@@ -1,12 +1,11 @@
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { RunningServer } from "../../src/server";
 import { spawnServer } from "../support/process";
 import { bearer, bootServer, http } from "../support/server";
+import { useTempDir } from "../support/temp-dir";
 
 const PROBLEM_FIELDS = ["status", "error", "code", "hint", "type", "title", "detail", "docs"];
 
@@ -177,11 +176,7 @@ describe("End-to-end: /metrics behind METRICS_TOKEN", function () {
 
 describe("Integration: the WAL fsync metric", function () {
   this.timeout(30_000);
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "fsync-metric-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("fsync-metric-", "each");
 
   const fsyncCount = async (url: string) => {
     const text = await (await fetch(`${url}/metrics`)).text();
@@ -190,7 +185,7 @@ describe("Integration: the WAL fsync metric", function () {
 
   it("counts every fsync of a file database under FULL, as the start option is told them, and none under NORMAL", async () => {
     const told: number[] = [];
-    const full = await bootServer({ database: join(dir, "full.sqlite"), sqliteSynchronous: "FULL" }, { onFsync: (s) => told.push(s) });
+    const full = await bootServer({ database: join(dir(), "full.sqlite"), sqliteSynchronous: "FULL" }, { onFsync: (s) => told.push(s) });
     try {
       const before = await fsyncCount(full.url);
       const created = await http(full.url, "POST", "/api/v1/games", { opponent: "house" });
@@ -202,7 +197,7 @@ describe("Integration: the WAL fsync metric", function () {
     } finally {
       await full.close();
     }
-    const normal = await bootServer({ database: join(dir, "normal.sqlite"), sqliteSynchronous: "NORMAL" });
+    const normal = await bootServer({ database: join(dir(), "normal.sqlite"), sqliteSynchronous: "NORMAL" });
     try {
       assert.equal((await http(normal.url, "POST", "/api/v1/games", { opponent: "house" })).status, 201);
       assert.equal(await fsyncCount(normal.url), 0);

@@ -8,6 +8,7 @@ import { spawnServer } from "../support/process";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { joinWs } from "../support/ws";
 import type { RunningServer } from "../../src/server";
+import { useTempDir } from "../support/temp-dir";
 
 /** A friend game with both seats taken; tokens by seat. */
 async function friendGame(base: string) {
@@ -84,14 +85,10 @@ describe("Integration: a failed group commit refuses its moves and changes nothi
 
 describe("End-to-end: a crash while batches are committed loses no acknowledged move", function () {
   this.timeout(120_000);
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), "arena-batch-crash-"));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("arena-batch-crash-");
 
   it("keeps every move answered 200 before a SIGKILL that lands amid moves of many games", async function () {
-    const env = { DATABASE: join(dir, "crash.sqlite") };
+    const env = { DATABASE: join(dir(), "crash.sqlite") };
     const first = await spawnServer(env);
     const games = await Promise.all(Array.from({ length: 8 }, () => friendGame(first.url)));
     const acked = new Map<string, string[]>(games.map((g) => [g.id, []]));

@@ -1,19 +1,14 @@
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@colyseus/sdk";
 import { playRest, pickMove } from "../support/play";
 import { spawnServer } from "../support/process";
 import { bearer, http } from "../support/server";
+import { useTempDir } from "../support/temp-dir";
 
 describe("End-to-end: a restarted server loses no accepted move", function () {
   this.timeout(120_000);
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), "arena-restart-"));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("arena-restart-");
 
   async function playMoves(base: string, id: string, tokens: Record<string, string>, count: number) {
     const played: string[] = [];
@@ -29,7 +24,7 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
 
   for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     it(`finishes a game begun before a ${signal}, with every acknowledged move kept`, async () => {
-      const env = { DATABASE: join(dir, `${signal}.sqlite`) };
+      const env = { DATABASE: join(dir(), `${signal}.sqlite`) };
       const first = await spawnServer(env);
       const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
       const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });
@@ -56,7 +51,7 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
   }
 
   it("resumes the house opponent's turn after a restart", async () => {
-    const env = { DATABASE: join(dir, "house.sqlite"), HOUSE_DELAY_MS: "300" };
+    const env = { DATABASE: join(dir(), "house.sqlite"), HOUSE_DELAY_MS: "300" };
     const first = await spawnServer(env);
     const g = await http(first.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" });
     await first.stop("SIGKILL");
@@ -71,7 +66,7 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
   });
 
   it("stops on SIGTERM without waiting out the reconnection window of connected WebSocket seats", async () => {
-    const env = { DATABASE: join(dir, "ws.sqlite") };
+    const env = { DATABASE: join(dir(), "ws.sqlite") };
     const first = await spawnServer(env);
     const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
     const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });

@@ -1,25 +1,20 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../../src/store/sqlite";
 import { WalSync } from "../../src/store/sqlite/wal-sync";
 import { game } from "./fixtures";
+import { useTempDir } from "../support/temp-dir";
 
 describe("WalSync and SQLite's synchronous setting", function () {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "wal-sync-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("wal-sync-", "each");
 
   it("resolves every concurrent caller, with or without a WAL file yet", async function () {
-    const missing = new WalSync(join(dir, "none.sqlite-wal"));
+    const missing = new WalSync(join(dir(), "none.sqlite-wal"));
     await Promise.all([missing.sync(), missing.sync()]);
     await missing.close();
 
-    const path = join(dir, "arena.sqlite");
+    const path = join(dir(), "arena.sqlite");
     const db = new Database(path);
     db.pragma("journal_mode = WAL");
     db.exec("CREATE TABLE t (x INTEGER)");
@@ -38,7 +33,7 @@ describe("WalSync and SQLite's synchronous setting", function () {
   });
 
   it("starts fsyncs at least minIntervalMs apart: the syncs asked for meanwhile share the next one", async function () {
-    const path = join(dir, "arena.sqlite");
+    const path = join(dir(), "arena.sqlite");
     const db = new Database(path);
     db.pragma("journal_mode = WAL");
     db.exec("CREATE TABLE t (x INTEGER)");
@@ -72,7 +67,7 @@ describe("WalSync and SQLite's synchronous setting", function () {
   });
 
   it("runs the connection with NORMAL and keeps FULL's promise by its own fsync, on a file only", async function () {
-    const path = join(dir, "arena.sqlite");
+    const path = join(dir(), "arena.sqlite");
     const store = new SqliteStore({ path });
     await store.init();
     try {
