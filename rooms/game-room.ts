@@ -8,7 +8,7 @@
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
  * builds its replicated state only once a WebSocket client joins (a game nobody watches keeps none).
  */
-import { Room, SchemaSerializer, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
+import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
@@ -28,7 +28,7 @@ import { GameRoomState } from "./game-state";
 import { GameClock, type ClockHandlers } from "./game-clock";
 import { parseGameIn, send, type GameIn } from "./messages";
 import { Projector } from "./projection";
-import { GameStateSerializer } from "./state-serializer";
+import { withSharedHandshake } from "./state-serializer";
 
 /**
  * The record of a finishing action as stored before the ratings: without its end (status, winner, how and
@@ -47,7 +47,7 @@ interface Performed { move?: MoveRecord; settled: Promise<void> }
 const SETTLED: Promise<void> = Promise.resolve();
 
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
-const NO_PATCH_TIMER = 2 ** 31 - 1;
+export const NO_PATCH_TIMER = 2 ** 31 - 1;
 
 interface ClientData { seat: Seat | null; windowStart: number; messages: number }
 
@@ -173,7 +173,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   /** Colyseus makes a plain SchemaSerializer whenever the state is set; the game rooms share their handshake. */
   override setSerializer(serializer: Serializer<GameRoomState>) {
-    super.setSerializer(serializer.constructor === SchemaSerializer ? new GameStateSerializer() : serializer);
+    super.setSerializer(withSharedHandshake(serializer));
   }
 
   override onBeforeShutdown() {

@@ -5,7 +5,7 @@
  * the same type ids), so the bytes are the same for all of them and are encoded once per process. That is
  * a few hundred microseconds of every game's set-up.
  */
-import { SchemaSerializer } from "@colyseus/core";
+import { SchemaSerializer, type Serializer } from "@colyseus/core";
 import type { GameRoomState } from "./game-state";
 
 let reflection: Uint8Array | undefined;
@@ -14,4 +14,9 @@ export class GameStateSerializer extends SchemaSerializer<GameRoomState> {
   override handshake(): Uint8Array {
     return (reflection ??= super.handshake());
   }
+}
+
+/** For a room's `setSerializer`: Colyseus' plain SchemaSerializer replaced by the shared-handshake one. */
+export function withSharedHandshake(serializer: Serializer<GameRoomState>): Serializer<GameRoomState> {
+  return serializer.constructor === SchemaSerializer ? new GameStateSerializer() : serializer;
 }

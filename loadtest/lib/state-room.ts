@@ -10,17 +10,17 @@
  * alternate, as the bare room's do) and is acknowledged after the patch. A game that ends starts again in
  * the same room from a new seed, its board and hands emptied, so the room measures moves, not set-ups.
  */
-import { Room, SchemaSerializer, type Client, type Serializer } from "@colyseus/core";
+import { Room, type Client, type Serializer } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { commitmentOf, legalMoves, type Seat } from "../../src/game";
 import { startEngine, step, type GameContext } from "../../src/games/context";
 import type { GameRecord } from "../../src/store/port";
 import { corkForThisTurn } from "../../src/transport";
+import { NO_PATCH_TIMER } from "../../rooms/game-room";
 import { GameRoomState } from "../../rooms/game-state";
 import { Projector } from "../../rooms/projection";
-import { GameStateSerializer } from "../../rooms/state-serializer";
+import { withSharedHandshake } from "../../rooms/state-serializer";
 
-const NO_PATCH_TIMER = 2 ** 31 - 1;
 let seeds = 0;
 
 function freshContext(): GameContext {
@@ -53,7 +53,7 @@ export class StateRoom extends Room<{ state: GameRoomState }> {
   }
 
   override setSerializer(serializer: Serializer<GameRoomState>) {
-    super.setSerializer(serializer.constructor === SchemaSerializer ? new GameStateSerializer() : serializer);
+    super.setSerializer(withSharedHandshake(serializer));
   }
 
   override onJoin(client: Client) {
