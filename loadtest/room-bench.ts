@@ -342,7 +342,7 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   // counted as memory per game.
   await child.ask({ type: "mem-games", k: MEM_WARMUP }, "mem-games:done", 120_000);
   await child.ask({ type: "mem-conns" }, "mem-conns:done", 120_000);
-  for (const room of ["bare", "state"]) await child.ask({ type: "mem-bare", k: MEM_WARMUP, room }, "mem-bare:done", 120_000);
+  for (const room of ["bare", "state"]) await child.ask({ type: "mem-rooms", k: MEM_WARMUP, room }, "mem-rooms:done", 120_000);
   const m0 = await settledMemory();
   snap("0-start");
   await child.ask({ type: "mem-games", k }, "mem-games:done", 120_000);
@@ -351,10 +351,10 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   await child.ask({ type: "mem-conns" }, "mem-conns:done", 120_000);
   const m2 = await settledMemory();
   snap("2-connected");
-  await child.ask({ type: "mem-bare", k, room: "bare" }, "mem-bare:done", 120_000);
+  await child.ask({ type: "mem-rooms", k, room: "bare" }, "mem-rooms:done", 120_000);
   const m3 = await settledMemory();
   snap("3-bare");
-  await child.ask({ type: "mem-bare", k, room: "state" }, "mem-bare:done", 120_000);
+  await child.ask({ type: "mem-rooms", k, room: "state" }, "mem-rooms:done", 120_000);
   const m4 = await settledMemory();
   snap("4-state");
   await child.ask({ type: "mem-release" }, "mem-release:done", 120_000);
@@ -722,7 +722,7 @@ async function runClient() {
         await sleep(200);
         return {};
       }
-      case "mem-bare": {
+      case "mem-rooms": {
         const k = Number(m.k);
         for (let i = 0; i < k; i++) {
           const a = await sdk.create(m.room === "state" ? "state" : "bare");
