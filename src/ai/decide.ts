@@ -47,7 +47,7 @@ export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
   normal: { worlds: 3, depth: 2, refineTop: 0, refineDepth: 0, exactAt: 0, beam: 0, positional: 0, winBonus: 0, budget: 100_000 },
   // hard-2026's search with twice its sampled worlds, its leaves valued by the evaluation fitted to
   // self-play outcomes (learned.ts) instead of score difference and edge safety: the evaluation is what
-  // beats hard-2026 (README, "House opponent strength"); deeper refinement, an earlier exact endgame, a
+  // beats hard-2026 (docs/BENCHMARKS.md, "House opponent strength"); deeper refinement, an earlier exact endgame, a
   // wider beam, other hand-set weights and more worlds measured no better or worse against it.
   hard: { worlds: 20, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0, winBonus: 4, budget: 400_000, learned: true },
   "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },

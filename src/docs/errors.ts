@@ -78,7 +78,7 @@ export const ERROR_DOCS = {
     cause:
       "A webhook subscription's callback failed verification. `reason` says why: `not_https`, `forbidden_address` (loopback, private, link-local or metadata addresses), `challenge_failed` (the answer did not echo the challenge), `timeout` (no answer within 5 seconds), `unreachable`, or `bad_status` (not a 2xx; redirects are not followed).",
     action:
-      'Serve a public HTTPS endpoint that answers the signed `{type: "verification", challenge}` POST with `{"challenge": ...}` within 5 seconds. For local trials, see `npm run webhooks:listen` in the README.',
+      'Serve a public HTTPS endpoint that answers the signed `{type: "verification", challenge}` POST with `{"challenge": ...}` within 5 seconds. For local trials, see `npm run webhooks:listen` in docs/TOOLS.md.',
   },
   result_mismatch: {
     cause:

@@ -4,7 +4,7 @@ import { type AiLevel, runMatch } from "../../src/ai";
 
 /**
  * Strength and seat balance by seeded self-play. Seeds are fixed, so each result is reproducible; the unit run
- * keeps the matches short (the big runs are `npm run selfplay`, figures in README and docs/RULES.md).
+ * keeps the matches short (the big runs are `npm run selfplay`, figures in docs/BENCHMARKS.md and docs/RULES.md).
  */
 function record(a: AiLevel, b: AiLevel, ruleset: Ruleset, games: number, seed: number): { a: number; b: number; detail: string } {
   const s = runMatch({ games, ruleset, a, b, seed });
@@ -23,7 +23,7 @@ describe("Unit: house opponent strength", function () {
   this.timeout(180_000);
   // Games per ruleset and the least share of decided games, pooled over both rulesets (the hard pairings are
   // the costly ones). Hard against hard-2026 is the smaller edge, so it plays more games to a lower bar; at this
-  // size it catches a broken hard, not a step back to the former one (README: the 400-game runs measure that).
+  // size it catches a broken hard, not a step back to the former one (docs/BENCHMARKS.md: the 400-game runs measure that).
   const pairings: Array<[AiLevel, AiLevel, number, number]> = [
     ["easy", "random", 40, 0.6], ["normal", "easy", 20, 0.6], ["hard", "normal", 16, 0.6], ["hard", "hard-2026", 30, 0.55],
   ];

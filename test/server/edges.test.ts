@@ -28,7 +28,7 @@ describe("Integration: the edges every response carries", function () {
       tooLarge: await http(server.url, "POST", "/no/such/page", "[" + "1,".repeat(40_000) + "1]"),
     };
     for (const [what, r] of Object.entries(responses)) assert.equal(r.headers.get("api-version"), "1", `${what} (${r.status})`);
-    // As the README says: the RateLimit fields come with /api, /mcp and matchmaking, not with health or metrics.
+    // As docs/API.md says: the RateLimit fields come with /api, /mcp and matchmaking, not with health or metrics.
     assert.equal(responses.healthz.headers.get("ratelimit"), null);
     assert.match(responses.matchmake.headers.get("ratelimit-policy") ?? "", /"matchmake"/);
   });
