@@ -12,6 +12,8 @@ command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # The scale-out test puts Debian's nginx in front of three processes (the recipe docs/DEPLOY.md gives).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
+# The README's curl game is run as written (test/docs/readme-facts.test.ts).
+command -v curl >/dev/null 2>&1 || need_apt+=(curl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian packages: ${need_apt[*]}"
