@@ -5,11 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
-import { extname, join, relative, resolve, sep } from "node:path";
+import { extname, join, relative, sep } from "node:path";
 import { Router, type Request, type Response } from "express";
 import { AppError } from "../errors";
+import { PACKAGE_ROOT } from "../package-root";
 
-export const ASSETS_DIR = resolve(__dirname, "../../public/assets");
+export const ASSETS_DIR = join(PACKAGE_ROOT, "public", "assets");
 
 const TYPES: Record<string, string> = {
   ".svg": "image/svg+xml",

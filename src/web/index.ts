@@ -5,12 +5,13 @@
  * `/assets`, and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
  * data comes from the REST API and the game room at run time, so nothing here renders user data.
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import express, { Router, type Response } from "express";
 import { ASSETS_DIR } from "../assets/serve";
+import { PACKAGE_ROOT } from "../package-root";
 import { lazyClient } from "./bundle";
 
-export const WEB_DIR = resolve(__dirname, "../../web");
+export const WEB_DIR = join(PACKAGE_ROOT, "web");
 /** The SDK's UMD bundle (it defines the global `Colyseus`); resolved from the installed package. */
 const SDK_BUNDLE = join(dirname(require.resolve("@colyseus/sdk/package.json")), "dist/colyseus.js");
 

@@ -1,4 +1,7 @@
-/** Runs the real entry point (`src/main.ts`) as a child process, as an operator would run it. */
+/**
+ * Runs the real entry point as a child process, as an operator would run it: `src/main.ts` through tsx, or
+ * the node arguments given (the compiled `dist/src/main.js`).
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "./server";
 
@@ -11,9 +14,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-export async function spawnServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, port?: number, nodeArgs = ["--import", "tsx", "src/main.ts"]): Promise<ServerProcess> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, PORT: String(p), HOST: "127.0.0.1", LOG_LEVEL: "warn", HOUSE_DELAY_MS: "0", RATE_LIMIT_SCALE: "1000", PUBLIC_BASE_URL: `http://127.0.0.1:${p}`, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

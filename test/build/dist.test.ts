@@ -1,0 +1,77 @@
+/**
+ * The production build: `npm run build` compiles the server to dist/, and the `npm start` command runs
+ * it with plain node (no TypeScript loader). The compiled server must find everything it reads at run time
+ * from dist/: the AI pool's worker threads, the SQLite checkpointer's thread, the web client's sources and
+ * styles, the committed assets and the API reference's files.
+ */
+import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { bearer, http } from "../support/server";
+import { spawnServer, type ServerProcess } from "../support/process";
+import { useTempDir } from "../support/temp-dir";
+
+const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+
+describe("Production build: npm run build, then npm start's command", function () {
+  this.timeout(90_000);
+  const dir = useTempDir("dist-");
+  let server: ServerProcess;
+
+  before(async () => {
+    // The build script as `npm run build` runs it (tsx is a dependency, so a production install has it).
+    const [tool, script] = pkg.scripts.build.split(" ");
+    assert.equal(tool, "tsx");
+    await promisify(execFile)(process.execPath, ["--import", "tsx", script], { timeout: 60_000 });
+    const [node, ...args] = pkg.scripts.start.split(" ");
+    assert.equal(node, "node", "npm start runs plain node");
+    assert.ok(!args.some((a) => a.includes("tsx")), "without a TypeScript loader");
+    // A file database, so the checkpointer thread runs too; AI threads, so the house decides on the pool.
+    server = await spawnServer({ DATABASE: join(dir(), "arena.sqlite"), AI_THREADS: "1", LOG_LEVEL: "info" }, undefined, args);
+  });
+  after(async () => {
+    if (server) assert.equal(await server.stop("SIGTERM"), 0, server.output());
+  });
+
+  it("builds JavaScript with source maps, and the worker-thread files beside their modules", () => {
+    for (const f of ["dist/src/main.js", "dist/src/main.js.map", "dist/src/ai/worker.js", "dist/src/store/sqlite/checkpoint-thread.cjs"]) {
+      assert.ok(existsSync(f), `${f} was built`);
+    }
+    assert.ok(pkg.scripts.start.includes("--enable-source-maps"));
+    assert.equal(pkg.scripts.prepare, "npm run build", "npm ci builds, so `npm ci && npm start` runs compiled code");
+  });
+
+  it("answers /healthz and plays a house game whose opponent decides on a worker thread", async () => {
+    const health = await http(server.url, "GET", "/healthz");
+    assert.equal(health.status, 200);
+    assert.equal(health.json.store.adapter, "sqlite");
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "normal", name: "Ann" });
+    assert.equal(created.status, 201, created.text);
+    const { game, playerToken } = created.json;
+    let sync: any;
+    for (let since = 0; ; ) {
+      sync = (await http(server.url, "GET", `/api/v1/games/${game.id}/sync?since=${since}&timeout=10`, undefined, bearer(playerToken))).json;
+      if (sync.status !== "active") break;
+      since = sync.moveCount;
+      if (!sync.yourTurn) continue;
+      const taken = new Set(sync.state.board.map((c: { square: string }) => c.square));
+      const square = "abcd".split("").flatMap((f) => ["1", "2", "3", "4"].map((r) => f + r)).find((q) => !taken.has(q));
+      const moved = await http(server.url, "POST", `/api/v1/games/${game.id}/moves`, { card: sync.state.hand[0].id, square }, bearer(playerToken));
+      assert.equal(moved.status, 200, moved.text);
+    }
+    assert.equal(sync.status, "finished");
+    const metrics = (await http(server.url, "GET", "/metrics")).text;
+    assert.match(metrics, /arena_ai_task_seconds_count\{task="decide"\} [1-9]/);
+    // A task that failed on its thread would be logged and run inline: none did, and no file was missing.
+    assert.doesNotMatch(server.output(), /worker thread failed|Cannot find module|ENOENT/i, server.output());
+  });
+
+  it("serves the web client, its assets and the API reference from the files it reads at run time", async () => {
+    for (const path of ["/", "/web/css/app.css", "/web/js/home.js", "/vendor/colyseus.js", "/docs", "/api/v1/clients/manifest", "/assets/brand/logo.svg"]) {
+      const res = await http(server.url, "GET", path);
+      assert.equal(res.status, 200, `${path}: ${res.status}`);
+    }
+  });
+});
