@@ -9,11 +9,15 @@ const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
-const EnvSchema = z.object({
+/** Every environment variable the service reads; `npm run env:example` writes them to .env.example with their comments. */
+export const EnvSchema = z.object({
+  /** HTTP and WebSocket port. */
   PORT: z.coerce.number().int().min(0).max(65535).default(2567),
+  /** Bind address. */
   HOST: z.string().default("0.0.0.0"),
   /** SQLite file path (or ":memory:"); ignored when MONGODB_URL is set. */
   DATABASE: z.string().default("./data/arena.sqlite"),
+  /** Use MongoDB (through mongoose) instead of SQLite. */
   MONGODB_URL: z.string().optional(),
   /** SQLite's fsync policy: FULL survives power loss (affordable with the group commit), NORMAL a process crash only. */
   SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
@@ -24,18 +28,21 @@ const EnvSchema = z.object({
    * event-loop turn's writes at once.
    */
   COMMIT_WINDOW_MS: z.coerce.number().min(0).max(50).default(4),
-  /** Unset: in-process presence and matchmaking driver. */
+  /** Redis for presence, the matchmaking driver and rate-limit counters (several processes). Unset: in-process. */
   REDIS_URL: z.string().optional(),
+  /** Origin used in links (watch, replay, invites); default http://localhost:$PORT. */
   PUBLIC_BASE_URL: z.string().optional(),
   /** Address other processes use to reach this one's rooms when scaled out (host:port). */
   PUBLIC_ADDRESS: z.string().optional(),
+  /** Let webhook callbacks reach loopback and private addresses (tests and local development only). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Milliseconds the house opponent waits before moving (a human-like pace). */
   HOUSE_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(800),
   /** Seconds a waiting game (no second player) lives before it is aborted. */
   WAITING_GAME_TTL_S: z.coerce.number().int().min(1).default(24 * 3600),
+  /** pino log level. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Multiplies every per-minute rate limit (load tests raise it; never below the spec's figures in production). */
+  /** Multiplies every per-minute rate limit (load tests raise it; keep 1 or more in production). */
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
@@ -57,8 +64,9 @@ const EnvSchema = z.object({
   SPECTATORS_PER_GAME: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Spectators one address may have in one game. */
   SPECTATORS_PER_ADDRESS: z.coerce.number().int().min(0).max(10_000).default(10),
-  /** MCP sessions open at once, in total and per client address. */
+  /** MCP sessions open at once in the process (503 past it). */
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(5000),
+  /** MCP sessions one client address may hold (429 past it). */
   MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   /** Seconds an MCP session may stay unused before it is ended. */
   MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(300),
