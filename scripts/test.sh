@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
-# (redis-server for the multi-process tests, chromium for the browser tests, nginx for the scale-out front), the npm packages from the lock file,
-# a type check, the linter, then mocha.
+# (redis-server for the multi-process tests, chromium for the browser tests, nginx for the scale-out front,
+# curl for the README's walk-through), the npm packages from the lock file (reused when the lock file and
+# Node have not changed since this script last installed them), a type check, the linter, then both mocha
+# suites: the fast one (`npm test`) and the slow one (`npm run test:slow`). Its last line sums them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,20 +27,42 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 # Exactly the committed lock file. Install scripts run only for the packages package.json's `allowScripts`
-# approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary).
-npm ci --no-audit --no-fund
+# approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary), and the
+# project's own `prepare`, which compiles dist/. A tree this script installed from the same lock file with
+# the same Node is reused: only dist/ is rebuilt.
+stamp="node_modules/.lock-hash"
+want="$( (cat package-lock.json; node -v) | sha256sum | cut -d' ' -f1)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "node_modules was installed from this package-lock.json on Node $(node -v): reusing it"
+  npm run build
+else
+  npm ci --no-audit --no-fund
+  echo "$want" > "$stamp"
+fi
 npx tsc --noEmit -p .
 npm run lint
-log="$(mktemp)"
-set +e
-npm test 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-# One plain summary line for tools that read it: "N passed, N failed, N skipped".
-plain() { sed 's/\x1b\[[0-9;]*m//g' "$log"; }
-passed=$(plain | grep -Eo '^ +[0-9]+ passing' | tail -1 | grep -Eo '[0-9]+' || echo 0)
-failed=$(plain | grep -Eo '^ +[0-9]+ failing' | tail -1 | grep -Eo '[0-9]+' || echo 0)
-skipped=$(plain | grep -Eo '^ +[0-9]+ pending' | tail -1 | grep -Eo '[0-9]+' || echo 0)
-rm -f "$log"
-echo "${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped"
+# Runs one mocha suite, printing its output and its duration; adds its counts to the totals.
+passed=0 failed=0 skipped=0 status=0
+plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
+count() { plain "$1" | grep -Eo "^ +[0-9]+ $2" | tail -1 | grep -Eo '[0-9]+' || echo 0; }
+suite() {
+  local name="$1" log started code
+  shift
+  log="$(mktemp)"
+  started=$SECONDS
+  set +e
+  "$@" 2>&1 | tee "$log"
+  code=${PIPESTATUS[0]}
+  set -e
+  echo "$name suite: $((SECONDS - started)) s, exit code $code"
+  passed=$((passed + $(count "$log" passing)))
+  failed=$((failed + $(count "$log" failing)))
+  skipped=$((skipped + $(count "$log" pending)))
+  [ "$code" = 0 ] || status=$code
+  rm -f "$log"
+}
+suite fast npm test
+suite slow npm run test:slow
+# One plain summary line for tools that read it: "N passed, N failed, N skipped", over both suites.
+echo "$passed passed, $failed failed, $skipped skipped"
 exit "$status"

@@ -1,0 +1,38 @@
+/**
+ * `npm test` (the fast suite) and `npm run test:slow` together run every test file, each once: the slow
+ * suite's pattern is the fast suite's --ignore. Files are collected with mocha's own collector, from the
+ * patterns package.json gives it.
+ */
+import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+
+// Mocha's file collector (what `mocha <spec> --ignore <pattern>` runs); not a documented export.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const collect = require("mocha/lib/cli/collect-files.cjs") as (o: { ignore: string[]; extension: string[]; file: string[]; recursive: boolean; sort: boolean; spec: string[] }) => { files: string[] };
+
+const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+
+/** The quoted patterns of a script: its specs, and what follows --ignore. */
+function patterns(script: string): { spec: string[]; ignore: string[] } {
+  const spec: string[] = [];
+  const ignore: string[] = [];
+  const words = [...script.matchAll(/(--ignore )?'([^']+)'/g)];
+  for (const [, flag, pattern] of words) (flag ? ignore : spec).push(pattern);
+  return { spec, ignore };
+}
+
+const files = (p: { spec: string[]; ignore: string[] }) =>
+  collect({ ...p, extension: ["ts"], file: [], recursive: true, sort: true }).files.map((f) => relative(process.cwd(), f)).sort();
+
+describe("Test suites: fast and slow", () => {
+  it("split every test file between them, each into one", () => {
+    const fast = files(patterns(scripts.test));
+    const slow = files(patterns(scripts["test:slow"]));
+    const all = files({ spec: ["test/**/*.test.ts"], ignore: [] });
+    assert.ok(slow.includes("test/ai/strength.test.ts") && slow.some((f) => f.startsWith("test/loadtest/")), slow.join("\n"));
+    assert.deepEqual(fast.filter((f) => slow.includes(f)), [], "no file in both");
+    assert.deepEqual([...fast, ...slow].sort(), all, "no file left out");
+    assert.ok(fast.length > slow.length * 4);
+  });
+});
