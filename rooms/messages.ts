@@ -15,9 +15,27 @@ export type GameIn =
   /** A frame that is not one of the above; answered with a `refused` bad_request. */
   | { type: "unexpected"; detail: string };
 
-/** Game room to client (the schema state travels as patches besides these). */
+/** A card of a hand, face included (the board's cards are ids in the schema state). */
+export interface HandCard { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion: string }
+
+/**
+ * A seat's hand and what it may play: `legal` lists every legal move in notation ("E7@b3") when it is that
+ * seat's turn, else []. Only that seat's own clients ever receive it.
+ */
+export interface SeatHand { cards: HandCard[]; legal: string[] }
+
+/**
+ * Game room to client (the public schema state travels as patches besides these).
+ * - `moved`: the mover's acknowledgement, with its hand after the move and its draw (`legal` is [], as it
+ *   is no longer its turn). Never sent to anyone else.
+ * - `hand`: to a seat's clients only, on join and reconnection, whenever its hand changes other than by its
+ *   own move (a draw, an ability, a move sent from another client or over REST), and whenever its turn
+ *   begins. `n` is the game's moveCount the message reflects. Spectators never receive one.
+ * - `refused`: an action that changed nothing, with the service's error code.
+ */
 export type GameOut =
-  | { type: "moved"; notation: string; n: number }
+  | { type: "moved"; notation: string; n: number; hand: SeatHand }
+  | ({ type: "hand"; n: number } & SeatHand)
   | { type: "refused"; code: ErrorCode; detail: string };
 
 /** Quick-match queue room to client. */

@@ -6,7 +6,7 @@
 import type { Client, Room } from "@colyseus/sdk";
 import { joinSeat, nowMs, openFriendGame, pickMove, sleep, type HttpClient, type Seat } from "./common";
 
-interface PacedGame { seats: Record<Seat, Room>; due: number; sentAt: number; slot: number; replacing: boolean }
+interface PacedGame { seats: Record<Seat, Room>; due: number; sentAt: number; slot: number; replacing: boolean; hands: Record<Seat, string[]> }
 
 const LEAVE_WAIT_MS = 2000;
 
@@ -92,10 +92,14 @@ export class PacedGames {
   private async open(slot: number, into?: PacedGame): Promise<PacedGame> {
     const f = await openFriendGame(this.http, `cap${slot}`, undefined, this.reserveSeats);
     const [A, B] = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(this.sdk, f, seat)));
-    const game: PacedGame = into ?? { seats: { A, B }, due: Infinity, sentAt: 0, slot, replacing: false };
+    const game: PacedGame = into ?? { seats: { A, B }, due: Infinity, sentAt: 0, slot, replacing: false, hands: { A: [], B: [] } };
     game.seats = { A, B };
-    for (const room of [A, B]) {
-      room.onMessage("moved", () => {
+    game.hands = { A: [], B: [] };
+    for (const [seat, room] of [["A", A], ["B", B]] as const) {
+      // A seat's hand comes as messages only (the state holds none).
+      room.onMessage("hand", (m: { cards: Array<{ id: string }> }) => (game.hands[seat] = m.cards.map((c) => c.id)));
+      room.onMessage("moved", (m: { hand: { cards: Array<{ id: string }> } }) => {
+        game.hands[seat] = m.hand.cards.map((c) => c.id);
         this.moves++;
         this.latencies.push(nowMs() - game.sentAt);
       });
@@ -117,8 +121,7 @@ export class PacedGames {
       }
       if (s?.status !== "active" || (s.turn !== "A" && s.turn !== "B")) continue;
       const room = g.seats[s.turn];
-      const hand: string[] = [];
-      (room.state as { hands?: Map<string, { cards: { id: string }[] }> }).hands?.get(s.turn)?.cards.forEach((c) => hand.push(c.id));
+      const hand = g.hands[s.turn];
       const occupied: string[] = [];
       s.board?.forEach((_v, square) => occupied.push(square));
       const move = pickMove(hand, occupied);

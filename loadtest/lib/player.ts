@@ -1,6 +1,7 @@
 /**
  * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk): whenever the synced state
- * says it is this seat's turn, it picks a card of its own hand (the seat's view) and any empty square, and
+ * says it is this seat's turn, it picks a card of its own hand (its last `hand` message, or the hand in its
+ * last `moved`) and any empty square, and
  * sends `move` { card, square }. `moved` acknowledges, `refused` refuses. `finished` settles when the game
  * ends, the seat leaves, or the room goes away.
  *
@@ -49,11 +50,18 @@ export class SeatPlayer {
   /** When this seat's next move is due (paced only); undefined until it first sees its turn. */
   private due: number | undefined;
   private paceTimer: NodeJS.Timeout | undefined;
+  /** The card ids of this seat's hand, as the room last sent them (the state holds none). */
+  private hand: string[] = [];
 
   constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats, private readonly paceMs = 0) {
     this.finished = new Promise((r) => (this.settle = r));
     room.onStateChange(() => this.maybeMove());
-    room.onMessage("moved", () => {
+    room.onMessage("hand", (m: { cards: Array<{ id: string }> }) => {
+      this.hand = m.cards.map((c) => c.id);
+      this.maybeMove();
+    });
+    room.onMessage("moved", (m: { hand: { cards: Array<{ id: string }> } }) => {
+      this.hand = m.hand.cards.map((c) => c.id);
       this.stats.acked++;
       this.refusalsInARow = 0;
       const ms = nowMs() - this.sentTime;
@@ -84,11 +92,9 @@ export class SeatPlayer {
     if (s.status === "finished") return this.settle("finished");
     if (s.status !== "active" || s.turn !== this.seat || s.moveCount === this.sentAt) return;
     if (this.paceMs > 0 && !this.dueNow()) return;
-    const hand: string[] = [];
-    s.hands?.get(this.seat)?.cards?.forEach((c: { id: string }) => hand.push(c.id));
     const occupied: string[] = [];
     s.board?.forEach((_cell: unknown, square: string) => occupied.push(square));
-    const move = pickMove(hand, occupied);
+    const move = pickMove(this.hand, occupied);
     if (!move) return;
     this.sentAt = s.moveCount;
     this.sentTime = nowMs();
