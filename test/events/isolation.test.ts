@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { createCallbackClient, generateSecret } from "../../src/events/index";
-import { harness, startReceiver, subBody, testCert } from "./helpers";
+import { createCallbackClient, generateSecret, subscriptionKey } from "../../src/events/index";
+import { echo, harness, startReceiver, subBody, testCert, type Harness, type Receiver } from "./helpers";
 
 interface Endless {
   url: string;
@@ -90,5 +90,53 @@ describe("Integration: webhook answers are read up to a cap", () => {
       await h.close();
       await other.close();
     }
+  });
+});
+
+describe("Integration: a slow subscriber uses its own share of the delivery slots", () => {
+  let h: Harness;
+  let slow: Receiver;
+  let fast: Receiver;
+  beforeEach(async () => {
+    h = await harness();
+    slow = await startReceiver();
+    fast = await startReceiver();
+  });
+  afterEach(async () => {
+    await h.close();
+    await slow.close();
+    await fast.close();
+  });
+
+  it("delivers a fast subscriber's events before any of 32 slow subscriptions on another host has answered", async () => {
+    slow.respond = (r) => (r.json?.type === "verification" ? echo(r, 0) : { status: 204, delayMs: 4000 });
+    // "localhost" and "127.0.0.1" are two callback hosts for the dispatcher, on one test machine.
+    for (let i = 0; i < 32; i++) await h.events.subscriptions.subscribe(subBody(`https://localhost:${slow.port}/hook${i}`, generateSecret()));
+    await h.events.subscriptions.subscribe(subBody(fast.url, generateSecret()));
+    for (let i = 0; i < 3; i++) h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i } });
+    await fast.waitFor(3, 15_000);
+    assert.equal(slow.answered - 32, 0, "no slow delivery had been answered when the fast one had all three");
+    assert.ok(slow.events().length > 0, "the slow host got its share meanwhile");
+    assert.ok(slow.events().length <= 8, `the slow host holds a bounded share of the slots (${slow.events().length})`);
+  });
+
+  it("counts answers slower than the latency budget against the subscription, reports them and drops it after five", async () => {
+    await h.close();
+    h = await harness({ latencyBudgetMs: 100 });
+    slow.respond = (r) => (r.json?.type === "verification" ? echo(r, 0) : { status: 204, delayMs: 300 });
+    await h.events.subscriptions.subscribe(subBody(slow.url, generateSecret()));
+    const key = subscriptionKey("game.finished", { game_id: "g1" }, slow.url);
+    for (let i = 0; i < 4; i++) {
+      h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i } });
+      await slow.waitFor(i + 1);
+      await h.events.dispatcher.idle();
+    }
+    assert.equal((await h.store.getSubscriptionByKey(key))?.failures, 4);
+    assert.equal(h.events.dispatcher.stats().overBudget, 4);
+    assert.ok(h.logger.lines.some((l) => l.level === "warn" && /latency budget/.test(l.msg ?? "")));
+    h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i: 4 } });
+    await slow.waitFor(5);
+    await h.events.dispatcher.idle();
+    assert.equal(await h.store.getSubscriptionByKey(key), null, "dropped like a failing subscription");
   });
 });
