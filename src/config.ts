@@ -68,6 +68,8 @@ export const EnvSchema = z.object({
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(5000),
   /** MCP sessions one client address may hold (429 past it). */
   MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** Long-polls (sync or quick-match polls with a timeout) one address may have waiting at once, REST and MCP together. */
+  LONG_POLLS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Seconds an MCP session may stay unused before it is ended. */
   MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(300),
 });
@@ -83,6 +85,7 @@ export interface Limits {
   spectatorsPerAddress: number;
   mcpSessions: number;
   mcpSessionsPerAddress: number;
+  longPollsPerAddress: number;
   mcpIdleMs: number;
 }
 
@@ -144,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       spectatorsPerAddress: e.SPECTATORS_PER_ADDRESS,
       mcpSessions: e.MCP_MAX_SESSIONS,
       mcpSessionsPerAddress: e.MCP_SESSIONS_PER_ADDRESS,
+      longPollsPerAddress: e.LONG_POLLS_PER_ADDRESS,
       mcpIdleMs: e.MCP_IDLE_S * 1000,
     },
     clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,

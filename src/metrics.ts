@@ -43,6 +43,15 @@ export function createMetrics(): Metrics {
       this.set({ state: "held" }, s.held);
     },
   });
+  new Gauge({
+    name: "arena_webhook_over_budget_total",
+    help: "Webhook deliveries answered later than the latency budget since start (each counted as a failed event)",
+    registers: [registry],
+    collect() {
+      const s = deliveries.source?.();
+      if (s) this.set(s.overBudget);
+    },
+  });
   return {
     registry,
     moves: new Counter({ name: "arena_moves_total", help: "Placements accepted", labelNames: ["player"], registers: [registry] }),

@@ -13,6 +13,7 @@ import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
 import { EXPOSED_HEADERS } from "./api/edges";
+import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
@@ -164,6 +165,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   matchMaker.controller.getCorsHeaders = (headers: Headers) => cors(headers.get("origin"));
 
+  const longPolls = new LongPolls(config.limits.longPollsPerAddress);
   const mcp = createMcpRouter({
     games,
     quick,
@@ -175,6 +177,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     maxSessions: config.limits.mcpSessions,
     sessionsPerAddress: config.limits.mcpSessionsPerAddress,
     maxBodyBytes: config.limits.maxBodyBytes,
+    longPolls,
   });
 
   const transport = new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy });
@@ -197,6 +200,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
+        longPolls,
         health: async () => {
           const storeHealth = await store.health();
           return { ok: storeHealth.ok, processId: matchMaker.processId, store: storeHealth };

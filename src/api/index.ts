@@ -10,6 +10,7 @@ import type { PlayerService } from "../players/service";
 import { AppError } from "../errors";
 import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
+import { LongPolls } from "./long-polls";
 import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
 import { openApiDocument } from "./openapi/document";
@@ -26,6 +27,8 @@ export interface ApiDeps {
   trustProxy: number;
   /** Largest JSON body, in bytes (config MAX_BODY_BYTES); default 64 KiB. */
   maxBodyBytes?: number;
+  /** Long-polls waiting per address, shared with MCP; default 20 per address for this router alone. */
+  longPolls?: LongPolls;
   /** What /healthz reports beside `ok` (the store, the cluster); `ok: false` answers 503. */
   health?: () => Promise<{ ok: boolean } & Record<string, unknown>>;
 }
@@ -55,7 +58,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     (req, res) => res.redirect(308, `${req.baseUrl}/games/${encodeURIComponent(String(req.params.id))}`),
   );
   for (const r of deps.extraRouters) v1.use(r);
-  v1.use(gamesRouter(deps.games, deps.quick));
+  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20)));
   v1.use(playersRouter(deps.players));
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);

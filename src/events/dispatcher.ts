@@ -2,6 +2,10 @@
  * Delivers domain events to webhook subscriptions. `emit` only queues: a room's move path must never wait on
  * a subscriber's network. Memory is bounded (two queues with a cap, a fixed number of POSTs in flight).
  *
+ * Subscribers are isolated from each other by callback host: each host has its own queue, served in turn,
+ * and at most `perHostConcurrency` of the slots, so a slow or failing receiver delays only its own
+ * deliveries. An answer slower than the latency budget counts against its subscription like a failure.
+ *
  * Every delivery is recorded in the store (an outbox) before its first POST and forgotten once it is
  * delivered or given up, so a crash or a restart does not lose it: the next start, or another process once
  * the delivery's lease has run out, sends it again with the same eventId and body. Delivery is therefore at
@@ -10,7 +14,9 @@
  * that queue is full its oldest event is dropped with a warning.
  */
 import type { DeliveryRecord, SubscriptionRecord, SubscriptionsPort } from "../store/port";
+import { performance } from "node:perf_hooks";
 import { isSequenced } from "./catalog";
+import { FairQueue } from "./fair-queue";
 import type { CallbackClient } from "./http-client";
 import { newEventId, signedHeaders } from "./signing";
 import type { EmittedEvent, EventsLogger, InitialEvent } from "./types";
@@ -24,8 +30,12 @@ export interface DispatcherOptions {
   retryDelaysMs?: number[];
   /** Cap of each queue (events awaiting lookup, POSTs awaiting a slot). Default 10000. */
   maxQueue?: number;
-  /** POSTs in flight at once. Default 16. */
+  /** POSTs in flight at once, all hosts together. Default 64. */
   concurrency?: number;
+  /** POSTs in flight at once to one callback host. Default 4. */
+  perHostConcurrency?: number;
+  /** A delivery answered later than this counts as a failed event of its subscription. Default 2000 ms. */
+  latencyBudgetMs?: number;
   /** Failed events in a row that drop a subscription. Default 5. */
   maxFailures?: number;
   /** How long this process holds a recorded delivery before another may take it over. Default 120000. */
@@ -39,11 +49,23 @@ export interface DispatcherOptions {
   holder?: () => string;
 }
 
-/** What a dispatcher holds right now: events awaiting lookup, deliveries queued, POSTs in flight, all held. */
-export interface DispatcherStats { queuedEvents: number; queuedDeliveries: number; inflight: number; held: number }
+/**
+ * What a dispatcher holds right now (events awaiting lookup, deliveries queued, POSTs in flight, all held,
+ * callback hosts with deliveries queued) and how many answers came later than the latency budget since start.
+ */
+export interface DispatcherStats {
+  queuedEvents: number;
+  queuedDeliveries: number;
+  inflight: number;
+  held: number;
+  hosts: number;
+  overBudget: number;
+}
 
 interface Job {
   sub: SubscriptionRecord;
+  /** The callback URL's host: the unit of fairness between subscribers. */
+  host: string;
   /** 0 for the first POST, then 1, 2 for the retries. */
   attempt: number;
   /** What is recorded in the store, eventId and body included. */
@@ -55,7 +77,9 @@ const END_OF_TIME = "\uffff";
 
 export class EventDispatcher {
   private readonly emitted: EmittedEvent[] = [];
-  private readonly jobs: Job[] = [];
+  private readonly jobs = new FairQueue<Job>();
+  private readonly inflightByHost = new Map<string, number>();
+  private overBudget = 0;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly controllers = new Set<AbortController>();
   private readonly accounting = new Map<string, Promise<void>>();
@@ -72,13 +96,17 @@ export class EventDispatcher {
   private readonly retryDelaysMs: number[];
   private readonly maxQueue: number;
   private readonly concurrency: number;
+  private readonly perHost: number;
+  private readonly latencyBudgetMs: number;
   private readonly maxFailures: number;
   private readonly leaseMs: number;
 
   constructor(private readonly o: DispatcherOptions) {
     this.retryDelaysMs = o.retryDelaysMs ?? [500, 2000];
     this.maxQueue = o.maxQueue ?? 10_000;
-    this.concurrency = o.concurrency ?? 16;
+    this.concurrency = o.concurrency ?? 64;
+    this.perHost = o.perHostConcurrency ?? 4;
+    this.latencyBudgetMs = o.latencyBudgetMs ?? 2000;
     this.maxFailures = o.maxFailures ?? 5;
     this.leaseMs = o.leaseMs ?? 120_000;
   }
@@ -112,7 +140,10 @@ export class EventDispatcher {
 
   /** What this dispatcher holds right now (for metrics). */
   stats(): DispatcherStats {
-    return { queuedEvents: this.emitted.length, queuedDeliveries: this.jobs.length, inflight: this.inflight, held: this.held.size };
+    return {
+      queuedEvents: this.emitted.length, queuedDeliveries: this.jobs.size, inflight: this.inflight, held: this.held.size,
+      hosts: this.jobs.keys, overBudget: this.overBudget,
+    };
   }
 
   /** Resolves when nothing is queued, in flight or waiting for a retry. */
@@ -169,7 +200,7 @@ export class EventDispatcher {
 
   /** Leases recorded deliveries whose lease has ended (or all when `all`) and queues them; resolves with how many. */
   async recover(all = false): Promise<number> {
-    const room = this.maxQueue - this.jobs.length;
+    const room = this.maxQueue - this.jobs.size;
     if (this.closed || this.recovering || room <= 0) return 0;
     this.recovering = true;
     let taken = 0;
@@ -183,7 +214,7 @@ export class EventDispatcher {
           await this.o.store.deleteDeliveries([record.eventId]); // the subscription ended meanwhile
           continue;
         }
-        this.enqueue({ sub, attempt: 0, record });
+        this.enqueue({ sub, host: hostOf(sub.url), attempt: 0, record });
         taken++;
       }
       if (taken > 0) this.o.logger.info({ deliveries: taken }, "unfinished deliveries taken over from the store");
@@ -226,7 +257,7 @@ export class EventDispatcher {
     clearTimeout(timer);
     if (this.emitted.length > 0) this.o.logger.warn({ left: this.emitted.length }, "events not yet looked up dropped at shutdown");
     this.emitted.length = 0;
-    this.jobs.length = 0;
+    this.jobs.clear();
     for (const c of this.controllers) c.abort();
     await Promise.allSettled([...this.accounting.values()]);
     await this.release();
@@ -251,7 +282,7 @@ export class EventDispatcher {
   }
 
   private isIdle(): boolean {
-    return !this.resolving && !this.recovering && this.writes === 0 && this.emitted.length === 0 && this.jobs.length === 0 &&
+    return !this.resolving && !this.recovering && this.writes === 0 && this.emitted.length === 0 && this.jobs.size === 0 &&
       this.inflight === 0 && this.retryTimers.size === 0;
   }
 
@@ -312,7 +343,7 @@ export class EventDispatcher {
       eventId, subscriptionId: sub.id, subscriptionKey: sub.key, body, leaseUntil: this.leaseEnd(now), createdAt: now.toISOString(),
       ...(this.o.holder ? { holder: this.o.holder() } : {}),
     };
-    return { sub, attempt: 0, record };
+    return { sub, host: hostOf(sub.url), attempt: 0, record };
   }
 
   /** Records deliveries before their first POST. A failed write is logged and the POSTs go ahead anyway. */
@@ -332,17 +363,17 @@ export class EventDispatcher {
   }
 
   /**
-   * When the queue is full the oldest delivery leaves memory but stays recorded: it is taken over again
-   * once its lease ends, so a burst delays deliveries instead of losing them.
+   * When the queue is full the oldest delivery of the busiest host leaves memory but stays recorded: it is
+   * taken over again once its lease ends, so a burst delays deliveries instead of losing them.
    */
   private enqueue(job: Job): void {
-    if (this.jobs.length >= this.maxQueue) {
-      const old = this.jobs.shift() as Job;
+    if (this.jobs.size >= this.maxQueue) {
+      const old = this.jobs.shed() as Job;
       this.held.delete(old.record.eventId);
       this.o.logger.warn({ eventId: old.record.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery deferred until its lease ends");
     }
     this.held.set(job.record.eventId, job.record);
-    this.jobs.push(job);
+    this.jobs.push(job.host, job);
   }
 
   /** The delivery is done with (delivered, ended by 410, or given up): forget it here and in the store. */
@@ -356,13 +387,19 @@ export class EventDispatcher {
   }
 
   private pump(): void {
-    while (this.inflight < this.concurrency && this.jobs.length > 0) {
-      const job = this.jobs.shift() as Job;
+    const hasRoom = (host: string) => (this.inflightByHost.get(host) ?? 0) < this.perHost;
+    while (this.inflight < this.concurrency) {
+      const job = this.jobs.take(hasRoom);
+      if (!job) break;
       this.inflight++;
+      this.inflightByHost.set(job.host, (this.inflightByHost.get(job.host) ?? 0) + 1);
       void this.attempt(job)
         .catch((err: unknown) => this.o.logger.error({ err, eventId: job.record.eventId }, "delivery failed unexpectedly"))
         .finally(() => {
           this.inflight--;
+          const left = (this.inflightByHost.get(job.host) ?? 1) - 1;
+          if (left > 0) this.inflightByHost.set(job.host, left);
+          else this.inflightByHost.delete(job.host);
           this.pump();
           this.notifyIfIdle();
         });
@@ -374,10 +411,16 @@ export class EventDispatcher {
     const controller = new AbortController();
     this.controllers.add(controller);
     const headers = signedHeaders(sub.secret, job.record.eventId, sub.id, job.record.body, this.o.now());
+    const started = performance.now();
     const res = await this.o.client.post(sub.url, job.record.body, headers, controller.signal).finally(() => this.controllers.delete(controller));
+    const ms = Math.round(performance.now() - started);
     if (res.ok && res.status >= 200 && res.status < 300) {
       await this.finish(job);
-      return this.account(sub, true);
+      if (ms <= this.latencyBudgetMs) return this.account(sub, true);
+      // Delivered, so not retried; but a receiver that holds slots this long must answer faster or lose them.
+      this.overBudget++;
+      this.o.logger.warn({ subscription: sub.id, host: job.host, ms, budgetMs: this.latencyBudgetMs }, "delivery answered over the latency budget; counted as a failed event");
+      return this.account(sub, false);
     }
     if (res.ok && res.status === 410) {
       this.o.logger.info({ subscription: sub.id }, "callback answered 410 Gone; subscription ended");
@@ -431,5 +474,14 @@ export class EventDispatcher {
       });
     this.accounting.set(sub.id, next);
     return next;
+  }
+}
+
+/** The host part of a callback URL (port excluded: one machine's ports share its fate). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
   }
 }

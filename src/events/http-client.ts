@@ -1,7 +1,8 @@
 /**
  * The one way the service talks to callbacks: a single HTTPS POST with the SSRF guard applied to every
  * connection, no redirects (Node's https never follows them; a 3xx is just a status to the caller), a hard
- * deadline over connect + response, and a bounded response body.
+ * deadline over connect + response (the body included), and a response body cut off with its connection at a
+ * small cap.
  *
  * Connections are kept alive and reused per origin: the TLS handshake is most of a delivery's cost. The
  * guard runs in `lookup`, which every new connection calls, so a reused connection is one that passed it.
@@ -23,7 +24,7 @@ export interface CallbackClientOptions {
   ca?: string | Buffer | Array<string | Buffer>;
   /** Deadline of one POST, connect to last byte. Default 5000 ms. */
   timeoutMs?: number;
-  /** Response bytes kept; the rest is discarded. Default 64 KiB. */
+  /** Response bytes read; the connection is closed once an answer reaches them. Default 16 KiB. */
   maxResponseBytes?: number;
 }
 
@@ -43,7 +44,7 @@ function trustStore(ca: CallbackClientOptions["ca"]): Array<string | Buffer> | u
 export function createCallbackClient(opts: CallbackClientOptions = {}): CallbackClient {
   const allowPrivate = opts.allowPrivate ?? false;
   const timeoutMs = opts.timeoutMs ?? 5000;
-  const maxBytes = opts.maxResponseBytes ?? 64 * 1024;
+  const maxBytes = opts.maxResponseBytes ?? 16 * 1024;
   const ca = trustStore(opts.ca);
   // Built once: a `ca` option per request would parse every root certificate again on each POST.
   const secureContext = ca ? tls.createSecureContext({ ca }) : undefined;
@@ -69,13 +70,13 @@ export function createCallbackClient(opts: CallbackClientOptions = {}): Callback
 
       return new Promise<PostResult>((resolve) => {
         let settled = false;
-        const finish = (r: PostResult) => {
+        const finish = (r: PostResult, cutOff = false) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
           // A complete answer leaves the socket to the pool; anything else closes it.
-          if (!r.ok) req.destroy();
+          if (!r.ok || cutOff) req.destroy();
           resolve(r);
         };
         const options: https.RequestOptions & Pick<tls.ConnectionOptions, "secureContext"> = {
@@ -106,11 +107,15 @@ export function createCallbackClient(opts: CallbackClientOptions = {}): Callback
         req.on("response", (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
+          const answered = () => ({ ok: true as const, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
           res.on("data", (chunk: Buffer) => {
-            if (size < maxBytes) chunks.push(chunk.subarray(0, maxBytes - size));
+            chunks.push(chunk.subarray(0, maxBytes - size));
             size += chunk.length;
+            // Past the cap the answer is cut off and its connection closed: reading on would let a receiver
+            // push bytes into this process until the deadline.
+            if (size >= maxBytes) finish(answered(), true);
           });
-          res.on("end", () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+          res.on("end", () => finish(answered()));
           res.on("error", (err) => finish(fail("unreachable", err.message)));
         });
         req.end(body);

@@ -27,8 +27,12 @@ export interface EventsDeps {
   retryDelaysMs?: number[];
   /** Cap of each delivery queue. Default 10000. */
   maxQueue?: number;
-  /** Deliveries in flight at once. Default 16. */
+  /** Deliveries in flight at once, all callback hosts together. Default 64. */
   concurrency?: number;
+  /** Deliveries in flight at once to one callback host. Default 4. */
+  perHostConcurrency?: number;
+  /** A delivery answered later than this counts as a failed event. Default 2000 ms. */
+  latencyBudgetMs?: number;
   /** How long a process holds a recorded delivery before another may take it over. Default 120000 ms. */
   leaseMs?: number;
   /** True when this is the only process delivering from the store (not scaled out). Default true. */
@@ -66,6 +70,8 @@ export function createEvents(deps: EventsDeps): Events {
     retryDelaysMs: deps.retryDelaysMs,
     maxQueue: deps.maxQueue,
     concurrency: deps.concurrency,
+    perHostConcurrency: deps.perHostConcurrency,
+    latencyBudgetMs: deps.latencyBudgetMs,
     leaseMs: deps.leaseMs,
     exclusive: deps.exclusive,
     holder: deps.holder,

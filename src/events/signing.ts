@@ -2,7 +2,7 @@
  * Standard Webhooks signing, done by the `standardwebhooks` package itself so that what we send is exactly
  * what its `Webhook.verify` (and every other implementation of the scheme) accepts.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 
 export const newEventId = (): string => `evt_${randomBytes(16).toString("base64url")}`;
@@ -32,4 +32,11 @@ export function isValidSecret(secret: string): boolean {
   const bytes = Buffer.from(b64, "base64");
   // Re-encoding rejects non-canonical padding bits that Buffer silently ignores.
   return bytes.length >= 24 && bytes.length <= 64 && bytes.toString("base64") === b64;
+}
+
+/** Constant-time equality of two strings (secrets, ids, challenges). */
+export function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -1,6 +1,10 @@
 /**
  * Subscribe and unsubscribe. A subscription is named by (event, arguments, callback URL); the same triple
  * always names the same subscription, so subscribing again refreshes it instead of adding a second one.
+ *
+ * Knowing the triple is not owning the subscription: the URL is public to whoever it was shared with. A new
+ * secret takes effect only once the callback answers a verification signed with it, and an unsubscribe
+ * needs the subscription's id (given only to its subscriber) or its current secret.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -10,7 +14,7 @@ import type { SubscriptionRecord, SubscriptionsPort } from "../store/port";
 import { ARGUMENT_SCHEMAS, EVENT_NAMES, type EventName } from "./catalog";
 import type { EventDispatcher } from "./dispatcher";
 import type { CallbackClient } from "./http-client";
-import { isValidSecret, newSubscriptionId } from "./signing";
+import { isValidSecret, newSubscriptionId, sameText } from "./signing";
 import type { CurrentState, EventsLogger, ResolveSeat, StoredArguments } from "./types";
 import { VERIFIED_URL_TTL_MS, verifyCallback } from "./verification";
 
@@ -34,9 +38,14 @@ export const SubscribeBody = z.object({
 export type SubscribeBody = z.infer<typeof SubscribeBody>;
 
 export const UnsubscribeBody = z.object({
+  /** Proof of ownership, one of two: the id subscribe answered, or `delivery.secret` as subscribed. */
+  id: z.string().max(100).optional().describe("the subscription's id, as subscribe answered it (or send delivery.secret)"),
   name: z.enum(EVENT_NAMES),
   arguments: EventArguments,
-  delivery: z.looseObject({ url: z.string().min(1).max(2048) }),
+  delivery: z.looseObject({
+    url: z.string().min(1).max(2048),
+    secret: z.string().max(200).optional().describe("the subscription's current secret (or send id)"),
+  }),
 });
 export type UnsubscribeBody = z.infer<typeof UnsubscribeBody>;
 
@@ -103,7 +112,10 @@ export class SubscriptionService {
     const id = existing?.id ?? newSubscriptionId();
     const now = this.o.now();
 
-    await this.verifyUnlessRecent(url, body.delivery.secret, id, now);
+    // A new secret is proven by a fresh verification under it, however recently the URL passed: otherwise
+    // anyone who knows the URL could swap in their own secret and the receiver's checks would fail.
+    const newSecret = existing !== null && !sameText(existing.secret, body.delivery.secret);
+    await this.verifyUnlessRecent(url, body.delivery.secret, id, now, newSecret);
 
     const ttl = Math.min(body.ttlMs ?? DEFAULT_TTL_MS, MAX_TTL_MS);
     const record = await this.o.store.upsertSubscription({
@@ -130,7 +142,10 @@ export class SubscriptionService {
     return this.start(record, args);
   }
 
-  /** Removes the subscription the triple names; succeeds whether or not it existed. */
+  /**
+   * Removes the subscription the triple names, given its id or current secret as proof; succeeds whether or
+   * not it existed. A subscription that exists and is named without proof is `forbidden` and stays.
+   */
   async unsubscribe(input: unknown): Promise<UnsubscribeResult> {
     const body = parse(UnsubscribeBody, input, "unsubscribe request");
     const url = canonicalUrl(body.delivery.url);
@@ -142,7 +157,14 @@ export class SubscriptionService {
       if (isAppError(e) && e.code === "not_found") return { ok: true, removed: false };
       throw e;
     }
-    const removed = await this.o.store.deleteSubscriptionByKey(subscriptionKey(body.name, args, url));
+    const existing = await this.o.store.getSubscriptionByKey(subscriptionKey(body.name, args, url));
+    if (!existing) return { ok: true, removed: false };
+    const proven = (body.id !== undefined && sameText(body.id, existing.id)) ||
+      (body.delivery.secret !== undefined && sameText(body.delivery.secret, existing.secret));
+    if (!proven) {
+      throw new AppError("forbidden", "unsubscribing needs proof: send the subscription's `id` (as subscribe answered it) or `delivery.secret` as subscribed");
+    }
+    const removed = await this.o.store.deleteSubscriptionByKey(existing.key);
     if (removed) this.o.logger.info({ event: body.name, arguments: args }, "event subscription removed");
     return { ok: true, removed };
   }
@@ -159,9 +181,9 @@ export class SubscriptionService {
     return { game_id: args.game_id, seat };
   }
 
-  private async verifyUnlessRecent(url: string, secret: string, id: string, now: Date): Promise<void> {
+  private async verifyUnlessRecent(url: string, secret: string, id: string, now: Date, always: boolean): Promise<void> {
     const at = await this.o.store.urlVerifiedAt(url);
-    if (at && now.getTime() - Date.parse(at) < VERIFIED_URL_TTL_MS) return;
+    if (!always && at && now.getTime() - Date.parse(at) < VERIFIED_URL_TTL_MS) return;
     const result = await verifyCallback(this.o.client, url, secret, id, now);
     if (!result.ok) {
       // Only the origin: a callback URL may carry the subscriber's own token in its path or query.

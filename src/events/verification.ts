@@ -3,9 +3,9 @@
  * subscriber (it echoes a single-use challenge signed with the subscriber's secret), so a subscription cannot
  * aim deliveries at a third party that never asked for them.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { CallbackClient } from "./http-client";
-import { newEventId, signedHeaders } from "./signing";
+import { newEventId, sameText, signedHeaders } from "./signing";
 
 export type RefusalReason = "not_https" | "forbidden_address" | "challenge_failed" | "timeout" | "unreachable" | "bad_status";
 
@@ -13,12 +13,6 @@ export type VerificationResult = { ok: true } | { ok: false; reason: RefusalReas
 
 /** A URL that passed within this window is not asked again. */
 export const VERIFIED_URL_TTL_MS = 24 * 3600 * 1000;
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 function echoedChallenge(body: string): string | undefined {
   try {

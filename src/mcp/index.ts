@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { limiter, type LimiterOptions } from "../api/edges";
+import type { LongPolls } from "../api/long-polls";
 import type { Events } from "../events";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
@@ -30,6 +31,8 @@ export interface McpDeps {
   maxSessions?: number;
   /** Sessions one client address may hold; beyond it 429 (config MCP_SESSIONS_PER_ADDRESS). Default 20. */
   sessionsPerAddress?: number;
+  /** Long-polls waiting per address, shared with REST. */
+  longPolls: LongPolls;
   /** Largest request body, in bytes (config MAX_BODY_BYTES). Default 64 KiB. */
   maxBodyBytes?: number;
 }
@@ -96,6 +99,11 @@ export function createMcpRouter(deps: McpDeps): McpRouter {
   };
 
   router.post("/", async (req, res) => {
+    // A batch would run up to a hundred calls (a hundred creates, a hundred long-polls) as one request of
+    // the rate limit. MCP 2025-06-18 removed JSON-RPC batching, so a batch is refused as a whole.
+    if (Array.isArray(req.body)) {
+      return rpcFailure(res, 400, -32600, "invalid request: JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one request per POST");
+    }
     if (req.get("mcp-session-id") || !isInitializeRequest(req.body)) {
       const s = existing(req, res);
       return s && s.transport.handleRequest(req, res, req.body);
@@ -106,7 +114,7 @@ export function createMcpRouter(deps: McpDeps): McpRouter {
       return rpcFailure(res, 429, -32000, `this address holds ${perAddress} open sessions, the most allowed: end one (DELETE /mcp) or let one go idle`);
     }
     if (sessions.size >= maxSessions) return rpcFailure(res, 503, -32000, "too many open sessions; retry shortly");
-    const mcp = createSessionServer({ ...deps, version: "1.0.0" });
+    const mcp = createSessionServer({ ...deps, version: "1.0.0", address });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Plain JSON answers: nothing here is streamed, and it keeps the endpoint usable with curl.

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
+import type { LongPolls } from "../api/long-polls";
 import type { PlayerService } from "../players/service";
 
 const gameId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a game id").describe("game id");
@@ -16,6 +17,10 @@ export interface ToolDeps {
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;
+  /** Long-polls waiting per address, shared with REST. */
+  longPolls: LongPolls;
+  /** The client address of the session (the one that initialized it). */
+  address: string;
 }
 
 export interface ToolDef {
@@ -49,7 +54,7 @@ export const TOOLS: ToolDef[] = [
   def("quick_match_poll", false,
     "Wait up to `timeout` seconds (0..20) for a queued ticket to be paired. Same answers as quick_match.",
     z.object({ ticket: z.string().min(1).max(100), timeout: z.number().int().min(0).max(20).default(0) }).strict(),
-    (a, d) => d.quick.poll(a.ticket, a.timeout)),
+    (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.quick.poll(a.ticket, a.timeout))),
   def("move", false,
     "Play a move: a card from your hand onto an empty square in notation `<card>@<square>`, e.g. `E7@b3`. Returns the move as recorded and your seat's view after it.",
     z.object({ game_id: gameId, player_token: playerToken, move: z.string().trim().min(1).max(32).describe("move notation, e.g. E7@b3") }).strict(),
@@ -67,7 +72,7 @@ export const TOOLS: ToolDef[] = [
       since: z.number().int().min(0).default(0).describe("move index to report moves from"),
       timeout: z.number().int().min(0).max(20).default(0).describe("seconds to wait for a change"),
     }).strict(),
-    (a, d) => d.games.sync(a.game_id, a.player_token, a.since, a.timeout)),
+    (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.games.sync(a.game_id, a.player_token, a.since, a.timeout))),
   def("replay", true, "The move-by-move replay of a finished game (refused with game_not_finished before the end).",
     z.object({ game_id: gameId }).strict(), (a, d) => d.games.replay(a.game_id)),
   def("review", true, "The move-by-move review of a finished game: each move marked best to blunder, with accuracy per seat.",

@@ -59,6 +59,8 @@ export interface Receiver {
   url: string;
   port: number;
   received: Received[];
+  /** Answers sent so far (a delayed answer counts once it is sent). */
+  answered: number;
   respond: Responder;
   /** Requests other than verifications. */
   events(): Received[];
@@ -70,7 +72,7 @@ export async function startReceiver(respond: Responder = echo): Promise<Receiver
   const { key, cert } = testCert();
   const received: Received[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const self = { respond } as Receiver;
+  const self = { respond, answered: 0 } as Receiver;
   const server = https.createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -86,6 +88,7 @@ export async function startReceiver(respond: Responder = echo): Promise<Receiver
       received.push(r);
       const a = self.respond(r, received.length - 1);
       const send = () => {
+        self.answered++;
         res.writeHead(a.status ?? 200, { "content-type": "application/json", ...a.headers });
         res.end(a.body === undefined ? "" : typeof a.body === "string" ? a.body : JSON.stringify(a.body));
       };

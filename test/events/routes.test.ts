@@ -80,8 +80,8 @@ describe("Integration: events routes", () => {
   });
 
   it("answers 200 with ok and removed on every unsubscribe of the same triple", async () => {
-    await post("/games/events/subscribe", subBody(receiver.url, generateSecret(), "game.started"));
-    const body = { name: "game.started", arguments: { game_id: "g1" }, delivery: { url: receiver.url } };
+    const { id } = (await (await post("/games/events/subscribe", subBody(receiver.url, generateSecret(), "game.started"))).json()) as { id: string };
+    const body = { id, name: "game.started", arguments: { game_id: "g1" }, delivery: { url: receiver.url } };
     const first = await post("/games/events/unsubscribe", body);
     assert.equal(first.status, 200);
     assert.deepEqual(await first.json(), { ok: true, removed: true });

@@ -79,8 +79,8 @@ describe("Integration: subscribe and unsubscribe", () => {
   });
 
   it("answers removed true then removed false when the same subscription is unsubscribed twice", async () => {
-    await h.events.subscriptions.subscribe(subBody(receiver.url, generateSecret()));
-    const body = { name: "game.finished", arguments: { game_id: "g1" }, delivery: { url: receiver.url } };
+    const { id } = await h.events.subscriptions.subscribe(subBody(receiver.url, generateSecret()));
+    const body = { id, name: "game.finished", arguments: { game_id: "g1" }, delivery: { url: receiver.url } };
     assert.deepEqual(await h.events.subscriptions.unsubscribe(body), { ok: true, removed: true });
     assert.deepEqual(await h.events.subscriptions.unsubscribe(body), { ok: true, removed: false });
     h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
@@ -130,7 +130,7 @@ describe("Integration: game.turn subscriptions and the player token", () => {
       const rec = (await real.findSubscriptions("game.turn", { game_id: "g1" }, h.clock.now.toISOString()))[0];
       assert.equal(rec.id, id);
       assert.deepEqual(rec.arguments, { game_id: "g1", seat: "B" });
-      await h.events.subscriptions.unsubscribe({ name: "game.turn", arguments: { game_id: "g1", player_token: TOKEN }, delivery: { url: receiver.url } });
+      await h.events.subscriptions.unsubscribe({ id, name: "game.turn", arguments: { game_id: "g1", player_token: TOKEN }, delivery: { url: receiver.url } });
       await h.events.subscriptions.subscribe(turnBody(TOKEN));
       assert.ok(seen.length > 0);
       assert.ok(seen.every((s) => !s.includes("s3cr3t")), "the token reached the store port");

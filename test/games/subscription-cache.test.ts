@@ -194,7 +194,7 @@ describe("End-to-end: a subscription made mid-game is seen by the next move", fu
     await eventually(() => moves().length === 1, "the move after subscribing");
     assert.equal(moves()[0].json.data.move_index, 2);
 
-    const gone = await http(server.url, "POST", "/api/v1/games/events/unsubscribe", { name: "game.move", arguments: { game_id: id }, delivery: { url: delivery.url } });
+    const gone = await http(server.url, "POST", "/api/v1/games/events/unsubscribe", { name: "game.move", arguments: { game_id: id }, delivery });
     assert.equal(gone.status, 200, gone.text);
     await move(id, tokens);
     await server.events.dispatcher.idle();

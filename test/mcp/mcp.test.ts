@@ -135,7 +135,7 @@ describe("Integration: MCP", function () {
       assert.doesNotThrow(() => new Webhook(secret).verify(first.raw, first.headers));
       assert.throws(() => new Webhook(generateSecret()).verify(first.raw, first.headers));
 
-      const gone = await mcp.method("events/unsubscribe", { name: "game.move", arguments: { game_id: gameId }, delivery: { url: receiver.url } });
+      const gone = await mcp.method("events/unsubscribe", { id: sub.id, name: "game.move", arguments: { game_id: gameId }, delivery: { url: receiver.url } });
       assert.equal(gone.ok, true);
     });
   });

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import pino from "pino";
 import { z } from "zod";
+import { LongPolls } from "../../src/api/long-polls";
 import { AppError } from "../../src/errors";
 import { createSessionServer, type SessionDeps } from "../../src/mcp/session-server";
 
@@ -12,7 +13,9 @@ async function session(overrides: Partial<SessionDeps>) {
   const lines: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
   const log = pino({ level: "debug" }, sink);
-  const deps = { games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log, version: "test", ...overrides } as SessionDeps;
+  const deps = {
+    games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log, version: "test", longPolls: new LongPolls(20), address: "127.0.0.1", ...overrides,
+  } as SessionDeps;
   const server = createSessionServer(deps);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "unit", version: "1" });

@@ -213,7 +213,7 @@ const ops: RouteConfig[] = [
     tags: ["events"],
     operationId: "unsubscribe",
     request: { body: { content: { "application/json": { schema: UnsubscribeBody } } } },
-    responses: { 200: json(R.Unsubscribed), ...problems(400) },
+    responses: { 200: json(R.Unsubscribed), ...problems(400, 401, 403) },
   },
   // agent challenges
   {

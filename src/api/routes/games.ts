@@ -7,6 +7,7 @@ import { bearerToken } from "../../games/secrets";
 import type { GameService } from "../../games/service";
 import { parse } from "../../validation";
 import * as R from "../openapi/responses";
+import type { LongPolls } from "../long-polls";
 import { reply } from "../reply";
 
 const GameId = /^[A-Za-z0-9_-]{1,64}$/;
@@ -30,7 +31,10 @@ function requiredToken(req: Request): string {
   return t;
 }
 
-export function gamesRouter(games: GameService, quick: QuickMatch): Router {
+/** The address long-polls are counted by (Express resolves it through trusted proxies). */
+const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? "unknown";
+
+export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: LongPolls): Router {
   const r = Router();
 
   r.post("/games", async (req, res) => {
@@ -50,7 +54,7 @@ export function gamesRouter(games: GameService, quick: QuickMatch): Router {
 
   r.get("/games/quick-match/:ticket", async (req, res) => {
     const { timeout } = parse(TicketQuery, req.query, "query");
-    const out = await quick.poll(String(req.params.ticket), timeout);
+    const out = await longPolls.hold(addressOf(req), timeout, () => quick.poll(String(req.params.ticket), timeout));
     res.status(out.status === "matched" ? 200 : 202).json(out);
   });
 
@@ -70,7 +74,7 @@ export function gamesRouter(games: GameService, quick: QuickMatch): Router {
     const id = gameId(req);
     const token = optionalToken(req);
     const { since, timeout } = parse(SyncQuery, req.query, "query");
-    reply(res, 200, R.Sync, await games.sync(id, token, since, timeout));
+    reply(res, 200, R.Sync, await longPolls.hold(addressOf(req), timeout, () => games.sync(id, token, since, timeout)));
   });
 
   r.post("/games/:id/moves", async (req, res) => {
