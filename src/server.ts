@@ -72,6 +72,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     synchronous: config.sqliteSynchronous,
     commitWindowMs: config.commitWindowMs,
     onState: (state, err) => (err ? log.error({ err, state }, "store connection error") : log.info({ state }, "store connection state")),
+    onFailure: (err, operation) => log.error({ err, operation }, "store operation failed; answered unavailable"),
     onFsync: (seconds) => {
       metrics.walFsyncSeconds.observe(seconds);
       opts.onFsync?.(seconds);

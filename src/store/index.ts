@@ -4,6 +4,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Store } from "./port";
+import { guardFailures } from "./failures";
 import { MongoStore } from "./mongo";
 import { SqliteStore } from "./sqlite";
 
@@ -22,9 +23,11 @@ export interface OpenStoreOptions {
   onState?: (state: string, err?: unknown) => void;
   /** With SQLite and FULL, told the duration of each WAL fsync in seconds (for the metrics). */
   onFsync?: (seconds: number) => void;
+  /** Told, for the log, the error of every operation that failed in the store itself (answered `unavailable`). */
+  onFailure?: (err: unknown, operation: string) => void;
 }
 
-/** Opens and initialises the configured store. */
+/** Opens and initialises the configured store; its failures are answered as `unavailable` (failures.ts). */
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   let store: Store;
   if (opts.mongodbUrl) {
@@ -38,7 +41,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     await store.close().catch(() => undefined);
     throw e;
   }
-  return store;
+  return guardFailures(store, opts.onFailure ?? (() => undefined));
 }
 
 export const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");

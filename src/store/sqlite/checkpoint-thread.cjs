@@ -27,6 +27,11 @@ parentPort.on("message", (message) => {
   if (message !== "stop") return;
   clearInterval(timer);
   checkpoint();
-  db.close();
+  try {
+    db.close();
+  } catch (err) {
+    // The files may be gone (deleted under the server); closing what is left must still end the thread.
+    parentPort.postMessage({ type: "failed", message: String(err && err.message ? err.message : err) });
+  }
   parentPort.close();
 });

@@ -8,7 +8,6 @@
  * blocks the writer, and RESTART once the WAL passes `restartFrames` pages, which keeps its size bounded
  * under steady writes (see checkpoint-thread.cjs).
  */
-import { once } from "node:events";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 
@@ -45,7 +44,8 @@ export class Checkpointer {
 
   /** Runs a last checkpoint and stops the thread. */
   async close(): Promise<void> {
-    const exited = once(this.worker, "exit");
+    // The exit itself, not `once(worker, "exit")`, which rejects when the thread reports an error first.
+    const exited = new Promise((resolve) => this.worker.once("exit", resolve));
     // Held while it stops: an unreferenced thread would let the process end before close() resolves.
     this.worker.ref();
     this.worker.postMessage("stop");

@@ -86,4 +86,10 @@ CREATE TABLE IF NOT EXISTS community_members (
   UNIQUE (community_id, player_id)
 );
 CREATE INDEX IF NOT EXISTS community_members_by_player ON community_members (player_id);
+
+-- One row the health check rewrites: a write that is stored and synced shows the store can keep one.
+CREATE TABLE IF NOT EXISTS health_probe (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL
+);
 `;

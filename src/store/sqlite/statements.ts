@@ -78,6 +78,7 @@ export function prepareStatements(db: Database) {
 
     markUrl: p(`INSERT INTO verified_urls (url, at) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET at = excluded.at`),
     urlAt: p(`SELECT at FROM verified_urls WHERE url = ?`),
+    probe: p(`INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`),
 
     insertChallenge: p(`INSERT INTO challenges (token, agent_name, created_at, doc)
       VALUES (@token, @agentName, @createdAt, @doc)`),

@@ -1,0 +1,50 @@
+/**
+ * One answer for a failing store, whichever adapter: an operation that fails for a reason of the store's own
+ * (a disk that refuses writes, deleted files, a database that does not answer) is an `unavailable` AppError
+ * (503 with Retry-After, a WebSocket or MCP refusal), never an unexpected error (500). What callers handle
+ * themselves passes through unchanged: a taken id or action index, and refusals already phrased as AppErrors.
+ */
+import { AppError } from "../errors";
+import { isDuplicateKey } from "./duplicate";
+import { ActionConflictError, type Store } from "./port";
+
+/** Seconds a client is told to wait before retrying against a failing store. */
+const RETRY_AFTER_S = 5;
+
+/** Lifecycle methods report failures their own way (startup, shutdown, the health report). */
+const LIFECYCLE = new Set<PropertyKey>(["init", "close", "health", "constructor"]);
+
+const passesThrough = (e: unknown): boolean => e instanceof AppError || e instanceof ActionConflictError || isDuplicateKey(e);
+
+/**
+ * The store with every operation's store failures turned into `unavailable`; `onFailure` is told the
+ * original error (for the log: the client sees only that the store is unavailable).
+ */
+export function guardFailures<S extends Store>(store: S, onFailure: (err: unknown, operation: string) => void): S {
+  const translate = (e: unknown, operation: string): Error => {
+    if (passesThrough(e)) return e as Error;
+    onFailure(e, operation);
+    return new AppError("unavailable", "the store could not complete this request, so nothing was changed; retry later", { retryAfter: RETRY_AFTER_S });
+  };
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function" || LIFECYCLE.has(prop)) return value;
+      let fn = wrapped.get(prop);
+      if (!fn) {
+        const operation = String(prop);
+        fn = (...args: unknown[]): unknown => {
+          try {
+            const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+            return out instanceof Promise ? out.catch((e: unknown) => Promise.reject(translate(e, operation))) : out;
+          } catch (e) {
+            throw translate(e, operation);
+          }
+        };
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
