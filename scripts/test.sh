@@ -25,6 +25,8 @@ fi
 # Exactly the committed lock file. Install scripts run only for the packages package.json's `allowScripts`
 # approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary).
 npm ci --no-audit --no-fund
+# CongoDB, the MongoDB-wire-compatible server the MongoDB store's tests run against (.ci/congodb/package.json).
+(cd .ci/congodb && npm ci --no-audit --no-fund)
 npx tsc --noEmit -p .
 npm run lint
 log="$(mktemp)"
