@@ -143,10 +143,16 @@ export function gamesContract(store: PortRef<GamesPort>): void {
     });
 
     describe("actions", function () {
-      it("lists a game's actions in index order whatever the append order", async function () {
-        await store().appendAction({ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) });
+      // Actions belong to a stored game and are appended at the end of its log.
+      beforeEach(async function () {
+        await store().createGame(game("G1", { status: "active" }));
+        await store().createGame(game("G2", { status: "active" }));
+      });
+
+      it("lists a game's actions in index order", async function () {
         await store().appendAction({ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) });
         await store().appendAction({ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(3) });
+        await store().appendAction({ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) });
         assert.deepEqual(await store().listActions("G1"), [
           { gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) },
           { gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) },
