@@ -15,11 +15,14 @@ if (process.env.MONGODB_URL || congoAvailable()) {
   describe(`MongoDB store on ${process.env.MONGODB_URL ? "MONGODB_URL" : "CongoDB"}`, function () {
     const mongo = useMongo();
     let n = 0;
+    const urlOf = new WeakMap<object, string>();
     storeContract("mongoose", async () => {
       const u = new URL(mongo.url()!);
       u.pathname = `/store_contract_${process.pid}_${n++}`;
-      return new ThrowawayMongoStore({ url: u.toString() });
-    });
+      const store = new ThrowawayMongoStore({ url: u.toString() });
+      urlOf.set(store, u.toString());
+      return store;
+    }, async (first) => new MongoStore({ url: urlOf.get(first)! }));
   });
 } else {
   describe("Contract: Store (mongoose)", function () {

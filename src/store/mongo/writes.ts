@@ -17,11 +17,14 @@ export const DURABLY = { writeConcern: DURABLE } as const;
  */
 export const INSERT_DURABLY: InsertManyOptions & mongo.BulkWriteOptions = { lean: true, ...DURABLY };
 
-/** A write-concern error, alone or inside a bulk write error: the write may not be durable. */
+/**
+ * A write-concern error: the driver's own (one write), or one inside a bulk write error, where it comes
+ * with the write errors in the result. The write may not be durable.
+ */
 export function hasWriteConcernError(e: unknown): boolean {
-  const err = e as { name?: string; writeConcernError?: unknown; result?: { writeConcernErrors?: unknown[] }; writeConcernErrors?: unknown[] } | null;
-  return err?.name === "MongoWriteConcernError" || Boolean(err?.writeConcernError) ||
-    (err?.writeConcernErrors?.length ?? 0) > 0 || (err?.result?.writeConcernErrors?.length ?? 0) > 0;
+  const err = e as { name?: string; writeConcernError?: unknown; result?: { getWriteConcernError?: () => unknown } } | null;
+  if (err?.name === "MongoWriteConcernError" || err?.writeConcernError) return true;
+  return typeof err?.result?.getWriteConcernError === "function" && Boolean(err.result.getWriteConcernError());
 }
 
 /**
