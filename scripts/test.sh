@@ -39,6 +39,14 @@ else
   npm ci --no-audit --no-fund
   echo "$want" > "$stamp"
 fi
+# CongoDB, the MongoDB-wire-compatible server the MongoDB store's tests run against (.ci/congodb/package.json),
+# installed from its own lock file, and reused likewise.
+congo_stamp=".ci/congodb/node_modules/.lock-hash"
+congo_want="$( (cat .ci/congodb/package-lock.json; node -v) | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$congo_stamp" ] || [ "$(cat "$congo_stamp")" != "$congo_want" ]; then
+  (cd .ci/congodb && npm ci --no-audit --no-fund)
+  echo "$congo_want" > "$congo_stamp"
+fi
 npx tsc --noEmit -p .
 npm run lint
 # Runs one mocha suite, printing its output and its duration; adds its counts to the totals.

@@ -249,7 +249,10 @@ export interface GamesPort {
    */
   updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean>;
 
-  /** Durable before it resolves. Throws ActionConflictError if the index exists. */
+  /**
+   * Appends the next action of a stored game's log. Durable before it resolves. Throws ActionConflictError
+   * if the index exists.
+   */
   appendAction(a: StoredAction): Promise<void>;
   /**
    * Group commit: every write of the batch in one transaction (one durable commit). A write whose condition

@@ -1,14 +1,14 @@
 /** Contract: what several processes sharing one store rely on (process registry, game ownership fences). */
 import assert from "node:assert/strict";
 import { type ProcessRecord } from "../../src/store";
-import type { StoreRef } from "./contract";
+import type { StoreRef, TwinRef } from "./contract";
 import { at, game } from "./fixtures";
 
 const proc = (id: string, heartbeatAt: string, over: Partial<ProcessRecord> = {}): ProcessRecord =>
   ({ id, sharedPresence: true, pid: 1, host: "h1", startedAt: at(0), heartbeatAt, ...over });
 const place = (gameId: string, index: number) => ({ gameId, index, action: { kind: "abort" as const }, at: at(index) });
 
-export function clusterContract(store: StoreRef): void {
+export function clusterContract(store: StoreRef, twin?: TwinRef): void {
   describe("process registry", function () {
     it("registers, renews and lists processes, replacing a record registered again", async function () {
       await store().registerProcess(proc("p2", at(1)));
@@ -67,6 +67,58 @@ export function clusterContract(store: StoreRef): void {
       assert.deepEqual(await store().commitGames([{ gameId: "ghost", actions: [place("ghost", 0)], patch: {}, ownerEpoch: 1 }]), ["conflict"]);
       assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1]);
       assert.equal((await store().getGame("G1"))!.moveCount, 2);
+    });
+  });
+
+  // Two stores on one database stand for two processes: the owner that lost its game and the one that took
+  // it over. Every write of the old owner after the take-over must be refused and leave nothing behind.
+  (twin ? describe : describe.skip)("two stores on one database", function () {
+    const write = (index: number, ownerEpoch: number, by: string) =>
+      ({ gameId: "G1", actions: [{ ...place("G1", index), at: at(index), action: { kind: "timeout" as const, seat: by === "old" ? "A" as const : "B" as const } }], patch: { moveCount: index + 1 }, ownerEpoch });
+
+    it("refuses every write of the old owner once another store has bumped the epoch, between any two of its steps", async function () {
+      const old = store();
+      const next = await twin!();
+      await old.createGame(game("G1", { status: "active" }));
+      assert.equal(await old.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 }), true);
+      assert.deepEqual(await old.commitGames([write(0, 1, "old")]), ["committed"]);
+      // The take-over, through the other store: the new owner reads the log and claims the next epoch.
+      assert.deepEqual((await next.listActions("G1")).map((a) => a.index), [0]);
+      assert.equal(await next.updateGameIf("G1", { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 }), true);
+      assert.deepEqual(await old.commitGames([write(1, 1, "old")]), ["conflict"], "the old owner's next move");
+      assert.deepEqual(await next.commitGames([write(1, 2, "new")]), ["committed"]);
+      assert.deepEqual(await old.commitGames([write(2, 1, "old")]), ["conflict"], "the old owner at the new end of the log");
+      assert.deepEqual(await old.commitGames([{ gameId: "G1", actions: [], patch: { status: "finished" }, ownerEpoch: 1 }]), ["conflict"], "a record-only write");
+      // A third claim, back through the first store, fences the second owner in turn.
+      assert.equal(await old.updateGameIf("G1", { ownerEpoch: 2 }, { owner: "p1", ownerEpoch: 3 }), true);
+      assert.deepEqual(await next.commitGames([write(2, 2, "new")]), ["conflict"]);
+      const log = await old.listActions("G1");
+      assert.deepEqual(log.map((a) => [a.index, a.action]), [[0, { kind: "timeout", seat: "A" }], [1, { kind: "timeout", seat: "B" }]]);
+      const g = (await next.getGame("G1"))!;
+      assert.deepEqual([g.moveCount, g.status, g.owner, g.ownerEpoch], [2, "active", "p1", 3]);
+    });
+
+    it("decides a write racing a take-over one way: stored whole and answered committed, or not stored at all", async function () {
+      const old = store();
+      const next = await twin!();
+      for (let round = 0; round < 10; round++) {
+        const id = `R${round}`;
+        await old.createGame(game(id, { status: "active", owner: "p1", ownerEpoch: 1 }));
+        const move = { gameId: id, actions: [{ gameId: id, index: 0, action: { kind: "abort" as const }, at: at(1) }], patch: { moveCount: 1, status: "finished" as const }, ownerEpoch: 1 };
+        const [result, claimed] = await Promise.all([
+          old.commitGames([move]),
+          next.updateGameIf(id, { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 }),
+        ]);
+        assert.equal(claimed, true, "the claim never waits on the old owner");
+        const stored = await next.listActions(id);
+        const g = (await next.getGame(id))!;
+        if (result[0] === "committed") {
+          assert.deepEqual([stored.length, g.moveCount, g.status], [1, 1, "finished"], `round ${round}: committed`);
+        } else {
+          assert.deepEqual([stored.length, g.moveCount, g.status], [0, 0, "active"], `round ${round}: refused`);
+        }
+        assert.deepEqual([g.owner, g.ownerEpoch], ["p2", 2]);
+      }
     });
   });
 }

@@ -143,10 +143,16 @@ export function gamesContract(store: PortRef<GamesPort>): void {
     });
 
     describe("actions", function () {
-      it("lists a game's actions in index order whatever the append order", async function () {
-        await store().appendAction({ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) });
+      // Actions belong to a stored game and are appended at the end of its log.
+      beforeEach(async function () {
+        await store().createGame(game("G1", { status: "active" }));
+        await store().createGame(game("G2", { status: "active" }));
+      });
+
+      it("lists a game's actions in index order", async function () {
         await store().appendAction({ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) });
         await store().appendAction({ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(3) });
+        await store().appendAction({ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) });
         assert.deepEqual(await store().listActions("G1"), [
           { gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) },
           { gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) },
@@ -213,7 +219,23 @@ export function gamesContract(store: PortRef<GamesPort>): void {
         assert.equal(results[1], "committed");
         assert.equal(results[0], "conflict");
         assert.equal((await store().getGame("G1"))!.moveCount, 0, "the conflicting write's patch is not applied");
+        assert.deepEqual((await store().listActions("G1")).map((a) => [a.index, a.at]), [[0, at(1)]], "nor any of its actions");
         assert.equal((await store().getGame("G2"))!.moveCount, 1);
+      });
+
+      it("stores nothing of a batch that is rejected, not even its writes that were valid", async function () {
+        await store().createGame(game("G1", { status: "active" }));
+        await store().createGame(game("G2", { status: "active" }));
+        const unstorable = { salt: 1n as unknown as string }; // JSON has no BigInt: the adapter cannot store it
+        await assert.rejects(store().commitGames([
+          { gameId: "G1", actions: [place("G1", 0, 1)], patch: { moveCount: 1, lastMoveAt: at(1) } },
+          { gameId: "G2", actions: [place("G2", 0, 2)], patch: { moveCount: 1, ...unstorable } },
+        ]));
+        for (const id of ["G1", "G2"]) {
+          assert.deepEqual(await store().listActions(id), [], `${id} keeps no action`);
+          assert.deepEqual(await store().getGame(id), game(id, { status: "active" }), `${id} keeps its record`);
+        }
+        assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 3)], patch: { moveCount: 1 } }]), ["committed"], "the log goes on where it was");
       });
 
       it("updates only the record when a write has no actions, and leaves it alone with an empty patch", async function () {

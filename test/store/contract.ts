@@ -1,7 +1,9 @@
 /**
  * The behaviour every Store adapter must have: one suite per port (games, players, challenges,
  * communities, subscriptions and deliveries), each seeing only its port. Adapters call storeContract with a
- * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own.
+ * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own. An adapter whose
+ * data several processes share also gives `twin`: a second store on the current test's data, as another
+ * process would open it, for the race tests (closed by the suite, leaving the data to the first store).
  */
 import type { Store } from "../../src/store";
 import { clusterContract } from "./contract-cluster";
@@ -13,8 +15,10 @@ import { subscriptionsContract } from "./contract-subscriptions";
 export type StoreRef = () => Store;
 /** What one port's suite sees of the store: that port only. */
 export type PortRef<P> = () => P;
+/** Opens a second, initialised store on the current test's data. */
+export type TwinRef = () => Promise<Store>;
 
-export function storeContract(name: string, make: () => Promise<Store>): void {
+export function storeContract(name: string, make: () => Promise<Store>, twin?: (first: Store) => Promise<Store>): void {
   describe(`Contract: Store (${name})`, function () {
     let store: Store | null = null;
     const ref: StoreRef = () => {
@@ -26,9 +30,17 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
       store = await make();
       await store.init();
     });
+    const twins: Store[] = [];
     afterEach(async function () {
+      for (const t of twins.splice(0)) await t.close();
       await store?.close();
       store = null;
+    });
+    const openTwin = twin && (async () => {
+      const t = await twin(ref());
+      twins.push(t);
+      await t.init();
+      return t;
     });
 
     it("initialises idempotently when init is called again", async function () {
@@ -41,7 +53,7 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     challengesContract(ref);
     communitiesContract(ref);
     subscriptionsContract(ref);
-    clusterContract(ref);
+    clusterContract(ref, openTwin);
   });
 }
 

@@ -21,7 +21,14 @@ function tempFile(): string {
   return join(dir, "nested", "arena.db");
 }
 
-storeContract("sqlite file", async () => new SqliteStore({ path: tempFile() }));
+// Two stores on one file are two processes sharing it: the race tests run on them.
+const pathOf = new WeakMap<object, string>();
+storeContract("sqlite file", async () => {
+  const path = tempFile();
+  const store = new SqliteStore({ path });
+  pathOf.set(store, path);
+  return store;
+}, async (first) => new SqliteStore({ path: pathOf.get(first)! }));
 
 describe("SqliteStore on a file", function () {
   it("keeps games and actions when the store is closed and reopened", async function () {

@@ -2,14 +2,17 @@
  * Store adapter on MongoDB through mongoose. It owns its connection (mongoose.createConnection), so it
  * never touches, nor depends on, mongoose's global default connection.
  */
-import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
+import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  ActionConflictError,
   type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
-import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
+import { copy, decodeCursor, encodeCursor, matchesArguments, pageSize } from "../shared";
+import { MongoCommunities } from "./communities";
+import { claimDeliveries } from "./deliveries";
+import { GAME_FIELDS, MongoGames } from "./games";
 import { createModels, type Doc, type Models } from "./models";
+import { DURABLY, expectationFilter, INSERT_DURABLY, patchUpdate, retryingUpsert } from "./writes";
 
 export interface MongoStoreOptions {
   url: string;
@@ -24,38 +27,12 @@ export interface MongoStoreOptions {
 
 /** Never return Mongo's own _id: records are exactly the port's shapes. */
 const NO_ID = { _id: 0 } as const;
-/** Actions are acknowledged only once journaled on a majority: appendAction is durable when it resolves. */
-const DURABLE = { w: "majority", j: true } as const;
-
-/** E11000, as a plain server error or inside a bulk write error (insertMany). */
-function isDuplicateKey(e: unknown): boolean {
-  const err = e as { code?: number; writeErrors?: { code?: number }[] } | null;
-  return err?.code === 11000 || (err?.writeErrors ?? []).some((w) => w.code === 11000);
-}
-
-/** A filter member per expectation: equal, or absent when the expectation is undefined. */
-function expectationFilter(keyField: string, key: string, expected: object): Doc {
-  const filter: Doc = { [keyField]: key };
-  for (const [k, v] of Object.entries(expected)) filter[k] = v === undefined ? { $exists: false } : v;
-  return filter;
-}
-
-/** $set for the patch's members, $unset for the ones it sets to undefined; the key member never changes. */
-function patchUpdate(patch: object, keyField: string, stamp: boolean): Doc {
-  const set: Doc = {};
-  const unset: Doc = {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (k === keyField || k === "_id") continue;
-    if (v === undefined) unset[k] = "";
-    else set[k] = copy(v);
-  }
-  if (stamp) set.updatedAt = nowIso();
-  return Object.keys(unset).length ? { $set: set, $unset: unset } : { $set: set };
-}
 
 export class MongoStore implements Store {
   private readonly conn: Connection;
   private readonly m: Models;
+  private readonly games: MongoGames;
+  private readonly communities: MongoCommunities;
   private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
@@ -78,6 +55,8 @@ export class MongoStore implements Store {
       options.onState?.("error", err);
     });
     this.m = createModels(this.conn, timeoutMs);
+    this.games = new MongoGames(this.m.games, this.m.actions);
+    this.communities = new MongoCommunities(this.m.communities, this.m.members);
   }
 
   async health(): Promise<StoreHealth> {
@@ -105,32 +84,34 @@ export class MongoStore implements Store {
     await this.conn.dropDatabase();
   }
 
-  private async one<T>(model: Model<Doc>, filter: Doc): Promise<T | null> {
-    return (await model.findOne(filter, NO_ID).lean<T>().exec()) ?? null;
+  private async one<T>(model: Model<Doc>, filter: Doc, fields: ProjectionType<Doc> = NO_ID): Promise<T | null> {
+    return (await model.findOne(filter, fields).lean<T>().exec()) ?? null;
   }
-  private async insert(model: Model<Doc>, record: object, options: InsertManyOptions & mongo.BulkWriteOptions = {}): Promise<void> {
-    // insertMany with lean skips document hydration: the record is written exactly as given. Its options
-    // go to the driver as they are, which is how the write concern reaches the server.
-    await model.insertMany([copy(record) as Doc], { lean: true, ...options });
+  private async insert(model: Model<Doc>, record: object): Promise<void> {
+    await model.insertMany([copy(record) as Doc], INSERT_DURABLY);
   }
   private async patch(model: Model<Doc>, keyField: string, key: string, patch: object, stamp = true): Promise<void> {
-    await model.updateOne({ [keyField]: key }, patchUpdate(patch, keyField, stamp)).exec();
+    await model.updateOne({ [keyField]: key }, patchUpdate(patch, keyField, stamp), DURABLY).exec();
+  }
+  private async patchIf(model: Model<Doc>, keyField: string, key: string, expected: object, patch: object): Promise<boolean> {
+    // The filter carries the expectation, so the server checks and writes in one atomic operation.
+    return (await model.updateOne(expectationFilter(keyField, key, expected), patchUpdate(patch, keyField, true), DURABLY).exec()).matchedCount > 0;
   }
 
   async createGame(game: GameRecord): Promise<void> {
-    await this.insert(this.m.games, game);
+    await this.games.create(game);
   }
   async getGame(id: string): Promise<GameRecord | null> {
-    return this.one<GameRecord>(this.m.games, { id });
+    return this.one<GameRecord>(this.m.games, { id }, GAME_FIELDS);
   }
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
     await this.patch(this.m.games, "id", id, patch);
   }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
-    return (await this.m.games.updateOne(expectationFilter("id", id, expected), patchUpdate(patch, "id", true)).exec()).matchedCount > 0;
+    return this.patchIf(this.m.games, "id", id, expected, patch);
   }
   async findGameByCode(code: string): Promise<GameRecord | null> {
-    const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, NO_ID)
+    const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, GAME_FIELDS)
       .sort({ createdAt: -1, id: -1 }).limit(1).lean<GameRecord[]>().exec();
     return game ?? null;
   }
@@ -143,7 +124,7 @@ export class MongoStore implements Store {
       const c = decodeCursor(q.cursor);
       filter.$or = [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }];
     }
-    const games = await this.m.games.find(filter, NO_ID).sort({ createdAt: -1, id: -1 }).limit(limit + 1)
+    const games = await this.m.games.find(filter, GAME_FIELDS).sort({ createdAt: -1, id: -1 }).limit(limit + 1)
       .lean<GameRecord[]>().exec();
     const more = games.length > limit;
     if (more) games.length = limit;
@@ -151,59 +132,18 @@ export class MongoStore implements Store {
     return { games, nextCursor: more && last ? encodeCursor(last) : null };
   }
   async listUnfinishedGames(): Promise<GameRecord[]> {
-    return this.m.games.find({ status: { $in: ["waiting", "active"] } }, NO_ID).sort({ createdAt: 1, id: 1 })
+    return this.m.games.find({ status: { $in: ["waiting", "active"] } }, GAME_FIELDS).sort({ createdAt: 1, id: 1 })
       .lean<GameRecord[]>().exec();
   }
 
   async appendAction(a: StoredAction): Promise<void> {
-    try {
-      await this.insert(this.m.actions, a, { writeConcern: DURABLE });
-    } catch (e) {
-      if (isDuplicateKey(e)) throw new ActionConflictError(a.gameId, a.index);
-      throw e;
-    }
+    await this.games.append(a);
   }
-  /**
-   * Group commit without a multi-document transaction (those need a replica set): the batch's actions go in
-   * one unordered journaled insert, then the records of the writes whose actions all went in get their
-   * patches in one bulk write. A write with a duplicate index is reported "conflict" and its record is left
-   * alone (its other actions may be stored; a resumed room replays them). A rejection stores nothing of the
-   * records; actions already inserted replay on resume, as after a crash between the two steps.
-   */
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    const conflicted = new Set<string>();
-    // The owner fence. MongoDB cannot make an insert conditional on another collection outside a
-    // transaction, so it is a check just before the insert; the unique (gameId, index) key is the backstop:
-    // a room that lost its game and still slips a write in makes the new owner's write of that index
-    // conflict, and the new owner then rebuilds from the log (which keeps the acknowledged move).
-    const fenced = writes.filter((w) => w.ownerEpoch !== undefined);
-    if (fenced.length > 0) {
-      const held = await this.m.games.find({ id: { $in: fenced.map((w) => w.gameId) } }, { id: 1, ownerEpoch: 1 }).lean<{ id: string; ownerEpoch?: number }[]>().exec();
-      const epochs = new Map(held.map((g) => [g.id, g.ownerEpoch]));
-      for (const w of fenced) if (epochs.get(w.gameId) !== w.ownerEpoch) conflicted.add(w.gameId);
-    }
-    const actions = writes.filter((w) => !conflicted.has(w.gameId)).flatMap((w) => w.actions);
-    if (actions.length > 0) {
-      try {
-        const options: InsertManyOptions & mongo.BulkWriteOptions = { lean: true, ordered: false, writeConcern: DURABLE };
-        await this.m.actions.insertMany(actions.map((a) => copy<object>(a) as Doc), options);
-      } catch (e) {
-        if (!isDuplicateKey(e)) throw e;
-        const failed = (e as { writeErrors?: { index?: number; err?: { index?: number } }[] }).writeErrors ?? [];
-        for (const w of failed) {
-          const i = w.index ?? w.err?.index;
-          if (i !== undefined && actions[i]) conflicted.add(actions[i].gameId);
-        }
-      }
-    }
-    const updates = writes
-      .filter((w) => !conflicted.has(w.gameId) && Object.keys(w.patch).length > 0)
-      .map((w) => ({ updateOne: { filter: { id: w.gameId }, update: patchUpdate(w.patch, "id", true) } }));
-    if (updates.length > 0) await this.m.games.bulkWrite(updates, { ordered: false, writeConcern: DURABLE });
-    return writes.map((w) => (conflicted.has(w.gameId) ? "conflict" : "committed"));
+    return this.games.commit(writes);
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
-    return this.m.actions.find({ gameId }, NO_ID).sort({ index: 1 }).lean<StoredAction[]>().exec();
+    return this.games.listActions(gameId);
   }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
@@ -216,8 +156,7 @@ export class MongoStore implements Store {
     await this.patch(this.m.players, "id", id, patch);
   }
   async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
-    // The filter carries the expectation, so the server checks and writes in one atomic operation.
-    return (await this.m.players.updateOne(expectationFilter("id", id, expected), patchUpdate(patch, "id", true)).exec()).matchedCount > 0;
+    return this.patchIf(this.m.players, "id", id, expected, patch);
   }
   async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
     // In order, each atomic on its own, as the port asks: no multi-document transaction (that needs a replica set).
@@ -235,27 +174,21 @@ export class MongoStore implements Store {
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
     // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
     const { id, createdAt, key, ...rest } = copy(s);
-    const run = () => this.m.subscriptions.findOneAndUpdate(
+    // Two upserts of a new key may race; the loser's second run finds the winner's document and updates it.
+    return (await retryingUpsert(() => this.m.subscriptions.findOneAndUpdate(
       { key },
       { $set: rest, $setOnInsert: { id, createdAt } },
-      { upsert: true, returnDocument: "after", projection: NO_ID },
-    ).lean<SubscriptionRecord>().exec();
-    try {
-      return (await run())!;
-    } catch (e) {
-      // Two upserts of a new key raced; the loser now finds the winner's document and updates it.
-      if (isDuplicateKey(e)) return (await run())!;
-      throw e;
-    }
+      { upsert: true, returnDocument: "after", projection: NO_ID, ...DURABLY },
+    ).lean<SubscriptionRecord>().exec()))!;
   }
   async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
     return this.one<SubscriptionRecord>(this.m.subscriptions, { key });
   }
   async deleteSubscriptionByKey(key: string): Promise<boolean> {
-    return (await this.m.subscriptions.deleteOne({ key }).exec()).deletedCount > 0;
+    return (await this.m.subscriptions.deleteOne({ key }, DURABLY).exec()).deletedCount > 0;
   }
   async deleteSubscription(id: string): Promise<void> {
-    await this.m.subscriptions.deleteOne({ id }).exec();
+    await this.m.subscriptions.deleteOne({ id }, DURABLY).exec();
   }
   async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
     await this.patch(this.m.subscriptions, "id", id, patch);
@@ -273,59 +206,43 @@ export class MongoStore implements Store {
     return this.m.subscriptions.find({ "arguments.game_id": gameId }, NO_ID).sort({ _id: 1 }).lean<SubscriptionRecord[]>().exec();
   }
   async deleteExpiredSubscriptions(now: string): Promise<number> {
-    return (await this.m.subscriptions.deleteMany({ expiresAt: { $lte: now } }).exec()).deletedCount;
+    return (await this.m.subscriptions.deleteMany({ expiresAt: { $lte: now } }, DURABLY).exec()).deletedCount;
   }
 
   async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
     if (d.length === 0) return;
-    await this.m.deliveries.bulkWrite(d.map((row) => ({
+    const replace = () => this.m.deliveries.bulkWrite(d.map((row) => ({
       replaceOne: { filter: { eventId: row.eventId }, replacement: copy(row) as unknown as Doc, upsert: true },
-    })));
+    })), { ordered: false, ...DURABLY });
+    await retryingUpsert(replace);
   }
   async deleteDeliveries(eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
-    await this.m.deliveries.deleteMany({ eventId: { $in: eventIds } }).exec();
+    await this.m.deliveries.deleteMany({ eventId: { $in: eventIds } }, DURABLY).exec();
   }
   async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
-    const taken = holder ? { leaseUntil, holder } : { leaseUntil };
-    // Read a page of candidates (the sort is covered by the createdAt/eventId/leaseUntil index), then
-    // compare-and-set each on the lease it was read with, so each is leased to one caller. What this call
-    // already saw is excluded from the next page: its new lease may still end before `expiredBy`.
-    const n = pageSize(limit);
-    const claimed: DeliveryRecord[] = [];
-    const seen: string[] = []; // won here, or lost to another caller who now holds it
-    while (claimed.length < n) {
-      const candidates = await this.m.deliveries.find({ leaseUntil: { $lte: expiredBy }, eventId: { $nin: seen } }, NO_ID)
-        .sort({ createdAt: 1, eventId: 1 }).limit(n - claimed.length).lean<DeliveryRecord[]>().exec();
-      if (candidates.length === 0) break;
-      seen.push(...candidates.map((d) => d.eventId));
-      const won = await Promise.all(candidates.map(async (d) =>
-        (await this.m.deliveries.updateOne({ eventId: d.eventId, leaseUntil: d.leaseUntil }, { $set: taken }).exec()).matchedCount > 0));
-      claimed.push(...candidates.filter((_, i) => won[i]).map((d) => ({ ...d, ...taken })));
-    }
-    // Oldest first across pages, as the port promises.
-    return claimed.sort((a, b) => (a.createdAt === b.createdAt ? (a.eventId < b.eventId ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    return claimDeliveries(this.m.deliveries, expiredBy, leaseUntil, pageSize(limit), holder);
   }
 
   async registerProcess(p: ProcessRecord): Promise<void> {
-    await this.m.processes.replaceOne({ id: p.id }, copy(p), { upsert: true }).exec();
+    await retryingUpsert(() => this.m.processes.replaceOne({ id: p.id }, copy(p), { upsert: true, ...DURABLY }).exec());
   }
   async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
-    return (await this.m.processes.updateOne({ id }, { $set: { heartbeatAt } }).exec()).matchedCount > 0;
+    return (await this.m.processes.updateOne({ id }, { $set: { heartbeatAt } }, DURABLY).exec()).matchedCount > 0;
   }
   async listProcesses(): Promise<ProcessRecord[]> {
     return this.m.processes.find({}, NO_ID).sort({ id: 1 }).lean<ProcessRecord[]>().exec();
   }
   async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
-    return (await this.m.processes.deleteOne({ id, heartbeatAt }).exec()).deletedCount > 0;
+    return (await this.m.processes.deleteOne({ id, heartbeatAt }, DURABLY).exec()).deletedCount > 0;
   }
 
   async expireDeliveriesOf(holder: string, now: string): Promise<number> {
-    return (await this.m.deliveries.updateMany({ holder, leaseUntil: { $gt: now } }, { $set: { leaseUntil: now } }).exec()).modifiedCount;
+    return (await this.m.deliveries.updateMany({ holder, leaseUntil: { $gt: now } }, { $set: { leaseUntil: now } }, DURABLY).exec()).modifiedCount;
   }
 
   async markUrlVerified(url: string, at: string): Promise<void> {
-    await this.m.verifiedUrls.updateOne({ url }, { $set: { at } }, { upsert: true }).exec();
+    await retryingUpsert(() => this.m.verifiedUrls.updateOne({ url }, { $set: { at } }, { upsert: true, ...DURABLY }).exec());
   }
   async urlVerifiedAt(url: string): Promise<string | null> {
     return (await this.one<{ at: string }>(this.m.verifiedUrls, { url }))?.at ?? null;
@@ -341,8 +258,7 @@ export class MongoStore implements Store {
     await this.patch(this.m.challenges, "token", token, patch);
   }
   async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
-    // The filter carries the expectation, so the server checks and writes in one atomic operation.
-    return (await this.m.challenges.updateOne(expectationFilter("token", token, expected), patchUpdate(patch, "token", true)).exec()).matchedCount > 0;
+    return this.patchIf(this.m.challenges, "token", token, expected, patch);
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     const n = pageSize(limit);
@@ -352,21 +268,21 @@ export class MongoStore implements Store {
   }
 
   async createCommunity(c: CommunityRecord): Promise<void> {
-    await this.insert(this.m.communities, { ...c, members: [...new Set(c.members)] });
+    await this.communities.create(c);
   }
   async getCommunity(id: string): Promise<CommunityRecord | null> {
-    return this.one<CommunityRecord>(this.m.communities, { id });
+    return this.communities.get(id);
   }
   async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
-    return this.m.communities.find(kind ? { kind } : {}, NO_ID).sort({ createdAt: 1, id: 1 }).lean<CommunityRecord[]>().exec();
+    return this.communities.list(kind ? { kind } : {});
   }
   async addMember(id: string, playerId: string): Promise<void> {
-    await this.m.communities.updateOne({ id }, { $addToSet: { members: playerId } }).exec();
+    await this.communities.addMember(id, playerId);
   }
   async removeMember(id: string, playerId: string): Promise<void> {
-    await this.m.communities.updateOne({ id }, { $pull: { members: playerId } }).exec();
+    await this.communities.removeMember(id, playerId);
   }
   async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
-    return this.m.communities.find({ members: playerId }, NO_ID).sort({ createdAt: 1, id: 1 }).lean<CommunityRecord[]>().exec();
+    return this.communities.of(playerId);
   }
 }

@@ -32,6 +32,8 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       [{ "seats.A.code": 1 }, { sparse: true }],
       [{ "seats.B.code": 1 }, { sparse: true }],
     ])),
+    // Games keep their actions in their own document (`log`); this collection holds the actions of games
+    // stored before, read once when such a game's log is first read (games.ts).
     actions: m("Action", "actions", schema([[{ gameId: 1, index: 1 }, { unique: true }]])),
     players: m("Player", "players", schema([[{ id: 1 }, { unique: true }], [{ rating: -1, id: 1 }]])),
     subscriptions: m("Subscription", "subscriptions", schema([
@@ -44,7 +46,7 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
     ])),
     deliveries: m("Delivery", "deliveries", schema([
       [{ eventId: 1 }, { unique: true }],
-      // Equality-sort-range order: the claim sorts by (createdAt, eventId) and filters on leaseUntil.
+      // The claim sorts by (createdAt, eventId) and filters on leaseUntil: the first expired in that order.
       [{ createdAt: 1, eventId: 1, leaseUntil: 1 }],
       [{ holder: 1 }, { sparse: true }],
     ])),
@@ -57,7 +59,14 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
     communities: m("Community", "communities", schema([
       [{ id: 1 }, { unique: true }],
       [{ kind: 1, createdAt: 1, id: 1 }],
+      // Members of communities stored before members had their own documents.
       [{ members: 1 }],
+    ])),
+    // One document per membership: a community's size is not bounded by a document's.
+    members: m("CommunityMember", "community_members", schema([
+      [{ communityId: 1, playerId: 1 }, { unique: true }],
+      [{ communityId: 1, joinedAt: 1 }],
+      [{ playerId: 1 }],
     ])),
   };
 }
