@@ -9,6 +9,7 @@ import { GameConnection, type LinkState, type ServerMessage } from "../lib/conne
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
 import { drawEnd, rememberRating } from "../lib/end-panel";
 import { fromRecord, fromRoomState, other, type GameRecord, type Seat, type ViewModel } from "../lib/model";
+import { markFavicon } from "../lib/turn-icon";
 import { createView, type ViewContext } from "../lib/view";
 
 const [, mode, rawId] = location.pathname.split("/");
@@ -32,19 +33,26 @@ function say(text: string): void {
   $("#refusal").textContent = text;
 }
 
-/** Titles name the players once they are known. */
+/** Titles name the players once they are known; the tab title and icon say when it is this seat's turn. */
 function drawTitle(m: ViewModel): void {
   const names = `${m.seats.A.name || "A"} vs ${m.seats.B.name || (m.status === "waiting" ? "…" : "B")}`;
   const verb = ctx.mySeat ? "Play" : "Watch";
-  document.title = `${names} · ${verb} · Tile Arena`;
+  const yourTurn = Boolean(ctx.mySeat) && m.status === "active" && m.turn === ctx.mySeat;
+  document.title = `${yourTurn ? "● Your turn · " : ""}${names} · ${verb} · Tile Arena`;
+  markFavicon(yourTurn);
   $("#title").textContent = ctx.mySeat ? names : `Watching ${names}`;
 }
 
 function drawMoves(): void {
   const list = $("#move-list");
   if (list.childElementCount === history.length) return;
-  list.replaceChildren(...history.map((n, i) => el("li", { text: n, value: i + 1 })));
-  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+  list.replaceChildren(...history.map((n, i) => el("li", {}, el("span", { class: "n", text: `${i + 1}.` }), n)));
+  // Scrolls the list itself, never the page (scrollIntoView would move the board on a small screen).
+  const last = list.lastElementChild as HTMLElement | null;
+  if (last) {
+    list.scrollTop = list.scrollHeight;
+    list.scrollLeft = list.scrollWidth;
+  }
 }
 
 /**
@@ -86,7 +94,7 @@ function draw(next: ViewModel): void {
   playSounds(before, model, ctx.mySeat);
   drawEnd(model, { mySeat: ctx.mySeat, gameId, seat, record: readRecord, save: () => void saveMySeat() });
   if (model.status === "finished" && before?.status !== "finished") {
-    $("#end-title").focus();
+    $("#end-title").focus({ preventScroll: true });
     if (seat?.challenge) void reportChallenge(gameId, seat, model).then(() => saveMySeat());
   }
 }

@@ -51,7 +51,7 @@ function start(r: Replay, review: Review | null): void {
   $("#seat-B").textContent = `${name("B")} · ${r.champions.B}`;
   $("#ruleset").replaceChildren(r.ruleset, ...r.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), r.mutators.length ? ")" : "");
   const winner = r.winner === "draw" ? "draw" : r.winner ? `${name(r.winner)} (${r.winner}) won` : "no winner";
-  $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}, ${decidedText(r.decidedBy)}`;
+  $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}: ${decidedText(r.decidedBy)}`;
   $("#seed").textContent = String(r.seed);
   $("#commitment").textContent = r.commitment;
   $<HTMLAnchorElement>("#json-link").href = `/api/v1/games/${id}/replay`;
