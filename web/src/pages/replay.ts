@@ -5,6 +5,7 @@ import type { Review } from "../../../src/ai/review";
 import type { Replay } from "../../../src/game/types";
 import { $, api, ApiError, el, errorText } from "../lib/api";
 import { drawBoard } from "../lib/board";
+import { UNVERSIONED } from "../../../src/game/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import { MUTATOR_TIPS } from "../lib/glossary";
 import { boardFromCells, decidedText, type Seat, type Tile, type ViewModel } from "../lib/model";
@@ -43,7 +44,7 @@ function start(r: Replay, review: Review | null): void {
   const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
   const elements: Tile[] = r.squareElements.map((t) => ({ square: t.square, kind: t.element }));
   const boards: ViewModel["board"][] = [new Map(), ...r.moves.map((m) => boardFromCells(m.board))];
-  const rules = ruleContext(tiles, elements, r.mutators);
+  const rules = ruleContext(tiles, elements, r.mutators, r.rulesVersion ?? UNVERSIONED);
   const name = (s: Seat) => r.players[s] || s;
   document.title = `${name("A")} vs ${name("B")} · Replay · Tile Arena`;
   $("#title").textContent = `${name("A")} vs ${name("B")}: replay`;
