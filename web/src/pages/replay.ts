@@ -9,6 +9,7 @@ import { UNVERSIONED } from "../../../src/game/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import { MUTATOR_TIPS } from "../lib/glossary";
 import { boardFromCells, decidedText, type Seat, type Tile, type ViewModel } from "../lib/model";
+import { enableTouchTips } from "../lib/touch-tips";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const id = encodeURIComponent(gameId);
@@ -129,3 +130,4 @@ async function load(): Promise<void> {
 }
 
 void load();
+enableTouchTips();

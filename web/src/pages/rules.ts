@@ -8,6 +8,7 @@ import { $, el } from "../lib/api";
 import { drawBoard } from "../lib/board";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import type { CardView, Seat, Tile, ViewModel } from "../lib/model";
+import { enableTouchTips } from "../lib/touch-tips";
 
 interface Example {
   /** Cards already on the board: square → [card id, owner]. */
@@ -87,3 +88,4 @@ for (const slot of document.querySelectorAll<HTMLElement>("[data-example]")) {
   if (x) slot.replaceWith(figure(name, x));
 }
 $("main").dataset.ready = "true";
+enableTouchTips();
