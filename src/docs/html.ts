@@ -9,7 +9,12 @@ export const prose = (s: string): string => escapeHtml(s).replace(/`([^`]+)`/g, 
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#1d2230}
 code{background:#eef0f5;padding:0 .25em;border-radius:3px}section{border-top:1px solid #dde;padding-top:.5rem;margin-top:1.5rem}
-h2 code{font-size:1.1em}.status{color:#667}nav a{margin-right:1rem}`;
+h2 code{font-size:1.1em}.status{color:#667}nav a{margin-right:1rem}
+header.site{display:flex;gap:1rem;align-items:center;padding:.4rem 0 .6rem;margin-bottom:.6rem;border-bottom:1px solid #dde}
+header.site a,nav a{display:inline-flex;align-items:center;min-height:40px}`;
+
+/** The site's own pages, first in every docs page's navigation, so a reader can always get back to the game. */
+export const SITE_NAV = `<header class="site"><a href="/"><strong>Tile Arena</strong></a><a href="/rules">Rules</a><a href="/leaderboards">Leaderboards</a></header>`;
 
 /** A whole page; `body` must already be HTML. */
 export function layout(title: string, body: string): string {
@@ -17,7 +22,7 @@ export function layout(title: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Tile Arena</title><link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 <link rel="stylesheet" href="/docs/docs.css"></head>
-<body><nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a></nav>
+<body>${SITE_NAV}<nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a></nav>
 <h1>${escapeHtml(title)}</h1>
 ${body}
 </body></html>

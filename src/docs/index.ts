@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { Router, type Response } from "express";
 import { AppError, ERROR_CODES, type ErrorCode } from "../errors";
 import { ERROR_DOCS } from "./errors";
-import { DOCS_CSS, escapeHtml, layout, prose } from "./html";
+import { DOCS_CSS, escapeHtml, layout, prose, SITE_NAV } from "./html";
 import { MIGRATION_NOTES } from "./migration";
 
 /** The installed renderer; only its bundle and stylesheet (and their source maps) are served. */
@@ -53,7 +53,7 @@ const referencePage = `<!doctype html>
 <title>API reference · Tile Arena</title>
 <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="stylesheet" href="/docs/docs.css"></head>
-<body><nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a>
+<body>${SITE_NAV}<nav><a href="/docs">API reference</a><a href="/docs/errors">Problem codes</a><a href="/docs/migration">Migration notes</a>
 <a href="/api/v1/openapi.json">openapi.json</a></nav>
 <noscript><p>The reference is rendered from the OpenAPI document at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></noscript>
 <div id="reference"></div>

@@ -10,10 +10,10 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { CELLS, squareOf } from "./board";
 import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
-import { CURRENT_RULES_VERSION, isRulesVersion, rulesOf } from "./versions";
+import { CURRENT_RULES_VERSION, HAND_SIZE, isRulesVersion, rulesOf } from "./versions";
 import type { ChampionId, ChessPiece, ChessTile, Element, GameOptions, GameState, Mutator, Seat, SquareElement } from "./types";
 
-export const HAND_SIZE = 4;
+export { HAND_SIZE } from "./versions";
 export const PIECES: readonly ChessPiece[] = ["knight", "bishop", "rook", "queen", "king"];
 export const MUTATORS: readonly Mutator[] = ["same", "plus", "combo", "reverse", "elemental"];
 export const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];

@@ -42,6 +42,15 @@ const RULES: Record<RulesVersion, VersionRules> = {
   3: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: ["plus"] },
 };
 
+/** Cards dealt to each seat from the pile before the first mover's extra ones; the champion comes on top. */
+export const HAND_SIZE = 4;
+
+/** The hands at the start under a version and ruleset, champion included: the first mover's and the second's. */
+export function startingHands(version: RulesVersion, ruleset: Ruleset): { first: number; second: number } {
+  const second = HAND_SIZE + 1;
+  return { first: second + RULES[version].firstMoverExtraCards[ruleset], second };
+}
+
 export function rulesOf(version: RulesVersion): VersionRules {
   return RULES[version];
 }

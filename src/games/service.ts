@@ -118,6 +118,20 @@ export class GameService {
     };
   }
 
+  /**
+   * What an invite code opens, without claiming it, so the invite page can say "already used" before it asks
+   * for a name: open, used (its seat is taken) or closed (the game no longer waits), with public facts only.
+   */
+  async invite(code: string) {
+    const upper = code.toUpperCase();
+    const game = await this.store.findGameByCode(upper);
+    const seat = game && (["A", "B"] as const).find((s) => game.seats[s]?.code === upper);
+    if (!game || !seat) throw new AppError("not_found", "no game has this invite code");
+    const status = game.seats[seat]!.tokenHash ? "used" : game.status !== "waiting" ? "closed" : "open";
+    const host = game.seats[seat === "A" ? "B" : "A"];
+    return { code: upper, status, game: { id: game.id, ruleset: game.ruleset, host: host?.tokenHash ? host.name : null } } as const;
+  }
+
   /** The new seat's WebSocket seat reservation, when the request asked for it. */
   private async reservation(body: { reserveSeat: boolean }, gameId: string, token: string): Promise<{ seatReservation?: SeatReservation }> {
     return body.reserveSeat ? { seatReservation: await this.rooms.reserveSeat(gameId, token) } : {};

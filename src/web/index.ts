@@ -2,7 +2,7 @@
  * The web client's router: the HTML pages (`/`, `/play/:id`, `/watch/:id`, `/join/:code`,
  * `/challenge/:token`, `/replay/:id`, `/review/:id`, `/rules`, `/players/:id`, `/leaderboards[/:kind/:id]`),
  * their scripts (built from web/src, see bundle.ts) and styles under `/web`, the client assets under
- * `/assets`, and the Colyseus SDK's browser bundle at `/vendor/colyseus.js`. The pages are plain files: all game
+ * `/assets`, the Colyseus SDK's browser bundle at `/vendor/colyseus.js`, and an HTML 404 page for browsers. The pages are plain files: all game
  * data comes from the REST API and the game room at run time, so nothing here renders user data.
  */
 import { dirname, join } from "node:path";
@@ -98,5 +98,13 @@ export function webRouter(): Router {
       },
     }),
   );
+  // A browser asking for a page that does not exist gets a page that says so (with a way home); programs
+  // (anything not preferring HTML) and /api paths fall through to the problem document.
+  r.use((req, res, next) => {
+    const wantsPage = (req.method === "GET" || req.method === "HEAD") && !req.path.startsWith("/api/") && req.accepts(["json", "html"]) === "html";
+    if (!wantsPage) return next();
+    res.status(404);
+    page("404.html")(req, res);
+  });
   return r;
 }

@@ -97,6 +97,8 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/games", "/games?limit=2")).status, 200);
     assert.equal((await call("GET", "/games", "/games?limit=many")).status, 400);
 
+    assert.equal((await call("GET", "/games/join/{code}", `/games/join/${friend.body.code}`)).body.status, "open");
+    assert.equal((await call("GET", "/games/join/{code}", "/games/join/NOSUCHCODE")).status, 404);
     const joined = await call("POST", "/games/join", "/games/join", { body: { code: friend.body.code, name: "Bob", reserveSeat: true } });
     assert.equal(joined.status, 200);
     assert.equal((await call("POST", "/games/join", "/games/join", { body: { code: friend.body.code } })).status, 409);

@@ -62,6 +62,15 @@ const ops: RouteConfig[] = [
     responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) },
   },
   {
+    method: "get",
+    path: "/games/join/{code}",
+    tags: ["games"],
+    operationId: "getInvite",
+    description: "What an invite code opens, without claiming it: whether its seat is still open, and the game's public facts.",
+    request: { params: z.object({ code: z.string() }) },
+    responses: { 200: json(R.InviteStatus), ...problems(404) },
+  },
+  {
     method: "post",
     path: "/games/quick-match",
     tags: ["games"],

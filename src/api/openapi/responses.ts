@@ -121,6 +121,12 @@ export const JoinedGame = z.object(SeatedHere).meta({ id: "JoinedGame" });
 
 export const QuickMatchQueued = z.object({ status: z.literal("queued"), ticket: z.string(), ruleset: z.enum(["classic", "mutators"]) });
 export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...Seated });
+export const InviteStatus = z.object({
+  code: z.string(),
+  status: z.enum(["open", "used", "closed"]).describe("open: the seat can be claimed; used: someone has claimed it; closed: the game no longer waits"),
+  game: z.object({ id: z.string(), ruleset: z.string(), host: z.string().nullable().describe("the name of the seat that sent the invite, once seated") }),
+});
+
 export const QuickMatchLeft = z.object({ status: z.literal("left"), removed: z.boolean() });
 
 export const GameList = z.object({

@@ -47,6 +47,12 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
     reply(res, 200, R.JoinedGame, await games.join(parse(JoinGameBody, req.body, "body")));
   });
 
+  r.get("/games/join/:code", async (req, res) => {
+    const code = String(req.params.code);
+    if (!/^[A-Za-z0-9]{4,32}$/.test(code)) throw new AppError("not_found", "no game has this invite code");
+    reply(res, 200, R.InviteStatus, await games.invite(code));
+  });
+
   r.post("/games/quick-match", async (req, res) => {
     const out = await quick.enqueue(parse(QuickMatchBody, req.body, "body"));
     res.status(out.status === "matched" ? 200 : 202).json(out);

@@ -151,3 +151,8 @@ export function action(button: HTMLButtonElement, out: HTMLElement, fn: () => Pr
       .finally(() => void (button.disabled = false));
   });
 }
+
+/** "1 move", "2 moves": a count with its noun, plural unless it is one (`plural(n, "match", "matches")`). */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : nouns}`;
+}

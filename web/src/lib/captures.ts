@@ -5,6 +5,7 @@ import { chessReach, indexOf, NEIGHBOURS, OPPOSITE, squareOf, type Edge } from "
 import { cardById } from "../../../src/game/champions";
 import { effectiveRanks, resolvePlacement, type Cell, type RuleContext } from "../../../src/game/rules";
 import type { ChessPiece, Element, Mutator } from "../../../src/game/types";
+import { CURRENT_RULES_VERSION, rulesOf, type RulesVersion } from "../../../src/game/versions";
 import type { Seat, Tile } from "./model";
 
 export interface CaptureReason { square: string; by: string; text: string }
@@ -13,13 +14,24 @@ const EDGE: Record<Edge, string> = { n: "top", e: "right", s: "bottom", w: "left
 
 export interface BoardLike { get(square: string): { owner: Seat; card: { id: string } } | undefined }
 
-/** The rule context of a game as the page holds it. */
-export function ruleContext(chessTiles: readonly Tile[], elements: readonly Tile[], mutators: readonly string[]): RuleContext {
+/** The engine's rule context plus the rules version the game is played under (it decides the last placement's mutators). */
+export interface PageRules extends RuleContext { rulesVersion: RulesVersion }
+
+/** The rule context of a game as the page holds it; a live game is played under the current rules version. */
+export function ruleContext(chessTiles: readonly Tile[], elements: readonly Tile[], mutators: readonly string[], rulesVersion: RulesVersion = CURRENT_RULES_VERSION): PageRules {
   return {
     chessTiles: chessTiles.map((t) => ({ square: t.square, piece: t.kind as ChessPiece })),
     squareElements: elements.map((t) => ({ square: t.square, element: t.kind as Element })),
     mutators: mutators as Mutator[],
+    rulesVersion,
   };
+}
+
+/** The context a placement is resolved with: the game's last placement leaves out what its version says (src/game/apply.ts). */
+function placementContext(ctx: PageRules, board: readonly Cell[]): PageRules {
+  const without = rulesOf(ctx.rulesVersion).lastPlacementWithout;
+  if (without.length === 0 || board.some((c) => c === null)) return ctx;
+  return { ...ctx, mutators: ctx.mutators.filter((m) => !without.includes(m)) };
 }
 
 function cells(board: BoardLike): Cell[] {
@@ -33,7 +45,7 @@ function cells(board: BoardLike): Cell[] {
  * The captures of `card` placed on `square` by `mover` on `before` (the board just before the move), each
  * with a one-line reason. Empty when the card is unknown (an old client against a newer catalogue).
  */
-export function explainCaptures(before: BoardLike, ctx: RuleContext, card: string, square: string, mover: Seat): CaptureReason[] {
+export function explainCaptures(before: BoardLike, ctx: PageRules, card: string, square: string, mover: Seat): CaptureReason[] {
   return explainOn(cells(before), ctx, card, square, mover);
 }
 
@@ -43,24 +55,25 @@ export interface Placement { card: string; square: string; seat: Seat }
  * The reasons of the last of `moves`, played in order from `before`: the boards in between follow from
  * the rules, so a page that received several moves in one patch still explains the latest.
  */
-export function explainLast(before: BoardLike, ctx: RuleContext, moves: readonly Placement[]): CaptureReason[] {
+export function explainLast(before: BoardLike, ctx: PageRules, moves: readonly Placement[]): CaptureReason[] {
   let board = cells(before);
   for (const m of moves.slice(0, -1)) {
     const at = indexOf(m.square);
     if (at < 0 || !cardById(m.card)) return [];
     board[at] = { card: m.card, owner: m.seat };
-    board = resolvePlacement(board, ctx, at, m.seat).board;
+    board = resolvePlacement(board, placementContext(ctx, board), at, m.seat).board;
   }
   const last = moves.at(-1);
   return last ? explainOn(board, ctx, last.card, last.square, last.seat) : [];
 }
 
-function explainOn(cellsBefore: readonly Cell[], ctx: RuleContext, card: string, square: string, mover: Seat): CaptureReason[] {
+function explainOn(cellsBefore: readonly Cell[], pageRules: PageRules, card: string, square: string, mover: Seat): CaptureReason[] {
   const at = indexOf(square);
   const placed = cardById(card);
   if (at < 0 || !placed) return [];
   const board = cellsBefore.slice();
   board[at] = { card, owner: mover };
+  const ctx = placementContext(pageRules, board);
   const { captures } = resolvePlacement(board, ctx, at, mover);
   const mine = effectiveRanks(board, ctx, at, placed.champion === "reaver");
   const name = (i: number) => cardById(board[i]!.card)?.name ?? board[i]!.card;
@@ -73,6 +86,14 @@ function explainOn(cellsBefore: readonly Cell[], ctx: RuleContext, card: string,
     const verb = mine[edge] === theirs ? (placed.champion === "usurper" ? "equals (the usurper takes on equal ranks)" : "equals") : mine[edge] > theirs ? "beats" : "is below";
     return `${placed.name}'s ${EDGE[edge]} ${mine[edge]} ${verb} ${name(i)}'s ${EDGE[OPPOSITE[edge]]} ${theirs}`;
   };
+  // Plus compares sums: every touching pair whose edges add up to the captured card's sum.
+  const sums = (i: number) => {
+    const edge = edgeTo(i)!;
+    const sum = (j: number, e: Edge) => mine[e] + effectiveRanks(board, ctx, j)[OPPOSITE[e]];
+    const target = sum(i, edge);
+    const pairs = NEIGHBOURS[at].filter((n) => board[n.index] !== null && sum(n.index, n.edge) === target);
+    return pairs.map((n) => `${EDGE[n.edge]} ${mine[n.edge]}+${effectiveRanks(board, ctx, n.index)[OPPOSITE[n.edge]]} with ${name(n.index)}`).join(", ") + ` (each ${target})`;
+  };
   const tile = ctx.chessTiles.find((t) => t.square === square);
   const reverse = ctx.mutators.includes("reverse") ? " (reverse: lower wins)" : "";
   return captures.map(({ index, by }) => {
@@ -81,7 +102,7 @@ function explainOn(cellsBefore: readonly Cell[], ctx: RuleContext, card: string,
       by === "basic" ? `${sq}: basic capture, ${versus(index)}${reverse}`
       : by === "chess" ? `${sq}: chess tile (${tile?.piece ?? "piece"}) reach, ${versus(index) || "total ranks compared"}${reverse}`
       : by === "same" ? `${sq}: same, equal ranks on two or more edges (${versus(index)})`
-      : by === "plus" ? `${sq}: plus, equal sums on two or more edges (${versus(index)})`
+      : by === "plus" ? `${sq}: plus, equal sums on two or more edges: ${sums(index)}`
       : by === "combo" ? `${sq}: combo, flipped by a card this move captured`
       : by === "knight" ? `${sq}: the knight champion's jump, total ranks beat ${name(index)}'s`
       : `${sq}: ${by}`;

@@ -1,6 +1,6 @@
 // The panel shown when a game ends: the result, the rating change of this browser's profile, a rematch
 // with the same opponent kind and settings, the review and replay pages, and a new game.
-import { $, api, el, errorText, seatRequest, storedPlayer, takeSeat, type SeatAnswer, type StoredSeat } from "./api";
+import { $, api, el, errorText, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer, type StoredSeat } from "./api";
 import { decidedText, type GameRecord, type Seat, type ViewModel } from "./model";
 
 interface Profile { player: { rating: number; games: number; rank?: string } }
@@ -61,7 +61,7 @@ export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string
   end.hidden = m.status !== "finished";
   if (end.hidden) return;
   $("#end-title").textContent = endTitle(m, ctx.mySeat);
-  $("#end-detail").textContent = `Final score A ${m.score.A} – B ${m.score.B}; decided by ${decidedText(m.decidedBy)}.`;
+  $("#end-detail").textContent = `Final score A ${m.score.A} – B ${m.score.B} after ${plural(m.moveCount, "move")}: ${decidedText(m.decidedBy)}.`;
   const id = encodeURIComponent(ctx.gameId);
   const played = !(m.decidedBy === "aborted" && m.moveCount === 0);
   $("#end-links").replaceChildren(

@@ -143,5 +143,6 @@ export const cardText = (c: CardView): string =>
 
 export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
 
-const DECIDED: Record<string, string> = { board_full: "the board is full", resignation: "resignation", timeout: "the turn clock ran out", aborted: "the game was aborted" };
+/** How a game ended, as a clause that reads on its own ("A won, 9–7: the board is full"). */
+const DECIDED: Record<string, string> = { board_full: "the board is full", resignation: "won by resignation", timeout: "the turn clock ran out", aborted: "aborted, so not rated" };
 export const decidedText = (d: string): string => DECIDED[d] || d || "";

@@ -1,6 +1,6 @@
 // Draws the view model into the game page. The 16 squares are created once and updated in place, so
 // keyboard focus stays on the square or card a player is on while patches arrive.
-import { $, el } from "./api";
+import { $, el, plural } from "./api";
 import { CHAMPION_TIPS, ELEMENT_TIPS, MUTATOR_TIPS, TIER_TIPS, TILE_TIPS } from "./glossary";
 import { SQUARES_TOP_DOWN, artOf, cardText, other, type CardView, type Seat, type ViewModel } from "./model";
 
@@ -74,7 +74,8 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
 
   function drawHand(m: ViewModel, selected: string | null, canPlay: boolean) {
     const section = $("#hand-section");
-    section.hidden = !m.hand || m.status === "waiting";
+    // At the end the hand's place holds the result panel (on a phone), so the board does not move.
+    section.hidden = !m.hand || m.status !== "active";
     if (!m.hand) return;
     const key = m.hand.map((c) => c.id).join(",");
     const list = $("#hand");
@@ -114,7 +115,7 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       const bits = [
         seat.champion && `champion ${seat.champion}`,
         // Only a count: the other hand is never sent to this page.
-        `${seat.handCount} card${seat.handCount === 1 ? "" : "s"} in hand`,
+        `${plural(seat.handCount, "card")} in hand`,
         seat.kind === "house" ? "house opponent" : m.status === "active" ? (seat.connected ? "online" : "offline") : "",
       ].filter(Boolean);
       $(`#seat-${s}-info`).textContent = bits.join(" · ");
@@ -162,8 +163,8 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       document.body.dataset.status = m.status;
       document.body.dataset.yourTurn = String(canPlay);
       $("#board").classList.toggle("paused", ctx.offline);
-      $("#opponent-count").hidden = !ctx.mySeat || m.status === "waiting";
-      if (ctx.mySeat) $("#opponent-count").textContent = `Opponent holds ${m.seats[other(ctx.mySeat)].handCount} cards.`;
+      $("#opponent-count").hidden = !ctx.mySeat || m.status !== "active";
+      if (ctx.mySeat) $("#opponent-count").textContent = `Opponent holds ${plural(m.seats[other(ctx.mySeat)].handCount, "card")}.`;
     },
   };
 }

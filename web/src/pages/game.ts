@@ -9,7 +9,9 @@ import { GameConnection, type LinkState, type ServerMessage } from "../lib/conne
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
 import { drawEnd, rememberRating } from "../lib/end-panel";
 import { fromRecord, fromRoomState, other, type GameRecord, type Seat, type ViewModel } from "../lib/model";
+import { markFavicon } from "../lib/turn-icon";
 import { createView, type ViewContext } from "../lib/view";
+import { enableTouchTips } from "../lib/touch-tips";
 
 const [, mode, rawId] = location.pathname.split("/");
 const gameId = decodeURIComponent(rawId || "");
@@ -28,23 +30,46 @@ function notice(text: string): void {
   $("#notice").hidden = false;
 }
 
+/** No game has this id: say so, with the ways on, and draw no empty board under it. */
+function unknownGame(): void {
+  document.body.dataset.status = "unknown";
+  document.title = "No such game · Tile Arena";
+  $("#title").textContent = "No such game";
+  $(".game").hidden = true;
+  $("#notice").replaceChildren(
+    `There is no game with the id “${gameId}”. The link may be mistyped, or the game was never created. `,
+    el("a", { href: "/", text: "Start a game" }),
+    " or ",
+    el("a", { href: "/leaderboards", text: "find a player" }),
+    ".",
+  );
+  $("#notice").hidden = false;
+}
+
 function say(text: string): void {
   $("#refusal").textContent = text;
 }
 
-/** Titles name the players once they are known. */
+/** Titles name the players once they are known; the tab title and icon say when it is this seat's turn. */
 function drawTitle(m: ViewModel): void {
   const names = `${m.seats.A.name || "A"} vs ${m.seats.B.name || (m.status === "waiting" ? "…" : "B")}`;
   const verb = ctx.mySeat ? "Play" : "Watch";
-  document.title = `${names} · ${verb} · Tile Arena`;
+  const yourTurn = Boolean(ctx.mySeat) && m.status === "active" && m.turn === ctx.mySeat;
+  document.title = `${yourTurn ? "● Your turn · " : ""}${names} · ${verb} · Tile Arena`;
+  markFavicon(yourTurn);
   $("#title").textContent = ctx.mySeat ? names : `Watching ${names}`;
 }
 
 function drawMoves(): void {
   const list = $("#move-list");
   if (list.childElementCount === history.length) return;
-  list.replaceChildren(...history.map((n, i) => el("li", { text: n, value: i + 1 })));
-  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+  list.replaceChildren(...history.map((n, i) => el("li", {}, el("span", { class: "n", text: `${i + 1}.` }), n)));
+  // Scrolls the list itself, never the page (scrollIntoView would move the board on a small screen).
+  const last = list.lastElementChild as HTMLElement | null;
+  if (last) {
+    list.scrollTop = list.scrollHeight;
+    list.scrollLeft = list.scrollWidth;
+  }
 }
 
 /**
@@ -84,9 +109,10 @@ function draw(next: ViewModel): void {
   tick();
   $("#seat-actions").hidden = !ctx.mySeat || model.status !== "active";
   playSounds(before, model, ctx.mySeat);
+  drawConnection();
   drawEnd(model, { mySeat: ctx.mySeat, gameId, seat, record: readRecord, save: () => void saveMySeat() });
   if (model.status === "finished" && before?.status !== "finished") {
-    $("#end-title").focus();
+    $("#end-title").focus({ preventScroll: true });
     if (seat?.challenge) void reportChallenge(gameId, seat, model).then(() => saveMySeat());
   }
 }
@@ -151,13 +177,22 @@ const LINK_TEXT: Record<LinkState, string> = {
   closed: "",
 };
 
+let link: LinkState = "connecting";
+/** What the connection does, and once the game is over, that it is over (for a spectator too). */
+function drawConnection(state: LinkState = link): void {
+  link = state;
+  const over = model?.status === "finished" || state === "closed";
+  $("#connection").textContent = over ? (seat ? "The game is over." : "The game is over; you were watching it live.")
+    : state === "live" ? (seat ? `Connected as seat ${seat.seat}.` : "Watching live.") : state === "connecting" ? "Connecting…" : "Not connected.";
+}
+
 function onLink(state: LinkState): void {
   const wasOffline = ctx.offline;
   ctx.offline = state === "offline" || state === "dropped";
   const banner = $("#offline");
   banner.textContent = LINK_TEXT[state];
   banner.hidden = !ctx.offline;
-  $("#connection").textContent = state === "live" ? (seat ? `Connected as seat ${seat.seat}.` : "Watching live.") : state === "closed" ? "The game is over." : state === "connecting" ? "Connecting…" : "Not connected.";
+  drawConnection(state);
   if (wasOffline && !ctx.offline) {
     // Back: errors from the outage are stale now, and the record may have moved on meanwhile.
     say("");
@@ -218,7 +253,7 @@ async function refreshRecord(): Promise<string | null> {
     return record.status;
   } catch (e) {
     if (e instanceof ApiError && e.code === "not_found") {
-      notice("There is no game with this id.");
+      unknownGame();
       return null;
     }
     setTimeout(() => void refreshRecord(), 5000);
@@ -272,3 +307,4 @@ async function start(): Promise<void> {
   if (seat && status && status !== "finished") void rememberRating(seat, () => void saveMySeat()).catch(() => undefined);
 }
 void start();
+enableTouchTips();

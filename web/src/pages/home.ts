@@ -1,5 +1,5 @@
 // The home page: start a game (house, friend invite, quick match) and list live public games to watch.
-import { $, action, api, el, errorText, lastName, seatRequest, storedPlayer, takeSeat, type SeatAnswer } from "../lib/api";
+import { $, action, api, el, errorText, lastName, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer } from "../lib/api";
 import type { GameService } from "../../../src/games/service";
 import { startQuickMatch, type QuickSearch } from "../lib/quick-match";
 
@@ -105,7 +105,7 @@ async function refreshLive(): Promise<void> {
         el(
           "li",
           {},
-          el("span", { text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B} after ${g.moveCount} moves` }),
+          el("span", { text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B} after ${plural(g.moveCount, "move")}` }),
           el("a", { href: `/watch/${encodeURIComponent(g.id)}`, text: "Watch", "aria-label": `Watch ${g.players.A ?? "?"} versus ${g.players.B ?? "?"}` }),
         ),
       ),

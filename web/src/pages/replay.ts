@@ -5,9 +5,11 @@ import type { Review } from "../../../src/ai/review";
 import type { Replay } from "../../../src/game/types";
 import { $, api, ApiError, el, errorText } from "../lib/api";
 import { drawBoard } from "../lib/board";
+import { UNVERSIONED } from "../../../src/game/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import { MUTATOR_TIPS } from "../lib/glossary";
 import { boardFromCells, decidedText, type Seat, type Tile, type ViewModel } from "../lib/model";
+import { enableTouchTips } from "../lib/touch-tips";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const id = encodeURIComponent(gameId);
@@ -43,7 +45,7 @@ function start(r: Replay, review: Review | null): void {
   const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
   const elements: Tile[] = r.squareElements.map((t) => ({ square: t.square, kind: t.element }));
   const boards: ViewModel["board"][] = [new Map(), ...r.moves.map((m) => boardFromCells(m.board))];
-  const rules = ruleContext(tiles, elements, r.mutators);
+  const rules = ruleContext(tiles, elements, r.mutators, r.rulesVersion ?? UNVERSIONED);
   const name = (s: Seat) => r.players[s] || s;
   document.title = `${name("A")} vs ${name("B")} · Replay · Tile Arena`;
   $("#title").textContent = `${name("A")} vs ${name("B")}: replay`;
@@ -51,7 +53,7 @@ function start(r: Replay, review: Review | null): void {
   $("#seat-B").textContent = `${name("B")} · ${r.champions.B}`;
   $("#ruleset").replaceChildren(r.ruleset, ...r.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), r.mutators.length ? ")" : "");
   const winner = r.winner === "draw" ? "draw" : r.winner ? `${name(r.winner)} (${r.winner}) won` : "no winner";
-  $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}, ${decidedText(r.decidedBy)}`;
+  $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}: ${decidedText(r.decidedBy)}`;
   $("#seed").textContent = String(r.seed);
   $("#commitment").textContent = r.commitment;
   $<HTMLAnchorElement>("#json-link").href = `/api/v1/games/${id}/replay`;
@@ -128,3 +130,4 @@ async function load(): Promise<void> {
 }
 
 void load();
+enableTouchTips();

@@ -3,10 +3,12 @@
 import { indexOf, squareOf } from "../../../src/game/board";
 import { cardById } from "../../../src/game/champions";
 import { resolvePlacement, type Cell } from "../../../src/game/rules";
+import { CURRENT_RULES_VERSION, rulesOf, startingHands } from "../../../src/game/versions";
 import { $, el } from "../lib/api";
 import { drawBoard } from "../lib/board";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import type { CardView, Seat, Tile, ViewModel } from "../lib/model";
+import { enableTouchTips } from "../lib/touch-tips";
 
 interface Example {
   /** Cards already on the board: square → [card id, owner]. */
@@ -63,9 +65,27 @@ function figure(name: string, x: Example): HTMLElement {
   );
 }
 
+/** The figures the text states, written from the engine's current rules version so they cannot drift from it. */
+function fillRuleFigures(): void {
+  const version = CURRENT_RULES_VERSION;
+  const rules = rulesOf(version);
+  const without = rules.lastPlacementWithout;
+  const figures: Record<string, string> = {
+    version: String(version),
+    "first-classic": String(startingHands(version, "classic").first),
+    "first-mutators": String(startingHands(version, "mutators").first),
+    second: String(startingHands(version, "classic").second),
+    tie: rules.tieGoesToFirstMover ? "with equal scores the seat that moved first wins" : "equal scores are a draw",
+    "last-without": without.length ? `The game's last placement (the 16th) is resolved without ${without.join(" and ")}.` : "",
+  };
+  for (const node of document.querySelectorAll<HTMLElement>("[data-rule]")) node.textContent = figures[node.dataset.rule!] ?? node.textContent;
+}
+fillRuleFigures();
+
 for (const slot of document.querySelectorAll<HTMLElement>("[data-example]")) {
   const name = slot.dataset.example!;
   const x = EXAMPLES[name];
   if (x) slot.replaceWith(figure(name, x));
 }
 $("main").dataset.ready = "true";
+enableTouchTips();

@@ -1,0 +1,91 @@
+/**
+ * The client's rough edges, in a real browser against a real server: an unknown address answers an HTML
+ * page (programs still get a problem document), an unknown or used invite says so before any form, an
+ * unknown game draws no board, /docs leads back to the site, a spectator reads that the game is over, and
+ * the controls a thumb needs are at least 40 px.
+ */
+import assert from "node:assert/strict";
+import { bearer, http } from "../support/server";
+import { browserSuite, openPage, screenshots } from "./browser";
+
+describe("Browser: not found, used invites, unknown games and touch targets", function () {
+  this.timeout(90_000);
+  const suite = browserSuite({ houseDelayMs: 0 });
+
+  it("answers an unknown page with an HTML page to a browser and a problem document to a program", async () => {
+    const page = await http(suite.server.url, "GET", "/no/such/page", undefined, { accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
+    assert.equal(page.status, 404);
+    assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+    assert.match(page.text, /Page not found/);
+    assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+    const program = await http(suite.server.url, "GET", "/no/such/page");
+    assert.equal(program.status, 404);
+    assert.match(program.headers.get("content-type") ?? "", /application\/problem\+json/);
+    const api = await http(suite.server.url, "GET", "/api/v1/nothing", undefined, { accept: "text/html" });
+    assert.match(api.headers.get("content-type") ?? "", /application\/problem\+json/);
+    const browser = await openPage(suite.browser, suite.errors);
+    const res = await browser.goto(`${suite.server.url}/nope`);
+    assert.equal(res?.status(), 404);
+    assert.equal(await browser.textContent("h1"), "Page not found");
+    // The 404 answer itself is logged by the browser as a failed resource; nothing else may be.
+    suite.errors = suite.errors.filter((e) => !/404/.test(e));
+    await screenshots(browser, "not-found");
+  });
+
+  it("says an invite is unknown or used before any form, and shows the form for an open one", async () => {
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(`${suite.server.url}/join/NOSUCHCODE`);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.isVisible("#join-form"), false);
+    assert.match((await page.textContent("#invite-notice")) ?? "", /unknown/);
+    suite.errors = suite.errors.filter((e) => !/404/.test(e));
+    await screenshots(page, "join-unknown");
+
+    const created = await http(suite.server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    await page.goto(`${suite.server.url}/join/${created.json.code}`);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.isVisible("#join-form"), true);
+    assert.match((await page.textContent("#invite-host")) ?? "", /from Ann/);
+
+    assert.equal((await http(suite.server.url, "POST", "/api/v1/games/join", { code: created.json.code, name: "Ben" })).status, 200);
+    await page.goto(`${suite.server.url}/join/${created.json.code}`);
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.isVisible("#join-form"), false);
+    assert.match((await page.textContent("#invite-notice")) ?? "", /already used/);
+    assert.equal(await page.getAttribute("#invite-notice a", "href"), `/watch/${created.json.game.id}`);
+    await screenshots(page, "join-used");
+  });
+
+  it("an unknown game draws no board; a finished game tells its spectator it is over", async () => {
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(`${suite.server.url}/watch/g_nosuchgame`);
+    await page.waitForSelector("body[data-status='unknown']");
+    assert.equal(await page.isVisible("#board"), false);
+    assert.match((await page.textContent("#notice")) ?? "", /There is no game with the id/);
+    suite.errors = suite.errors.filter((e) => !/404/.test(e));
+
+    const g = await http(suite.server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+    const joined = await http(suite.server.url, "POST", "/api/v1/games/join", { code: g.json.code, name: "Ben" });
+    await page.goto(`${suite.server.url}/watch/${g.json.game.id}`);
+    await page.waitForSelector("body[data-status='active']");
+    assert.equal(await page.textContent("#connection"), "Watching live.");
+    await http(suite.server.url, "POST", `/api/v1/games/${g.json.game.id}/resign`, undefined, bearer(joined.json.playerToken));
+    await page.waitForSelector("body[data-status='finished']");
+    await page.waitForFunction(() => document.querySelector("#connection")?.textContent?.includes("over"));
+    assert.match((await page.textContent("#connection")) ?? "", /The game is over/);
+  });
+
+  it("/docs leads back to the site, and header links, the sound switch and replay buttons are at least 40 px", async () => {
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(`${suite.server.url}/docs/errors`);
+    assert.equal(await page.getAttribute("header.site a", "href"), "/");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${suite.server.url}/`);
+    await page.getByRole("button", { name: "Play the house" }).click();
+    await page.waitForSelector("body[data-status='active'] #hand .card");
+    for (const sel of ["header.top nav a", "header.top > a", "label.switch", "#hand .card", "#board .square"]) {
+      const box = await page.locator(sel).first().boundingBox();
+      assert.ok(box && box.height >= 40 && box.width >= 40, `${sel}: ${JSON.stringify(box)}`);
+    }
+  });
+});
