@@ -155,14 +155,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     restEntryTtlS: 90,
   };
 
-  // Colyseus answers CORS for every route before Express; expose the headers clients need to read.
+  // Colyseus answers CORS for every route before Express; expose the headers clients need to read. Any
+  // origin may call the API, never with credentials: callers authenticate with bearer tokens, not cookies,
+  // and browsers refuse `Allow-Origin: *` together with `Allow-Credentials: true`, which Colyseus sends by
+  // default. A fixed `*` rather than the caller's origin echoed back also keeps responses cacheable.
   guardMatchmaking();
-  const cors = (origin: string | null | undefined) => ({
-    "Access-Control-Allow-Origin": origin || "*",
+  delete (matchMaker.controller.DEFAULT_CORS_HEADERS as Partial<Record<string, string>>)["Access-Control-Allow-Credentials"];
+  const cors = () => ({
+    "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Headers": "Origin, X-Requested-With, Content-Type, Accept, Authorization, mcp-session-id, mcp-protocol-version, Last-Event-ID, If-None-Match",
     "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
   });
-  matchMaker.controller.getCorsHeaders = (headers: Headers) => cors(headers.get("origin"));
+  matchMaker.controller.getCorsHeaders = cors;
 
   const mcp = createMcpRouter({
     games,
@@ -223,7 +227,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     log,
     baseUrl,
     maxBodyBytes: config.limits.maxBodyBytes,
-    corsHeaders: (req) => cors(req.headers.origin),
+    corsHeaders: cors,
   });
   const port = (httpServer.address() as AddressInfo).port;
   const registry: ProcessRegistry = new ProcessRegistry(
