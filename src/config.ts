@@ -46,6 +46,11 @@ export const EnvSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Mount Colyseus' monitor and playground under /colyseus, behind METRICS_TOKEN (which must then be set):
+   * they can inspect and dispose live games' rooms.
+   */
+  OPERATOR_TOOLS: bool.default(false),
   /** Worker threads for the house opponent and reviews; 0 runs them on the event loop. Default: cores - 1, 1 to 4. */
   AI_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** How often a process renews its heartbeat in the store and looks for dead peers. */
@@ -104,6 +109,8 @@ export type Config = {
   rateLimitScale: number;
   trustProxy: number;
   metricsToken?: string;
+  /** OPERATOR_TOOLS: the Colyseus monitor and playground under /colyseus (needs metricsToken). */
+  operatorTools: boolean;
   aiThreads: number;
   limits: Limits;
   clusterHeartbeatMs: number;
@@ -119,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const e = parsed.data;
+  if (e.OPERATOR_TOOLS && !e.METRICS_TOKEN) throw new Error("invalid configuration:\n  OPERATOR_TOOLS: needs METRICS_TOKEN, the token that guards the tools");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -136,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
+    operatorTools: e.OPERATOR_TOOLS,
     aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     limits: {
       framesPerSecond: e.WS_FRAMES_PER_SECOND,

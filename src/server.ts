@@ -28,6 +28,7 @@ import { SubscriptionCache } from "./games/subscription-cache";
 import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
+import { operatorTools } from "./operator/tools";
 import { createMcpRouter } from "./mcp";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
@@ -182,6 +183,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
 
   const transport = new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy });
+  const tools = config.operatorTools && config.metricsToken ? operatorTools(config.metricsToken) : null;
   const server = new Server({
     transport,
     logger: colyseusLogger(log, transport.scope),
@@ -208,6 +210,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       });
       // After mountApi, whose app-wide edges (API-Version) it then carries too.
       app.get("/metrics", metricsHandler(metrics, config.metricsToken));
+      if (tools) app.use("/colyseus", tools);
       app.use("/mcp", mcp);
       app.use(docsRouter());
       app.use(webRouter());
