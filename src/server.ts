@@ -9,6 +9,7 @@ import { WebSocket as WsWebSocket } from "ws";
 import { LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
@@ -29,6 +30,7 @@ import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { operatorTools } from "./operator/tools";
+import { startTracing, tracingMiddleware } from "./tracing";
 import { createMcpRouter } from "./mcp";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
@@ -61,6 +63,8 @@ export interface StartOptions {
   log?: Logger;
   /** Told each SQLite WAL fsync's duration in seconds besides the metrics (the room benchmark's capacity table). */
   onFsync?: (seconds: number) => void;
+  /** Where spans go, whatever config.tracing says (tests read them from an in-memory exporter). */
+  spanExporter?: SpanExporter;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -183,6 +187,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
 
   const transport = new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy });
+  const tracing = startTracing(config.tracing, config.serviceName, opts.spanExporter);
+  const traceRequests = config.tracing !== "off" || Boolean(opts.spanExporter);
   const tools = config.operatorTools && config.metricsToken ? operatorTools(config.metricsToken) : null;
   const server = new Server({
     transport,
@@ -193,6 +199,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     gracefullyShutdown: false,
     greet: false,
     express: (app) => {
+      if (traceRequests) app.use(tracingMiddleware());
       mountApi(app, {
         games,
         quick,
@@ -281,6 +288,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await events.close();
         await infra?.close();
         await store.close();
+        await tracing.shutdown();
       })()),
   };
 }
