@@ -23,6 +23,7 @@ import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBod
 import type { GameRecord, StoredAction } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { corkForThisTurn } from "../src/transport";
+import { traced } from "../src/tracing";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock, type ClockHandlers } from "./game-clock";
@@ -324,13 +325,15 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   /** `from`, the client that sent the action, gets the mover's hand in its acknowledgement (`hand`). */
   private perform(action: Action, expectTurn?: Seat, from?: Client): Promise<Outcome<Performed>> {
-    return this.serial(async () => {
+    // Traced (when tracing is on) from the call: the span's "dequeued" event shows the wait in the queue.
+    return traced("game.action", { "game.id": this.roomId, "game.action": action.kind }, (span) => this.serial(async () => {
+      span.addEvent("dequeued");
       // 1. validate (again, inside the queue: an earlier action may have changed the turn)
       if (this.over()) return fail("game_over", "the game has finished");
       if (expectTurn && this.ctx.engine?.turn !== expectTurn) return fail("not_your_turn", "it is not your turn");
       // 2. apply
       const started = process.hrtime.bigint();
-      const result = step(this.ctx, action);
+      const result = traced("engine.step", {}, () => step(this.ctx, action));
       if (!result.ok) return fail(result.code, result.detail);
       // 3. persist: the action and the record fields it changes go into this turn's group commit, and are
       // durable before anyone is told. Nothing of the room changes unless the write is stored.
@@ -360,9 +363,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       }
       this.ctx = updated;
       // 4. project (with the new clocks), 5. publish, 6. emit
-      this.announce(result.move);
+      traced("room.announce", {}, () => this.announce(result.move));
       return { ok: true, value: { move: result.move, settled: SETTLED, hand } };
-    });
+    }));
   }
 
   /** The rest of a finishing action: ratings, the record marked finished, then the room shows it to everyone. */
@@ -386,7 +389,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   /** Stores actions and record fields through the process's group commit; a refusal when not stored. */
   private async write(actions: StoredAction[], patch: Partial<GameRecord>): Promise<Outcome<null>> {
     try {
-      const result = await this.deps.commit({ gameId: this.roomId, actions, patch, ownerEpoch: this.epoch });
+      const result = await traced("store.commit", { "store.actions": actions.length }, () => this.deps.commit({ gameId: this.roomId, actions, patch, ownerEpoch: this.epoch }));
       if (result === "committed") return { ok: true, value: null };
       // The fence refused it (or another room wrote this index): the game is held elsewhere now.
       this.deps.fence.moved(this.roomId, this.epoch);

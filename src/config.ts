@@ -46,6 +46,28 @@ export const EnvSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Mount Colyseus' monitor and playground under /colyseus, behind METRICS_TOKEN (which must then be set):
+   * they can inspect and dispose live games' rooms.
+   */
+  OPERATOR_TOOLS: bool.default(false),
+  /**
+   * OpenTelemetry traces of the REST routes and of the move path go to this OTLP/HTTP endpoint (standard
+   * variable); unset, with no other OTEL_ setting below, tracing is off. The exporter reads the rest of the
+   * standard OTEL_EXPORTER_OTLP_* variables (headers, timeout, compression) itself.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  /** The endpoint for traces only; it takes precedence over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  /**
+   * `otlp` or `console` (spans printed on stdout, to try it) turns tracing on, `none` keeps it off; unset,
+   * it is `otlp` when an endpoint is set and off otherwise.
+   */
+  OTEL_TRACES_EXPORTER: z.enum(["otlp", "console", "none"]).optional(),
+  /** `true` turns tracing off whatever else is set. */
+  OTEL_SDK_DISABLED: bool.default(false),
+  /** The service name on every span. */
+  OTEL_SERVICE_NAME: z.string().min(1).default("tile-arena"),
   /** Worker threads for the house opponent and reviews; 0 runs them on the event loop. Default: cores - 1, 1 to 4. */
   AI_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** How often a process renews its heartbeat in the store and looks for dead peers. */
@@ -107,6 +129,12 @@ export type Config = {
   rateLimitScale: number;
   trustProxy: number;
   metricsToken?: string;
+  /** OTEL_*: where a request's and a move's spans go ("off": nowhere, at next to no cost). */
+  tracing: "off" | "otlp" | "console";
+  /** OTEL_SERVICE_NAME. */
+  serviceName: string;
+  /** OPERATOR_TOOLS: the Colyseus monitor and playground under /colyseus (needs metricsToken). */
+  operatorTools: boolean;
   aiThreads: number;
   limits: Limits;
   clusterHeartbeatMs: number;
@@ -122,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const e = parsed.data;
+  if (e.OPERATOR_TOOLS && !e.METRICS_TOKEN) throw new Error("invalid configuration:\n  OPERATOR_TOOLS: needs METRICS_TOKEN, the token that guards the tools");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -139,6 +168,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
+    operatorTools: e.OPERATOR_TOOLS,
+    tracing: tracingMode(e),
+    serviceName: e.OTEL_SERVICE_NAME,
     aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     limits: {
       framesPerSecond: e.WS_FRAMES_PER_SECOND,
@@ -154,6 +186,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clusterDeadAfterMs: Math.max(e.CLUSTER_DEAD_AFTER_MS, 2 * e.CLUSTER_HEARTBEAT_MS),
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,
   };
+}
+
+/** Tracing is off unless an OTLP endpoint or an exporter is named, and never with OTEL_SDK_DISABLED. */
+function tracingMode(e: z.infer<typeof EnvSchema>): Config["tracing"] {
+  if (e.OTEL_SDK_DISABLED || e.OTEL_TRACES_EXPORTER === "none") return "off";
+  if (e.OTEL_TRACES_EXPORTER) return e.OTEL_TRACES_EXPORTER;
+  return e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? "otlp" : "off";
 }
 
 /** A Config for tests: embedded defaults with the given overrides. */

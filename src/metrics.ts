@@ -6,7 +6,8 @@ import type { Request, Response } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { AppError } from "./errors";
 import type { DispatcherStats } from "./events";
-import { safeEqualHex, sha256Hex } from "./store";
+import { presentsToken } from "./operator/auth";
+import { sha256Hex } from "./store";
 
 export interface Metrics {
   registry: Registry;
@@ -88,11 +89,8 @@ export function createMetrics(): Metrics {
 export function metricsHandler(metrics: Metrics, token?: string) {
   const expected = token ? sha256Hex(token) : undefined;
   return async (req: Request, res: Response) => {
-    if (expected) {
-      const presented = /^Bearer\s+(\S+)\s*$/.exec(req.get("authorization") ?? "")?.[1];
-      if (!presented || !safeEqualHex(sha256Hex(presented), expected)) {
-        throw new AppError("unauthorized", "GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`");
-      }
+    if (expected && !presentsToken(req, expected)) {
+      throw new AppError("unauthorized", "GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`");
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   };

@@ -9,6 +9,7 @@ import { WebSocket as WsWebSocket } from "ws";
 import { LocalPresence, matchMaker, Server, type MatchMakerDriver, type Presence } from "@colyseus/core";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
@@ -29,6 +30,8 @@ import { SubscriptionCache } from "./games/subscription-cache";
 import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
+import { operatorTools } from "./operator/tools";
+import { startTracing, tracingMiddleware } from "./tracing";
 import { createMcpRouter } from "./mcp";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
@@ -61,6 +64,8 @@ export interface StartOptions {
   log?: Logger;
   /** Told each SQLite WAL fsync's duration in seconds besides the metrics (the room benchmark's capacity table). */
   onFsync?: (seconds: number) => void;
+  /** Where spans go, whatever config.tracing says (tests read them from an in-memory exporter). */
+  spanExporter?: SpanExporter;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -157,14 +162,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     restEntryTtlS: 90,
   };
 
-  // Colyseus answers CORS for every route before Express; expose the headers clients need to read.
+  // Colyseus answers CORS for every route before Express; expose the headers clients need to read. Any
+  // origin may call the API, never with credentials: callers authenticate with bearer tokens, not cookies,
+  // and browsers refuse `Allow-Origin: *` together with `Allow-Credentials: true`, which Colyseus sends by
+  // default. A fixed `*` rather than the caller's origin echoed back also keeps responses cacheable.
   guardMatchmaking();
-  const cors = (origin: string | null | undefined) => ({
-    "Access-Control-Allow-Origin": origin || "*",
+  delete (matchMaker.controller.DEFAULT_CORS_HEADERS as Partial<Record<string, string>>)["Access-Control-Allow-Credentials"];
+  const cors = () => ({
+    "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Headers": "Origin, X-Requested-With, Content-Type, Accept, Authorization, mcp-session-id, mcp-protocol-version, Last-Event-ID, If-None-Match",
     "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
   });
-  matchMaker.controller.getCorsHeaders = (headers: Headers) => cors(headers.get("origin"));
+  matchMaker.controller.getCorsHeaders = cors;
 
   const longPolls = new LongPolls(config.limits.longPollsPerAddress);
   const mcp = createMcpRouter({
@@ -182,6 +191,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
 
   const transport = new GuardedTransport({ framesPerSecond: config.limits.framesPerSecond, maxPayload: 16 * 1024, log, baseUrl, trustProxy: config.trustProxy });
+  const tracing = startTracing(config.tracing, config.serviceName, opts.spanExporter);
+  const traceRequests = config.tracing !== "off" || Boolean(opts.spanExporter);
+  const tools = config.operatorTools && config.metricsToken ? operatorTools(config.metricsToken) : null;
   const server = new Server({
     transport,
     logger: colyseusLogger(log, transport.scope),
@@ -191,6 +203,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     gracefullyShutdown: false,
     greet: false,
     express: (app) => {
+      if (traceRequests) app.use(tracingMiddleware());
       mountApi(app, {
         games,
         quick,
@@ -209,6 +222,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       });
       // After mountApi, whose app-wide edges (API-Version) it then carries too.
       app.get("/metrics", metricsHandler(metrics, config.metricsToken));
+      if (tools) app.use("/colyseus", tools);
       app.use("/mcp", mcp);
       app.use(docsRouter());
       app.use(webRouter());
@@ -228,7 +242,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     log,
     baseUrl,
     maxBodyBytes: config.limits.maxBodyBytes,
-    corsHeaders: (req) => cors(req.headers.origin),
+    corsHeaders: cors,
   });
   const port = (httpServer.address() as AddressInfo).port;
   const registry: ProcessRegistry = new ProcessRegistry(
@@ -279,6 +293,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await events.close();
         await infra?.close();
         await store.close();
+        await tracing.shutdown();
       })()),
   };
 }

@@ -21,6 +21,7 @@ import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
 import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce } from "./waiter";
+import { traced } from "../tracing";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
 type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
@@ -153,7 +154,7 @@ export class GameService {
 
   async move(gameId: string, token: string, body: MoveBody) {
     const tokenHash = sha256Hex(token);
-    return unwrap(await this.live(gameId, (room) => room.move(tokenHash, body)));
+    return unwrap(await traced("games.move", { "game.id": gameId }, () => this.live(gameId, (room) => room.move(tokenHash, body))));
   }
 
   async resign(gameId: string, token: string) {

@@ -1,0 +1,80 @@
+/**
+ * OpenTelemetry traces of the REST routes and of a game action's path through its room (validate, engine,
+ * group commit, broadcast), off by default. On (config.tracing), spans go to an OTLP/HTTP exporter that
+ * takes its endpoint, headers and timeouts from the standard OTEL_EXPORTER_OTLP_* variables, or to the
+ * console; tests hand in an in-memory exporter.
+ *
+ * Spans are made through the global API (`traced`): with no provider registered it hands out non-recording
+ * spans, so the code paths cost next to nothing while tracing is off. A provider is registered for the
+ * life of one server and removed when it closes, so a later server in the same process starts clean.
+ */
+import { context, propagation, trace, SpanStatusCode, type Attributes, type Span } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+
+const TRACER = "tile-arena";
+
+export type TracingMode = "off" | "otlp" | "console";
+
+export interface Tracing {
+  /** Flushes the spans still buffered and unregisters the provider. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Registers a tracer provider for this process when tracing is on (or an exporter is given, as tests do);
+ * otherwise registers nothing and every span is a no-op.
+ */
+export function startTracing(mode: TracingMode, serviceName: string, exporter?: SpanExporter): Tracing {
+  if (mode === "off" && !exporter) return { shutdown: async () => undefined };
+  const processor = exporter
+    ? new SimpleSpanProcessor({ exporter })
+    : new BatchSpanProcessor({ exporter: mode === "console" ? new ConsoleSpanExporter() : new OTLPTraceExporter() });
+  const provider = new TracerProvider({ resource: resourceFromAttributes({ "service.name": serviceName }), spanProcessors: [processor] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  return {
+    shutdown: async () => {
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+}
+
+/**
+ * Runs `fn` inside a span named `name`, a child of the active one; the span ends when `fn` returns or its
+ * promise settles, marked as an error when it throws. The tracer is looked up on each call: a provider may
+ * have been registered (or removed) since the last one.
+ */
+export function traced<T>(name: string, attributes: Attributes, fn: (span: Span) => T): T {
+  return trace.getTracer(TRACER).startActiveSpan(name, { attributes }, (span) => {
+    const fail = (err: unknown) => {
+      span.recordException(err instanceof Error ? err : String(err));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      throw err;
+    };
+    try {
+      const out = fn(span);
+      if (out instanceof Promise) {
+        return out.then((v: unknown) => {
+          span.end();
+          return v;
+        }, fail) as T;
+      }
+      span.end();
+      return out;
+    } catch (err) {
+      return fail(err);
+    }
+  });
+}
+
+export { tracingMiddleware } from "./http";

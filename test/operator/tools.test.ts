@@ -1,0 +1,76 @@
+/**
+ * The Colyseus monitor and playground: off by default; when OPERATOR_TOOLS is on they answer only to the
+ * operator's token (Bearer, or Basic with the token as password, as a browser sends it after its prompt),
+ * and the monitor lists and inspects the live games' rooms.
+ */
+import { strict as assert } from "node:assert";
+import { loadConfig } from "../../src/config";
+import type { RunningServer } from "../../src/server";
+import { bearer, bootServer, http } from "../support/server";
+
+const TOKEN = "operator-token-0123456789";
+const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
+
+describe("Operator tools: the Colyseus monitor and playground", function () {
+  this.timeout(60_000);
+
+  it("are off by default, and cannot be turned on without the token that guards them", async () => {
+    assert.equal(loadConfig({}).operatorTools, false);
+    assert.throws(() => loadConfig({ OPERATOR_TOOLS: "true" }), /OPERATOR_TOOLS: needs METRICS_TOKEN/);
+    assert.equal(loadConfig({ OPERATOR_TOOLS: "true", METRICS_TOKEN: TOKEN }).operatorTools, true);
+    const server = await bootServer({ metricsToken: TOKEN });
+    try {
+      for (const path of ["/colyseus/monitor/", "/colyseus/monitor/api", "/colyseus/playground/"]) {
+        assert.equal((await http(server.url, "GET", path, undefined, bearer(TOKEN))).status, 404, path);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe("turned on", () => {
+    let server: RunningServer;
+    before(async () => {
+      server = await bootServer({ metricsToken: TOKEN, operatorTools: true });
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it("refuse a request without the token with a problem document and a Basic prompt", async () => {
+      for (const headers of [{}, bearer("not-the-token-at-all"), basic("admin", "wrong-password-here")]) {
+        for (const path of ["/colyseus/monitor/", "/colyseus/monitor/api", "/colyseus/playground/"]) {
+          const r = await http(server.url, "GET", path, undefined, headers);
+          assert.equal(r.status, 401, path);
+          assert.equal(r.json.code, "unauthorized");
+          assert.match(r.headers.get("www-authenticate") ?? "", /^Basic realm=/);
+        }
+      }
+    });
+
+    it("serve the monitor to the token, which lists and inspects a live game's room", async () => {
+      const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+      assert.equal(created.status, 201);
+      const id = created.json.game.id as string;
+      const page = await http(server.url, "GET", "/colyseus/monitor/", undefined, basic("any", TOKEN));
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get("content-type") ?? "", /html/);
+      const list = await http(server.url, "GET", "/colyseus/monitor/api", undefined, bearer(TOKEN));
+      assert.equal(list.status, 200, list.text);
+      assert.ok(list.json.rooms.some((r: { roomId: string }) => r.roomId === id), list.text);
+      const inspect = await http(server.url, "GET", `/colyseus/monitor/api/room?roomId=${id}`, undefined, bearer(TOKEN));
+      assert.equal(inspect.status, 200, inspect.text);
+      assert.equal(inspect.json.roomId, id);
+      assert.ok(Array.isArray(inspect.json.clients), inspect.text);
+      // The token also still opens /metrics, both ways.
+      assert.equal((await http(server.url, "GET", "/metrics", undefined, basic("prometheus", TOKEN))).status, 200);
+      assert.equal((await http(server.url, "GET", "/metrics")).status, 401);
+    });
+
+    it("serve the playground to the token", async () => {
+      const page = await http(server.url, "GET", "/colyseus/playground/", undefined, basic("any", TOKEN));
+      assert.equal(page.status, 200, page.text.slice(0, 300));
+      assert.match(page.headers.get("content-type") ?? "", /html/);
+    });
+  });
+});
