@@ -7,6 +7,7 @@ import type { Client } from "@colyseus/core";
 import type { Seat } from "../src/game";
 import type { ErrorCode } from "../src/errors";
 import { MoveBody } from "../src/games/schemas";
+import type { SeatReservation } from "../src/games/room-access";
 
 /** Client to game room. */
 export type GameIn =
@@ -41,7 +42,11 @@ export type GameOut =
 /** Quick-match queue room to client. */
 export type QueueOut =
   | { type: "queued"; ruleset: string; position: number }
-  | { type: "matched"; status: "matched"; gameId: string; seat: Seat; playerToken: string; player: unknown };
+  /**
+   * `seatReservation` connects the client to its game at once (`client.consumeSeatReservation`), without a
+   * matchmaking request; absent when it could not be made, and then `joinById(gameId, { playerToken })`.
+   */
+  | { type: "matched"; status: "matched"; gameId: string; seat: Seat; playerToken: string; player: unknown; seatReservation?: SeatReservation };
 
 /** Parses one frame sent to a game room. */
 export function parseGameIn(type: string | number, message: unknown): GameIn {
