@@ -1,8 +1,9 @@
 /**
- * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk): whenever the synced state
- * says it is this seat's turn, it picks a card of its own hand (the seat's view) and any empty square, and
- * sends `move` { card, square }. `moved` acknowledges, `refused` refuses. `finished` settles when the game
- * ends, the seat leaves, or the room goes away.
+ * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk), as a stock SDK client
+ * does: it plays a random entry of the `legal` list its seat's `hand` message (sent when its turn begins)
+ * or `moved` acknowledgement carries, as `move` { move: "E7@b3" }; `refused` refuses. From a room that sends
+ * no hand messages it plays from the synced state instead (its hand in the seat's view, any empty square).
+ * `finished` settles when the synced state says the game ended, the seat leaves, or the room goes away.
  *
  * Unpaced (the default), a seat moves as soon as its turn comes, so the load follows whatever the machine
  * can do. Paced (`paceMs`), each seat moves once every `paceMs` on its own clock: its first move half a
@@ -35,6 +36,15 @@ export interface PlayStats {
   roundTrip?: (ms: number) => void;
 }
 
+/** A move read from the synced state of a room that sends no hand messages: a card of the seat's view, any empty square. */
+function fromState(s: { hands?: Map<string, { cards?: { forEach(f: (c: { id: string }) => void): void } }>; board?: { forEach(f: (v: unknown, k: string) => void): void } }, seat: Seat) {
+  const hand: string[] = [];
+  s.hands?.get(seat)?.cards?.forEach((c) => hand.push(c.id));
+  const occupied: string[] = [];
+  s.board?.forEach((_cell, square) => occupied.push(square));
+  return pickMove(hand, occupied);
+}
+
 export const newStats = (keepLatencies = false): PlayStats => ({ sent: 0, acked: 0, refused: {}, refusalSamples: [], ...(keepLatencies ? { latencies: [] } : {}) });
 
 type Outcome = "finished" | "left";
@@ -44,6 +54,10 @@ export class SeatPlayer {
   private settle!: (o: Outcome) => void;
   private sentAt = -1;
   private sentTime = 0;
+  /** A move was sent and neither `moved` nor `refused` has answered it. */
+  private inflight = false;
+  /** What this seat may play, from its last `hand` or `moved`; null until the room sends one. */
+  private legal: string[] | null = null;
   private stopped = false;
   private refusalsInARow = 0;
   /** When this seat's next move is due (paced only); undefined until it first sees its turn. */
@@ -53,7 +67,13 @@ export class SeatPlayer {
   constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats, private readonly paceMs = 0) {
     this.finished = new Promise((r) => (this.settle = r));
     room.onStateChange(() => this.maybeMove());
-    room.onMessage("moved", () => {
+    room.onMessage("hand", (h: { legal?: string[] }) => {
+      this.legal = h.legal ?? [];
+      this.maybeMove();
+    });
+    room.onMessage("moved", (m: { hand?: { legal?: string[] } }) => {
+      this.inflight = false;
+      if (m.hand) this.legal = m.hand.legal ?? [];
       this.stats.acked++;
       this.refusalsInARow = 0;
       const ms = nowMs() - this.sentTime;
@@ -65,6 +85,7 @@ export class SeatPlayer {
       if (this.stats.refusalSamples.length < 5) this.stats.refusalSamples.push(`${m.code}: ${m.detail}`);
       // Try again on the next state (or now, if the state already says it is our turn); give up after 5.
       this.sentAt = -1;
+      this.inflight = false;
       if (this.paceMs > 0) this.due = nowMs();
       if (++this.refusalsInARow < 5) setImmediate(() => this.maybeMove());
     });
@@ -82,14 +103,12 @@ export class SeatPlayer {
     const s = this.room.state;
     if (!s) return;
     if (s.status === "finished") return this.settle("finished");
-    if (s.status !== "active" || s.turn !== this.seat || s.moveCount === this.sentAt) return;
+    if (this.inflight || s.status !== "active") return;
+    if (this.legal ? this.legal.length === 0 : s.turn !== this.seat || s.moveCount === this.sentAt) return;
     if (this.paceMs > 0 && !this.dueNow()) return;
-    const hand: string[] = [];
-    s.hands?.get(this.seat)?.cards?.forEach((c: { id: string }) => hand.push(c.id));
-    const occupied: string[] = [];
-    s.board?.forEach((_cell: unknown, square: string) => occupied.push(square));
-    const move = pickMove(hand, occupied);
+    const move = this.legal ? { move: this.legal[Math.floor(Math.random() * this.legal.length)] } : fromState(s, this.seat);
     if (!move) return;
+    this.inflight = true;
     this.sentAt = s.moveCount;
     this.sentTime = nowMs();
     this.stats.sent++;
