@@ -209,7 +209,7 @@ interface CapResult {
   /** The generator's and the server's CPU at the largest N that held, and the server's CPU per game-second there. */
   atLargest: { clientCpuPct: number; serverCpuPct: number; serverUsPerGameSecond: number } | null;
   /** The generator's totals over the whole phase (every step, warm-ups included). */
-  total: { moves: number; replaced: number; refused: number; errors: number };
+  total: { moves: number; replaced: number; refused: number; errors: number; dropped: number };
 }
 
 /** The capacity sizes: doubling from 250 to 1,000, then 500 more a step to 2,000, 1,000 more to 4,000, 2,000 more, then the maximum. */
@@ -289,7 +289,7 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
   return {
     steps, largestHeld: best?.games ?? 0, limit, seatPeriodMs: o.seatPeriodMs, threads: o.threads,
     atLargest: best ? { clientCpuPct: best.clientCpuPct, serverCpuPct: best.serverCpuPct, serverUsPerGameSecond: best.serverUsPerGameSecond } : null,
-    total: { moves: last?.moves ?? 0, replaced: last?.replaced ?? 0, refused: last?.refused ?? 0, errors: last?.errors ?? 0 },
+    total: { moves: last?.moves ?? 0, replaced: last?.replaced ?? 0, refused: last?.refused ?? 0, errors: last?.errors ?? 0, dropped: last?.dropped ?? 0 },
   };
 }
 

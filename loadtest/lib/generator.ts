@@ -76,7 +76,7 @@ export class Generator {
     const marks = await Promise.all(this.threads.map((t) => t.ask<LightCounters & { latencies: Float64Array; loop: LoopHealth }>({ type: "mark" })));
     const sum = (f: (m: LightCounters) => number) => marks.reduce((a, m) => a + f(m), 0);
     return {
-      moves: sum((m) => m.moves), refused: sum((m) => m.refused), replaced: sum((m) => m.replaced), errors: sum((m) => m.errors),
+      moves: sum((m) => m.moves), refused: sum((m) => m.refused), replaced: sum((m) => m.replaced), errors: sum((m) => m.errors), dropped: sum((m) => m.dropped),
       samples: marks.flatMap((m) => m.samples),
       latencies: marks.flatMap((m) => Array.from(m.latencies)),
       loop: worstLoop(marks.map((m) => m.loop)),

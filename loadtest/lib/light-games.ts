@@ -45,6 +45,8 @@ export interface LightCounters {
   replaced: number;
   /** Set-ups that failed (REST or WebSocket), each retried. */
   errors: number;
+  /** Games whose socket the server closed mid-game (each replaced). */
+  dropped: number;
   /** The first few failures and refusals, for the report. */
   samples: string[];
 }
@@ -57,7 +59,7 @@ export class LightGames {
   private startedAt = 0;
   private closing = false;
   latencies: number[] = [];
-  readonly counters: LightCounters = { moves: 0, refused: 0, replaced: 0, errors: 0, samples: [] };
+  readonly counters: LightCounters = { moves: 0, refused: 0, replaced: 0, errors: 0, dropped: 0, samples: [] };
 
   constructor(
     private readonly http: HttpClient,
@@ -182,6 +184,13 @@ export class LightGames {
           g.due = false;
           g.inflight = false;
           seat.wire!.listen((type, payload) => this.onMessage(g, seat, type, payload));
+          // A socket the server closes mid-game (not our own leave) leaves the game unplayable: replaced.
+          seat.wire!.onClose = () => {
+            if (g.seats[s] !== seat || g.replacing || this.closing) return;
+            this.counters.dropped++;
+            this.sample(`seat ${s} dropped`);
+            void this.replace(g);
+          };
         }
         g.due = false;
         g.inflight = false;

@@ -63,6 +63,7 @@ describe("Smoke: benchmarks", function () {
     assert.ok(out.capacity.total.moves > 0 && out.capacity.total.replaced > 0, JSON.stringify(out.capacity.total));
     assert.equal(out.capacity.total.refused, 0, "the generator's legal move was refused");
     assert.equal(out.capacity.total.errors, 0, "a generator's set-up failed");
+    assert.equal(out.capacity.total.dropped, 0, "the server closed a seat's socket mid-game");
     assert.ok(out.capacity.steps[0].clientCpuPct > 0 && out.capacity.steps[0].serverUsPerGameSecond > 0);
     assert.equal(out.targets.length, 9, "every target's figure is printed");
     assert.equal(out.idle.games, 10);
