@@ -6,10 +6,10 @@
  * the only writer of its game's record. REST and MCP reach it through GameRoomApi (src/games/room-api.ts).
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
- * builds its replicated state only once a WebSocket client joins (a game nobody watches keeps none).
+ * builds its replicated state only once a WebSocket client joins (a game nobody watches keeps none). The
+ * state is public (one encoding for every client); each seat's hand goes to its own clients as a message.
  */
 import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
 import { commit, factsOf, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
@@ -26,7 +26,8 @@ import { corkForThisTurn } from "../src/transport";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameRoomState } from "./game-state";
 import { GameClock, type ClockHandlers } from "./game-clock";
-import { parseGameIn, send, type GameIn } from "./messages";
+import { acknowledgedHand, deliverHands, type HandHolder } from "./hands";
+import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
 import { Projector } from "./projection";
 import { withSharedHandshake } from "./state-serializer";
 
@@ -43,13 +44,14 @@ function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
  * What an accepted action gives its caller: the move it made, and when the game it finished is settled
  * (rated, stored as finished and shown so); at once for an action that does not finish the game.
  */
-interface Performed { move?: MoveRecord; settled: Promise<void> }
+interface Performed { move?: MoveRecord; settled: Promise<void>; hand?: SeatHand }
 const SETTLED: Promise<void> = Promise.resolve();
+const NO_HAND: SeatHand = { cards: [], legal: [] };
 
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 export const NO_PATCH_TIMER = 2 ** 31 - 1;
 
-interface ClientData { seat: Seat | null; windowStart: number; messages: number }
+interface ClientData extends HandHolder { windowStart: number; messages: number }
 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
@@ -119,7 +121,6 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   override onJoin(client: Client<{ userData: ClientData }>, _options: unknown, auth: ClientData) {
     client.userData = { seat: auth.seat, windowStart: Date.now(), messages: 0 };
-    client.view = new StateView();
     if (!this.state) {
       // Until a client joins nobody reads the replicated state, so the room has none: a game played or left
       // idle over REST keeps its engine state only, without the schema state, its change trees and Colyseus'
@@ -130,15 +131,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.refresh();
     }
     if (auth.seat) {
-      const hand = this.state.hands.get(auth.seat);
-      if (hand) {
-        client.view.add(hand);
-        // The full state this client gets once it acknowledges the join is encoded from what its view shows,
-        // hand included; the view's pending ADDs would only repeat it in the next patch, and an idle seat
-        // would keep them (a few KB per seat) until then.
-        client.view.changes.clear();
-      }
       this.connected[auth.seat] = true;
+      // Also sends this client its hand (it has received none yet), queued by Colyseus behind its full state.
       this.refresh();
     }
   }
@@ -154,16 +148,16 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   override onReconnect(client: Client<{ userData: ClientData }>) {
-    const seat = client.userData?.seat;
-    if (seat) {
-      this.connected[seat] = true;
+    const data = client.userData;
+    if (data?.seat) {
+      this.connected[data.seat] = true;
+      // A reconnected client may have missed hand messages while away: it gets its hand again.
+      data.handKey = undefined;
       this.refresh();
     }
   }
 
   override onLeave(client: Client<{ userData: ClientData }>) {
-    // A seat's view holds the room's state root until it is disposed (or, later, finalized by GC).
-    client.view?.dispose();
     const seat = client.userData?.seat;
     if (seat && !this.clients.some((c) => c !== client && (c.userData as ClientData | undefined)?.seat === seat)) {
       this.connected[seat] = false;
@@ -201,9 +195,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     const seat = (client.userData as ClientData | undefined)?.seat ?? null;
     switch (message.type) {
       case "move": {
-        const out = await this.playAs(seat, message.body);
+        const out = await this.playAs(seat, message.body, client);
         if (!out.ok) this.refuse(client, out.code, out.detail);
-        else send(client, { type: "moved", notation: out.value.move.notation, n: out.value.move.n });
+        else send(client, { type: "moved", notation: out.value.move.notation, n: out.value.move.n, hand: out.value.hand ?? NO_HAND });
         return;
       }
       case "resign": {
@@ -304,14 +298,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   // ---- The one path every change takes -----------------------------------------------------------
 
-  /** A seat's move from any transport; refusals are counted by code. */
-  private async playAs(seat: Seat | null, input: MoveBody): Promise<Outcome<Performed & { move: MoveRecord }>> {
-    const out = await this.tryPlay(seat, input);
+  /** A seat's move from any transport (`from`: the WebSocket client it came from); refusals are counted by code. */
+  private async playAs(seat: Seat | null, input: MoveBody, from?: Client): Promise<Outcome<Performed & { move: MoveRecord }>> {
+    const out = await this.tryPlay(seat, input, from);
     if (!out.ok) this.deps.metrics.refusals.inc({ code: out.code });
     return out;
   }
 
-  private tryPlay(seat: Seat | null, input: MoveBody): Promise<Outcome<Performed & { move: MoveRecord }>> {
+  private tryPlay(seat: Seat | null, input: MoveBody, from?: Client): Promise<Outcome<Performed & { move: MoveRecord }>> {
     if (!seat) return Promise.resolve(fail("unauthorized", "spectators cannot move; join with a player token"));
     const engine = this.ctx.engine;
     if (this.over()) return Promise.resolve(fail("game_over", "the game has finished"));
@@ -325,10 +319,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     } else {
       action = { kind: "place", card: input.card, square: input.square.toLowerCase() };
     }
-    return this.perform(action, seat) as Promise<Outcome<Performed & { move: MoveRecord }>>;
+    return this.perform(action, seat, from) as Promise<Outcome<Performed & { move: MoveRecord }>>;
   }
 
-  private perform(action: Action, expectTurn?: Seat): Promise<Outcome<Performed>> {
+  /** `from`, the client that sent the action, gets the mover's hand in its acknowledgement (`hand`). */
+  private perform(action: Action, expectTurn?: Seat, from?: Client): Promise<Outcome<Performed>> {
     return this.serial(async () => {
       // 1. validate (again, inside the queue: an earlier action may have changed the turn)
       if (this.over()) return fail("game_over", "the game has finished");
@@ -351,6 +346,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       // The engine holds the game's facts; the record keeps only the times they happened.
       const updated = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
       this.count(action, started, updated);
+      // Before anything is projected: the sender's client then gets no separate `hand` for this move.
+      const hand = from && expectTurn ? acknowledgedHand(from, updated.engine!, expectTurn) : undefined;
       if (finishing) {
         this.settling = true;
         // The finishing action is durable, so its sender is answered now, like any other action. The game is
@@ -359,12 +356,12 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
         // what only a finished game has in the store (its replay, the players' ratings). That is queued next,
         // ahead of anything that arrives later, and a crash before it is finished again by reconcile.
         const settled = this.serial(() => this.settleFinish(updated, patch, result.move));
-        return { ok: true, value: { move: result.move, settled } };
+        return { ok: true, value: { move: result.move, settled, hand } };
       }
       this.ctx = updated;
       // 4. project (with the new clocks), 5. publish, 6. emit
       this.announce(result.move);
-      return { ok: true, value: { move: result.move, settled: SETTLED } };
+      return { ok: true, value: { move: result.move, settled: SETTLED, hand } };
     });
   }
 
@@ -530,6 +527,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private refresh() {
     if (!this.projector) return; // nobody has joined yet (onJoin)
     this.projector.project(this.ctx, this.connected, this.timers.deadlineMs);
+    // While a finishing action settles the room shows the game before it: hands wait for the end.
+    if (!this.settling || this.status() === "finished") deliverHands(this.ctx.engine, this.clients);
     // The mover's `moved` follows in this turn: the patch and the acknowledgement leave in one write.
     corkForThisTurn(this.clients);
     this.broadcastPatch();

@@ -1,34 +1,14 @@
 /**
- * The schema state a game room replicates to WebSocket clients. It is a projection of the engine state:
- * the room rewrites it after every change and never reads game facts back from it. Hands are behind a
- * per-client StateView: a seat's client has only its own hand added to its view; spectators have none.
+ * The schema state a game room replicates to WebSocket clients: only what every client may see, so each
+ * change is encoded once and the same bytes go to every seat and spectator (no `.view()` field, which
+ * would switch Colyseus to encoding per client). It is flat: cards are ids (a card's face follows from its
+ * id: the engine's catalogue, the REST record's board cells, the `hand` message), so a game holds nine
+ * schema instances whatever its length: the root, the seat map and its two seats, the board and owner
+ * maps, the tile and element maps and the mutator list. It is a projection of the engine state: the room
+ * rewrites it after every change and never reads game facts back from it. A seat's hand is never in it:
+ * the room sends it to that seat only (rooms/messages.ts, rooms/hands.ts).
  */
 import { schema, t } from "@colyseus/schema";
-
-export const CardState = schema(
-  {
-    id: t.string(),
-    name: t.string(),
-    element: t.string(),
-    n: t.uint8(),
-    e: t.uint8(),
-    s: t.uint8(),
-    w: t.uint8(),
-    champion: t.string().default(""),
-  },
-  "CardState",
-);
-export type CardState = InstanceType<typeof CardState>;
-
-export const CellState = schema(
-  {
-    square: t.string(),
-    owner: t.string(),
-    card: t.ref(CardState),
-  },
-  "CellState",
-);
-export type CellState = InstanceType<typeof CellState>;
 
 export const SeatState = schema(
   {
@@ -42,12 +22,6 @@ export const SeatState = schema(
   "SeatState",
 );
 export type SeatState = InstanceType<typeof SeatState>;
-
-export const HandState = schema({ cards: t.array(CardState) }, "HandState");
-export type HandState = InstanceType<typeof HandState>;
-
-export const TileState = schema({ square: t.string(), kind: t.string() }, "TileState");
-export type TileState = InstanceType<typeof TileState>;
 
 export const GameRoomState = schema(
   {
@@ -69,14 +43,17 @@ export const GameRoomState = schema(
     /** Epoch milliseconds; 0 when no clock runs. */
     lastMoveAt: t.number().default(0),
     turnDeadline: t.number().default(0),
+    /** "A" and "B", once the seat exists. */
     seats: t.map(SeatState),
-    board: t.map(CellState),
-    /** Chess tiles (kind = piece) and, with the elemental mutator, element squares (kind = element). */
-    chessTiles: t.array(TileState),
-    elements: t.array(TileState),
+    /** Square ("b3") -> id of the card on it ("E7"). */
+    board: t.map("string"),
+    /** Square -> the seat owning its card ("A" | "B"); a capture changes only this entry. */
+    owners: t.map("string"),
+    /** Chess tiles: square -> piece. */
+    chessTiles: t.map("string"),
+    /** With the elemental mutator: square -> element. */
+    elements: t.map("string"),
     mutators: t.array("string"),
-    /** Seat -> hand; each client's view holds only its own seat's entry. */
-    hands: t.map(HandState).view(),
   },
   "GameRoomState",
 );

@@ -7,6 +7,7 @@ import type { Client } from "@colyseus/core";
 import type { Seat } from "../src/game";
 import type { ErrorCode } from "../src/errors";
 import { MoveBody } from "../src/games/schemas";
+import type { SeatReservation } from "../src/games/room-access";
 
 /** Client to game room. */
 export type GameIn =
@@ -15,15 +16,37 @@ export type GameIn =
   /** A frame that is not one of the above; answered with a `refused` bad_request. */
   | { type: "unexpected"; detail: string };
 
-/** Game room to client (the schema state travels as patches besides these). */
+/** A card of a hand, face included (the board's cards are ids in the schema state). */
+export interface HandCard { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion: string }
+
+/**
+ * A seat's hand and what it may play: `legal` lists every legal move in notation ("E7@b3") when it is that
+ * seat's turn, else []. Only that seat's own clients ever receive it.
+ */
+export interface SeatHand { cards: HandCard[]; legal: string[] }
+
+/**
+ * Game room to client (the public schema state travels as patches besides these).
+ * - `moved`: the mover's acknowledgement, with its hand after the move and its draw (`legal` is [], as it
+ *   is no longer its turn). Never sent to anyone else.
+ * - `hand`: to a seat's clients only, on join and reconnection, whenever its hand changes other than by its
+ *   own move (a draw, an ability, a move sent from another client or over REST), and whenever its turn
+ *   begins. `n` is the game's moveCount the message reflects. Spectators never receive one.
+ * - `refused`: an action that changed nothing, with the service's error code.
+ */
 export type GameOut =
-  | { type: "moved"; notation: string; n: number }
+  | { type: "moved"; notation: string; n: number; hand: SeatHand }
+  | ({ type: "hand"; n: number } & SeatHand)
   | { type: "refused"; code: ErrorCode; detail: string };
 
 /** Quick-match queue room to client. */
 export type QueueOut =
   | { type: "queued"; ruleset: string; position: number }
-  | { type: "matched"; status: "matched"; gameId: string; seat: Seat; playerToken: string; player: unknown };
+  /**
+   * `seatReservation` connects the client to its game at once (`client.consumeSeatReservation`), without a
+   * matchmaking request; absent when it could not be made, and then `joinById(gameId, { playerToken })`.
+   */
+  | { type: "matched"; status: "matched"; gameId: string; seat: Seat; playerToken: string; player: unknown; seatReservation?: SeatReservation };
 
 /** Parses one frame sent to a game room. */
 export function parseGameIn(type: string | number, message: unknown): GameIn {

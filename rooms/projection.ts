@@ -1,24 +1,11 @@
 /**
  * Projects a GameContext onto the replicated schema state. Only values that differ are written, so a
  * patch carries just what a move changed; the room projects once per accepted action, join or leave and
- * sends one patch for it.
+ * sends one patch for it. Hands are not projected: they go to their seat as messages (rooms/hands.ts).
  */
-import { cardById, type CardDef, type Seat } from "../src/game";
+import { SQUARES, type Seat } from "../src/game";
 import { factsOf, type GameContext } from "../src/games/context";
-import { CardState, CellState, type GameRoomState, HandState, SeatState, TileState } from "./game-state";
-
-function cardState(def: CardDef): CardState {
-  return new CardState({
-    id: def.id,
-    name: def.name,
-    element: def.element,
-    n: def.ranks.n,
-    e: def.ranks.e,
-    s: def.ranks.s,
-    w: def.ranks.w,
-    champion: def.champion ?? "",
-  });
-}
+import { type GameRoomState, SeatState } from "./game-state";
 
 /** Top-level and seat fields as plain values, in the shapes the schema state holds them. */
 type Top = Pick<
@@ -42,19 +29,16 @@ function assignChanged<T extends object>(target: T, written: Partial<T>, want: T
   }
 }
 
-const sameCards = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => b[i] === id);
-
 /**
  * The room's writer of its schema state: the only code that writes it. It keeps what it last wrote as
- * plain values (fields, each hand's card ids, each board square's owner), so a projection compares plain
- * values and touches the schema only where something changed: a move patches its cell, the flips, the
- * mover's hand (one card out, one drawn) and a few counters.
+ * plain values (fields, each board square's owner), so a projection compares plain values and touches the
+ * schema only where something changed: a move patches its square, the flipped owners and a few counters.
  */
 export class Projector {
   private readonly top: Partial<Top> = {};
   private readonly seats: Record<Seat, Partial<SeatFields>> = { A: {}, B: {} };
-  private readonly hands: Record<Seat, readonly string[] | null> = { A: null, B: null };
-  private readonly owners = new Map<string, string>();
+  /** Per board index, the owner last written; undefined while the square is empty. */
+  private readonly owners: (Seat | undefined)[] = [];
   private tiles = false;
 
   constructor(private readonly state: GameRoomState) {}
@@ -64,7 +48,6 @@ export class Projector {
     const r = ctx.record;
     const e = ctx.engine;
     const f = factsOf(ctx);
-    const last = f.moves.at(-1);
     assignChanged<Top>(state, this.top, {
       gameId: r.id,
       ruleset: r.ruleset,
@@ -73,7 +56,7 @@ export class Projector {
       turn: e && f.status === "active" ? e.turn : "",
       firstPlayer: e?.firstPlayer ?? "",
       moveCount: f.moveCount,
-      lastMove: last?.notation ?? "",
+      lastMove: f.moves.at(-1)?.notation ?? "",
       pile: e?.pile.length ?? 0,
       scoreA: f.score.A,
       scoreB: f.score.B,
@@ -91,66 +74,31 @@ export class Projector {
         s = new SeatState();
         state.seats.set(seat, s);
       }
-      const cards = e?.hands[seat] ?? [];
       assignChanged<SeatFields>(s, this.seats[seat], {
         name: rec.name,
         playerId: rec.playerId,
         kind: rec.kind,
         champion: e?.champions[seat] ?? rec.champion ?? "",
         connected: rec.kind === "house" || connected[seat],
-        handCount: cards.length,
+        handCount: e?.hands[seat].length ?? 0,
       });
-      // Most projections leave a hand as it is (the other seat's move, a join): nothing to compare then.
-      const written = this.hands[seat];
-      if (!written || !sameCards(written, cards)) this.hands[seat] = projectHand(state, seat, written ?? [], cards);
     }
 
-    if (e) {
-      for (const cell of last?.board ?? []) {
-        const owner = this.owners.get(cell.square);
-        if (owner === cell.owner) continue;
-        if (owner === undefined) {
-          const def = cardById(cell.card);
-          if (!def) continue;
-          state.board.set(cell.square, new CellState({ square: cell.square, owner: cell.owner, card: cardState(def) }));
-        } else {
-          state.board.get(cell.square)!.owner = cell.owner;
-        }
-        this.owners.set(cell.square, cell.owner);
-      }
-      if (!this.tiles) {
-        this.tiles = true;
-        for (const t of e.chessTiles) state.chessTiles.push(new TileState({ square: t.square, kind: t.piece }));
-        for (const t of e.squareElements) state.elements.push(new TileState({ square: t.square, kind: t.element }));
-        for (const m of e.mutators) state.mutators.push(m);
-      }
+    if (!e) return;
+    // The engine's own board (16 squares): a card never leaves the board, only its owner changes.
+    for (let i = 0; i < e.board.length; i++) {
+      const cell = e.board[i];
+      if (!cell || this.owners[i] === cell.owner) continue;
+      const square = SQUARES[i];
+      if (this.owners[i] === undefined) state.board.set(square, cell.card);
+      state.owners.set(square, cell.owner);
+      this.owners[i] = cell.owner;
+    }
+    if (!this.tiles) {
+      this.tiles = true;
+      for (const t of e.chessTiles) state.chessTiles.set(t.square, t.piece);
+      for (const t of e.squareElements) state.elements.set(t.square, t.element);
+      for (const m of e.mutators) state.mutators.push(m);
     }
   }
-}
-
-/**
- * Updates a hand in place from the ids last written to the ids wanted: only the cards that left or arrived
- * change, so a move patches two entries. Returns the ids the hand holds now, in its order (kept cards,
- * then arrivals), which is what the next projection compares against.
- */
-function projectHand(state: GameRoomState, seat: Seat, written: readonly string[], cards: readonly string[]): string[] {
-  let hand = state.hands.get(seat);
-  if (!hand) {
-    hand = new HandState();
-    state.hands.set(seat, hand);
-  }
-  const wanted = new Set(cards);
-  for (let i = written.length - 1; i >= 0; i--) {
-    if (!wanted.has(written[i])) hand.cards.splice(i, 1);
-  }
-  const now = written.filter((id) => wanted.has(id));
-  const present = new Set(written);
-  for (const id of cards) {
-    const def = present.has(id) ? undefined : cardById(id);
-    if (def) {
-      hand.cards.push(cardState(def));
-      now.push(id);
-    }
-  }
-  return now;
 }

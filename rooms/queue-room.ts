@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
 import type { NewSeat } from "../src/games/service";
-import { queueRoomId } from "../src/games/room-access";
+import { queueRoomId, type SeatReservation } from "../src/games/room-access";
 import type { QueuedSeat, QueueRoomApi } from "../src/games/room-api";
 import { send } from "./messages";
 import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/games/schemas";
@@ -24,6 +24,8 @@ export type QueueState = InstanceType<typeof QueueState>;
 export interface QueueDeps {
   players: PlayerService;
   createMatched(ruleset: "classic" | "mutators", seats: Record<Seat, NewSeat & { tokenHash: string }>): Promise<string>;
+  /** Reserves a seat in a game's room for a player token (what `joinById` would ask for). */
+  reserveSeat(gameId: string, playerToken: string): Promise<SeatReservation>;
   /** Records a REST ticket's match where any process can read it, and wakes its poller. */
   ticketMatched(ticket: string, match: { gameId: string; seat: Seat }): Promise<void>;
   log: Logger;
@@ -123,8 +125,11 @@ export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomA
   }
 
   private async notify(e: Entry, gameId: string, seat: Seat) {
-    if (e.kind === "ws") send(e.client, { type: "matched", status: "matched", gameId, seat, playerToken: e.token, player: e.player });
-    else await this.deps.ticketMatched(e.ticket, { gameId, seat });
+    if (e.kind === "rest") return this.deps.ticketMatched(e.ticket, { gameId, seat });
+    // The reservation travels with the match on the socket the client already holds: it joins its game
+    // without another HTTP round. Without one (the room could not be reached), it joins by id.
+    const seatReservation = await this.deps.reserveSeat(gameId, e.token).catch(() => undefined);
+    send(e.client, { type: "matched", status: "matched", gameId, seat, playerToken: e.token, player: e.player, ...(seatReservation ? { seatReservation } : {}) });
   }
 
   private refresh() {

@@ -150,6 +150,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const queueDeps: QueueDeps = {
     players,
     createMatched: (ruleset, seats) => games.createMatched(ruleset, seats),
+    reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
     ticketMatched: (ticket, match) => quick.matched(ticket, match),
     log,
     restEntryTtlS: 90,

@@ -1,9 +1,7 @@
 /**
  * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk), as a stock SDK client
  * does: it plays a random entry of the `legal` list its seat's `hand` message (sent when its turn begins)
- * or `moved` acknowledgement carries, as `move` { move: "E7@b3" }; `refused` refuses. From a room that sends
- * no hand messages it plays from the synced state instead (its hand in the seat's view, any empty square).
- * `finished` settles when the synced state says the game ended, the seat leaves, or the room goes away.
+ * or `moved` acknowledgement carries, as `move` { move: "E7@b3" }; `refused` refuses. `finished` settles when the synced state says the game ended, the seat leaves, or the room goes away.
  *
  * Unpaced (the default), a seat moves as soon as its turn comes, so the load follows whatever the machine
  * can do. Paced (`paceMs`), each seat moves once every `paceMs` on its own clock: its first move half a
@@ -17,7 +15,7 @@ import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 
 import type { Client, Room } from "@colyseus/sdk";
-import { nowMs, pickMove, type Seat } from "./common";
+import { nowMs, type Seat } from "./common";
 
 const LEAVE_WAIT_MS = 2000;
 
@@ -36,15 +34,6 @@ export interface PlayStats {
   roundTrip?: (ms: number) => void;
 }
 
-/** A move read from the synced state of a room that sends no hand messages: a card of the seat's view, any empty square. */
-function fromState(s: { hands?: Map<string, { cards?: { forEach(f: (c: { id: string }) => void): void } }>; board?: { forEach(f: (v: unknown, k: string) => void): void } }, seat: Seat) {
-  const hand: string[] = [];
-  s.hands?.get(seat)?.cards?.forEach((c) => hand.push(c.id));
-  const occupied: string[] = [];
-  s.board?.forEach((_cell, square) => occupied.push(square));
-  return pickMove(hand, occupied);
-}
-
 export const newStats = (keepLatencies = false): PlayStats => ({ sent: 0, acked: 0, refused: {}, refusalSamples: [], ...(keepLatencies ? { latencies: [] } : {}) });
 
 type Outcome = "finished" | "left";
@@ -52,12 +41,11 @@ type Outcome = "finished" | "left";
 export class SeatPlayer {
   readonly finished: Promise<Outcome>;
   private settle!: (o: Outcome) => void;
-  private sentAt = -1;
   private sentTime = 0;
   /** A move was sent and neither `moved` nor `refused` has answered it. */
   private inflight = false;
-  /** What this seat may play, from its last `hand` or `moved`; null until the room sends one. */
-  private legal: string[] | null = null;
+  /** What this seat may play, from its last `hand` or `moved` (empty when it is not its turn). */
+  private legal: string[] = [];
   private stopped = false;
   private refusalsInARow = 0;
   /** When this seat's next move is due (paced only); undefined until it first sees its turn. */
@@ -83,8 +71,7 @@ export class SeatPlayer {
     room.onMessage("refused", (m: { code: string; detail: string }) => {
       this.stats.refused[m.code] = (this.stats.refused[m.code] ?? 0) + 1;
       if (this.stats.refusalSamples.length < 5) this.stats.refusalSamples.push(`${m.code}: ${m.detail}`);
-      // Try again on the next state (or now, if the state already says it is our turn); give up after 5.
-      this.sentAt = -1;
+      // Try again now with the same legal list (it may have been a stale one); give up after 5 in a row.
       this.inflight = false;
       if (this.paceMs > 0) this.due = nowMs();
       if (++this.refusalsInARow < 5) setImmediate(() => this.maybeMove());
@@ -103,13 +90,10 @@ export class SeatPlayer {
     const s = this.room.state;
     if (!s) return;
     if (s.status === "finished") return this.settle("finished");
-    if (this.inflight || s.status !== "active") return;
-    if (this.legal ? this.legal.length === 0 : s.turn !== this.seat || s.moveCount === this.sentAt) return;
+    if (this.inflight || s.status !== "active" || this.legal.length === 0) return;
     if (this.paceMs > 0 && !this.dueNow()) return;
-    const move = this.legal ? { move: this.legal[Math.floor(Math.random() * this.legal.length)] } : fromState(s, this.seat);
-    if (!move) return;
+    const move = { move: this.legal[Math.floor(Math.random() * this.legal.length)] };
     this.inflight = true;
-    this.sentAt = s.moveCount;
     this.sentTime = nowMs();
     this.stats.sent++;
     this.room.send("move", move);

@@ -1,23 +1,23 @@
 /**
  * The state room: the game's replicated state in a room with nothing of the service around it. It holds
- * the engine and the game room's schema state, written by the same Projector, with each seat's hand behind
- * its client's StateView, one patch per move (no patch timer) and the game room's shared handshake. It has
+ * the engine and the game room's public schema state, written by the same Projector, each seat's hand sent
+ * to its client as the game room sends it, one patch per move (no patch timer) and the game room's shared handshake. It has
  * no store, no group commit, no record, no events, no turn clock, no REST: what a Colyseus room costs to
  * replicate this game's state, per move and in memory, beside which the game room's own figures show what
  * the service adds.
  *
  * Each "inc" plays the first legal move of the seat to move (whoever sent it: the benchmark's two clients
  * alternate, as the bare room's do) and is acknowledged after the patch. A game that ends starts again in
- * the same room from a new seed, its board and hands emptied, so the room measures moves, not set-ups.
+ * the same room from a new seed, its board emptied, so the room measures moves, not set-ups.
  */
 import { Room, type Client, type Serializer } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import { commitmentOf, legalMoves, type Seat } from "../../src/game";
 import { startEngine, step, type GameContext } from "../../src/games/context";
 import type { GameRecord } from "../../src/store/port";
 import { corkForThisTurn } from "../../src/transport";
 import { NO_PATCH_TIMER } from "../../rooms/game-room";
 import { GameRoomState } from "../../rooms/game-state";
+import { deliverHands } from "../../rooms/hands";
 import { Projector } from "../../rooms/projection";
 import { withSharedHandshake } from "../../rooms/state-serializer";
 
@@ -59,18 +59,11 @@ export class StateRoom extends Room<{ state: GameRoomState }> {
   override onJoin(client: Client) {
     const seat: Seat = this.connected.A ? "B" : "A";
     client.userData = { seat };
-    client.view = new StateView();
-    const hand = this.state.hands.get(seat);
-    if (hand) {
-      client.view.add(hand);
-      client.view.changes.clear();
-    }
     this.connected[seat] = true;
     this.refresh();
   }
 
   override onLeave(client: Client) {
-    client.view?.dispose();
     this.connected[(client.userData as { seat: Seat }).seat] = false;
   }
 
@@ -88,10 +81,10 @@ export class StateRoom extends Room<{ state: GameRoomState }> {
   private restart() {
     this.ctx = freshContext();
     this.state.board.clear();
+    this.state.owners.clear();
     this.state.chessTiles.clear();
     this.state.elements.clear();
     this.state.mutators.clear();
-    this.state.hands.forEach((h) => h.cards.clear());
     this.projector = new Projector(this.state);
     this.refresh();
   }
@@ -100,5 +93,6 @@ export class StateRoom extends Room<{ state: GameRoomState }> {
     this.projector.project(this.ctx, this.connected, 0);
     corkForThisTurn(this.clients);
     this.broadcastPatch();
+    deliverHands(this.ctx.engine, this.clients);
   }
 }

@@ -9,6 +9,7 @@ export { commitmentOf, newGame } from "./setup";
 export { CURRENT_RULES_VERSION, RULES_VERSIONS, UNVERSIONED, isRulesVersion, rulesOf, type VersionRules } from "./versions";
 export { apply, boardCells, legalMoves, parseMove } from "./apply";
 export { MAX_RANK, MIN_RANK } from "./rules";
+export { SQUARES } from "./board";
 export { notationOf } from "./notation";
 export { seatView, spectatorView } from "./views";
 export { rebuild, buildReplay, verifyReplay } from "./replay";

@@ -11,20 +11,16 @@ import { Client, type Room } from "@colyseus/sdk";
 import { launchCluster, type LaunchedCluster } from "../../src/cluster/launch";
 import { nginxConfig } from "../../src/cluster/nginx";
 import { SqliteStore } from "../../src/store/sqlite";
-import { SQUARES } from "../support/play";
 import { redisAvailable } from "../support/redis";
 import { http } from "../support/server";
 import { FAST_CLUSTER, friendGame, playOne } from "./support";
 
 const nginxAvailable = (): boolean => spawnSync("nginx", ["-v"]).status === 0;
 
-/** The part of the game room's schema state a seat reads to move. */
+/** The part of the game room's schema state a seat reads to move (its hand and legal moves are messages). */
 interface SeatState {
   status: string;
-  turn: string;
   moveCount: number;
-  hands?: Map<string, { cards: Array<{ id: string }> }>;
-  board: Map<string, unknown>;
 }
 
 /**
@@ -46,25 +42,26 @@ function seatPlayer(front: string, gameId: string, playerToken: string, moveDela
         }
       }
       let sentAt = -1;
+      /** The last `hand` message: sent on every join and whenever this seat's turn begins. */
+      let hand: { n: number; legal: string[] } | undefined;
       const act = (s: SeatState | undefined) => {
-        if (!s?.hands) return;
-        if (s.status === "finished") {
+        if (s?.status === "finished") {
           clearTimeout(timer);
           resolve({ status: s.status, moveCount: s.moveCount });
           return;
         }
-        const hand = [...s.hands.entries()][0];
-        if (!hand || s.status !== "active") return;
-        const [seat, h] = hand;
-        if (s.turn !== seat || sentAt === s.moveCount || h.cards.length === 0) return;
-        const taken = new Set([...s.board.keys()]);
-        sentAt = s.moveCount;
-        const move = { card: h.cards[0].id, square: SQUARES.find((q) => !taken.has(q))! };
+        if (s?.status !== "active" || !hand || hand.legal.length === 0 || sentAt === hand.n) return;
+        sentAt = hand.n;
+        const move = { move: hand.legal[0] };
         const current = room!;
         // A human pace, so the game is still being played when its process is killed.
         setTimeout(() => current.connection.isOpen && current.send("move", move), moveDelayMs);
       };
       room.onMessage("moved", () => undefined);
+      room.onMessage("hand", (m: { n: number; legal: string[] }) => {
+        hand = m;
+        act(room?.state as SeatState | undefined);
+      });
       room.onMessage("refused", () => undefined);
       room.onStateChange((state) => act(state as SeatState));
       room.onLeave(() => {

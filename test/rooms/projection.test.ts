@@ -1,17 +1,16 @@
 import { strict as assert } from "node:assert";
 import { Encoder } from "@colyseus/schema";
-import { legalMoves, newGame } from "../../src/game";
+import { boardCells, legalMoves, newGame } from "../../src/game";
 import { commit, step, type GameContext } from "../../src/games/context";
 import { GameRoomState } from "../../rooms/game-state";
 import { Projector } from "../../rooms/projection";
 import { game } from "../store/fixtures";
 
-/** The replicated state as plain JSON, each hand as the set of its card ids (the order a hand keeps is its own). */
-function plain(state: GameRoomState) {
-  const json = JSON.parse(JSON.stringify(state.toJSON())) as { hands?: Record<string, { cards: { id: string }[] }> };
-  const hands = Object.fromEntries(Object.entries(json.hands ?? {}).map(([seat, h]) => [seat, h.cards.map((c) => c.id).sort()]));
-  return { ...json, hands };
-}
+/** The replicated state as plain JSON. */
+const plain = (state: GameRoomState) => JSON.parse(JSON.stringify(state.toJSON())) as Record<string, unknown>;
+
+/** The schema instances a state's encoder tracks (each has its own change tree). */
+const instances = (encoder: Encoder) => Object.keys(encoder.root.changeTrees).length;
 
 const connected = { A: true, B: false };
 const seated = (id: string) =>
@@ -25,11 +24,12 @@ const seated = (id: string) =>
 
 describe("Projector", function () {
   for (const ruleset of ["classic", "mutators"] as const) {
-    it(`keeps the state equal to a fresh projection after every move of whole games, and the hands equal the engine's (${ruleset})`, function () {
+    it(`keeps the state equal to a fresh projection after every move of whole games, public, flat, with the engine's board (${ruleset})`, function () {
       for (let seed = 1; seed <= 10; seed++) {
-        const record = seated(`G${seed}`);
+        const record = seated(`game-${seed}`);
         let ctx: GameContext = { record, engine: newGame({ ruleset }, seed, "salt"), timeline: [], endEvents: [] };
         const state = new GameRoomState();
+        const encoder = new Encoder(state);
         const projector = new Projector(state);
         projector.project(ctx, connected, 0);
         let n = 0;
@@ -43,12 +43,17 @@ describe("Projector", function () {
           const fresh = new GameRoomState();
           new Projector(fresh).project(ctx, connected, n);
           assert.deepEqual(plain(state), plain(fresh), `seed ${seed}, move ${n}`);
-          for (const seat of ["A", "B"] as const) {
-            assert.deepEqual(plain(state).hands[seat], [...ctx.engine!.hands[seat]].sort(), `seed ${seed}, move ${n}, hand ${seat}`);
-            assert.equal(state.seats.get(seat)?.handCount, ctx.engine!.hands[seat].length);
-          }
+          const cells = boardCells(ctx.engine!.board);
+          assert.deepEqual(Object.fromEntries(state.board.entries()), Object.fromEntries(cells.map((c) => [c.square, c.card])));
+          assert.deepEqual(Object.fromEntries(state.owners.entries()), Object.fromEntries(cells.map((c) => [c.square, c.owner])));
+          for (const seat of ["A", "B"] as const) assert.equal(state.seats.get(seat)?.handCount, ctx.engine!.hands[seat].length);
+          // No card of a hand is anywhere in the replicated state.
+          const json = JSON.stringify(plain(state));
+          const onBoard = new Set(cells.map((c) => c.card));
+          for (const id of [...ctx.engine!.hands.A, ...ctx.engine!.hands.B]) if (!onBoard.has(id)) assert.ok(!json.includes(`"${id}"`), `${id} of a hand is in the state`);
           assert.equal(state.moveCount, n);
-          assert.equal(state.board.size, n);
+          // A fixed number of schema instances, whatever the game's length: no instance per card.
+          assert.equal(instances(encoder), 9, `seed ${seed}, move ${n}`);
         }
         assert.equal(state.status, "finished");
       }

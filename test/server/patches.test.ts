@@ -1,7 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
-import { SQUARES } from "../support/play";
 import { bootServer, eventually, http } from "../support/server";
 
 describe("Integration: one patch per accepted action", function () {
@@ -19,25 +18,34 @@ describe("Integration: one patch per accepted action", function () {
     const id = a.json.game.id as string;
     const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
     const client = new Client(server.url);
-    const rooms = { A: await client.joinById(id, { playerToken: tokens.A }), B: await client.joinById(id, { playerToken: tokens.B }) };
+    const patches = { A: 0, B: 0 };
+    const acks = { A: 0, B: 0 };
+    // Hands are messages, not state: they do not count as patches.
+    const hands: Record<"A" | "B", { n: number; legal: string[] } | undefined> = { A: undefined, B: undefined };
+    /** Joins a seat and listens at once: its hand comes right behind its full state. */
+    const join = async (seat: "A" | "B") => {
+      const room = await client.joinById(id, { playerToken: tokens[seat] });
+      room.onStateChange(() => patches[seat]++);
+      room.onMessage("moved", (m) => {
+        acks[seat]++;
+        hands[seat] = { n: m.n, ...m.hand };
+      });
+      room.onMessage("hand", (m) => (hands[seat] = m));
+      room.onMessage("refused", (m) => assert.fail(`refused: ${JSON.stringify(m)}`));
+      return room;
+    };
+    const rooms = { A: await join("A"), B: await join("B") };
     try {
-      const patches = { A: 0, B: 0 };
-      const acks = { A: 0, B: 0 };
-      for (const seat of ["A", "B"] as const) {
-        rooms[seat].onStateChange(() => patches[seat]++);
-        rooms[seat].onMessage("moved", () => acks[seat]++);
-        rooms[seat].onMessage("refused", (m) => assert.fail(`refused: ${JSON.stringify(m)}`));
-      }
       // Both seats connected (each join was one patch): from here on only moves change the state.
       await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state).seats?.get(s)?.connected), "both seats connected");
       for (let n = 0; n < 4; n++) {
         const state = rooms.A.state;
         const seat = state.turn as "A" | "B";
         const before = patches[seat];
-        const hand = (rooms[seat].state).hands.get(seat).cards;
-        const square = SQUARES.find((q) => !state.board.has(q))!;
+        await eventually(() => hands[seat]?.n === n, "the seat to move sent its hand for this move");
+        const hand = hands[seat]!;
         const ackBefore = acks[seat];
-        rooms[seat].send("move", { card: hand[0].id, square });
+        rooms[seat].send("move", { move: hand.legal[0] });
         await eventually(() => acks[seat] > ackBefore, `move ${n + 1} acknowledged`);
         // The patch and the ack travel on one socket, patch first: by the ack, exactly one patch came.
         assert.equal(patches[seat] - before, 1, `move ${n + 1}: one patch`);

@@ -3,7 +3,7 @@ import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { playRest } from "../support/play";
 import { bootServer, http } from "../support/server";
-import { joinWs } from "../support/ws";
+import { consumeWs } from "../support/ws";
 
 describe("Integration: quick-match through Colyseus matchmaking", function () {
   this.timeout(60_000);
@@ -44,7 +44,11 @@ describe("Integration: quick-match through Colyseus matchmaking", function () {
     assert.equal(m.gameId, rest.json.game.id);
     assert.match(m.playerToken, /^pt_/);
     await queue.leave();
-    const ws = await joinWs(server.url, m.gameId, m.playerToken);
+    // The reservation came with the match: the seat connects without a matchmaking request.
+    assert.equal(m.seatReservation.roomId, m.gameId);
+    assert.ok(!JSON.stringify(m.seatReservation).includes(m.playerToken), "the reservation does not repeat the token");
+    const ws = await consumeWs(server.url, m.seatReservation);
+    assert.equal(ws.room.roomId, m.gameId);
     const [wsEnd, restEnd] = await Promise.all([ws.playToEnd(), playRest(server.url, rest.json.game.id, rest.json.playerToken)]);
     assert.equal(wsEnd.status, "finished");
     assert.equal(restEnd.moveCount, 16);

@@ -1,11 +1,14 @@
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
-import { playRest } from "../support/play";
-import { bootServer, eventually, http } from "../support/server";
-import { consumeWs, joinWs } from "../support/ws";
+import { playRest, SQUARES } from "../support/play";
+import { bearer, bootServer, eventually, http } from "../support/server";
+import { consumeWs, idsOf, joinWs, player, type WsPlayer } from "../support/ws";
 
-const cardIdsOfHands = (state: any): string[] => Object.values(state.hands ?? {}).flatMap((h: any) => h.cards.map((c: any) => c.id));
+/** A card id as the schema state and messages encode a string (msgpack fixstr: its length, then its bytes). */
+const encoded = (id: string) => Buffer.concat([Buffer.from([0xa0 | id.length]), Buffer.from(id)]);
+/** Whether raw frames name a card: as an encoded string, or in a move's notation. */
+const named = (frames: Buffer, id: string) => frames.includes(encoded(id)) || frames.includes(`${id}@`);
 
 describe("Integration: WebSocket clients play in the game room", function () {
   this.timeout(60_000);
@@ -54,11 +57,9 @@ describe("Integration: WebSocket clients play in the game room", function () {
     assert.equal(endA.moveCount, 16);
     assert.equal(endB.status, "finished");
     await new Promise((r) => setTimeout(r, 100));
-    for (const s of spectator.seen) assert.deepEqual(cardIdsOfHands(s), [], "spectator saw a hand");
-    for (const [p, seat] of [[A, "A"], [B, "B"]] as const) {
-      for (const s of p.seen) assert.deepEqual(Object.keys(s.hands ?? {}).filter((k) => k !== seat), [], `${seat} saw another hand`);
-    }
-    assert.ok(A.seen.some((s) => cardIdsOfHands(s).length > 0), "a seat sees its own hand");
+    assert.deepEqual(spectator.hands, [], "a spectator received a hand");
+    for (const s of [...spectator.seen, ...A.seen, ...B.seen]) assert.equal(s.hands, undefined, "the public state holds a hand");
+    assert.ok(A.hands.some((h) => h.cards.length > 0), "a seat receives its own hand");
     assert.equal(spectator.seen.at(-1).status, "finished");
     const replay = await http(server.url, "GET", `/api/v1/games/${id}/replay`);
     assert.equal(replay.status, 200);
@@ -106,8 +107,8 @@ describe("Integration: WebSocket clients play in the game room", function () {
     const mover = await joinWs(server.url, id, tokens[turn]);
     const watcher = await joinWs(server.url, id, tokens[other]);
     try {
-      await eventually(() => mover.room.state.hands?.size > 0, "the mover's hand");
-      const hand = [...mover.room.state.hands.values()][0].cards;
+      await eventually(() => (mover.hands.at(-1)?.cards.length ?? 0) > 0, "the mover's hand");
+      const hand = mover.hands.at(-1)!.cards;
       // One frame after the other: the move reaches the room while the resignation is still being stored.
       mover.room.send("resign");
       mover.room.send("move", { card: hand[0].id, square: "a1" });
@@ -158,5 +159,115 @@ describe("Integration: WebSocket clients play in the game room", function () {
     const spectator = await joinWs(server.url, id);
     assert.equal(spectator.room.roomId, id);
     await spectator.leave();
+  });
+  /**
+   * Waits until a seat's last received hand is its true hand (the REST sync view of the same seat: the
+   * engine's hand) and its `legal` list the engine's legal moves (every card of the hand on every empty
+   * square while it is the seat's turn, else none); then checks the cards' faces and the message's move count.
+   */
+  async function holdsTrueHand(p: WsPlayer, id: string, seat: string, token: string, when: string) {
+    const st = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(token))).json.state;
+    const ids = idsOf(st.hand);
+    const empty = SQUARES.filter((q) => !st.board.some((c: { square: string }) => c.square === q));
+    const legal = st.status === "active" && st.turn === seat ? [...new Set(ids)].flatMap((c) => empty.map((q) => `${c}@${q}`)).sort() : [];
+    const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
+    await eventually(() => {
+      const h = p.hands.at(-1);
+      return h !== undefined && same(idsOf(h.cards), ids) && same([...h.legal].sort(), legal);
+    }, `${seat} holds its true hand ${when} (move ${st.moveCount})`);
+    const h = p.hands.at(-1)!;
+    if (legal.length > 0) assert.equal(h.n, st.moveCount, `${when}: the hand says which move it follows`);
+    for (const c of h.cards) {
+      const def = st.hand.find((d: { id: string }) => d.id === c.id);
+      assert.deepEqual(c, { id: def.id, name: def.name, element: def.element, ...def.ranks, champion: def.champion ?? "" }, `${when}: the face of ${c.id}`);
+    }
+  }
+
+  it("keeps each seat's true hand at the start, after every move (its own over WebSocket or REST, the opponent's) and a reconnection; a spectator's frames never name a card only held in a hand", async () => {
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann", seat: "A" });
+    const id = a.json.game.id as string;
+    const tokens: Record<string, string> = { A: a.json.playerToken };
+    const seats: Record<string, WsPlayer> = { A: await joinWs(server.url, id, tokens.A) };
+    const spectator = await joinWs(server.url, id);
+    // Before the game starts a seat holds nothing.
+    await eventually(() => seats.A.hands.length === 1, "A's hand on join");
+    assert.deepEqual(seats.A.hands[0], { n: 0, cards: [], legal: [], via: "hand" });
+    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
+    tokens.B = b.json.playerToken;
+    seats.B = await joinWs(server.url, id, tokens.B);
+    for (const seat of ["A", "B"]) await holdsTrueHand(seats[seat], id, seat, tokens[seat], "at the start");
+    const client = new Client(server.url);
+    let n = 0;
+    while ((await http(server.url, "GET", `/api/v1/games/${id}`)).json.status === "active") {
+      const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
+      const mover = seats[turn];
+      const legal = mover.hands.at(-1)!.legal;
+      n++;
+      if (n === 5) {
+        // A move over REST: the seat's WebSocket client gets its new hand as a `hand` message.
+        const [card, square] = legal.at(-1)!.split("@");
+        assert.equal((await http(server.url, "POST", `/api/v1/games/${id}/moves`, { card, square }, bearer(tokens[turn]))).status, 200);
+      } else {
+        const acks = mover.moved.length;
+        mover.room.send("move", { move: legal.at(-1) });
+        await eventually(() => mover.moved.length > acks, `move ${n} acknowledged`);
+        assert.equal(mover.moved.at(-1)!.n, n);
+        assert.deepEqual(mover.moved.at(-1)!.hand.legal, [], "not the mover's turn after its move");
+      }
+      for (const seat of ["A", "B"]) await holdsTrueHand(seats[seat], id, seat, tokens[seat], `after move ${n}`);
+      if (n === 7) {
+        // An abnormal drop of seat A's socket, then the SDK's reconnection with its token: a new client.
+        const token = seats.A.room.reconnectionToken;
+        const frames = seats.A.frames;
+        (seats.A.room.connection as any).transport.ws.close();
+        await new Promise((r) => setTimeout(r, 300));
+        seats.A = player(await client.reconnect(token));
+        await holdsTrueHand(seats.A, id, "A", tokens.A, "after a reconnection");
+        seats.A.frames.unshift(...frames);
+      }
+    }
+    assert.equal(n, 16);
+    await eventually(() => spectator.room.state.status === "finished", "the end shown to the spectator");
+    // Every card ever held, and every card that reached the board (cards never leave it).
+    const board = new Set<string>(((await http(server.url, "GET", `/api/v1/games/${id}`)).json.board as Array<{ card: string }>).map((c) => c.card));
+    const heldBy = (seat: string) => new Set(seats[seat].hands.flatMap((h) => h.cards.map((c) => c.id)));
+    const handOnly = (seat: string) => [...heldBy(seat)].filter((c) => !board.has(c));
+    const [A, B] = [handOnly("A"), handOnly("B")];
+    assert.ok(A.length > 0 && B.length > 0, "each seat ends holding cards nobody else saw");
+    // The check can fail: the board's cards are in the spectator's frames...
+    const watched = Buffer.concat(spectator.frames);
+    for (const c of board) assert.ok(watched.includes(encoded(c)), `board card ${c} reached the spectator`);
+    // ...and no card only ever held in a hand is, nor in the other seat's frames.
+    assert.deepEqual(spectator.hands, []);
+    for (const c of [...A, ...B]) assert.equal(named(watched, c), false, `${c}, held in a hand, reached the spectator`);
+    for (const c of A.filter((x) => !heldBy("B").has(x))) assert.equal(named(Buffer.concat(seats.B.frames), c), false, `A's ${c} reached B`);
+    for (const c of B.filter((x) => !heldBy("A").has(x))) assert.equal(named(Buffer.concat(seats.A.frames), c), false, `B's ${c} reached A`);
+    await Promise.all([seats.A, seats.B, spectator].filter((p) => p.room.connection.isOpen).map((p) => p.leave()));
+  });
+
+  it("keeps a seat's true hand against the house, whichever moves first", async () => {
+    for (let g = 0; g < 2; g++) {
+      const a = await http(server.url, "POST", "/api/v1/games", { opponent: "house", seat: g === 0 ? "A" : "B" });
+      const id = a.json.game.id as string;
+      const seat = a.json.seat as string;
+      const me = await joinWs(server.url, id, a.json.playerToken);
+      let moves = 0;
+      for (;;) {
+        const record = (await http(server.url, "GET", `/api/v1/games/${id}`)).json;
+        if (record.status !== "active") break;
+        // The house moves on its own: wait for the turn to come back (or the game to end).
+        if (record.turn !== seat) {
+          await eventually(() => me.hands.at(-1)?.n === record.moveCount + 1 || me.room.state.status === "finished", "the house's move");
+          continue;
+        }
+        await holdsTrueHand(me, id, seat, a.json.playerToken, `after the house's move ${record.moveCount}`);
+        const acks = me.moved.length;
+        me.room.send("move", { move: me.hands.at(-1)!.legal[0] });
+        await eventually(() => me.moved.length > acks, "the move acknowledged");
+        moves++;
+      }
+      assert.equal(moves, 8);
+      await me.leave();
+    }
   });
 });

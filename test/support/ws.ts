@@ -1,14 +1,25 @@
-/** A WebSocket seat or spectator through the official Colyseus SDK, recording every state it saw. */
+/**
+ * A WebSocket seat or spectator through the official Colyseus SDK, recording every state it saw, every
+ * message, and every raw frame it received. It plays as a stock client does: from `room.state` (public)
+ * plus its seat's `hand` messages, whose `legal` list says what it may play.
+ */
 import { Client, type Room } from "@colyseus/sdk";
-import { SQUARES } from "./play";
+import type { HandCard, SeatHand } from "../../rooms/messages";
+
+/** A hand as this client received it: from a `hand` message, or inside its `moved` acknowledgement. */
+export interface ReceivedHand extends SeatHand { n: number; via: "hand" | "moved" }
 
 export interface WsPlayer {
   room: Room;
   seen: any[];
   refused: any[];
   /** The `moved` acks this seat received, in order. */
-  moved: Array<{ notation: string; n: number }>;
-  /** Plays this seat until the game ends; resolves with the final state JSON. */
+  moved: Array<{ notation: string; n: number; hand: SeatHand }>;
+  /** Every hand this client received, in order; the last one is what it holds now. */
+  hands: ReceivedHand[];
+  /** Every raw frame the socket received (state, patches, messages), reconnections included. */
+  frames: Buffer[];
+  /** Plays this seat until the game ends (the first legal move each turn); resolves with the final state JSON. */
   playToEnd(): Promise<any>;
   leave(): Promise<void>;
 }
@@ -25,41 +36,70 @@ export async function consumeWs(base: string, reservation: SeatReservation): Pro
   return player(await new Client(base).consumeSeatReservation(reservation));
 }
 
-function player(room: Room): WsPlayer {
+/** The card ids of a hand, sorted (a hand's order is the engine's; compare as sets). */
+export const idsOf = (cards: readonly HandCard[] | readonly { id: string }[]): string[] => cards.map((c) => c.id).sort();
+
+/**
+ * Wraps the connection's frame handler, which the SDK keeps across its reconnections: every frame after the
+ * join is recorded (the full state comes after the join's answer, so it is among them).
+ */
+function recordFrames(room: Room, frames: Buffer[]): void {
+  const events = (room.connection as unknown as { events: { onmessage?: (ev: { data: ArrayBuffer }) => void } }).events;
+  const inner = events.onmessage;
+  events.onmessage = (ev) => {
+    frames.push(Buffer.from(ev.data));
+    inner?.(ev);
+  };
+}
+
+export function player(room: Room): WsPlayer {
   const seen: any[] = [];
   const refused: any[] = [];
-  const moved: Array<{ notation: string; n: number }> = [];
+  const moved: WsPlayer["moved"] = [];
+  const hands: ReceivedHand[] = [];
+  const frames: Buffer[] = [];
+  recordFrames(room, frames);
+  const turnListeners: Array<() => void> = [];
   room.onMessage("refused", (m) => refused.push(m));
-  room.onMessage("moved", (m) => moved.push(m));
-  room.onStateChange((s: any) => seen.push(s.toJSON()));
+  room.onMessage("moved", (m) => {
+    moved.push(m);
+    hands.push({ n: m.n, ...m.hand, via: "moved" });
+    turnListeners.forEach((f) => f());
+  });
+  room.onMessage("hand", (m) => {
+    hands.push({ ...m, via: "hand" });
+    turnListeners.forEach((f) => f());
+  });
+  room.onStateChange((s: any) => {
+    seen.push(s.toJSON());
+    turnListeners.forEach((f) => f());
+  });
   return {
     room,
     seen,
     refused,
     moved,
+    hands,
+    frames,
     leave: () => room.leave(true).then(() => undefined),
     playToEnd: () =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error("ws game did not finish")), 30_000);
         let sentAt = -1;
-        const act = (s: any) => {
-          if (!s?.hands) return; // the first full state has not arrived yet
-          if (s.status === "finished") {
+        const act = () => {
+          const s = room.state;
+          if (s?.status === "finished") {
             clearTimeout(timer);
             resolve(s.toJSON());
             return;
           }
-          const hand = [...s.hands.entries()][0] as [string, any] | undefined;
-          if (!hand || s.status !== "active") return;
-          const [seat, h] = hand;
-          if (s.turn !== seat || sentAt === s.moveCount || h.cards.length === 0) return;
-          const taken = new Set([...s.board.keys()]);
-          const square = SQUARES.find((q) => !taken.has(q))!;
-          sentAt = s.moveCount;
-          room.send("move", { card: h.cards[0].id, square });
+          const hand = hands.at(-1);
+          if (!hand || hand.legal.length === 0 || sentAt === hand.n) return;
+          sentAt = hand.n;
+          room.send("move", { move: hand.legal[0] });
         };
-        room.onStateChange(act);
-        act(room.state);
+        turnListeners.push(act);
+        act();
       }),
   };
 }

@@ -47,13 +47,17 @@ describe("Browser: watching, joining and challenges", function () {
     assert.equal(await cardsOnBoard(page), 3);
     assert.match(await page.title(), /^Ann vs Ben · Watch/);
     const received = Buffer.concat(frames);
+    // A card id as the schema state and messages encode a string (msgpack fixstr: its length, then its bytes).
+    const encoded = (id: string) => Buffer.concat([Buffer.from([0xa0 | id.length]), Buffer.from(id)]);
     const board = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}`)).json.board as Array<{ card: string; name: string }>;
-    // The check can fail: the names of the board's cards are in the frames...
-    for (const c of board) assert.ok(received.includes(c.name), `board card ${c.name} reached the spectator`);
-    // ...and the names of the cards held in either hand are not.
+    // The check can fail: the ids of the board's cards are in the frames...
+    for (const c of board) assert.ok(received.includes(encoded(c.card)), `board card ${c.card} reached the spectator`);
+    // ...and neither the ids nor the names of the cards held in either hand are (or a move naming one).
     for (const seat of ["A", "B"]) {
-      const hand = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ name: string }>;
-      for (const c of hand) assert.equal(received.includes(c.name), false, `${seat}'s ${c.name} was sent to a spectator`);
+      const hand = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ id: string; name: string }>;
+      for (const c of hand.filter((h) => !board.some((b) => b.card === h.id))) {
+        for (const text of [encoded(c.id), Buffer.from(`${c.id}@`), Buffer.from(c.name)]) assert.equal(received.includes(text), false, `${seat}'s ${c.id} was sent to a spectator`);
+      }
     }
     await screenshots(page, "watch");
 

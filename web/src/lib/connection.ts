@@ -3,7 +3,7 @@
 // joins again by game id with the stored player token, so it lands on whichever process owns the game now.
 import type { Room } from "@colyseus/sdk";
 import type { GameRoomState } from "../../../rooms/game-state";
-import type { ErrorCode } from "../../../src/errors";
+import type { GameOut, SeatHand } from "../../../rooms/messages";
 import type { MoveBody } from "../../../src/games/schemas";
 
 declare global {
@@ -13,11 +13,13 @@ declare global {
 
 export type LinkState = "connecting" | "live" | "dropped" | "offline" | "closed";
 
-/** What the server sends a game room's clients (rooms/game-room.ts), with the service's own error codes. */
-export type ServerMessage = { type: "refused"; code: ErrorCode; detail: string } | { type: "moved"; notation: string; n: number };
+/** What the server sends a game room's clients (rooms/messages.ts), with the service's own error codes. */
+export type ServerMessage = Extract<GameOut, { type: "refused" | "moved" }>;
+type Payload<T extends GameOut["type"]> = Omit<Extract<GameOut, { type: T }>, "type">;
 
 export interface ConnectionEvents {
-  state(state: GameRoomState): void;
+  /** The public room state and the own seat's hand (null for a spectator, or until the room sends it). */
+  state(state: GameRoomState, hand: SeatHand | null): void;
   message(m: ServerMessage): void;
   link(state: LinkState): void;
   /** The stored token was refused (4401): the page goes on as a spectator. */
@@ -37,6 +39,8 @@ export class GameConnection {
   private joining = false;
   /** Between the SDK's onDrop and its onReconnect (or its giving up). */
   private dropped = false;
+  /** The own seat's hand as the room last sent it (`hand`, or inside `moved`); the state never holds it. */
+  private hand: SeatHand | null = null;
   /** Successful joins so far: more than one means the page rejoined after losing the room. */
   joins = 0;
 
@@ -88,9 +92,18 @@ export class GameConnection {
     this.room = room;
     this.joins++;
     this.on.link(navigator.onLine ? "live" : "offline");
-    room.onStateChange((s) => this.on.state(s));
-    room.onMessage("refused", (m: { code: ErrorCode; detail: string }) => this.on.message({ type: "refused", ...m }));
-    room.onMessage("moved", (m: { notation: string; n: number }) => this.on.message({ type: "moved", ...m }));
+    room.onStateChange((s) => this.on.state(s, this.hand));
+    const redraw = () => room.state && this.on.state(room.state, this.hand);
+    room.onMessage("hand", (m: Payload<"hand">) => {
+      this.hand = { cards: m.cards, legal: m.legal };
+      redraw();
+    });
+    room.onMessage("refused", (m: Payload<"refused">) => this.on.message({ type: "refused", ...m }));
+    room.onMessage("moved", (m: Payload<"moved">) => {
+      this.hand = m.hand;
+      this.on.message({ type: "moved", ...m });
+      redraw();
+    });
     room.onDrop(() => {
       this.dropped = true;
       this.on.link("dropped");

@@ -1,6 +1,7 @@
 // One view model for the game page, built either from the live room state (WebSocket) or from the REST
 // game record (a finished game whose room has been released). The renderer only reads this model.
 import type { GameRoomState, SeatState } from "../../../rooms/game-state";
+import type { SeatHand } from "../../../rooms/messages";
 import type { gameRecordBody } from "../../../src/games/views";
 import { cardById } from "../../../src/game/champions";
 
@@ -33,6 +34,8 @@ export interface ViewModel {
   mutators: string[];
   /** The own hand; null for a spectator or a record (a hand is never sent to anyone else). */
   hand: CardView[] | null;
+  /** The own legal moves in notation ("E7@b3") while it is the own turn, else []. */
+  legal: string[];
 }
 
 export const SQUARES_TOP_DOWN = [4, 3, 2, 1].flatMap((rank) => ["a", "b", "c", "d"].map((file) => `${file}${rank}`));
@@ -54,11 +57,19 @@ const cardOf = (c: { id: string; name: string; element: string; n: number; e: nu
 
 const asSeat = (s: string): Seat => (s === "B" ? "B" : "A");
 
-/** From the Colyseus schema state; `mySeat` picks the hand (the view only ever holds the own one). */
-export function fromRoomState(state: GameRoomState, mySeat: Seat | null): ViewModel {
+/** A card's face from its id: the board in the room state holds ids only. */
+const faceOf = (id: string): CardView => {
+  const def = cardById(id);
+  return cardOf({ id, name: def?.name ?? id, element: def?.element ?? "", ...(def?.ranks ?? { n: 0, e: 0, s: 0, w: 0 }), champion: def?.champion });
+};
+
+/**
+ * From the Colyseus schema state (public: the same for every client) and the own seat's last `hand`
+ * message (null for a spectator, or before the first one arrives).
+ */
+export function fromRoomState(state: GameRoomState, mine: SeatHand | null): ViewModel {
   const board: ViewModel["board"] = new Map();
-  state.board.forEach((cell, square) => board.set(square, { owner: asSeat(cell.owner), card: cardOf(cell.card) }));
-  const hand = mySeat ? state.hands.get(mySeat) : undefined;
+  state.board.forEach((id, square) => board.set(square, { owner: asSeat(state.owners.get(square) ?? ""), card: faceOf(id) }));
   return {
     status: state.status,
     turn: state.turn,
@@ -73,10 +84,11 @@ export function fromRoomState(state: GameRoomState, mySeat: Seat | null): ViewMo
     turnDeadline: state.turnDeadline || 0,
     seats: { A: seatOf(state.seats.get("A")), B: seatOf(state.seats.get("B")) },
     board,
-    chessTiles: [...state.chessTiles].map((t) => ({ square: t.square, kind: t.kind })),
-    elements: [...state.elements].map((t) => ({ square: t.square, kind: t.kind })),
+    chessTiles: [...state.chessTiles.entries()].map(([square, kind]) => ({ square, kind })),
+    elements: [...state.elements.entries()].map(([square, kind]) => ({ square, kind })),
     mutators: [...state.mutators],
-    hand: hand ? [...hand.cards].map(cardOf) : null,
+    hand: mine ? mine.cards.map(cardOf) : null,
+    legal: mine?.legal ?? [],
   };
 }
 
@@ -119,6 +131,7 @@ export function fromRecord(r: GameRecord): ViewModel {
     elements: r.squareElements.map((t) => ({ square: t.square, kind: t.element })),
     mutators: [...r.mutators],
     hand: null,
+    legal: [],
   };
 }
 

@@ -171,9 +171,9 @@ function onLink(state: LinkState): void {
 }
 
 const conn = new GameConnection(gameId, seat?.token ?? null, {
-  state: (s) => {
+  state: (s, hand) => {
     if (ctx.pending && model && s.moveCount !== model.moveCount) ctx.pending = false;
-    draw(fromRoomState(s, ctx.mySeat));
+    draw(fromRoomState(s, ctx.mySeat ? hand : null));
   },
   message: (m: ServerMessage) => {
     if (m.type !== "refused") return;
