@@ -10,7 +10,7 @@
  * state is public (one encoding for every client); each seat's hand goes to its own clients as a message.
  */
 import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
-import { parseMove, seatView, type Action, type MoveRecord, type Seat } from "../src/game";
+import { parseMove, seatView, shownMove, type Action, type MoveRecord, type Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
 import { commit, factsOf, rebuildContext, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
@@ -240,7 +240,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (!out.ok) return out;
     // A REST answer shows the game as everyone else sees it: finished only once it is rated and stored.
     await out.value.settled;
-    return { ok: true, value: { move: out.value.move, view: seatView(this.ctx.engine!, seat), status: this.status() } };
+    return { ok: true, value: { move: shownMove(out.value.move), view: seatView(this.ctx.engine!, seat), status: this.status() } };
   }
 
   async resign(tokenHash: string): Promise<Outcome<RecordBody>> {

@@ -7,13 +7,13 @@ import { card, cardById } from "./champions";
 import { notationOf, refuse, splitNotation } from "./notation";
 import { resolvePlacement, scoreOf } from "./rules";
 import { rulesOf } from "./versions";
-import type { Action, ApplyResult, BoardCell, DecidedBy, GameEvent, GameState, MoveRecord, Refusal, Seat, Square } from "./types";
+import type { Action, ApplyResult, BoardCell, Cell, DecidedBy, GameEvent, GameState, MoveRecord, Refusal, Seat, ShownMove, Square } from "./types";
 
 const other = (s: Seat): Seat => (s === "A" ? "B" : "A");
 const isSeat = (s: unknown): s is Seat => s === "A" || s === "B";
 
 /** The whole board as public cells, in square order a1, b1, c1, d1, a2, ... (empty squares left out). */
-export function boardCells(board: GameState["board"]): BoardCell[] {
+export function boardCells(board: readonly Cell[]): BoardCell[] {
   const out: BoardCell[] = [];
   for (let i = 0; i < CELLS; i++) {
     const c = board[i];
@@ -22,6 +22,11 @@ export function boardCells(board: GameState["board"]): BoardCell[] {
     out.push({ square: squareOf(i), owner: c.owner, card: c.card, name: def.name, element: def.element, ranks: { ...def.ranks } });
   }
   return out;
+}
+
+/** A move as replays, events and answers show it: with the public cells of the board after it. */
+export function shownMove(m: MoveRecord): ShownMove {
+  return { n: m.n, seat: m.seat, card: m.card, square: m.square, name: m.name, notation: m.notation, captures: m.captures, score: { ...m.score }, board: boardCells(m.after) };
 }
 
 function finish(state: GameState, winner: GameState["winner"], decidedBy: DecidedBy, events: GameEvent[]): void {
@@ -86,7 +91,7 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
     notation: notationOf(checked.card, checked.square, captures.length),
     captures: captures.length,
     score,
-    board: boardCells(board),
+    after: board,
   };
   const events: GameEvent[] = [{ type: "placed", seat: mover, card: checked.card, square: checked.square }];
   for (const c of captures) {

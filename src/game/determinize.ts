@@ -41,7 +41,6 @@ export function determinize(view: SeatView, opponentHand: string[], pile: string
   if (champ && !oppHand.includes(champ)) oppHand.push(champ);
   const board: GameState["board"] = Array.from({ length: CELLS }, () => null);
   for (const c of view.board) board[indexOf(c.square)] = { card: c.card, owner: c.owner };
-  const cells = view.board.map((c) => ({ ...c, ranks: { ...c.ranks } }));
   const moves: MoveRecord[] = [];
   const actions: Action[] = [];
   view.history.forEach((text, i) => {
@@ -56,7 +55,7 @@ export function determinize(view: SeatView, opponentHand: string[], pile: string
       notation: notationOf(p.card, p.square, p.captures ?? 0),
       captures: p.captures ?? 0,
       score: { ...view.score },
-      board: cells,
+      after: board,
     });
     actions.push({ kind: "place", card: p.card, square: p.square });
   });

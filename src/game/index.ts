@@ -7,7 +7,7 @@ export { CATALOGUE } from "./catalogue";
 export { CHAMPIONS, cardById } from "./champions";
 export { commitmentOf, newGame } from "./setup";
 export { CURRENT_RULES_VERSION, RULES_VERSIONS, UNVERSIONED, isRulesVersion, rulesOf, type VersionRules } from "./versions";
-export { apply, boardCells, legalMoves, parseMove } from "./apply";
+export { apply, boardCells, legalMoves, parseMove, shownMove } from "./apply";
 export { MAX_RANK, MIN_RANK } from "./rules";
 export { SQUARES } from "./board";
 export { notationOf } from "./notation";

@@ -5,7 +5,7 @@
  * field that disagrees. `id`, `players` and `replayUrl` describe where the game was played and cannot be
  * derived, so they are only checked for shape.
  */
-import { apply } from "./apply";
+import { apply, shownMove } from "./apply";
 import { ROSTER } from "./champions";
 import { commitmentOf, MAX_SEED, newGame } from "./setup";
 import { isRulesVersion, UNVERSIONED } from "./versions";
@@ -49,7 +49,7 @@ export function buildReplay(state: GameState, meta: { id: string; players: Recor
     firstPlayer: state.firstPlayer,
     score: { ...state.score },
     moveCount: state.moves.length,
-    moves: state.moves.map((m) => ({ ...m, score: { ...m.score }, board: m.board.map((c) => ({ ...c, ranks: { ...c.ranks } })) })),
+    moves: state.moves.map(shownMove),
     winner: state.winner,
     chessTiles: state.chessTiles.map((t) => ({ ...t })),
     replayUrl: meta.replayUrl,
@@ -136,7 +136,7 @@ export function verifyReplay(replay: unknown): VerifyResult {
     if (m.seat !== state.turn) return fail(n, "seat", `seat ${state.turn} was to move`);
     const res = apply(state, { kind: "place", card: m.card, square: m.square });
     if (!res.ok) return fail(n, typeof m.card === "string" && state.hands[state.turn].includes(m.card) ? "square" : "card", res.detail);
-    const got = res.move!;
+    const got = shownMove(res.move!);
     for (const field of ["card", "square", "notation", "name", "captures", "score", "board"] as const) {
       if (!same(got[field], m[field])) return fail(n, field, `expected ${JSON.stringify(got[field]).slice(0, 200)}`);
     }

@@ -72,7 +72,15 @@ export type Action =
   | { kind: "timeout"; seat: Seat }
   | { kind: "abort" };
 
-/** A placement as recorded (the spec's replay Move, plus the card and square it was parsed from). */
+/** A square of the engine's board: the card on it and its owner, or null when empty. */
+export type Cell = null | { card: string; owner: Seat };
+
+/**
+ * A placement as the engine keeps it. `after` is the engine's own board once the placement was resolved
+ * (the state's board array of that moment, shared, never copied: cells are replaced, never changed), so a
+ * move costs no board of its own; `shownMove` expands it into public cells when a replay, an event or an
+ * answer shows the move.
+ */
 export interface MoveRecord {
   n: number;
   seat: Seat;
@@ -82,8 +90,11 @@ export interface MoveRecord {
   notation: string;
   captures: number;
   score: Record<Seat, number>;
-  board: BoardCell[];
+  after: readonly Cell[];
 }
+
+/** A placement as shown (the spec's replay Move, plus the card and square it was parsed from). */
+export type ShownMove = Omit<MoveRecord, "after"> & { board: BoardCell[] };
 
 export interface GameState {
   ruleset: Ruleset;
@@ -97,7 +108,7 @@ export interface GameState {
   firstPlayer: Seat;
   turn: Seat;
   /** 16 entries, index = file + 4 * (rank - 1); null when empty. */
-  board: (null | { card: string; owner: Seat })[];
+  board: Cell[];
   hands: Record<Seat, string[]>;
   /** Remaining draw pile, next card first. */
   pile: string[];
@@ -163,7 +174,7 @@ export interface Replay {
   firstPlayer: Seat;
   score: Record<Seat, number>;
   moveCount: number;
-  moves: Array<Omit<MoveRecord, "card" | "square"> & { card: string; square: Square }>;
+  moves: ShownMove[];
   winner: Winner;
   chessTiles: ChessTile[];
   replayUrl: string;

@@ -24,10 +24,16 @@ import type { GameRecord, GameStatus, StoredAction } from "../store/port";
 /** Public state after a move: what a spectator could see at that moment. */
 export type PublicSnapshot = Pick<SpectatorView, "board" | "score" | "turn" | "hands" | "pile" | "status" | "winner" | "decidedBy">;
 
+/**
+ * A snapshot as the timeline keeps it: without the board, which the move itself holds (MoveRecord.after)
+ * and which is expanded only when an answer shows the move (`snapshotAfter`).
+ */
+export type KeptSnapshot = Omit<PublicSnapshot, "board">;
+
 /** What a placement left besides the engine's own MoveRecord (engine.moves[i] is the move of entry i). */
 export interface TimelineEntry {
   events: GameEvent[];
-  state: PublicSnapshot;
+  state: KeptSnapshot;
   at: string;
 }
 
@@ -60,13 +66,11 @@ export function factsOf(ctx: GameContext): GameFacts {
 }
 
 /**
- * The public snapshot of a state, built from just the fields it holds (a spectator view would also copy the
- * tiles, mutators, champions and history on every move). After a placement the board is the move's own
- * (MoveRecord.board is the board after it), so it is shared rather than rebuilt.
+ * The public snapshot of a state without its board, built from just the fields it holds (a spectator view
+ * would also copy the tiles, mutators, champions and history on every move).
  */
-export function snapshotOf(state: GameState, board: SpectatorView["board"] = boardCells(state.board)): PublicSnapshot {
+function keptSnapshotOf(state: GameState): KeptSnapshot {
   return {
-    board,
     score: { ...state.score },
     turn: state.turn,
     hands: { A: state.hands.A.length, B: state.hands.B.length },
@@ -75,6 +79,12 @@ export function snapshotOf(state: GameState, board: SpectatorView["board"] = boa
     winner: state.winner,
     ...(state.decidedBy ? { decidedBy: state.decidedBy } : {}),
   };
+}
+
+/** The public snapshot after move `index` of a context: the kept snapshot with the move's board expanded. */
+export function snapshotAfter(ctx: GameContext, index: number): PublicSnapshot {
+  const move = factsOf(ctx).moves[index];
+  return { board: boardCells(move.after), ...ctx.timeline[index].state };
 }
 
 /** Creates the engine state for a record whose two seats are present. */
@@ -96,14 +106,13 @@ export function step(ctx: GameContext, action: Action): ApplyResult {
 
 /** Returns a new context with an applied action recorded in the timeline. */
 export function commit(ctx: GameContext, result: Extract<ApplyResult, { ok: true }>, at: string): GameContext {
-  const timeline = ctx.timeline.slice();
-  const endEvents = ctx.endEvents.slice();
+  // Contexts are values (a room keeps showing the previous one while a finishing action settles), so the
+  // list an action extends is copied; the other one is shared.
   if (result.move) {
-    timeline.push({ events: result.events, state: snapshotOf(result.state, result.move.board), at });
-  } else {
-    endEvents.push(...result.events);
+    const timeline = [...ctx.timeline, { events: result.events, state: keptSnapshotOf(result.state), at }];
+    return { record: ctx.record, engine: result.state, timeline, endEvents: ctx.endEvents };
   }
-  return { record: ctx.record, engine: result.state, timeline, endEvents };
+  return { record: ctx.record, engine: result.state, timeline: ctx.timeline, endEvents: [...ctx.endEvents, ...result.events] };
 }
 
 /** Rebuilds a context from the store. Throws if the stored actions do not replay (corruption). */

@@ -3,7 +3,7 @@
  * GameContext only, so that the room (on a transition) and the subscription service (an event whose
  * condition already holds at subscribe time) describe a game identically. Never a hand, never the seed.
  */
-import type { Seat } from "../game";
+import { boardCells, type Seat } from "../game";
 import type { EventName, EventOf } from "../events/catalog";
 import { factsOf, type GameContext } from "./context";
 import { linksFor, publicPlayers } from "./views";
@@ -64,7 +64,7 @@ export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"
       name: move.name,
       captures: move.captures,
       score: move.score,
-      board: move.board,
+      board: boardCells(move.after),
       status: t.state.status,
     },
   };

@@ -2,10 +2,10 @@
  * Read models built from a GameContext: the sync body (seat or spectator), the public game record, and
  * the replay. Pure functions: the room uses them for live games, the facade for finished games.
  */
-import { buildReplay, seatView, spectatorView, type MoveRecord, type Replay, type Seat, type SeatView } from "../game";
+import { buildReplay, seatView, spectatorView, type Replay, type Seat, type SeatView, type ShownMove } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
 import { fail, type Outcome } from "../errors";
-import { factsOf, type GameContext } from "./context";
+import { factsOf, snapshotAfter, type GameContext } from "./context";
 import { seatOfToken } from "./record";
 
 export interface Links { watch: string; play: string; replay: string }
@@ -81,7 +81,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
         score: m.score,
         at: t.at,
         events: t.events,
-        state: t.state,
+        state: snapshotAfter(ctx, since + i),
       };
     }),
     lastMoveAt: r.lastMoveAt ?? null,
@@ -143,7 +143,7 @@ export function gameRecordBody(ctx: GameContext, baseUrl: string) {
 export type SyncBody = ReturnType<typeof syncBody>;
 export type RecordBody = ReturnType<typeof gameRecordBody>;
 /** What an accepted move answers: the move, the mover's view after it, and the game's status. */
-export interface MoveAnswer { move: MoveRecord; view: SeatView; status: GameRecord["status"] }
+export interface MoveAnswer { move: ShownMove; view: SeatView; status: GameRecord["status"] }
 
 export function replayBody(ctx: GameContext, baseUrl: string): Replay | null {
   if (factsOf(ctx).status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { apply, newGame, commitmentOf, legalMoves, CHAMPIONS, type Action, type GameState } from "../../src/game";
+import { apply, boardCells, newGame, commitmentOf, legalMoves, CHAMPIONS, type Action, type GameState } from "../../src/game";
 import { play, playOut, position } from "./helpers";
 
 const fresh = () => newGame({ ruleset: "classic", champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
@@ -87,7 +87,7 @@ describe("Unit: turns and endings", () => {
     assert.equal(res.move!.n, 1);
     assert.equal(res.move!.seat, mover);
     assert.equal(res.move!.notation, `${card}@c3`);
-    assert.deepEqual(res.move!.board.map((c) => c.square), ["c3"]);
+    assert.deepEqual(boardCells(res.move!.after).map((c) => c.square), ["c3"]);
     assert.notEqual(res.state.turn, mover);
     assert.equal(res.state.hands[mover].length, s.hands[mover].length);
     assert.equal(res.state.pile.length, s.pile.length - 1);

@@ -50,8 +50,8 @@ describe("Unit: engine properties", () => {
     fc.assert(fc.property(gameArb, (g) => {
       const s = run(g);
       for (const m of s.moves) {
-        assert.equal(m.score.A + m.score.B, m.board.length);
-        assert.equal(m.board.length, m.n);
+        assert.equal(m.score.A + m.score.B, m.after.filter((c) => c !== null).length);
+        assert.equal(m.after.filter((c) => c !== null).length, m.n);
       }
     }), { numRuns: 100 });
   });

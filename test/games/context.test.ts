@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { legalMoves, newGame, spectatorView, type GameState } from "../../src/game";
-import { commit, step, type GameContext } from "../../src/games/context";
+import { commit, snapshotAfter, step, type GameContext } from "../../src/games/context";
 import { recordChanges, recordPatch } from "../../src/games/record";
 import type { GameRecord } from "../../src/store/port";
 import { game } from "../store/fixtures";
@@ -26,8 +26,8 @@ describe("GameContext timeline", function () {
           states.push(r.state);
         }
         assert.equal(ctx.timeline.length, 16);
-        ctx.timeline.forEach((entry, i) => {
-          assert.deepEqual(JSON.parse(JSON.stringify(entry.state)), picked(states[i]), `seed ${seed}, move ${i + 1}`);
+        ctx.timeline.forEach((_entry, i) => {
+          assert.deepEqual(JSON.parse(JSON.stringify(snapshotAfter(ctx, i))), picked(states[i]), `seed ${seed}, move ${i + 1}`);
         });
       }
     });
