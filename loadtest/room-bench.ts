@@ -2,7 +2,7 @@
  * The room core's capacity, beside a bare Colyseus room and boardgame.io, in one run on one machine.
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
- *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-clients 2 --capacity-ramp-seconds 40
+ *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-threads 2 --capacity-seat-ms 5000 --capacity-ramp-seconds 40
  *                          --commit-window <server default> --ws-join reservation|joinById
  *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0]
  *
@@ -46,13 +46,15 @@ import v8 from "node:v8";
 import { playBgioMatch, startBgioServer } from "./lib/bgio";
 import { commitCosts, type CommitCost } from "./lib/commit-cost";
 import { CommitTimer, LatencyRecorder, type CommitLatency } from "./lib/commit-latency";
-import { addStalls, LoopMonitor, STALL_MS, type LoopHealth, type StallSplit } from "./lib/loop-health";
-import { PacedGames } from "./lib/paced";
+import { LoopMonitor, STALL_MS, type LoopHealth, type StallSplit } from "./lib/loop-health";
+import { Generator, type GeneratorMark } from "./lib/generator";
 import { profileWindow, profileWindowsInto } from "./lib/profile";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
 import { StateRoom } from "./lib/state-room";
 import { GAME_ROOM } from "../src/games/room-access";
+import { corkForThisTurn } from "../src/transport";
+import { NO_PATCH_TIMER } from "../rooms/game-room";
 
 const argv = args();
 /**
@@ -82,10 +84,28 @@ export class BareRoom extends Room<{ state: InstanceType<typeof BareState> }> {
   }
 }
 
+/**
+ * The bare room sending one patch per message, as the game room does per move (no patch timer; the patch
+ * and the acknowledgement leave in one write): the part of a move's cost no game design can remove.
+ */
+export class BarePatchRoom extends Room<{ state: InstanceType<typeof BareState> }> {
+  override state = new BareState();
+  override onCreate() {
+    this.maxClients = 2;
+    this.patchRate = NO_PATCH_TIMER;
+    this.onMessage("inc", (client: ServerClient, seq: unknown) => {
+      this.state.count++;
+      corkForThisTurn(this.clients);
+      this.broadcastPatch();
+      client.send("ack", seq);
+    });
+  }
+}
+
 // ---- the server process -------------------------------------------------------------------------
 
-type Kind = "bare" | "state" | "game" | "setup" | "baresetup" | "bgio";
-const KINDS: Kind[] = ["bare", "state", "game", "setup", "baresetup", "bgio"];
+type Kind = "bare" | "barepatch" | "state" | "game" | "setup" | "baresetup" | "bgio";
+const KINDS: Kind[] = ["bare", "barepatch", "state", "game", "setup", "baresetup", "bgio"];
 interface PhaseResult { kind: Kind; round: number; seconds: number; acked: number; perSecond: number; cpuUsPerMsg: number; serverCpuPct: number; clientCpuPct: number; games: number; stalls: number; refused: Record<string, number>; p50Ms: number; p99Ms: number }
 
 async function runServer() {
@@ -98,10 +118,12 @@ async function runServer() {
   const WARMUP = num(argv, "warmup", 2, 0, 30);
   const CAP_MAX = num(argv, "capacity-max", 10_000, 0, 50_000);
   const CAP_SECONDS = num(argv, "capacity-seconds", 10, 1, 120);
-  /** Seconds over which each capacity step opens its new games (a game's lifetime at this pace: see paced.ts). */
+  /** Seconds over which each capacity step opens its new games (a game's lifetime at this pace: see lib/light-games.ts). */
   const CAP_RAMP = num(argv, "capacity-ramp-seconds", 40, 0, 600);
-  /** Load-generator processes for the capacity phase (each drives its share of the games). */
-  const CAP_CLIENTS = num(argv, "capacity-clients", 2, 1, 8);
+  /** The light load generator's worker threads for the capacity phase (each holds its share of the games). */
+  const CAP_THREADS = num(argv, "capacity-threads", 2, 1, 16);
+  /** How often each seat moves in the capacity phase (5 s in the targets; shorter in smoke runs, so games end and are replaced). */
+  const CAP_SEAT_MS = num(argv, "capacity-seat-ms", 5000, 100, 60_000);
   /** Skips the steps below this many games (to profile or re-measure one step); the steps above it are run as usual. */
   const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
@@ -126,6 +148,7 @@ async function runServer() {
     { onFsync: (seconds) => fsyncs.recordSeconds(seconds) },
   );
   matchMaker.defineRoomType("bare", BareRoom);
+  matchMaker.defineRoomType("barepatch", BarePatchRoom);
   matchMaker.defineRoomType("state", StateRoom);
   const commits = { batches: new CommitTimer(server.store), fsyncs };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
@@ -147,7 +170,7 @@ async function runServer() {
     }
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
-    const capacity = CAP_MAX > 0 ? await measureCapacity(child, server.url, CAP_CLIENTS, CAP_MAX, CAP_FROM, CAP_SECONDS, CAP_RAMP, commits) : null;
+    const capacity = CAP_MAX > 0 ? await measureCapacity(child, { max: CAP_MAX, from: CAP_FROM, seconds: CAP_SECONDS, rampSeconds: CAP_RAMP, threads: CAP_THREADS, seatPeriodMs: CAP_SEAT_MS }, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS, IDLE_SETTLE) : null;
 
     report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN, clientNice: CLIENT_NICE });
@@ -162,21 +185,32 @@ async function runServer() {
 
 interface CapStep {
   games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean;
-  /** The load generators' CPU, summed (they share the machine's cores with the server). */
+  /** Set-ups that failed in the window (each retried). */
+  errors: number;
+  /** The load generator's CPU, every thread (it shares the machine's cores with the server). */
   clientCpuPct: number;
   /** Games finished and replaced by new ones in the window (set-ups as in real play). */
   replaced: number;
   /** The server's CPU (every thread: fsyncs and checkpoints too) over the window per move made in it, set-ups included. */
   serverUsPerMove: number;
+  /** The server's CPU per active game per second at this pace (set-ups included): N / core = 1e6 / this. */
+  serverUsPerGameSecond: number;
   /** The server's group commits in the window: how long a batch took to be stored (fsync included). */
   commit: CommitLatency;
   /** The WAL fsyncs in the window (synchronous=FULL; none with NORMAL): how long each took on the disk. */
   fsync: CommitLatency;
   fsyncsPerSec: number;
-  /** Event-loop delay and GC pauses of the server and of the load generator over the step's window. */
+  /** Event-loop delay and GC pauses of the server and of the load generator (its worst thread) over the step's window. */
   server: LoopHealth; client: LoopHealth;
 }
-interface CapResult { steps: CapStep[]; largestHeld: number; limit: string }
+interface CapOptions { max: number; from: number; seconds: number; rampSeconds: number; threads: number; seatPeriodMs: number }
+interface CapResult {
+  steps: CapStep[]; largestHeld: number; limit: string; seatPeriodMs: number; threads: number;
+  /** The generator's and the server's CPU at the largest N that held (the first step when none held), and the server's CPU per game-second there. */
+  atLargest: { games: number; held: boolean; clientCpuPct: number; serverCpuPct: number; serverUsPerGameSecond: number } | null;
+  /** The generator's totals over the whole phase (every step, warm-ups included). */
+  total: { moves: number; replaced: number; refused: number; errors: number; dropped: number };
+}
 
 /** The capacity sizes: doubling from 250 to 1,000, then 500 more a step to 2,000, 1,000 more to 4,000, 2,000 more, then the maximum. */
 function capacitySizes(max: number, from: number): number[] {
@@ -186,84 +220,79 @@ function capacitySizes(max: number, from: number): number[] {
   return sizes;
 }
 
-/** The worst loop of several load generators (their GC pauses summed): the round trip waits for whichever is late. */
-function worstLoop(loops: LoopHealth[]): LoopHealth {
-  return loops.reduce((a, b) => ({
-    delayP50Ms: Math.max(a.delayP50Ms, b.delayP50Ms), delayP99Ms: Math.max(a.delayP99Ms, b.delayP99Ms), delayMaxMs: Math.max(a.delayMaxMs, b.delayMaxMs),
-    gcMs: round(a.gcMs + b.gcMs, 2), gcMaxMs: Math.max(a.gcMaxMs, b.gcMaxMs), majorGcs: a.majorGcs + b.majorGcs, stalls: addStalls(a.stalls, b.stalls),
-  }));
-}
-
-type CapMark = Message & { moves: number; refused: number; replaced: number; cpuUs: number; latencies: number[]; loop: LoopHealth };
+type CapMark = Message & GeneratorMark & { cpuUs: number };
 
 /**
- * N stepped up until the p99 round trip or the server's CPU gives. The games are driven by `clients`
- * load-generator processes (the first is the phases' child), each opening its share: one process holding
- * thousands of SDK rooms stalls its own event loop (GC, decoding), and those stalls would be counted as the
- * server's round trip.
+ * N stepped up until the p99 round trip or the server's CPU gives. The games are driven by the light load
+ * generator (loadtest/lib/generator.ts) in the phases' load-generator process: `threads` worker threads
+ * speaking Colyseus' protocol directly, each holding its share of the games; its CPU is that process's.
  */
-async function measureCapacity(first: Child, url: string, clients: number, max: number, from: number, seconds: number, rampSeconds: number, commits: { batches: CommitTimer; fsyncs: LatencyRecorder }): Promise<CapResult> {
+async function measureCapacity(child: Child, o: CapOptions, commits: { batches: CommitTimer; fsyncs: LatencyRecorder }): Promise<CapResult> {
   const steps: CapStep[] = [];
-  let limit = `reached --capacity-max ${max}`;
-  const extra = Array.from({ length: clients - 1 }, () => new Child(__filename, ["--url", url, "--ws-join", WS_JOIN], CLIENT_NICE));
-  const children = [first, ...extra];
+  let limit = `reached --capacity-max ${o.max}`;
   const loop = new LoopMonitor();
+  let last: CapMark | null = null;
   try {
-    await Promise.all(extra.map((c) => c.ask({ type: "hello" }, "hello:done", 30_000)));
-    for (const n of capacitySizes(max, from)) {
+    await child.ask({ type: "cap-start", threads: o.threads, seatPeriodMs: o.seatPeriodMs }, "cap-start:done", 30_000);
+    for (const n of capacitySizes(o.max, o.from)) {
       try {
-        // Child i opens games i, i + clients, ...: its share of n.
-        const share = (i: number) => Math.floor((n + clients - 1 - i) / clients);
-        await Promise.all(children.map((c, i) => c.ask({ type: "cap-grow", n: share(i), rampMs: rampSeconds * 1000 }, "cap-grow:done", rampSeconds * 1000 + 60_000 + n * 100)));
+        await child.ask({ type: "cap-grow", n, rampMs: o.rampSeconds * 1000 }, "cap-grow:done", o.rampSeconds * 1000 + 60_000 + n * 100);
       } catch (e) {
         limit = `could not open ${n} games: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
         break;
       }
-      await sleep(3000); // one period and a half: every game has moved since the step began
+      await sleep(Math.min(3000, o.seatPeriodMs * 0.6)); // more than a game's move period: every game has moved since the step began
       const c0 = process.cpuUsage();
       const t0 = nowMs();
       const stopProfile = await profileWindow(`capacity-${n}`);
-      const m0 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000)));
+      const m0 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
       loop.reset();
       commits.batches.reset();
       commits.fsyncs.reset();
-      await sleep(seconds * 1000);
+      await sleep(o.seconds * 1000);
       const cpu = cpuSince(c0);
       const elapsed = (nowMs() - t0) / 1000;
       const server = loop.read();
       const commit = commits.batches.read();
       const fsync = commits.fsyncs.read();
-      const m1 = await Promise.all(children.map((c) => c.ask<CapMark>({ type: "cap-mark", latencies: true }, "cap-mark:done", 10_000)));
+      const m1 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
+      last = m1;
       // After the window's round trips are read: writing a profile holds the loop for a while.
       await stopProfile();
-      const sum = (ms: CapMark[], f: (m: CapMark) => number) => ms.reduce((a, m) => a + f(m), 0);
-      const latencies = m1.flatMap((m) => m.latencies);
-      const p50Ms = percentile(latencies, 50);
-      const p99Ms = percentile(latencies, 99);
+      const p50Ms = percentile(m1.latencies, 50);
+      const p99Ms = percentile(m1.latencies, 99);
       const serverCpuPct = round((cpu / 1e6 / elapsed) * 100, 0);
-      const held = p99Ms <= 50 && serverCpuPct <= 90;
+      const held = p99Ms < 50 && serverCpuPct < 90 && m1.moves > m0.moves;
+      const moves = m1.moves - m0.moves;
+      if (m1.samples.length) process.stderr.write(`capacity ${n}: ${m1.samples.join(" | ")}\n`);
       steps.push({
-        games: n, movesPerSec: round((sum(m1, (m) => m.moves) - sum(m0, (m) => m.moves)) / elapsed, 0), p50Ms: round(p50Ms, 2), p99Ms: round(p99Ms, 2), serverCpuPct,
-        serverUsPerMove: round(cpu / Math.max(1, sum(m1, (m) => m.moves) - sum(m0, (m) => m.moves)), 0),
-        refused: sum(m1, (m) => m.refused) - sum(m0, (m) => m.refused), held, server, client: worstLoop(m1.map((m) => m.loop)),
-        clientCpuPct: round(((sum(m1, (m) => m.cpuUs) - sum(m0, (m) => m.cpuUs)) / 1e6 / elapsed) * 100, 0),
-        replaced: sum(m1, (m) => m.replaced) - sum(m0, (m) => m.replaced),
+        games: n, movesPerSec: round(moves / elapsed, 0), p50Ms: round(p50Ms, 2), p99Ms: round(p99Ms, 2), serverCpuPct,
+        serverUsPerMove: round(cpu / Math.max(1, moves), 0),
+        serverUsPerGameSecond: round(cpu / (n * elapsed), 1),
+        refused: m1.refused - m0.refused, errors: m1.errors - m0.errors, held, server, client: m1.loop,
+        clientCpuPct: round(((m1.cpuUs - m0.cpuUs) / 1e6 / elapsed) * 100, 0),
+        replaced: m1.replaced - m0.replaced,
         commit,
         fsync,
         fsyncsPerSec: round(fsync.count / elapsed, 0),
       });
       if (!held) {
-        limit = p99Ms > 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : `server CPU ${serverCpuPct}% at ${n} games`;
+        limit = p99Ms >= 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : serverCpuPct >= 90 ? `server CPU ${serverCpuPct}% at ${n} games` : `no move at ${n} games`;
         break;
       }
     }
   } finally {
     loop.stop();
-    await Promise.all(children.map((c) => c.ask({ type: "cap-close" }, "cap-close:done", 120_000 + max * 10).catch(() => undefined)));
-    await Promise.all(extra.map((c) => c.close().catch(() => undefined)));
+    await child.ask({ type: "cap-close" }, "cap-close:done", 120_000 + o.max * 10).catch(() => undefined);
   }
-  const largestHeld = steps.filter((s) => s.held).reduce((a, s) => Math.max(a, s.games), 0);
-  return { steps, largestHeld, limit };
+  const best = steps.filter((s) => s.held).reduce<CapStep | null>((a, s) => (a && a.games >= s.games ? a : s), null);
+  // With no step held, the first step's figures still price a game-second (read with its p99 beside it).
+  const at = best ?? steps[0] ?? null;
+  return {
+    steps, largestHeld: best?.games ?? 0, limit, seatPeriodMs: o.seatPeriodMs, threads: o.threads,
+    atLargest: at ? { games: at.games, held: at.held, clientCpuPct: at.clientCpuPct, serverCpuPct: at.serverCpuPct, serverUsPerGameSecond: at.serverUsPerGameSecond } : null,
+    total: { moves: last?.moves ?? 0, replaced: last?.replaced ?? 0, refused: last?.refused ?? 0, errors: last?.errors ?? 0, dropped: last?.dropped ?? 0 },
+  };
 }
 
 /** Waits until this process's matchmaker lists no room of `name` (or `timeoutMs` passes). */
@@ -327,7 +356,13 @@ async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, se
   };
 }
 
-interface MemResult { games: number; gameHeapKB: number; gameRssKB: number; connHeapKB: number; connRssKB: number; bareRoomHeapKB: number; bareRoomRssKB: number; stateRoomHeapKB: number; stateRoomRssKB: number }
+/** Moves played in each memory game before the mid-game sample (half a game: 4 per seat). */
+const MID_GAME_MOVES = 8;
+
+interface MemResult {
+  /** What each game grew by over MID_GAME_MOVES moves, its seats connected. */
+  midGameHeapKB: number; midGameRssKB: number;
+  games: number; gameHeapKB: number; gameRssKB: number; connHeapKB: number; connRssKB: number; bareRoomHeapKB: number; bareRoomRssKB: number; stateRoomHeapKB: number; stateRoomRssKB: number }
 
 /** Games and rooms of each kind opened and connected before the memory phase's baseline (see measureMemory). */
 const MEM_WARMUP = 20;
@@ -357,12 +392,18 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   await child.ask({ type: "mem-rooms", k, room: "state" }, "mem-rooms:done", 120_000);
   const m4 = await settledMemory();
   snap("4-state");
+  // Mid-game: 8 moves (4 per seat) in each measured game, its seats still connected.
+  await child.ask({ type: "mem-play", from: MEM_WARMUP, moves: MID_GAME_MOVES }, "mem-play:done", 120_000 + k * 200);
+  const m5 = await settledMemory();
+  snap("5-mid-game");
   await child.ask({ type: "mem-release" }, "mem-release:done", 120_000);
   const game = kb(m0, m1, k);
   const conn = kb(m1, m2, 2 * k);
   const bare = kb(m2, m3, k);
   const state = kb(m3, m4, k);
+  const mid = kb(m4, m5, k);
   return {
+    midGameHeapKB: mid.heap, midGameRssKB: mid.rss,
     games: k, gameHeapKB: game.heap, gameRssKB: game.rss, connHeapKB: conn.heap, connRssKB: conn.rss,
     bareRoomHeapKB: bare.heap, bareRoomRssKB: bare.rss, stateRoomHeapKB: state.heap, stateRoomRssKB: state.rss,
   };
@@ -396,10 +437,13 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   const steadyUs = round(median(steady), 1);
   const bareUs = cpuPer("bare");
   const stateUs = cpuPer("state");
+  const barePatchUs = cpuPer("barepatch");
+  const memory = x.mem ? memoryFigures(x.mem) : null;
   const out = {
     bench: "room",
     params,
     bare: { msgsPerSec: rate("bare"), cpuUsPerMsg: bareUs },
+    barePatch: { msgsPerSec: rate("barepatch"), cpuUsPerMsg: barePatchUs, ratioToBare: round(barePatchUs / Math.max(0.001, bareUs), 2) },
     state: { msgsPerSec: rate("state"), cpuUsPerMsg: stateUs, ratioToBare: round(stateUs / Math.max(0.001, bareUs), 2) },
     game: {
       movesPerSec: rate("game"), cpuUsPerMove: cpuPer("game"), steadyCpuUsPerMove: steadyUs, setupCpuUsPerGame: cpuPer("setup"),
@@ -413,9 +457,10 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     cpuRatioGameToBare: round(cpuPer("game") / Math.max(0.001, bareUs), 2),
     steadyCpuRatioToBare: round(steadyUs / Math.max(0.001, bareUs), 2),
     steadyCpuRatioToState: round(steadyUs / Math.max(0.001, stateUs), 2),
+    steadyCpuRatioToBarePatch: round(steadyUs / Math.max(0.001, barePatchUs), 2),
     ratioGameToBgio: round(median(ratio("game", "bgio")), 2),
     commit: x.commit,
-    memory: x.mem,
+    memory: x.mem && memory ? { ...x.mem, ...memory } : null,
     capacity: x.capacity,
     idle: x.idle,
     phases,
@@ -430,9 +475,11 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ["bare room, acked msgs/s", out.bare.msgsPerSec, ""],
     ["game room, moves/s as in real play (set-up included)", out.game.movesPerSec, ""],
     ["boardgame.io 0.50, moves/s (set-up included)", out.bgio.movesPerSec, ""],
-    ["ratio game/boardgame.io moves/s (median of rounds)", out.ratioGameToBgio, ">= 2.5"],
+    ["ratio game/boardgame.io moves/s (median of rounds)", out.ratioGameToBgio, ">= 1.5 (goal 2.5)"],
     ["ratio game/bare (median of rounds)", out.ratioGameToBare, ""],
     ["server CPU us per bare msg", bareUs, ""],
+    ["server CPU us per bare msg with one patch (the inherent part of a move)", barePatchUs, ""],
+    ["bare msg with a patch CPU / bare msg CPU", out.barePatch.ratioToBare, ""],
     ["server CPU us per move, all-in", out.game.cpuUsPerMove, ""],
     ["server CPU us per game set-up (create, join, 2 WS joins, finish)", out.game.setupCpuUsPerGame, ""],
     ["server CPU us per bare room set-up (matchmaker create, join by id, 1 msg, leave)", out.game.bareSetupCpuUs, ""],
@@ -442,40 +489,43 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ["server CPU us per state room move (the game's replicated state, no service)", stateUs, ""],
     ["state room move CPU / bare msg CPU", out.state.ratioToBare, ""],
     ["steady-state move CPU / state room move CPU", out.steadyCpuRatioToState, ""],
+    ["steady-state move CPU / bare msg with a patch CPU", out.steadyCpuRatioToBarePatch, ""],
     ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
   ]));
   console.log();
   console.log(table(`Durability: group commit on a SQLite file, ${x.commit[0]?.games ?? 0} games per batch`, ["synchronous", "us per batch", "us per write", "CPU us per write", "WAL pages per write"],
     x.commit.map((c) => [c.synchronous, c.usPerBatch, c.usPerWrite, c.cpuUsPerWrite, c.walPagesPerWrite])));
   console.log();
-  if (x.mem) {
+  if (x.mem && memory) {
     const m = x.mem;
-    const both = { heap: round(m.gameHeapKB + 2 * m.connHeapKB, 1), rss: round(m.gameRssKB + 2 * m.connRssKB, 1) };
     console.log(table(`Server memory (deltas after gc, K = ${m.games})`, ["what", "heap KB", "RSS KB"], [
       ["per active game (REST-created, no connection)", m.gameHeapKB, m.gameRssKB],
       ["per WebSocket connection to a game", m.connHeapKB, m.connRssKB],
-      ["per active game with both seats connected", both.heap, both.rss],
+      ["per active game with both seats connected, at the start", memory.start.heap, memory.start.rss],
+      [`per active game with both seats connected, mid-game (after ${MID_GAME_MOVES} moves)`, memory.mid.heap, memory.mid.rss],
       ["per bare room with two clients", m.bareRoomHeapKB, m.bareRoomRssKB],
-      ["ratio game with both seats / bare room (target <= 1.2)", round(both.heap / Math.max(0.1, m.bareRoomHeapKB), 2), round(both.rss / Math.max(0.1, m.bareRoomRssKB), 2)],
+      ["ratio game with both seats / bare room, at the start (target <= 1.5)", memory.startToBare.heap, memory.startToBare.rss],
+      ["ratio game with both seats / bare room, mid-game (target <= 1.5)", memory.midToBare.heap, memory.midToBare.rss],
       ["per state room with two clients (the game's replicated state, no service)", m.stateRoomHeapKB, m.stateRoomRssKB],
       ["ratio state room / bare room", round(m.stateRoomHeapKB / Math.max(0.1, m.bareRoomHeapKB), 2), round(m.stateRoomRssKB / Math.max(0.1, m.bareRoomRssKB), 2)],
-      ["ratio game with both seats / state room", round(both.heap / Math.max(0.1, m.stateRoomHeapKB), 2), round(both.rss / Math.max(0.1, m.stateRoomRssKB), 2)],
+      ["ratio game with both seats / state room, at the start", round(memory.start.heap / Math.max(0.1, m.stateRoomHeapKB), 2), round(memory.start.rss / Math.max(0.1, m.stateRoomRssKB), 2)],
     ]));
     console.log();
   }
   if (x.capacity) {
-    console.log(table(`Capacity: each seat moves every 5 s; largest N that held: ${x.capacity.largestHeld} (stopped: ${x.capacity.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "clients cpu", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "client loop p99/max ms", "client gc ms (max)", "refused", "held"],
+    const cap = x.capacity;
+    console.log(table(`Capacity: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "server us/game-s", "generator cpu", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "generator loop p99/max ms", "generator gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
-        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
+        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, c.serverUsPerGameSecond, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
         `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
-        c.refused, c.held ? "yes" : "no",
+        c.errors ? `${c.refused} (+${c.errors} set-up errors)` : c.refused, c.held ? "yes" : "no",
       ])));
     const split = (x: StallSplit) => `${x.count}: ${round(x.ms, 0)} = ${round(x.runMs, 0)} + ${round(x.gcMs, 0)} + ${round(x.queuedMs, 0)} + ${round(x.asleepMs, 0)}`;
     console.log(table(`Event-loop stalls (ticks >= ${STALL_MS} ms late): count: ms from the tick before = running + in GC + waiting for a CPU + asleep (the timer's wait or a system call)`,
-      ["active games", "server", "clients"], x.capacity.steps.map((c) => [c.games, split(c.server.stalls), split(c.client.stalls)])));
+      ["active games", "server", "generator"], x.capacity.steps.map((c) => [c.games, split(c.server.stalls), split(c.client.stalls)])));
     console.log();
   }
   if (x.idle) {
@@ -488,7 +538,46 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ]));
     console.log();
   }
-  console.log(JSON.stringify(out));
+  const targets = targetRows(out.steadyCpuRatioToBare, out.ratioGameToBgio, x.capacity, memory, x.idle);
+  console.log(table("Targets: every figure of this run beside its target (ratios measured side by side, in this run)", ["figure", "value", "target", "met"], targets.map((t) => [t.figure, t.value, t.target, t.met])));
+  console.log(JSON.stringify({ ...out, targets }));
+}
+
+interface MemFigures { start: { heap: number; rss: number }; mid: { heap: number; rss: number }; startToBare: { heap: number; rss: number }; midToBare: { heap: number; rss: number } }
+
+/** A game with both seats connected at its start and mid-game, and each as a ratio to the bare room with two clients. */
+function memoryFigures(m: MemResult): MemFigures {
+  const start = { heap: round(m.gameHeapKB + 2 * m.connHeapKB, 1), rss: round(m.gameRssKB + 2 * m.connRssKB, 1) };
+  const mid = { heap: round(start.heap + m.midGameHeapKB, 1), rss: round(start.rss + m.midGameRssKB, 1) };
+  const to = (a: { heap: number; rss: number }) => ({ heap: round(a.heap / Math.max(0.1, m.bareRoomHeapKB), 2), rss: round(a.rss / Math.max(0.1, m.bareRoomRssKB), 2) });
+  return { start, mid, startToBare: to(start), midToBare: to(mid) };
+}
+
+interface TargetRow { figure: string; value: number | string; target: string; met: "yes" | "no" | "-" }
+
+/** The issue's targets, each read from this run (a figure the run skipped reads "-"). */
+function targetRows(steadyToBare: number, gameToBgio: number, cap: CapResult | null, mem: MemFigures | null, idle: IdleResult | null): TargetRow[] {
+  const row = (figure: string, value: number | null | undefined, target: string, ok: ((v: number) => boolean) | null): TargetRow => ({
+    figure, value: value ?? "-", target, met: value === null || value === undefined || !ok || !Number.isFinite(value) ? "-" : ok(value) ? "yes" : "no",
+  });
+  const there = cap?.atLargest && !cap.atLargest.held ? ` (at ${cap.atLargest.games} games, which did not hold)` : "";
+  return [
+    row("server CPU per steady-state move / bare room's per message", steadyToBare || null, "<= 4", (v) => v <= 4),
+    row("moves/s as in real play, set-up included / boardgame.io's", gameToBgio || null, ">= 1.5 (goal 2.5)", (v) => v >= 1.5),
+    row(`capacity: active games at a move per ${(cap?.seatPeriodMs ?? 5000) / 1000} s per seat, p99 < 50 ms, server CPU < 90%`, cap?.largestHeld, ">= 5,000 (goal 10,000)", (v) => v >= 5000),
+    row(`  the load generator's CPU there${there} (% of one core, every thread)`, cap?.atLargest?.clientCpuPct, "", null),
+    row(`  the server's CPU there${there} (% of one core)`, cap?.atLargest?.serverCpuPct, "< 90", (v) => v < 90),
+    row(`  server CPU us per game-second at that pace${there}`, cap?.atLargest?.serverUsPerGameSecond, "", null),
+    row("memory per game with both seats / bare room with two clients, at the start (heap)", mem?.startToBare.heap, "<= 1.5", (v) => v <= 1.5),
+    row(`memory per game with both seats / bare room with two clients, mid-game (heap, after ${MID_GAME_MOVES} moves)`, mem?.midToBare.heap, "<= 1.5", (v) => v <= 1.5),
+    row(`${idle?.games ?? 10_000} idle active games: server CPU (% of one core)`, idle?.serverCpuPct, "< 5", (v) => v < 5),
+  ];
+}
+
+/** A client that plays no moves still receives its seat's hands (the state room's too): they are read as received. */
+function ignoreHands(room: ClientRoom): ClientRoom {
+  room.onMessage("hand", () => undefined);
+  return room;
 }
 
 // ---- the load generator (child process) ---------------------------------------------------------
@@ -501,8 +590,7 @@ async function runClient() {
   const http = new HttpClient(url, 64);
   const sdk = new Client(url);
   const reserveSeats = WS_JOIN === "reservation";
-  const paced = new PacedGames(http, sdk, 5000, reserveSeats);
-  const loop = new LoopMonitor();
+  let generator: Generator | null = null;
   let stats: PlayStats = newStats(true);
   let games = 0;
   let stalls = 0;
@@ -513,7 +601,32 @@ async function runClient() {
   const memRooms: ClientRoom[] = [];
   /** How many of memGames have their seats connected (the warm-up's games are connected before the baseline). */
   let memConnected = 0;
-  const memGameRooms: Array<{ room: ClientRoom; seat: Seat }> = [];
+  /** The memory games' seats, by game (memGames' order): each keeps what its last hand message allows it to play. */
+  const memGameRooms: Array<{ room: ClientRoom; seat: Seat; game: number; legal: string[]; moved: number }> = [];
+
+  /** Plays `moves` moves in each memory game from `from` on, one game's moves after another, 8 games at a time. */
+  async function playMemGames(from: number, moves: number) {
+    const seatsOf = (game: number) => memGameRooms.filter((r) => r.game === game);
+    const until = async (ok: () => boolean) => {
+      for (const stop = nowMs() + 5000; !ok(); ) {
+        if (nowMs() > stop) throw new Error("a memory game's move was not acknowledged within 5 s");
+        await sleep(2);
+      }
+    };
+    for (let i = from; i < memGames.length; i += 8) {
+      await Promise.all(Array.from({ length: Math.min(8, memGames.length - i) }, async (_, j) => {
+        const seats = seatsOf(i + j);
+        for (let k = 0; k < moves; k++) {
+          await until(() => seats.some((x) => x.legal.length > 0));
+          const mover = seats.find((x) => x.legal.length > 0)!;
+          const before = mover.moved;
+          mover.room.send("move", { move: mover.legal[Math.floor(Math.random() * mover.legal.length)] });
+          mover.legal = [];
+          await until(() => mover.moved > before);
+        }
+      }));
+    }
+  }
 
   async function gameLoop(i: number, ready: () => void) {
     let first = true;
@@ -522,7 +635,8 @@ async function runClient() {
       try {
         const g = await openFriendGame(http, `g${i}`, undefined, reserveSeats);
         if (!running) break;
-        players = await Promise.all((["A", "B"] as const).map(async (seat) => new SeatPlayer(await joinSeat(sdk, g, seat), seat, stats)));
+        // Each player listens from its own join on: its first hand must not wait for the other seat's join.
+        players = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(sdk, g, seat).then((room) => new SeatPlayer(room, seat, stats))));
         players.forEach((p) => live.add(p));
         if (first) {
           ready();
@@ -578,7 +692,7 @@ async function runClient() {
   const setupLoop = (i: number, ready: () => void) =>
     repeatSetups("setup", i, ready, async (joined) => {
       const g = await openFriendGame(http, `s${i}`, undefined, reserveSeats);
-      const rooms = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(sdk, g, seat)));
+      const rooms = await Promise.all((["A", "B"] as const).map((seat) => joinSeat(sdk, g, seat).then(ignoreHands)));
       joined();
       const ended = new Promise<void>((resolve) => rooms[0].onStateChange((st: { status?: string }) => st.status === "finished" && resolve()));
       rooms[0].send("resign");
@@ -614,9 +728,9 @@ async function runClient() {
   }
 
   /** Two clients of one room ("bare" or "state") taking turns: each acknowledgement sends the other's message. */
-  async function pairLoop(room: "bare" | "state", ready: () => void) {
-    const a = await sdk.create(room);
-    const b = await sdk.joinById(a.roomId);
+  async function pairLoop(room: "bare" | "barepatch" | "state", ready: () => void) {
+    const a = ignoreHands(await sdk.create(room));
+    const b = ignoreHands(await sdk.joinById(a.roomId));
     const pair = [a, b];
     pair.forEach((r) => live.add(r));
     let turn = 0;
@@ -656,7 +770,7 @@ async function runClient() {
         for (let i = 0; i < n; i++) {
           let ready!: () => void;
           readies.push(new Promise<void>((r) => (ready = r)));
-          const loop = m.kind === "bare" || m.kind === "state" ? pairLoop(m.kind, ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "baresetup" ? bareSetupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
+          const loop = m.kind === "bare" || m.kind === "barepatch" || m.kind === "state" ? pairLoop(m.kind, ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "baresetup" ? bareSetupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : gameLoop(i, ready);
           loops.push(loop.catch((e) => {
             process.stderr.write(`loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
             ready();
@@ -687,21 +801,22 @@ async function runClient() {
         live.clear();
         return {};
       }
+      case "cap-start": {
+        generator ??= new Generator(url, Number(m.threads), Number(m.seatPeriodMs));
+        return {};
+      }
       case "cap-grow": {
         // The games already open keep moving while the new ones are opened.
-        paced.start();
-        await paced.grow(Number(m.n), Number(m.rampMs ?? 0));
-        return { games: paced.size };
+        await generator!.grow(Number(m.n), Number(m.rampMs ?? 0));
+        return {};
       }
       case "cap-mark": {
-        // The parent pools the round trips of every load generator before it takes percentiles.
-        const out = { moves: paced.moves, refused: paced.refused, replaced: paced.replaced, cpuUs: cpuSince({ user: 0, system: 0 }), latencies: m.latencies ? paced.latencies : [], loop: loop.read() };
-        paced.latencies = [];
-        loop.reset();
-        return out;
+        // This process's CPU: every generator thread's.
+        return { ...(await generator!.mark()), cpuUs: cpuSince({ user: 0, system: 0 }) };
       }
       case "cap-close": {
-        await paced.close();
+        await generator?.close();
+        generator = null;
         return {};
       }
       case "mem-games": {
@@ -716,17 +831,27 @@ async function runClient() {
       case "mem-conns": {
         for (let i = memConnected; i < memGames.length; i += 8) {
           const batch = memGames.slice(i, i + 8);
-          await Promise.all(batch.flatMap((g) => (["A", "B"] as const).map(async (seat) => memGameRooms.push({ room: await sdk.joinById(g.gameId, { playerToken: g.tokens[seat] }), seat }))));
+          await Promise.all(batch.flatMap((g, j) => (["A", "B"] as const).map(async (seat) => {
+            const entry = { room: await sdk.joinById(g.gameId, { playerToken: g.tokens[seat] }), seat, game: i + j, legal: [] as string[], moved: 0 };
+            entry.room.onMessage("hand", (h: { legal?: string[] }) => (entry.legal = h.legal ?? []));
+            entry.room.onMessage("moved", (mv: { hand?: { legal?: string[] } }) => ((entry.legal = mv.hand?.legal ?? []), entry.moved++));
+            memGameRooms.push(entry);
+          })));
         }
         memConnected = memGames.length;
+        await sleep(200);
+        return {};
+      }
+      case "mem-play": {
+        await playMemGames(Number(m.from), Number(m.moves));
         await sleep(200);
         return {};
       }
       case "mem-rooms": {
         const k = Number(m.k);
         for (let i = 0; i < k; i++) {
-          const a = await sdk.create(m.room === "state" ? "state" : "bare");
-          memRooms.push(a, await sdk.joinById(a.roomId));
+          const a = ignoreHands(await sdk.create(m.room === "state" ? "state" : "bare"));
+          memRooms.push(a, ignoreHands(await sdk.joinById(a.roomId)));
         }
         await sleep(200);
         return {};

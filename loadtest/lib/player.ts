@@ -1,9 +1,7 @@
 /**
- * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk): whenever the synced state
- * says it is this seat's turn, it picks a card of its own hand (its last `hand` message, or the hand in its
- * last `moved`) and any empty square, and
- * sends `move` { card, square }. `moved` acknowledges, `refused` refuses. `finished` settles when the game
- * ends, the seat leaves, or the room goes away.
+ * A WebSocket seat that plays legal moves through the game room (@colyseus/sdk), as a stock SDK client
+ * does: it plays a random entry of the `legal` list its seat's `hand` message (sent when its turn begins)
+ * or `moved` acknowledgement carries, as `move` { move: "E7@b3" }; `refused` refuses. `finished` settles when the synced state says the game ended, the seat leaves, or the room goes away.
  *
  * Unpaced (the default), a seat moves as soon as its turn comes, so the load follows whatever the machine
  * can do. Paced (`paceMs`), each seat moves once every `paceMs` on its own clock: its first move half a
@@ -17,7 +15,7 @@ import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 
 import type { Client, Room } from "@colyseus/sdk";
-import { nowMs, pickMove, type Seat } from "./common";
+import { nowMs, type Seat } from "./common";
 
 const LEAVE_WAIT_MS = 2000;
 
@@ -43,25 +41,27 @@ type Outcome = "finished" | "left";
 export class SeatPlayer {
   readonly finished: Promise<Outcome>;
   private settle!: (o: Outcome) => void;
-  private sentAt = -1;
   private sentTime = 0;
+  /** A move was sent and neither `moved` nor `refused` has answered it. */
+  private inflight = false;
+  /** What this seat may play, from its last `hand` or `moved` (empty when it is not its turn). */
+  private legal: string[] = [];
   private stopped = false;
   private refusalsInARow = 0;
   /** When this seat's next move is due (paced only); undefined until it first sees its turn. */
   private due: number | undefined;
   private paceTimer: NodeJS.Timeout | undefined;
-  /** The card ids of this seat's hand, as the room last sent them (the state holds none). */
-  private hand: string[] = [];
 
   constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats, private readonly paceMs = 0) {
     this.finished = new Promise((r) => (this.settle = r));
     room.onStateChange(() => this.maybeMove());
-    room.onMessage("hand", (m: { cards: Array<{ id: string }> }) => {
-      this.hand = m.cards.map((c) => c.id);
+    room.onMessage("hand", (h: { legal?: string[] }) => {
+      this.legal = h.legal ?? [];
       this.maybeMove();
     });
-    room.onMessage("moved", (m: { hand: { cards: Array<{ id: string }> } }) => {
-      this.hand = m.hand.cards.map((c) => c.id);
+    room.onMessage("moved", (m: { hand?: { legal?: string[] } }) => {
+      this.inflight = false;
+      if (m.hand) this.legal = m.hand.legal ?? [];
       this.stats.acked++;
       this.refusalsInARow = 0;
       const ms = nowMs() - this.sentTime;
@@ -71,8 +71,8 @@ export class SeatPlayer {
     room.onMessage("refused", (m: { code: string; detail: string }) => {
       this.stats.refused[m.code] = (this.stats.refused[m.code] ?? 0) + 1;
       if (this.stats.refusalSamples.length < 5) this.stats.refusalSamples.push(`${m.code}: ${m.detail}`);
-      // Try again on the next state (or now, if the state already says it is our turn); give up after 5.
-      this.sentAt = -1;
+      // Try again now with the same legal list (it may have been a stale one); give up after 5 in a row.
+      this.inflight = false;
       if (this.paceMs > 0) this.due = nowMs();
       if (++this.refusalsInARow < 5) setImmediate(() => this.maybeMove());
     });
@@ -90,13 +90,10 @@ export class SeatPlayer {
     const s = this.room.state;
     if (!s) return;
     if (s.status === "finished") return this.settle("finished");
-    if (s.status !== "active" || s.turn !== this.seat || s.moveCount === this.sentAt) return;
+    if (this.inflight || s.status !== "active" || this.legal.length === 0) return;
     if (this.paceMs > 0 && !this.dueNow()) return;
-    const occupied: string[] = [];
-    s.board?.forEach((_cell: unknown, square: string) => occupied.push(square));
-    const move = pickMove(this.hand, occupied);
-    if (!move) return;
-    this.sentAt = s.moveCount;
+    const move = { move: this.legal[Math.floor(Math.random() * this.legal.length)] };
+    this.inflight = true;
     this.sentTime = nowMs();
     this.stats.sent++;
     this.room.send("move", move);

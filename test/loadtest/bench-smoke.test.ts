@@ -40,21 +40,32 @@ describe("Smoke: benchmarks", function () {
     this.timeout(200_000);
     const r = await run("room-bench.ts", [
       "--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5",
-      "--capacity-max", "10", "--capacity-seconds", "1", "--idle-games", "10", "--idle-seconds", "1", "--idle-settle-seconds", "1",
+      // The capacity phase's light generator: seats moving every 200 ms, so that games end and are replaced within the run.
+      "--capacity-max", "10", "--capacity-seconds", "2", "--capacity-seat-ms", "200", "--capacity-ramp-seconds", "1", "--idle-games", "10", "--idle-seconds", "1", "--idle-settle-seconds", "1",
     ], 180_000);
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "room");
     assert.ok(out.bare.msgsPerSec > 0 && out.bare.cpuUsPerMsg > 0);
+    assert.ok(out.barePatch.msgsPerSec > 0 && out.barePatch.cpuUsPerMsg > 0, "the bare room with a patch per message was measured");
     assert.ok(out.game.movesPerSec > 0 && out.game.cpuUsPerMove > 0 && out.game.setupCpuUsPerGame > 0);
     assert.ok(out.game.bareSetupCpuUs > 0 && out.game.setupRatioToBare > 0, "the bare room's set-up was measured");
     // The state room plays whole games, and starts new ones in place: a throw there would leave messages unacknowledged.
     assert.ok(out.state.msgsPerSec > 0 && out.state.cpuUsPerMsg > 0 && out.steadyCpuRatioToState !== undefined, "the state room was measured");
     assert.ok(Number.isFinite(out.memory.stateRoomHeapKB), "the state room's memory was measured");
+    assert.ok(Number.isFinite(out.memory.startToBare.heap) && Number.isFinite(out.memory.midToBare.heap), "memory at the start and mid-game");
     assert.ok(out.bgio.movesPerSec > 0 && out.bgio.cpuUsPerMove > 0);
     assert.ok(out.ratioGameToBare > 0 && out.ratioGameToBgio > 0);
     assert.deepEqual(out.commit.map((c: any) => c.synchronous), ["FULL", "NORMAL"]);
+    // The light generator played from its hand messages over raw sockets, replaced finished games, and
+    // every move it chose from `legal` was accepted.
     assert.equal(out.capacity.steps.length, 1);
-    assert.ok(out.capacity.steps[0].movesPerSec >= 0);
+    assert.ok(out.capacity.steps[0].movesPerSec > 0, JSON.stringify(out.capacity));
+    assert.ok(out.capacity.total.moves > 0 && out.capacity.total.replaced > 0, JSON.stringify(out.capacity.total));
+    assert.equal(out.capacity.total.refused, 0, "the generator's legal move was refused");
+    assert.equal(out.capacity.total.errors, 0, "a generator's set-up failed");
+    assert.equal(out.capacity.total.dropped, 0, "the server closed a seat's socket mid-game");
+    assert.ok(out.capacity.steps[0].clientCpuPct > 0 && out.capacity.steps[0].serverUsPerGameSecond > 0);
+    assert.equal(out.targets.length, 9, "every target's figure is printed");
     assert.equal(out.idle.games, 10);
     assert.equal(out.game.refused, 0, "a legal move was refused");
     assert.match(r.stdout, /acked\/s/);

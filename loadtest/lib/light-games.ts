@@ -1,0 +1,222 @@
+/**
+ * The capacity load of one thread: N active games, both seats on raw Colyseus sockets (wire.ts), each seat
+ * moving once every `seatPeriodMs` (a game every half of it), the games' moves spread evenly over that
+ * period. A seat plays from its own messages only, never from the schema state: a random entry of the
+ * `legal` list of its last `hand` (on its join, whenever its turn begins) or of the hand inside its last
+ * `moved`. A game whose board is full is left and replaced by a new one, created as in real play (friend
+ * create and join over REST, each answer carrying its seat's reservation), in the same place on the clock.
+ *
+ * The clock is a wheel of SLOT_MS slots over one period: each game sits in one slot and is due once a period,
+ * so a tick touches only the games due in it, whatever N is. A game due while its mover has no legal move
+ * yet (its `hand` is on its way) moves as soon as it arrives; a slot that comes round while the game is still
+ * due (the server is that far behind) is not added to it: the offered load never exceeds the pace.
+ * Round trips are measured from a move's send to its `moved`.
+ */
+import { CELLS } from "../../src/game/board";
+import { nowMs, openFriendGame, sleep, type HttpClient, type Seat } from "./common";
+import { WireSeat, type Reservation } from "./wire";
+
+/** What a seat reads of the room's direct messages (rooms/messages.ts holds the whole contract). */
+type SeatMessage =
+  | { type: "hand"; legal: string[] }
+  | { type: "moved"; n: number; hand?: { legal: string[] } }
+  | { type: "refused"; code: string; detail: string };
+
+interface LightSeat { wire: WireSeat | null; legal: string[] }
+interface LightGame {
+  seats: Record<Seat, LightSeat>;
+  slot: number;
+  /** The game's move is due (its slot came) and not yet sent. */
+  due: boolean;
+  /** A move was sent and its `moved` (or `refused`) has not come back. */
+  inflight: boolean;
+  sentAt: number;
+  /** Being left and replaced (or opened): nothing is sent meanwhile. */
+  replacing: boolean;
+}
+
+const SLOT_MS = 10;
+/** How long a finished or failed game's place waits before another set-up is tried after a failure. */
+const RETRY_MS = 1000;
+
+export interface LightCounters {
+  moves: number;
+  refused: number;
+  replaced: number;
+  /** Set-ups that failed (REST or WebSocket), each retried. */
+  errors: number;
+  /** Games whose socket the server closed mid-game (each replaced). */
+  dropped: number;
+  /** The first few failures and refusals, for the report. */
+  samples: string[];
+}
+
+export class LightGames {
+  private games: LightGame[] = [];
+  private wheel: LightGame[][];
+  private timer?: NodeJS.Timeout;
+  private nextSlot = 0;
+  private startedAt = 0;
+  private closing = false;
+  latencies: number[] = [];
+  readonly counters: LightCounters = { moves: 0, refused: 0, replaced: 0, errors: 0, dropped: 0, samples: [] };
+
+  constructor(
+    private readonly http: HttpClient,
+    /** The server's ws:// origin. */
+    private readonly wsBase: string,
+    seatPeriodMs = 5000,
+    private readonly name = "light",
+  ) {
+    this.wheel = Array.from({ length: Math.max(1, Math.round(seatPeriodMs / 2 / SLOT_MS)) }, () => []);
+  }
+
+  get size(): number {
+    return this.games.length;
+  }
+
+  /**
+   * Opens games (8 at a time) until there are `n`, spread over `rampMs` while those already open keep moving:
+   * a game lives 16 moves (40 s at the default pace), and games opened together would also end, and be
+   * replaced, together; opened over a game's lifetime they end at an even rate, as in steady play.
+   */
+  async grow(n: number, rampMs = 0): Promise<void> {
+    this.start();
+    const adding = n - this.games.length;
+    const started = nowMs();
+    for (let opened = 0; this.games.length < n && !this.closing; ) {
+      const batch = Math.min(8, n - this.games.length);
+      const wait = started + (rampMs * opened) / adding - nowMs();
+      if (wait > 0) await sleep(wait);
+      const fresh = Array.from({ length: batch }, () => this.place());
+      this.games.push(...fresh);
+      await Promise.all(fresh.map((g) => this.open(g)));
+      opened += batch;
+    }
+  }
+
+  /** Resigns every game (so the server finishes and releases it) and closes every socket. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.timer);
+    for (const g of this.games) (g.seats.A.wire ?? g.seats.B.wire)?.send("resign");
+    await sleep(500);
+    for (let i = 0; i < this.games.length; i += 200) {
+      await Promise.all(this.games.slice(i, i + 200).flatMap((g) => [g.seats.A.wire, g.seats.B.wire]).map((w) => w?.leave() ?? Promise.resolve()));
+    }
+    this.games = [];
+    this.wheel.forEach((s) => (s.length = 0));
+  }
+
+  /** A new game's place on the clock: a random slot, so that the moves of N games spread evenly. */
+  private place(): LightGame {
+    const g: LightGame = { seats: { A: { wire: null, legal: [] }, B: { wire: null, legal: [] } }, slot: Math.floor(Math.random() * this.wheel.length), due: false, inflight: false, sentAt: 0, replacing: true };
+    this.wheel[g.slot].push(g);
+    return g;
+  }
+
+  private start(): void {
+    if (this.timer) return;
+    this.startedAt = nowMs();
+    this.nextSlot = 0;
+    this.timer = setInterval(() => this.tick(), SLOT_MS);
+  }
+
+  /** Every slot whose time has come since the last tick (a late tick catches up, at most one period). */
+  private tick(): void {
+    const upTo = Math.floor((nowMs() - this.startedAt) / SLOT_MS);
+    if (upTo - this.nextSlot > this.wheel.length) this.nextSlot = upTo - this.wheel.length;
+    for (; this.nextSlot <= upTo; this.nextSlot++) {
+      for (const g of this.wheel[this.nextSlot % this.wheel.length]) {
+        if (g.replacing) continue;
+        g.due = true;
+        this.play(g);
+      }
+    }
+  }
+
+  /** Sends the due move of whichever seat holds legal moves (the one whose turn it is). */
+  private play(g: LightGame): void {
+    if (!g.due || g.inflight || g.replacing) return;
+    const seat = g.seats.A.legal.length > 0 ? g.seats.A : g.seats.B.legal.length > 0 ? g.seats.B : null;
+    if (!seat?.wire) return;
+    const move = seat.legal[Math.floor(Math.random() * seat.legal.length)];
+    g.due = false;
+    g.inflight = true;
+    g.sentAt = nowMs();
+    seat.wire.send("move", { move });
+  }
+
+  private onMessage(g: LightGame, seat: LightSeat, type: string | number, payload: unknown): void {
+    const m = { ...(payload as object), type } as SeatMessage;
+    switch (m.type) {
+      case "hand":
+        seat.legal = m.legal ?? [];
+        return this.play(g);
+      case "moved": {
+        this.latencies.push(nowMs() - g.sentAt);
+        this.counters.moves++;
+        g.inflight = false;
+        seat.legal = m.hand?.legal ?? [];
+        if (m.n >= CELLS) void this.replace(g);
+        else this.play(g);
+        return;
+      }
+      case "refused":
+        this.counters.refused++;
+        this.sample(`refused ${m.code}: ${m.detail}`);
+        // Tried again at the game's next slot, with whatever hand the seat holds by then.
+        g.inflight = false;
+        return;
+    }
+  }
+
+  /** Opens a friend game into `g` (REST create and join with their seats' reservations, two sockets). */
+  private async open(g: LightGame): Promise<void> {
+    g.replacing = true;
+    while (!this.closing) {
+      try {
+        const f = await openFriendGame(this.http, this.name, undefined, true);
+        const wires = await Promise.all((["A", "B"] as const).map((s) => WireSeat.connect(this.wsBase, f.reservations![s] as Reservation)));
+        for (const [i, s] of (["A", "B"] as const).entries()) {
+          const seat: LightSeat = { wire: wires[i], legal: [] };
+          g.seats[s] = seat;
+          g.due = false;
+          g.inflight = false;
+          seat.wire!.listen((type, payload) => this.onMessage(g, seat, type, payload));
+          // A socket the server closes mid-game (not our own leave) leaves the game unplayable: replaced.
+          seat.wire!.onClose = () => {
+            if (g.seats[s] !== seat || g.replacing || this.closing) return;
+            this.counters.dropped++;
+            this.sample(`seat ${s} dropped`);
+            void this.replace(g);
+          };
+        }
+        g.due = false;
+        g.inflight = false;
+        g.replacing = false;
+        if (this.closing) await Promise.all(wires.map((w) => w.leave()));
+        return;
+      } catch (e) {
+        this.counters.errors++;
+        this.sample(`set-up: ${e instanceof Error ? e.message : String(e)}`);
+        await sleep(RETRY_MS);
+      }
+    }
+  }
+
+  /** Leaves a finished game and opens a new one in its place. */
+  private async replace(g: LightGame): Promise<void> {
+    g.replacing = true;
+    const old = [g.seats.A.wire, g.seats.B.wire];
+    g.seats.A = { wire: null, legal: [] };
+    g.seats.B = { wire: null, legal: [] };
+    await Promise.all(old.map((w) => w?.leave() ?? Promise.resolve()));
+    await this.open(g);
+    if (!this.closing) this.counters.replaced++;
+  }
+
+  private sample(s: string): void {
+    if (this.counters.samples.length < 5) this.counters.samples.push(s);
+  }
+}
