@@ -1,7 +1,8 @@
 /**
  * The first listener of the HTTP server, in front of Colyseus' own (which answers `POST /matchmake/...`
  * before Express sees the request):
- * - a request whose declared body is larger than the limit is answered 413 on any route, unread;
+ * - a request whose declared body is larger than the limit is answered 413 on any route, unread: the rest
+ *   of the body is then discarded up to a bound before the connection closes, so the client sees the 413;
  * - matchmaking requests count against the `matchmake` policy (with the RateLimit fields), and their body
  *   is read here with the same limit, checked while reading, then handed to Colyseus already parsed (it
  *   would otherwise read any body whole). Unlimited, one address could keep a game room full of seat
@@ -28,6 +29,41 @@ export interface GateOptions {
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What is discarded after an early 413 before the connection is cut: a client sending more is reset. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+/**
+ * Sends a whole answer before the body was read, then discards what the client still sends, up to
+ * `DRAIN_BYTES` or `DRAIN_MS`, and only then ends the response (and with it the connection). Closing at once
+ * would leave unread bytes in the kernel, which answers them with a reset: a client still uploading would
+ * see EPIPE or ECONNRESET instead of the answer. The response is ended last because Node closes a
+ * `connection: close` socket as soon as its response finishes.
+ */
+function answerThenDrain(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { "content-type": "application/problem+json", "API-Version": "1", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.write(body);
+  let seen = 0;
+  const timer = setTimeout(() => cut(), DRAIN_MS);
+  timer.unref();
+  const cut = () => {
+    clearTimeout(timer);
+    res.end();
+    req.socket.destroy();
+  };
+  req.on("data", (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_BYTES) cut();
+  });
+  // Everything sent has been read: the close is clean (the answer, then FIN, no reset).
+  req.once("end", () => {
+    clearTimeout(timer);
+    res.end();
+  });
+  req.socket.once("close", () => clearTimeout(timer));
+  req.resume();
+}
 
 /** The declared body length, or null when the body is chunked (or absent). */
 function declaredLength(req: IncomingMessage): number | null {
@@ -108,21 +144,22 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
   gate.use((req, res) => pass(req, res));
   gate.use(errorHandler(o.log, o.baseUrl));
 
-  const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
+  const tooLarge = (req: IncomingMessage, res: ServerResponse, declared: boolean) => {
     const e = new AppError("payload_too_large", `the request body is larger than ${o.maxBodyBytes} bytes`);
     for (const [k, v] of Object.entries(o.corsHeaders(req))) res.setHeader(k, v);
-    // The body is never read: the connection ends with the answer.
+    const body = JSON.stringify(problemBody(e, o.baseUrl));
+    if (declared) return answerThenDrain(req, res, e.status, body);
+    // A chunked body past the limit is being cut short while read: the connection ends with the answer.
     res.writeHead(e.status, { "content-type": "application/problem+json", "API-Version": "1", connection: "close" });
-    res.end(JSON.stringify(problemBody(e, o.baseUrl)));
-    // Whatever else was reading the request stops here: the connection ends with the answer.
+    res.end(body);
     res.on("finish", () => req.socket.destroySoon());
   };
 
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const length = declaredLength(req);
-    if (length !== null && !(length <= o.maxBodyBytes)) return tooLarge(req, res);
-    if (length === null && req.headers["transfer-encoding"] !== undefined) capChunkedBody(req, res, o.maxBodyBytes, () => tooLarge(req, res));
+    if (length !== null && !(length <= o.maxBodyBytes)) return tooLarge(req, res, true);
+    if (length === null && req.headers["transfer-encoding"] !== undefined) capChunkedBody(req, res, o.maxBodyBytes, () => tooLarge(req, res, false));
     if (req.method === "POST" && req.url?.startsWith("/matchmake/")) gate(req, res);
     else pass(req, res);
   });

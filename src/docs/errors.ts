@@ -87,7 +87,8 @@ export const ERROR_DOCS = {
       "Report the result the game actually had (`GET /games/{id}` shows it), or read the verified result with `GET /agent/challenge/{token}` instead of reporting one.",
   },
   payload_too_large: {
-    cause: "The request body is larger than 64 KiB.",
+    cause:
+      "The request body is larger than 64 KiB (MAX_BODY_BYTES). A body whose Content-Length says so is answered at once, on every route; the server then discards up to 16 MB more of it before closing, so the client reads the 413 rather than a reset.",
     action: "Send a smaller body; no operation needs more.",
   },
   rate_limited: {
