@@ -25,6 +25,7 @@ import { QuickMatch } from "./games/quick-match";
 import { guardMatchmaking } from "./games/matchmaking-guard";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { SubscriptionCache } from "./games/subscription-cache";
+import { WaitingSweep } from "./games/waiting-sweep";
 import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
@@ -145,6 +146,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     baseUrl,
     houseDelayMs: config.houseDelayMs,
     waitingGameTtlS: config.waitingGameTtlS,
+    waitingRoomIdleMs: config.waitingRoomIdleMs,
     finishedGraceMs: opts.finishedGraceMs ?? 30_000,
     reconnectSeconds: 60,
   };
@@ -157,7 +159,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
 
   // Colyseus answers CORS for every route before Express; expose the headers clients need to read.
-  guardMatchmaking();
+  guardMatchmaking((roomId) => rooms.openForJoin(roomId));
   const cors = (origin: string | null | undefined) => ({
     "Access-Control-Allow-Origin": origin || "*",
     "Access-Control-Allow-Headers": "Origin, X-Requested-With, Content-Type, Accept, Authorization, mcp-session-id, mcp-protocol-version, Last-Event-ID, If-None-Match",
@@ -253,6 +255,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
+  const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
+  sweep.start();
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
 
   let closing: Promise<void> | undefined;
@@ -267,6 +271,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     close: () =>
       (closing ??= (async () => {
         await mcp.close();
+        sweep.stop();
         subscriptionCache.stop();
         await server.gracefullyShutdown(false);
         // After the rooms closed: peers see this process leave and re-create its unfinished games.
@@ -279,11 +284,24 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
 }
 
-/** Re-creates the rooms of every unfinished game, so clocks and house moves go on after a restart. */
+/** Rooms re-created at once while resuming: their store reads and claims overlap, and claims share fsyncs. */
+const RESUME_WIDTH = 16;
+
+/**
+ * Re-creates the rooms of the active games, so clocks and house moves go on after a restart, RESUME_WIDTH at
+ * a time. Waiting games have no room until someone arrives (GameService.open), so none is made for them; the
+ * waiting sweep aborts those whose time ran out meanwhile.
+ */
 async function resumeGames(store: Store, rooms: RoomAccess, log: Logger): Promise<void> {
-  const unfinished = await store.listUnfinishedGames();
-  for (const game of unfinished) {
-    await rooms.ensure(game.id).catch((err) => log.error({ err, gameId: game.id }, "could not resume game"));
-  }
-  if (unfinished.length) log.info({ count: unfinished.length }, "resumed unfinished games");
+  const started = Date.now();
+  const active = await store.listGamesWithStatus("active");
+  let next = 0;
+  const worker = async () => {
+    while (next < active.length) {
+      const { id } = active[next++];
+      await rooms.ensure(id).catch((err) => log.error({ err, gameId: id }, "could not resume game"));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RESUME_WIDTH, active.length) }, worker));
+  if (active.length) log.info({ count: active.length, ms: Date.now() - started }, "resumed active games");
 }

@@ -242,6 +242,12 @@ export interface GamesPort {
   listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }>;
   /** Games not finished (for resuming rooms after a restart), oldest first. */
   listUnfinishedGames(): Promise<GameRecord[]>;
+  /**
+   * Games of one unfinished status, oldest first (createdAt, then id): those created before `createdBefore`
+   * (all when absent), at most `limit` (all when absent). A restart resumes the active ones; the waiting
+   * ones past their waiting time are aborted in pages.
+   */
+  listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]>;
 
   /**
    * Like updateGame, but only when every member of `expected` equals the stored one (undefined: absent).
