@@ -20,7 +20,7 @@ import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
 import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
-import { subscribeOnce } from "./waiter";
+import { subscribeOnce, Wakeups } from "./waiter";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
 type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
@@ -42,6 +42,8 @@ export interface NewSeat { playerId: string; name: string; champion?: SeatRecord
 export class GameService {
   private finished = new Map<string, GameContext>();
   private reviews = new Map<string, Promise<Review>>();
+  /** Long-poll wake-ups of this process, a few per turn of the event loop (waiter.ts). */
+  private readonly wakeups = new Wakeups();
 
   constructor(
     private readonly store: Omit<GamesPort, "updateGame" | "commitGames" | "appendAction">,
@@ -170,7 +172,7 @@ export class GameService {
   /** Sync with long-poll: waits up to `timeoutS` seconds for a move past `since` or a status change. */
   async sync(gameId: string, token: string | undefined, since: number, timeoutS: number): Promise<SyncBody> {
     const tokenHash = token ? sha256Hex(token) : null;
-    const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId)) : null;
+    const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId), this.wakeups) : null;
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
       const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
