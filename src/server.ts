@@ -30,6 +30,7 @@ import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { createMcpRouter } from "./mcp";
+import { RequestOrigins } from "./players/origin";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
 import { GroupCommit } from "./store/group-commit";
@@ -93,7 +94,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const ownership = new Ownership(store, () => matchMaker.processId, log);
 
   const baseUrl = config.publicBaseUrl;
-  const players = new PlayerService(store, baseUrl);
+  const origins = new RequestOrigins();
+  const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
@@ -190,6 +192,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     gracefullyShutdown: false,
     greet: false,
     express: (app) => {
+      // First: the address of a request that makes a profile is kept with it (rating integrity).
+      app.use(origins.middleware());
       mountApi(app, {
         games,
         quick,

@@ -85,6 +85,10 @@ export interface PlayerRecord {
   champions: Partial<Record<ChampionId, { games: number; wins: number }>>;
   /** Ids of the latest games applied to this profile (newest last, at most 20): rating a game twice is a no-op. */
   ratedGames?: string[];
+  /** Hash of the address the profile was made from (rating integrity: src/players/integrity.ts). */
+  createdFrom?: string;
+  /** Ids of the opponents this profile beat in its latest games (newest last, at most 20). */
+  beaten?: string[];
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
   isAccount?: boolean;
