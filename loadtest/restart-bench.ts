@@ -6,8 +6,9 @@
  * again with SIGKILL), and records for each:
  *  - answers: from the spawn to the first `GET /healthz` answered 200;
  *  - settled: from the spawn to the "tile arena listening" line, logged once every game to resume has its room.
- * `--root` runs another checkout's `src/main.ts` (with the same node_modules), to measure a before and after.
- *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--json]
+ * `--root` runs another checkout's `src/main.ts` (with the same node_modules); `--compare <dir>` measures a
+ * second checkout beside it, their rounds alternating, for a before and after on the same machine.
+ *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>] [--json]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -76,40 +77,53 @@ async function fill(n: number, make: (i: number) => Promise<unknown>) {
   }));
 }
 
+/** A filled store for `root`'s server: `waiting` waiting games and `active` active ones, then SIGKILL. */
+async function filledStore(root: string, database: string, waiting: number, active: number) {
+  const first = await start(root, database);
+  const games = `${first.url}/api/v1/games`;
+  await fill(waiting, (i) => post(games, { opponent: i % 2 ? "hosted" : "friend" }));
+  await fill(active, async () => {
+    const g = await post(games, { opponent: "friend" });
+    await post(`${games}/join`, { code: g.code });
+  });
+  await first.kill("SIGKILL");
+}
+
+/** One round for `root`: an empty store's start, then the filled store's (killed again with SIGKILL). */
+async function round1(root: string, emptyDb: string, filled: string): Promise<number[]> {
+  const empty = await start(root, emptyDb);
+  await empty.kill("SIGTERM");
+  const full = await start(root, filled);
+  await full.kill("SIGKILL");
+  return [empty.answersMs, empty.settledMs, full.answersMs, full.settledMs].map((x) => round(x, 0));
+}
+
 async function main() {
   const a = args();
   const waiting = num(a, "waiting", 2000, 0, 100_000);
   const active = num(a, "active", 200, 0, 20_000);
   const rounds = num(a, "rounds", 3, 1, 20);
-  const root = path.resolve(a.get("root") ?? path.join(__dirname, ".."));
+  // Each root fills a store of its own; with two, their rounds alternate (the machine's load drifts).
+  const roots = [path.resolve(a.get("root") ?? path.join(__dirname, "..")), ...(a.has("compare") ? [path.resolve(a.get("compare")!)] : [])];
   const dir = mkdtempSync(path.join(tmpdir(), "arena-restart-bench-"));
   try {
-    const filled = path.join(dir, "filled.sqlite");
-    const first = await start(root, filled);
-    const games = `${first.url}/api/v1/games`;
-    await fill(waiting, (i) => post(games, { opponent: i % 2 ? "hosted" : "friend" }));
-    await fill(active, async () => {
-      const g = await post(games, { opponent: "friend" });
-      await post(`${games}/join`, { code: g.code });
-    });
-    await first.kill("SIGKILL");
-    const rows: number[][] = [];
+    for (const [i, root] of roots.entries()) await filledStore(root, path.join(dir, `filled-${i}.sqlite`), waiting, active);
+    const rows = roots.map(() => [] as number[][]);
     for (let r = 0; r < rounds; r++) {
-      const emptyDb = path.join(dir, `empty-${r}.sqlite`);
-      const empty = await start(root, emptyDb);
-      await empty.kill("SIGTERM");
-      const full = await start(root, filled);
-      await full.kill("SIGKILL");
-      rows.push([r + 1, round(empty.answersMs, 0), round(empty.settledMs, 0), round(full.answersMs, 0), round(full.settledMs, 0)]);
+      for (const [i, root] of roots.entries()) rows[i].push(await round1(root, path.join(dir, `empty-${i}-${r}.sqlite`), path.join(dir, `filled-${i}.sqlite`)));
     }
-    const col = (i: number) => median(rows.map((row) => row[i]));
-    const summary = { waiting, active, rounds, root, empty: { answersMs: col(1), settledMs: col(2) }, filled: { answersMs: col(3), settledMs: col(4) } };
-    if (a.has("json")) console.log(JSON.stringify(summary));
+    const summaries = roots.map((root, i) => {
+      const col = (c: number) => median(rows[i].map((row) => row[c]));
+      return { root, empty: { answersMs: col(0), settledMs: col(1) }, filled: { answersMs: col(2), settledMs: col(3) }, rows: rows[i] };
+    });
+    if (a.has("json")) console.log(JSON.stringify({ waiting, active, rounds, summaries }));
     else {
-      console.log(table(`restart with ${waiting} waiting and ${active} active games (ms from spawn)`, ["round", "empty answers", "empty settled", "filled answers", "filled settled"], [
-        ...rows,
-        ["median", col(1), col(2), col(3), col(4)],
-      ]));
+      for (const s of summaries) {
+        console.log(table(`${s.root}: restart with ${waiting} waiting and ${active} active games (ms from spawn)`, ["round", "empty answers", "empty settled", "filled answers", "filled settled"], [
+          ...s.rows.map((row, r) => [r + 1, ...row]),
+          ["median", s.empty.answersMs, s.empty.settledMs, s.filled.answersMs, s.filled.settledMs],
+        ]));
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
