@@ -81,6 +81,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
    * the stored finishing action at the same index.
    */
   private settling = false;
+  /** A waiting game's room closes when nobody has been connected for a while (closeWhenIdle). */
+  private idle?: NodeJS.Timeout;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -103,6 +105,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     // One handler for every frame: parsed into a GameIn at the boundary (rooms/messages.ts).
     this.onMessage("*", (client, type, message) => this.withinLimit(client) && void this.onClientIn(client, parseGameIn(type, message)));
     this.afterChange();
+    this.closeWhenIdle();
   }
 
   // ---- WebSocket clients -------------------------------------------------------------------------
@@ -164,6 +167,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.connected[seat] = false;
       this.refresh();
     }
+    this.closeWhenIdle();
   }
 
   /** Colyseus makes a plain SchemaSerializer whenever the state is set; the game rooms share their handshake. */
@@ -177,6 +181,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   override onDispose() {
+    clearTimeout(this.idle);
     this.timers.stop();
     this.deps.released(this.roomId);
     this.deps.fence.release(this.roomId, this);
@@ -272,7 +277,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
       if (!seat) return fail("not_found", "no seat has this invite code");
       if (r.seats[seat]!.tokenHash) return fail("already_joined", "this invite has already been used");
-      if (r.status !== "waiting") return fail("code_expired", "this game is no longer waiting for players");
+      // Past its waiting time a game is over even before its clock (armed when the room opened) aborts it.
+      if (r.status !== "waiting" || this.waitedOut()) return fail("code_expired", "this game is no longer waiting for players");
       const seats = { ...r.seats, [seat]: { ...r.seats[seat]!, ...claim, kind: "human" as const } };
       let record = { ...r, seats };
       const starting = Boolean(seats.A?.tokenHash && seats.B?.tokenHash);
@@ -516,6 +522,33 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.publish();
       this.deps.metrics.gamesFinished.inc({ decided_by: "aborted" });
       this.emitAfter(undefined);
+      // Opened only to abort (the waiting sweep), with nobody to show the end to: no grace period.
+      if (this.clients.length === 0) this.onReleased();
+    });
+  }
+
+  private waitedOut(): boolean {
+    return Date.parse(this.ctx.record.createdAt) + this.deps.waitingGameTtlS * 1000 <= Date.now();
+  }
+
+  /**
+   * A waiting game needs no room while nobody is connected: its store record answers for it, and a claim
+   * or a watcher opens a room again (GameService.open). So once its last client has left (or none came), the
+   * room closes after `waitingRoomIdleMs`, giving up its ownership so that the next room, on any process,
+   * may claim the game. A seat reserved meanwhile is taken within Colyseus' reservation time, which is shorter.
+   */
+  private closeWhenIdle() {
+    clearTimeout(this.idle);
+    if (this.ctx.record.status !== "waiting" || this.clients.length > 0) return;
+    this.idle = setTimeout(() => void this.releaseIdle(), this.deps.waitingRoomIdleMs);
+  }
+
+  private releaseIdle() {
+    return this.serial(async () => {
+      if (this.closing || this.ctx.record.status !== "waiting") return;
+      if (this.clients.length > 0) return this.closeWhenIdle();
+      if (!(await this.write([], { owner: undefined })).ok) return;
+      this.onReleased();
     });
   }
 

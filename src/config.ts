@@ -40,6 +40,12 @@ export const EnvSchema = z.object({
   HOUSE_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(800),
   /** Seconds a waiting game (no second player) lives before it is aborted. */
   WAITING_GAME_TTL_S: z.coerce.number().int().min(1).default(24 * 3600),
+  /**
+   * Seconds the room of a waiting game stays open with nobody connected before it closes (the game waits on
+   * in the store, and its room opens again for the next claim or watcher). Above Colyseus' seat reservation
+   * time (15 s), so a reserved seat is taken before its room closes.
+   */
+  WAITING_ROOM_IDLE_S: z.coerce.number().int().min(1).max(3600).default(30),
   /** pino log level. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Multiplies every per-minute rate limit (load tests raise it; keep 1 or more in production). */
@@ -125,6 +131,8 @@ export type Config = {
   webhookAllowPrivate: boolean;
   houseDelayMs: number;
   waitingGameTtlS: number;
+  /** WAITING_ROOM_IDLE_S in milliseconds. */
+  waitingRoomIdleMs: number;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   rateLimitScale: number;
   trustProxy: number;
@@ -164,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     houseDelayMs: e.HOUSE_DELAY_MS,
     waitingGameTtlS: e.WAITING_GAME_TTL_S,
+    waitingRoomIdleMs: e.WAITING_ROOM_IDLE_S * 1000,
     logLevel: e.LOG_LEVEL,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     trustProxy: e.TRUST_PROXY,

@@ -27,12 +27,14 @@ import { QuickMatch } from "./games/quick-match";
 import { guardMatchmaking } from "./games/matchmaking-guard";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { SubscriptionCache } from "./games/subscription-cache";
+import { WaitingSweep } from "./games/waiting-sweep";
 import { docsRouter } from "./docs";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { operatorTools } from "./operator/tools";
 import { startTracing, tracingMiddleware } from "./tracing";
 import { createMcpRouter } from "./mcp";
+import { RequestOrigins } from "./players/origin";
 import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
 import { GroupCommit } from "./store/group-commit";
@@ -98,7 +100,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const ownership = new Ownership(store, () => matchMaker.processId, log);
 
   const baseUrl = config.publicBaseUrl;
-  const players = new PlayerService(store, baseUrl);
+  const origins = new RequestOrigins();
+  const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
@@ -151,6 +154,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     baseUrl,
     houseDelayMs: config.houseDelayMs,
     waitingGameTtlS: config.waitingGameTtlS,
+    waitingRoomIdleMs: config.waitingRoomIdleMs,
     finishedGraceMs: opts.finishedGraceMs ?? 30_000,
     reconnectSeconds: 60,
   };
@@ -167,7 +171,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // origin may call the API, never with credentials: callers authenticate with bearer tokens, not cookies,
   // and browsers refuse `Allow-Origin: *` together with `Allow-Credentials: true`, which Colyseus sends by
   // default. A fixed `*` rather than the caller's origin echoed back also keeps responses cacheable.
-  guardMatchmaking();
+  guardMatchmaking((roomId) => rooms.openForJoin(roomId));
   delete (matchMaker.controller.DEFAULT_CORS_HEADERS as Partial<Record<string, string>>)["Access-Control-Allow-Credentials"];
   const cors = () => ({
     "Access-Control-Allow-Origin": "*",
@@ -205,6 +209,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     greet: false,
     express: (app) => {
       if (traceRequests) app.use(tracingMiddleware());
+      // The address of a request that makes a profile is kept with it (rating integrity).
+      app.use(origins.middleware());
       mountApi(app, {
         games,
         quick,
@@ -272,6 +278,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
+  const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
+  sweep.start();
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
 
   let closing: Promise<void> | undefined;
@@ -286,6 +294,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     close: () =>
       (closing ??= (async () => {
         await mcp.close();
+        sweep.stop();
         subscriptionCache.stop();
         await server.gracefullyShutdown(false);
         // After the rooms closed: peers see this process leave and re-create its unfinished games.
@@ -299,11 +308,24 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
 }
 
-/** Re-creates the rooms of every unfinished game, so clocks and house moves go on after a restart. */
+/** Rooms re-created at once while resuming: their store reads and claims overlap, and claims share fsyncs. */
+const RESUME_WIDTH = 16;
+
+/**
+ * Re-creates the rooms of the active games, so clocks and house moves go on after a restart, RESUME_WIDTH at
+ * a time. Waiting games have no room until someone arrives (GameService.open), so none is made for them; the
+ * waiting sweep aborts those whose time ran out meanwhile.
+ */
 async function resumeGames(store: Store, rooms: RoomAccess, log: Logger): Promise<void> {
-  const unfinished = await store.listUnfinishedGames();
-  for (const game of unfinished) {
-    await rooms.ensure(game.id).catch((err) => log.error({ err, gameId: game.id }, "could not resume game"));
-  }
-  if (unfinished.length) log.info({ count: unfinished.length }, "resumed unfinished games");
+  const started = Date.now();
+  const active = await store.listGamesWithStatus("active");
+  let next = 0;
+  const worker = async () => {
+    while (next < active.length) {
+      const { id } = active[next++];
+      await rooms.ensure(id).catch((err) => log.error({ err, gameId: id }, "could not resume game"));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RESUME_WIDTH, active.length) }, worker));
+  if (active.length) log.info({ count: active.length, ms: Date.now() - started }, "resumed active games");
 }

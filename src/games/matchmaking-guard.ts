@@ -18,19 +18,31 @@ export function refusalOf(method: string, roomName: string): string | null {
   return null;
 }
 
-/** Puts `refusalOf` in front of the matchmaking controller (once per process). */
-export function guardMatchmaking(): void {
+/**
+ * Puts `refusalOf` in front of the matchmaking controller (once per process), and `open(roomId)` in front of
+ * every `joinById`: a waiting game has no room until someone arrives (GameService.open), and a watcher or a
+ * seat joining by the game's id is someone. `open` opens the game's room when there is such a game and none
+ * is open; it settles without throwing, and Colyseus then answers the join as it would have.
+ */
+export function guardMatchmaking(open: (roomId: string) => Promise<void> = async () => undefined): void {
   const controller = matchMaker.controller as unknown as {
     invokeMethod: (method: string, roomName: string, ...rest: unknown[]) => Promise<unknown>;
-    guarded?: boolean;
+    guarded?: { open: (roomId: string) => Promise<void> };
   };
-  if (controller.guarded) return;
+  if (controller.guarded) {
+    // One guard per process; a server started again in the same process (tests) brings its own rooms.
+    controller.guarded.open = open;
+    return;
+  }
+  const guarded = { open };
   const invoke = controller.invokeMethod.bind(controller);
   controller.invokeMethod = async (method, roomName, ...rest) => {
     const refusal = refusalOf(method, roomName);
     // An HTTP status as the code: Colyseus answers a matchmaking request with the error's code as its status.
     if (refusal) throw new ServerError(403, refusal);
+    // For joinById the "room name" is the room's id.
+    if (method === "joinById") await guarded.open(roomName);
     return invoke(method, roomName, ...rest);
   };
-  controller.guarded = true;
+  controller.guarded = guarded;
 }

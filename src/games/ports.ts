@@ -38,6 +38,8 @@ export interface RoomDeps {
   baseUrl: string;
   houseDelayMs: number;
   waitingGameTtlS: number;
+  /** How long a waiting game's room stays open with nobody connected (it opens again when needed). */
+  waitingRoomIdleMs: number;
   /** How long a finished game's room stays up so connected clients see the end. */
   finishedGraceMs: number;
   /** Seconds a dropped seat may take to reconnect. */

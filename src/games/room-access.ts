@@ -68,6 +68,8 @@ export class RoomAccess {
    * onAuth), as with joinById; an unused reservation lapses after Colyseus' seat reservation time.
    */
   async reserveSeat(gameId: string, playerToken: string): Promise<SeatReservation> {
+    // A waiting game has no room until someone needs one (GameService.open): this seat does.
+    await this.ensure(gameId);
     const listing = await matchMaker.getRoomById(gameId);
     try {
       if (listing) return await matchMaker.reserveSeatFor(listing, { playerToken });
@@ -87,6 +89,21 @@ export class RoomAccess {
   /** Creates the room of a game the caller has just stored: `ensure` without reading the record back to see that it exists. */
   async openStored(gameId: string): Promise<void> {
     return this.ensureRoom(gameId, GAME_ROOM, { gameId });
+  }
+
+  /**
+   * Opens the room of an unfinished game that has none, for a client joining it by id (a watcher, or a seat
+   * over WebSocket); never throws: the join is then answered as it would have been. A finished game's room
+   * is not re-opened for a join (its replay is the way to look at it).
+   */
+  async openForJoin(gameId: string): Promise<void> {
+    try {
+      if (localRoom(gameId) || (await matchMaker.getRoomById(gameId))) return;
+      const game = await this.store.getGame(gameId);
+      if (game && game.status !== "finished") await this.openStored(gameId);
+    } catch (err) {
+      this.log.debug({ err, gameId }, "room not opened for a join");
+    }
   }
 
   private async callRoom(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>, timeoutMs = REMOTE_TIMEOUT_MS): Promise<Outcome<unknown>> {

@@ -20,7 +20,7 @@ import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
 import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
-import { subscribeOnce } from "./waiter";
+import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
@@ -43,6 +43,8 @@ export interface NewSeat { playerId: string; name: string; champion?: SeatRecord
 export class GameService {
   private finished = new Map<string, GameContext>();
   private reviews = new Map<string, Promise<Review>>();
+  /** Long-poll wake-ups of this process, a few per turn of the event loop (waiter.ts). */
+  private readonly wakeups = new Wakeups();
 
   constructor(
     private readonly store: Omit<GamesPort, "updateGame" | "commitGames" | "appendAction">,
@@ -71,7 +73,7 @@ export class GameService {
       record.seats = { A: openSeat(codes.A), B: openSeat(codes.B) };
       await this.open(record);
       const invite = (code: string) => ({ code, inviteUrl: `${this.baseUrl}/join/${code}` });
-      return { game: await this.record(record.id), seats: { A: invite(codes.A), B: invite(codes.B) }, urls: { watch: links.watch } };
+      return { game: this.waitingBody(record), seats: { A: invite(codes.A), B: invite(codes.B) }, urls: { watch: links.watch } };
     }
     const resolved = await this.players.resolve(body.player, body.name);
     const { player } = resolved;
@@ -89,7 +91,7 @@ export class GameService {
     const code = newInviteCode();
     record.seats[other] = openSeat(code);
     await this.open(record);
-    return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
+    return { game: this.waitingBody(record), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
   }
 
   /** A game between two known seats (quick-match pairs), active at once. */
@@ -145,9 +147,20 @@ export class GameService {
     record.firstPlayer = startEngine(record).firstPlayer;
   }
 
+  /**
+   * Stores a new game and, once it has started, opens its room. A waiting game (friend or hosted, nobody
+   * joined yet) has no room: the store answers for it (`read`), and its room is opened by whatever needs
+   * one, a claim, a seat reservation or a WebSocket watcher (RoomAccess). Abandoned invitations then cost
+   * a row each, not a live room, and a restart has no room to re-create for them.
+   */
   private async open(record: GameRecord) {
     await this.store.createGame(record);
-    await this.rooms.openStored(record.id);
+    if (record.status !== "waiting") await this.rooms.openStored(record.id);
+  }
+
+  /** A waiting game's record body, as its room would answer it (a fresh game: nothing to read back). */
+  private waitingBody(record: GameRecord): RecordBody {
+    return gameRecordBody(rebuildContext(record, []), this.baseUrl);
   }
 
   // ---- playing ---------------------------------------------------------------------------------
@@ -174,7 +187,7 @@ export class GameService {
   /** Sync with long-poll: waits up to `timeoutS` seconds for a move past `since` or a status change. */
   async sync(gameId: string, token: string | undefined, since: number, timeoutS: number): Promise<SyncBody> {
     const tokenHash = token ? sha256Hex(token) : null;
-    const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId)) : null;
+    const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId), this.wakeups) : null;
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
       const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
@@ -248,6 +261,9 @@ export class GameService {
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
     if (game.status === "finished") return unwrap(fromStore(await this.finishedContext(game)));
+    // A waiting game changes only by a claim or its abort, each stored before its room shows it: the stored
+    // record is what a room would answer, and reading it opens none (a long-poll waits on presence).
+    if (game.status === "waiting") return unwrap(fromStore(rebuildContext(game, [])));
     const out = await ask(this.rooms.game(gameId, publicRead ? PUBLIC_READ_TIMEOUT_MS : SEAT_READ_TIMEOUT_MS));
     if (!out.ok && out.code === "unavailable" && publicRead) {
       // Every acknowledged action is in the log, so the store answers what the room would have.

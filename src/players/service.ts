@@ -7,6 +7,7 @@ import { AppError } from "../errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
 import { insertWithFreshId } from "../store/duplicate";
 import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate } from "../store/port";
+import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
 
 export interface PlayerRef { id: string; secret: string }
@@ -26,6 +27,8 @@ export class PlayerService {
     private readonly now: () => Date = () => new Date(),
     /** Draws a friend code; a repeat is retried with a new one (tests force repeats). */
     private readonly newId: () => string = newFriendCode,
+    /** The hashed address of the request being served (origin.ts), kept on the profiles it makes. */
+    private readonly origin: () => string | undefined = () => undefined,
   ) {}
 
   /** The profile named by `ref` (checked against its secret), or a new guest profile. */
@@ -39,6 +42,7 @@ export class PlayerService {
     }
     const secret = newPlayerSecret();
     const at = this.now().toISOString();
+    const createdFrom = this.origin();
     const guest = (id: string): PlayerRecord => ({
       id,
       name: name ?? "Guest",
@@ -52,6 +56,7 @@ export class PlayerService {
       draws: 0,
       recentForm: "",
       champions: {},
+      ...(createdFrom ? { createdFrom } : {}),
       createdAt: at,
       updatedAt: at,
     });
@@ -73,9 +78,10 @@ export class PlayerService {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
       const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
       const profiles = { A: a, B: b };
+      const unrated = a.player && b.player ? unratedBecause({ A: a.player, B: b.player }, game.winner, this.now().getTime()) : null;
       // Both seats' results in one write; a seat whose profile changed since it was read is read and retried.
       const writes = pending.flatMap((seat) => {
-        const update = this.resultUpdate(game, seat, profiles, champions[seat]);
+        const update = this.resultUpdate(game, seat, profiles, champions[seat], unrated);
         return update ? [{ seat, update }] : [];
       });
       const wrote = writes.length > 0 ? await this.store.updatePlayersIf(writes.map((w) => w.update)) : [];
@@ -86,9 +92,10 @@ export class PlayerService {
 
   /**
    * The write of a game's result into one seat's profile as read, conditional on its version; null when
-   * there is nothing to write (the house, or a game this profile already counts).
+   * there is nothing to write (the house, or a game this profile already counts). An `unrated` game
+   * (integrity.ts) counts in the record but leaves the rating as it was.
    */
-  private resultUpdate(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, champion: ChampionId): PlayerUpdate | null {
+  private resultUpdate(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, champion: ChampionId, unrated: Unrated | null): PlayerUpdate | null {
     const other: Seat = seat === "A" ? "B" : "A";
     const mine = profiles[seat];
     const theirs = profiles[other];
@@ -97,13 +104,15 @@ export class PlayerService {
     if (!p || p.ratedGames?.includes(game.id)) return null;
     const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
     const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
-    const rated = seat === "A" ? ra : rb;
+    const rated = unrated ? { rating: p.rating, rd: p.rd, volatility: p.volatility } : seat === "A" ? ra : rb;
     const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
+    const beaten = outcome === "W" && theirs.player ? { beaten: [...(p.beaten ?? []), theirs.player.id].slice(-BEATEN_KEPT) } : {};
     const champions = { ...p.champions };
     const c = champions[champion] ?? { games: 0, wins: 0 };
     champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
     return { id: p.id, expected: { version: p.version }, patch: {
       ...rated,
+      ...beaten,
       games: p.games + 1,
       wins: p.wins + (outcome === "W" ? 1 : 0),
       losses: p.losses + (outcome === "L" ? 1 : 0),

@@ -85,6 +85,10 @@ export interface PlayerRecord {
   champions: Partial<Record<ChampionId, { games: number; wins: number }>>;
   /** Ids of the latest games applied to this profile (newest last, at most 20): rating a game twice is a no-op. */
   ratedGames?: string[];
+  /** Hash of the address the profile was made from (rating integrity: src/players/integrity.ts). */
+  createdFrom?: string;
+  /** Ids of the opponents this profile beat in its latest games (newest last, at most 20). */
+  beaten?: string[];
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
   isAccount?: boolean;
@@ -242,6 +246,12 @@ export interface GamesPort {
   listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }>;
   /** Games not finished (for resuming rooms after a restart), oldest first. */
   listUnfinishedGames(): Promise<GameRecord[]>;
+  /**
+   * Games of one unfinished status, oldest first (createdAt, then id): those created before `createdBefore`
+   * (all when absent), at most `limit` (all when absent). A restart resumes the active ones; the waiting
+   * ones past their waiting time are aborted in pages.
+   */
+  listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]>;
 
   /**
    * Like updateGame, but only when every member of `expected` equals the stored one (undefined: absent).

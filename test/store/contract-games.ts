@@ -142,6 +142,17 @@ export function gamesContract(store: PortRef<GamesPort>): void {
       assert.deepEqual(unfinished.map((g) => g.id).sort(), ["A", "W"]);
     });
 
+    it("lists the games of one status oldest first, created before a time and up to a limit", async function () {
+      for (let i = 1; i <= 4; i++) await store().createGame(game(`W${i}`, { status: "waiting", createdAt: at(i) }));
+      await store().createGame(game("A", { status: "active", createdAt: at(5) }));
+      await store().createGame(game("F", { status: "finished", createdAt: at(6) }));
+      const ids = (games: { id: string }[]) => games.map((g) => g.id);
+      assert.deepEqual(ids(await store().listGamesWithStatus("waiting")), ["W1", "W2", "W3", "W4"]);
+      assert.deepEqual(ids(await store().listGamesWithStatus("waiting", { createdBefore: at(3), limit: 10 })), ["W1", "W2"]);
+      assert.deepEqual(ids(await store().listGamesWithStatus("waiting", { limit: 3 })), ["W1", "W2", "W3"]);
+      assert.deepEqual(ids(await store().listGamesWithStatus("active")), ["A"]);
+    });
+
     describe("actions", function () {
       // Actions belong to a stored game and are appended at the end of its log.
       beforeEach(async function () {

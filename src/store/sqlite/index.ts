@@ -289,6 +289,10 @@ export class SqliteStore implements Store {
   async listUnfinishedGames(): Promise<GameRecord[]> {
     return parseAll<GameRecord>(this.st.unfinishedGames.all() as DocRow[]);
   }
+  async listGamesWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
+    const params = { status, before: q.createdBefore ?? "\uffff", limit: q.limit === undefined ? -1 : pageSize(q.limit) };
+    return parseAll<GameRecord>(this.st.gamesWithStatus.all(params) as DocRow[]);
+  }
 
   async appendAction(a: StoredAction): Promise<void> {
     return this.durable(() => {

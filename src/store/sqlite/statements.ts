@@ -34,6 +34,8 @@ export function prepareStatements(db: Database) {
       statusPublic: p(listGamesSql(true, true)),
     },
     unfinishedGames: p(`SELECT doc FROM games WHERE status IN ('waiting', 'active') ORDER BY created_at, id`),
+    // games_by_status (status, created_at, id) serves the filter and the order; LIMIT -1 is no limit.
+    gamesWithStatus: p(`SELECT doc FROM games WHERE status = @status AND created_at < @before ORDER BY created_at, id LIMIT @limit`),
 
     insertAction: p(`INSERT INTO actions (game_id, idx, at, action) VALUES (@gameId, @index, @at, @action)`),
     deleteAction: p(`DELETE FROM actions WHERE game_id = @gameId AND idx = @index`),
