@@ -45,8 +45,8 @@ function driverSpy(spy: (call: Call) => Promise<Error | void> | Error | void) {
   };
 }
 
-const writeConcernError = () => new mongo.MongoWriteConcernError({ writeConcernError: { code: 64, errmsg: "waiting for replication timed out" }, ok: 1 } as never);
-const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "E11000 duplicate key error", code: 11000 } as never), { code: 11000 });
+const writeConcernError = () => new mongo.MongoWriteConcernError({ writeConcernError: { code: 64, errmsg: "waiting for replication timed out" }, ok: 1 });
+const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "E11000 duplicate key error", code: 11000 }), { code: 11000 });
 
 (process.env.MONGODB_URL || congoAvailable() ? describe : describe.skip)("MongoStore at the driver", function () {
   const server = useMongo();
@@ -124,7 +124,7 @@ const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "
       if (c.method !== "bulkWrite" || !first) return;
       first = false;
       // What the driver throws when a bulk write has both: a write error and a write-concern error.
-      throw new mongo.MongoBulkWriteError({ message: "E11000 duplicate key error", code: 11000, writeErrors: [] } as never, { getWriteConcernError: () => ({ code: 64 }) } as never);
+      throw new mongo.MongoBulkWriteError({ message: "E11000 duplicate key error", code: 11000, writeErrors: [] }, { getWriteConcernError: () => ({ code: 64 }) } as never);
     });
     await assert.rejects(store.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]));
   });
