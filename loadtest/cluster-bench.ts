@@ -10,9 +10,13 @@
  *     runs would read as a difference between them); the ratio is the median of the rounds' ratios.
  *     Each game loop talks to one process, which is not always the one holding the game's room: like a
  *     round-robin front, some calls go through Colyseus' remote room calls over Redis.
- *   npm run bench:cluster -- [--games 20] [--seconds 10] [--concurrency 24] [--rounds 2] [--json]
+ *   npm run bench:cluster -- [--games 20] [--seconds 10] [--concurrency 24] [--rounds 2] [--store sqlite|mongodb] [--json]
+ * With --store mongodb the processes share a private CongoDB (a MongoDB-wire-compatible server in memory,
+ * docs/DEPLOY.md) instead of the SQLite file.
  */
 import { launchCluster, type LaunchedCluster } from "../src/cluster/launch";
+import type { Store } from "../src/store";
+import { MongoStore } from "../src/store/mongo";
 import { SqliteStore } from "../src/store/sqlite";
 import { args, HttpClient, median, num, openFriendGame, percentile, pickMove, round, sleep, table, type FriendGame, type Seat } from "./lib/common";
 
@@ -33,9 +37,11 @@ async function moveOnce(http: HttpClient, g: FriendGame): Promise<number | "fini
   return res.status;
 }
 
-async function recovery(games: number) {
-  const cluster = await launchCluster({ processes: 3, env: ENV });
-  const store = new SqliteStore({ path: cluster.database });
+type StoreKind = "sqlite" | "mongodb";
+
+async function recovery(games: number, kind: StoreKind) {
+  const cluster = await launchCluster({ processes: 3, env: ENV, store: kind });
+  const store: Store = cluster.mongodbUrl ? new MongoStore({ url: cluster.mongodbUrl }) : new SqliteStore({ path: cluster.database });
   await store.init();
   try {
     const clients = cluster.members.map((m) => new HttpClient(m.url));
@@ -84,8 +90,8 @@ async function recovery(games: number) {
   }
 }
 
-async function throughput(processes: number, seconds: number, concurrency: number) {
-  const cluster: LaunchedCluster = await launchCluster({ processes, env: ENV });
+async function throughput(processes: number, seconds: number, concurrency: number, kind: StoreKind) {
+  const cluster: LaunchedCluster = await launchCluster({ processes, env: ENV, store: kind });
   try {
     const clients = cluster.members.map((m) => new HttpClient(m.url));
     let acked = 0;
@@ -117,14 +123,16 @@ async function main() {
   const seconds = num(a, "seconds", 10, 2, 300);
   const concurrency = num(a, "concurrency", 24, 1, 512);
   const rounds = num(a, "rounds", 2, 1, 10);
-  const rec = await recovery(games);
+  const kind = a.get("store") ?? "sqlite";
+  if (kind !== "sqlite" && kind !== "mongodb") throw new Error("--store is sqlite or mongodb");
+  const rec = await recovery(games, kind);
   const runs: Array<{ one: Awaited<ReturnType<typeof throughput>>; three: Awaited<ReturnType<typeof throughput>>; ratio: number }> = [];
   for (let r = 0; r < rounds; r++) {
-    const one = await throughput(1, seconds, concurrency);
-    const three = await throughput(3, seconds, concurrency);
+    const one = await throughput(1, seconds, concurrency, kind);
+    const three = await throughput(3, seconds, concurrency, kind);
     runs.push({ one, three, ratio: round(three.movesPerSecond / Math.max(one.movesPerSecond, 0.001), 2) });
   }
-  const out = { recovery: rec, throughput: { rounds: runs, ratio: median(runs.map((r) => r.ratio)) } };
+  const out = { store: kind, recovery: rec, throughput: { rounds: runs, ratio: median(runs.map((r) => r.ratio)) } };
   if (!a.has("json")) {
     console.log(table(`Recovery after SIGKILL (${rec.games} games of the killed process)`, ["median ms", "p99 ms", "max ms", "slowest spectator read ms"], [[rec.medianMs, rec.p99Ms, rec.maxMs, rec.spectatorReadMaxMs]]));
     console.log(table(`\nREST moves per second (${concurrency} game loops, ${seconds} s each, alternating)`, ["round", "1 process", "3 processes", "3/1", "refused"],

@@ -1,7 +1,9 @@
 /**
- * A local cluster for trials: a private redis-server and N processes on loopback sharing one SQLite file,
- * optionally behind nginx (the tested recipe of docs/DEPLOY.md).
+ * A local cluster for trials: a private redis-server and N processes on loopback sharing one store (a SQLite
+ * file, or MongoDB: a given server or a private CongoDB), optionally behind nginx (the tested recipe of
+ * docs/DEPLOY.md).
  *   npm run cluster -- --processes 3 [--nginx [--port 8080]] [--database ./data/cluster.sqlite]
+ *   npm run cluster -- --processes 3 --store mongodb [--mongodb-url mongodb://host/arena]
  * Stops everything on Ctrl-C. Kill a process (its pid is printed) to watch its games move.
  */
 import { parseArgs } from "node:util";
@@ -14,19 +16,27 @@ async function main(): Promise<void> {
       nginx: { type: "boolean", default: false },
       port: { type: "string", default: "8080" },
       database: { type: "string" },
+      store: { type: "string", default: "sqlite" },
+      "mongodb-url": { type: "string" },
       verbose: { type: "boolean", default: false },
     },
   });
   const processes = Number(values.processes);
   if (!Number.isInteger(processes) || processes < 1 || processes > 16) throw new Error("--processes is a whole number from 1 to 16");
+  const store = values.store;
+  if (store !== "sqlite" && store !== "mongodb") throw new Error("--store is sqlite or mongodb");
+  if (values["mongodb-url"] && store !== "mongodb") throw new Error("--mongodb-url needs --store mongodb");
   const cluster = await launchCluster({
     processes,
     database: values.database,
+    store,
+    mongodbUrl: values["mongodb-url"],
     nginxPort: values.nginx ? Number(values.port) : undefined,
     env: { LOG_LEVEL: values.verbose ? "info" : "warn" },
     onOutput: (name, chunk) => process.stderr.write(chunk.split("\n").filter(Boolean).map((l) => `[${name}] ${l}\n`).join("")),
   });
   process.stdout.write(`redis: ${cluster.redisUrl}\n`);
+  process.stdout.write(`store: ${cluster.mongodbUrl ?? cluster.database}\n`);
   for (const m of cluster.members) process.stdout.write(`${m.name}: ${m.url} (pid ${m.child.pid}, public address ${m.publicAddress})\n`);
   process.stdout.write(`front: ${cluster.url}  (Ctrl-C stops everything)\n`);
   let stopping = false;

@@ -1,19 +1,24 @@
 /**
  * Starts a local cluster for trials and tests: a private redis-server, N server processes on loopback
- * sharing one store, and optionally nginx in front (the recipe of src/cluster/nginx.ts). Every child is
- * stopped by its pid.
+ * sharing one store (a SQLite file, or MongoDB: a given server or a private CongoDB), and optionally nginx
+ * in front (the recipe of src/cluster/nginx.ts). Every child is stopped by its pid.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startCongo } from "./congodb";
 import { nginxConfig, nodePath } from "./nginx";
 
 export interface LaunchOptions {
   processes: number;
   /** SQLite file shared by the processes (default: a file in a fresh temporary directory). */
   database?: string;
+  /** The store the processes share (default sqlite). */
+  store?: "sqlite" | "mongodb";
+  /** With store mongodb, the server to use (default: a private CongoDB, started and stopped with the cluster). */
+  mongodbUrl?: string;
   /** Put nginx in front, listening on this port (0: a free one). */
   nginxPort?: number;
   /** Extra environment for every process (e.g. faster heartbeats in tests). */
@@ -26,8 +31,10 @@ export interface Member { name: string; port: number; url: string; publicAddress
 
 export interface LaunchedCluster {
   redisUrl: string;
-  /** The SQLite file the processes share. */
+  /** The SQLite file the processes share (unused with MongoDB). */
   database: string;
+  /** With MongoDB, the database the processes share. */
+  mongodbUrl?: string;
   members: Member[];
   /** The front's URL (nginx), or the first process's when there is no nginx. */
   url: string;
@@ -92,6 +99,19 @@ export async function launchCluster(o: LaunchOptions): Promise<LaunchedCluster> 
     pipe(redis, "redis", o.onOutput);
     await waitFor(() => listening(redisPort), "redis-server", redis);
     const redisUrl = `redis://127.0.0.1:${redisPort}`;
+    let mongodbUrl: string | undefined;
+    if (o.store === "mongodb") {
+      let server = o.mongodbUrl;
+      if (!server) {
+        const congo = await startCongo();
+        children.push(congo.child);
+        pipe(congo.child, "congodb", o.onOutput);
+        server = congo.url;
+      }
+      const u = new URL(server);
+      if (u.pathname.length <= 1) u.pathname = "/arena";
+      mongodbUrl = u.toString();
+    }
 
     const front = o.nginxPort === undefined ? undefined : o.nginxPort || (await freePort());
     const ports = await Promise.all(Array.from({ length: o.processes }, () => freePort()));
@@ -106,6 +126,7 @@ export async function launchCluster(o: LaunchOptions): Promise<LaunchedCluster> 
           HOST: "127.0.0.1",
           REDIS_URL: redisUrl,
           DATABASE: database,
+          ...(mongodbUrl ? { MONGODB_URL: mongodbUrl } : {}),
           PUBLIC_ADDRESS: publicAddress,
           PUBLIC_BASE_URL: `http://127.0.0.1:${front ?? port}`,
           ...(front ? { TRUST_PROXY: "1" } : {}),
@@ -141,6 +162,7 @@ export async function launchCluster(o: LaunchOptions): Promise<LaunchedCluster> 
     return {
       redisUrl,
       database,
+      mongodbUrl,
       members,
       url: front ? `http://127.0.0.1:${front}` : members[0].url,
       nginx,

@@ -1,15 +1,17 @@
 /**
- * Losing a process: several real processes share one SQLite file and a private Redis; one is killed
- * (SIGKILL), stopped (SIGTERM) or stalled (SIGSTOP, then SIGCONT), and its games must be playable again on
- * the others with every acknowledged move kept and one room per game.
+ * Losing a process: several real processes share one store and a private Redis; one is killed (SIGKILL),
+ * stopped (SIGTERM) or stalled (SIGSTOP, then SIGCONT), and its games must be playable again on the others
+ * with every acknowledged move kept and one room per game. On each store: a SQLite file, and MongoDB
+ * (MONGODB_URL, or CongoDB when it is installed).
  */
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import { GAME_MOVED_CODE } from "../../src/cluster";
 import type { GameRecord } from "../../src/store";
+import { congoAvailable } from "../support/congodb";
 import { redisAvailable } from "../support/redis";
 import { http } from "../support/server";
-import { friendGame, playOne, playUntilAcknowledged, startCluster, type Cluster, type TwoSeatGame } from "./support";
+import { friendGame, playOne, playUntilAcknowledged, startCluster as startOn, type Cluster, type ClusterStore, type TwoSeatGame } from "./support";
 
 /** Makes `k` acknowledged moves in each game, through the given processes in turn. */
 async function advance(bases: string[], games: TwoSeatGame[], k: number): Promise<Map<string, number>> {
@@ -58,9 +60,11 @@ async function gamesAndVictim(c: Cluster, total: number): Promise<{ games: TwoSe
   return { games, victim: counts.indexOf(Math.max(...counts)) };
 }
 
-describe("End-to-end: games move to a live process when their process is lost", function () {
+const stores: ClusterStore[] = process.env.MONGODB_URL || congoAvailable() ? ["sqlite", "mongodb"] : ["sqlite"];
+for (const kind of stores) describe(`End-to-end: games move to a live process when their process is lost (${kind})`, function () {
   this.timeout(180_000);
   let c: Cluster | undefined;
+  const startCluster = (n: number) => startOn(n, {}, kind);
 
   before(function () {
     if (!redisAvailable()) {

@@ -1,8 +1,14 @@
-/** Several real server processes on one SQLite file and a private Redis, as an operator runs them. */
+/**
+ * Several real server processes on one store (a SQLite file, or MongoDB: MONGODB_URL or a private CongoDB)
+ * and a private Redis, as an operator runs them.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
+import { startCongo, type CongoHandle } from "../../src/cluster/congodb";
+import type { Store } from "../../src/store";
+import { MongoStore } from "../../src/store/mongo";
 import { SqliteStore } from "../../src/store/sqlite";
 import { pickMove } from "../support/play";
 import { spawnServer, type ServerProcess } from "../support/process";
@@ -17,8 +23,8 @@ export interface Cluster {
   procs: ServerProcess[];
   dir: string;
   database: string;
-  /** A store on the same file, for reading what the processes wrote. */
-  store: SqliteStore;
+  /** A store on the processes' data, for reading what they wrote. */
+  store: Store;
   /** Room listings in Redis (Colyseus roomcaches): room id -> processId. */
   listings(): Promise<Map<string, string>>;
   /** The process (index) whose Colyseus processId is given. */
@@ -27,17 +33,31 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(n: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export type ClusterStore = "sqlite" | "mongodb";
+
+let clusters = 0;
+/** The database the processes share on MongoDB: a new one on MONGODB_URL's server, or a private CongoDB. */
+async function mongoDatabase(): Promise<{ url: string; congo: CongoHandle | null }> {
+  const congo = process.env.MONGODB_URL ? null : await startCongo();
+  const u = new URL(process.env.MONGODB_URL ?? congo!.url);
+  u.pathname = `/cluster_${process.pid}_${clusters++}`;
+  return { url: u.toString(), congo };
+}
+
+export async function startCluster(n: number, extraEnv: Record<string, string> = {}, kind: ClusterStore = "sqlite"): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), "arena-cluster-"));
   const database = join(dir, "shared.sqlite");
+  const mongo = kind === "mongodb" ? await mongoDatabase() : null;
   const redis = await startRedis();
   const procs: ServerProcess[] = [];
   for (let i = 0; i < n; i++) {
     const port = await freePort();
-    procs.push(await spawnServer({ REDIS_URL: redis.url, DATABASE: database, PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...FAST_CLUSTER, ...extraEnv }, port));
+    // Empty means SQLite, whatever MONGODB_URL the test run itself was given.
+    const storeEnv = { MONGODB_URL: mongo ? mongo.url : "" };
+    procs.push(await spawnServer({ REDIS_URL: redis.url, DATABASE: database, ...storeEnv, PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...FAST_CLUSTER, ...extraEnv }, port));
   }
   const processIds = await Promise.all(procs.map(async (p) => (await http(p.url, "GET", "/healthz")).json.processId as string));
-  const store = new SqliteStore({ path: database });
+  const store: Store = mongo ? new MongoStore({ url: mongo.url }) : new SqliteStore({ path: database });
   await store.init();
   const redisClient = createClient({ url: redis.url });
   await redisClient.connect();
@@ -54,7 +74,9 @@ export async function startCluster(n: number, extraEnv: Record<string, string> =
         await p.stop("SIGKILL");
       }
       await redisClient.quit().catch(() => undefined);
+      if (mongo && !mongo.congo) await (store as MongoStore).dropDatabase();
       await store.close();
+      await mongo?.congo?.stop();
       await redis.stop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -20,6 +20,11 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.equal(list[0].publicAddress, "127.0.0.1:1");
     });
 
+    it("takes every one of racing first registrations of a process", async function () {
+      await Promise.all(Array.from({ length: 8 }, (_, i) => store().registerProcess(proc("p1", at(i)))));
+      assert.equal((await store().listProcesses()).length, 1);
+    });
+
     it("removes a process only for the caller that saw its last heartbeat, and then refuses its heartbeat", async function () {
       await store().registerProcess(proc("p1", at(1)));
       const removals = await Promise.all([store().removeProcessIf("p1", at(1)), store().removeProcessIf("p1", at(1))]);

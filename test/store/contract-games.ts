@@ -72,6 +72,13 @@ export function gamesContract(store: PortRef<GamesPort>): void {
       assert.equal(await store().findGameByCode("CODEA"), null);
     });
 
+    it("finds the newest game holding a code, the greater id among games created at the same time", async function () {
+      const seats = { A: { playerId: "P1", name: "Ada", kind: "human" as const, code: "SAME" } };
+      for (const id of ["G2", "G3", "G1"]) await store().createGame(game(id, { seats, createdAt: at(5) }));
+      await store().createGame(game("G0", { seats, createdAt: at(1) }));
+      assert.equal((await store().findGameByCode("SAME"))?.id, "G3");
+    });
+
     describe("listGames", function () {
       async function seed(): Promise<void> {
         // G0..G5, G5 newest; odd ones finished, G4 private; G2 and G3 share a creation time.

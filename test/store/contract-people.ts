@@ -169,6 +169,12 @@ export function communitiesContract(store: PortRef<CommunitiesPort>): void {
       assert.equal(await store().getCommunity("none"), null);
     });
 
+    it("rejects a second community with the same id and leaves the first's members alone", async function () {
+      await store().createCommunity(community("C1", ["P1"]));
+      await assert.rejects(store().createCommunity(community("C1", ["P2", "P3"])));
+      assert.deepEqual((await store().getCommunity("C1"))!.members, ["P1"]);
+    });
+
     it("lists all communities or those of one kind", async function () {
       await store().createCommunity(community("C1", [], { createdAt: at(1) }));
       await store().createCommunity(community("C2", [], { kind: "community", createdAt: at(2) }));

@@ -162,6 +162,11 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
       assert.equal(await store().expireDeliveriesOf("nobody", at(5)), 0);
     });
 
+    it("takes every one of racing first saves of the same delivery", async function () {
+      await Promise.all(Array.from({ length: 8 }, (_, i) => store().saveDeliveries([delivery("E1", i, at(0))])));
+      assert.equal((await store().claimDeliveries(at(1), at(9), 5)).length, 1);
+    });
+
     it("hands each expired delivery to exactly one of two racing claims", async function () {
       await store().saveDeliveries(Array.from({ length: 20 }, (_, i) => delivery(`E${String(i).padStart(2, "0")}`, i, at(0))));
       const [a, b] = await Promise.all([store().claimDeliveries(at(1), at(9), 15), store().claimDeliveries(at(1), at(9), 15)]);
@@ -180,6 +185,12 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
       await store().markUrlVerified(url, at(2));
       assert.equal(await store().urlVerifiedAt(url), at(2));
       assert.equal(await store().urlVerifiedAt("https://other.example/"), null);
+    });
+
+    it("takes every one of racing first verifications of a url", async function () {
+      const url = "https://agent.example/race";
+      await Promise.all(Array.from({ length: 8 }, (_, i) => store().markUrlVerified(url, at(i))));
+      assert.ok((await store().urlVerifiedAt(url))! >= at(0));
     });
   });
 }

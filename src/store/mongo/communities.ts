@@ -24,11 +24,12 @@ export class MongoCommunities {
 
   async create(c: CommunityRecord): Promise<void> {
     const { members, ...record } = copy(c);
-    // Members first: the community is not listed until its record exists, and then it is complete.
+    // The record first: a second community with the same id fails here, before it could add members to
+    // the first. Its members follow in order (their documents' order is the join order).
+    await this.communities.insertMany([record], INSERT_DURABLY);
     const joinedAt = nowIso();
     const docs = [...new Set(members)].map((playerId) => ({ communityId: c.id, playerId, joinedAt }));
     if (docs.length > 0) await this.members.insertMany(docs, { ...INSERT_DURABLY, ordered: true });
-    await this.communities.insertMany([record], INSERT_DURABLY);
   }
 
   async get(id: string): Promise<CommunityRecord | null> {

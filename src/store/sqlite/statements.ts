@@ -26,7 +26,7 @@ export function prepareStatements(db: Database) {
     updateGame: p(`UPDATE games SET status = @status, public = @public, code_a = @codeA, code_b = @codeB, doc = @doc
       WHERE id = @id`),
     getGame: p(`SELECT doc FROM games WHERE id = ?`),
-    gameByCode: p(`SELECT doc FROM games WHERE code_a = @code OR code_b = @code ORDER BY created_at DESC LIMIT 1`),
+    gameByCode: p(`SELECT doc FROM games WHERE code_a = @code OR code_b = @code ORDER BY created_at DESC, id DESC LIMIT 1`),
     listGames: {
       all: p(listGamesSql(false, false)),
       status: p(listGamesSql(true, false)),
