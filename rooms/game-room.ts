@@ -31,6 +31,7 @@ import { acknowledgedHand, deliverHands, type HandHolder } from "./hands";
 import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
 import { Projector } from "./projection";
 import { withSharedHandshake } from "./state-serializer";
+import { PLAYED_AFTER_MOVES, resignAction } from "../src/games/early-end";
 
 /**
  * The record of a finishing action as stored before the ratings: without its end (status, winner, how and
@@ -207,7 +208,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
         return;
       }
       case "resign": {
-        const out = seat ? await this.perform({ kind: "resign", seat }) : fail("unauthorized", "spectators cannot resign");
+        const out = seat ? await this.perform(resignAction(this.ctx.engine, seat)) : fail("unauthorized", "spectators cannot resign");
         if (!out.ok) this.refuse(client, out.code, out.detail);
         return;
       }
@@ -252,7 +253,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   async resign(tokenHash: string): Promise<Outcome<RecordBody>> {
     const seat = seatOfToken(this.ctx.record, tokenHash);
     if (!seat) return fail("unauthorized", "wrong player token for this game");
-    const out = await this.perform({ kind: "resign", seat });
+    const out = await this.perform(resignAction(this.ctx.engine, seat));
     if (!out.ok) return out;
     await out.value.settled;
     return { ok: true, value: gameRecordBody(this.ctx, this.deps.baseUrl) };
@@ -489,7 +490,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private onClock() {
     const engine = this.ctx.engine;
     if (!engine || this.settling || this.status() !== "active") return;
-    const action: Action = engine.moves.length < 2 ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
+    const action: Action = engine.moves.length < PLAYED_AFTER_MOVES ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
     void this.perform(action);
   }
 

@@ -8,6 +8,7 @@ import { generateSecret } from "../../src/events";
 import type { RunningServer } from "../../src/server";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { bearer, bootServer, http } from "../support/server";
+import { playOpening } from "../support/play";
 import { playToEnd, waitForJson } from "./play";
 
 describe("AgentChallenges", function () {
@@ -137,6 +138,7 @@ describe("AgentChallenges", function () {
   it("becomes played when its game ends even if no result is reported", async () => {
     const { token } = (await post("/agent/challenge", { agent: { name: "silent-bot" } })).json;
     const { game, playerToken } = (await post(`/agent/challenge/${token}/accept`, {})).json;
+    await playOpening(base, game.id, [playerToken]);
     const resigned = await http(base, "POST", `/api/v1/games/${game.id}/resign`, undefined, bearer(playerToken));
     assert.equal(resigned.status, 200, resigned.text);
     const played = await waitForJson(base, `/api/v1/agent/challenge/${token}`, (j) => j.status === "played");

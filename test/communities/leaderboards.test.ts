@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { RunningServer } from "../../src/server";
 import { playToEnd } from "../agents/play";
+import { playOpening } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 const run = promisify(execFile);
@@ -30,12 +31,13 @@ describe("Communities", function () {
     return out.stdout.trim();
   };
 
-  /** A guest's house game: played to the end, or resigned at once for a quick loss. */
+  /** A guest's house game: played to the end, or resigned after the opening (one card each) for a quick loss. */
   async function guestGame(name: string, how: "play" | "resign", player?: { id: string; secret: string }) {
     const g = await http(base, "POST", "/api/v1/games", { opponent: "house", level: "easy", name, ...(player ? { player } : {}) });
     assert.equal(g.status, 201, g.text);
     if (how === "play") await playToEnd(base, g.json.game.id, g.json.playerToken);
-    else assert.equal((await http(base, "POST", `/api/v1/games/${g.json.game.id}/resign`, undefined, bearer(g.json.playerToken))).status, 200);
+    else await playOpening(base, g.json.game.id, [g.json.playerToken]);
+    if (how === "resign") assert.equal((await http(base, "POST", `/api/v1/games/${g.json.game.id}/resign`, undefined, bearer(g.json.playerToken))).status, 200);
     return { id: g.json.player.id as string, secret: (player?.secret ?? g.json.player.secret) as string };
   }
 

@@ -15,6 +15,7 @@ import { EVENT_NAMES, type EventName } from "../../src/events/catalog";
 import { playToEnd } from "../agents/play";
 import { closed } from "../support/schema";
 import { bearer, bootServer, eventually, http } from "../support/server";
+import { playOpening } from "../support/play";
 import { startReceiver, testCert, type Receiver } from "./helpers";
 
 describe("Integration: emitted events match the published catalog", function () {
@@ -76,6 +77,7 @@ describe("Integration: emitted events match the published catalog", function () 
     await watch(created.json.game.id, created.json.playerToken);
     const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code });
     const id = created.json.game.id as string;
+    await playOpening(server.url, id, [created.json.playerToken, joined.json.playerToken]);
     const r = await http(server.url, "POST", `/api/v1/games/${id}/resign`, undefined, bearer(joined.json.playerToken));
     assert.equal(r.status, 200, r.text);
     await eventually(() => of(id).some((e) => e.name === "game.finished"), "game.finished");

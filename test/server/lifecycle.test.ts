@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
-import { pickMove, playRest } from "../support/play";
+import { pickMove, playOpening, playRest } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { player } from "../support/ws";
 
@@ -65,6 +65,7 @@ describe("Integration: game lifecycle (hosted matches, clocks, aborts, resignati
 
   it("ends a game on resignation, and refuses moves after the end", async () => {
     const a = await http(server.url, "POST", "/api/v1/games", { opponent: "house" });
+    await playOpening(server.url, a.json.game.id, [a.json.playerToken]);
     const r = await http(server.url, "POST", `/api/v1/games/${a.json.game.id}/resign`, {}, bearer(a.json.playerToken));
     assert.equal(r.status, 200);
     assert.equal(r.json.decidedBy, "resignation");
@@ -73,6 +74,27 @@ describe("Integration: game lifecycle (hosted matches, clocks, aborts, resignati
     assert.equal(late.json.code, "game_over");
     const replay = await http(server.url, "GET", `/api/v1/games/${a.json.game.id}/replay`);
     assert.equal(replay.json.decidedBy, "resignation");
+  });
+
+  it("aborts a game resigned before both seats placed a card, and leaves both ratings unchanged", async () => {
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Early" });
+    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bird" });
+    const id = a.json.game.id as string;
+    const players = [a.json.player.id as string, b.json.player.id as string];
+    const ratings = async () => Promise.all(players.map(async (p) => (await http(server.url, "GET", `/api/v1/players/${p}`)).json.player));
+    const before = await ratings();
+    // One placement only (the first mover's), then the other seat resigns.
+    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
+    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const view = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
+    assert.equal((await http(server.url, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]))).status, 200);
+    const r = await http(server.url, "POST", `/api/v1/games/${id}/resign`, {}, bearer(tokens[turn === "A" ? "B" : "A"]));
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([r.json.status, r.json.decidedBy, r.json.winner], ["finished", "aborted", null]);
+    // Ratings are applied just after a game ends: give a rated game the time it would take, then compare.
+    await new Promise((res) => setTimeout(res, 500));
+    const after = await ratings();
+    assert.deepEqual(after.map((p) => [p.rating, p.games]), before.map((p) => [p.rating, p.games]));
   });
 
   it("lets a dropped WebSocket seat reconnect and keep its seat and hand", async () => {

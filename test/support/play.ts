@@ -28,3 +28,24 @@ export async function playRest(base: string, gameId: string, token: string, obse
   }
   throw new Error("game did not finish");
 }
+
+/**
+ * Plays a game's opening over REST until both seats have placed a card, so that a resignation from then on
+ * is a rated loss (before it, a resignation aborts the game). `tokens` are the seats played here; a house
+ * seat answers by itself.
+ */
+export async function playOpening(base: string, gameId: string, tokens: readonly string[]): Promise<void> {
+  for (let guard = 0; guard < 50; guard++) {
+    const views = await Promise.all(tokens.map((t) => http(base, "GET", `/api/v1/games/${gameId}/sync`, undefined, bearer(t))));
+    const view = views[0].json;
+    if (view.status === "finished" || view.moveCount >= 2) return;
+    const mover = views.findIndex((r) => r.json.status === "active" && r.json.yourTurn);
+    if (mover < 0) {
+      await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${view.moveCount}&timeout=5`, undefined, bearer(tokens[0]));
+      continue;
+    }
+    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, pickMove(views[mover].json.state), bearer(tokens[mover]));
+    if (m.status !== 200) throw new Error(`move ${m.status}: ${m.text}`);
+  }
+  throw new Error("the opening was not played");
+}

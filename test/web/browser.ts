@@ -83,6 +83,17 @@ export async function playToEnd(page: Page, timeoutMs = 45_000): Promise<number>
   throw new Error(`the game did not finish within ${timeoutMs} ms`);
 }
 
+/**
+ * Plays the opening on the page: waits for the seat's turn, places one card and waits until both seats have
+ * placed one (against the house, its answer), so that a resignation from then on is a rated loss.
+ */
+export async function playOneCard(page: Page): Promise<void> {
+  await page.waitForSelector("body[data-your-turn='true']");
+  await page.locator("#hand .card").first().click();
+  await page.locator("#board .square[data-owner='']").first().click();
+  await page.waitForFunction(() => document.querySelectorAll("#board .square:not([data-owner=''])").length >= 2);
+}
+
 /** What a browser suite's tests share: one server and one browser, and the page errors each test collects. */
 export interface BrowserSuite {
   server: RunningServer;

@@ -7,7 +7,7 @@ import type { Browser } from "playwright-core";
 import type { RunningServer } from "../../src/server";
 import { CHAMPION_TIPS } from "../../web/src/lib/glossary";
 import { bootServer, http } from "../support/server";
-import { hasChromium, launch, openPage, playToEnd, screenshots, skipWithoutChromium } from "./browser";
+import { hasChromium, launch, openPage, playOneCard, playToEnd, screenshots, skipWithoutChromium } from "./browser";
 
 describe("Browser: playing the house", function () {
   this.timeout(90_000);
@@ -110,6 +110,8 @@ describe("Browser: playing the house", function () {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 380, `the page scrolls sideways (${width}px)`);
     await screenshots(page, "play-narrow");
+    // One card each first: a game resigned before both seats placed one is aborted, not lost.
+    await playOneCard(page);
     await page.getByRole("button", { name: "Resign" }).click();
     await page.getByRole("button", { name: "Yes, resign" }).click();
     await page.waitForSelector("#end:not([hidden])");

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { CloseCode, matchMaker } from "@colyseus/core";
 import type { Page } from "playwright-core";
 import { http } from "../support/server";
-import { browserSuite, openPage, playToEnd, screenshots } from "./browser";
+import { browserSuite, openPage, playOneCard, playToEnd, screenshots } from "./browser";
 
 const cardsOnBoard = (page: Page) => page.locator("#board .square[data-owner='A'], #board .square[data-owner='B']").count();
 
@@ -213,6 +213,7 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
   it("the profile page shows rating, form and recent games; the leaderboards rank a club's members", async () => {
     const page = await openPage(suite.browser, suite.errors);
     const gameId = await houseGame(page);
+    await playOneCard(page);
     await page.getByRole("button", { name: "Resign" }).click();
     await page.getByRole("button", { name: "Yes, resign" }).click();
     await page.waitForSelector("#end:not([hidden])");
