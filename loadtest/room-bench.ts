@@ -187,8 +187,8 @@ interface CapStep {
   games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean;
   /** Set-ups that failed in the window (each retried). */
   errors: number;
-  /** The load generator's CPU, every thread (it shares the machine's cores with the server). */
-  clientCpuPct: number;
+  /** The load generator's CPU, every thread (it shares the machine's cores with the server), and per move made. */
+  clientCpuPct: number; clientUsPerMove: number;
   /** Games finished and replaced by new ones in the window (set-ups as in real play). */
   replaced: number;
   /** The server's CPU (every thread: fsyncs and checkpoints too) over the window per move made in it, set-ups included. */
@@ -271,6 +271,7 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
         serverUsPerGameSecond: round(cpu / (n * elapsed), 1),
         refused: m1.refused - m0.refused, errors: m1.errors - m0.errors, held, server, client: m1.loop,
         clientCpuPct: round(((m1.cpuUs - m0.cpuUs) / 1e6 / elapsed) * 100, 0),
+        clientUsPerMove: round((m1.cpuUs - m0.cpuUs) / Math.max(1, moves), 0),
         replaced: m1.replaced - m0.replaced,
         commit,
         fsync,
@@ -515,9 +516,9 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   if (x.capacity) {
     const cap = x.capacity;
     console.log(table(`Capacity: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "server us/game-s", "generator cpu", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "generator loop p99/max ms", "generator gc ms (max)", "refused", "held"],
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "server us/game-s", "generator cpu", "generator us/move", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "generator loop p99/max ms", "generator gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
-        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, c.serverUsPerGameSecond, `${c.clientCpuPct}%`, `${c.commit.p99Ms}/${c.commit.maxMs}`,
+        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, c.serverUsPerGameSecond, `${c.clientCpuPct}%`, c.clientUsPerMove, `${c.commit.p99Ms}/${c.commit.maxMs}`,
         `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,

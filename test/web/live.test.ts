@@ -77,6 +77,8 @@ describe("Browser: watching, joining and challenges", function () {
   it("the join page claims the invited seat, and the human plays a REST opponent to the end", async () => {
     const g = await friendGame();
     const page = await openPage(suite.browser, suite.errors);
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
     await page.goto(g.inviteUrl);
     assert.equal(await page.textContent("#code"), g.code);
     await screenshots(page, "join");
@@ -85,6 +87,9 @@ describe("Browser: watching, joining and challenges", function () {
     await page.waitForURL(new RegExp(`/play/${g.game.id}$`));
     await page.waitForSelector("#hand .card");
     assert.match((await page.textContent(`#seat-${g.seat === "A" ? "B" : "A"}-name`)) ?? "", /Bea \(you\)/);
+    // The join answer's seat reservation connected the page: no matchmaking request of its own.
+    assert.ok(requests.some((u) => u.includes("/api/v1/games/join")), requests.join("\n"));
+    assert.deepEqual(requests.filter((u) => u.includes("/matchmake/")), []);
 
     const [rest] = await Promise.all([playRest(suite.server.url, g.game.id, g.playerToken), playToEnd(page)]);
     assert.equal(rest.status, "finished");

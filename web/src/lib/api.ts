@@ -43,7 +43,15 @@ export interface StoredSeat {
   inviteUrl?: string;
   /** This browser's profile rating when the game was opened, to show the change at the end. */
   ratingBefore?: { rating: number; games: number };
+  /**
+   * The WebSocket seat reservation the create or join answer carried (`reserveSeat`), usable once and only
+   * for a few seconds: the play page connects with it instead of another matchmaking request.
+   */
+  reservation?: { value: unknown; until: number };
 }
+
+/** How long a reservation is tried after its answer (the server keeps it 15 s). */
+const RESERVATION_MS = 10_000;
 
 const seatKey = (gameId: string) => `arena.seat.${gameId}`;
 
@@ -87,6 +95,7 @@ export interface SeatAnswer {
   player?: StoredPlayer;
   inviteUrl?: string;
   code?: string;
+  seatReservation?: unknown;
 }
 
 /**
@@ -109,7 +118,8 @@ export async function seatRequest<T = SeatAnswer>(path: string, body: Record<str
 /** Remembers the seat (and profile) of a create/join/accept answer and returns its play page. */
 export function takeSeat(out: SeatAnswer, extra: Partial<StoredSeat> = {}): string {
   savePlayer(out.player);
-  saveSeat(out.game.id, { token: out.playerToken, seat: out.seat, ...extra });
+  const reservation = out.seatReservation ? { reservation: { value: out.seatReservation, until: Date.now() + RESERVATION_MS } } : {};
+  saveSeat(out.game.id, { token: out.playerToken, seat: out.seat, ...reservation, ...extra });
   return `/play/${encodeURIComponent(out.game.id)}`;
 }
 

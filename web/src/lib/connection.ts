@@ -44,7 +44,11 @@ export class GameConnection {
   /** Successful joins so far: more than one means the page rejoined after losing the room. */
   joins = 0;
 
-  constructor(private readonly gameId: string, token: string | null, private readonly on: ConnectionEvents) {
+  /**
+   * `reservation`: the seat reservation of the answer that seated this browser, if any; the first join uses
+   * it (no matchmaking request), and any later one, or a lapsed reservation, joins by id.
+   */
+  constructor(private readonly gameId: string, token: string | null, private readonly on: ConnectionEvents, private reservation: unknown = null) {
     this.token = token;
     // The browser knows it is offline before the socket notices; say so at once.
     addEventListener("offline", () => this.on.link("offline"));
@@ -75,7 +79,11 @@ export class GameConnection {
     this.on.link(navigator.onLine ? "connecting" : "offline");
     let room: Room<unknown, GameRoomState>;
     try {
-      room = await new Colyseus.Client(location.origin).joinById<GameRoomState>(this.gameId, this.token ? { playerToken: this.token } : {});
+      const client = new Colyseus.Client(location.origin);
+      const byId = () => client.joinById<GameRoomState>(this.gameId, this.token ? { playerToken: this.token } : {});
+      const reservation = this.token ? this.reservation : null;
+      this.reservation = null;
+      room = reservation ? await client.consumeSeatReservation<GameRoomState>(reservation as Parameters<typeof client.consumeSeatReservation>[0]).catch(byId) : await byId();
     } catch (e) {
       this.joining = false;
       if (this.token && (e as { code?: number } | null)?.code === UNAUTHORIZED) {

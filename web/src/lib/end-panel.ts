@@ -44,11 +44,11 @@ async function showRatingChange(seat: StoredSeat, decidedBy: string): Promise<vo
 async function rematch(record: GameRecord): Promise<string> {
   const name = storedPlayer()?.name;
   if (record.opponent === "house") {
-    const { body } = await seatRequest("/games", { opponent: "house", level: record.level ?? "normal", ruleset: record.ruleset, name });
+    const { body } = await seatRequest("/games", { opponent: "house", level: record.level ?? "normal", ruleset: record.ruleset, name, reserveSeat: true });
     return takeSeat(body);
   }
   if (record.opponent === "friend" || record.opponent === "hosted") {
-    const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: record.ruleset, name });
+    const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: record.ruleset, name, reserveSeat: true });
     return takeSeat(body, { inviteUrl: body.inviteUrl });
   }
   return `/?quick=${encodeURIComponent(record.ruleset)}`;

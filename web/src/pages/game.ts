@@ -205,6 +205,15 @@ function onLink(state: LinkState): void {
   if (model) view.update(model, ctx);
 }
 
+/** The seat reservation the answer that seated this browser carried: used once, while fresh, then forgotten. */
+function takeReservation(): unknown {
+  const r = seat?.reservation;
+  if (!r || !seat) return null;
+  delete seat.reservation;
+  saveMySeat();
+  return r.until > Date.now() ? r.value : null;
+}
+
 const conn = new GameConnection(gameId, seat?.token ?? null, {
   state: (s, hand) => {
     if (ctx.pending && model && s.moveCount !== model.moveCount) ctx.pending = false;
@@ -225,7 +234,7 @@ const conn = new GameConnection(gameId, seat?.token ?? null, {
     notice("The seat saved in this browser is not valid for this game, so you are watching it.");
   },
   finished: () => model?.status === "finished",
-});
+}, takeReservation());
 
 // ---- the REST record: first paint, finished games, and catching up after an outage -------------------
 let recordRead: Promise<GameRecord> | null = null;

@@ -9,12 +9,12 @@ const name = () => nameInput.value.trim() || undefined;
 const select = (id: string) => $<HTMLSelectElement>(id).value;
 
 action($<HTMLButtonElement>("#play-house"), $("#house-error"), async () => {
-  const { body } = await seatRequest("/games", { opponent: "house", level: select("#house-level"), ruleset: select("#house-ruleset"), name: name() });
+  const { body } = await seatRequest("/games", { opponent: "house", level: select("#house-level"), ruleset: select("#house-ruleset"), name: name(), reserveSeat: true });
   location.assign(takeSeat(body));
 });
 
 action($<HTMLButtonElement>("#invite"), $("#friend-error"), async () => {
-  const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: select("#friend-ruleset"), name: name() });
+  const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: select("#friend-ruleset"), name: name(), reserveSeat: true });
   // The invite link is kept with the seat, so the game's waiting page can show it again.
   const playUrl = takeSeat(body, { inviteUrl: body.inviteUrl });
   $<HTMLInputElement>("#invite-url").value = body.inviteUrl ?? "";

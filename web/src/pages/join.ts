@@ -54,7 +54,7 @@ $("#join-form").addEventListener("submit", (ev) => {
   const button = $<HTMLButtonElement>("#join");
   button.disabled = true;
   $("#join-error").textContent = "";
-  void seatRequest("/games/join", { code, name: $<HTMLInputElement>("#name").value.trim() || undefined })
+  void seatRequest("/games/join", { code, name: $<HTMLInputElement>("#name").value.trim() || undefined, reserveSeat: true })
     .then(({ body }) => location.assign(takeSeat(body)))
     .catch((e: unknown) => {
       $("#join-error").textContent = (e instanceof ApiError && REASONS[e.code]) || errorText(e);
