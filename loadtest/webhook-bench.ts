@@ -7,7 +7,9 @@
  * --rate N caps the moves at N per second in all (0: as fast as the server answers). --ca env (default)
  * trusts the receiver's certificate through NODE_EXTRA_CA_CERTS, as a deployment would; --ca option passes
  * it as StartOptions.webhookCa, as the tests do. --concurrency N (experiment) overrides the dispatcher's
- * POSTs in flight (16 by default) at run time, to see whether that limit bounds the delivery rate.
+ * POSTs in flight (64 by default) at run time, and --per-host N those to one callback host (4 by default:
+ * every subscriber here is on 127.0.0.1, so that is the bound a single busy receiver gets), to see whether
+ * those limits bound the delivery rate.
  *
  * This process hosts the server under test: the real composition root (Colyseus + Express + SQLite in
  * memory) on a loopback port, per-minute rate limits scaled by 10^6, `webhookAllowPrivate` and a throwaway
@@ -78,7 +80,8 @@ function benchCert(): { key: string; cert: string } {
 
 // ---- the server process -------------------------------------------------------------------------
 
-interface DispatcherInternals { emitted: unknown[]; jobs: unknown[]; inflight: number; concurrency: number; maxQueue: number }
+/** The dispatcher's limits, overridden at run time by the --concurrency and --per-host experiments. */
+interface DispatcherInternals { concurrency: number; perHost: number; maxQueue: number }
 
 interface PlayResult extends Message {
   seconds: number;
@@ -113,8 +116,10 @@ async function runServer() {
   const WARMUP = num(argv, "warmup", 2, 0, 60);
   const DRAIN = num(argv, "drain", 60, 1, 600);
   const RATE = num(argv, "rate", 0, 0, 100_000);
-  // An experiment, not a setting of the service: overrides the dispatcher's POSTs in flight (default 16).
+  // Experiments, not settings of the service: override the dispatcher's POSTs in flight (default 64) and
+  // those to one callback host (default 4; every subscriber here is on one host, 127.0.0.1).
   const CONCURRENCY = num(argv, "concurrency", 0, 0, 1024);
+  const PER_HOST = num(argv, "per-host", 0, 0, 1024);
   watchdog((60 + SUBS * 0.2 + WARMUP + DRAIN + SECONDS + DRAIN + 30) * 1000, "webhook-bench");
 
   const cert = benchCert();
@@ -128,6 +133,8 @@ async function runServer() {
   );
   const dispatcher = server.events.dispatcher as unknown as DispatcherInternals;
   if (CONCURRENCY > 0) dispatcher.concurrency = CONCURRENCY;
+  if (PER_HOST > 0) dispatcher.perHost = PER_HOST;
+  const held = () => server.events.dispatcher.stats();
   // The dispatcher reports what it drops through the logger (silent here): count those warnings.
   const dropped = { events: 0, deliveries: 0, failedAfterRetries: 0, other: 0 };
   const log = server.log as unknown as { warn: (obj: unknown, msg?: string) => void };
@@ -142,9 +149,10 @@ async function runServer() {
   // Backlog and heap, sampled every 100 ms for the whole run.
   const peak = { emitted: 0, jobs: 0, inflight: 0, heapMB: 0 };
   const sampler = setInterval(() => {
-    peak.emitted = Math.max(peak.emitted, dispatcher.emitted.length);
-    peak.jobs = Math.max(peak.jobs, dispatcher.jobs.length);
-    peak.inflight = Math.max(peak.inflight, dispatcher.inflight);
+    const now = held();
+    peak.emitted = Math.max(peak.emitted, now.queuedEvents);
+    peak.jobs = Math.max(peak.jobs, now.queuedDeliveries);
+    peak.inflight = Math.max(peak.inflight, now.inflight);
     peak.heapMB = Math.max(peak.heapMB, process.memoryUsage().heapUsed / 2 ** 20);
   }, 100);
   sampler.unref();
@@ -170,7 +178,7 @@ async function runServer() {
     progress.increment();
     const windowS = (nowMs() - t0) / 1000;
     const cpuWindow = cpuSince(cpu0);
-    const backlogAtEnd = dispatcher.jobs.length + dispatcher.emitted.length;
+    const backlogAtEnd = held().queuedDeliveries + held().queuedEvents;
     const peakWindow = { ...peak };
     const cpu1 = process.cpuUsage();
     const drain = await child.ask<DrainResult>({ type: "drain", seconds: DRAIN, reset: false }, "drain:done", (DRAIN + 30) * 1000);
@@ -182,7 +190,7 @@ async function runServer() {
     const subsPerGame = SUBS / GAMES;
     const out = {
       bench: "webhooks",
-      params: { ca: CA_MODE, subscribers: SUBS, games: GAMES, seconds: SECONDS, warmup: WARMUP, drain: DRAIN, rate: RATE, concurrency: dispatcher.concurrency, maxQueue: dispatcher.maxQueue },
+      params: { ca: CA_MODE, subscribers: SUBS, games: GAMES, seconds: SECONDS, warmup: WARMUP, drain: DRAIN, rate: RATE, concurrency: dispatcher.concurrency, perHost: dispatcher.perHost, maxQueue: dispatcher.maxQueue },
       movesAcked: play.movesAcked,
       movesPerSec: round(play.movesAcked / windowS),
       gamesStarted: play.gamesStarted,
@@ -227,7 +235,7 @@ async function runServer() {
       ["unexpected / bad signatures / refused / errors", `${out.unexpected} / ${out.badSignatures} / ${out.refused} / ${out.errors}`],
       ["server drops: events / deferred deliveries (kept in the store) / failed", `${dropped.events} / ${dropped.deliveries} / ${dropped.failedAfterRetries}`],
       ["server CPU % (window) / us per move (window) / us per delivery (window + drain)", `${out.serverCpuPctWindow} / ${out.serverCpuUsPerMove} / ${out.serverCpuUsPerDelivery}`],
-      [`peak queued events / deliveries / in flight (max ${dispatcher.concurrency})`, `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`],
+      [`peak queued events / deliveries / in flight (max ${dispatcher.concurrency}, ${dispatcher.perHost} per host)`, `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`],
       ["server heap MB before / peak / after drain", `${out.heapMB.beforeRun} / ${out.heapMB.peak} / ${out.heapMB.afterDrain}`],
     ]));
     if (drain.lostSamples.length) console.log(`first lost deliveries (game:move_index:subscriber): ${drain.lostSamples.join(", ")}`);

@@ -18,7 +18,8 @@ export async function startBenchServer(overrides: Partial<Config> = {}, options:
     publicBaseUrl: `http://127.0.0.1:${port}`,
     rateLimitScale: 1_000_000,
     houseDelayMs: 0,
-    limits: { ...defaults.limits, framesPerSecond: 10_000 },
+    // Every simulated client shares one loopback address: the per-address bounds are moved out of the way.
+    limits: { ...defaults.limits, framesPerSecond: 10_000, longPollsPerAddress: 10_000 },
     ...overrides,
   });
   return startServer(config, options);

@@ -7,6 +7,8 @@
  *   is read here with the same limit, checked while reading, then handed to Colyseus already parsed (it
  *   would otherwise read any body whole). Unlimited, one address could keep a game room full of seat
  *   reservations and lock its players out.
+ * - matchmaking refusals are sent as problem documents with 4xx statuses (./matchmake-problems.ts);
+ * - every answer, Colyseus' CORS preflights included, carries `API-Version: 1`.
  * Every other request goes straight through.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -15,6 +17,7 @@ import getRawBody from "raw-body";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import { limiter, type LimiterOptions } from "./edges";
+import { refusalsAsProblems } from "./matchmake-problems";
 import { errorHandler, problemBody } from "./problem";
 
 export interface GateOptions {
@@ -141,7 +144,10 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
   });
   gate.use(limiter("matchmake", o.limits));
   gate.use(readJson(o.maxBodyBytes));
-  gate.use((req, res) => pass(req, res));
+  gate.use((req, res) => {
+    refusalsAsProblems(res, o.baseUrl, o.log);
+    pass(req, res);
+  });
   gate.use(errorHandler(o.log, o.baseUrl));
 
   const tooLarge = (req: IncomingMessage, res: ServerResponse, declared: boolean) => {
@@ -157,6 +163,8 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
 
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    // Every answer carries it, Colyseus' own too (its CORS preflights, its matchmaking answers).
+    res.setHeader("API-Version", "1");
     const length = declaredLength(req);
     if (length !== null && !(length <= o.maxBodyBytes)) return tooLarge(req, res, true);
     if (length === null && req.headers["transfer-encoding"] !== undefined) capChunkedBody(req, res, o.maxBodyBytes, () => tooLarge(req, res, false));

@@ -32,13 +32,13 @@ export const ERROR_DOCS = {
       "On the receiving side: verify the raw body with the secret you subscribed with; subscribing again with the same name, arguments and URL replaces the secret.",
   },
   forbidden: {
-    cause: "The caller is known but the action is not allowed for it.",
+    cause: "The caller is known but the action is not allowed for it (unsubscribing a webhook without its id or current secret is one).",
     action:
-      "Do not retry; use the operation meant for this caller. Colyseus' own matchmaking answers 403 (outside this problem format) for `create`/`join` on game rooms: games are made over REST and entered with `joinById`.",
+      "Do not retry; use the operation meant for this caller. Matchmaking answers 403 for `create`/`join` on game rooms: games are made over REST and entered with `joinById`.",
   },
   not_found: {
     cause:
-      "No game, player, challenge, quick-match ticket, invite code or route has this identifier, or the route does not exist under `/api/v1`. A game aborted before its first move has no replay.",
+      "No game, player, challenge, quick-match ticket, invite code or route has this identifier, or the route does not exist under `/api/v1`. A game aborted before its first move has no replay. Matchmaking (`POST /matchmake/...`) answers it for an unknown room id, room name or method; every matchmaking refusal is a problem document with a 4xx status.",
     action: "Check the identifier and the path. Quick-match tickets live ten minutes; ask for a new one.",
   },
   not_your_turn: {
@@ -65,8 +65,8 @@ export const ERROR_DOCS = {
   },
   code_expired: {
     cause:
-      "The invite code or agent challenge can no longer be used: the game is no longer waiting for players, or the challenge expired before it was accepted or played.",
-    action: "Ask for a new invite or a new challenge.",
+      "The invite code or agent challenge can no longer be used: the game is no longer waiting for players, or the challenge expired before it was accepted or played. Matchmaking answers it to a `reconnect` whose reconnection token is invalid or expired.",
+    action: "Ask for a new invite or a new challenge; after a failed reconnect, join the game again with `joinById`.",
   },
   conflict: {
     cause:

@@ -5,6 +5,9 @@
  * - an upgrade without a seat reservation in a room of this process is refused before the handshake;
  * - every frame counts against the socket's budget, whatever its protocol type; past it the socket is closed;
  * - a frame sent before the socket has joined its room closes it (the SDK sends nothing until it has);
+ * - a room request (protocol 21, which expects a reply) closes the socket before any room sees it: no room
+ *   here answers requests, and Colyseus would hand it to a message handler with shifted arguments and send
+ *   the handler's error text back;
  * - socket errors (malformed frames) are logged once per connection through the structured logger;
  * - the heartbeat pings a slice of the sockets at a time instead of all of them at once, and skips a socket
  *   that sent a frame since its last visit (./heartbeat.ts).
@@ -34,6 +37,17 @@ export interface GuardOptions {
 
 /** The close code of a socket past its budget or talking out of turn (a policy violation, in the 4xxx range). */
 export const CLOSE_POLICY = 4008;
+/** Colyseus' ROOM_REQUEST protocol byte (Protocol.ROOM_REQUEST in @colyseus/shared-types). */
+const ROOM_REQUEST = 21;
+
+/** The first byte of a `ws` message, whatever form the library hands it over in. */
+function firstByte(data: unknown): number | undefined {
+  if (Buffer.isBuffer(data)) return data[0];
+  if (Array.isArray(data)) return firstByte(data[0]);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data)[0];
+  return undefined;
+}
+
 /** How long a closed socket may take to finish the close handshake before it is cut. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -105,6 +119,13 @@ export class GuardedTransport extends WebSocketTransport {
     };
     // Registered before the room's own listener, so the budget is checked first for every frame.
     raw.on("message", count(true));
+    // A listener cannot keep a frame from the listeners after it, so room requests are stopped at emit.
+    const emit = raw.emit.bind(raw) as (event: string | symbol, ...args: unknown[]) => boolean;
+    raw.emit = ((event: string | symbol, ...args: unknown[]) => {
+      if (event !== "message" || firstByte(args[0]) !== ROOM_REQUEST) return emit(event, ...args);
+      if (!conn.cut) this.cut(raw, conn, "room requests (protocol 21) are not answered here: send messages");
+      return true;
+    }) as typeof raw.emit;
     raw.on("ping", count(true));
     // A pong may legitimately answer the transport's heartbeat while the join is still running.
     raw.on("pong", count(false));

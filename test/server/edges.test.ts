@@ -129,7 +129,7 @@ describe("Integration: the edges every response carries", function () {
     const call = () =>
       fetch(`${server.url}/matchmake/joinById/g_none`, { method: "POST", headers: { "content-type": "application/json", origin: "https://client.example" }, body: "{}" });
     const first = await call();
-    assert.equal(first.status, 522); // no such room: Colyseus' own answer, counted all the same
+    assert.equal(first.status, 404); // no such room: Colyseus' refusal as a problem document, counted all the same
     assert.match(first.headers.get("ratelimit-policy") ?? "", /"matchmake"; q=120; w=60/);
     for (let i = 1; i < 120; i++) await (await call()).arrayBuffer();
     const refused = await call();
