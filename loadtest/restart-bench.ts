@@ -6,9 +6,10 @@
  * again with SIGKILL), and records for each:
  *  - answers: from the spawn to the first `GET /healthz` answered 200;
  *  - settled: from the spawn to the "tile arena listening" line, logged once every game to resume has its room.
+ * A table per checkout, then one JSON line (`{"bench":"restart",...}`).
  * `--root` runs another checkout's `src/main.ts` (with the same node_modules); `--compare <dir>` measures a
  * second checkout beside it, their rounds alternating, for a before and after on the same machine.
- *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>] [--json]
+ *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -116,15 +117,13 @@ async function main() {
       const col = (c: number) => median(rows[i].map((row) => row[c]));
       return { root, empty: { answersMs: col(0), settledMs: col(1) }, filled: { answersMs: col(2), settledMs: col(3) }, rows: rows[i] };
     });
-    if (a.has("json")) console.log(JSON.stringify({ waiting, active, rounds, summaries }));
-    else {
-      for (const s of summaries) {
-        console.log(table(`${s.root}: restart with ${waiting} waiting and ${active} active games (ms from spawn)`, ["round", "empty answers", "empty settled", "filled answers", "filled settled"], [
-          ...s.rows.map((row, r) => [r + 1, ...row]),
-          ["median", s.empty.answersMs, s.empty.settledMs, s.filled.answersMs, s.filled.settledMs],
-        ]));
-      }
+    for (const s of summaries) {
+      console.log(table(`${s.root}: restart with ${waiting} waiting and ${active} active games (ms from spawn)`, ["round", "empty answers", "empty settled", "filled answers", "filled settled"], [
+        ...s.rows.map((row, r) => [r + 1, ...row]),
+        ["median", s.empty.answersMs, s.empty.settledMs, s.filled.answersMs, s.filled.settledMs],
+      ]));
     }
+    console.log(JSON.stringify({ bench: "restart", waiting, active, rounds, summaries }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,13 +13,17 @@ interface Identity { path: string; dev: number; ino: number }
 const identity = (path: string, s: Stats): Identity => ({ path, dev: s.dev, ino: s.ino });
 
 export class DataFiles {
-  private readonly files: Identity[];
+  /** Each file's identity, taken when the store opened it (or, for one not made yet, when first seen). */
+  private readonly files: Array<{ path: string; seen: Identity | null }>;
   /** Set once a file is found gone: it cannot come back (its inode is gone), so it is not looked for again. */
   private lost: string | null = null;
 
-  /** Takes the identity of `paths` as they are now (each must exist). */
+  /** Takes the identity of `paths` as they are now. */
   constructor(paths: string[]) {
-    this.files = paths.map((p) => identity(p, statSync(p)));
+    this.files = paths.map((path) => {
+      const s = statSync(path, { throwIfNoEntry: false });
+      return { path, seen: s ? identity(path, s) : null };
+    });
   }
 
   /** Null while every file is the one the store opened; else what happened, for the health report and the log. */
@@ -27,8 +31,12 @@ export class DataFiles {
     if (this.lost) return this.lost;
     for (const f of this.files) {
       const now = statSync(f.path, { throwIfNoEntry: false });
+      if (!f.seen) {
+        if (now) f.seen = identity(f.path, now);
+        continue;
+      }
       if (!now) this.lost = `${basename(f.path)} was deleted while the store had it open; writes since are lost: restart from a backup`;
-      else if (now.ino !== f.ino || now.dev !== f.dev) this.lost = `${basename(f.path)} was replaced while the store had it open; restart to open the new file`;
+      else if (now.ino !== f.seen.ino || now.dev !== f.seen.dev) this.lost = `${basename(f.path)} was replaced while the store had it open; restart to open the new file`;
       if (this.lost) return this.lost;
     }
     return null;
