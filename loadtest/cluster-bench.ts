@@ -10,7 +10,7 @@
  *     runs would read as a difference between them); the ratio is the median of the rounds' ratios.
  *     Each game loop talks to one process, which is not always the one holding the game's room: like a
  *     round-robin front, some calls go through Colyseus' remote room calls over Redis.
- *   npm run bench:cluster -- [--games 20] [--seconds 10] [--concurrency 24] [--rounds 2] [--store sqlite|mongodb] [--json]
+ *   npm run bench:cluster -- [--games 20] [--seconds 10] [--concurrency 24] [--rounds 2] [--store sqlite|mongodb] [--verbose] [--json]
  * With --store mongodb the processes share a private CongoDB (a MongoDB-wire-compatible server in memory,
  * docs/DEPLOY.md) instead of the SQLite file.
  */
@@ -20,6 +20,8 @@ import { MongoStore } from "../src/store/mongo";
 import { SqliteStore } from "../src/store/sqlite";
 import { args, HttpClient, median, num, openFriendGame, percentile, pickMove, round, sleep, table, type FriendGame, type Seat } from "./lib/common";
 
+/** --verbose: the processes' own output (errors only) on stderr. */
+const onOutput = process.argv.includes("--verbose") ? (name: string, chunk: string) => { if (name !== "redis") process.stderr.write(`[${name}] ${chunk}`); } : undefined;
 const ENV = { LOG_LEVEL: "error", RATE_LIMIT_SCALE: "1000", HOUSE_DELAY_MS: "0", CLUSTER_HEARTBEAT_MS: "500", CLUSTER_DEAD_AFTER_MS: "2000" };
 
 /** One move by the seat to play: its sync view, then a legal placement. "finished", or the refusal status. */
@@ -40,7 +42,7 @@ async function moveOnce(http: HttpClient, g: FriendGame): Promise<number | "fini
 type StoreKind = "sqlite" | "mongodb";
 
 async function recovery(games: number, kind: StoreKind) {
-  const cluster = await launchCluster({ processes: 3, env: ENV, store: kind });
+  const cluster = await launchCluster({ processes: 3, env: ENV, store: kind, onOutput });
   const store: Store = cluster.mongodbUrl ? new MongoStore({ url: cluster.mongodbUrl }) : new SqliteStore({ path: cluster.database });
   await store.init();
   try {
@@ -91,7 +93,7 @@ async function recovery(games: number, kind: StoreKind) {
 }
 
 async function throughput(processes: number, seconds: number, concurrency: number, kind: StoreKind) {
-  const cluster: LaunchedCluster = await launchCluster({ processes, env: ENV, store: kind });
+  const cluster: LaunchedCluster = await launchCluster({ processes, env: ENV, store: kind, onOutput });
   try {
     const clients = cluster.members.map((m) => new HttpClient(m.url));
     let acked = 0;

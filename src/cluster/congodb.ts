@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export interface CongoHandle {
-  /** mongodb://127.0.0.1:<port> (no database: callers name theirs). */
+  /** mongodb://127.0.0.1:<port>/?serverMonitoringMode=poll (no database: callers name theirs). */
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -40,7 +40,10 @@ export async function startCongo(): Promise<CongoHandle> {
   });
   const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
   return {
-    url: `mongodb://127.0.0.1:${port}`,
+    // CongoDB answers the driver's streaming hello (exhaust, moreToCome) with one plain reply; the driver
+    // then takes the server for failed and clears its pool, failing the operations in flight. Polling
+    // monitors it with ordinary hellos.
+    url: `mongodb://127.0.0.1:${port}/?serverMonitoringMode=poll`,
     child,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, "SIGTERM");
