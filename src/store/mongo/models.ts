@@ -31,6 +31,8 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       [{ public: 1, createdAt: -1, id: -1 }],
       [{ "seats.A.code": 1 }, { sparse: true }],
       [{ "seats.B.code": 1 }, { sparse: true }],
+      [{ "seats.A.playerId": 1, createdAt: -1, id: -1 }],
+      [{ "seats.B.playerId": 1, createdAt: -1, id: -1 }],
     ])),
     actions: m("Action", "actions", schema([[{ gameId: 1, index: 1 }, { unique: true }]])),
     players: m("Player", "players", schema([[{ id: 1 }, { unique: true }], [{ rating: -1, id: 1 }]])),
