@@ -1,4 +1,4 @@
-/** Public, read-only leaderboards: GET /clubs, /clubs/{id}, /communities, /communities/{id} (120/min per IP). */
+/** Public, read-only leaderboards: GET /players, /clubs, /clubs/{id}, /communities, /communities/{id} (120/min per IP). */
 import { Router } from "express";
 import { z } from "zod";
 import { AppError } from "../errors";
@@ -25,6 +25,10 @@ export function communitiesRouter(communities: CommunityService): Router {
       res.json(await communities.leaderboard(kind, id, parse(PageQuery, req.query, "query")));
     });
   };
+  // The players' own leaderboard: everyone, not one community's members.
+  r.get("/players", async (req, res) => {
+    res.json(await communities.playerLeaderboard(parse(PageQuery, req.query, "query")));
+  });
   mount("clubs", "club");
   mount("communities", "community");
   return r;

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
+import { HOUSE_RATING, rankOf } from "../players/rating";
 import type { PlayerService } from "../players/service";
 import type { CommunitiesPort, CommunityRecord, PlayerRecord, PlayersPort } from "../store/port";
 
@@ -33,6 +34,29 @@ export class CommunityService {
     const c = await this.store.getCommunity(id);
     if (!c || c.kind !== kind) throw new AppError("not_found", `no ${kind} with id ${id}`);
     return { ...this.summary(c), total: c.members.length, limit: page.limit, offset: page.offset, standings: await this.standings(c, page) };
+  }
+
+  /**
+   * Every player ranked by rating, people apart from bots: the people are the profiles with at least one
+   * rated game (a guest that moved to an account is listed once, as the account); the bots are the house
+   * opponent's levels at their fixed ratings. A page can hold fewer people than `limit` when it skips moved guests.
+   */
+  async playerLeaderboard(page: Page) {
+    const ranked = await this.store.rankPlayers(undefined, page.limit, page.offset);
+    const people = ranked.filter((p) => p.games > 0 && !p.movedTo);
+    return {
+      limit: page.limit,
+      offset: page.offset,
+      standings: people.map((p, i) => ({ ...this.standing(p, page.offset + i + 1), kind: "person" as const })),
+      bots: (Object.entries(HOUSE_RATING) as Array<[keyof typeof HOUSE_RATING, number]>).map(([level, rating]) => ({
+        kind: "bot" as const,
+        name: `House (${level})`,
+        level,
+        rating,
+        rank: rankOf(rating),
+        provisional: false as const,
+      })),
+    };
   }
 
   private summary(c: CommunityRecord) {

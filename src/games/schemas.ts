@@ -71,6 +71,14 @@ const queryInt = (max?: number) =>
 
 export const SyncQuery = z.object({ since: queryInt().default(0), timeout: queryInt(20).default(0) }).strict();
 export const TicketQuery = z.object({ timeout: queryInt(20).default(0) }).strict();
+/** A player's games: paged like the list, with no status filter. */
+export const PlayerGamesQuery = z
+  .object({
+    limit: queryInt(100).default(20),
+    cursor: z.string().max(200).optional(),
+  })
+  .strict();
+
 export const ListGamesQuery = z
   .object({
     status: z.enum(["waiting", "active", "finished"]).optional(),

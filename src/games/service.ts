@@ -229,13 +229,34 @@ export class GameService {
 
   async list(q: { status?: GameRecord["status"]; limit: number; cursor?: string }) {
     const page = await this.store.listGames({ status: q.status, publicOnly: true, limit: q.limit, cursor: q.cursor });
+    return { games: page.games.map((g) => this.listed(g)), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * A player's public games, newest first, paged like the list: the list's public fields plus the seat the
+   * player sat in and its result for them (never a token, a code or a hand).
+   */
+  async playerGames(playerId: string, q: { limit: number; cursor?: string }) {
+    await this.players.profile(playerId); // not_found for an unknown id
+    const page = await this.store.listGames({ playerId, publicOnly: true, limit: q.limit, cursor: q.cursor });
     return {
-      games: page.games.map((g) => ({
-        id: g.id, status: g.status, ruleset: g.ruleset, opponent: g.opponent, moveCount: g.moveCount, score: g.score,
-        players: { A: g.seats.A?.tokenHash || g.seats.A?.kind === "house" ? g.seats.A.name : null, B: g.seats.B?.tokenHash || g.seats.B?.kind === "house" ? g.seats.B.name : null },
-        winner: g.status === "finished" ? g.winner : null, createdAt: g.createdAt, urls: linksFor(this.baseUrl, g.id),
-      })),
+      player: playerId,
+      games: page.games.map((g) => {
+        const seat: Seat = g.seats.A?.playerId === playerId ? "A" : "B";
+        const result: "win" | "loss" | "draw" | "aborted" | null =
+          g.status !== "finished" ? null : g.decidedBy === "aborted" ? "aborted" : g.winner === "draw" ? "draw" : g.winner === seat ? "win" : "loss";
+        return { ...this.listed(g), seat, result, decidedBy: g.status === "finished" ? g.decidedBy ?? null : null, finishedAt: g.finishedAt ?? null };
+      }),
       nextCursor: page.nextCursor,
+    };
+  }
+
+  /** A game's public listing: names only of seats that are taken (or the house), no codes or tokens. */
+  private listed(g: GameRecord) {
+    return {
+      id: g.id, status: g.status, ruleset: g.ruleset, opponent: g.opponent, moveCount: g.moveCount, score: g.score,
+      players: { A: g.seats.A?.tokenHash || g.seats.A?.kind === "house" ? g.seats.A.name : null, B: g.seats.B?.tokenHash || g.seats.B?.kind === "house" ? g.seats.B.name : null },
+      winner: g.status === "finished" ? g.winner : null, createdAt: g.createdAt, urls: linksFor(this.baseUrl, g.id),
     };
   }
 

@@ -87,4 +87,11 @@ export const TOOLS: ToolDef[] = [
       cursor: z.string().max(200).optional(),
     }).strict(),
     (a, d) => d.games.list(a)),
+  def("player_games", true, "A player's public games, newest first, paged with nextCursor: each with the player's seat and result.",
+    z.object({
+      player_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "must be a player id").describe("the player's friend code"),
+      limit: z.number().int().min(1).max(100).default(20),
+      cursor: z.string().max(200).optional(),
+    }).strict(),
+    (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor })),
 ];

@@ -187,7 +187,14 @@ export interface CommunityRecord {
 /** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
 export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
 
-export interface ListGamesQuery { status?: GameStatus; publicOnly?: boolean; limit: number; cursor?: string }
+export interface ListGamesQuery {
+  status?: GameStatus;
+  publicOnly?: boolean;
+  /** Only games with a seat of this player (profile id); the status filter is not combined with it. */
+  playerId?: string;
+  limit: number;
+  cursor?: string;
+}
 
 /**
  * One game's share of a group commit: the actions it accepted and the record members that follow from them

@@ -8,7 +8,7 @@ import { connect, playOneMove, playToTheEnd, type McpTestClient } from "./helper
 
 const TOOL_NAMES = [
   "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign",
-  "get_game", "sync", "replay", "review", "player_profile", "list_games",
+  "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
 ];
 
 describe("Integration: MCP", function () {
@@ -27,7 +27,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the twelve game tools with their input schemas when a client connects", async () => {
+  it("lists the thirteen game tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;

@@ -149,6 +149,14 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const guest = house.body.player as { id: string; secret: string };
     assert.equal((await call("GET", "/players/{id}", `/players/${guest.id}`)).status, 200);
     assert.equal((await call("GET", "/players/{id}", "/players/P-NOBODY")).status, 404);
+    const played = await call("GET", "/players/{id}/games", `/players/${guest.id}/games?limit=5`);
+    assert.equal(played.body.games[0].id, hid);
+    assert.equal(played.body.games[0].seat, house.body.seat);
+    assert.equal((await call("GET", "/players/{id}/games", "/players/P-NOBODY/games")).status, 404);
+    assert.equal((await call("GET", "/players/{id}/games", `/players/${guest.id}/games?limit=many`)).status, 400);
+    const ranking = await call("GET", "/players", "/players?limit=5");
+    assert.ok(ranking.body.standings.some((s: { player: { id: string } }) => s.player.id === guest.id));
+    assert.deepEqual(ranking.body.bots.map((b: { level: string }) => b.level), ["easy", "normal", "hard"]);
     assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: "ps_wrong-secret" } })).status, 401);
     assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: guest.secret, name: "Ann" } })).status, 201);
     assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: guest.secret } })).status, 409);

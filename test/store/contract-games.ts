@@ -125,6 +125,21 @@ export function gamesContract(store: PortRef<GamesPort>): void {
         assert.equal(last.nextCursor, null);
       });
 
+      it("lists a player's public games from either seat, newest first, paged", async function () {
+        const seat = (playerId: string) => ({ playerId, name: playerId, kind: "human" as const, tokenHash: "t" });
+        await store().createGame(game("P0", { createdAt: at(0), seats: { A: seat("Q1"), B: seat("Q2") } }));
+        await store().createGame(game("P1", { createdAt: at(1), seats: { A: seat("Q3"), B: seat("Q1") } }));
+        await store().createGame(game("P2", { createdAt: at(2), seats: { A: seat("Q1") }, public: false }));
+        await store().createGame(game("P3", { createdAt: at(3), seats: { A: seat("Q3"), B: seat("Q4") } }));
+        await store().createGame(game("P4", { createdAt: at(4), seats: { A: seat("Q1"), B: seat("Q3") }, status: "finished" }));
+        const first = await store().listGames({ limit: 2, playerId: "Q1" });
+        assert.deepEqual(ids(first.games), ["P4", "P1"]);
+        const rest = await store().listGames({ limit: 2, playerId: "Q1", cursor: first.nextCursor! });
+        assert.deepEqual(ids(rest.games), ["P0"]);
+        assert.equal(rest.nextCursor, null);
+        assert.deepEqual(ids((await store().listGames({ limit: 10, playerId: "Q9" })).games), []);
+      });
+
       it("filters by status and by publicity when asked", async function () {
         await seed();
         assert.deepEqual(ids((await store().listGames({ limit: 10, status: "finished" })).games), ["G5", "G3", "G1"]);

@@ -9,7 +9,7 @@ import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } fr
 import { PageQuery } from "../../communities/routes";
 import { ERROR_CODES } from "../../errors";
 import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
-import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
+import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
 import { ClaimBody } from "../routes/players";
 import * as R from "./responses";
 
@@ -173,6 +173,24 @@ const ops: RouteConfig[] = [
     description: "Moves a guest profile to a new account; the account's secret is answered once.",
     request: { params: id("player"), body: { content: { "application/json": { schema: ClaimBody } } } },
     responses: { 201: json(R.Claimed, "claimed"), ...problems(400, 401, 404, 409) },
+  },
+  {
+    method: "get",
+    path: "/players/{id}/games",
+    tags: ["players"],
+    operationId: "listPlayerGames",
+    description: "A player's public games, newest first, paged with nextCursor: the list's public fields, the player's seat and result.",
+    request: { params: id("player"), query: PlayerGamesQuery },
+    responses: { 200: json(R.PlayerGames), ...problems(400, 404) },
+  },
+  {
+    method: "get",
+    path: "/players",
+    tags: ["players"],
+    operationId: "playerLeaderboard",
+    description: "Players ranked by rating: people (provisional ratings marked) apart from the house opponent's levels (bots).",
+    request: { query: PageQuery },
+    responses: { 200: json(R.PlayerLeaderboard), ...problems(400) },
   },
   {
     method: "get",

@@ -129,21 +129,56 @@ export const InviteStatus = z.object({
 
 export const QuickMatchLeft = z.object({ status: z.literal("left"), removed: z.boolean() });
 
-export const GameList = z.object({
+const ListedGame = z.object({
+  id: z.string(),
+  status: GameStatusSchema,
+  ruleset: z.string(),
+  opponent: z.string(),
+  moveCount: int,
+  score: ScoreSchema,
+  players: z.object({ A: z.string().nullable(), B: z.string().nullable() }).describe("seat names"),
+  winner: WinnerSchema,
+  createdAt: time,
+  urls: GameLinks,
+});
+
+export const PlayerGames = z.object({
+  player: z.string(),
   games: z.array(
-    z.object({
-      id: z.string(),
-      status: GameStatusSchema,
-      ruleset: z.string(),
-      opponent: z.string(),
-      moveCount: int,
-      score: ScoreSchema,
-      players: z.object({ A: z.string().nullable(), B: z.string().nullable() }).describe("seat names"),
-      winner: WinnerSchema,
-      createdAt: time,
-      urls: GameLinks,
+    ListedGame.extend({
+      seat: SeatSchema.describe("the seat this player sat in"),
+      result: z.enum(["win", "loss", "draw", "aborted"]).nullable().describe("this player's result; null until the game ends"),
+      decidedBy: z.string().nullable(),
+      finishedAt: time.nullable(),
     }),
   ),
+  nextCursor: z.string().nullable().describe("pass as `cursor` for the next page; null on the last"),
+});
+
+const LeaderboardEntry = z.object({
+  place: int,
+  kind: z.literal("person"),
+  player: z.object({ id: z.string(), name: z.string(), url }),
+  rating: int,
+  rank: z.string(),
+  provisional: z.boolean().describe("true while the rating is still settling (few games or a wide deviation)"),
+  games: int,
+  wins: int,
+  losses: int,
+  draws: int,
+  recentForm: z.string(),
+});
+export const PlayerLeaderboard = z.object({
+  limit: int,
+  offset: int,
+  standings: z.array(LeaderboardEntry).describe("people (profiles with at least one rated game), by rating"),
+  bots: z
+    .array(z.object({ kind: z.literal("bot"), name: z.string(), level: z.string(), rating: int, rank: z.string(), provisional: z.literal(false) }))
+    .describe("the house opponent's levels, each at its fixed rating (never updated)"),
+});
+
+export const GameList = z.object({
+  games: z.array(ListedGame),
   nextCursor: z.string().nullable().describe("pass as `cursor` for the next page; null on the last"),
 });
 

@@ -2,7 +2,7 @@
 import { Router, type Request } from "express";
 import { AppError } from "../../errors";
 import type { QuickMatch } from "../../games/quick-match";
-import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
+import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
 import { bearerToken } from "../../games/secrets";
 import type { GameService } from "../../games/service";
 import { parse } from "../../validation";
@@ -70,6 +70,13 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
 
   r.get("/games", async (req, res) => {
     reply(res, 200, R.GameList, await games.list(parse(ListGamesQuery, req.query, "query")));
+  });
+
+  // A player's public games: served here, beside the list whose fields it shares.
+  r.get("/players/:id/games", async (req, res) => {
+    const id = String(req.params.id);
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
+    reply(res, 200, R.PlayerGames, await games.playerGames(id, parse(PlayerGamesQuery, req.query, "query")));
   });
 
   r.get("/games/:id", async (req, res) => {

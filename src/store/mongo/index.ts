@@ -119,11 +119,17 @@ export class MongoStore implements Store {
     const limit = pageSize(q.limit);
     const filter: Doc = {};
     if (q.status) filter.status = q.status;
-    if (q.publicOnly) filter.public = true;
+    if (q.publicOnly || q.playerId) filter.public = true;
+    const and: Doc[] = [];
+    if (q.playerId) {
+      delete filter.status;
+      and.push({ $or: [{ "seats.A.playerId": q.playerId }, { "seats.B.playerId": q.playerId }] });
+    }
     if (q.cursor) {
       const c = decodeCursor(q.cursor);
-      filter.$or = [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }];
+      and.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });
     }
+    if (and.length) filter.$and = and;
     const games = await this.m.games.find(filter, GAME_FIELDS).sort({ createdAt: -1, id: -1 }).limit(limit + 1)
       .lean<GameRecord[]>().exec();
     const more = games.length > limit;

@@ -31,6 +31,8 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       [{ public: 1, createdAt: -1, id: -1 }],
       [{ "seats.A.code": 1 }, { sparse: true }],
       [{ "seats.B.code": 1 }, { sparse: true }],
+      [{ "seats.A.playerId": 1, createdAt: -1, id: -1 }],
+      [{ "seats.B.playerId": 1, createdAt: -1, id: -1 }],
     ])),
     // Games keep their actions in their own document (`log`); this collection holds the actions of games
     // stored before, read once when such a game's log is first read (games.ts).

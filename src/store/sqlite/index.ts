@@ -277,9 +277,10 @@ export class SqliteStore implements Store {
     // No cursor: start above every ISO timestamp, so one statement serves the first page and the rest.
     const after = q.cursor ? decodeCursor(q.cursor) : { createdAt: "\uffff", id: "" };
     const l = this.st.listGames;
-    const stmt = q.status ? (q.publicOnly ? l.statusPublic : l.status) : q.publicOnly ? l.public : l.all;
-    const params = { ...after, status: q.status, limit: limit + 1 };
-    if (!q.status) delete params.status;
+    // A player's games are only listed publicly (public = 1): the one caller is the public profile.
+    const stmt = q.playerId ? l.playerPublic : q.status ? (q.publicOnly ? l.statusPublic : l.status) : q.publicOnly ? l.public : l.all;
+    const params: Record<string, unknown> = { ...after, status: q.status, limit: limit + 1, ...(q.playerId ? { playerId: q.playerId } : {}) };
+    if (!q.status || q.playerId) delete params.status;
     const games = parseAll<GameRecord>(stmt.all(params) as DocRow[]);
     const more = games.length > limit;
     if (more) games.length = limit;

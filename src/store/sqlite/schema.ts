@@ -17,6 +17,8 @@ CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at, id);
 CREATE INDEX IF NOT EXISTS games_by_public ON games (public, created_at, id);
 CREATE INDEX IF NOT EXISTS games_by_code_a ON games (code_a) WHERE code_a IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_by_code_b ON games (code_b) WHERE code_b IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_by_player_a ON games (json_extract(doc, '$.seats.A.playerId'), created_at, id);
+CREATE INDEX IF NOT EXISTS games_by_player_b ON games (json_extract(doc, '$.seats.B.playerId'), created_at, id);
 
 CREATE TABLE IF NOT EXISTS actions (
   game_id TEXT NOT NULL,

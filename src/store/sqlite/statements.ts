@@ -18,6 +18,11 @@ function listGamesSql(byStatus: boolean, publicOnly: boolean): string {
   return `SELECT doc FROM games WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT @limit`;
 }
 
+/** A player's public games, newest first: one seek per seat's player index, merged by SQLite's OR plan. */
+const PLAYER_GAMES_SQL = `SELECT doc FROM games WHERE (created_at, id) < (@createdAt, @id) AND public = 1
+  AND (json_extract(doc, '$.seats.A.playerId') = @playerId OR json_extract(doc, '$.seats.B.playerId') = @playerId)
+  ORDER BY created_at DESC, id DESC LIMIT @limit`;
+
 export function prepareStatements(db: Database) {
   const p = (sql: string): Statement => db.prepare(sql);
   return {
@@ -32,6 +37,7 @@ export function prepareStatements(db: Database) {
       status: p(listGamesSql(true, false)),
       public: p(listGamesSql(false, true)),
       statusPublic: p(listGamesSql(true, true)),
+      playerPublic: p(PLAYER_GAMES_SQL),
     },
     unfinishedGames: p(`SELECT doc FROM games WHERE status IN ('waiting', 'active') ORDER BY created_at, id`),
     // games_by_status (status, created_at, id) serves the filter and the order; LIMIT -1 is no limit.

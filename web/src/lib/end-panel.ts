@@ -1,9 +1,10 @@
 // The panel shown when a game ends: the result, the rating change of this browser's profile, a rematch
 // with the same opponent kind and settings, the review and replay pages, and a new game.
 import { $, api, el, errorText, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer, type StoredSeat } from "./api";
+import { ratingEl } from "./rating";
 import { decidedText, type GameRecord, type Seat, type ViewModel } from "./model";
 
-interface Profile { player: { rating: number; games: number; rank?: string } }
+interface Profile { player: { rating: number; games: number; rank?: string; provisional?: boolean } }
 
 export function endTitle(m: ViewModel, mySeat: Seat | null): string {
   if (!m.winner) return "No winner: the game was aborted.";
@@ -33,7 +34,15 @@ async function showRatingChange(seat: StoredSeat, decidedBy: string): Promise<vo
     const { body } = await api<Profile>("GET", `/players/${encodeURIComponent(p.id)}`);
     if (body.player.games > before.games) {
       const d = body.player.rating - before.rating;
-      out.textContent = `Rating ${before.rating} → ${body.player.rating} (${d >= 0 ? "+" : "−"}${Math.abs(d)})${body.player.rank ? `, ${body.player.rank}` : ""}.`;
+      const provisional = Boolean(body.player.provisional);
+      out.replaceChildren(
+        `Rating ${before.rating} → `,
+        ratingEl(body.player.rating, provisional),
+        ` (${d >= 0 ? "+" : "−"}${Math.abs(d)})${body.player.rank ? `, ${body.player.rank}` : ""}`,
+        // A new rating moves a lot: said here, where the big first change is seen (docs/RULES.md, "Ratings").
+        provisional ? el("span", { class: "muted", text: ", provisional: it moves a lot over the first games" }) : "",
+        ".",
+      );
       return;
     }
     await new Promise((r) => setTimeout(r, 500));

@@ -2,8 +2,11 @@
 // ranks one club's or community's members by rating.
 import type { CommunityService } from "../../../src/communities/service";
 import { $, api, el, errorText } from "../lib/api";
+import { ratingEl } from "../lib/rating";
+import { enableTouchTips } from "../lib/touch-tips";
 
 type Listing = Awaited<ReturnType<CommunityService["list"]>>;
+type Players = Awaited<ReturnType<CommunityService["playerLeaderboard"]>>;
 type Board = Awaited<ReturnType<CommunityService["leaderboard"]>>;
 type Standing = Board["standings"][number];
 interface Summary { id: string; name: string; members: number; leaders: Standing[] }
@@ -22,7 +25,7 @@ function standingsTable(rows: readonly Standing[]): HTMLElement {
       "tbody",
       {},
       ...rows.map((s) =>
-        el("tr", {}, el("td", { text: String(s.place) }), el("td", {}, playerLink(s)), el("td", { text: `${s.rating}${s.provisional ? "?" : ""}` }), el("td", { text: s.rank }), el("td", { text: String(s.games) }), el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }), el("td", { text: s.recentForm })),
+        el("tr", {}, el("td", { text: String(s.place) }), el("td", {}, playerLink(s)), el("td", {}, ratingEl(s.rating, s.provisional)), el("td", { text: s.rank }), el("td", { text: String(s.games) }), el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }), el("td", { text: s.recentForm })),
       ),
     ),
   );
@@ -35,7 +38,28 @@ async function one(k: string, id: string): Promise<void> {
   $("#content").replaceChildren(el("p", { class: "muted", text: `${b.kind}, ${b.members} members` }), b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }), el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })));
 }
 
+/** Everyone by rating: people in one table, the house's levels (bots) in another, so the two never mix. */
+async function playersSection(): Promise<HTMLElement> {
+  const b = (await api<Players>("GET", "/players?limit=50")).body;
+  const bots = el(
+    "table",
+    { class: "standings bots" },
+    el("thead", {}, el("tr", {}, ...["Bot", "Rating", "Rank"].map((h) => el("th", { scope: "col", text: h })))),
+    el("tbody", {}, ...b.bots.map((x) => el("tr", {}, el("td", { text: x.name }), el("td", {}, ratingEl(x.rating, false)), el("td", { text: x.rank })))),
+  );
+  return el(
+    "section",
+    { class: "panel", id: "players", "aria-labelledby": "players-h" },
+    el("h2", { id: "players-h", text: "Players" }),
+    b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No rated players yet: finish a game to appear here." }),
+    el("p", { class: "muted small", text: "A ? marks a provisional rating, still settling after few games." }),
+    el("h3", { class: "small-h", text: "Bots: the house opponent, at fixed ratings" }),
+    bots,
+  );
+}
+
 async function all(): Promise<void> {
+  const players = await playersSection();
   const sections = await Promise.all(
     (["club", "community"] as const).map(async (k) => {
       // The list is keyed by the plural (`clubs` or `communities`), which the service's type leaves open.
@@ -51,9 +75,10 @@ async function all(): Promise<void> {
       );
     }),
   );
-  $("#content").replaceChildren(...sections);
+  $("#content").replaceChildren(players, ...sections);
 }
 
 (kind && rawId && PLURAL[kind] ? one(kind, decodeURIComponent(rawId)) : all())
   .then(() => void (document.body.dataset.ready = "true"))
   .catch((e: unknown) => $("#content").replaceChildren(el("p", { class: "error", text: `Could not load the leaderboard: ${errorText(e)}` })));
+enableTouchTips();

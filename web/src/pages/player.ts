@@ -1,9 +1,11 @@
 // A player's profile (/players/{id}): rating, rank, form, favourite champion, clubs with their places, and
-// the recent games this browser played as that profile, with replay links.
+// the player's public games (GET /players/{id}/games, the same for every visitor), with replay links.
 import type { PlayerService } from "../../../src/players/service";
-import { $, api, ApiError, el, errorText, loadSeat, storedPlayer } from "../lib/api";
+import type { GameService } from "../../../src/games/service";
+import { $, api, ApiError, el, errorText, plural, storedPlayer } from "../lib/api";
 import { CHAMPION_TIPS } from "../lib/glossary";
-import type { GameRecord } from "../lib/model";
+import { ratingEl } from "../lib/rating";
+import { enableTouchTips } from "../lib/touch-tips";
 
 type Profile = Awaited<ReturnType<PlayerService["profile"]>>;
 
@@ -14,32 +16,29 @@ function row(term: string, ...value: Array<Node | string>): Node[] {
   return [el("dt", { text: term }), el("dd", {}, ...value)];
 }
 
-/** Game ids this browser holds a seat in (newest last in storage order is not guaranteed, so sorted by time). */
-function storedGameIds(): string[] {
-  const ids: string[] = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i) ?? "";
-    if (key.startsWith("arena.seat.")) ids.push(key.slice("arena.seat.".length));
-  }
-  return ids.filter((id) => loadSeat(id));
-}
+type PlayerGames = Awaited<ReturnType<GameService["playerGames"]>>;
+const RESULT: Record<string, string> = { win: "won", loss: "lost", draw: "draw", aborted: "aborted" };
 
-async function recentGames(): Promise<void> {
+/** The player's public games from the API (anyone sees them), newest first, a page at a time. */
+async function recentGames(cursor?: string): Promise<void> {
+  const q = new URLSearchParams({ limit: "10", ...(cursor ? { cursor } : {}) });
+  const { body } = await api<PlayerGames>("GET", `/players/${encodeURIComponent(playerId)}/games?${q}`);
   const list = $("#recent");
-  const records = (await Promise.all(storedGameIds().map((id) => api<GameRecord>("GET", `/games/${encodeURIComponent(id)}`).then((r) => r.body, () => null))))
-    .filter((r): r is GameRecord => r !== null && r.status === "finished" && (r.players.A?.id === playerId || r.players.B?.id === playerId))
-    .sort((a, b) => (b.finishedAt ?? "").localeCompare(a.finishedAt ?? ""))
-    .slice(0, 10);
-  $("#recent-section").hidden = records.length === 0;
-  list.replaceChildren(
-    ...records.map((r) => {
-      const seat = r.players.A?.id === playerId ? "A" : "B";
-      const winner = "winner" in r ? r.winner : null;
-      const result = winner === "draw" ? "draw" : winner === seat ? "won" : winner ? "lost" : "aborted";
-      const opponent = r.players[seat === "A" ? "B" : "A"]?.name ?? "?";
-      return el("li", {}, el("span", { text: `${result} against ${opponent}, ${r.score.A}–${r.score.B} · ${r.ruleset} ` }), el("a", { href: `/replay/${encodeURIComponent(r.id)}`, text: "replay" }));
+  if (!cursor) list.replaceChildren();
+  list.append(
+    ...body.games.map((g) => {
+      const opponent = g.players[g.seat === "A" ? "B" : "A"] ?? "?";
+      const id = encodeURIComponent(g.id);
+      const what = g.result ? `${RESULT[g.result]} against ${opponent}, ${g.score.A}–${g.score.B}` : `playing ${opponent} now, ${g.score.A}–${g.score.B}`;
+      const link = g.status === "finished" ? (g.result === "aborted" && g.moveCount === 0 ? null : el("a", { href: `/replay/${id}`, text: "replay" })) : el("a", { href: `/watch/${id}`, text: "watch" });
+      return el("li", { "data-game": g.id }, el("span", { text: `${what} · ${g.ruleset} · ${plural(g.moveCount, "move")} · ${new Date(g.createdAt).toLocaleDateString()}` }), link);
     }),
   );
+  $("#recent-section").hidden = false;
+  if (!body.games.length && !cursor) list.replaceChildren(el("li", { class: "muted", text: "No public games yet." }));
+  const more = $<HTMLButtonElement>("#recent-more");
+  more.hidden = !body.nextCursor;
+  more.onclick = () => void recentGames(body.nextCursor ?? undefined);
 }
 
 async function load(): Promise<void> {
@@ -56,7 +55,7 @@ async function load(): Promise<void> {
   $("#title").textContent = p.name + (storedPlayer()?.id === p.id ? " (you)" : "");
   const fav = p.favoriteChampion;
   $("#profile").replaceChildren(
-    ...row("Rating", `${p.rating}${p.provisional ? " (provisional)" : ""}`),
+    ...row("Rating", ratingEl(p.rating, p.provisional), p.provisional ? el("span", { class: "muted", text: " provisional" }) : ""),
     ...row("Rank", p.rank),
     ...row("Games", `${p.games}, ${Math.round(p.winRate * 100)}% won`),
     ...row("Form", p.recentForm ? el("span", { class: "form", "aria-label": [...p.recentForm].map((c) => FORM[c] ?? c).join(", ") }, ...[...p.recentForm].map((c) => el("span", { class: `f-${c}`, text: c, "aria-hidden": "true" }))) : "no games yet"),
@@ -68,8 +67,12 @@ async function load(): Promise<void> {
       : [el("li", { class: "muted", text: "Not in any club or community." })]),
   );
   $("#profile-section").hidden = false;
-  await recentGames().catch(() => undefined);
+  await recentGames().catch((e: unknown) => {
+    $("#recent-section").hidden = false;
+    $("#recent").replaceChildren(el("li", { class: "error", text: `Could not load the games: ${errorText(e)}` }));
+  });
   document.body.dataset.ready = "true";
 }
 
 void load();
+enableTouchTips();

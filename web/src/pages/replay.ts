@@ -3,7 +3,7 @@
 // browser: sha256(seed:salt) recomputed with Web Crypto against the commitment published at the start.
 import type { Review } from "../../../src/ai/review";
 import type { Replay } from "../../../src/game/types";
-import { $, api, ApiError, el, errorText } from "../lib/api";
+import { $, api, ApiError, el, errorText, plural } from "../lib/api";
 import { drawBoard } from "../lib/board";
 import { UNVERSIONED } from "../../../src/game/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
@@ -40,6 +40,68 @@ async function verifyDeal(r: Replay): Promise<void> {
 }
 
 const MARK_TEXT: Record<string, string> = { best: "best", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** The legend's words for each mark (src/ai/review.ts: the swing bounds, here in cards). */
+const MARK_MEANING: Array<[string, string]> = [
+  ["best", "the best move found"],
+  ["inaccuracy", "inaccuracy: gave away up to 1¼ cards"],
+  ["mistake", "mistake: 1¼ to 2¼ cards"],
+  ["blunder", "blunder: 2¼ cards or more"],
+];
+
+/**
+ * A swing on the review's scale, in cards: the review measures score difference, where one flipped card
+ * moves it by 2, so a swing of 3 is 1.5 cards given away (docs/WEB.md, "Review").
+ */
+const cards = (swing: number): string => {
+  const c = Math.round((swing / 2) * 10) / 10;
+  return `${c} card${c === 1 ? "" : "s"}`;
+};
+
+function legend(): HTMLElement {
+  return el(
+    "p",
+    { id: "legend", class: "legend small" },
+    ...MARK_MEANING.flatMap(([mark, meaning]) => [el("span", { class: "legend-item" }, el("span", { class: `mark ${mark}`, text: MARK_TEXT[mark] }), ` ${meaning}`)]),
+  );
+}
+
+/**
+ * The evaluation graph: the score difference (A's cards minus B's) after each move, as an SVG line over the
+ * moves, with a dot in the mark's colour on every reviewed move that gave cards away; a click steps there.
+ */
+function graph(r: Replay, review: Review | null, onStep: (step: number) => void): SVGSVGElement {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const [w, h, pad] = [320, 90, 6];
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("class", "eval-graph");
+  svg.setAttribute("role", "img");
+  const diffs = [0, ...r.moves.map((m) => m.score.A - m.score.B)];
+  svg.setAttribute("aria-label", `Score difference A minus B after each move: ${diffs.slice(1).join(", ")}`);
+  const max = Math.max(4, ...diffs.map(Math.abs));
+  const x = (i: number) => pad + ((w - 2 * pad) * i) / Math.max(1, diffs.length - 1);
+  const y = (d: number) => h / 2 - ((h / 2 - pad) * d) / max;
+  const add = (tag: string, attrs: Record<string, string | number>) => {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    svg.append(node);
+    return node;
+  };
+  add("rect", { x: 0, y: 0, width: w, height: h / 2, class: "eval-a" });
+  add("rect", { x: 0, y: h / 2, width: w, height: h / 2, class: "eval-b" });
+  add("line", { x1: 0, x2: w, y1: h / 2, y2: h / 2, class: "eval-axis" });
+  add("polyline", { points: diffs.map((d, i) => `${x(i)},${y(d)}`).join(" "), class: "eval-line" });
+  for (const [i, m] of r.moves.entries()) {
+    const rv = review?.moves.find((v) => v.n === m.n);
+    const marked = rv && ["inaccuracy", "mistake", "blunder"].includes(rv.mark);
+    const dot = add("circle", { cx: x(i + 1), cy: y(diffs[i + 1]), r: marked ? 4.5 : 2.5, class: `eval-dot ${marked ? rv.mark : ""}`, "data-step": i + 1 });
+    const title = document.createElementNS(NS, "title");
+    title.textContent = `Move ${m.n}: ${m.seat} ${m.notation}, A ${m.score.A} – B ${m.score.B}${marked ? ` (${rv.mark}, ${cards(rv.swing)} given away)` : ""}`;
+    dot.append(title);
+    dot.addEventListener("click", () => onStep(i + 1));
+  }
+  return svg;
+}
 
 function start(r: Replay, review: Review | null): void {
   const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
@@ -58,26 +120,39 @@ function start(r: Replay, review: Review | null): void {
   $("#commitment").textContent = r.commitment;
   $<HTMLAnchorElement>("#json-link").href = `/api/v1/games/${id}/replay`;
   if (review) {
-    const sum = (s: Seat) => `${s} ${review.summary[s].accuracy}% (${review.summary[s].mistakes} mistake${review.summary[s].mistakes === 1 ? "" : "s"}, ${review.summary[s].blunders} blunder${review.summary[s].blunders === 1 ? "" : "s"})`;
+    // A seat that never moved has no accuracy to speak of (an aborted game), not 100%.
+    const sum = (s: Seat) =>
+      review.moves.some((m) => m.seat === s)
+        ? `${s} ${review.summary[s].accuracy}% (${plural(review.summary[s].mistakes, "mistake")}, ${plural(review.summary[s].blunders, "blunder")})`
+        : `${s} made no move`;
     $("#review-summary").textContent = `accuracy ${sum("A")} · ${sum("B")}`;
   }
 
   const list = $("#move-list");
+  const rows: HTMLElement[] = [];
   const buttons = r.moves.map((m, i) => {
     const rv = review?.moves.find((x) => x.n === m.n);
     const mark = rv ? MARK_TEXT[rv.mark] ?? "" : "";
-    const label = `${m.seat} ${m.notation}`;
     const b = el(
       "button",
-      { type: "button", "data-step": i + 1, "data-mark": rv?.mark, title: rv && rv.best !== rv.played ? `Best: ${rv.best} (swing ${rv.swing})` : rv ? "The best move found" : undefined },
-      label,
-      mark ? el("span", { class: `mark ${rv!.mark === "best" ? "best" : "mistake"}`, text: mark }) : null,
-      rv && rv.best !== rv.played && rv.mark !== "good" ? el("span", { class: "muted small", text: ` best ${rv.best}` }) : null,
+      { type: "button", class: `seat-${m.seat}`, "data-step": i + 1, "data-mark": rv?.mark, title: rv && rv.best !== rv.played ? `Best: ${rv.best} (${cards(rv.swing)} given away)` : rv ? "The best move found" : undefined },
+      el("span", { class: `seat-tag ${m.seat}`, text: m.seat }),
+      ` ${m.notation}`,
+      mark ? el("span", { class: `mark ${rv!.mark}`, text: mark }) : null,
+      rv && rv.best !== rv.played && rv.mark !== "good" ? el("span", { class: "alt small", text: ` best ${rv.best}` }) : null,
     );
     b.addEventListener("click", () => show(i + 1));
-    list.append(el("li", {}, b));
+    // Paired by turn, as in chess notation: the first mover's move, then the reply, on one numbered row.
+    if (i % 2 === 0) {
+      const row = el("li", {}, el("span", { class: "n", "aria-hidden": "true", text: `${i / 2 + 1}.` }));
+      rows.push(row);
+      list.append(row);
+    }
+    rows[rows.length - 1].append(b);
     return b;
   });
+  $("#legend-slot").replaceChildren(...(review ? [legend()] : []));
+  $("#graph-slot").replaceChildren(graph(r, review, (step) => show(step)));
 
   let at = r.moves.length;
   function show(step: number): void {
@@ -92,10 +167,12 @@ function start(r: Replay, review: Review | null): void {
     const rv = m && review?.moves.find((x) => x.n === m.n);
     $("#captures").replaceChildren(
       ...(m ? [reasons.length ? el("ul", {}, ...reasons.map((x) => el("li", { text: x.text, "data-by": x.by }))) : el("span", { class: "muted", text: "No capture." })] : []),
-      ...(rv ? [el("p", { class: "small", text: rv.best === rv.played ? `Review: ${rv.mark}, the best move found.` : `Review: ${rv.mark}; best was ${rv.best} (swing ${rv.swing}).` })] : []),
+      ...(rv ? [el("p", { class: "small", text: rv.best === rv.played ? `Review: ${rv.mark}, the best move found.` : `Review: ${rv.mark}; best was ${rv.best} (${cards(rv.swing)} given away).` })] : []),
     );
     buttons.forEach((b, i) => (i + 1 === at ? b.setAttribute("aria-current", "step") : b.removeAttribute("aria-current")));
-    buttons[at - 1]?.scrollIntoView({ block: "nearest" });
+    const current = buttons[at - 1];
+    if (current) current.parentElement!.parentElement!.scrollTop = Math.max(0, current.offsetTop - 80);
+    for (const dot of document.querySelectorAll(".eval-dot")) dot.classList.toggle("current", (dot as SVGElement).dataset.step === String(at));
     document.body.dataset.step = String(at);
   }
 

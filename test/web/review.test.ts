@@ -1,0 +1,76 @@
+/**
+ * The review page in a real browser: a legend with a colour per mark kind, swings in cards, an evaluation
+ * graph over the moves, moves paired by turn, and the current replay row readable at WCAG AA (4.5:1),
+ * computed from the page's computed styles at every step.
+ */
+import assert from "node:assert/strict";
+import { playRest } from "../support/play";
+import { http } from "../support/server";
+import { browserSuite, openPage, screenshots } from "./browser";
+
+/** The lowest contrast ratio of any text in `selector` against the first opaque background behind it. */
+function lowestContrast(selector: string): { ratio: number; where: string } {
+  const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const lum = ([r, g, b]: number[]) => {
+    const ch = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+  };
+  const background = (node: Element | null): number[] => {
+    for (let n = node; n; n = n.parentElement) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+    }
+    return [255, 255, 255];
+  };
+  let worst = { ratio: Infinity, where: "" };
+  const root = document.querySelector(selector)!;
+  for (const node of [root, ...root.querySelectorAll("*")]) {
+    const own = [...node.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim()).length > 0;
+    if (!own) continue;
+    const [a, b] = [lum(rgb(getComputedStyle(node).color)), lum(background(node))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < worst.ratio) worst = { ratio, where: `${node.className || node.tagName}: "${node.textContent}"` };
+  }
+  return worst;
+}
+
+describe("Browser: the review page", function () {
+  this.timeout(120_000);
+  const suite = browserSuite({ houseDelayMs: 0 });
+
+  it("shows a legend, an evaluation graph and paired moves, with the current row at 4.5:1 or more", async () => {
+    const g = await http(suite.server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Rex" });
+    await playRest(suite.server.url, g.json.game.id, g.json.playerToken);
+    const page = await openPage(suite.browser, suite.errors);
+    await page.goto(`${suite.server.url}/review/${g.json.game.id}`);
+    await page.waitForSelector("#verify[data-verified='true']");
+    await page.waitForSelector("#legend");
+
+    // One colour per mark kind, named in the legend.
+    const legend = await page.locator("#legend .mark").evaluateAll((marks) => marks.map((m) => [m.className, getComputedStyle(m).backgroundColor]));
+    assert.deepEqual(legend.map(([c]) => c), ["mark best", "mark inaccuracy", "mark mistake", "mark blunder"]);
+    assert.equal(new Set(legend.map(([, bg]) => bg)).size, 4, JSON.stringify(legend));
+    // Moves by turn: eight rows of two.
+    assert.equal(await page.locator("#move-list > li").count(), 8);
+    assert.equal(await page.locator("#move-list > li:first-child button").count(), 2);
+    assert.equal(await page.locator("#move-list button").count(), 16);
+    // The graph has a point per move and steps the board when one is clicked.
+    assert.equal(await page.locator(".eval-graph .eval-dot").count(), 16);
+    await page.locator(".eval-graph .eval-dot[data-step='5']").dispatchEvent("click");
+    assert.equal(await page.getAttribute("body", "data-step"), "5");
+    // Swings are said in cards, never as raw decimals.
+    for (const t of await page.locator("#move-list button[title]").evaluateAll((bs) => bs.map((b) => b.getAttribute("title") ?? ""))) {
+      assert.ok(/^Best: \S+ \([\d.]+ cards? given away\)$/.test(t) || t === "The best move found", t);
+    }
+
+    // The test runner compiles named inner functions with esbuild's __name helper, which the page lacks.
+    await page.evaluate("globalThis.__name = (f) => f");
+    for (let step = 1; step <= 16; step++) {
+      await page.keyboard.press(step === 1 ? "Home" : "ArrowRight");
+      if (step === 1) await page.keyboard.press("ArrowRight");
+      const worst = await page.evaluate(lowestContrast, "#move-list button[aria-current='step']");
+      assert.ok(worst.ratio >= 4.5, `step ${step}: contrast ${worst.ratio.toFixed(2)} at ${worst.where}`);
+    }
+    await screenshots(page, "review");
+  });
+});
