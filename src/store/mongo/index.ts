@@ -145,7 +145,7 @@ export class MongoStore implements Store {
   async listGamesWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
     const filter = q.createdBefore === undefined ? { status } : { status, createdAt: { $lt: q.createdBefore } };
     // limit(0) is no limit.
-    return this.m.games.find(filter, NO_ID).sort({ createdAt: 1, id: 1 }).limit(q.limit === undefined ? 0 : pageSize(q.limit))
+    return this.m.games.find(filter, GAME_FIELDS).sort({ createdAt: 1, id: 1 }).limit(q.limit === undefined ? 0 : pageSize(q.limit))
       .lean<GameRecord[]>().exec();
   }
 
