@@ -23,7 +23,14 @@ function documented(source: string): Array<{ name: string; doc: string }> {
         const doc = ranges
           .map((r) => source.slice(r.pos, r.end))
           .filter((c) => c.startsWith("/**"))
-          .map((c) => c.replace(/^\/\*\*|\*\/$/g, "").split("\n").map((l) => l.replace(/^\s*\*?\s?/, "").trim()).filter(Boolean).join(" "))
+          .map((c) =>
+            c
+              .replace(/^\/\*\*|\*\/$/g, "")
+              .split("\n")
+              .map((l) => l.replace(/^\s*\*?\s?/, "").trim())
+              .filter(Boolean)
+              .join(" "),
+          )
           .join(" ");
         out.push({ name: prop.name!.getText(), doc });
       }

@@ -31,6 +31,9 @@ export function requireToken(token: string, what: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (presentsToken(req, expected)) return next();
     res.setHeader("WWW-Authenticate", 'Basic realm="Tile Arena operator", charset="UTF-8"');
-    throw new AppError("unauthorized", `${what} needs the operator's token: \`Authorization: Bearer <METRICS_TOKEN>\`, or METRICS_TOKEN as the password at the browser's prompt`);
+    throw new AppError(
+      "unauthorized",
+      `${what} needs the operator's token: \`Authorization: Bearer <METRICS_TOKEN>\`, or METRICS_TOKEN as the password at the browser's prompt`,
+    );
   };
 }

@@ -19,10 +19,7 @@ export function operatorTools(token: string): Router {
   /* eslint-enable @typescript-eslint/no-require-imports */
   const router = Router();
   router.use(requireToken(token, "The Colyseus monitor and playground"));
-  router.use(
-    "/monitor",
-    monitor({ columns: ["roomId", "name", "clients", "maxClients", "locked", "elapsedTime", "processId", "publicAddress"] }),
-  );
+  router.use("/monitor", monitor({ columns: ["roomId", "name", "clients", "maxClients", "locked", "elapsedTime", "processId", "publicAddress"] }));
   router.use("/playground", playground());
   return router;
 }

@@ -9,11 +9,9 @@ import type { NextFunction, Request, Response } from "express";
 export function tracingMiddleware() {
   return (req: Request, res: Response, next: NextFunction) => {
     const parent = propagation.extract(context.active(), req.headers);
-    const span = trace.getTracer("tile-arena").startSpan(
-      `${req.method}`,
-      { kind: SpanKind.SERVER, attributes: { "http.request.method": req.method, "url.path": req.path } },
-      parent,
-    );
+    const span = trace
+      .getTracer("tile-arena")
+      .startSpan(`${req.method}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": req.method, "url.path": req.path } }, parent);
     // The route's full path is known only while its router runs: Express resets req.baseUrl when a
     // request leaves a router (as a refusal does, on its way to the app's error handler). So the route is
     // read when the router assigns req.route, with the baseUrl of that moment.

@@ -51,13 +51,16 @@ describe("Production build: npm run build, then npm start's command", function (
     assert.equal(created.status, 201, created.text);
     const { game, playerToken } = created.json;
     let sync: any;
-    for (let since = 0; ; ) {
+    for (let since = 0; ;) {
       sync = (await http(server.url, "GET", `/api/v1/games/${game.id}/sync?since=${since}&timeout=10`, undefined, bearer(playerToken))).json;
       if (sync.status !== "active") break;
       since = sync.moveCount;
       if (!sync.yourTurn) continue;
       const taken = new Set(sync.state.board.map((c: { square: string }) => c.square));
-      const square = "abcd".split("").flatMap((f) => ["1", "2", "3", "4"].map((r) => f + r)).find((q) => !taken.has(q));
+      const square = "abcd"
+        .split("")
+        .flatMap((f) => ["1", "2", "3", "4"].map((r) => f + r))
+        .find((q) => !taken.has(q));
       const moved = await http(server.url, "POST", `/api/v1/games/${game.id}/moves`, { card: sync.state.hand[0].id, square }, bearer(playerToken));
       assert.equal(moved.status, 200, moved.text);
     }

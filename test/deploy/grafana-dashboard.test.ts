@@ -8,7 +8,10 @@ import { readFileSync } from "node:fs";
 import type { RunningServer } from "../../src/server";
 import { bootServer, http } from "../support/server";
 
-interface Panel { title: string; targets: Array<{ expr: string }> }
+interface Panel {
+  title: string;
+  targets: Array<{ expr: string }>;
+}
 
 /** The metric names a PromQL expression reads (functions, grouping labels, matchers and ranges removed). */
 export function metricsOf(expr: string): string[] {

@@ -14,9 +14,14 @@ describe(".env.example", () => {
   });
 
   it("lists every variable once, with defaults the config accepts and reads as its defaults", () => {
-    const lines = readFileSync(ENV_EXAMPLE, "utf8").split("\n").filter((l) => /^# [A-Z0-9_]+=/.test(l));
+    const lines = readFileSync(ENV_EXAMPLE, "utf8")
+      .split("\n")
+      .filter((l) => /^# [A-Z0-9_]+=/.test(l));
     const entries = lines.map((l) => l.slice(2).split(/=(.*)/s).slice(0, 2) as [string, string]);
-    assert.deepEqual(entries.map(([k]) => k), Object.keys(EnvSchema.shape));
+    assert.deepEqual(
+      entries.map(([k]) => k),
+      Object.keys(EnvSchema.shape),
+    );
     const env = Object.fromEntries(entries.filter(([, v]) => v !== ""));
     assert.deepEqual(loadConfig(env), loadConfig({}));
   });

@@ -47,13 +47,18 @@ describe("README: every fact it states matches the code", () => {
   it("gives the hand sizes each seat is dealt, per ruleset", () => {
     const second = WORDS[stated(/second mover is dealt (\w+) cards/, "the second mover's hand")];
     const base = WORDS[stated(/\((\w+) and its champion\)/, "the cards besides the champion")];
-    const [classic, mutators] = stated(/\(hands of (\d+ and \d+)\)/, "the first mover's hands").split(" and ").map(Number);
+    const [classic, mutators] = stated(/\(hands of (\d+ and \d+)\)/, "the first mover's hands")
+      .split(" and ")
+      .map(Number);
     const dealt = (ruleset: Ruleset) => {
       const g = newGame({ ruleset }, 7, "readme");
       const other = g.firstPlayer === "A" ? "B" : "A";
       return { first: g.hands[g.firstPlayer].length, second: g.hands[other].length, champions: g.hands[other].filter((c) => c.startsWith("K")).length };
     };
-    for (const [ruleset, first] of [["classic", classic], ["mutators", mutators]] as const) {
+    for (const [ruleset, first] of [
+      ["classic", classic],
+      ["mutators", mutators],
+    ] as const) {
       const d = dealt(ruleset);
       assert.deepEqual({ first: d.first, second: d.second }, { first, second }, ruleset);
       assert.equal(d.champions, 1, "one champion card in a hand");
@@ -133,7 +138,10 @@ describe("README: every fact it states matches the code", () => {
       });
       const moves = stdout.split("\n").filter((l) => /^\w+@[a-d][1-4] /.test(l));
       assert.equal(moves.length, 8, `it played its seat's moves:\n${stdout.slice(0, 2000)}`);
-      assert.ok(moves.every((l) => l.endsWith(" 200")), `every move was accepted:\n${moves.join("\n")}`);
+      assert.ok(
+        moves.every((l) => l.endsWith(" 200")),
+        `every move was accepted:\n${moves.join("\n")}`,
+      );
       assert.match(stdout, /"seed":\d+/, "the replay reveals the seed");
       assert.match(stdout, /"mark":/, "the review marks the moves");
       // Its files went to the temporary folder, none to the working directory.

@@ -57,7 +57,10 @@ describe("Operator tools: the Colyseus monitor and playground", function () {
       assert.match(page.headers.get("content-type") ?? "", /html/);
       const list = await http(server.url, "GET", "/colyseus/monitor/api", undefined, bearer(TOKEN));
       assert.equal(list.status, 200, list.text);
-      assert.ok(list.json.rooms.some((r: { roomId: string }) => r.roomId === id), list.text);
+      assert.ok(
+        list.json.rooms.some((r: { roomId: string }) => r.roomId === id),
+        list.text,
+      );
       const inspect = await http(server.url, "GET", `/colyseus/monitor/api/room?roomId=${id}`, undefined, bearer(TOKEN));
       assert.equal(inspect.status, 200, inspect.text);
       assert.equal(inspect.json.roomId, id);

@@ -9,7 +9,14 @@ import { relative } from "node:path";
 
 // Mocha's file collector (what `mocha <spec> --ignore <pattern>` runs); not a documented export.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const collect = require("mocha/lib/cli/collect-files.cjs") as (o: { ignore: string[]; extension: string[]; file: string[]; recursive: boolean; sort: boolean; spec: string[] }) => { files: string[] };
+const collect = require("mocha/lib/cli/collect-files.cjs") as (o: {
+  ignore: string[];
+  extension: string[];
+  file: string[];
+  recursive: boolean;
+  sort: boolean;
+  spec: string[];
+}) => { files: string[] };
 
 const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
 
@@ -23,7 +30,9 @@ function patterns(script: string): { spec: string[]; ignore: string[] } {
 }
 
 const files = (p: { spec: string[]; ignore: string[] }) =>
-  collect({ ...p, extension: ["ts"], file: [], recursive: true, sort: true }).files.map((f) => relative(process.cwd(), f)).sort();
+  collect({ ...p, extension: ["ts"], file: [], recursive: true, sort: true })
+    .files.map((f) => relative(process.cwd(), f))
+    .sort();
 
 describe("Test suites: fast and slow", () => {
   it("split every test file between them, each into one", () => {
@@ -31,7 +40,11 @@ describe("Test suites: fast and slow", () => {
     const slow = files(patterns(scripts["test:slow"]));
     const all = files({ spec: ["test/**/*.test.ts"], ignore: [] });
     assert.ok(slow.includes("test/ai/strength.test.ts") && slow.some((f) => f.startsWith("test/loadtest/")), slow.join("\n"));
-    assert.deepEqual(fast.filter((f) => slow.includes(f)), [], "no file in both");
+    assert.deepEqual(
+      fast.filter((f) => slow.includes(f)),
+      [],
+      "no file in both",
+    );
     assert.deepEqual([...fast, ...slow].sort(), all, "no file left out");
     assert.ok(fast.length > slow.length * 4);
   });

@@ -48,10 +48,16 @@ describe("Tracing: OpenTelemetry spans of the REST routes and the move path", fu
       exporter.reset();
 
       const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-      const moved = await http(server.url, "POST", `/api/v1/games/${id}/moves`, { card: mine.hand[0].id, square: "a1" }, {
-        ...bearer(token),
-        traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
-      });
+      const moved = await http(
+        server.url,
+        "POST",
+        `/api/v1/games/${id}/moves`,
+        { card: mine.hand[0].id, square: "a1" },
+        {
+          ...bearer(token),
+          traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+        },
+      );
       assert.equal(moved.status, 200, moved.text);
       await eventually(() => named("POST /api/v1/games/:id/moves").length === 1, "the route's span", 5000);
 
@@ -69,14 +75,23 @@ describe("Tracing: OpenTelemetry spans of the REST routes and the move path", fu
         assert.ok(span, `a ${step} span`);
         assert.equal(parentOf(span), action, `${step} is a step of the action`);
       }
-      assert.ok(spans().every((s) => s.spanContext().traceId === traceId), "one trace");
+      assert.ok(
+        spans().every((s) => s.spanContext().traceId === traceId),
+        "one trace",
+      );
     });
 
     it("names a refused request's span by its route too, with its status", async () => {
       exporter.reset();
       const r = await http(server.url, "GET", "/api/v1/games/g_nope");
       assert.equal(r.status, 404);
-      await eventually(() => named("GET /api/v1/games/:id").length === 1, `the route's span: ${spans().map((s) => `${s.name} ${JSON.stringify(s.attributes)}`).join("; ")}`, 5000);
+      await eventually(
+        () => named("GET /api/v1/games/:id").length === 1,
+        `the route's span: ${spans()
+          .map((s) => `${s.name} ${JSON.stringify(s.attributes)}`)
+          .join("; ")}`,
+        5000,
+      );
       assert.equal(named("GET /api/v1/games/:id")[0].attributes["http.response.status_code"], 404);
     });
   });
