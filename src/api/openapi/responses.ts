@@ -120,7 +120,7 @@ export const CreatedGame = z
 export const JoinedGame = z.object(SeatedHere).meta({ id: "JoinedGame" });
 
 export const QuickMatchQueued = z.object({ status: z.literal("queued"), ticket: z.string(), ruleset: z.enum(["classic", "mutators"]) });
-export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...Seated });
+export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...SeatedHere });
 export const QuickMatchLeft = z.object({ status: z.literal("left"), removed: z.boolean() });
 
 export const GameList = z.object({
