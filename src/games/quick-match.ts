@@ -2,7 +2,8 @@
  * Quick-match for REST agents. A ticket is queued in the ruleset's queue room; its state lives in
  * presence (memory, or Redis when scaled) under `qm:<ticket>` for ten minutes, so a poll on any process
  * sees the match. The ticket is a bearer secret: it is the only way to learn the seat's player token,
- * which is kept there (never in the store) until the ticket expires.
+ * which is kept there (never in the store) until the ticket expires. A ticket asked with `reserveSeat` gets
+ * a fresh WebSocket seat reservation with every matched answer (one lapses 15 s after it is made).
  */
 import type { Presence } from "@colyseus/core";
 import { AppError, unwrap } from "../errors";
@@ -24,6 +25,7 @@ interface TicketState {
   player: Record<string, unknown>;
   gameId?: string;
   seat?: Seat;
+  reserveSeat?: boolean;
 }
 
 export class QuickMatch {
@@ -44,6 +46,7 @@ export class QuickMatch {
       ruleset: body.ruleset,
       playerToken,
       player: this.players.introduce(resolved),
+      reserveSeat: body.reserveSeat,
     };
     await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
     const waiter = await subscribeOnce(this.presence, key(ticket));
@@ -108,6 +111,8 @@ export class QuickMatch {
       seat: state.seat!,
       playerToken: state.playerToken,
       player: state.player,
+      // Without one (the room could not be reached) the client joins by id, as it would have anyway.
+      ...(state.reserveSeat ? await this.rooms.reserveSeat(state.gameId!, state.playerToken).then((seatReservation) => ({ seatReservation }), () => ({})) : {}),
     };
   }
 }

@@ -50,6 +50,7 @@ export const QuickMatchBody = z
     player: PlayerRefSchema.optional(),
     champion: ChampionSchema.optional(),
     wait: z.number().int().min(0).max(20).default(0),
+    reserveSeat: ReserveSeat,
   })
   .strict();
 export type QuickMatchBody = z.infer<typeof QuickMatchBody>;

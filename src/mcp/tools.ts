@@ -50,7 +50,7 @@ export const TOOLS: ToolDef[] = [
     JoinGameBody.omit({ reserveSeat: true }), (a, d) => d.games.join({ ...a, reserveSeat: false })),
   def("quick_match", false,
     "Queue for a game against another player of the same ruleset. Waits up to `wait` seconds; answers status `matched` (with game, seat, playerToken) or `queued` with a ticket for quick_match_poll.",
-    QuickMatchBody, (a, d) => d.quick.enqueue(a)),
+    QuickMatchBody.omit({ reserveSeat: true }), (a, d) => d.quick.enqueue({ ...a, reserveSeat: false })),
   def("quick_match_poll", false,
     "Wait up to `timeout` seconds (0..20) for a queued ticket to be paired. Same answers as quick_match.",
     z.object({ ticket: z.string().min(1).max(100), timeout: z.number().int().min(0).max(20).default(0) }).strict(),

@@ -19,7 +19,7 @@ describe("Integration: quick-match through Colyseus matchmaking", function () {
     assert.equal(first.json.status, "queued");
     assert.match(first.json.ticket, /^qm_/);
     const polling = http(server.url, "GET", `/api/v1/games/quick-match/${first.json.ticket}?timeout=10`);
-    const second = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "mutators", name: "Two", wait: 5 });
+    const second = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "mutators", name: "Two", wait: 5, reserveSeat: true });
     assert.equal(second.status, 200);
     assert.equal(second.json.status, "matched");
     const matched = await polling;
@@ -28,6 +28,12 @@ describe("Integration: quick-match through Colyseus matchmaking", function () {
     assert.equal(matched.json.game.id, second.json.game.id);
     assert.notEqual(matched.json.seat, second.json.seat);
     assert.equal(matched.json.game.ruleset, "mutators");
+    // Asked for, the matched answer carries the seat's reservation; not asked for, none.
+    assert.equal(second.json.seatReservation.roomId, second.json.game.id);
+    assert.equal(matched.json.seatReservation, undefined);
+    const ws = await consumeWs(server.url, second.json.seatReservation);
+    assert.equal(ws.room.roomId, second.json.game.id);
+    await ws.leave();
     assert.equal(matched.json.game.mutators.length, 2);
     const ends = await Promise.all([playRest(server.url, matched.json.game.id, matched.json.playerToken), playRest(server.url, second.json.game.id, second.json.playerToken)]);
     assert.equal(ends[0].status, "finished");

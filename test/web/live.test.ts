@@ -129,13 +129,17 @@ describe("Browser: watching, joining and challenges", function () {
 
   it("quick match on the home page pairs two browsers into one game", async () => {
     const [one, two] = [await openPage(suite.browser, suite.errors), await openPage(suite.browser, suite.errors)];
+    const matchmaking: string[] = [];
     for (const page of [one, two]) {
+      page.on("request", (r) => r.url().includes("/matchmake/") && matchmaking.push(r.url()));
       await page.goto(suite.server.url + "/");
       await page.getByRole("button", { name: "Find an opponent" }).click();
     }
     await Promise.all([one.waitForURL(/\/play\//), two.waitForURL(/\/play\//)]);
     assert.equal(one.url(), two.url());
     await Promise.all([one.waitForSelector("#hand .card"), two.waitForSelector("#hand .card")]);
+    // Each matched answer carried its seat's reservation: neither page made a matchmaking request.
+    assert.deepEqual(matchmaking, []);
     await one.getByRole("button", { name: "Resign" }).click();
     await one.getByRole("button", { name: "Yes, resign" }).click();
     await two.waitForSelector("#end:not([hidden])");

@@ -120,7 +120,7 @@ export const CreatedGame = z
 export const JoinedGame = z.object(SeatedHere).meta({ id: "JoinedGame" });
 
 export const QuickMatchQueued = z.object({ status: z.literal("queued"), ticket: z.string(), ruleset: z.enum(["classic", "mutators"]) });
-export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...Seated });
+export const QuickMatchMatched = z.object({ status: z.literal("matched"), ticket: z.string(), ...SeatedHere });
 export const InviteStatus = z.object({
   code: z.string(),
   status: z.enum(["open", "used", "closed"]).describe("open: the seat can be claimed; used: someone has claimed it; closed: the game no longer waits"),

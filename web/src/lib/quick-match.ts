@@ -17,7 +17,8 @@ const ticketPath = (t: string) => `/games/quick-match/${encodeURIComponent(t)}`;
 export function startQuickMatch(body: { ruleset: string; name?: string }): QuickSearch {
   const poll = new AbortController();
   let stopped = false;
-  const created = seatRequest<TicketAnswer>("/games/quick-match", { ...body, wait: 0 });
+  // A matched answer then carries the seat's reservation, which the play page connects with.
+  const created = seatRequest<TicketAnswer>("/games/quick-match", { ...body, wait: 0, reserveSeat: true });
 
   async function run(): Promise<SeatAnswer | null> {
     let out = (await created).body;
