@@ -20,7 +20,7 @@ export const ERROR_CODES = {
   result_mismatch: { status: 422, title: "Result mismatch", hint: "The reported result must match the service's record of the game." },
   payload_too_large: { status: 413, title: "Payload too large", hint: "Request bodies are limited to 64 KiB unless the operator set MAX_BODY_BYTES; `detail` names the limit." },
   rate_limited: { status: 429, title: "Too many requests", hint: "Wait for the number of seconds in `Retry-After`." },
-  unavailable: { status: 503, title: "Unavailable", hint: "The service is starting or shutting down; retry shortly." },
+  unavailable: { status: 503, title: "Unavailable", hint: "The service is starting, shutting down or cannot use its store; retry shortly (after `Retry-After` seconds, when given)." },
   internal: { status: 500, title: "Internal error", hint: "Retry later; the error has been logged." },
 } as const;
 

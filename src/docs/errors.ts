@@ -98,8 +98,8 @@ export const ERROR_DOCS = {
   },
   unavailable: {
     cause:
-      "The service could not reach or start the room that holds the game (another process did not answer, or the store refused a write), or it is starting or shutting down. Nothing was changed.",
-    action: "Retry shortly, with the same request.",
+      "The service could not reach or start the room that holds the game (another process did not answer), its store failed (a write refused, data files gone: `/healthz` then says so), or it is starting or shutting down. Nothing was changed.",
+    action: "Retry shortly (after the seconds in `Retry-After`, when given), with the same request.",
   },
   internal: {
     cause: "An unexpected error; it has been logged with the request.",

@@ -23,9 +23,9 @@ export class WaitingSweep {
     private readonly log: Logger,
   ) {}
 
-  /** Sweeps now and then every fifth of the waiting time (1 s to 60 s). */
+  /** Sweeps now and then every tenth of the waiting time (0.25 s to 60 s): an indexed query that finds nothing, mostly. */
   start(): void {
-    const everyMs = Math.min(60_000, Math.max(1000, (this.ttlS * 1000) / 5));
+    const everyMs = Math.min(60_000, Math.max(250, (this.ttlS * 1000) / 10));
     this.timer = setInterval(() => void this.sweep(), everyMs);
     this.timer.unref();
     void this.sweep();

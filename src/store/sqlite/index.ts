@@ -22,7 +22,7 @@ import { SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
 import { GamePatches } from "./game-patch";
 import { Checkpointer } from "./checkpointer";
-import { DataFiles } from "./data-files";
+import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
 
 export interface SqliteStoreOptions {
@@ -76,20 +76,6 @@ const isPrimaryKeyViolation = (e: unknown): boolean =>
   (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 /** SQLITE_BUSY and its extended codes: the lock is held elsewhere, nothing was written. */
 const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
-/** A refused constraint is the caller's business (a taken id or index), not a failing store. */
-const isConstraint = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_CONSTRAINT") === true;
-
-/** How long a health check's probe write is reused: /healthz may be asked often, a write costs an fsync. */
-const PROBE_REUSE_MS = 1000;
-
-/** A write the store refused because its files cannot keep it; openStore's guard answers it as `unavailable`. */
-export class StoreFailure extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StoreFailure";
-  }
-}
-
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
@@ -105,11 +91,8 @@ export class SqliteStore implements Store {
    * than the statements of a small write.
    */
   private readonly atomically: <T>(fn: () => T) => T;
-  /** The database and WAL files as opened (file databases): a write into deleted files is refused. */
-  private dataFiles: DataFiles | null = null;
-  /** Why the last write failed, until one succeeds (the health check reports it). */
-  private writeFailure: string | null = null;
-  private probe: { at: number; done: Promise<string | null> } | null = null;
+  /** Its files and its writes' failures: a write into deleted files is refused, /healthz reports them. */
+  private readonly condition = new StoreCondition();
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
@@ -148,7 +131,7 @@ export class SqliteStore implements Store {
     try {
       await this.walSync?.sync();
     } catch (e) {
-      throw this.failed(e);
+      throw this.condition.failed(e);
     }
     return result;
   }
@@ -161,34 +144,22 @@ export class SqliteStore implements Store {
    * (measured in the room benchmark's capacity phase). Fails with the SQLITE_BUSY error after busyWaitMs.
    */
   private async writeUnbusy<T>(write: () => T): Promise<T> {
-    this.refuseIfLost();
+    this.condition.refuseIfLost();
     const started = Date.now();
     for (let delay = 1; ; delay = Math.min(delay * 2, 16)) {
       let result: T;
       try {
         result = write();
       } catch (e) {
-        if (!isBusy(e) || Date.now() - started >= (this.options.busyWaitMs ?? 5000)) throw this.failed(e);
+        if (!isBusy(e) || Date.now() - started >= (this.options.busyWaitMs ?? 5000)) throw this.condition.failed(e);
         await delayFor(delay);
         continue;
       }
       // Stored, unless the files went away meanwhile: then into a file no restart opens, so not acknowledged.
-      this.refuseIfLost();
-      this.writeFailure = null;
+      this.condition.refuseIfLost();
+      this.condition.succeeded();
       return result;
     }
-  }
-
-  /** Throws (nothing is written) once the database or its WAL is no longer the file on disk. */
-  private refuseIfLost(): void {
-    const lost = this.dataFiles?.check();
-    if (lost) throw this.failed(new StoreFailure(lost));
-  }
-
-  /** Notes a write's failure for the health check (a refused constraint is no failure of the store). */
-  private failed(e: unknown): unknown {
-    if (!isConstraint(e)) this.writeFailure = (e as Error)?.message ?? String(e);
-    return e;
   }
 
   private get st(): Statements {
@@ -202,7 +173,7 @@ export class SqliteStore implements Store {
     this.s = prepareStatements(this.db);
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
-    if (path !== ":memory:" && path !== "") this.dataFiles = new DataFiles([path, `${path}-wal`]);
+    if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
     // From here on a write meets a held lock at once (SQLITE_BUSY) and writeUnbusy waits for it.
     this.db.pragma("busy_timeout = 0");
     if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
@@ -223,21 +194,9 @@ export class SqliteStore implements Store {
     this.s = null;
   }
 
-  /**
-   * Healthy when the store can keep a write now: its files are the ones it opened and a probe write (reused
-   * for PROBE_REUSE_MS) is stored and synced, and no write has failed since. A read (`SELECT 1`) would still
-   * succeed on deleted or unwritable files.
-   */
+  /** Healthy when the store can keep a write now (condition.ts): its files are in place and a write succeeds. */
   async health(): Promise<StoreHealth> {
-    const lost = this.dataFiles?.check();
-    if (lost) return { ok: false, adapter: "sqlite", state: lost };
-    const now = performance.now();
-    if (!this.probe || now - this.probe.at >= PROBE_REUSE_MS) {
-      const done = this.durable(() => this.st.probe.run(nowIso())).then(() => null, (e: unknown) => `writes fail: ${(e as Error)?.message ?? String(e)}`);
-      this.probe = { at: now, done };
-    }
-    const failure = (await this.probe.done) ?? (this.writeFailure && `writes fail: ${this.writeFailure}`);
-    return failure ? { ok: false, adapter: "sqlite", state: failure } : { ok: true, adapter: "sqlite", state: "open" };
+    return this.condition.health(() => this.durable(() => this.st.probe.run(nowIso())));
   }
 
   async createGame(game: GameRecord): Promise<void> {
