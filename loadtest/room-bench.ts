@@ -16,7 +16,8 @@
  *   - game: friend games created and joined over REST, both seats on WebSocket, each playing a legal move
  *     when the synced state says it is its turn; a finished game is left and the pair starts a new one
  *     (set-up inside the window: moves/s as in real play);
- *   - setup: the same set-up (create, join, two WebSocket joins) finished at once by a resignation, no move:
+ *   - setup: the same set-up (create, join, two WebSocket joins) finished at once by a resignation, no move
+ *     (which aborts the game, unrated, since no card was placed):
  *     server CPU per set-up. Server CPU per steady-state move = (game CPU - games x set-up CPU) / moves;
  *   - baresetup: the bare room's own set-up, its floor on this matchmaker: one client creates a room through
  *     the matchmaker, a second joins it by id, one message is acknowledged, both leave and the room disposes;
@@ -689,7 +690,7 @@ async function runClient() {
     }
   }
 
-  /** A game's set-up as in real play, finished by a resignation without a move. */
+  /** A game's set-up as in real play, finished by a resignation without a move (an abort: nothing is rated). */
   const setupLoop = (i: number, ready: () => void) =>
     repeatSetups("setup", i, ready, async (joined) => {
       const g = await openFriendGame(http, `s${i}`, undefined, reserveSeats);

@@ -75,6 +75,24 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     assert.match((await page.textContent("#connection")) ?? "", /The game is over/);
   });
 
+  it("opens an explanation on a tap on a touch screen", async () => {
+    const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    page.on("pageerror", (e) => suite.errors.push(`pageerror: ${e.message}`));
+    await page.goto(`${suite.server.url}/`);
+    await page.locator("#house-ruleset").selectOption("mutators");
+    await page.getByRole("button", { name: "Play the house" }).click();
+    await page.waitForSelector("body[data-status='active'] #hand .card");
+    const mutator = page.locator("#ruleset abbr").first();
+    await mutator.scrollIntoViewIfNeeded();
+    // A scroll closes an open bubble: let the scroll's events pass before the tap.
+    await page.waitForTimeout(300);
+    await mutator.tap();
+    await page.waitForSelector(".touch-tip:not([hidden])");
+    assert.equal(await page.textContent(".touch-tip"), await mutator.getAttribute("title"));
+    await context.close();
+  });
+
   it("/docs leads back to the site, and header links, the sound switch and replay buttons are at least 40 px", async () => {
     const page = await openPage(suite.browser, suite.errors);
     await page.goto(`${suite.server.url}/docs/errors`);

@@ -43,7 +43,7 @@ const MARK_TEXT: Record<string, string> = { best: "best", good: "", inaccuracy: 
 /** The legend's words for each mark (src/ai/review.ts: the swing bounds, here in cards). */
 const MARK_MEANING: Array<[string, string]> = [
   ["best", "the best move found"],
-  ["inaccuracy", "inaccuracy: gave away up to 1¼ cards"],
+  ["inaccuracy", "inaccuracy: ½ to 1¼ cards given away"],
   ["mistake", "mistake: 1¼ to 2¼ cards"],
   ["blunder", "blunder: 2¼ cards or more"],
 ];
