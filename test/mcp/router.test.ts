@@ -34,12 +34,13 @@ describe("Unit: MCP router sessions", function () {
 
   it("ends a session when it stays idle longer than idleMs, and a new one can be initialized", async () => {
     const first = await connect(base);
-    await first.client.listTools();
+    const tools = (await first.client.listTools()).tools.length;
+    assert.ok(tools > 0);
     await new Promise((r) => setTimeout(r, 2500));
     await assert.rejects(first.client.listTools(), /404|Session not found|unknown or expired session/i);
     await first.client.close();
     const second = await connect(base);
-    assert.equal((await second.client.listTools()).tools.length, 12);
+    assert.equal((await second.client.listTools()).tools.length, tools);
     await second.close();
   });
 });

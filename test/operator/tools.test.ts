@@ -49,7 +49,8 @@ describe("Operator tools: the Colyseus monitor and playground", function () {
     });
 
     it("serve the monitor to the token, which lists and inspects a live game's room", async () => {
-      const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
+      // A game against the house is live at once; a friend game waiting for its second player has no room yet.
+      const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Ann" });
       assert.equal(created.status, 201);
       const id = created.json.game.id as string;
       const page = await http(server.url, "GET", "/colyseus/monitor/", undefined, basic("any", TOKEN));

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
+import { playOpening } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 type Ref = { id: string; secret: string };
@@ -18,7 +19,7 @@ describe("Integration: ratings cannot be farmed with profiles of one's own", fun
 
   /**
    * `n` friend games of the winner's profile (made by its first game) against the loser's, each created by
-   * the winner from `winnerAddress`, joined by the loser from `loserAddress` and resigned by the loser; the
+   * the winner from `winnerAddress`, joined by the loser from `loserAddress`, opened by both seats and resigned by the loser; the
    * winner's rating after each game.
    */
   async function farm(n: number, winnerAddress: string, loserAddress: string) {
@@ -32,6 +33,8 @@ describe("Integration: ratings cannot be farmed with profiles of one's own", fun
       const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, ...(loser ? { player: loser } : { name: "Crop" }) }, from(loserAddress));
       assert.equal(joined.status, 200, joined.text);
       loser ??= { id: joined.json.player.id, secret: joined.json.player.secret };
+      // Both seats place a card first: a resignation before that aborts the game, unrated whoever made it.
+      await playOpening(server.url, created.json.game.id, [created.json.playerToken, joined.json.playerToken]);
       const resigned = await http(server.url, "POST", `/api/v1/games/${created.json.game.id}/resign`, undefined, { ...bearer(joined.json.playerToken), ...from(loserAddress) });
       assert.equal(resigned.status, 200, resigned.text);
       assert.equal(resigned.json.winner, "A");

@@ -49,6 +49,27 @@ describe("SqliteStore on a file", function () {
     }
   });
 
+  it("gives a store made before the seats' player columns those columns, filled from its games, when it opens", async function () {
+    const path = tempFile();
+    const first = new SqliteStore({ path });
+    await first.init();
+    await first.createGame(game("G1"));
+    await first.close();
+    // The games table as an earlier version made it: no player columns, no indexes over them.
+    const old = new Database(path);
+    old.exec("DROP INDEX games_by_player_a; DROP INDEX games_by_player_b; ALTER TABLE games DROP COLUMN player_a; ALTER TABLE games DROP COLUMN player_b;");
+    old.close();
+
+    const second = new SqliteStore({ path });
+    await second.init();
+    try {
+      const { games } = await second.listGames({ playerId: "P1", limit: 10 });
+      assert.deepEqual(games.map((g) => g.id), ["G1"]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("keeps the WAL bounded under steady writes through its checkpointer thread, keeping every commit", async function () {
     const big = "x".repeat(4000);
     /** 1,500 games written without a pause; the WAL file's size at the end. */

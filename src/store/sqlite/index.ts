@@ -18,7 +18,7 @@ import {
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
-import { SCHEMA } from "./schema";
+import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
 import { GamePatches } from "./game-patch";
 import { Checkpointer } from "./checkpointer";
@@ -62,7 +62,9 @@ const community = (row: CommunityRow): CommunityRecord => ({ ...(JSON.parse(row.
 
 function gameRow(g: GameRecord) {
   const [codeA, codeB] = seatCodes(g.seats);
-  return { id: g.id, createdAt: g.createdAt, status: g.status, public: g.public ? 1 : 0, codeA, codeB, doc: JSON.stringify(g) };
+  const playerA = g.seats.A?.playerId ?? null;
+  const playerB = g.seats.B?.playerId ?? null;
+  return { id: g.id, createdAt: g.createdAt, status: g.status, public: g.public ? 1 : 0, codeA, codeB, playerA, playerB, doc: JSON.stringify(g) };
 }
 const subscriptionRow = (s: SubscriptionRecord) =>
   ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
@@ -167,9 +169,22 @@ export class SqliteStore implements Store {
     return this.s;
   }
 
+  /** Adds the columns a store made by an earlier version lacks, filled from its documents, then their indexes. */
+  private addColumns(): void {
+    this.db.transaction(() => {
+      for (const { table, column, fill } of ADDED_COLUMNS) {
+        const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+        if (columns.some((c) => c.name === column)) continue;
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT; UPDATE ${table} SET ${column} = ${fill};`);
+      }
+      this.db.exec(ADDED_INDEXES);
+    })();
+  }
+
   async init(): Promise<void> {
     if (this.s) return;
     this.db.exec(SCHEMA);
+    this.addColumns();
     this.s = prepareStatements(this.db);
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.

@@ -10,6 +10,8 @@ CREATE TABLE IF NOT EXISTS games (
   public INTEGER NOT NULL,
   code_a TEXT,
   code_b TEXT,
+  player_a TEXT,
+  player_b TEXT,
   doc TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_created ON games (created_at, id);
@@ -17,8 +19,6 @@ CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at, id);
 CREATE INDEX IF NOT EXISTS games_by_public ON games (public, created_at, id);
 CREATE INDEX IF NOT EXISTS games_by_code_a ON games (code_a) WHERE code_a IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_by_code_b ON games (code_b) WHERE code_b IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_by_player_a ON games (json_extract(doc, '$.seats.A.playerId'), created_at, id);
-CREATE INDEX IF NOT EXISTS games_by_player_b ON games (json_extract(doc, '$.seats.B.playerId'), created_at, id);
 
 CREATE TABLE IF NOT EXISTS actions (
   game_id TEXT NOT NULL,
@@ -94,4 +94,21 @@ CREATE TABLE IF NOT EXISTS health_probe (
   id INTEGER PRIMARY KEY,
   at TEXT NOT NULL
 );
+`;
+
+/**
+ * Columns added after the first release, with what fills them from the stored documents: a store made before
+ * them gains them (and their indexes) when it opens. The seats' players are columns of their own, assigned only
+ * when the seats change (a create or a seat claim: the full-row write), never by a move's in-place patch, so a
+ * move's write does not rewrite their index pages as an index on an expression over `doc` would.
+ */
+export const ADDED_COLUMNS = [
+  { table: "games", column: "player_a", fill: "json_extract(doc, '$.seats.A.playerId')" },
+  { table: "games", column: "player_b", fill: "json_extract(doc, '$.seats.B.playerId')" },
+] as const;
+
+/** Indexes over added columns: made once the columns exist. */
+export const ADDED_INDEXES = `
+CREATE INDEX IF NOT EXISTS games_by_player_a ON games (player_a, created_at, id) WHERE player_a IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_by_player_b ON games (player_b, created_at, id) WHERE player_b IS NOT NULL;
 `;

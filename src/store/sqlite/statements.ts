@@ -20,16 +20,16 @@ function listGamesSql(byStatus: boolean, publicOnly: boolean): string {
 
 /** A player's public games, newest first: one seek per seat's player index, merged by SQLite's OR plan. */
 const PLAYER_GAMES_SQL = `SELECT doc FROM games WHERE (created_at, id) < (@createdAt, @id) AND public = 1
-  AND (json_extract(doc, '$.seats.A.playerId') = @playerId OR json_extract(doc, '$.seats.B.playerId') = @playerId)
+  AND (player_a = @playerId OR player_b = @playerId)
   ORDER BY created_at DESC, id DESC LIMIT @limit`;
 
 export function prepareStatements(db: Database) {
   const p = (sql: string): Statement => db.prepare(sql);
   return {
-    insertGame: p(`INSERT INTO games (id, created_at, status, public, code_a, code_b, doc)
-      VALUES (@id, @createdAt, @status, @public, @codeA, @codeB, @doc)`),
-    updateGame: p(`UPDATE games SET status = @status, public = @public, code_a = @codeA, code_b = @codeB, doc = @doc
-      WHERE id = @id`),
+    insertGame: p(`INSERT INTO games (id, created_at, status, public, code_a, code_b, player_a, player_b, doc)
+      VALUES (@id, @createdAt, @status, @public, @codeA, @codeB, @playerA, @playerB, @doc)`),
+    updateGame: p(`UPDATE games SET status = @status, public = @public, code_a = @codeA, code_b = @codeB,
+      player_a = @playerA, player_b = @playerB, doc = @doc WHERE id = @id`),
     getGame: p(`SELECT doc FROM games WHERE id = ?`),
     gameByCode: p(`SELECT doc FROM games WHERE code_a = @code OR code_b = @code ORDER BY created_at DESC, id DESC LIMIT 1`),
     listGames: {
