@@ -12,6 +12,7 @@ import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
 import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
+import { rulesRouter } from "./routes/rules";
 import { openApiDocument } from "./openapi/document";
 
 export interface ApiDeps {
@@ -57,6 +58,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   for (const r of deps.extraRouters) v1.use(r);
   v1.use(gamesRouter(deps.games, deps.quick));
   v1.use(playersRouter(deps.players));
+  v1.use(rulesRouter());
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);
   app.use("/api", v1);

@@ -10,6 +10,8 @@ export { CURRENT_RULES_VERSION, RULES_VERSIONS, UNVERSIONED, isRulesVersion, rul
 export { apply, boardCells, legalMoves, parseMove } from "./apply";
 export { MAX_RANK, MIN_RANK } from "./rules";
 export { notationOf } from "./notation";
-export { seatView, spectatorView } from "./views";
+export { legalMovesFor, seatView, spectatorView, type LegalMove } from "./views";
+export { decisionOf, resultFor, resultsOf, type Decision, type SeatResult } from "./outcome";
+export { allRulesData, rulesData, type RulesData } from "./rules-data";
 export { rebuild, buildReplay, verifyReplay } from "./replay";
 export { determinize, unseenCards, opponentChampionInHand } from "./determinize";

@@ -16,6 +16,9 @@ import { bootServer } from "../support/server";
 
 interface Operation {
   operationId: string;
+  summary?: string;
+  description?: string;
+  parameters?: Array<{ name: string; in: string; schema: { type?: string; minimum?: number; maximum?: number } }>;
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
 }
 type Doc = { paths: Record<string, Record<string, Operation>>; components: object };
@@ -260,6 +263,28 @@ describe("Integration: real answers conform to the OpenAPI document", function (
       304,
     );
     assert.equal((await call("GET", "/clients/assets/{path}", "/clients/assets/no/such.svg")).status, 404);
+  });
+
+  it("the rules as data: every version, one version, an unknown version", async () => {
+    const all = await call("GET", "/rules", "/rules");
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body.versions.map((v: { version: number }) => v.version), [1, 2, 3]);
+    assert.equal((await call("GET", "/rules/{version}", "/rules/3")).body.current, true);
+    assert.equal((await call("GET", "/rules/{version}", "/rules/9")).status, 404);
+    assert.equal((await call("GET", "/rules/{version}", "/rules/two")).status, 404);
+  });
+
+  it("every operation has a summary and a description, and query integers are typed integers with their ranges", () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([m, op]) => ({ at: `${m} ${path}`, op: op })),
+    );
+    assert.deepEqual(ops.filter(({ op }) => !op.summary || !op.description).map((o) => o.at), []);
+    const ints = ops.flatMap(({ at, op }) => (op.parameters ?? []).filter((p) => ["since", "timeout", "limit", "offset"].includes(p.name)).map((p) => ({ at, p })));
+    assert.ok(ints.length >= 8, `query integers found: ${ints.length}`);
+    for (const { at, p } of ints) {
+      assert.equal(p.schema.type, "integer", `${at} ${p.name}`);
+      assert.equal(typeof p.schema.minimum, "number", `${at} ${p.name} has a minimum`);
+    }
   });
 
   it("exercised every documented operation", () => {

@@ -12,6 +12,7 @@ import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
 import { ClaimBody } from "../routes/players";
 import * as R from "./responses";
+import { OPERATION_TEXTS } from "./texts";
 
 type Status = number;
 type Responses = RouteConfig["responses"];
@@ -49,7 +50,6 @@ const ops: RouteConfig[] = [
     path: "/games",
     tags: ["games"],
     operationId: "listGames",
-    description: "Public games, newest first.",
     request: { query: ListGamesQuery },
     responses: { 200: json(R.GameList), ...problems(400) },
   },
@@ -99,7 +99,6 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "syncGame",
     security: [{}, ...bearer],
-    description: "A seat's view with its token, a spectator's without. `timeout` waits for something new.",
     request: { params: id("game"), query: SyncQuery },
     responses: { 200: json(R.Sync), ...problems(400, 401, 404) },
   },
@@ -143,7 +142,6 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "getGameDeprecated",
     deprecated: true,
-    description: "Superseded by `/games/{id}`; see /docs/migration#game-path.",
     request: { params: id("game") },
     responses: { 308: { description: "moved to /games/{id}", content: { "text/plain": { schema: z.string() } } }, ...problems() },
   },
@@ -161,7 +159,6 @@ const ops: RouteConfig[] = [
     path: "/players/{id}/claim",
     tags: ["players"],
     operationId: "claimPlayer",
-    description: "Moves a guest profile to a new account; the account's secret is answered once.",
     request: { params: id("player"), body: { content: { "application/json": { schema: ClaimBody } } } },
     responses: { 201: json(R.Claimed, "claimed"), ...problems(400, 401, 404, 409) },
   },
@@ -221,7 +218,6 @@ const ops: RouteConfig[] = [
     path: "/agent/challenge",
     tags: ["challenges"],
     operationId: "createChallenge",
-    description: "30 per minute per IP.",
     request: { body: { content: { "application/json": { schema: CreateChallengeBody } } } },
     responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400) },
   },
@@ -254,7 +250,6 @@ const ops: RouteConfig[] = [
     path: "/agent/result",
     tags: ["challenges"],
     operationId: "reportResult",
-    description: "Sent by game clients; checked against the service's record. 60 per minute per IP.",
     request: { body: { content: { "application/json": { schema: ResultBody } } } },
     responses: { 200: json(R.Challenge), ...problems(400, 404, 409, 410, 422) },
   },
@@ -271,13 +266,22 @@ const ops: RouteConfig[] = [
     path: "/clients/assets/{path}",
     tags: ["clients"],
     operationId: "getClientAsset",
-    description: "Strong ETag (quoted sha256), immutable for a year; If-None-Match gives 304. `path` may contain slashes.",
     request: { params: z.object({ path: z.string() }) },
     responses: {
       200: { description: "the asset, with its own content type", content: { "*/*": { schema: z.string().describe("bytes") } } },
       304: { description: "not modified" },
       ...problems(404),
     },
+  },
+  // the rules as data
+  { method: "get", path: "/rules", tags: ["rules"], operationId: "getRules", responses: { 200: json(R.Rules), ...problems() } },
+  {
+    method: "get",
+    path: "/rules/{version}",
+    tags: ["rules"],
+    operationId: "getRulesVersion",
+    request: { params: z.object({ version: z.string().regex(/^\d{1,2}$/).describe("a rules version, e.g. 3") }) },
+    responses: { 200: json(R.RulesVersion), ...problems(404) },
   },
   // the document itself
   {
@@ -293,6 +297,10 @@ export function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
   // Any body can be too large or not JSON: 413 and 400 are answers of every operation that takes one.
-  for (const op of ops) registry.registerPath(op.request?.body ? { ...op, responses: { ...problems(400, 413), ...op.responses } } : op);
+  for (const op of ops) {
+    const texts = op.operationId ? OPERATION_TEXTS[op.operationId] : undefined;
+    const withTexts = { ...op, ...texts };
+    registry.registerPath(op.request?.body ? { ...withTexts, responses: { ...problems(400, 413), ...op.responses } } : withTexts);
+  }
   return registry;
 }
