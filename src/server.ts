@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
+import { BotService, botBucket } from "./bots";
 import { EXPOSED_HEADERS } from "./api/edges";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
@@ -92,6 +93,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   const baseUrl = config.publicBaseUrl;
   const players = new PlayerService(store, baseUrl);
+  const bots = new BotService(store, players, baseUrl);
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
@@ -191,10 +193,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         games,
         quick,
         players,
+        bots,
         extraRouters: [events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
-        limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
+        limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
         health: async () => {

@@ -16,7 +16,7 @@ export const PublicSeatSchema = z
   .object({
     id: z.string().describe("the player's profile id (`house` for the house opponent)"),
     name: z.string(),
-    kind: z.enum(["human", "house"]),
+    kind: z.enum(["human", "house", "bot"]).describe("bot: a registered bot account (its profile id starts with BOT-)"),
     champion: z.string().nullable().describe("the champion in play, or null before it is drawn"),
   })
   .nullable()

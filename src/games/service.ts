@@ -77,7 +77,7 @@ export class GameService {
     const seat: Seat = body.seat === "random" ? (Math.random() < 0.5 ? "A" : "B") : body.seat;
     const other: Seat = seat === "A" ? "B" : "A";
     const token = newPlayerToken();
-    record.seats[seat] = { playerId: player.id, name: player.name, kind: "human", tokenHash: sha256Hex(token), champion: body.champion };
+    record.seats[seat] = { playerId: player.id, name: player.name, kind: player.kind ?? "human", tokenHash: sha256Hex(token), champion: body.champion };
     const publicPlayer = this.players.introduce(resolved);
     if (body.opponent === "house") {
       record.seats[other] = { playerId: "house", name: `House (${body.level})`, kind: "house" };

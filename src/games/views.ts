@@ -4,6 +4,7 @@
  */
 import { buildReplay, decisionOf, legalMovesFor, resultFor, seatView, spectatorView, type Decision, type DecidedBy, type MoveRecord, type Replay, type Seat, type SeatResult, type SeatView, type Winner } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
+import { isBotId } from "../bots/ids";
 import { fail, type Outcome } from "../errors";
 import { factsOf, type GameContext } from "./context";
 import { seatOfToken } from "./record";
@@ -25,7 +26,8 @@ export function linksFor(baseUrl: string, gameId: string): Links {
 /** A seat as anyone may see it; the champion is the one in play (chosen, or drawn by the seed). */
 export function publicSeat(s: SeatRecord | undefined, champion?: string) {
   if (!s || (!s.tokenHash && s.kind !== "house")) return null;
-  return { id: s.playerId, name: s.name, kind: s.kind, champion: champion ?? s.champion ?? null };
+  // A bot's profile id says it is a bot's, however its seat was taken (created, joined or matched).
+  return { id: s.playerId, name: s.name, kind: isBotId(s.playerId) ? ("bot" as const) : s.kind, champion: champion ?? s.champion ?? null };
 }
 
 /** Both seats of a game as anyone may see them. */

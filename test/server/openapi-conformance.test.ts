@@ -274,6 +274,22 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/rules/{version}", "/rules/two")).status, 404);
   });
 
+  it("bot accounts: register, read with the key, read by id, revoke, and play as the bot", async () => {
+    const reg = await call("POST", "/bots", "/bots", { body: { name: "Doc bot" } });
+    assert.equal(reg.status, 201);
+    assert.equal((await call("POST", "/bots", "/bots", { body: { name: "" } })).status, 400);
+    const key = reg.body.key as string;
+    assert.equal((await call("GET", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 200);
+    assert.equal((await call("GET", "/bots/me", "/bots/me")).status, 401);
+    assert.equal((await call("GET", "/bots/{id}", `/bots/${reg.body.bot.id}`)).status, 200);
+    assert.equal((await call("GET", "/bots/{id}", "/bots/BOT-NOSUCH")).status, 404);
+    const game = await call("POST", "/games", "/games", { body: { opponent: "house" }, headers: bearer(key) });
+    assert.equal(game.status, 201);
+    assert.equal(game.body.player.kind, "bot");
+    assert.equal((await call("DELETE", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 200);
+    assert.equal((await call("DELETE", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 401);
+  });
+
   it("every operation has a summary and a description, and query integers are typed integers with their ranges", () => {
     const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
       Object.entries(byMethod).map(([m, op]) => ({ at: `${m} ${path}`, op: op })),

@@ -4,6 +4,7 @@
  * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own.
  */
 import type { Store } from "../../src/store";
+import { botsContract } from "./contract-bots";
 import { clusterContract } from "./contract-cluster";
 import { gamesContract } from "./contract-games";
 import { challengesContract, communitiesContract, playersContract } from "./contract-people";
@@ -42,6 +43,7 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
     communitiesContract(ref);
     subscriptionsContract(ref);
     clusterContract(ref);
+    botsContract(ref);
   });
 }
 

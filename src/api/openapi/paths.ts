@@ -5,6 +5,7 @@
  */
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { RegisterBotBody } from "../../bots/routes";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
 import { PageQuery } from "../../communities/routes";
 import { ERROR_CODES } from "../../errors";
@@ -34,6 +35,9 @@ function problems(...statuses: Status[]): Responses {
 
 const id = (what: string) => z.object({ id: z.string().describe(`${what} id`) });
 const bearer = [{ playerToken: [] }];
+const botKey = [{ botKey: [] }];
+/** Operations a bot key may make: as the bot's profile; without it, as a guest or the `player` named. */
+const asBot = [{}, ...botKey];
 
 const ops: RouteConfig[] = [
   // games
@@ -42,6 +46,7 @@ const ops: RouteConfig[] = [
     path: "/games",
     tags: ["games"],
     operationId: "createGame",
+    security: asBot,
     request: { body: { content: { "application/json": { schema: CreateGameBody } } } },
     responses: { 201: json(R.CreatedGame, "created"), ...problems(400, 401) },
   },
@@ -58,6 +63,7 @@ const ops: RouteConfig[] = [
     path: "/games/join",
     tags: ["games"],
     operationId: "joinGame",
+    security: asBot,
     request: { body: { content: { "application/json": { schema: JoinGameBody } } } },
     responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) },
   },
@@ -66,6 +72,7 @@ const ops: RouteConfig[] = [
     path: "/games/quick-match",
     tags: ["games"],
     operationId: "quickMatch",
+    security: asBot,
     request: { body: { content: { "application/json": { schema: QuickMatchBody } } } },
     responses: { 200: json(R.QuickMatchMatched, "matched"), 202: json(R.QuickMatchQueued, "queued: poll the ticket"), ...problems(400, 401) },
   },
@@ -273,6 +280,18 @@ const ops: RouteConfig[] = [
       ...problems(404),
     },
   },
+  // bot accounts
+  {
+    method: "post",
+    path: "/bots",
+    tags: ["bots"],
+    operationId: "registerBot",
+    request: { body: { content: { "application/json": { schema: RegisterBotBody } } } },
+    responses: { 201: json(R.BotRegistered, "registered: the key is in this answer only"), ...problems(400) },
+  },
+  { method: "get", path: "/bots/me", tags: ["bots"], operationId: "getMyBot", security: botKey, responses: { 200: json(R.Bot), ...problems(401) } },
+  { method: "delete", path: "/bots/me", tags: ["bots"], operationId: "revokeBotKey", security: botKey, responses: { 200: json(R.BotRevoked), ...problems(401) } },
+  { method: "get", path: "/bots/{id}", tags: ["bots"], operationId: "getBot", request: { params: id("bot") }, responses: { 200: json(R.Bot), ...problems(404) } },
   // the rules as data
   { method: "get", path: "/rules", tags: ["rules"], operationId: "getRules", responses: { 200: json(R.Rules), ...problems() } },
   {
@@ -296,6 +315,7 @@ const ops: RouteConfig[] = [
 export function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
+  registry.registerComponent("securitySchemes", "botKey", { type: "http", scheme: "bearer", description: "A bot's key, `bk_...` (POST /bots): plays as the bot's profile and is rate limited per key" });
   // Any body can be too large or not JSON: 413 and 400 are answers of every operation that takes one.
   for (const op of ops) {
     const texts = op.operationId ? OPERATION_TEXTS[op.operationId] : undefined;

@@ -107,6 +107,7 @@ export const PlayerSummary = z
     updatedAt: time,
     url,
     secret: z.string().optional().describe("the player's secret, shown once, when the profile is made"),
+    kind: z.literal("bot").optional().describe("present on a bot's profile (BOT MARK on boards and leaderboards)"),
   })
   .meta({ id: "Player" });
 
@@ -352,3 +353,17 @@ export const RulesVersion = z
   })
   .meta({ id: "Rules" });
 export const Rules = z.object({ current: RulesVersionSchema, versions: z.array(RulesVersion) }).meta({ id: "RulesVersions" });
+
+export const Bot = z
+  .object({
+    id: z.string().describe("the bot's id, also its profile's (BOT-...)"),
+    name: z.string(),
+    kind: z.literal("bot"),
+    createdAt: time,
+    revoked: z.boolean(),
+    player: PlayerSummary.nullable().describe("the bot's profile: rating, games"),
+    url,
+  })
+  .meta({ id: "Bot" });
+export const BotRegistered = z.object({ bot: Bot, key: z.string().describe("the bot's key (bk_...), shown once: send it as `Authorization: Bearer bk_...`") });
+export const BotRevoked = z.object({ id: z.string(), revokedAt: time });

@@ -6,10 +6,10 @@
 export const OPERATION_TEXTS: Record<string, { summary: string; description: string }> = {
   createGame: {
     summary: "Create a game",
-    description: "`house`: a game against the house AI, started at once. `friend`: your seat plus an invite code for the other. `hosted`: two invite codes. The answer holds your seat's `playerToken`, shown once.",
+    description: "`house`: a game against the house AI, started at once. `friend`: your seat plus an invite code for the other. `hosted`: two invite codes. The answer holds your seat's `playerToken`, shown once. With a bot key (`Authorization: Bearer bk_...`) the seat is the bot's profile.",
   },
   listGames: { summary: "List public games", description: "Public games, newest first, paged with `cursor` (the last answer's `nextCursor`)." },
-  joinGame: { summary: "Join a game by invite code", description: "Takes the seat an invite code names and answers its `playerToken`, shown once." },
+  joinGame: { summary: "Join a game by invite code", description: "Takes the seat an invite code names and answers its `playerToken`, shown once. With a bot key the seat is the bot's profile: a bot joins another bot's friend game this way." },
   quickMatch: {
     summary: "Queue for a quick match",
     description: "Pairs you with another player of the same ruleset. Waits up to `wait` seconds: 200 `matched` with your seat, or 202 `queued` with a ticket to poll.",
@@ -46,6 +46,13 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   getClientManifest: { summary: "Read the client asset manifest", description: "Every client asset with its size, sha256 and URL." },
   getClientAsset: { summary: "Download a client asset", description: "Strong ETag (quoted sha256), immutable for a year; If-None-Match gives 304. `path` may contain slashes." },
   getOpenApi: { summary: "Read this OpenAPI document", description: "The OpenAPI 3.1 document of this API, generated from the schemas that validate its requests." },
+  registerBot: {
+    summary: "Register a bot",
+    description: "Makes a bot account and its one profile (`kind: bot`, rated with everyone). The key (`bk_...`) is in this answer only and is stored hashed: send it as `Authorization: Bearer bk_...` to create, join or quick-match games as the bot, and to open its event stream. Keyed requests are rate limited per key, not per address.",
+  },
+  getMyBot: { summary: "Read the keyed bot", description: "The bot the key belongs to, with its profile (rating, games)." },
+  revokeBotKey: { summary: "Revoke the bot's key", description: "The key stops working at once, everywhere; the bot, its profile and its games stay. Register again for a new key." },
+  getBot: { summary: "Read a bot", description: "A bot as anyone may see it, with its profile." },
   getRules: {
     summary: "Read the rules as data",
     description: "Every rules version: board orientation (which way `n/e/s/w` face), hand sizes, capture kinds, chess tiles, mutators, champions and cards. Derived from the engine, so it is the rules games are played by.",

@@ -1,5 +1,6 @@
 /** REST routes of games: create, join, quick-match, move, resign, list, read, sync, replay, review. */
 import { Router, type Request } from "express";
+import { playAs } from "../../bots";
 import { AppError } from "../../errors";
 import type { QuickMatch } from "../../games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
@@ -34,17 +35,17 @@ export function gamesRouter(games: GameService, quick: QuickMatch): Router {
   const r = Router();
 
   r.post("/games", async (req, res) => {
-    const body = parse(CreateGameBody, req.body, "body");
+    const body = playAs(res, parse(CreateGameBody, req.body, "body"));
     const out = await games.create(body);
     reply(res.location(`/api/v1/games/${out.game.id}`), 201, R.CreatedGame, out);
   });
 
   r.post("/games/join", async (req, res) => {
-    reply(res, 200, R.JoinedGame, await games.join(parse(JoinGameBody, req.body, "body")));
+    reply(res, 200, R.JoinedGame, await games.join(playAs(res, parse(JoinGameBody, req.body, "body"))));
   });
 
   r.post("/games/quick-match", async (req, res) => {
-    const out = await quick.enqueue(parse(QuickMatchBody, req.body, "body"));
+    const out = await quick.enqueue(playAs(res, parse(QuickMatchBody, req.body, "body")));
     res.status(out.status === "matched" ? 200 : 202).json(out);
   });
 

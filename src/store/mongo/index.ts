@@ -5,10 +5,11 @@
 import mongoose, { type Connection, type InsertManyOptions, type Model, type mongo } from "mongoose";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
+import { botsModel, MongoBots } from "./bots";
 import { createModels, type Doc, type Models } from "./models";
 
 export interface MongoStoreOptions {
@@ -56,6 +57,7 @@ function patchUpdate(patch: object, keyField: string, stamp: boolean): Doc {
 export class MongoStore implements Store {
   private readonly conn: Connection;
   private readonly m: Models;
+  private readonly bots: MongoBots;
   private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
@@ -78,6 +80,7 @@ export class MongoStore implements Store {
       options.onState?.("error", err);
     });
     this.m = createModels(this.conn, timeoutMs);
+    this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
   }
 
   async health(): Promise<StoreHealth> {
@@ -92,7 +95,7 @@ export class MongoStore implements Store {
 
   async init(): Promise<void> {
     await this.conn.asPromise();
-    await Promise.all(Object.values(this.m).map((model) => model.createIndexes()));
+    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init()]);
   }
 
   async close(): Promise<void> {
@@ -205,6 +208,12 @@ export class MongoStore implements Store {
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.m.actions.find({ gameId }, NO_ID).sort({ index: 1 }).lean<StoredAction[]>().exec();
   }
+
+  // ---- bots (./bots.ts) ----
+  createBot(b: BotRecord): Promise<void> { return this.bots.create(b); }
+  getBot(id: string): Promise<BotRecord | null> { return this.bots.get(id); }
+  findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bots.findByKey(keyHash); }
+  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bots.patch(id, patch); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     await this.insert(this.m.players, p);
