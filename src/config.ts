@@ -37,6 +37,10 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Multiplies every per-minute rate limit (load tests raise it; never below the spec's figures in production). */
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Seconds between heartbeats (an empty line) on the NDJSON streams of bots and games. */
+  STREAM_HEARTBEAT_S: z.coerce.number().int().min(1).max(300).default(15),
+  /** Event streams one bot key may hold open in one process. */
+  STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Worker threads for the house opponent and reviews; 0 runs them on the event loop. Default: cores - 1, 1 to 4. */
@@ -94,6 +98,8 @@ export type Config = {
   waitingGameTtlS: number;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   rateLimitScale: number;
+  streamHeartbeatS: number;
+  streamsPerKey: number;
   trustProxy: number;
   metricsToken?: string;
   aiThreads: number;
@@ -126,6 +132,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     waitingGameTtlS: e.WAITING_GAME_TTL_S,
     logLevel: e.LOG_LEVEL,
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    streamHeartbeatS: e.STREAM_HEARTBEAT_S,
+    streamsPerKey: e.STREAMS_PER_KEY,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
     aiThreads: e.AI_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
-import { BotService, botBucket } from "./bots";
+import { BotService, botBucket, BotStreamHub, streamsRouter } from "./bots";
 import { EXPOSED_HEADERS } from "./api/edges";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
@@ -46,6 +46,8 @@ export interface RunningServer {
   store: Store;
   events: Events;
   games: GameService;
+  /** The bot event hub (its size shows what idle streams hold). */
+  botStreams: BotStreamHub;
   log: Logger;
   /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
   close(): Promise<void>;
@@ -101,6 +103,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics);
   const quick = new QuickMatch(presence, rooms, players, games);
+  const botStreams = new BotStreamHub(presence, games, log);
+  await botStreams.start();
+  const streams = streamsRouter({ hub: botStreams, games, presence }, { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey });
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
   const communities = new CommunityService(store, players, baseUrl);
@@ -194,7 +199,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         quick,
         players,
         bots,
-        extraRouters: [events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
+        botStreams,
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -265,10 +271,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store,
     events,
     games,
+    botStreams,
     log,
     close: () =>
       (closing ??= (async () => {
         await mcp.close();
+        streams.close();
+        botStreams.stop();
         subscriptionCache.stop();
         await server.gracefullyShutdown(false);
         // After the rooms closed: peers see this process leave and re-create its unfinished games.

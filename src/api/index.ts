@@ -3,7 +3,7 @@
  * every response needs. It holds no game state; see src/games for what the routes call.
  */
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
-import { botAuth, botsRouter, type BotService } from "../bots";
+import { botAuth, botsRouter, type BotService, type BotStreamHub } from "../bots";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
@@ -21,6 +21,7 @@ export interface ApiDeps {
   quick: QuickMatch;
   players: PlayerService;
   bots: BotService;
+  botStreams: BotStreamHub;
   /** Routers of other bounded contexts (events, agents, clients), mounted under the version prefix. */
   extraRouters: Router[];
   log: Logger;
@@ -48,7 +49,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   const v1 = express.Router();
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
   v1.use(jsonBody(deps.maxBodyBytes));
-  v1.use(botAuth(deps.bots));
+  v1.use(botAuth(deps.bots, deps.botStreams));
   v1.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.baseUrl));
   });
@@ -59,7 +60,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     (req, res) => res.redirect(308, `${req.baseUrl}/games/${encodeURIComponent(String(req.params.id))}`),
   );
   for (const r of deps.extraRouters) v1.use(r);
-  v1.use(botsRouter(deps.bots));
+  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams));
   v1.use(gamesRouter(deps.games, deps.quick));
   v1.use(playersRouter(deps.players));
   v1.use(rulesRouter());

@@ -7,7 +7,10 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { NameSchema } from "../games/schemas";
 import { parse } from "../validation";
+import type { Seat } from "../game";
+import type { GameService } from "../games/service";
 import { botKeyOf } from "./ids";
+import type { BotStreamHub } from "./stream-hub";
 import { BotService, type AuthedBot } from "./service";
 
 export const RegisterBotBody = z
@@ -18,12 +21,20 @@ export const RegisterBotBody = z
   .strict();
 
 /** Refuses an unknown or revoked bot key; a valid one leaves the bot in `res.locals.bot`. */
-export function botAuth(bots: BotService): RequestHandler {
+export function botAuth(bots: BotService, hub?: BotStreamHub): RequestHandler {
   return async (req, res, next) => {
     const key = botKeyOf(req.get("authorization"));
     if (key && !res.locals.bot) res.locals.bot = await bots.authenticate(key);
+    if (res.locals.bot) res.locals.botHub = hub;
     next();
   };
+}
+
+/** After a keyed request took a seat: every process's stream hub follows the game for the bot. */
+export function announceSeat(res: Response, out: { status?: string; game?: { id: string }; seat?: Seat }): void {
+  const b = botOf(res);
+  const hub = res.locals.botHub as BotStreamHub | undefined;
+  if (b && hub && out.game && out.seat && out.status !== "queued") hub.announce({ kind: "seat", botId: b.bot.id, gameId: out.game.id, seat: out.seat });
 }
 
 /** The rate-limit bucket of a request with a valid bot key (LimiterOptions.keyOf); it also leaves the bot for botAuth. */
@@ -58,8 +69,32 @@ export function playAs<B extends { player?: unknown; name?: string }>(res: Respo
   return { ...body, ...BotService.asPlayer(b) };
 }
 
-export function botsRouter(bots: BotService): Router {
+export const ChallengeBotBody = z
+  .object({
+    ruleset: z.enum(["classic", "mutators"]).default("classic"),
+    turnSeconds: z.number().int().min(10).max(86400).default(120),
+  })
+  .strict();
+
+export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub): Router {
   const r = Router();
+  // A bot challenges another: a friend game with the challenger seated, and a challenge event (with the
+  // invite code) on the other's stream. The other accepts by joining with the code, or lets it lapse.
+  r.post("/bots/:id/challenge", async (req, res) => {
+    const me = requireBot(res);
+    const body = parse(ChallengeBotBody, req.body, "body");
+    const target = await bots.get(String(req.params.id).slice(0, 40));
+    if (target.revoked) throw new AppError("conflict", `bot ${target.id} no longer plays (its key was revoked)`);
+    if (target.id === me.bot.id) throw new AppError("bad_request", "a bot cannot challenge itself");
+    const out = await games.create({ opponent: "friend", level: "normal", public: true, seat: "random", reserveSeat: false, ...body, ...BotService.asPlayer(me) });
+    if (!("code" in out)) throw new AppError("internal", "a friend game answered without an invite code");
+    announceSeat(res, out);
+    hub.announce({
+      kind: "challenge", botId: target.id,
+      event: { id: `${out.game.id}/0/challenge`, type: "challenge", from: { id: me.bot.id, name: me.bot.name }, gameId: out.game.id, code: out.code, ruleset: body.ruleset, expiresAt: null },
+    });
+    res.status(201).json({ game: out.game, seat: out.seat, playerToken: out.playerToken, code: out.code, challenged: target.id });
+  });
   r.post("/bots", async (req, res) => {
     const out = await bots.register(parse(RegisterBotBody, req.body, "body"));
     res.status(201).location(out.bot.url).json(out);

@@ -286,6 +286,19 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const game = await call("POST", "/games", "/games", { body: { opponent: "house" }, headers: bearer(key) });
     assert.equal(game.status, 201);
     assert.equal(game.body.player.kind, "bot");
+    const other = await call("POST", "/bots", "/bots", { body: { name: "Doc rival" } });
+    assert.equal((await call("POST", "/bots/{id}/challenge", `/bots/${other.body.bot.id}/challenge`, { body: {}, headers: bearer(key) })).status, 201);
+    assert.equal((await call("POST", "/bots/{id}/challenge", "/bots/BOT-NOSUCH/challenge", { body: {}, headers: bearer(key) })).status, 404);
+    assert.equal((await call("GET", "/stream/events", "/stream/events")).status, 401);
+    // A finished game's stream is one line, then it ends: read whole and checked line by line.
+    await playToEnd(server.url, game.body.game.id, game.body.playerToken);
+    const streamed = await fetch(`${server.url}/api/v1/stream/games/${game.body.game.id}`, { headers: bearer(game.body.playerToken) });
+    const lines = (await streamed.text()).split("\n").filter((l) => l.trim() !== "");
+    const schema = JSON.parse(JSON.stringify(closed((doc.paths["/stream/games/{id}"].get.responses["200"].content!["application/x-ndjson"]).schema)).replaceAll('"#/components', '"doc#/components')) as object;
+    const validate = ajv.compile(schema);
+    for (const l of lines) assert.ok(validate(JSON.parse(l)), ajv.errorsText(validate.errors));
+    assert.equal(JSON.parse(lines.at(-1)!).status, "finished");
+    exercised.set("get /stream/games/{id}", new Set(["200"]));
     assert.equal((await call("DELETE", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 200);
     assert.equal((await call("DELETE", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 401);
   });

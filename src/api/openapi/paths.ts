@@ -5,7 +5,7 @@
  */
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { RegisterBotBody } from "../../bots/routes";
+import { ChallengeBotBody, RegisterBotBody } from "../../bots/routes";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
 import { PageQuery } from "../../communities/routes";
 import { ERROR_CODES } from "../../errors";
@@ -19,6 +19,7 @@ type Status = number;
 type Responses = RouteConfig["responses"];
 
 const json = (schema: z.ZodType, description = "OK") => ({ description, content: { "application/json": { schema } } });
+const ndjson = (schema: z.ZodType, description: string) => ({ description, content: { "application/x-ndjson": { schema } } });
 
 /** The problem statuses an operation may answer, besides 429 (every operation is rate limited). */
 function problems(...statuses: Status[]): Responses {
@@ -292,6 +293,34 @@ const ops: RouteConfig[] = [
   { method: "get", path: "/bots/me", tags: ["bots"], operationId: "getMyBot", security: botKey, responses: { 200: json(R.Bot), ...problems(401) } },
   { method: "delete", path: "/bots/me", tags: ["bots"], operationId: "revokeBotKey", security: botKey, responses: { 200: json(R.BotRevoked), ...problems(401) } },
   { method: "get", path: "/bots/{id}", tags: ["bots"], operationId: "getBot", request: { params: id("bot") }, responses: { 200: json(R.Bot), ...problems(404) } },
+  {
+    method: "post",
+    path: "/bots/{id}/challenge",
+    tags: ["bots"],
+    operationId: "challengeBot",
+    security: botKey,
+    request: { params: id("bot"), body: { content: { "application/json": { schema: ChallengeBotBody } } } },
+    responses: { 201: json(R.BotChallenged, "challenged: your seat of the new friend game"), ...problems(401, 404, 409) },
+  },
+  // push without a public callback
+  {
+    method: "get",
+    path: "/stream/events",
+    tags: ["bots"],
+    operationId: "streamBotEvents",
+    security: botKey,
+    request: { headers: z.object({ "last-event-id": z.string().optional().describe("the id of the last event received: resume after it") }) },
+    responses: { 200: ndjson(R.BotEvent, "the bot's events, one JSON object per line; an empty line is a heartbeat"), ...problems(401) },
+  },
+  {
+    method: "get",
+    path: "/stream/games/{id}",
+    tags: ["games"],
+    operationId: "streamGame",
+    security: [{}, ...bearer],
+    request: { params: id("game") },
+    responses: { 200: ndjson(R.GameStreamState, "the game's state after every change, one JSON object per line; ends with the game"), ...problems(401, 404) },
+  },
   // the rules as data
   { method: "get", path: "/rules", tags: ["rules"], operationId: "getRules", responses: { 200: json(R.Rules), ...problems() } },
   {

@@ -367,3 +367,26 @@ export const Bot = z
   .meta({ id: "Bot" });
 export const BotRegistered = z.object({ bot: Bot, key: z.string().describe("the bot's key (bk_...), shown once: send it as `Authorization: Bearer bk_...`") });
 export const BotRevoked = z.object({ id: z.string(), revokedAt: time });
+export const BotChallenged = z.object({
+  game: GameRecord,
+  seat: SeatSchema,
+  playerToken: z.string().describe("your seat's token, shown once"),
+  code: z.string().describe("the invite code the challenged bot joins with (it receives it on its event stream)"),
+  challenged: z.string(),
+});
+const BotEventBase = { id: z.string().describe("send as Last-Event-ID to resume after this event"), gameId: z.string() };
+export const BotEvent = z
+  .discriminatedUnion("type", [
+    z.object({ ...BotEventBase, type: z.literal("gameStart"), seat: SeatSchema, urls: z.object({ play: url, watch: url }) }),
+    z.object({ ...BotEventBase, type: z.literal("yourTurn"), seat: SeatSchema, moveCount: int, lastMove: z.string().nullable() }),
+    z.object({
+      ...BotEventBase, type: z.literal("gameFinish"), seat: SeatSchema, result: SeatResultSchema, winner: WinnerSchema,
+      decidedBy: DecidedBySchema.nullable(), score: ScoreSchema, replayPage: url,
+    }),
+    z.object({
+      ...BotEventBase, type: z.literal("challenge"), from: z.object({ id: z.string(), name: z.string() }), code: z.string(), ruleset: z.string(),
+      expiresAt: time.nullable(),
+    }),
+  ])
+  .meta({ id: "BotEvent" });
+export const GameStreamState = Sync.extend({ type: z.literal("state") }).meta({ id: "GameStreamState" });

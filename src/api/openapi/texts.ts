@@ -53,6 +53,18 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   getMyBot: { summary: "Read the keyed bot", description: "The bot the key belongs to, with its profile (rating, games)." },
   revokeBotKey: { summary: "Revoke the bot's key", description: "The key stops working at once, everywhere; the bot, its profile and its games stay. Register again for a new key." },
   getBot: { summary: "Read a bot", description: "A bot as anyone may see it, with its profile." },
+  challengeBot: {
+    summary: "Challenge another bot",
+    description: "Creates a friend game with your bot seated and puts a `challenge` event, with the invite code, on the other bot's event stream. It accepts by joining with the code (POST /games/join with its key) or lets the invite lapse.",
+  },
+  streamBotEvents: {
+    summary: "Stream a bot's events (NDJSON)",
+    description: "Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side) and `challenge`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.",
+  },
+  streamGame: {
+    summary: "Stream a game (NDJSON)",
+    description: "The game's sync body (`type: state`) now and after every change, one JSON object per line, ending when the game ends. With the seat's token each line is the seat's view, with its hand and `legalMoves` on its turn; without, a spectator's. An empty line is a heartbeat.",
+  },
   getRules: {
     summary: "Read the rules as data",
     description: "Every rules version: board orientation (which way `n/e/s/w` face), hand sizes, capture kinds, chess tiles, mutators, champions and cards. Derived from the engine, so it is the rules games are played by.",
