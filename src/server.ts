@@ -107,7 +107,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await botStreams.start();
   const streams = streamsRouter({ hub: botStreams, games, presence }, { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey });
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
-  const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
+  const challenges = new ChallengeService({
+    store, games, players, emit: (e) => events.emit(e), baseUrl,
+    hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
+  });
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).

@@ -17,6 +17,10 @@ export const CreateChallengeBody = z
     level: LevelSchema.default("normal"),
     ruleset: RulesetSchema.default("classic"),
     expiresInSeconds: z.number().int().min(1).max(MAX_EXPIRY_S).default(DEFAULT_EXPIRY_S),
+    opponent: z
+      .enum(["house", "bot"])
+      .default("house")
+      .describe("who plays the human: `house` (the house AI at `level`) or `bot` (your own bot: send its key, it is told of the game on its event stream)"),
   })
   .strict();
 export type CreateChallengeBody = z.infer<typeof CreateChallengeBody>;

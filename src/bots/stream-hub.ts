@@ -20,19 +20,20 @@ export const ANNOUNCE_CHANNEL = "bot-announce";
 const BUFFER = 200;
 
 export type BotEvent =
-  | { id: string; type: "gameStart"; gameId: string; seat: Seat; urls: { play: string; watch: string } }
+  | { id: string; type: "gameStart"; gameId: string; seat: Seat; urls: { play: string; watch: string }; playerToken?: string }
   | { id: string; type: "yourTurn"; gameId: string; seat: Seat; moveCount: number; lastMove: string | null }
   | { id: string; type: "gameFinish"; gameId: string; seat: Seat; result: "win" | "loss" | "draw" | null; winner: string | null; decidedBy: string | null; score: Record<Seat, number>; replayPage: string }
   | { id: string; type: "challenge"; from: { id: string; name: string }; gameId: string; code: string; ruleset: string; expiresAt: string | null };
 
 /** What is announced: a bot seated in a game, or a challenge for a bot. */
 export type Announcement =
-  | { kind: "seat"; botId: string; gameId: string; seat: Seat }
+  /** `playerToken` only for a seat the bot did not take itself (a challenge's game it hosts): it is its only way to learn it. */
+  | { kind: "seat"; botId: string; gameId: string; seat: Seat; playerToken?: string }
   | { kind: "challenge"; botId: string; event: Extract<BotEvent, { type: "challenge" }> };
 
 type Listener = (e: BotEvent) => void;
 interface BotState { events: BotEvent[]; listeners: Set<Listener>; games: Set<string>; touched: number }
-interface Watched { seats: Map<string, Seat>; cancel: () => void }
+interface Watched { seats: Map<string, { seat: Seat; playerToken?: string }>; cancel: () => void }
 
 export class BotStreamHub {
   private readonly bots = new Map<string, BotState>();
@@ -114,7 +115,7 @@ export class BotStreamHub {
       w = { seats: new Map(), cancel: () => void this.presence.unsubscribe(changeChannel(a.gameId), changed) };
       this.games.set(a.gameId, w);
     }
-    w.seats.set(a.botId, a.seat);
+    w.seats.set(a.botId, { seat: a.seat, ...(a.playerToken ? { playerToken: a.playerToken } : {}) });
     await this.check(a.gameId);
   }
 
@@ -130,8 +131,8 @@ export class BotStreamHub {
       return;
     }
     if (g.status === "waiting") return;
-    for (const [botId, seat] of w.seats) {
-      this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch } });
+    for (const [botId, { seat, playerToken }] of w.seats) {
+      this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
       if (g.status === "active" && g.turn === seat) {
         this.push(botId, { id: `${gameId}/${g.moveCount}/yourTurn`, type: "yourTurn", gameId, seat, moveCount: g.moveCount, lastMove: g.moves.at(-1) ?? null });
       }

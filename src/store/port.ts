@@ -165,6 +165,8 @@ export interface ChallengeRecord {
   expiresAt: string;
   gameId?: string;
   humanPlayerId?: string;
+  /** The agent's own bot that plays the human (src/bots), instead of the house at `level`. */
+  botId?: string;
   result?: { winner: Winner; score: Record<Seat, number>; humanSeat: Seat; decidedBy?: DecidedBy };
   reportedAt?: string;
   createdAt: string;

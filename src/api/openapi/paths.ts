@@ -226,8 +226,9 @@ const ops: RouteConfig[] = [
     path: "/agent/challenge",
     tags: ["challenges"],
     operationId: "createChallenge",
+    security: asBot,
     request: { body: { content: { "application/json": { schema: CreateChallengeBody } } } },
-    responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400) },
+    responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400, 401) },
   },
   {
     method: "post",

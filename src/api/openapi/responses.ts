@@ -377,7 +377,10 @@ export const BotChallenged = z.object({
 const BotEventBase = { id: z.string().describe("send as Last-Event-ID to resume after this event"), gameId: z.string() };
 export const BotEvent = z
   .discriminatedUnion("type", [
-    z.object({ ...BotEventBase, type: z.literal("gameStart"), seat: SeatSchema, urls: z.object({ play: url, watch: url }) }),
+    z.object({
+      ...BotEventBase, type: z.literal("gameStart"), seat: SeatSchema, urls: z.object({ play: url, watch: url }),
+      playerToken: z.string().optional().describe("the seat's token, for a seat the bot did not take itself (an agent challenge it hosts)"),
+    }),
     z.object({ ...BotEventBase, type: z.literal("yourTurn"), seat: SeatSchema, moveCount: int, lastMove: z.string().nullable() }),
     z.object({
       ...BotEventBase, type: z.literal("gameFinish"), seat: SeatSchema, result: SeatResultSchema, winner: WinnerSchema,

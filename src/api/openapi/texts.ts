@@ -38,7 +38,7 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   listEvents: { summary: "List webhook events", description: "The event catalog: each event's arguments and the JSON Schema of its `data`." },
   subscribe: { summary: "Subscribe a webhook", description: "Delivers an event to a public HTTPS callback, signed (Standard Webhooks). The callback must answer the verification challenge first." },
   unsubscribe: { summary: "Unsubscribe a webhook", description: "Removes a subscription by id; removing one twice is not an error." },
-  createChallenge: { summary: "Create an agent challenge", description: "A link a person opens to play the house (or your hosted bot) on the agent's behalf. 30 per minute per IP." },
+  createChallenge: { summary: "Create an agent challenge", description: "A link a person opens to play the house on the agent's behalf, or (`opponent: bot`, with the bot's key) the agent's own bot, which is told of the game and its seat token on its event stream. 30 per minute per IP, per key with a bot key." },
   acceptChallenge: { summary: "Accept an agent challenge", description: "Takes the person's seat of a challenge and starts its game." },
   getChallenge: { summary: "Read an agent challenge", description: "Its status and, once played, the verified result." },
   listChallenges: { summary: "List an agent's challenges", description: "An agent's public challenge history, newest first." },
