@@ -92,3 +92,27 @@ class TileArena:
 def random_move(view):
     """The starter policy: any legal move."""
     return random.choice(view["legalMoves"])
+
+
+_STEPS = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}
+_OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+
+
+def greedy_move(view):
+    """A greedy policy: the move whose card beats the most opponent cards it touches by the basic rule
+    (edge against facing edge; chess tiles, champions and mutators are left out), ties to the first listed."""
+    state = view["state"]
+    board = {c["square"]: c for c in state["board"]}
+    hand = {c["id"]: c for c in state["hand"]}
+
+    def flips(m):
+        ranks = hand[m["card"]]["ranks"]
+        file, rank = ord(m["square"][0]) - 97, int(m["square"][1]) - 1
+        count = 0
+        for edge, (df, dr) in _STEPS.items():
+            other = board.get("%s%d" % (chr(97 + file + df), rank + dr + 1))
+            if other and other["owner"] != view["seat"] and ranks[edge] > other["ranks"][_OPPOSITE[edge]]:
+                count += 1
+        return count
+
+    return max(view["legalMoves"], key=flips)

@@ -13,7 +13,7 @@ export interface SeatSync {
   yourTurn: boolean;
   moveCount: number;
   legalMoves: LegalMove[];
-  state: { board: Array<{ square: string; owner: "A" | "B"; card: string }>; hand: Array<{ id: string; ranks: { n: number; e: number; s: number; w: number } }>; score: { A: number; B: number } } | null;
+  state: { board: Array<{ square: string; owner: "A" | "B"; card: string; ranks: { n: number; e: number; s: number; w: number } }>; hand: Array<{ id: string; ranks: { n: number; e: number; s: number; w: number } }>; score: { A: number; B: number } } | null;
   result?: "win" | "loss" | "draw" | null;
   decision?: { by: string; tiedBoard: boolean; tieRule: string | null; summary: string };
   urls: { replayPage: string; reviewPage: string; watch: string };
@@ -124,3 +124,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The starter policy: any legal move. */
 export const randomMove: Policy = (view) => view.legalMoves[Math.floor(Math.random() * view.legalMoves.length)];
+
+const STEPS = { n: [0, 1], e: [1, 0], s: [0, -1], w: [-1, 0] } as const;
+const OPPOSITE = { n: "s", e: "w", s: "n", w: "e" } as const;
+
+/**
+ * A greedy policy: the move whose card beats the most opponent cards it touches by the basic rule (edge
+ * against facing edge; chess tiles, champions and mutators are left out), ties to the first listed.
+ */
+export const greedyMove: Policy = (view) => {
+  const state = view.state!;
+  const at = new Map(state.board.map((c) => [c.square, c]));
+  const flips = (m: LegalMove) => {
+    const card = state.hand.find((h) => h.id === m.card)!;
+    const [file, rank] = [m.square.charCodeAt(0) - 97, Number(m.square[1]) - 1];
+    return (Object.keys(STEPS) as Array<keyof typeof STEPS>).filter((edge) => {
+      const [df, dr] = STEPS[edge];
+      const other = at.get(`${String.fromCharCode(97 + file + df)}${rank + dr + 1}`);
+      return other !== undefined && other.owner !== view.seat && card.ranks[edge] > other.ranks[OPPOSITE[edge]];
+    }).length;
+  };
+  return view.legalMoves.reduce((best, m) => (flips(m) > flips(best) ? m : best), view.legalMoves[0]);
+};

@@ -7,7 +7,10 @@ import { strict as assert } from "node:assert";
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import type { RunningServer } from "../../src/server";
+import { Webhook } from "standardwebhooks";
+import { verifyWebhook } from "../../clients/typescript/client";
 import { playOffline } from "../../clients/typescript/simulate";
+import { generateSecret } from "../../src/events";
 import { bootServer } from "../support/server";
 
 const run = promisify(execFile);
@@ -44,12 +47,30 @@ describe("Integration: starter bots against a real server", function () {
     expectFinished(stdout);
   });
 
+  it("plays whole games with the greedy starter bots", async function () {
+    const ts = await run(process.execPath, ["--import", "tsx", "clients/typescript/greedy-bot.ts"], { env: { ...process.env, TILE_ARENA_URL: server.url } });
+    expectFinished(ts.stdout);
+    if (!hasPython()) return;
+    const py = await run("python3", ["clients/python/greedy_bot.py"], { env: { ...process.env, TILE_ARENA_URL: server.url } });
+    expectFinished(py.stdout);
+  });
+
   it("reuses a bot's key: the second game is played under the same profile", async () => {
     const first = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], { env: { ...process.env, TILE_ARENA_URL: server.url } });
     const key = /TILE_ARENA_KEY=(bk_\S+)/.exec(first.stdout)![1];
     const second = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], { env: { ...process.env, TILE_ARENA_URL: server.url, TILE_ARENA_KEY: key } });
     assert.doesNotMatch(second.stdout, /registered/);
     assert.match(second.stdout, /result: (win|loss|draw)/);
+  });
+
+  it("verifies a Standard Webhooks signature with the TypeScript client, and refuses a changed body", async () => {
+    const secret = generateSecret();
+    const at = new Date();
+    const body = JSON.stringify({ type: "game.turn", data: { your_turn: true } });
+    const headers = { id: "msg_1", timestamp: String(Math.floor(at.getTime() / 1000)), signature: new Webhook(secret).sign("msg_1", at, body) };
+    assert.equal(await verifyWebhook(secret, headers, body), true);
+    assert.equal(await verifyWebhook(secret, headers, `${body} `), false);
+    assert.equal(await verifyWebhook(generateSecret(), headers, body), false);
   });
 
   it("simulates whole games offline with the engine the server runs", () => {
