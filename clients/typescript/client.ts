@@ -4,20 +4,13 @@
  * Copy this file into your bot, or import it from the repository.
  */
 
-export interface LegalMove { move: string; card: string; square: string }
-/** The fields of a seat's sync view a bot needs (GET /games/{id}/sync); the OpenAPI document has them all. */
-export interface SeatSync {
-  gameId: string;
-  status: "waiting" | "active" | "finished";
-  seat: "A" | "B";
-  yourTurn: boolean;
-  moveCount: number;
-  legalMoves: LegalMove[];
-  state: { board: Array<{ square: string; owner: "A" | "B"; card: string; ranks: { n: number; e: number; s: number; w: number } }>; hand: Array<{ id: string; ranks: { n: number; e: number; s: number; w: number } }>; score: { A: number; B: number } } | null;
-  result?: "win" | "loss" | "draw" | null;
-  decision?: { by: string; tiedBoard: boolean; tieRule: string | null; summary: string };
-  urls: { replayPage: string; reviewPage: string; watch: string };
-}
+import type { components } from "./api-types";
+
+/** Types generated from the OpenAPI document (./api-types.ts, by scripts/client-types.ts). */
+export type Schemas = components["schemas"];
+export type LegalMove = Schemas["LegalMove"];
+/** A seat's sync view (GET /games/{id}/sync with its token): the seat's members are always there. */
+export type SeatSync = Schemas["Sync"] & { seat: "A" | "B"; yourTurn: boolean; legalMoves: LegalMove[] };
 export interface Seated { game: { id: string }; seat: "A" | "B"; playerToken: string; code?: string }
 /** Chooses a move from a seat's view; may be async (a search, a model call). */
 export type Policy = (view: SeatSync) => LegalMove | Promise<LegalMove>;
@@ -134,9 +127,10 @@ const OPPOSITE = { n: "s", e: "w", s: "n", w: "e" } as const;
  */
 export const greedyMove: Policy = (view) => {
   const state = view.state!;
+  const hand = state.hand ?? [];
   const at = new Map(state.board.map((c) => [c.square, c]));
   const flips = (m: LegalMove) => {
-    const card = state.hand.find((h) => h.id === m.card)!;
+    const card = hand.find((h) => h.id === m.card)!;
     const [file, rank] = [m.square.charCodeAt(0) - 97, Number(m.square[1]) - 1];
     return (Object.keys(STEPS) as Array<keyof typeof STEPS>).filter((edge) => {
       const [df, dr] = STEPS[edge];
