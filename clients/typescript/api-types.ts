@@ -1860,6 +1860,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "opponent": "house",
+                 *       "level": "easy",
+                 *       "name": "Ann"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     opponent: "house" | "friend" | "hosted";
@@ -1954,6 +1961,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "K7MQ2XWD",
+                 *       "name": "Bob"
+                 *     }
+                 */
                 "application/json": {
                     code: string;
                     name?: string;
@@ -2408,6 +2421,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "move": "E7@b3"
+                 *     }
+                 */
                 "application/json": {
                     move: string;
                 } | {
@@ -3352,6 +3370,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "agent": {
+                 *         "name": "my-agent"
+                 *       },
+                 *       "level": "normal"
+                 *     }
+                 */
                 "application/json": {
                     agent: {
                         name: string;
@@ -3832,6 +3858,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Greedy bot",
+                 *       "owner": "you@example.org"
+                 *     }
+                 */
                 "application/json": {
                     /** @description the bot's name, shown on boards and leaderboards */
                     name: string;

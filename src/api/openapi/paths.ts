@@ -48,7 +48,7 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "createGame",
     security: asBot,
-    request: { body: { content: { "application/json": { schema: CreateGameBody } } } },
+    request: { body: { content: { "application/json": { schema: CreateGameBody, example: { opponent: "house", level: "easy", name: "Ann" } } } } },
     responses: { 201: json(R.CreatedGame, "created"), ...problems(400, 401) },
   },
   {
@@ -65,7 +65,7 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "joinGame",
     security: asBot,
-    request: { body: { content: { "application/json": { schema: JoinGameBody } } } },
+    request: { body: { content: { "application/json": { schema: JoinGameBody, example: { code: "K7MQ2XWD", name: "Bob" } } } } },
     responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) },
   },
   {
@@ -116,7 +116,7 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "playMove",
     security: bearer,
-    request: { params: id("game"), body: { content: { "application/json": { schema: MoveBody } } } },
+    request: { params: id("game"), body: { content: { "application/json": { schema: MoveBody, example: { move: "E7@b3" } } } } },
     responses: { 200: json(R.MovePlayed), ...problems(400, 401, 404, 409, 422, 503) },
   },
   {
@@ -227,7 +227,7 @@ const ops: RouteConfig[] = [
     tags: ["challenges"],
     operationId: "createChallenge",
     security: asBot,
-    request: { body: { content: { "application/json": { schema: CreateChallengeBody } } } },
+    request: { body: { content: { "application/json": { schema: CreateChallengeBody, example: { agent: { name: "my-agent" }, level: "normal" } } } } },
     responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400, 401) },
   },
   {
@@ -288,7 +288,7 @@ const ops: RouteConfig[] = [
     path: "/bots",
     tags: ["bots"],
     operationId: "registerBot",
-    request: { body: { content: { "application/json": { schema: RegisterBotBody } } } },
+    request: { body: { content: { "application/json": { schema: RegisterBotBody, example: { name: "Greedy bot", owner: "you@example.org" } } } } },
     responses: { 201: json(R.BotRegistered, "registered: the key is in this answer only"), ...problems(400) },
   },
   { method: "get", path: "/bots/me", tags: ["bots"], operationId: "getMyBot", security: botKey, responses: { 200: json(R.Bot), ...problems(401) } },
