@@ -33,7 +33,8 @@ export type Announcement =
 
 type Listener = (e: BotEvent) => void;
 interface BotState { events: BotEvent[]; listeners: Set<Listener>; games: Set<string>; touched: number }
-interface Watched { seats: Map<string, { seat: Seat; playerToken?: string }>; cancel: () => void }
+/** Per bot of a game: its seat, the token it was given, and how many move counts were looked at for turns. */
+interface Watched { seats: Map<string, { seat: Seat; playerToken?: string; turnsSeen: number }>; cancel: () => void }
 
 export class BotStreamHub {
   private readonly bots = new Map<string, BotState>();
@@ -115,7 +116,7 @@ export class BotStreamHub {
       w = { seats: new Map(), cancel: () => void this.presence.unsubscribe(changeChannel(a.gameId), changed) };
       this.games.set(a.gameId, w);
     }
-    w.seats.set(a.botId, { seat: a.seat, ...(a.playerToken ? { playerToken: a.playerToken } : {}) });
+    w.seats.set(a.botId, { seat: a.seat, turnsSeen: 0, ...(a.playerToken ? { playerToken: a.playerToken } : {}) });
     await this.check(a.gameId);
   }
 
@@ -131,11 +132,18 @@ export class BotStreamHub {
       return;
     }
     if (g.status === "waiting") return;
-    for (const [botId, { seat, playerToken }] of w.seats) {
-      this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
-      if (g.status === "active" && g.turn === seat) {
-        this.push(botId, { id: `${gameId}/${g.moveCount}/yourTurn`, type: "yourTurn", gameId, seat, moveCount: g.moveCount, lastMove: g.moves.at(-1) ?? null });
+    for (const [botId, entry] of w.seats) {
+      const { seat, playerToken } = entry;
+      if (entry.turnsSeen === 0) this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
+      // Every turn of the bot since the game began, from the moves rather than the turn now: a bot that moves
+      // before this read would otherwise have a turn that no read ever saw. Ids make repeats no-ops.
+      const first = g.firstPlayer;
+      const turns = g.status === "active" ? g.moveCount + 1 : g.moveCount;
+      for (let m = entry.turnsSeen; first && m < turns; m++) {
+        if ((m % 2 === 0 ? first : first === "A" ? "B" : "A") !== seat) continue;
+        this.push(botId, { id: `${gameId}/${m}/yourTurn`, type: "yourTurn", gameId, seat, moveCount: m, lastMove: g.moves[m - 1] ?? null });
       }
+      if (first) entry.turnsSeen = Math.max(entry.turnsSeen, turns);
       if (g.status === "finished") {
         const winner = g.winner ?? null;
         this.push(botId, {
