@@ -50,6 +50,10 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Multiplies every per-minute rate limit (load tests raise it; keep 1 or more in production). */
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Seconds between heartbeats (an empty line) on the NDJSON streams of bots and games. */
+  STREAM_HEARTBEAT_S: z.coerce.number().int().min(1).max(300).default(15),
+  /** Event streams one bot key may hold open in one process. */
+  STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**
@@ -137,6 +141,8 @@ export type Config = {
   waitingRoomIdleMs: number;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   rateLimitScale: number;
+  streamHeartbeatS: number;
+  streamsPerKey: number;
   trustProxy: number;
   metricsToken?: string;
   /** OTEL_*: where a request's and a move's spans go ("off": nowhere, at next to no cost). */
@@ -178,6 +184,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     waitingRoomIdleMs: e.WAITING_ROOM_IDLE_S * 1000,
     logLevel: e.LOG_LEVEL,
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    streamHeartbeatS: e.STREAM_HEARTBEAT_S,
+    streamsPerKey: e.STREAMS_PER_KEY,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
     operatorTools: e.OPERATOR_TOOLS,

@@ -13,6 +13,7 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
+import { BotService, botBucket, BotStreamHub, streamsRouter } from "./bots";
 import { EXPOSED_HEADERS } from "./api/edges";
 import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
@@ -51,6 +52,8 @@ export interface RunningServer {
   store: Store;
   events: Events;
   games: GameService;
+  /** The bot event hub (its size shows what idle streams hold). */
+  botStreams: BotStreamHub;
   log: Logger;
   /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
   close(): Promise<void>;
@@ -102,6 +105,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
   const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
+  const bots = new BotService(store, players, baseUrl);
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
@@ -109,8 +113,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics);
   const quick = new QuickMatch(presence, rooms, players, games);
+  const botStreams = new BotStreamHub(presence, games, log);
+  await botStreams.start();
+  const streams = streamsRouter({ hub: botStreams, games, presence }, { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey });
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
-  const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
+  const challenges = new ChallengeService({
+    store, games, players, emit: (e) => events.emit(e), baseUrl,
+    hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
+  });
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -216,10 +226,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         games,
         quick,
         players,
-        extraRouters: [events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
+        bots,
+        botStreams,
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
-        limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
+        limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
         longPolls,
@@ -291,11 +303,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store,
     events,
     games,
+    botStreams,
     log,
     close: () =>
       (closing ??= (async () => {
         await mcp.close();
         sweep.stop();
+        streams.close();
+        botStreams.stop();
         subscriptionCache.stop();
         await server.gracefullyShutdown(false);
         // After the rooms closed: peers see this process leave and re-create its unfinished games.

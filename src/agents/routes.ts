@@ -3,6 +3,7 @@
  * `/api/agent`). Every route carries a limiter: creating 30/min, reporting 60/min, reads 120/min per IP.
  */
 import { Router } from "express";
+import { botOf } from "../bots/routes";
 import { parse } from "../validation";
 import type { ChallengeService } from "./service";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "./schemas";
@@ -12,7 +13,7 @@ export function agentsRouter(challenges: ChallengeService): Router {
   const r = Router();
 
   r.post("/agent/challenge", async (req, res) => {
-    const out = await challenges.create(parse(CreateChallengeBody, req.body, "body"));
+    const out = await challenges.create(parse(CreateChallengeBody, req.body, "body"), botOf(res)?.bot.id);
     res.status(201).location(`/api/v1/agent/challenge/${out.token}`).json(out);
   });
 

@@ -1,6 +1,7 @@
 /** Request schemas of the agent-challenge operations (zod), validated at the REST boundary. */
 import { z } from "zod";
 import { LevelSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../games/schemas";
+import { queryInt } from "../validation";
 
 /** Agent names key the history, so they are kept to a URL-safe, log-safe alphabet. */
 export const AgentNameSchema = z.string().trim().regex(/^[A-Za-z0-9._ -]{1,64}$/, "1-64 letters, digits, space, dot, dash or underscore");
@@ -16,6 +17,10 @@ export const CreateChallengeBody = z
     level: LevelSchema.default("normal"),
     ruleset: RulesetSchema.default("classic"),
     expiresInSeconds: z.number().int().min(1).max(MAX_EXPIRY_S).default(DEFAULT_EXPIRY_S),
+    opponent: z
+      .enum(["house", "bot"])
+      .default("house")
+      .describe("who plays the human: `house` (the house AI at `level`) or `bot` (your own bot: send its key, it is told of the game on its event stream)"),
   })
   .strict();
 export type CreateChallengeBody = z.infer<typeof CreateChallengeBody>;
@@ -38,6 +43,6 @@ export type ResultBody = z.infer<typeof ResultBody>;
 export const HistoryQuery = z
   .object({
     agent: AgentNameSchema,
-    limit: z.string().regex(/^\d{1,3}$/, "must be an integer").transform(Number).refine((n) => n >= 1 && n <= 100, "must be 1..100").default(20),
+    limit: queryInt(1, 100, 20),
   })
   .strict();

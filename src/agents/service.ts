@@ -8,7 +8,9 @@ import { AppError } from "../errors";
 import type { EventData } from "../events/catalog";
 import type { EmittedEvent } from "../events/types";
 import { CreateGameBody } from "../games/schemas";
-import type { GameService } from "../games/service";
+import type { Seat } from "../game";
+import { newPlayerToken, sha256Hex } from "../games/secrets";
+import type { GameService, NewSeat } from "../games/service";
 import { linksFor } from "../games/views";
 import type { PlayerService } from "../players/service";
 import type { ChallengeRecord, ChallengesPort, GameRecord, GamesPort } from "../store/port";
@@ -18,6 +20,13 @@ export interface ChallengeDeps {
   store: ChallengesPort & Pick<GamesPort, "getGame">;
   games: Pick<GameService, "create">;
   players: Pick<PlayerService, "profile">;
+  /** What a challenge hosted by the agent's own bot needs; without it such challenges are refused. */
+  hosting?: {
+    games: Pick<GameService, "createMatched" | "record">;
+    players: Pick<PlayerService, "resolve" | "introduce">;
+    /** Tells a bot, on its event stream, of the seat it holds in a challenge's game, with the seat's token. */
+    seatBot(botId: string, gameId: string, seat: Seat, playerToken: string): void;
+  };
   emit(event: EmittedEvent): void;
   baseUrl: string;
   now?: () => Date;
@@ -39,7 +48,10 @@ export class ChallengeService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async create(body: CreateChallengeBody) {
+  /** A new challenge; `botId` is the bot of the request's key, which plays the human when `opponent` is `bot`. */
+  async create(body: Omit<CreateChallengeBody, "opponent"> & { opponent?: CreateChallengeBody["opponent"] }, botId?: string) {
+    if (body.opponent === "bot" && !this.deps.hosting) throw new AppError("forbidden", "this server does not let bots host challenges");
+    if (body.opponent === "bot" && !botId) throw new AppError("unauthorized", "a challenge your bot plays needs the bot's key: `Authorization: Bearer bk_...`");
     const at = this.now();
     const record: ChallengeRecord = {
       token: newChallengeToken(),
@@ -47,6 +59,7 @@ export class ChallengeService {
       level: body.level,
       ruleset: body.ruleset,
       status: "open",
+      ...(body.opponent === "bot" ? { botId } : {}),
       expiresAt: new Date(at.getTime() + body.expiresInSeconds * 1000).toISOString(),
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
@@ -63,6 +76,7 @@ export class ChallengeService {
       const taken = new AppError("already_joined", "the challenge has already been accepted");
       if (c.status !== "open") throw taken;
       if (!(await this.deps.store.updateChallengeIf(token, { status: "open" }, { status: "playing" }))) throw taken;
+      if (c.botId) return this.acceptAgainstBot(c, c.botId, body);
       let created: Awaited<ReturnType<ChallengeDeps["games"]["create"]>>;
       try {
         // The game record names its challenge from creation, so the finish hook can settle it from the record alone.
@@ -79,6 +93,37 @@ export class ChallengeService {
       await this.deps.store.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
       return { game: created.game, seat: created.seat, playerToken: created.playerToken, player: created.player, urls: created.urls, challenge: this.challengeUrl(token) };
     });
+  }
+
+  /**
+   * The human takes a challenge the agent's own bot plays: a game between the human and the bot's profile,
+   * seats drawn at random; the bot is told of its seat and token on its event stream. Callers hold the lock.
+   */
+  private async acceptAgainstBot(c: ChallengeRecord, botId: string, body: AcceptChallengeBody) {
+    const hosting = this.deps.hosting;
+    if (!hosting) throw new AppError("forbidden", "this server does not let bots host challenges");
+    let gameId: string;
+    const resolved = await hosting.players.resolve(body.player, body.name);
+    const human = Math.random() < 0.5 ? "A" : "B";
+    const bot: Seat = human === "A" ? "B" : "A";
+    const tokens = { [human]: newPlayerToken(), [bot]: newPlayerToken() } as Record<Seat, string>;
+    const botProfile = await this.deps.players.profile(botId).catch(() => null);
+    try {
+      gameId = await hosting.games.createMatched(c.ruleset, {
+        [human]: { playerId: resolved.player.id, name: resolved.player.name, tokenHash: sha256Hex(tokens[human]), kind: "human" },
+        [bot]: { playerId: botId, name: botProfile?.player.name ?? "Bot", tokenHash: sha256Hex(tokens[bot]), kind: "bot" },
+      } as Record<Seat, NewSeat & { tokenHash: string; kind: "human" | "bot" }>, { challengeToken: c.token, opponent: "hosted" });
+    } catch (e) {
+      await this.deps.store.updateChallengeIf(c.token, { status: "playing", gameId: undefined }, { status: "open" });
+      throw e;
+    }
+    await this.deps.store.updateChallenge(c.token, { gameId, humanPlayerId: resolved.player.id });
+    hosting.seatBot(botId, gameId, bot, tokens[bot]);
+    const links = linksFor(this.deps.baseUrl, gameId);
+    return {
+      game: await hosting.games.record(gameId), seat: human, playerToken: tokens[human], player: hosting.players.introduce(resolved),
+      urls: { play: links.play, watch: links.watch }, challenge: this.challengeUrl(c.token),
+    };
   }
 
   /** A game client's result report: answered with the verified result, refused when it disagrees. */

@@ -3,8 +3,8 @@
  * fields; and the deprecation signals (RFC 9745 Deprecation, RFC 8594 Sunset, a Link to migration notes)
  * for routes that are superseded.
  */
-import type { RequestHandler } from "express";
-import { rateLimit, type Store as RateStore } from "express-rate-limit";
+import type { Request, RequestHandler, Response } from "express";
+import { ipKeyGenerator, rateLimit, type Store as RateStore } from "express-rate-limit";
 import { AppError } from "../errors";
 
 export const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "API-Version", "Deprecation", "Sunset", "Link", "mcp-session-id", "Location", "ETag"];
@@ -18,7 +18,16 @@ export const apiVersion: RequestHandler = (_req, res, next) => {
 export const POLICIES = { reads: 120, writes: 120, challenge: 30, result: 60, mcp: 120, matchmake: 120 } as const;
 export type PolicyName = keyof typeof POLICIES;
 
-export interface LimiterOptions { scale: number; store?: (policy: PolicyName) => RateStore }
+export interface LimiterOptions {
+  scale: number;
+  store?: (policy: PolicyName) => RateStore;
+  /**
+   * The bucket of a request that carries a valid credential (a bot key: `bot:<id>`), counted instead of its
+   * address, so bots behind one address do not share a limit; undefined falls back to the address. Only a
+   * valid credential gets its own bucket: made-up keys would otherwise each get a fresh one.
+   */
+  keyOf?: (req: Request, res: Response) => Promise<string | undefined>;
+}
 
 /** One express-rate-limit instance per policy, with draft-8 `RateLimit`/`RateLimit-Policy` fields. */
 export function limiter(policy: PolicyName, opts: LimiterOptions): RequestHandler {
@@ -29,7 +38,9 @@ export function limiter(policy: PolicyName, opts: LimiterOptions): RequestHandle
     legacyHeaders: false,
     identifier: policy,
     store: opts.store?.(policy),
-    handler: (_req, _res, next) => next(new AppError("rate_limited", `more than ${POLICIES[policy]} ${policy} requests per minute from this address`)),
+    keyGenerator: async (req, res) => (await opts.keyOf?.(req, res)) ?? ipKeyGenerator(req.ip ?? ""),
+    handler: (_req, res, next) =>
+      next(new AppError("rate_limited", `more than ${POLICIES[policy]} ${policy} requests per minute ${res.locals.bot ? "for this bot key" : "from this address"}`)),
   });
 }
 

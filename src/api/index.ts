@@ -3,6 +3,7 @@
  * every response needs. It holds no game state; see src/games for what the routes call.
  */
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
+import { botAuth, botsRouter, type BotService, type BotStreamHub } from "../bots";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
@@ -13,12 +14,15 @@ import { errorHandler, notFoundHandler } from "./problem";
 import { LongPolls } from "./long-polls";
 import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
+import { rulesRouter } from "./routes/rules";
 import { openApiDocument } from "./openapi/document";
 
 export interface ApiDeps {
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;
+  bots: BotService;
+  botStreams: BotStreamHub;
   /** Routers of other bounded contexts (events, agents, clients), mounted under the version prefix. */
   extraRouters: Router[];
   log: Logger;
@@ -48,6 +52,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   const v1 = express.Router();
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
   v1.use(jsonBody(deps.maxBodyBytes));
+  v1.use(botAuth(deps.bots, deps.botStreams));
   v1.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument(deps.baseUrl));
   });
@@ -58,8 +63,10 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     (req, res) => res.redirect(308, `${req.baseUrl}/games/${encodeURIComponent(String(req.params.id))}`),
   );
   for (const r of deps.extraRouters) v1.use(r);
+  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams));
   v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20)));
   v1.use(playersRouter(deps.players));
+  v1.use(rulesRouter());
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);
   app.use("/api", v1);

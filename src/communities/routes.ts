@@ -2,14 +2,10 @@
 import { Router } from "express";
 import { z } from "zod";
 import { AppError } from "../errors";
-import { parse } from "../validation";
+import { parse, queryInt } from "../validation";
 import type { CommunityKind, CommunityService } from "./service";
 
-const pageInt = (min: number, max: number, fallback: number) =>
-  z.string().regex(/^\d{1,6}$/, "must be a non-negative integer").transform(Number)
-    .refine((n) => n >= min && n <= max, `must be ${min}..${max}`).default(fallback);
-
-export const PageQuery = z.object({ limit: pageInt(1, 100, 20), offset: pageInt(0, 100000, 0) }).strict();
+export const PageQuery = z.object({ limit: queryInt(1, 100, 20), offset: queryInt(0, 100000, 0) }).strict();
 
 const CommunityId = /^[A-Za-z0-9_-]{1,64}$/;
 

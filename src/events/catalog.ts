@@ -16,13 +16,15 @@ export const PublicSeatSchema = z
   .object({
     id: z.string().describe("the player's profile id (`house` for the house opponent)"),
     name: z.string(),
-    kind: z.enum(["human", "house"]),
+    kind: z.enum(["human", "house", "bot"]).describe("bot: a registered bot account (its profile id starts with BOT-)"),
     champion: z.string().nullable().describe("the champion in play, or null before it is drawn"),
   })
   .nullable()
   .describe("a seat as anyone may see it; null while nobody holds it");
 export const PlayersSchema = z.object({ A: PublicSeatSchema, B: PublicSeatSchema }).describe("the player of each seat");
 export const DecidedBySchema = z.enum(["board_full", "resignation", "timeout", "aborted"]).describe("what ended the game");
+export const SeatResultSchema = z.enum(["win", "loss", "draw"]).nullable().describe("the result from this seat's side; null for an aborted game");
+export const TieRuleSchema = z.enum(["first_mover", "draw"]).nullable().describe("the rule that decided a tied full board; null when the board was not tied");
 const gameId = z.string().min(1).max(128).describe("game identifier");
 export const GameStatusSchema = z.enum(["waiting", "active", "finished"]);
 
@@ -91,7 +93,12 @@ export const DATA_SCHEMAS = {
     score: ScoreSchema,
     players: PlayersSchema,
     replay_url: z.string().describe("the replay; a game aborted before its first move has none (404)"),
+    replay_page: z.string().describe("the replay page a person opens"),
     move_count: z.number().int().min(0),
+    results: z.object({ A: SeatResultSchema, B: SeatResultSchema }).describe("each seat's result from its own side"),
+    decision: z
+      .object({ by: DecidedBySchema, tied_board: z.boolean(), tie_rule: TieRuleSchema, summary: z.string() })
+      .describe("how the game was decided; a tied full board names the tie rule (first mover wins from rules version 2)"),
   }),
   "challenge.played": z.object({
     token: z.string(),
@@ -131,7 +138,7 @@ const META: Record<EventName, EntryMeta> = {
     description: "After every move, as a spectator sees it (never a hand); starts after the moves already played.",
     sequenced: true,
   },
-  "game.finished": { description: "Once, when the game ends: winner, score, players and the replay link.", sequenced: false },
+  "game.finished": { description: "Once, when the game ends: winner, each seat's result, how it was decided, score, players and the replay links.", sequenced: false },
   "challenge.played": {
     description: "Once, when the human plays the hosted agent challenge: the verified result.",
     sequenced: false,

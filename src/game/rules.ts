@@ -7,10 +7,10 @@
  */
 import { CELLS, chessReach, indexOf, KNIGHT_JUMPS, NEIGHBOURS, OPPOSITE, type Edge } from "./board";
 import { card } from "./champions";
-import type { ChessTile, Element, GameEvent, Mutator, Ranks, Seat, SquareElement } from "./types";
+import type { CaptureKind, ChessTile, Element, Mutator, Ranks, Seat, SquareElement } from "./types";
 
 export type Cell = null | { card: string; owner: Seat };
-export type CaptureKind = Extract<GameEvent, { type: "captured" }>["by"];
+export type { CaptureKind } from "./types";
 export interface Capture { index: number; by: CaptureKind }
 
 /** Ranks never leave 1..10 after modifiers: base ranks are 1-9 and at most one +1 applies per source. */

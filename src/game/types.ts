@@ -18,6 +18,9 @@ export type Level = "random" | "easy" | "normal" | "hard";
 /** What decided a finished game. Present only once the game is over. */
 export type DecidedBy = "board_full" | "resignation" | "timeout" | "aborted";
 export type Winner = Seat | "draw" | null;
+/** Why a card flipped, in the order a placement resolves them (docs/RULES.md, "Captures"). */
+export const CAPTURE_KINDS = ["same", "plus", "basic", "chess", "knight", "combo"] as const;
+export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
 export interface Ranks { n: number; e: number; s: number; w: number }
 
@@ -57,7 +60,7 @@ export interface BoardCell {
 /** Public things that happened in one action, in order. Never names a card drawn into a hand. */
 export type GameEvent =
   | { type: "placed"; seat: Seat; card: string; square: Square }
-  | { type: "captured"; square: Square; card: string; from: Seat; to: Seat; by: "basic" | "chess" | "same" | "plus" | "combo" | "knight" }
+  | { type: "captured"; square: Square; card: string; from: Seat; to: Seat; by: CaptureKind }
   | { type: "drew"; seat: Seat; count: number }
   | { type: "resigned"; seat: Seat }
   | { type: "timed_out"; seat: Seat }

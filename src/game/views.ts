@@ -2,9 +2,10 @@
  * Views: what a seat or a spectator may see. Built field by field (never by copying the state and deleting),
  * so a field added to the state later cannot leak the seed, the salt, the pile order or the other hand.
  */
-import { boardCells } from "./apply";
+import { boardCells, legalMoves } from "./apply";
 import { card } from "./champions";
-import type { GameState, PublicView, Seat, SeatView, SpectatorView } from "./types";
+import { notationOf } from "./notation";
+import type { GameState, PublicView, Seat, SeatView, SpectatorView, Square } from "./types";
 
 function publicView(state: GameState): PublicView {
   return {
@@ -41,4 +42,13 @@ export function seatView(state: GameState, seat: Seat): SeatView {
 /** The spectator's view: counts only for both hands and the pile. */
 export function spectatorView(state: GameState): SpectatorView {
   return publicView(state);
+}
+
+/** A legal move as a bot reads it: the notation to send and its parts. */
+export interface LegalMove { move: string; card: string; square: Square }
+
+/** The moves `seat` may make now: every legal placement on its turn, none otherwise (or once the game is over). */
+export function legalMovesFor(state: GameState, seat: Seat): LegalMove[] {
+  if (state.status !== "active" || state.turn !== seat) return [];
+  return legalMoves(state).map((m) => ({ move: notationOf(m.card, m.square, 0), card: m.card, square: m.square }));
 }

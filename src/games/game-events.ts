@@ -3,7 +3,7 @@
  * GameContext only, so that the room (on a transition) and the subscription service (an event whose
  * condition already holds at subscribe time) describe a game identically. Never a hand, never the seed.
  */
-import { boardCells, type Seat } from "../game";
+import { boardCells, decisionOf, resultsOf, type Seat } from "../game";
 import type { EventName, EventOf } from "../events/catalog";
 import { factsOf, type GameContext } from "./context";
 import { linksFor, publicPlayers } from "./views";
@@ -91,18 +91,24 @@ export function startedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game.
 export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game.finished"> {
   const r = ctx.record;
   const f = factsOf(ctx);
+  const links = linksFor(baseUrl, r.id);
+  // A finished game always names what ended it and who opened; the fallbacks only narrow the types.
+  const decidedBy = f.decidedBy ?? "aborted";
+  const d = decisionOf({ winner: f.winner, decidedBy, score: f.score, firstPlayer: ctx.engine?.firstPlayer ?? r.firstPlayer ?? "A", rulesVersion: ctx.engine?.rulesVersion ?? r.rulesVersion });
   return {
     name: "game.finished",
     match: { game_id: r.id },
     data: {
       game_id: r.id,
       winner: f.winner,
-      // A finished game always names what ended it; the fallback only narrows the type.
-      decided_by: f.decidedBy ?? "aborted",
+      decided_by: decidedBy,
       score: { ...f.score },
       players: publicPlayers(ctx),
       move_count: f.moveCount,
-      replay_url: linksFor(baseUrl, r.id).replay,
+      replay_url: links.replay,
+      replay_page: links.replayPage,
+      results: resultsOf(f.winner),
+      decision: { by: d.by, tied_board: d.tiedBoard, tie_rule: d.tieRule, summary: d.summary },
     },
   };
 }

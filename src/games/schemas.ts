@@ -3,6 +3,7 @@
  * feed the OpenAPI document.
  */
 import { z } from "zod";
+import { queryInt } from "../validation";
 
 export const RulesetSchema = z.enum(["classic", "mutators"]);
 export const LevelSchema = z.enum(["easy", "normal", "hard"]);
@@ -61,29 +62,21 @@ export const MoveBody = z.union([
 ]);
 export type MoveBody = z.infer<typeof MoveBody>;
 
-/** Query integers arrive as strings: only plain non-negative decimal integers are accepted. */
-const queryInt = (max?: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, "must be a non-negative integer")
-    .transform(Number)
-    .refine((n) => max === undefined || n <= max, { message: `must be at most ${max}` })
-    .describe(max === undefined ? "a non-negative integer" : `an integer from 0 to ${max}`);
-
-export const SyncQuery = z.object({ since: queryInt().default(0), timeout: queryInt(20).default(0) }).strict();
-export const TicketQuery = z.object({ timeout: queryInt(20).default(0) }).strict();
+const since = queryInt(0, undefined, 0).describe("moves already seen: pass the last answer's `moveCount` (0 for everything)");
+const timeout = queryInt(0, 20, 0).describe("seconds to wait for something new (0: answer at once)");
+export const SyncQuery = z.object({ since, timeout }).strict();
+export const TicketQuery = z.object({ timeout }).strict();
 /** A player's games: paged like the list, with no status filter. */
 export const PlayerGamesQuery = z
   .object({
-    limit: queryInt(100).default(20),
+    limit: queryInt(0, 100, 20),
     cursor: z.string().max(200).optional(),
   })
   .strict();
-
 export const ListGamesQuery = z
   .object({
     status: z.enum(["waiting", "active", "finished"]).optional(),
-    limit: queryInt(100).default(20),
+    limit: queryInt(0, 100, 20),
     cursor: z.string().max(200).optional(),
   })
   .strict();

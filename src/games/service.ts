@@ -80,7 +80,7 @@ export class GameService {
     const seat: Seat = body.seat === "random" ? (Math.random() < 0.5 ? "A" : "B") : body.seat;
     const other: Seat = seat === "A" ? "B" : "A";
     const token = newPlayerToken();
-    record.seats[seat] = { playerId: player.id, name: player.name, kind: "human", tokenHash: sha256Hex(token), champion: body.champion };
+    record.seats[seat] = { playerId: player.id, name: player.name, kind: player.kind ?? "human", tokenHash: sha256Hex(token), champion: body.champion };
     const publicPlayer = this.players.introduce(resolved);
     if (body.opponent === "house") {
       record.seats[other] = { playerId: "house", name: `House (${body.level})`, kind: "house" };
@@ -94,11 +94,19 @@ export class GameService {
     return { game: this.waitingBody(record), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
   }
 
-  /** A game between two known seats (quick-match pairs), active at once. */
-  async createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, NewSeat & { tokenHash: string }>): Promise<string> {
+  /**
+   * A game between two known seats, active at once: quick-match pairs, and (with `fixed`) an agent
+   * challenge whose hosted opponent is the agent's own bot.
+   */
+  async createMatched(
+    ruleset: GameRecord["ruleset"],
+    seats: Record<Seat, NewSeat & { tokenHash: string; kind?: SeatRecord["kind"] }>,
+    fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"] } = {},
+  ): Promise<string> {
     const at = new Date().toISOString();
-    const record = newRecord({ ruleset, opponent: "quick", public: true, turnSeconds: 120 }, at);
-    record.seats = { A: { ...seats.A, kind: "human" }, B: { ...seats.B, kind: "human" } };
+    const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: true, turnSeconds: 120 }, at);
+    if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
+    record.seats = { A: { ...seats.A, kind: seats.A.kind ?? "human" }, B: { ...seats.B, kind: seats.B.kind ?? "human" } };
     this.start(record, at);
     await this.open(record);
     return record.id;

@@ -2,26 +2,32 @@
  * Read models built from a GameContext: the sync body (seat or spectator), the public game record, and
  * the replay. Pure functions: the room uses them for live games, the facade for finished games.
  */
-import { buildReplay, seatView, spectatorView, type Replay, type Seat, type SeatView, type ShownMove } from "../game";
+import { buildReplay, decisionOf, legalMovesFor, resultFor, seatView, spectatorView, type Decision, type DecidedBy, type Replay, type Seat, type SeatResult, type SeatView, type ShownMove, type Winner } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
+import { isBotId } from "../bots/ids";
 import { fail, type Outcome } from "../errors";
 import { factsOf, snapshotAfter, type GameContext } from "./context";
 import { seatOfToken } from "./record";
 
-export interface Links { watch: string; play: string; replay: string }
+/** JSON links (`replay`, `review`) beside the pages a person opens (`watch`, `play`, `replayPage`, `reviewPage`). */
+export interface Links { watch: string; play: string; replay: string; review: string; replayPage: string; reviewPage: string }
 
 export function linksFor(baseUrl: string, gameId: string): Links {
   return {
     watch: `${baseUrl}/watch/${gameId}`,
     play: `${baseUrl}/play/${gameId}`,
     replay: `${baseUrl}/api/v1/games/${gameId}/replay`,
+    review: `${baseUrl}/api/v1/games/${gameId}/review`,
+    replayPage: `${baseUrl}/replay/${gameId}`,
+    reviewPage: `${baseUrl}/review/${gameId}`,
   };
 }
 
 /** A seat as anyone may see it; the champion is the one in play (chosen, or drawn by the seed). */
 export function publicSeat(s: SeatRecord | undefined, champion?: string) {
   if (!s || (!s.tokenHash && s.kind !== "house")) return null;
-  return { id: s.playerId, name: s.name, kind: s.kind, champion: champion ?? s.champion ?? null };
+  // A bot's profile id says it is a bot's, however its seat was taken (created, joined or matched).
+  return { id: s.playerId, name: s.name, kind: isBotId(s.playerId) ? ("bot" as const) : s.kind, champion: champion ?? s.champion ?? null };
 }
 
 /** Both seats of a game as anyone may see them. */
@@ -36,13 +42,30 @@ function turnDeadline(record: GameRecord, ctx: GameContext): string | null {
   return from ? new Date(Date.parse(from) + record.turnSeconds * 1000).toISOString() : null;
 }
 
-function ending(ctx: GameContext, baseUrl: string) {
+/** What a finished game adds to a body; nothing before the end. */
+interface Ending {
+  winner?: Winner;
+  decidedBy?: DecidedBy;
+  result?: SeatResult | null;
+  decision?: Decision;
+  reveal?: { seed: number; salt: string; commitment: string };
+  replayUrl?: string;
+}
+
+/** The end of a finished game; with a seat, its result from that seat's side. */
+function ending(ctx: GameContext, baseUrl: string, seat: Seat | null = null): Ending {
   const r = ctx.record;
   const f = factsOf(ctx);
   if (f.status !== "finished") return {};
+  const firstPlayer = ctx.engine?.firstPlayer ?? r.firstPlayer;
+  const decision = f.decidedBy && firstPlayer
+    ? decisionOf({ winner: f.winner, decidedBy: f.decidedBy, score: f.score, firstPlayer, rulesVersion: ctx.engine?.rulesVersion ?? r.rulesVersion })
+    : undefined;
   return {
     winner: f.winner,
     decidedBy: f.decidedBy,
+    ...(seat ? { result: resultFor(f.winner, seat) } : {}),
+    ...(decision ? { decision } : {}),
     reveal: { seed: r.seed, salt: r.salt, commitment: r.commitment },
     replayUrl: linksFor(baseUrl, r.id).replay,
   };
@@ -60,6 +83,8 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
     view: seat ? ("seat" as const) : ("spectator" as const),
     seat,
     yourTurn: seat ? turn === seat : undefined,
+    // What a bot may play now, in the notation it sends back; empty while it waits.
+    legalMoves: seat && ctx.engine ? legalMovesFor(ctx.engine, seat) : undefined,
     turn,
     since,
     moveCount: f.moveCount,
@@ -87,7 +112,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
     lastMoveAt: r.lastMoveAt ?? null,
     turnDeadline: turnDeadline(r, ctx),
     urls: linksFor(baseUrl, r.id),
-    ...ending(ctx, baseUrl),
+    ...ending(ctx, baseUrl, seat),
   };
 }
 

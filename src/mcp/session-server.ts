@@ -3,13 +3,14 @@
  * take the same parameters as the REST subscribe and unsubscribe bodies.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parse } from "../validation";
 import { eventCatalog, type Events } from "../events";
 import type { Logger } from "../logger";
 import { asAppError, RPC, RpcError, rpcError, toolError, toolResult } from "./results";
-import { TOOLS, type ToolDef, type ToolDeps } from "./tools";
+import { registerRules } from "./rules";
+import { toolProblemSchema, TOOLS, type ToolDef, type ToolDeps } from "./tools";
 
 export interface SessionDeps extends ToolDeps {
   events: Pick<Events, "subscriptions">;
@@ -18,6 +19,24 @@ export interface SessionDeps extends ToolDeps {
 }
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
+
+/**
+ * The tools as tools/list describes them, built once. outputSchema is the tool's answer or, on an isError
+ * result, the problem; a union the SDK would drop (it only publishes object schemas), so the list is ours.
+ */
+const TOOL_LIST: Tool[] = TOOLS.map((t) => {
+  const schema = (s: z.ZodType, io: "input" | "output") => {
+    const { $schema: _drop, ...out } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
+    return out;
+  };
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: { ...schema(t.input, "input"), type: "object" },
+    outputSchema: { type: "object", ...schema(z.union([t.output, toolProblemSchema]), "output") },
+    annotations: { readOnlyHint: t.readOnly, openWorldHint: false },
+  };
+});
 
 async function call(tool: ToolDef, args: unknown, deps: SessionDeps): Promise<CallToolResult> {
   const started = Date.now();
@@ -57,9 +76,9 @@ export function createSessionServer(deps: SessionDeps): McpServer {
   const mcp = new McpServer(
     { name: "tile-arena", version: deps.version },
     {
-      capabilities: { tools: {}, experimental: { events: { methods: ["events/list", "events/subscribe", "events/unsubscribe"] } } },
+      capabilities: { tools: {}, resources: {}, prompts: {}, experimental: { events: { methods: ["events/list", "events/subscribe", "events/unsubscribe"] } } },
       instructions:
-        "Play the tile-and-card game: create_game (opponent house) or quick_match, then loop sync (with player_token and timeout) and move until status is finished. events/subscribe delivers signed webhooks instead of polling.",
+        "Play the tile-and-card game: create_game (opponent house) or quick_match, then loop sync (with player_token, since = the last moveCount, timeout) and move one of its legalMoves until status is finished; `result` says win, loss or draw. The prompt play_tile_arena teaches the game; the resource tile-arena://rules holds the rules as data. events/subscribe delivers signed webhooks instead of polling.",
     },
   );
   for (const tool of TOOLS) {
@@ -76,6 +95,9 @@ export function createSessionServer(deps: SessionDeps): McpServer {
     if (!tool) throw new RpcError(RPC.invalidParams, `unknown tool ${req.params.name}`, { code: "bad_request" });
     return call(tool, req.params.arguments ?? {}, deps);
   });
+
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  registerRules(mcp);
 
   mcp.server.setRequestHandler(methodSchema("events/list"), async () => ({ events: eventCatalog() }));
   mcp.server.setRequestHandler(methodSchema("events/subscribe"), (req) =>

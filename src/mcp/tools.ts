@@ -4,6 +4,7 @@
  * Authorization header); it is never logged.
  */
 import { z } from "zod";
+import * as R from "../api/openapi/responses";
 import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
@@ -27,71 +28,77 @@ export interface ToolDef {
   name: string;
   description: string;
   input: z.ZodObject;
+  /** What a call answers (`structuredContent`): the REST operation's response schema, published as outputSchema. */
+  output: z.ZodType;
   /** Read-only tools are marked so agents may call them freely. */
   readOnly: boolean;
   run(args: unknown, deps: ToolDeps): Promise<unknown>;
 }
 
-const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({
+const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, output: z.ZodType, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({
   name,
   description,
   input,
+  output,
   readOnly,
   run,
 });
+const QuickMatchAnswer = z.union([R.QuickMatchMatched, R.QuickMatchQueued]);
+/** The structuredContent of a refused call (src/mcp/results.ts): the REST problem's stable members. */
+export const toolProblemSchema = z.looseObject({ code: R.Problem.shape.code, status: z.number().int(), detail: z.string(), hint: z.string() });
 
 export const TOOLS: ToolDef[] = [
   def("create_game", false,
     "Create a game. opponent `house` starts at once against the house AI; `friend` returns an invite code for a second player; `hosted` returns a code for each seat. Keep the returned playerToken (and player.secret for a new guest profile): they are shown once.",
     // An MCP agent plays over MCP: a WebSocket seat reservation is of no use to it.
-    CreateGameBody.omit({ reserveSeat: true }), (a, d) => d.games.create({ ...a, reserveSeat: false })),
+    CreateGameBody.omit({ reserveSeat: true }), R.CreatedGame, (a, d) => d.games.create({ ...a, reserveSeat: false })),
   def("join_game", false,
     "Join a game waiting for its second player with its invite code. Returns the seat, its playerToken and the game.",
-    JoinGameBody.omit({ reserveSeat: true }), (a, d) => d.games.join({ ...a, reserveSeat: false })),
+    JoinGameBody.omit({ reserveSeat: true }), R.JoinedGame, (a, d) => d.games.join({ ...a, reserveSeat: false })),
   def("quick_match", false,
     "Queue for a game against another player of the same ruleset. Waits up to `wait` seconds; answers status `matched` (with game, seat, playerToken) or `queued` with a ticket for quick_match_poll.",
-    QuickMatchBody.omit({ reserveSeat: true }), (a, d) => d.quick.enqueue({ ...a, reserveSeat: false })),
+    QuickMatchBody.omit({ reserveSeat: true }), QuickMatchAnswer, (a, d) => d.quick.enqueue({ ...a, reserveSeat: false })),
   def("quick_match_poll", false,
     "Wait up to `timeout` seconds (0..20) for a queued ticket to be paired. Same answers as quick_match.",
     z.object({ ticket: z.string().min(1).max(100), timeout: z.number().int().min(0).max(20).default(0) }).strict(),
-    (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.quick.poll(a.ticket, a.timeout))),
+    QuickMatchAnswer, (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.quick.poll(a.ticket, a.timeout))),
   def("move", false,
     "Play a move: a card from your hand onto an empty square in notation `<card>@<square>`, e.g. `E7@b3`. Returns the move as recorded and your seat's view after it.",
     z.object({ game_id: gameId, player_token: playerToken, move: z.string().trim().min(1).max(32).describe("move notation, e.g. E7@b3") }).strict(),
-    (a, d) => d.games.move(a.game_id, a.player_token, { move: a.move })),
+    R.MovePlayed, (a, d) => d.games.move(a.game_id, a.player_token, { move: a.move })),
   def("resign", false, "Resign the game for your seat.",
     z.object({ game_id: gameId, player_token: playerToken }).strict(),
-    (a, d) => d.games.resign(a.game_id, a.player_token)),
+    R.GameRecord, (a, d) => d.games.resign(a.game_id, a.player_token)),
   def("get_game", true, "The full public record of a game: players, status, board, score, moves (never a hand).",
-    z.object({ game_id: gameId }).strict(), (a, d) => d.games.record(a.game_id)),
+    z.object({ game_id: gameId }).strict(), R.GameRecord, (a, d) => d.games.record(a.game_id)),
   def("sync", true,
-    "A seat's view (with player_token: your hand, yourTurn) or a spectator's view, plus every move from `since` on. With `timeout` (0..20 seconds) it waits until a move past `since` or a status change: loop sync and move to play.",
+    "A seat's view (with player_token: your hand, yourTurn, and legalMoves on your turn) or a spectator's view, plus every move from `since` on. Pass the last answer's moveCount as `since`. With `timeout` (0..20 seconds) it waits until a move past `since`, a status change or your turn: loop sync and move to play. A finished game says `result` (win, loss, draw) from your side and `decision`.",
     z.object({
       game_id: gameId,
       player_token: playerToken.optional(),
-      since: z.number().int().min(0).default(0).describe("move index to report moves from"),
+      since: z.number().int().min(0).default(0).describe("moves already seen: the last answer's moveCount (0 for all)"),
       timeout: z.number().int().min(0).max(20).default(0).describe("seconds to wait for a change"),
     }).strict(),
-    (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.games.sync(a.game_id, a.player_token, a.since, a.timeout))),
+    R.Sync, (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.games.sync(a.game_id, a.player_token, a.since, a.timeout))),
   def("replay", true, "The move-by-move replay of a finished game (refused with game_not_finished before the end).",
-    z.object({ game_id: gameId }).strict(), (a, d) => d.games.replay(a.game_id)),
+    z.object({ game_id: gameId }).strict(), R.Replay, (a, d) => d.games.replay(a.game_id)),
   def("review", true, "The move-by-move review of a finished game: each move marked best to blunder, with accuracy per seat.",
-    z.object({ game_id: gameId }).strict(), async (a, d) => d.games.review(a.game_id)),
+    z.object({ game_id: gameId }).strict(), R.Review, async (a, d) => d.games.review(a.game_id)),
   def("player_profile", true, "A player's public profile: rating, rank, games, win rate, recent form, clubs.",
     z.object({ player_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "must be a player id").describe("the player's friend code") }).strict(),
-    (a, d) => d.players.profile(a.player_id)),
+    R.Profile, (a, d) => d.players.profile(a.player_id)),
   def("list_games", true, "Public games to watch or browse, newest first, paged with nextCursor.",
     z.object({
       status: z.enum(["waiting", "active", "finished"]).optional(),
       limit: z.number().int().min(1).max(100).default(20),
       cursor: z.string().max(200).optional(),
     }).strict(),
-    (a, d) => d.games.list(a)),
+    R.GameList, (a, d) => d.games.list(a)),
   def("player_games", true, "A player's public games, newest first, paged with nextCursor: each with the player's seat and result.",
     z.object({
       player_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "must be a player id").describe("the player's friend code"),
       limit: z.number().int().min(1).max(100).default(20),
       cursor: z.string().max(200).optional(),
     }).strict(),
-    (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor })),
+    R.PlayerGames, (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor })),
 ];

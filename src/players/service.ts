@@ -205,6 +205,7 @@ export class PlayerService {
       recentForm: p.recentForm,
       updatedAt: p.updatedAt,
       url: `${this.baseUrl}/api/v1/players/${encodeURIComponent(p.id)}`,
+      ...(p.kind ? { kind: p.kind } : {}),
     };
   }
 

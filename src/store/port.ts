@@ -14,7 +14,7 @@ export interface SeatRecord {
   /** Friend code of the player's profile; "house" for the house opponent. */
   playerId: string;
   name: string;
-  kind: "human" | "house";
+  kind: "human" | "house" | "bot";
   /** sha256 hex of the seat's player token; absent for the house seat and for unclaimed seats. */
   tokenHash?: string;
   champion?: ChampionId;
@@ -91,6 +91,8 @@ export interface PlayerRecord {
   beaten?: string[];
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
+  /** "bot" for a bot's one profile (src/bots); absent for people. Rated in the same pool. */
+  kind?: "bot";
   isAccount?: boolean;
   /**
    * Bumped by every read-modify-write of the profile (results, claims), which writes only when the stored
@@ -167,6 +169,8 @@ export interface ChallengeRecord {
   expiresAt: string;
   gameId?: string;
   humanPlayerId?: string;
+  /** The agent's own bot that plays the human (src/bots), instead of the house at `level`. */
+  botId?: string;
   result?: { winner: Winner; score: Record<Seat, number>; humanSeat: Seat; decidedBy?: DecidedBy };
   reportedAt?: string;
   createdAt: string;
@@ -385,5 +389,29 @@ export interface CommunitiesPort {
   communitiesOf(playerId: string): Promise<CommunityRecord[]>;
 }
 
+/** A registered bot. Its profile (a PlayerRecord of kind "bot") has the same id. */
+export interface BotRecord {
+  id: string;
+  name: string;
+  /** How to reach the bot's owner, as they gave it (optional). */
+  owner?: string;
+  /** sha256 hex of the bot's key (bk_...); the key itself is shown once and never stored. */
+  keyHash: string;
+  createdAt: string;
+  /** Set when the key was revoked: the bot can no longer play. */
+  revokedAt?: string;
+}
+
+/** Bot accounts (src/bots). */
+export interface BotsPort {
+  /** Refused as a duplicate key when the id is taken. */
+  createBot(b: BotRecord): Promise<void>;
+  getBot(id: string): Promise<BotRecord | null>;
+  /** The bot whose key hashes to `keyHash`, revoked or not; null when none. */
+  findBotByKey(keyHash: string): Promise<BotRecord | null>;
+  /** Ignored when the bot does not exist. */
+  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void>;
+}
+
 /** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort {}
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort {}

@@ -29,7 +29,7 @@ describe("Unit: event catalog", () => {
     const required = (n: (typeof EVENT_NAMES)[number]) => eventCatalog().find((e) => e.name === n)!.data.required;
     assert.deepEqual(required("game.move"), ["game_id", "move_index", "n", "seat", "notation", "name", "captures", "score", "board", "status"]);
     assert.deepEqual(required("game.started"), ["game_id", "players", "ruleset", "first_player", "url"]);
-    assert.deepEqual(required("game.finished"), ["game_id", "winner", "decided_by", "score", "players", "replay_url", "move_count"]);
+    assert.deepEqual(required("game.finished"), ["game_id", "winner", "decided_by", "score", "players", "replay_url", "replay_page", "move_count", "results", "decision"]);
     assert.deepEqual(required("challenge.played"), ["token", "game_id", "winner", "human_seat", "score", "decided_by", "human", "replay_url"]);
   });
 

@@ -35,6 +35,38 @@ describe("Integration: MCP", function () {
     assert.equal(tools.find((t) => t.name === "get_game")!.annotations?.readOnlyHint, true);
   });
 
+  it("declares an object outputSchema on every tool, and the client validates answers and refusals against it", async () => {
+    const { tools } = await mcp.client.listTools();
+    for (const t of tools) assert.equal(t.outputSchema?.type, "object", `${t.name} declares an outputSchema`);
+    // The SDK client validates structuredContent against the listed outputSchema: these would throw on a mismatch.
+    const created = await mcp.ok("create_game", { opponent: "house", level: "easy" });
+    const view = await mcp.ok("sync", { game_id: created.game.id, player_token: created.playerToken, timeout: 5 });
+    assert.ok(view.yourTurn, "the house answers at once, so it is the seat's turn");
+    assert.ok(view.legalMoves.length > 0);
+    assert.match(view.legalMoves[0].move, /^[A-Z]\d{1,2}@[a-d][1-4]$/);
+    const refused = await mcp.raw("move", { game_id: created.game.id, player_token: "pt_wrong", move: view.legalMoves[0].move });
+    assert.equal(refused.isError, true);
+    await mcp.ok("move", { game_id: created.game.id, player_token: created.playerToken, move: view.legalMoves[0].move });
+  });
+
+  it("serves the rules as resources and a prompt that teaches the tool loop", async () => {
+    const { resources } = await mcp.client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri).sort(), ["tile-arena://rules", "tile-arena://rules/1", "tile-arena://rules/2", "tile-arena://rules/3"]);
+    const read = await mcp.client.readResource({ uri: "tile-arena://rules/3" });
+    const rules = JSON.parse(String((read.contents[0] as { text: string }).text));
+    assert.deepEqual(rules.board.edges.n, { fileStep: 0, rankStep: 1 });
+    assert.equal(rules.end.tiedBoard, "first_mover");
+    const rest = await (await fetch(`${server.url}/api/v1/rules/3`)).json();
+    assert.deepEqual(rules, rest, "the resource is the REST body");
+    const { prompts } = await mcp.client.listPrompts();
+    assert.ok(prompts.some((p) => p.name === "play_tile_arena"));
+    const prompt = await mcp.client.getPrompt({ name: "play_tile_arena", arguments: { opponent: "quick" } });
+    const text = (prompt.messages[0].content as { text: string }).text;
+    assert.match(text, /legalMoves/);
+    assert.match(text, /quick_match/);
+    assert.match(text, /"version":3/);
+  });
+
   it("plays a full game against the house when sync and move are looped, then serves its replay and record", async () => {
     const created = await mcp.ok("create_game", { opponent: "house", level: "easy", name: "Mcp Agent" });
     assert.equal(created.game.status, "active");

@@ -90,12 +90,13 @@ describe("Integration: documentation served by the process", function () {
     };
     answers.forEach(collect);
     assert.ok(links.size >= 8, [...links].join(", "));
-    // The waiting game's replay is the one link that does not answer yet: it says why, and when it will.
-    const pending = friend.json.game.urls.replay as string;
-    const early = await http(server.url, "GET", pending.slice(server.url.length));
-    assert.equal(early.status, 409);
-    assert.equal(early.json.code, "game_not_finished");
-    links.delete(pending);
+    // The waiting game's replay and review are the links that do not answer yet: they say why, and when they will.
+    for (const pending of [friend.json.game.urls.replay as string, friend.json.game.urls.review as string]) {
+      const early = await http(server.url, "GET", pending.slice(server.url.length));
+      assert.equal(early.status, 409);
+      assert.equal(early.json.code, "game_not_finished");
+      links.delete(pending);
+    }
     for (const link of links) {
       assert.ok(link.startsWith(server.url), `${link} is not on the service`);
       const r = await fetch(link);

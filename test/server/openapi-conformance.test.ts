@@ -16,6 +16,9 @@ import { bootServer } from "../support/server";
 
 interface Operation {
   operationId: string;
+  summary?: string;
+  description?: string;
+  parameters?: Array<{ name: string; in: string; schema: { type?: string; minimum?: number; maximum?: number } }>;
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
 }
 type Doc = { paths: Record<string, Record<string, Operation>>; components: object };
@@ -270,6 +273,57 @@ describe("Integration: real answers conform to the OpenAPI document", function (
       304,
     );
     assert.equal((await call("GET", "/clients/assets/{path}", "/clients/assets/no/such.svg")).status, 404);
+  });
+
+  it("the rules as data: every version, one version, an unknown version", async () => {
+    const all = await call("GET", "/rules", "/rules");
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body.versions.map((v: { version: number }) => v.version), [1, 2, 3]);
+    assert.equal((await call("GET", "/rules/{version}", "/rules/3")).body.current, true);
+    assert.equal((await call("GET", "/rules/{version}", "/rules/9")).status, 404);
+    assert.equal((await call("GET", "/rules/{version}", "/rules/two")).status, 404);
+  });
+
+  it("bot accounts: register, read with the key, read by id, revoke, and play as the bot", async () => {
+    const reg = await call("POST", "/bots", "/bots", { body: { name: "Doc bot" } });
+    assert.equal(reg.status, 201);
+    assert.equal((await call("POST", "/bots", "/bots", { body: { name: "" } })).status, 400);
+    const key = reg.body.key as string;
+    assert.equal((await call("GET", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 200);
+    assert.equal((await call("GET", "/bots/me", "/bots/me")).status, 401);
+    assert.equal((await call("GET", "/bots/{id}", `/bots/${reg.body.bot.id}`)).status, 200);
+    assert.equal((await call("GET", "/bots/{id}", "/bots/BOT-NOSUCH")).status, 404);
+    const game = await call("POST", "/games", "/games", { body: { opponent: "house" }, headers: bearer(key) });
+    assert.equal(game.status, 201);
+    assert.equal(game.body.player.kind, "bot");
+    const other = await call("POST", "/bots", "/bots", { body: { name: "Doc rival" } });
+    assert.equal((await call("POST", "/bots/{id}/challenge", `/bots/${other.body.bot.id}/challenge`, { body: {}, headers: bearer(key) })).status, 201);
+    assert.equal((await call("POST", "/bots/{id}/challenge", "/bots/BOT-NOSUCH/challenge", { body: {}, headers: bearer(key) })).status, 404);
+    assert.equal((await call("GET", "/stream/events", "/stream/events")).status, 401);
+    // A finished game's stream is one line, then it ends: read whole and checked line by line.
+    await playToEnd(server.url, game.body.game.id, game.body.playerToken);
+    const streamed = await fetch(`${server.url}/api/v1/stream/games/${game.body.game.id}`, { headers: bearer(game.body.playerToken) });
+    const lines = (await streamed.text()).split("\n").filter((l) => l.trim() !== "");
+    const schema = JSON.parse(JSON.stringify(closed((doc.paths["/stream/games/{id}"].get.responses["200"].content!["application/x-ndjson"]).schema)).replaceAll('"#/components', '"doc#/components')) as object;
+    const validate = ajv.compile(schema);
+    for (const l of lines) assert.ok(validate(JSON.parse(l)), ajv.errorsText(validate.errors));
+    assert.equal(JSON.parse(lines.at(-1)!).status, "finished");
+    exercised.set("get /stream/games/{id}", new Set(["200"]));
+    assert.equal((await call("DELETE", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 200);
+    assert.equal((await call("DELETE", "/bots/me", "/bots/me", { headers: bearer(key) })).status, 401);
+  });
+
+  it("every operation has a summary and a description, and query integers are typed integers with their ranges", () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([m, op]) => ({ at: `${m} ${path}`, op: op })),
+    );
+    assert.deepEqual(ops.filter(({ op }) => !op.summary || !op.description).map((o) => o.at), []);
+    const ints = ops.flatMap(({ at, op }) => (op.parameters ?? []).filter((p) => ["since", "timeout", "limit", "offset"].includes(p.name)).map((p) => ({ at, p })));
+    assert.ok(ints.length >= 8, `query integers found: ${ints.length}`);
+    for (const { at, p } of ints) {
+      assert.equal(p.schema.type, "integer", `${at} ${p.name}`);
+      assert.equal(typeof p.schema.minimum, "number", `${at} ${p.name} has a minimum`);
+    }
   });
 
   it("exercised every documented operation", () => {

@@ -6,6 +6,7 @@
  * process would open it, for the race tests (closed by the suite, leaving the data to the first store).
  */
 import type { Store } from "../../src/store";
+import { botsContract } from "./contract-bots";
 import { clusterContract } from "./contract-cluster";
 import { gamesContract } from "./contract-games";
 import { challengesContract, communitiesContract, playersContract } from "./contract-people";
@@ -54,6 +55,7 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
     communitiesContract(ref);
     subscriptionsContract(ref);
     clusterContract(ref, openTwin);
+    botsContract(ref);
   });
 }
 

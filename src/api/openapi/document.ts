@@ -14,8 +14,10 @@ export function openApiDocument(baseUrl: string) {
     info: {
       title: "Tile Arena API",
       version: "1.0.0",
-      description: "Two-seat tile-and-card game arena: games, sync, replays, players, events, agent challenges. Problem codes: /docs/errors.",
+      description: "Two-seat tile-and-card game arena: games, sync, replays, players, events, agent challenges, bots. Problem codes: /docs/errors.",
     },
+    // Anonymous by default; operations that take a player token or a bot key say so themselves.
+    security: [{}],
   });
   return { ...cached, servers: [{ url: `${baseUrl}/api/v1` }, { url: `${baseUrl}/api` }] };
 }

@@ -5,6 +5,7 @@
  */
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { ChallengeBotBody, RegisterBotBody } from "../../bots/routes";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
 import { PageQuery } from "../../communities/routes";
 import { ERROR_CODES } from "../../errors";
@@ -12,11 +13,13 @@ import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
 import { ClaimBody } from "../routes/players";
 import * as R from "./responses";
+import { OPERATION_TEXTS } from "./texts";
 
 type Status = number;
 type Responses = RouteConfig["responses"];
 
 const json = (schema: z.ZodType, description = "OK") => ({ description, content: { "application/json": { schema } } });
+const ndjson = (schema: z.ZodType, description: string) => ({ description, content: { "application/x-ndjson": { schema } } });
 
 /** The problem statuses an operation may answer, besides 429 (every operation is rate limited). */
 function problems(...statuses: Status[]): Responses {
@@ -33,6 +36,9 @@ function problems(...statuses: Status[]): Responses {
 
 const id = (what: string) => z.object({ id: z.string().describe(`${what} id`) });
 const bearer = [{ playerToken: [] }];
+const botKey = [{ botKey: [] }];
+/** Operations a bot key may make: as the bot's profile; without it, as a guest or the `player` named. */
+const asBot = [{}, ...botKey];
 
 const ops: RouteConfig[] = [
   // games
@@ -41,7 +47,8 @@ const ops: RouteConfig[] = [
     path: "/games",
     tags: ["games"],
     operationId: "createGame",
-    request: { body: { content: { "application/json": { schema: CreateGameBody } } } },
+    security: asBot,
+    request: { body: { content: { "application/json": { schema: CreateGameBody, example: { opponent: "house", level: "easy", name: "Ann" } } } } },
     responses: { 201: json(R.CreatedGame, "created"), ...problems(400, 401) },
   },
   {
@@ -49,7 +56,6 @@ const ops: RouteConfig[] = [
     path: "/games",
     tags: ["games"],
     operationId: "listGames",
-    description: "Public games, newest first.",
     request: { query: ListGamesQuery },
     responses: { 200: json(R.GameList), ...problems(400) },
   },
@@ -58,7 +64,8 @@ const ops: RouteConfig[] = [
     path: "/games/join",
     tags: ["games"],
     operationId: "joinGame",
-    request: { body: { content: { "application/json": { schema: JoinGameBody } } } },
+    security: asBot,
+    request: { body: { content: { "application/json": { schema: JoinGameBody, example: { code: "K7MQ2XWD", name: "Bob" } } } } },
     responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) },
   },
   {
@@ -75,6 +82,7 @@ const ops: RouteConfig[] = [
     path: "/games/quick-match",
     tags: ["games"],
     operationId: "quickMatch",
+    security: asBot,
     request: { body: { content: { "application/json": { schema: QuickMatchBody } } } },
     responses: { 200: json(R.QuickMatchMatched, "matched"), 202: json(R.QuickMatchQueued, "queued: poll the ticket"), ...problems(400, 401) },
   },
@@ -108,7 +116,6 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "syncGame",
     security: [{}, ...bearer],
-    description: "A seat's view with its token, a spectator's without. `timeout` waits for something new.",
     request: { params: id("game"), query: SyncQuery },
     responses: { 200: json(R.Sync), ...problems(400, 401, 404) },
   },
@@ -118,7 +125,7 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "playMove",
     security: bearer,
-    request: { params: id("game"), body: { content: { "application/json": { schema: MoveBody } } } },
+    request: { params: id("game"), body: { content: { "application/json": { schema: MoveBody, example: { move: "E7@b3" } } } } },
     responses: { 200: json(R.MovePlayed), ...problems(400, 401, 404, 409, 422, 503) },
   },
   {
@@ -152,7 +159,6 @@ const ops: RouteConfig[] = [
     tags: ["games"],
     operationId: "getGameDeprecated",
     deprecated: true,
-    description: "Superseded by `/games/{id}`; see /docs/migration#game-path.",
     request: { params: id("game") },
     responses: { 308: { description: "moved to /games/{id}", content: { "text/plain": { schema: z.string() } } }, ...problems() },
   },
@@ -170,7 +176,6 @@ const ops: RouteConfig[] = [
     path: "/players/{id}/claim",
     tags: ["players"],
     operationId: "claimPlayer",
-    description: "Moves a guest profile to a new account; the account's secret is answered once.",
     request: { params: id("player"), body: { content: { "application/json": { schema: ClaimBody } } } },
     responses: { 201: json(R.Claimed, "claimed"), ...problems(400, 401, 404, 409) },
   },
@@ -248,9 +253,9 @@ const ops: RouteConfig[] = [
     path: "/agent/challenge",
     tags: ["challenges"],
     operationId: "createChallenge",
-    description: "30 per minute per IP.",
-    request: { body: { content: { "application/json": { schema: CreateChallengeBody } } } },
-    responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400) },
+    security: asBot,
+    request: { body: { content: { "application/json": { schema: CreateChallengeBody, example: { agent: { name: "my-agent" }, level: "normal" } } } } },
+    responses: { 201: json(R.ChallengeCreated, "created"), ...problems(400, 401) },
   },
   {
     method: "post",
@@ -281,7 +286,6 @@ const ops: RouteConfig[] = [
     path: "/agent/result",
     tags: ["challenges"],
     operationId: "reportResult",
-    description: "Sent by game clients; checked against the service's record. 60 per minute per IP.",
     request: { body: { content: { "application/json": { schema: ResultBody } } } },
     responses: { 200: json(R.Challenge), ...problems(400, 404, 409, 410, 422) },
   },
@@ -298,13 +302,62 @@ const ops: RouteConfig[] = [
     path: "/clients/assets/{path}",
     tags: ["clients"],
     operationId: "getClientAsset",
-    description: "Strong ETag (quoted sha256), immutable for a year; If-None-Match gives 304. `path` may contain slashes.",
     request: { params: z.object({ path: z.string() }) },
     responses: {
       200: { description: "the asset, with its own content type", content: { "*/*": { schema: z.string().describe("bytes") } } },
       304: { description: "not modified" },
       ...problems(404),
     },
+  },
+  // bot accounts
+  {
+    method: "post",
+    path: "/bots",
+    tags: ["bots"],
+    operationId: "registerBot",
+    request: { body: { content: { "application/json": { schema: RegisterBotBody, example: { name: "Greedy bot", owner: "you@example.org" } } } } },
+    responses: { 201: json(R.BotRegistered, "registered: the key is in this answer only"), ...problems(400) },
+  },
+  { method: "get", path: "/bots/me", tags: ["bots"], operationId: "getMyBot", security: botKey, responses: { 200: json(R.Bot), ...problems(401) } },
+  { method: "delete", path: "/bots/me", tags: ["bots"], operationId: "revokeBotKey", security: botKey, responses: { 200: json(R.BotRevoked), ...problems(401) } },
+  { method: "get", path: "/bots/{id}", tags: ["bots"], operationId: "getBot", request: { params: id("bot") }, responses: { 200: json(R.Bot), ...problems(404) } },
+  {
+    method: "post",
+    path: "/bots/{id}/challenge",
+    tags: ["bots"],
+    operationId: "challengeBot",
+    security: botKey,
+    request: { params: id("bot"), body: { content: { "application/json": { schema: ChallengeBotBody } } } },
+    responses: { 201: json(R.BotChallenged, "challenged: your seat of the new friend game"), ...problems(401, 404, 409) },
+  },
+  // push without a public callback
+  {
+    method: "get",
+    path: "/stream/events",
+    tags: ["bots"],
+    operationId: "streamBotEvents",
+    security: botKey,
+    request: { headers: z.object({ "last-event-id": z.string().optional().describe("the id of the last event received: resume after it") }) },
+    responses: { 200: ndjson(R.BotEvent, "the bot's events, one JSON object per line; an empty line is a heartbeat"), ...problems(401) },
+  },
+  {
+    method: "get",
+    path: "/stream/games/{id}",
+    tags: ["games"],
+    operationId: "streamGame",
+    security: [{}, ...bearer],
+    request: { params: id("game") },
+    responses: { 200: ndjson(R.GameStreamState, "the game's state after every change, one JSON object per line; ends with the game"), ...problems(401, 404) },
+  },
+  // the rules as data
+  { method: "get", path: "/rules", tags: ["rules"], operationId: "getRules", responses: { 200: json(R.Rules), ...problems() } },
+  {
+    method: "get",
+    path: "/rules/{version}",
+    tags: ["rules"],
+    operationId: "getRulesVersion",
+    request: { params: z.object({ version: z.string().regex(/^\d{1,2}$/).describe("a rules version, e.g. 3") }) },
+    responses: { 200: json(R.RulesVersion), ...problems(404) },
   },
   // the document itself
   {
@@ -319,7 +372,12 @@ const ops: RouteConfig[] = [
 export function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
+  registry.registerComponent("securitySchemes", "botKey", { type: "http", scheme: "bearer", description: "A bot's key, `bk_...` (POST /bots): plays as the bot's profile and is rate limited per key" });
   // Any body can be too large or not JSON: 413 and 400 are answers of every operation that takes one.
-  for (const op of ops) registry.registerPath(op.request?.body ? { ...op, responses: { ...problems(400, 413), ...op.responses } } : op);
+  for (const op of ops) {
+    const texts = op.operationId ? OPERATION_TEXTS[op.operationId] : undefined;
+    const withTexts = { ...op, ...texts };
+    registry.registerPath(op.request?.body ? { ...withTexts, responses: { ...problems(400, 413), ...op.responses } } : withTexts);
+  }
   return registry;
 }

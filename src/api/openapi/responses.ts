@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../../errors";
-import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatSchema, WinnerSchema } from "../../events/catalog";
+import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatResultSchema, SeatSchema, TieRuleSchema, WinnerSchema } from "../../events/catalog";
 import { RULES_VERSIONS } from "../../game/versions";
 
 const url = z.string().describe("absolute URL on this service");
@@ -27,14 +27,31 @@ export const Problem = z
   .describe("RFC 9457 problem document; some codes add members (`reason`, `field`)")
   .meta({ id: "Problem" });
 
-const GameLinks = z.object({ watch: url, play: url, replay: url });
+const GameLinks = z
+  .object({
+    watch: url.describe("page: watch the game"),
+    play: url.describe("page: play the game in a browser"),
+    replay: url.describe("JSON: the replay, once finished"),
+    review: url.describe("JSON: the move-by-move review, once finished"),
+    replayPage: url.describe("page: the replay a person opens (`/replay/{id}`)"),
+    reviewPage: url.describe("page: the review a person opens (`/review/{id}`)"),
+  })
+  .meta({ id: "GameLinks" });
+const Decision = z
+  .object({ by: DecidedBySchema, tiedBoard: z.boolean(), tieRule: TieRuleSchema, summary: z.string().describe("one sentence: how the game was decided") })
+  .describe("how a finished game was decided; a tied full board names its tie rule (the first mover wins from rules version 2)")
+  .meta({ id: "Decision" });
 const Reveal = z.object({ seed: int, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished");
 const Ending = {
   winner: WinnerSchema.optional(),
   decidedBy: DecidedBySchema.optional(),
+  decision: Decision.optional(),
   reveal: Reveal.optional(),
   replayUrl: url.optional(),
 };
+const LegalMove = z
+  .object({ move: z.string().describe("notation to send, e.g. E7@b3"), card: z.string(), square: z.string() })
+  .meta({ id: "LegalMove" });
 const Element = z.enum(["ember", "tide", "gale", "stone"]);
 const Card = z.object({ id: z.string(), name: z.string(), ranks: RanksSchema, element: Element, tier: int, champion: z.string().optional() });
 const ChessTile = z.object({ square: z.string(), piece: z.enum(["knight", "bishop", "rook", "queen", "king"]) });
@@ -90,6 +107,7 @@ export const PlayerSummary = z
     updatedAt: time,
     url,
     secret: z.string().optional().describe("the player's secret, shown once, when the profile is made"),
+    kind: z.literal("bot").optional().describe("present on a bot's profile (BOT MARK on boards and leaderboards)"),
   })
   .meta({ id: "Player" });
 
@@ -215,6 +233,8 @@ export const Sync = z
     view: z.enum(["seat", "spectator"]),
     seat: SeatSchema.nullable(),
     yourTurn: z.boolean().optional().describe("seat view only"),
+    legalMoves: z.array(LegalMove).optional().describe("seat view only: every move the seat may make now; empty when it is not its turn"),
+    result: SeatResultSchema.optional().describe("seat view of a finished game: the result from the seat's side"),
     turn: SeatSchema.nullable(),
     since: int.min(0),
     moveCount: int,
@@ -346,3 +366,71 @@ export const Manifest = z.object({
 });
 
 export const ChallengeAccepted = z.object({ ...Seated, urls: z.object({ play: url, watch: url }), challenge: url });
+
+const described = z.object({ rule: z.string() });
+export const RulesVersion = z
+  .object({
+    version: RulesVersionSchema,
+    current: z.boolean().describe("true for the version new games are created with"),
+    board: z.object({
+      size: int,
+      squares: z.array(z.string()),
+      files: z.string(),
+      ranks: z.string(),
+      edges: z.record(z.enum(["n", "e", "s", "w"]), z.object({ fileStep: int, rankStep: int })).describe("the board step each edge faces: n is rank + 1"),
+      orientation: z.string(),
+    }),
+    moves: z.object({ notation: z.string(), legal: z.string(), placements: int, ranks: z.object({ min: int, max: int }) }),
+    hands: z.record(z.enum(["classic", "mutators"]), z.object({ firstMover: int, secondMover: int })).describe("cards in hand at the start, champion included"),
+    draw: z.string(),
+    captureOrder: z.array(z.string()),
+    captures: z.array(described.extend({ kind: z.string() })),
+    chessTiles: z.object({ perGame: int, pieces: z.array(z.object({ piece: z.string(), reaches: z.string() })) }),
+    mutators: z.object({ ruleset: z.string(), perGame: int, kinds: z.array(described.extend({ mutator: z.string() })), lastPlacementWithout: z.array(z.string()) }),
+    elements: z.array(Element),
+    champions: z.array(z.object({ champion: z.string(), card: z.string(), name: z.string(), element: Element, ranks: RanksSchema, ability: z.string() })),
+    cards: z.array(Card.omit({ champion: true })),
+    end: z.object({ boardFull: z.string(), tiedBoard: z.enum(["first_mover", "draw"]), other: z.array(z.string()) }),
+  })
+  .meta({ id: "Rules" });
+export const Rules = z.object({ current: RulesVersionSchema, versions: z.array(RulesVersion) }).meta({ id: "RulesVersions" });
+
+export const Bot = z
+  .object({
+    id: z.string().describe("the bot's id, also its profile's (BOT-...)"),
+    name: z.string(),
+    kind: z.literal("bot"),
+    createdAt: time,
+    revoked: z.boolean(),
+    player: PlayerSummary.nullable().describe("the bot's profile: rating, games"),
+    url,
+  })
+  .meta({ id: "Bot" });
+export const BotRegistered = z.object({ bot: Bot, key: z.string().describe("the bot's key (bk_...), shown once: send it as `Authorization: Bearer bk_...`") });
+export const BotRevoked = z.object({ id: z.string(), revokedAt: time });
+export const BotChallenged = z.object({
+  game: GameRecord,
+  seat: SeatSchema,
+  playerToken: z.string().describe("your seat's token, shown once"),
+  code: z.string().describe("the invite code the challenged bot joins with (it receives it on its event stream)"),
+  challenged: z.string(),
+});
+const BotEventBase = { id: z.string().describe("send as Last-Event-ID to resume after this event"), gameId: z.string() };
+export const BotEvent = z
+  .discriminatedUnion("type", [
+    z.object({
+      ...BotEventBase, type: z.literal("gameStart"), seat: SeatSchema, urls: z.object({ play: url, watch: url }),
+      playerToken: z.string().optional().describe("the seat's token, for a seat the bot did not take itself (an agent challenge it hosts)"),
+    }),
+    z.object({ ...BotEventBase, type: z.literal("yourTurn"), seat: SeatSchema, moveCount: int, lastMove: z.string().nullable() }),
+    z.object({
+      ...BotEventBase, type: z.literal("gameFinish"), seat: SeatSchema, result: SeatResultSchema, winner: WinnerSchema,
+      decidedBy: DecidedBySchema.nullable(), score: ScoreSchema, replayPage: url,
+    }),
+    z.object({
+      ...BotEventBase, type: z.literal("challenge"), from: z.object({ id: z.string(), name: z.string() }), code: z.string(), ruleset: z.string(),
+      expiresAt: time.nullable(),
+    }),
+  ])
+  .meta({ id: "BotEvent" });
+export const GameStreamState = Sync.extend({ type: z.literal("state") }).meta({ id: "GameStreamState" });

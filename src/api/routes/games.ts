@@ -1,5 +1,6 @@
 /** REST routes of games: create, join, quick-match, move, resign, list, read, sync, replay, review. */
 import { Router, type Request } from "express";
+import { announceSeat, playAs } from "../../bots";
 import { AppError } from "../../errors";
 import type { QuickMatch } from "../../games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
@@ -38,13 +39,16 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   const r = Router();
 
   r.post("/games", async (req, res) => {
-    const body = parse(CreateGameBody, req.body, "body");
+    const body = playAs(res, parse(CreateGameBody, req.body, "body"));
     const out = await games.create(body);
+    announceSeat(res, out);
     reply(res.location(`/api/v1/games/${out.game.id}`), 201, R.CreatedGame, out);
   });
 
   r.post("/games/join", async (req, res) => {
-    reply(res, 200, R.JoinedGame, await games.join(parse(JoinGameBody, req.body, "body")));
+    const out = await games.join(playAs(res, parse(JoinGameBody, req.body, "body")));
+    announceSeat(res, out);
+    reply(res, 200, R.JoinedGame, out);
   });
 
   r.get("/games/join/:code", async (req, res) => {
@@ -54,13 +58,15 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   });
 
   r.post("/games/quick-match", async (req, res) => {
-    const out = await quick.enqueue(parse(QuickMatchBody, req.body, "body"));
+    const out = await quick.enqueue(playAs(res, parse(QuickMatchBody, req.body, "body")));
+    announceSeat(res, out);
     res.status(out.status === "matched" ? 200 : 202).json(out);
   });
 
   r.get("/games/quick-match/:ticket", async (req, res) => {
     const { timeout } = parse(TicketQuery, req.query, "query");
     const out = await longPolls.hold(addressOf(req), timeout, () => quick.poll(String(req.params.ticket), timeout));
+    announceSeat(res, out);
     res.status(out.status === "matched" ? 200 : 202).json(out);
   });
 

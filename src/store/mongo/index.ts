@@ -4,10 +4,11 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, pageSize } from "../shared";
+import { botsModel, MongoBots } from "./bots";
 import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
 import { GAME_FIELDS, MongoGames } from "./games";
@@ -33,6 +34,7 @@ export class MongoStore implements Store {
   private readonly m: Models;
   private readonly games: MongoGames;
   private readonly communities: MongoCommunities;
+  private readonly bots: MongoBots;
   private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
@@ -57,6 +59,7 @@ export class MongoStore implements Store {
     this.m = createModels(this.conn, timeoutMs);
     this.games = new MongoGames(this.m.games, this.m.actions);
     this.communities = new MongoCommunities(this.m.communities, this.m.members);
+    this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
   }
 
   async health(): Promise<StoreHealth> {
@@ -71,7 +74,7 @@ export class MongoStore implements Store {
 
   async init(): Promise<void> {
     await this.conn.asPromise();
-    await Promise.all(Object.values(this.m).map((model) => model.createIndexes()));
+    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init()]);
   }
 
   async close(): Promise<void> {
@@ -158,6 +161,12 @@ export class MongoStore implements Store {
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.games.listActions(gameId);
   }
+
+  // ---- bots (./bots.ts) ----
+  createBot(b: BotRecord): Promise<void> { return this.bots.create(b); }
+  getBot(id: string): Promise<BotRecord | null> { return this.bots.get(id); }
+  findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bots.findByKey(keyHash); }
+  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bots.patch(id, patch); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     await this.insert(this.m.players, p);

@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -24,6 +24,7 @@ import { GamePatches } from "./game-patch";
 import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
+import { SqliteBots } from "./bots";
 
 export interface SqliteStoreOptions {
   /** File path, or ":memory:" for a private in-memory database. */
@@ -81,6 +82,7 @@ const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.s
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
+  private bots: SqliteBots | null = null;
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
@@ -186,6 +188,7 @@ export class SqliteStore implements Store {
     this.db.exec(SCHEMA);
     this.addColumns();
     this.s = prepareStatements(this.db);
+    this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
     if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
@@ -318,6 +321,16 @@ export class SqliteStore implements Store {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
     return rows.map((r) => ({ gameId: r.game_id, index: r.idx, action: JSON.parse(r.action) as StoredAction["action"], at: r.at }));
   }
+
+  // ---- bots (./bots.ts) ----
+  private get bot(): SqliteBots {
+    if (!this.bots) throw new Error("store not initialised");
+    return this.bots;
+  }
+  createBot(b: BotRecord): Promise<void> { return this.bot.create(b); }
+  getBot(id: string): Promise<BotRecord | null> { return this.bot.get(id); }
+  findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bot.findByKey(keyHash); }
+  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bot.patch(id, patch); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     return this.durable(() => {

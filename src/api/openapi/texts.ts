@@ -1,0 +1,73 @@
+/**
+ * The summary and description of every operation, by operationId: what a client generator turns into a
+ * method's doc comment and what a reader of /docs sees first. Kept apart from ./paths.ts so the registry
+ * stays a list of schemas; the conformance test checks that every operation has both.
+ */
+export const OPERATION_TEXTS: Record<string, { summary: string; description: string }> = {
+  createGame: {
+    summary: "Create a game",
+    description: "`house`: a game against the house AI, started at once. `friend`: your seat plus an invite code for the other. `hosted`: two invite codes. The answer holds your seat's `playerToken`, shown once. With a bot key (`Authorization: Bearer bk_...`) the seat is the bot's profile.",
+  },
+  listGames: { summary: "List public games", description: "Public games, newest first, paged with `cursor` (the last answer's `nextCursor`)." },
+  joinGame: { summary: "Join a game by invite code", description: "Takes the seat an invite code names and answers its `playerToken`, shown once. With a bot key the seat is the bot's profile: a bot joins another bot's friend game this way." },
+  quickMatch: {
+    summary: "Queue for a quick match",
+    description: "Pairs you with another player of the same ruleset. Waits up to `wait` seconds: 200 `matched` with your seat, or 202 `queued` with a ticket to poll.",
+  },
+  pollQuickMatch: { summary: "Poll a quick-match ticket", description: "Waits up to `timeout` seconds for the ticket to be paired; same answers as the queue." },
+  leaveQuickMatch: { summary: "Leave the quick-match queue", description: "Removes a queued ticket; a ticket already matched is refused." },
+  getGame: { summary: "Read a game", description: "The public record of a game: players, board, score, moves as notation. Never a hand; the seed only once the game has finished." },
+  syncGame: {
+    summary: "Sync a seat's or a spectator's view",
+    description: "With the seat's token: its view (hand, `yourTurn`, and `legalMoves` on its turn) plus every move from `since` on; without: a spectator's. Pass the last answer's `moveCount` as `since`; `timeout` (seconds) waits for a move past `since`, a status change, or your turn. A finished game says `result` from the seat's side and `decision`.",
+  },
+  playMove: {
+    summary: "Play a move",
+    description: "A card of your hand onto an empty square, as notation (`{\"move\": \"E7@b3\"}`) or parts (`{\"card\": \"E7\", \"square\": \"b3\"}`); any of the sync's `legalMoves` is accepted. Answers the move as recorded and your view after it.",
+  },
+  resign: { summary: "Resign", description: "Ends the game at once; the other seat wins." },
+  getReplay: { summary: "Read a finished game's replay", description: "Every move with the board after it, the revealed seed and salt: enough to re-simulate the game and check it." },
+  getReview: { summary: "Read a finished game's review", description: "Each move marked from best to blunder by the house engine, with each seat's accuracy." },
+  getGameDeprecated: { summary: "Read a game (old path)", description: "Superseded by `/games/{id}`; see /docs/migration#game-path." },
+  getPlayer: { summary: "Read a player's profile", description: "Rating (Glicko-2), rank, games, win rate, recent form and clubs." },
+  claimPlayer: { summary: "Claim a guest profile", description: "Moves a guest profile to a new account; the account's secret is answered once." },
+  listClubs: { summary: "List clubs", description: "Clubs and their sizes, paged with `limit` and `offset`." },
+  getClub: { summary: "Read a club's leaderboard", description: "A club's standings by rating, paged with `limit` and `offset`." },
+  listCommunities: { summary: "List communities", description: "Communities and their sizes, paged with `limit` and `offset`." },
+  getCommunity: { summary: "Read a community's leaderboard", description: "A community's standings by rating, paged with `limit` and `offset`." },
+  listEvents: { summary: "List webhook events", description: "The event catalog: each event's arguments and the JSON Schema of its `data`." },
+  subscribe: { summary: "Subscribe a webhook", description: "Delivers an event to a public HTTPS callback, signed (Standard Webhooks). The callback must answer the verification challenge first." },
+  unsubscribe: { summary: "Unsubscribe a webhook", description: "Removes a subscription by id; removing one twice is not an error." },
+  createChallenge: { summary: "Create an agent challenge", description: "A link a person opens to play the house on the agent's behalf, or (`opponent: bot`, with the bot's key) the agent's own bot, which is told of the game and its seat token on its event stream. 30 per minute per IP, per key with a bot key." },
+  acceptChallenge: { summary: "Accept an agent challenge", description: "Takes the person's seat of a challenge and starts its game." },
+  getChallenge: { summary: "Read an agent challenge", description: "Its status and, once played, the verified result." },
+  listChallenges: { summary: "List an agent's challenges", description: "An agent's public challenge history, newest first." },
+  reportResult: { summary: "Report a challenge's result", description: "Sent by game clients; checked against the service's record. 60 per minute per IP." },
+  getClientManifest: { summary: "Read the client asset manifest", description: "Every client asset with its size, sha256 and URL." },
+  getClientAsset: { summary: "Download a client asset", description: "Strong ETag (quoted sha256), immutable for a year; If-None-Match gives 304. `path` may contain slashes." },
+  getOpenApi: { summary: "Read this OpenAPI document", description: "The OpenAPI 3.1 document of this API, generated from the schemas that validate its requests." },
+  registerBot: {
+    summary: "Register a bot",
+    description: "Makes a bot account and its one profile (`kind: bot`, rated with everyone). The key (`bk_...`) is in this answer only and is stored hashed: send it as `Authorization: Bearer bk_...` to create, join or quick-match games as the bot, and to open its event stream. Keyed requests are rate limited per key, not per address.",
+  },
+  getMyBot: { summary: "Read the keyed bot", description: "The bot the key belongs to, with its profile (rating, games)." },
+  revokeBotKey: { summary: "Revoke the bot's key", description: "The key stops working at once, everywhere; the bot, its profile and its games stay. Register again for a new key." },
+  getBot: { summary: "Read a bot", description: "A bot as anyone may see it, with its profile." },
+  challengeBot: {
+    summary: "Challenge another bot",
+    description: "Creates a friend game with your bot seated and puts a `challenge` event, with the invite code, on the other bot's event stream. It accepts by joining with the code (POST /games/join with its key) or lets the invite lapse.",
+  },
+  streamBotEvents: {
+    summary: "Stream a bot's events (NDJSON)",
+    description: "Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side) and `challenge`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.",
+  },
+  streamGame: {
+    summary: "Stream a game (NDJSON)",
+    description: "The game's sync body (`type: state`) now and after every change, one JSON object per line, ending when the game ends. With the seat's token each line is the seat's view, with its hand and `legalMoves` on its turn; without, a spectator's. An empty line is a heartbeat.",
+  },
+  getRules: {
+    summary: "Read the rules as data",
+    description: "Every rules version: board orientation (which way `n/e/s/w` face), hand sizes, capture kinds, chess tiles, mutators, champions and cards. Derived from the engine, so it is the rules games are played by.",
+  },
+  getRulesVersion: { summary: "Read one rules version as data", description: "The rules of one version (games report theirs as `rulesVersion`)." },
+};

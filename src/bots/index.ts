@@ -1,0 +1,6 @@
+/** Bot accounts: registration, keys, and playing as a bot's profile. */
+export { BotService, type AuthedBot } from "./service";
+export { announceSeat, botAuth, botBucket, botOf, botsRouter, ChallengeBotBody, playAs, RegisterBotBody } from "./routes";
+export { BotStreamHub, type BotEvent } from "./stream-hub";
+export { streamsRouter, type StreamOptions } from "./streams";
+export { botKeyOf, isBotId } from "./ids";

@@ -1,0 +1,114 @@
+/**
+ * REST routes of bot accounts: register (the key is answered once), read, revoke. `botAuth` reads a bot
+ * key on any /api request and leaves the bot in `res.locals.bot`; an unknown or revoked key is refused.
+ */
+import { Router, type Request, type RequestHandler, type Response } from "express";
+import { z } from "zod";
+import { AppError } from "../errors";
+import { NameSchema } from "../games/schemas";
+import { parse } from "../validation";
+import type { Seat } from "../game";
+import type { GameService } from "../games/service";
+import { botKeyOf } from "./ids";
+import type { BotStreamHub } from "./stream-hub";
+import { BotService, type AuthedBot } from "./service";
+
+export const RegisterBotBody = z
+  .object({
+    name: NameSchema.describe("the bot's name, shown on boards and leaderboards"),
+    owner: z.string().trim().min(1).max(200).optional().describe("how to reach the bot's owner (an email address or a URL)"),
+  })
+  .strict();
+
+/** Refuses an unknown or revoked bot key; a valid one leaves the bot in `res.locals.bot`. */
+export function botAuth(bots: BotService, hub?: BotStreamHub): RequestHandler {
+  return async (req, res, next) => {
+    const key = botKeyOf(req.get("authorization"));
+    if (key && !res.locals.bot) res.locals.bot = await bots.authenticate(key);
+    if (res.locals.bot) res.locals.botHub = hub;
+    next();
+  };
+}
+
+/** After a keyed request took a seat: every process's stream hub follows the game for the bot. */
+export function announceSeat(res: Response, out: { status?: string; game?: { id: string }; seat?: Seat }): void {
+  const b = botOf(res);
+  const hub = res.locals.botHub as BotStreamHub | undefined;
+  if (b && hub && out.game && out.seat && out.status !== "queued") hub.announce({ kind: "seat", botId: b.bot.id, gameId: out.game.id, seat: out.seat });
+}
+
+/** The rate-limit bucket of a request with a valid bot key (LimiterOptions.keyOf); it also leaves the bot for botAuth. */
+export function botBucket(bots: BotService) {
+  return async (req: Request, res: Response): Promise<string | undefined> => {
+    const key = botKeyOf(req.get("authorization"));
+    if (!key) return undefined;
+    const authed = await bots.authenticate(key).catch(() => undefined);
+    if (!authed) return undefined;
+    res.locals.bot = authed;
+    return `bot:${authed.bot.id}`;
+  };
+}
+
+/** The bot of a keyed request, or undefined. */
+export const botOf = (res: Response): AuthedBot | undefined => res.locals.bot as AuthedBot | undefined;
+
+function requireBot(res: Response): AuthedBot {
+  const b = botOf(res);
+  if (!b) throw new AppError("unauthorized", "this action needs the bot's key: `Authorization: Bearer bk_...`");
+  return b;
+}
+
+/**
+ * A create, join or quick-match body as a keyed request plays it: as the bot's profile. Naming another
+ * profile beside the key is refused rather than one of them silently winning.
+ */
+export function playAs<B extends { player?: unknown; name?: string }>(res: Response, body: B): B {
+  const b = botOf(res);
+  if (!b) return body;
+  if (body.player) throw new AppError("bad_request", "a request with a bot key plays as the bot: leave out `player`");
+  return { ...body, ...BotService.asPlayer(b) };
+}
+
+export const ChallengeBotBody = z
+  .object({
+    ruleset: z.enum(["classic", "mutators"]).default("classic"),
+    turnSeconds: z.number().int().min(10).max(86400).default(120),
+  })
+  .strict();
+
+export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub): Router {
+  const r = Router();
+  // A bot challenges another: a friend game with the challenger seated, and a challenge event (with the
+  // invite code) on the other's stream. The other accepts by joining with the code, or lets it lapse.
+  r.post("/bots/:id/challenge", async (req, res) => {
+    const me = requireBot(res);
+    const body = parse(ChallengeBotBody, req.body, "body");
+    const target = await bots.get(String(req.params.id).slice(0, 40));
+    if (target.revoked) throw new AppError("conflict", `bot ${target.id} no longer plays (its key was revoked)`);
+    if (target.id === me.bot.id) throw new AppError("bad_request", "a bot cannot challenge itself");
+    const out = await games.create({ opponent: "friend", level: "normal", public: true, seat: "random", reserveSeat: false, ...body, ...BotService.asPlayer(me) });
+    if (!("code" in out)) throw new AppError("internal", "a friend game answered without an invite code");
+    announceSeat(res, out);
+    hub.announce({
+      kind: "challenge", botId: target.id,
+      event: { id: `${out.game.id}/0/challenge`, type: "challenge", from: { id: me.bot.id, name: me.bot.name }, gameId: out.game.id, code: out.code, ruleset: body.ruleset, expiresAt: null },
+    });
+    res.status(201).json({ game: out.game, seat: out.seat, playerToken: out.playerToken, code: out.code, challenged: target.id });
+  });
+  r.post("/bots", async (req, res) => {
+    const out = await bots.register(parse(RegisterBotBody, req.body, "body"));
+    res.status(201).location(out.bot.url).json(out);
+  });
+  r.get("/bots/me", async (_req, res) => {
+    res.json(await bots.publicBot(requireBot(res).bot));
+  });
+  r.delete("/bots/me", async (_req, res) => {
+    res.json(await bots.revoke(requireBot(res)));
+  });
+  r.get("/bots/:id", async (req, res) => {
+    const id = String(req.params.id);
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no bot with id ${id.slice(0, 40)}`);
+    res.json(await bots.get(id));
+  });
+  return r;
+}

@@ -1,0 +1,167 @@
+/**
+ * The bot event hub behind GET /stream/events: push without a public HTTPS callback. A keyed request that
+ * seats a bot in a game (create, join, quick match) or challenges one announces it on presence, so every
+ * process hears it; each process then follows the game's change channel and turns changes into the bot's
+ * events: gameStart, yourTurn, gameFinish (with the result from the bot's side), challenge.
+ *
+ * Event ids are made of the game and its move count (`g_x/5/yourTurn`), so every process names an event the
+ * same way and a stream resumed with Last-Event-ID on another process skips what was already seen. Each bot
+ * keeps its last events for the resume window; nothing is kept for a bot with no live game and no recent
+ * stream, so idle streams cost a timer each and no growth.
+ */
+import type { Presence } from "@colyseus/core";
+import { resultFor, type Seat } from "../game";
+import { changeChannel } from "../games/ports";
+import type { GameService } from "../games/service";
+import type { Logger } from "../logger";
+
+export const ANNOUNCE_CHANNEL = "bot-announce";
+/** Events kept per bot for resuming. */
+const BUFFER = 200;
+
+export type BotEvent =
+  | { id: string; type: "gameStart"; gameId: string; seat: Seat; urls: { play: string; watch: string }; playerToken?: string }
+  | { id: string; type: "yourTurn"; gameId: string; seat: Seat; moveCount: number; lastMove: string | null }
+  | { id: string; type: "gameFinish"; gameId: string; seat: Seat; result: "win" | "loss" | "draw" | null; winner: string | null; decidedBy: string | null; score: Record<Seat, number>; replayPage: string }
+  | { id: string; type: "challenge"; from: { id: string; name: string }; gameId: string; code: string; ruleset: string; expiresAt: string | null };
+
+/** What is announced: a bot seated in a game, or a challenge for a bot. */
+export type Announcement =
+  /** `playerToken` only for a seat the bot did not take itself (a challenge's game it hosts): it is its only way to learn it. */
+  | { kind: "seat"; botId: string; gameId: string; seat: Seat; playerToken?: string }
+  | { kind: "challenge"; botId: string; event: Extract<BotEvent, { type: "challenge" }> };
+
+type Listener = (e: BotEvent) => void;
+interface BotState { events: BotEvent[]; listeners: Set<Listener>; games: Set<string>; touched: number }
+/** Per bot of a game: its seat, the token it was given, and how many move counts were looked at for turns. */
+interface Watched { seats: Map<string, { seat: Seat; playerToken?: string; turnsSeen: number }>; cancel: () => void }
+
+export class BotStreamHub {
+  private readonly bots = new Map<string, BotState>();
+  private readonly games = new Map<string, Watched>();
+  private readonly onAnnounce = (a: Announcement) => void this.heard(a);
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly presence: Presence,
+    private readonly gameService: Pick<GameService, "record">,
+    private readonly log: Logger,
+    /** How long a bot's events are kept after its last stream closed and its games ended (resume window). */
+    private readonly resumeMs = 5 * 60_000,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.presence.subscribe(ANNOUNCE_CHANNEL, this.onAnnounce);
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, this.resumeMs / 5));
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+    this.presence.unsubscribe(ANNOUNCE_CHANNEL, this.onAnnounce);
+    for (const g of this.games.values()) g.cancel();
+    this.games.clear();
+    this.bots.clear();
+  }
+
+  /** Tells every process that a bot holds a seat, or is challenged. */
+  announce(a: Announcement): void {
+    void this.presence.publish(ANNOUNCE_CHANNEL, a);
+  }
+
+  /**
+   * Follows a bot's events: first those after `lastEventId` still kept (all kept ones with no id), then
+   * new ones as they happen. Returns the unsubscribe.
+   */
+  listen(botId: string, lastEventId: string | undefined, listener: Listener): () => void {
+    const bot = this.bot(botId);
+    const from = lastEventId === undefined ? 0 : bot.events.findIndex((e) => e.id === lastEventId) + 1;
+    for (const e of bot.events.slice(from)) listener(e);
+    bot.listeners.add(listener);
+    return () => {
+      bot.listeners.delete(listener);
+      bot.touched = Date.now();
+    };
+  }
+
+  /** Bots and games held in memory (for the idle-stream test and the metrics). */
+  size(): { bots: number; games: number; events: number } {
+    let events = 0;
+    for (const b of this.bots.values()) events += b.events.length;
+    return { bots: this.bots.size, games: this.games.size, events };
+  }
+
+  private bot(id: string): BotState {
+    let b = this.bots.get(id);
+    if (!b) this.bots.set(id, (b = { events: [], listeners: new Set(), games: new Set(), touched: Date.now() }));
+    return b;
+  }
+
+  private push(botId: string, e: BotEvent): void {
+    const bot = this.bot(botId);
+    if (bot.events.some((x) => x.id === e.id)) return;
+    bot.events.push(e);
+    if (bot.events.length > BUFFER) bot.events.splice(0, bot.events.length - BUFFER);
+    bot.touched = Date.now();
+    for (const l of bot.listeners) l(e);
+  }
+
+  private async heard(a: Announcement): Promise<void> {
+    if (a.kind === "challenge") return this.push(a.botId, a.event);
+    this.bot(a.botId).games.add(a.gameId);
+    let w = this.games.get(a.gameId);
+    if (!w) {
+      const changed = () => void this.check(a.gameId);
+      await this.presence.subscribe(changeChannel(a.gameId), changed);
+      w = { seats: new Map(), cancel: () => void this.presence.unsubscribe(changeChannel(a.gameId), changed) };
+      this.games.set(a.gameId, w);
+    }
+    w.seats.set(a.botId, { seat: a.seat, turnsSeen: 0, ...(a.playerToken ? { playerToken: a.playerToken } : {}) });
+    await this.check(a.gameId);
+  }
+
+  /** Reads the game after a change and pushes the events it implies to each of its bots. */
+  private async check(gameId: string): Promise<void> {
+    const w = this.games.get(gameId);
+    if (!w) return;
+    let g;
+    try {
+      g = await this.gameService.record(gameId);
+    } catch (err) {
+      this.log.warn({ err, gameId }, "bot stream could not read a game");
+      return;
+    }
+    if (g.status === "waiting") return;
+    for (const [botId, entry] of w.seats) {
+      const { seat, playerToken } = entry;
+      if (entry.turnsSeen === 0) this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
+      // Every turn of the bot since the game began, from the moves rather than the turn now: a bot that moves
+      // before this read would otherwise have a turn that no read ever saw. Ids make repeats no-ops.
+      const first = g.firstPlayer;
+      const turns = g.status === "active" ? g.moveCount + 1 : g.moveCount;
+      for (let m = entry.turnsSeen; first && m < turns; m++) {
+        if ((m % 2 === 0 ? first : first === "A" ? "B" : "A") !== seat) continue;
+        this.push(botId, { id: `${gameId}/${m}/yourTurn`, type: "yourTurn", gameId, seat, moveCount: m, lastMove: g.moves[m - 1] ?? null });
+      }
+      if (first) entry.turnsSeen = Math.max(entry.turnsSeen, turns);
+      if (g.status === "finished") {
+        const winner = g.winner ?? null;
+        this.push(botId, {
+          id: `${gameId}/${g.moveCount}/gameFinish`, type: "gameFinish", gameId, seat, result: resultFor(winner, seat), winner,
+          decidedBy: g.decidedBy ?? null, score: g.score, replayPage: g.urls.replayPage,
+        });
+        this.bot(botId).games.delete(gameId);
+      }
+    }
+    if (g.status === "finished") {
+      w.cancel();
+      this.games.delete(gameId);
+    }
+  }
+
+  /** Forgets bots with no listener, no live game and nothing new within the resume window. */
+  private sweep(): void {
+    const cutoff = Date.now() - this.resumeMs;
+    for (const [id, b] of this.bots) if (b.listeners.size === 0 && b.games.size === 0 && b.touched < cutoff) this.bots.delete(id);
+  }
+}

@@ -1,0 +1,36 @@
+/** The bots collection of the MongoDB adapter: a record per bot, found by id or by its key's hash; written durably, like every write (./writes.ts). */
+import type { Connection, Model } from "mongoose";
+import { Schema } from "mongoose";
+import type { BotRecord } from "../port";
+import { DURABLY, INSERT_DURABLY } from "./writes";
+
+type Doc = Record<string, unknown>;
+const NO_ID = { _id: 0 } as const;
+
+export function botsModel(conn: Connection, bufferTimeoutMS: number): Model<Doc> {
+  // Like the other models (./models.ts): no declared paths, the record stored as the port defines it.
+  const s = new Schema<Doc>({}, { bufferTimeoutMS, strict: false, strictQuery: false, minimize: false, versionKey: false, id: false, autoIndex: false });
+  s.index({ id: 1 }, { unique: true });
+  s.index({ keyHash: 1 }, { unique: true });
+  return conn.model<Doc>("Bot", s, "bots");
+}
+
+export class MongoBots {
+  constructor(private readonly model: Model<Doc>) {}
+
+  async init(): Promise<void> {
+    await this.model.createIndexes();
+  }
+  async create(b: BotRecord): Promise<void> {
+    await this.model.insertMany([b], INSERT_DURABLY);
+  }
+  async get(id: string): Promise<BotRecord | null> {
+    return (await this.model.findOne({ id }, NO_ID).lean<BotRecord>().exec()) ?? null;
+  }
+  async findByKey(keyHash: string): Promise<BotRecord | null> {
+    return (await this.model.findOne({ keyHash }, NO_ID).lean<BotRecord>().exec()) ?? null;
+  }
+  async patch(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
+    await this.model.updateOne({ id }, { $set: patch }, DURABLY).exec();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Bot accounts end to end on a real server: register, play a rated game under the bot's one profile, a
+ * bot-vs-bot friend game, per-key limits beside the per-address one, and a revoked key refused.
+ */
+import { strict as assert } from "node:assert";
+import type { RunningServer } from "../../src/server";
+import { playToEnd, waitForJson } from "../agents/play";
+import { bearer, bootServer, http } from "../support/server";
+
+let server: RunningServer;
+
+async function register(name: string) {
+  const r = await http(server.url, "POST", "/api/v1/bots", { name, owner: "ops@example.org" });
+  assert.equal(r.status, 201, r.text);
+  assert.match(r.json.key, /^bk_/);
+  assert.match(r.json.bot.id, /^BOT-/);
+  return r.json as { key: string; bot: { id: string; name: string } };
+}
+
+describe("Integration: bot accounts", function () {
+  this.timeout(60_000);
+  before(async () => (server = await bootServer()));
+  after(async () => server?.close());
+
+  it("registers a bot whose key is shown once and stored hashed, and reads it back with the key", async () => {
+    const { key, bot } = await register("Hashed");
+    const me = await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer(key));
+    assert.equal(me.status, 200);
+    assert.equal(me.json.id, bot.id);
+    assert.equal(me.json.player.kind, "bot");
+    assert.equal(me.json.key, undefined);
+    const stored = await server.store.getBot(bot.id);
+    assert.ok(stored && stored.keyHash !== key && !JSON.stringify(stored).includes(key), "only a hash of the key is stored");
+    assert.equal((await http(server.url, "POST", "/api/v1/bots", { name: "" })).status, 400);
+  });
+
+  it("plays a rated house game under the bot's one profile, marked as a bot", async () => {
+    const { key, bot } = await register("Ranked");
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" }, bearer(key));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.player.id, bot.id);
+    assert.equal(created.json.player.secret, undefined, "no new guest secret: the bot plays as itself");
+    const seat = created.json.seat as "A" | "B";
+    assert.equal(created.json.game.players[seat].kind, "bot");
+    const end = await playToEnd(server.url, created.json.game.id, created.json.playerToken);
+    assert.ok(["win", "loss", "draw"].includes(end.result));
+    const profile = await waitForJson(server.url, `/api/v1/players/${bot.id}`, (j) => j.player.games === 1);
+    assert.equal(profile.player.kind, "bot");
+    const again = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" }, bearer(key));
+    assert.equal(again.json.player.id, bot.id, "the same profile every game");
+    const both = await http(server.url, "POST", "/api/v1/games", { opponent: "house", player: { id: bot.id, secret: "ps_whatever-secret" } }, bearer(key));
+    assert.equal(both.status, 400);
+  });
+
+  it("lets a bot join another bot's friend game with its invite code, both seats marked as bots", async () => {
+    const one = await register("Inviter");
+    const two = await register("Invitee");
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" }, bearer(one.key));
+    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code }, bearer(two.key));
+    assert.equal(joined.status, 200, joined.text);
+    assert.equal(joined.json.player.id, two.bot.id);
+    const players = joined.json.game.players;
+    assert.deepEqual([players.A.kind, players.B.kind], ["bot", "bot"]);
+    assert.deepEqual(new Set([players.A.id, players.B.id]), new Set([one.bot.id, two.bot.id]));
+  });
+
+  it("refuses a revoked key everywhere while the bot and its profile stay", async () => {
+    const { key, bot } = await register("Retired");
+    const revoked = await http(server.url, "DELETE", "/api/v1/bots/me", undefined, bearer(key));
+    assert.equal(revoked.status, 200);
+    const create = await http(server.url, "POST", "/api/v1/games", { opponent: "house" }, bearer(key));
+    assert.equal(create.status, 401);
+    assert.match(create.json.detail, /revoked/);
+    assert.equal((await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer(key))).status, 401);
+    const asSecret = await http(server.url, "POST", "/api/v1/games", { opponent: "house", player: { id: bot.id, secret: key } });
+    assert.equal(asSecret.status, 401, "the key no longer works as the profile's secret either");
+    assert.equal((await http(server.url, "GET", `/api/v1/bots/${bot.id}`)).json.revoked, true);
+    assert.equal((await http(server.url, "GET", "/api/v1/bots/BOT-NOSUCH")).status, 404);
+  });
+});
+
+describe("Integration: bot rate limits", function () {
+  this.timeout(60_000);
+  // 120 requests per minute scaled to 6, per policy: small enough to run a bucket out in a test.
+  before(async () => (server = await bootServer({ rateLimitScale: 0.05 })));
+  after(async () => server?.close());
+
+  it("counts keyed requests per key: one bot's exhausted limit leaves another bot and the address alone", async () => {
+    const one = await register("Greedy");
+    const two = await register("Patient");
+    let status = 200;
+    for (let i = 0; i < 10 && status === 200; i++) status = (await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer(one.key))).status;
+    assert.equal(status, 429);
+    const refused = await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer(one.key));
+    assert.match(refused.json.detail, /for this bot key/);
+    assert.equal((await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer(two.key))).status, 200);
+    assert.equal((await http(server.url, "GET", "/api/v1/rules/3")).status, 200);
+    // A made-up key gets no bucket of its own: it is counted against the address, then refused.
+    assert.equal((await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer("bk_madeupmadeupmadeup"))).status, 401);
+  });
+});

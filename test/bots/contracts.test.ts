@@ -1,0 +1,35 @@
+/**
+ * Contracts a generator can trust: the checked-in client types are what the served document generates now
+ * (openapi-typescript), and Redocly's recommended OpenAPI rules find no error in the document.
+ */
+import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { BaseResolver, createConfig, lintDocument, makeDocumentFromString } from "@redocly/openapi-core";
+import { openApiDocument } from "../../src/api/openapi/document";
+import { clientTypes, TYPES_FILE } from "../../scripts/client-types";
+import { CreateChallengeBody } from "../../src/agents/schemas";
+import { RegisterBotBody } from "../../src/bots";
+import { CreateGameBody, JoinGameBody, MoveBody } from "../../src/games/schemas";
+
+describe("Contract: the OpenAPI document and the generated client types", function () {
+  this.timeout(60_000);
+
+  it("matches the checked-in client types (run npx tsx scripts/client-types.ts after an API change)", async () => {
+    assert.ok(readFileSync(TYPES_FILE, "utf8") === (await clientTypes()), "clients/typescript/api-types.ts is out of date");
+  });
+
+  it("gives the main operations request examples that their own schemas accept", () => {
+    const doc = openApiDocument("http://localhost:2567") as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>> };
+    const example = (path: string) => doc.paths[path].post.requestBody?.content["application/json"].example;
+    const cases = [["/games", CreateGameBody], ["/games/join", JoinGameBody], ["/games/{id}/moves", MoveBody], ["/bots", RegisterBotBody], ["/agent/challenge", CreateChallengeBody]] as const;
+    for (const [path, schema] of cases) assert.ok(schema.safeParse(example(path)).success, `${path} has a valid example`);
+  });
+
+  it("passes Redocly's recommended rules with no error", async () => {
+    const source = JSON.stringify(openApiDocument("http://localhost:2567"));
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintDocument({ document: makeDocumentFromString(source, "openapi.json"), config, externalRefResolver: new BaseResolver() });
+    const errors = problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The NDJSON streams on a real server: a bot's event stream (gameStart, yourTurn, gameFinish, challenge)
+ * delivers every event of a game played through the per-game stream, resumes after a dropped connection with
+ * Last-Event-ID and nothing lost, is bounded per key, and idle streams hold nothing but their heartbeats.
+ */
+import { strict as assert } from "node:assert";
+import type { RunningServer } from "../../src/server";
+import { bearer, bootServer, eventually, http } from "../support/server";
+
+/** Reads an NDJSON answer line by line; empty lines (heartbeats) are counted, not parsed. */
+async function openStream(url: string, headers: Record<string, string> = {}) {
+  const ctl = new AbortController();
+  const res = await fetch(url, { headers, signal: ctl.signal });
+  const lines: any[] = [];
+  let heartbeats = 0;
+  let done = false;
+  if (res.status === 200) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buf = "";
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          buf += decoder.decode(chunk, { stream: true });
+          let nl;
+          while ((nl = buf.indexOf("\n")) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            if (line.trim() === "") heartbeats++;
+            else lines.push(JSON.parse(line));
+          }
+        }
+      } catch {
+        // aborted by the test
+      }
+      done = true;
+    })();
+  }
+  return { res, lines, heartbeats: () => heartbeats, done: () => done, close: () => ctl.abort() };
+}
+
+describe("Integration: bot and game streams", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  before(async () => (server = await bootServer({ streamHeartbeatS: 1 })));
+  after(async () => server?.close());
+
+  const register = async (name: string) => (await http(server.url, "POST", "/api/v1/bots", { name })).json as { key: string; bot: { id: string } };
+
+  it("delivers every event of a game played through the game stream, and resumes after a drop with nothing lost", async () => {
+    const { key } = await register("Streamer");
+    const events = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    assert.equal(events.res.headers.get("content-type"), "application/x-ndjson; charset=utf-8");
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" }, bearer(key));
+    const gameId = created.json.game.id as string;
+    await eventually(() => events.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), "gameStart");
+    // Dropped after the start; the rest of the game is played while no event stream is open.
+    events.close();
+    const firstSeen = events.lines.at(-1).id as string;
+
+    const game = await openStream(`${server.url}/api/v1/stream/games/${gameId}`, bearer(created.json.playerToken));
+    assert.equal(game.res.status, 200);
+    let moved = 0;
+    let handled = 0;
+    await eventually(() => {
+      while (handled < game.lines.length) {
+        const s = game.lines[handled++];
+        if (s.yourTurn) {
+          assert.ok(s.legalMoves.length > 0);
+          moved++;
+          void http(server.url, "POST", `/api/v1/games/${gameId}/moves`, { move: s.legalMoves[0].move }, bearer(created.json.playerToken));
+        }
+      }
+      return game.lines.at(-1)?.status === "finished";
+    }, "the game to finish through its stream", 30_000);
+    const final = game.lines.at(-1);
+    assert.ok(["win", "loss", "draw"].includes(final.result));
+    await eventually(() => game.done(), "the game stream to end with the game");
+
+    const resumed = await openStream(`${server.url}/api/v1/stream/events`, { ...bearer(key), "last-event-id": firstSeen });
+    await eventually(() => resumed.lines.some((e) => e.type === "gameFinish"), "gameFinish after resuming");
+    // Turns read before the drop and after it: together one per move, none twice.
+    const turns = [...events.lines, ...resumed.lines].filter((e) => e.type === "yourTurn" && e.gameId === gameId);
+    assert.equal(turns.length, moved, "one yourTurn per move the bot made, none lost across the drop");
+    assert.ok(!resumed.lines.some((e) => e.id === firstSeen), "nothing before Last-Event-ID again");
+    const finish = resumed.lines.find((e) => e.type === "gameFinish");
+    assert.equal(finish.result, final.result);
+    const all = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    await eventually(() => all.lines.some((e) => e.type === "gameFinish"), "the whole buffer");
+    assert.deepEqual(all.lines.map((e) => e.id), [...events.lines, ...resumed.lines].map((e) => e.id));
+    resumed.close();
+    all.close();
+  });
+
+  it("tells a challenged bot of the challenge, and both bots of the game once it joins with the code", async () => {
+    const one = await register("Challenger");
+    const two = await register("Challenged");
+    const s1 = await openStream(`${server.url}/api/v1/stream/events`, bearer(one.key));
+    const s2 = await openStream(`${server.url}/api/v1/stream/events`, bearer(two.key));
+    const ch = await http(server.url, "POST", `/api/v1/bots/${two.bot.id}/challenge`, { ruleset: "mutators" }, bearer(one.key));
+    assert.equal(ch.status, 201, ch.text);
+    await eventually(() => s2.lines.some((e) => e.type === "challenge"), "the challenge");
+    const challenge = s2.lines.find((e) => e.type === "challenge");
+    assert.deepEqual([challenge.from.id, challenge.gameId, challenge.ruleset], [one.bot.id, ch.json.game.id, "mutators"]);
+    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: challenge.code }, bearer(two.key));
+    assert.equal(joined.status, 200, joined.text);
+    await eventually(() => [s1, s2].every((s) => s.lines.some((e) => e.type === "gameStart" && e.gameId === ch.json.game.id)), "gameStart on both streams");
+    const mover = [s1, s2].find((s) => s.lines.some((e) => e.type === "yourTurn"));
+    assert.ok(mover, "the first mover is told it is its turn");
+    assert.equal((await http(server.url, "POST", `/api/v1/bots/${one.bot.id}/challenge`, {}, bearer(one.key))).status, 400);
+    s1.close();
+    s2.close();
+  });
+
+  it("bounds event streams per key and refuses streams without a key or with a wrong token", async () => {
+    const { key } = await register("Bounded");
+    const a = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    const b = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    const c = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    assert.deepEqual([a.res.status, b.res.status, c.res.status], [200, 200, 429]);
+    assert.equal((await openStream(`${server.url}/api/v1/stream/events`)).res.status, 401);
+    a.close();
+    await eventually(() => a.done(), "the first stream to close");
+    let again = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    for (let i = 0; i < 20 && again.res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
+    }
+    assert.equal(again.res.status, 200, "a closed stream frees its place");
+    const game = await http(server.url, "POST", "/api/v1/games", { opponent: "house" });
+    assert.equal((await openStream(`${server.url}/api/v1/stream/games/${game.json.game.id}`, bearer("pt_wrongwrongwrongwrong"))).res.status, 401);
+    b.close();
+    again.close();
+  });
+
+  it("holds nothing but heartbeats for idle streams: the hub does not grow while they stay open", async () => {
+    const bots = await Promise.all(Array.from({ length: 10 }, (_, i) => register(`Idle ${i}`)));
+    const streams = await Promise.all(bots.map((b) => openStream(`${server.url}/api/v1/stream/events`, bearer(b.key))));
+    await eventually(() => streams.every((s) => s.heartbeats() >= 1), "a first heartbeat on every stream", 5000);
+    const before = server.botStreams.size();
+    await eventually(() => streams.every((s) => s.heartbeats() >= 3), "three heartbeats on every stream", 10_000);
+    assert.deepEqual(server.botStreams.size(), before);
+    assert.ok(streams.every((s) => s.lines.length === 0), "an idle stream carries only heartbeats");
+    streams.forEach((s) => s.close());
+  });
+});
