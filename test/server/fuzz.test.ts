@@ -261,8 +261,10 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
       assert.ok(r.sent < 16 * 1024 * 1024, `${path}: the whole body (${r.sent} bytes) was read before the answer`);
     }
     // A route that answers without reading (a 404 here) is not made to read the rest: the connection ends.
+    // Which answer comes first is a race between the route's 404 and the body's first 64 KiB chunk reaching
+    // the cap (a 413 then): either way the server stops reading.
     const unread = await postChunked("/no-such-page", 16 * 1024 * 1024, true);
-    assert.equal(unread.status, 404);
+    assert.ok([404, 413].includes(unread.status), `${unread.status}: ${unread.body}`);
     assert.ok(unread.closedAfter < 16 * 1024 * 1024, `the server took all ${unread.closedAfter} bytes`);
   });
 
