@@ -1,0 +1,3 @@
+/** Tournaments: pure pairing, scoring and export. */
+export * from "./swiss";
+export * from "./trf";
