@@ -1,3 +1,4 @@
 /** Tournaments: pure pairing, scoring and export. */
 export * from "./swiss";
 export * from "./trf";
+export * from "./arena";
