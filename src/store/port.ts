@@ -185,6 +185,31 @@ export interface CommunityRecord {
 }
 
 /** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
+/** A played or running game of a tournament round: seats by player id, `first` moves first (seat A). */
+export interface TournamentGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" }
+
+/** An entrant; a withdrawn one keeps their results and is paired no more. */
+export interface TournamentEntrant { playerId: string; name: string; rating: number; withdrawn?: boolean }
+
+/**
+ * A tournament as one document, rewritten whole under a version check: it is small (entrants and rounds), and
+ * the check makes every pairing or result a single compare-and-set, so two writers never pair a round twice.
+ */
+export interface TournamentRecord {
+  id: string;
+  name: string;
+  format: "swiss";
+  rounds: number;
+  ruleset: GameRecord["ruleset"];
+  status: "open" | "running" | "finished";
+  createdAt: string;
+  updatedAt: string;
+  /** 1 when created; each replace stores `version + 1` of the one it read. */
+  version: number;
+  entrants: TournamentEntrant[];
+  played: { games: TournamentGame[]; bye?: string }[];
+}
+
 export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
 
 export interface ListGamesQuery { status?: GameStatus; publicOnly?: boolean; limit: number; cursor?: string }
@@ -379,4 +404,15 @@ export interface CommunitiesPort {
 }
 
 /** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort {}
+/** Tournaments: one document each, replaced by compare-and-set on its version. */
+export interface TournamentsPort {
+  /** Fails with a duplicate key when the id is taken. */
+  createTournament(t: TournamentRecord): Promise<void>;
+  getTournament(id: string): Promise<TournamentRecord | null>;
+  /** Newest first. */
+  listTournaments(limit: number): Promise<TournamentRecord[]>;
+  /** Stores `t` when the stored version is `t.version - 1`; false (nothing written) when another write won. */
+  replaceTournamentIf(t: TournamentRecord): Promise<boolean>;
+}
+
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, TournamentsPort {}
