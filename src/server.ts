@@ -18,6 +18,7 @@ import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
+import { TournamentService, tournamentsRouter } from "./tournaments";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
 import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
@@ -111,6 +112,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const quick = new QuickMatch(presence, rooms, players, games);
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
+  const tournaments = new TournamentService(store, games, players, baseUrl);
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -148,7 +150,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     players,
     decide: (view, level) => ai.decide(view, level),
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
-    onFinished: (record) => challenges.onGameFinished(record),
+    onFinished: async (record) => {
+      await challenges.onGameFinished(record);
+      await tournaments.onGameFinished(record);
+    },
     log,
     metrics,
     baseUrl,
@@ -215,7 +220,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         games,
         quick,
         players,
-        extraRouters: [events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
+        extraRouters: [events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },

@@ -44,6 +44,8 @@ export interface GameRecord {
   decidedBy?: DecidedBy;
   /** Agent challenge this game plays, if any. */
   challengeToken?: string;
+  /** Tournament this game is a pairing of, if any: its result is reported to that tournament. */
+  tournamentId?: string;
   /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
   owner?: string;
   /**
@@ -189,7 +191,14 @@ export interface CommunityRecord {
 export interface TournamentGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" }
 
 /** An entrant; a withdrawn one keeps their results and is paired no more. */
-export interface TournamentEntrant { playerId: string; name: string; rating: number; withdrawn?: boolean }
+export interface TournamentEntrant {
+  playerId: string;
+  name: string;
+  rating: number;
+  withdrawn?: boolean;
+  /** Hash of the entrant's token, which is also the seat token of every game the tournament pairs them in. */
+  tokenHash?: string;
+}
 
 /**
  * A tournament as one document, rewritten whole under a version check: it is small (entrants and rounds), and
@@ -204,6 +213,8 @@ export interface TournamentRecord {
   status: "open" | "running" | "finished";
   createdAt: string;
   updatedAt: string;
+  /** Hash of the token that may start the tournament (returned once, to its creator). */
+  directorTokenHash?: string;
   /** 1 when created; each replace stores `version + 1` of the one it read. */
   version: number;
   entrants: TournamentEntrant[];
