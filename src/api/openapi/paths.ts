@@ -12,6 +12,7 @@ import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
 import { ClaimBody } from "../routes/players";
 import * as R from "./responses";
+import { tournamentOps } from "./tournaments";
 
 type Status = number;
 type Responses = RouteConfig["responses"];
@@ -302,6 +303,6 @@ export function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
   // Any body can be too large or not JSON: 413 and 400 are answers of every operation that takes one.
-  for (const op of ops) registry.registerPath(op.request?.body ? { ...op, responses: { ...problems(400, 413), ...op.responses } } : op);
+  for (const op of [...ops, ...tournamentOps(problems)]) registry.registerPath(op.request?.body ? { ...op, responses: { ...problems(400, 413), ...op.responses } } : op);
   return registry;
 }
