@@ -112,7 +112,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const quick = new QuickMatch(presence, rooms, players, games);
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
-  const tournaments = new TournamentService(store, games, players, baseUrl);
+  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -131,6 +131,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
     currentState: async (name, args) => {
       if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
+      // Tournament events are told as they happen; the current round is on GET /tournaments/{id}/games.
+      if (name.startsWith("tournament.")) return { cursor: null, events: [] };
       const now = await games.eventsNow(String(args.game_id), name, args);
       const streamed = name === "game.move" || name === "game.turn";
       return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };

@@ -13,6 +13,8 @@ import type { GameRecord, GamesPort, TournamentRecord, TournamentsPort } from ".
 import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
 import { exportTrf } from "./trf";
 import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
+import type { EmittedEvent } from "../events";
+import type { EventData } from "../events/catalog";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
@@ -25,6 +27,7 @@ export class TournamentService {
     private readonly gameService: Pick<GameService, "createForTournament">,
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
+    private readonly emit: (e: EmittedEvent) => void = () => {},
   ) {}
 
   async create(body: CreateTournamentBody) {
@@ -80,21 +83,28 @@ export class TournamentService {
       this.pairNext(t);
     });
     await this.createGames(t);
+    this.emitEvent("tournament.started", { tournament_id: t.id }, {
+      tournament_id: t.id, rounds: t.rounds, entrants: t.entrants.length, url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
+    });
+    this.announce(t);
     return this.view(t);
   }
 
   /** Counts a finished game of a tournament once, then pairs the next round when this one is complete. */
   async onGameFinished(game: GameRecord): Promise<void> {
     if (!game.tournamentId) return;
+    let next: "paired" | "finished" | null = null;
     const t = await this.change(game.tournamentId, (t) => {
+      next = null;
       const g = t.played.flatMap((r) => r.games).find((x) => x.gameId === game.id);
       if (!g || g.outcome) return false;
       const firstSeat = game.firstPlayer;
       // An aborted game (no winner) counts as a draw: both seats were present, neither won.
       g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === firstSeat ? "first" : "second";
-      if (t.played.at(-1)!.games.every((x) => x.outcome)) this.pairNext(t);
+      if (t.played.at(-1)!.games.every((x) => x.outcome)) next = this.pairNext(t);
     });
     await this.createGames(t);
+    if (next) this.announce(t);
   }
 
   async standings(id: string) {
@@ -155,14 +165,41 @@ export class TournamentService {
   }
 
   /** Pairs the next round into `t`, or finishes it when the rounds are played or fewer than two remain. */
-  private pairNext(t: TournamentRecord): void {
+  private pairNext(t: TournamentRecord): "paired" | "finished" {
     const active = swissPlayers(t).filter((p) => !t.entrants.find((e) => e.playerId === p.id)!.withdrawn);
     if (t.played.length >= t.rounds || active.length < 2) {
       t.status = "finished";
-      return;
+      return "finished";
     }
     const round = pairRound(active, swissRounds(t));
     t.played.push({ games: round.pairings.map((p) => ({ first: p.first, second: p.second, gameId: newGameId() })), ...(round.bye ? { bye: round.bye } : {}) });
+    return "paired";
+  }
+
+  /** Tells what the last stored change did: each entrant their pairing, or everyone the final standings. */
+  private announce(t: TournamentRecord): void {
+    if (t.status === "finished") {
+      const table = standings(swissPlayers(t), swissRounds(t)).map((s) => ({ rank: s.rank, player_id: s.id, score: s.score }));
+      this.emitEvent("tournament.finished", { tournament_id: t.id }, {
+        tournament_id: t.id, standings: table, url: `${this.baseUrl}/api/v1/tournaments/${t.id}/standings`,
+      });
+      return;
+    }
+    const round = t.played.at(-1)!;
+    const tell = (playerId: string, gameId: string | null, first: boolean, opponentId: string | null) =>
+      this.emitEvent("tournament.paired", { tournament_id: t.id, player_id: playerId }, {
+        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, first, opponent_id: opponentId,
+        token_hint: "entrant", url: gameId ? `${this.baseUrl}/api/v1/games/${gameId}` : null,
+      });
+    for (const g of round.games) {
+      tell(g.first, g.gameId, true, g.second);
+      tell(g.second, g.gameId, false, g.first);
+    }
+    if (round.bye) tell(round.bye, null, false, null);
+  }
+
+  private emitEvent<N extends "tournament.started" | "tournament.paired" | "tournament.finished">(name: N, match: Record<string, string>, data: EventData<N>): void {
+    this.emit({ name, match, data });
   }
 
   /** Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it). */
