@@ -18,7 +18,8 @@ import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
-import { TournamentService, tournamentsRouter } from "./tournaments";
+import { TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
+import { TournamentRoom } from "../rooms/tournament-room";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
 import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
@@ -112,7 +113,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const quick = new QuickMatch(presence, rooms, players, games);
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
-  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e));
+  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -247,6 +248,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // The room's own count of its messages uses the transport's frame budget: one number for both.
   server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission, framesPerSecond: config.limits.framesPerSecond } as never);
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
+  server.define("tournament", TournamentRoom, { deps: { read: (id: string) => store.getTournament(id), log } } as never).filterBy(["tournamentId"]);
 
   await server.listen(config.port, config.host);
   const httpServer = (server.transport as unknown as { server: HttpServer }).server;

@@ -2,6 +2,6 @@
 export * from "./swiss";
 export * from "./trf";
 export * from "./arena";
-export { TournamentService } from "./service";
+export { TournamentService, standingRows, tournamentChannel } from "./service";
 export { tournamentsRouter } from "./routes";
 export { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery } from "./schemas";

@@ -28,6 +28,8 @@ export class TournamentService {
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
     private readonly emit: (e: EmittedEvent) => void = () => {},
+    /** Told after every stored change, so the tournament's room (in any process) shows it. */
+    private readonly changed: (id: string) => void = () => {},
   ) {}
 
   async create(body: CreateTournamentBody) {
@@ -109,14 +111,7 @@ export class TournamentService {
 
   async standings(id: string) {
     const t = await this.get(id);
-    const names = new Map(t.entrants.map((e) => [e.playerId, e]));
-    return {
-      id: t.id, status: t.status, round: t.played.length, rounds: t.rounds,
-      standings: standings(swissPlayers(t), swissRounds(t)).map((s) => ({
-        rank: s.rank, playerId: s.id, name: names.get(s.id)!.name, rating: s.rating, score: s.score,
-        buchholz: s.buchholz, sonnebornBerger: s.sonnebornBerger, withdrawn: Boolean(names.get(s.id)!.withdrawn),
-      })),
-    };
+    return { id: t.id, status: t.status, round: t.played.length, rounds: t.rounds, standings: standingRows(t) };
   }
 
   async games(id: string) {
@@ -152,7 +147,10 @@ export class TournamentService {
       if (edit(t) === false) return t;
       t.version += 1;
       t.updatedAt = new Date().toISOString();
-      if (await this.store.replaceTournamentIf(t)) return t;
+      if (await this.store.replaceTournamentIf(t)) {
+        this.changed(t.id);
+        return t;
+      }
     }
     throw new AppError("conflict", "the tournament kept changing; retry");
   }
@@ -229,6 +227,18 @@ export class TournamentService {
 
 /** Entrants per tournament: keeps a round's pairing and its games' creation bounded. */
 const MAX_ENTRANTS = 1000;
+
+/** The standings table as REST and the tournament room show it. */
+export function standingRows(t: TournamentRecord) {
+  const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
+  return standings(swissPlayers(t), swissRounds(t)).map((s) => ({
+    rank: s.rank, playerId: s.id, name: byId.get(s.id)!.name, rating: s.rating, score: s.score,
+    buchholz: s.buchholz, sonnebornBerger: s.sonnebornBerger, withdrawn: Boolean(byId.get(s.id)!.withdrawn),
+  }));
+}
+
+/** Presence channel on which a tournament's stored changes are announced. */
+export const tournamentChannel = (id: string): string => `tournament:${id}`;
 
 const swissPlayers = (t: TournamentRecord): SwissPlayer[] => t.entrants.map((e) => ({ id: e.playerId, rating: e.rating }));
 const swissRounds = (t: TournamentRecord): SwissRound[] =>
