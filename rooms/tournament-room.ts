@@ -13,6 +13,8 @@ import { projectTournament, TournamentRoomState } from "./tournament-state";
 
 export interface TournamentRoomDeps {
   read(id: string): Promise<TournamentRecord | null>;
+  /** Counts results a crash left uncounted (TournamentService.reconcile). */
+  reconcile(id: string): Promise<void>;
   log: Logger;
 }
 
@@ -39,6 +41,8 @@ export class TournamentRoom extends Room<{ state: TournamentRoomState }> {
     if (!stored) throw new ServerError(404, `not_found: no tournament with id ${this.tournamentId}`);
     projectTournament(stored, this.state);
     await this.presence.subscribe(tournamentChannel(this.tournamentId), this.onChange);
+    // A change it makes is announced on the channel just subscribed, so the room shows it.
+    void this.deps.reconcile(this.tournamentId).catch((err: unknown) => this.deps.log.warn({ err, tournamentId: this.tournamentId }, "tournament reconciliation failed"));
   }
 
   private async refresh(): Promise<void> {

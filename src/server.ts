@@ -53,6 +53,7 @@ export interface RunningServer {
   store: Store;
   events: Events;
   games: GameService;
+  tournaments: TournamentService;
   log: Logger;
   /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
   close(): Promise<void>;
@@ -248,7 +249,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // The room's own count of its messages uses the transport's frame budget: one number for both.
   server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission, framesPerSecond: config.limits.framesPerSecond } as never);
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
-  server.define("tournament", TournamentRoom, { deps: { read: (id: string) => store.getTournament(id), log } } as never).filterBy(["tournamentId"]);
+  server.define("tournament", TournamentRoom, { deps: { read: (id: string) => store.getTournament(id), reconcile: (id: string) => tournaments.reconcile(id), log } } as never).filterBy(["tournamentId"]);
 
   await server.listen(config.port, config.host);
   const httpServer = (server.transport as unknown as { server: HttpServer }).server;
@@ -287,6 +288,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
+  // Results whose finish hook a crash cut off are counted now; a slow store must not hold up the start.
+  void tournaments.reconcileRunning().catch((err: unknown) => log.warn({ err }, "tournament reconciliation failed"));
   const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
   sweep.start();
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
@@ -299,6 +302,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store,
     events,
     games,
+    tournaments,
     log,
     close: () =>
       (closing ??= (async () => {

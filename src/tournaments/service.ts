@@ -109,6 +109,29 @@ export class TournamentService {
     if (next) this.announce(t);
   }
 
+  /**
+   * Counts what a crash may have left uncounted in a running tournament: a finished game of the current round
+   * whose finish hook never ran (the process died after storing the game), and games of a stored pairing that
+   * were never created. Idempotent; run at start-up and when the tournament's room opens.
+   */
+  async reconcile(id: string): Promise<void> {
+    const t = await this.get(id);
+    if (t.status !== "running") return;
+    await this.createGames(t);
+    for (const g of t.played.at(-1)?.games ?? []) {
+      if (g.outcome) continue;
+      const game = await this.store.getGame(g.gameId);
+      if (game?.status === "finished") await this.onGameFinished(game);
+    }
+  }
+
+  /** Reconciles every running tournament among the newest `limit`; failures are the caller's to log. */
+  async reconcileRunning(limit = 100): Promise<void> {
+    for (const t of await this.store.listTournaments(limit)) {
+      if (t.status === "running") await this.reconcile(t.id);
+    }
+  }
+
   async standings(id: string) {
     const t = await this.get(id);
     return { id: t.id, status: t.status, round: t.played.length, rounds: t.rounds, standings: standingRows(t) };

@@ -116,3 +116,43 @@ describe("Swiss tournament over REST", function () {
     }
   });
 });
+
+describe("Swiss tournament after a crash", function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+
+  before(async () => {
+    server = await bootServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("counts, once, a finished game whose result a crash kept from the tournament", async () => {
+    const base = server.url;
+    const t = await http(base, "POST", "/api/v1/tournaments", { name: "Crash", rounds: 1 });
+    const id = t.json.tournament.id as string;
+    const a = (await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name: "Ann" })).json;
+    const b = (await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name: "Ben" })).json;
+    await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(t.json.directorToken));
+    const gameId = (await http(base, "GET", `/api/v1/tournaments/${id}/games`)).json.rounds[0].games[0].gameId as string;
+    await Promise.all([playToEnd(base, gameId, a.playerToken), playToEnd(base, gameId, b.playerToken)]);
+    await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished");
+    const counted = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings;
+
+    // The state a process killed between storing the game and its finish hook leaves behind.
+    const stored = (await server.store.getTournament(id))!;
+    const lost = structuredClone(stored);
+    delete lost.played[0].games[0].outcome;
+    lost.status = "running";
+    lost.version += 1;
+    assert.ok(await server.store.replaceTournamentIf(lost));
+
+    await server.tournaments.reconcile(id);
+    await server.tournaments.reconcile(id);
+    const after = (await server.store.getTournament(id))!;
+    assert.equal(after.status, "finished");
+    assert.equal(after.played[0].games[0].outcome, stored.played[0].games[0].outcome);
+    assert.deepEqual((await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings, counted);
+  });
+});
