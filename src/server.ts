@@ -114,7 +114,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const quick = new QuickMatch(presence, rooms, players, games);
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({ store, games, players, emit: (e) => events.emit(e), baseUrl });
-  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1));
+  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).

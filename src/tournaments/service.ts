@@ -30,6 +30,7 @@ export class TournamentService {
     private readonly emit: (e: EmittedEvent) => void = () => {},
     /** Told after every stored change, so the tournament's room (in any process) shows it. */
     private readonly changed: (id: string) => void = () => {},
+    private readonly maxEntrants = 1000,
   ) {}
 
   async create(body: CreateTournamentBody) {
@@ -58,7 +59,7 @@ export class TournamentService {
     const token = newPlayerToken();
     const t = await this.change(id, (t) => {
       if (t.status !== "open") throw new AppError("conflict", "the tournament has started: entries are closed");
-      if (t.entrants.length >= MAX_ENTRANTS) throw new AppError("conflict", `the tournament is full (${MAX_ENTRANTS} entrants)`);
+      if (t.entrants.length >= this.maxEntrants) throw new AppError("conflict", `the tournament is full (${this.maxEntrants} entrants)`);
       if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
       t.entrants.push({ playerId: player.id, name: player.name, rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
     });
@@ -247,9 +248,6 @@ export class TournamentService {
     };
   }
 }
-
-/** Entrants per tournament: keeps a round's pairing and its games' creation bounded. */
-const MAX_ENTRANTS = 1000;
 
 /** The standings table as REST and the tournament room show it. */
 export function standingRows(t: TournamentRecord) {

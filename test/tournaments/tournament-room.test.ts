@@ -13,7 +13,7 @@ describe("Tournament room", function () {
   let server: RunningServer;
 
   before(async () => {
-    server = await bootServer();
+    server = await bootServer({ tournamentMaxEntrants: 3 });
   });
   after(async () => {
     await server?.close();
@@ -25,6 +25,9 @@ describe("Tournament room", function () {
     const id = t.json.tournament.id as string;
     const entrants: { playerId: string; playerToken: string }[] = [];
     for (const name of ["Ann", "Ben", "Cal"]) entrants.push((await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name })).json);
+    const full = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name: "Dan" });
+    assert.equal(full.status, 409, "TOURNAMENT_MAX_ENTRANTS is 3 here");
+    assert.match(full.json.detail, /full \(3 entrants\)/);
 
     const room = await new Client(base).joinOrCreate("tournament", { tournamentId: id });
     const state = room.state;
