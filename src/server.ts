@@ -194,6 +194,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     games,
     quick,
     players,
+    tournaments,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },

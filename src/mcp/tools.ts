@@ -5,40 +5,13 @@
  */
 import { z } from "zod";
 import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
-import type { GameService } from "../games/service";
-import type { QuickMatch } from "../games/quick-match";
-import type { LongPolls } from "../api/long-polls";
-import type { PlayerService } from "../players/service";
+import { def, type ToolDef } from "./tool-def";
+import { TOURNAMENT_TOOLS } from "./tournament-tools";
 
 const gameId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a game id").describe("game id");
 const playerToken = z.string().min(1).max(200).describe("the seat's player token (pt_...), returned when the seat was taken");
 
-export interface ToolDeps {
-  games: GameService;
-  quick: QuickMatch;
-  players: PlayerService;
-  /** Long-polls waiting per address, shared with REST. */
-  longPolls: LongPolls;
-  /** The client address of the session (the one that initialized it). */
-  address: string;
-}
-
-export interface ToolDef {
-  name: string;
-  description: string;
-  input: z.ZodObject;
-  /** Read-only tools are marked so agents may call them freely. */
-  readOnly: boolean;
-  run(args: unknown, deps: ToolDeps): Promise<unknown>;
-}
-
-const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({
-  name,
-  description,
-  input,
-  readOnly,
-  run,
-});
+export type { ToolDef, ToolDeps } from "./tool-def";
 
 export const TOOLS: ToolDef[] = [
   def("create_game", false,
@@ -87,4 +60,5 @@ export const TOOLS: ToolDef[] = [
       cursor: z.string().max(200).optional(),
     }).strict(),
     (a, d) => d.games.list(a)),
+  ...TOURNAMENT_TOOLS,
 ];

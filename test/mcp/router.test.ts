@@ -39,7 +39,7 @@ describe("Unit: MCP router sessions", function () {
     await assert.rejects(first.client.listTools(), /404|Session not found|unknown or expired session/i);
     await first.client.close();
     const second = await connect(base);
-    assert.equal((await second.client.listTools()).tools.length, 12);
+    assert.equal((await second.client.listTools()).tools.length, 21); // twelve game tools and nine tournament tools
     await second.close();
   });
 });
