@@ -155,8 +155,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     decide: (view, level) => ai.decide(view, level),
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
     onFinished: async (record) => {
-      await challenges.onGameFinished(record);
-      await tournaments.onGameFinished(record);
+      // Independent hooks: a failing challenge settlement must not keep a tournament from counting the game.
+      const failed = (await Promise.allSettled([challenges.onGameFinished(record), tournaments.onGameFinished(record)]))
+        .find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
     },
     log,
     metrics,
