@@ -53,6 +53,8 @@ describe("Swiss pairing", () => {
     }), { numRuns: 150 });
   });
 
+  // Up to 20 players and 10 rounds (3,000 runs pass). In longer events the seat rule can give way for a round:
+  // 36 players over 17 rounds gave one player three second moves in a row (docs/TOURNAMENTS.md).
   it("keeps seats balanced: first-mover count within 2 of second-mover count, never three in a row", () => {
     fc.assert(fc.property(tournament, ({ players, rounds, results }) => {
       const history = play(players, rounds, (i) => results[i % 200]);
