@@ -38,6 +38,8 @@ export const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Milliseconds the house opponent waits before moving (a human-like pace). */
   HOUSE_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(800),
+  /** Most entrants one tournament accepts (a round's pairing and its games' creation stay bounded). */
+  TOURNAMENT_MAX_ENTRANTS: z.coerce.number().int().min(2).max(10000).default(1000),
   /** Seconds a waiting game (no second player) lives before it is aborted. */
   WAITING_GAME_TTL_S: z.coerce.number().int().min(1).default(24 * 3600),
   /**
@@ -137,6 +139,7 @@ export type Config = {
   webhookAllowPrivate: boolean;
   houseDelayMs: number;
   waitingGameTtlS: number;
+  tournamentMaxEntrants: number;
   /** WAITING_ROOM_IDLE_S in milliseconds. */
   waitingRoomIdleMs: number;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
@@ -181,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     houseDelayMs: e.HOUSE_DELAY_MS,
     waitingGameTtlS: e.WAITING_GAME_TTL_S,
+    tournamentMaxEntrants: e.TOURNAMENT_MAX_ENTRANTS,
     waitingRoomIdleMs: e.WAITING_ROOM_IDLE_S * 1000,
     logLevel: e.LOG_LEVEL,
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -19,6 +19,8 @@ import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
+import { TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
+import { TournamentRoom } from "../rooms/tournament-room";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
 import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
@@ -54,6 +56,7 @@ export interface RunningServer {
   games: GameService;
   /** The bot event hub (its size shows what idle streams hold). */
   botStreams: BotStreamHub;
+  tournaments: TournamentService;
   log: Logger;
   /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
   close(): Promise<void>;
@@ -121,6 +124,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store, games, players, emit: (e) => events.emit(e), baseUrl,
     hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
   });
+  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -140,6 +144,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
     currentState: async (name, args) => {
       if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
+      // Tournament events are told as they happen; the current round is on GET /tournaments/{id}/games.
+      if (name.startsWith("tournament.")) return { cursor: null, events: [] };
       const now = await games.eventsNow(String(args.game_id), name, args);
       const streamed = name === "game.move" || name === "game.turn";
       return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };
@@ -159,7 +165,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     players,
     decide: (view, level) => ai.decide(view, level),
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
-    onFinished: (record) => challenges.onGameFinished(record),
+    onFinished: async (record) => {
+      // Independent hooks: a failing challenge settlement must not keep a tournament from counting the game.
+      const failed = (await Promise.allSettled([challenges.onGameFinished(record), tournaments.onGameFinished(record)]))
+        .find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    },
     log,
     metrics,
     baseUrl,
@@ -196,6 +207,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     games,
     quick,
     players,
+    tournaments,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
@@ -228,7 +240,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -253,6 +265,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // The room's own count of its messages uses the transport's frame budget: one number for both.
   server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission, framesPerSecond: config.limits.framesPerSecond } as never);
   server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
+  server.define("tournament", TournamentRoom, { deps: { read: (id: string) => store.getTournament(id), reconcile: (id: string) => tournaments.reconcile(id), log } } as never).filterBy(["tournamentId"]);
 
   await server.listen(config.port, config.host);
   const httpServer = (server.transport as unknown as { server: HttpServer }).server;
@@ -291,6 +304,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
+  // Results whose finish hook a crash cut off are counted now; a slow store must not hold up the start.
+  void tournaments.reconcileRunning().catch((err: unknown) => log.warn({ err }, "tournament reconciliation failed"));
   const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
   sweep.start();
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
@@ -304,6 +319,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     events,
     games,
     botStreams,
+    tournaments,
     log,
     close: () =>
       (closing ??= (async () => {

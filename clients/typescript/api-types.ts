@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/join/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check an invite code
+         * @description What an invite code opens, without claiming it: whether its seat is still open (`open`, `used`, `closed`) and the game's public facts.
+         */
+        get: operations["getInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/quick-match": {
         parameters: {
             query?: never;
@@ -263,6 +283,46 @@ export interface paths {
          * @description Moves a guest profile to a new account; the account's secret is answered once.
          */
         post: operations["claimPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a player's games
+         * @description A player's public games, newest first, each with the seat they sat in and their result; paged with `cursor`.
+         */
+        get: operations["listPlayerGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player leaderboard
+         * @description Everyone by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`.
+         */
+        get: operations["playerLeaderboard"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -725,6 +785,170 @@ export interface paths {
          * @description The OpenAPI 3.1 document of this API, generated from the schemas that validate its requests.
          */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tournaments
+         * @description Tournaments, newest first.
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description A swiss tournament, open for entries until its director starts it. The `directorToken` is in this answer only.
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tournament
+         * @description Its status, rounds and entrants, with links to its standings, games and TRF report.
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a tournament
+         * @description Enters an open tournament. The `playerToken` (shown once) is the entrant's seat token in every game the tournament pairs them in.
+         */
+        post: operations["joinTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a tournament
+         * @description Closes entries and pairs round 1 (the director token).
+         */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw from a tournament
+         * @description The entrant's results stay; they are paired no more (their entrant token).
+         */
+        post: operations["withdrawFromTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tournament's standings
+         * @description Score, then Buchholz and Sonneborn-Berger.
+         */
+        get: operations["getTournamentStandings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tournament's games
+         * @description Every round's games (first mover first) with their outcomes, and each round's bye.
+         */
+        get: operations["getTournamentGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{id}/trf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a tournament as TRF
+         * @description The FIDE TRF-16 report, which standard pairing checkers read.
+         */
+        get: operations["getTournamentTrf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1770,6 +1994,36 @@ export interface components {
                 other: string[];
             };
         };
+        Tournament: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            format: "swiss";
+            /** @enum {string} */
+            ruleset: "classic" | "mutators";
+            rounds: number;
+            /** @description rounds paired so far */
+            round: number;
+            /** @enum {string} */
+            status: "open" | "running" | "finished";
+            createdAt: string;
+            entrants: {
+                playerId: string;
+                name: string;
+                rating: number;
+                withdrawn: boolean;
+            }[];
+            urls: {
+                /** @description absolute URL on this service */
+                self: string;
+                /** @description absolute URL on this service */
+                standings: string;
+                /** @description absolute URL on this service */
+                games: string;
+                /** @description absolute URL on this service */
+                trf: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -2059,6 +2313,59 @@ export interface operations {
             };
         };
     };
+    getInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        /**
+                         * @description open: the seat can be claimed; used: someone has claimed it; closed: the game no longer waits
+                         * @enum {string}
+                         */
+                        status: "open" | "used" | "closed";
+                        game: {
+                            id: string;
+                            ruleset: string;
+                            /** @description the name of the seat that sent the invite, once seated */
+                            host: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     quickMatch: {
         parameters: {
             query?: never;
@@ -2083,6 +2390,11 @@ export interface operations {
                     champion?: "knight" | "bastion" | "usurper" | "herald" | "tidecaller" | "reaver";
                     /** @default 0 */
                     wait?: number;
+                    /**
+                     * @description true: the answer also carries `seatReservation`, for `client.consumeSeatReservation(...)` of a Colyseus SDK, instead of `joinById`'s own matchmaking request; it lapses if unused within 15 s
+                     * @default false
+                     */
+                    reserveSeat?: boolean;
                 };
             };
         };
@@ -2106,6 +2418,7 @@ export interface operations {
                         /** @description the seat's token, shown once */
                         playerToken: string;
                         player: components["schemas"]["Player"];
+                        seatReservation?: components["schemas"]["SeatReservation"];
                     };
                 };
             };
@@ -2195,6 +2508,7 @@ export interface operations {
                         /** @description the seat's token, shown once */
                         playerToken: string;
                         player: components["schemas"]["Player"];
+                        seatReservation?: components["schemas"]["SeatReservation"];
                     };
                 };
             };
@@ -2916,6 +3230,181 @@ export interface operations {
             };
         };
     };
+    listPlayerGames: {
+        parameters: {
+            query?: {
+                /** @description an integer from 0 to 100 */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description player id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        player: string;
+                        games: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "waiting" | "active" | "finished";
+                            ruleset: string;
+                            opponent: string;
+                            moveCount: number;
+                            /** @description points of each seat */
+                            score: {
+                                A: number;
+                                B: number;
+                            };
+                            /** @description seat names */
+                            players: {
+                                A: string | null;
+                                B: string | null;
+                            };
+                            /**
+                             * @description A, B, draw, or null while undecided or when aborted
+                             * @enum {string|null}
+                             */
+                            winner: "A" | "B" | "draw" | null;
+                            /** @description ISO 8601 time */
+                            createdAt: string;
+                            urls: components["schemas"]["GameLinks"];
+                            /**
+                             * @description the seat this player sat in
+                             * @enum {string}
+                             */
+                            seat: "A" | "B";
+                            /**
+                             * @description this player's result; null until the game ends
+                             * @enum {string|null}
+                             */
+                            result: "win" | "loss" | "draw" | "aborted" | null;
+                            decidedBy: string | null;
+                            /** @description ISO 8601 time */
+                            finishedAt: string | null;
+                        }[];
+                        /** @description pass as `cursor` for the next page; null on the last */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    playerLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 */
+                limit?: number;
+                /** @description an integer from 0 to 100000 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limit: number;
+                        offset: number;
+                        /** @description people (profiles with at least one rated game), by rating */
+                        standings: {
+                            place: number;
+                            /** @enum {string} */
+                            kind: "person";
+                            player: {
+                                id: string;
+                                name: string;
+                                /** @description absolute URL on this service */
+                                url: string;
+                            };
+                            rating: number;
+                            rank: string;
+                            /** @description true while the rating is still settling (few games or a wide deviation) */
+                            provisional: boolean;
+                            games: number;
+                            wins: number;
+                            losses: number;
+                            draws: number;
+                            recentForm: string;
+                        }[];
+                        /** @description the house opponent's levels, each at its fixed rating (never updated) */
+                        bots: {
+                            /** @enum {string} */
+                            kind: "bot";
+                            name: string;
+                            level: string;
+                            rating: number;
+                            rank: string;
+                            /** @enum {boolean} */
+                            provisional: false;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listClubs: {
         parameters: {
             query?: {
@@ -3205,7 +3694,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played";
+                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished";
                     /** @description the event's arguments, as GET /games/events lists them */
                     arguments: {
                         [key: string]: unknown;
@@ -3304,14 +3793,18 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description the subscription's id, as subscribe answered it (or send delivery.secret) */
+                    id?: string;
                     /** @enum {string} */
-                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played";
+                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished";
                     /** @description the event's arguments, as GET /games/events lists them */
                     arguments: {
                         [key: string]: unknown;
                     };
                     delivery: {
                         url: string;
+                        /** @description the subscription's current secret (or send id) */
+                        secret?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3334,6 +3827,24 @@ export interface operations {
             };
             /** @description problem: `bad_request` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `forbidden` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4318,6 +4829,535 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tournaments: components["schemas"]["Tournament"][];
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @default swiss
+                     * @enum {string}
+                     */
+                    format?: "swiss";
+                    rounds: number;
+                    /**
+                     * @default classic
+                     * @enum {string}
+                     */
+                    ruleset?: "classic" | "mutators";
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tournament: components["schemas"]["Tournament"];
+                        /** @description starts the tournament; shown once, stored hashed */
+                        directorToken: string;
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    joinTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    player?: {
+                        id: string;
+                        secret: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description entered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tournament: components["schemas"]["Tournament"];
+                        playerId: string;
+                        /** @description the entrant's token: the seat token of every game the tournament pairs them in; shown once */
+                        playerToken: string;
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdrawFromTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTournamentStandings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "open" | "running" | "finished";
+                        round: number;
+                        rounds: number;
+                        standings: {
+                            rank: number;
+                            playerId: string;
+                            name: string;
+                            rating: number;
+                            score: number;
+                            buchholz: number;
+                            sonnebornBerger: number;
+                            withdrawn: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTournamentGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        rounds: {
+                            round: number;
+                            bye: string | null;
+                            games: {
+                                /** @description moves first */
+                                first: string;
+                                second: string;
+                                gameId: string;
+                                /**
+                                 * @description null while the game is played
+                                 * @enum {string|null}
+                                 */
+                                outcome: "first" | "second" | "draw" | null;
+                                /** @description absolute URL on this service */
+                                url: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTournamentTrf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tournament id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TRF-16 text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description problem: `rate_limited` */

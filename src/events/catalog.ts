@@ -5,7 +5,10 @@
  */
 import { z } from "zod";
 
-export const EVENT_NAMES = ["game.turn", "game.started", "game.move", "game.finished", "challenge.played"] as const;
+export const EVENT_NAMES = [
+  "game.turn", "game.started", "game.move", "game.finished", "challenge.played",
+  "tournament.started", "tournament.paired", "tournament.finished",
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 export const SeatSchema = z.enum(["A", "B"]).describe("seat, A or B");
@@ -26,6 +29,7 @@ export const DecidedBySchema = z.enum(["board_full", "resignation", "timeout", "
 export const SeatResultSchema = z.enum(["win", "loss", "draw"]).nullable().describe("the result from this seat's side; null for an aborted game");
 export const TieRuleSchema = z.enum(["first_mover", "draw"]).nullable().describe("the rule that decided a tied full board; null when the board was not tied");
 const gameId = z.string().min(1).max(128).describe("game identifier");
+const tournamentId = z.string().min(1).max(64).describe("tournament identifier");
 export const GameStatusSchema = z.enum(["waiting", "active", "finished"]);
 
 export const RanksSchema = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
@@ -48,6 +52,12 @@ export const ARGUMENT_SCHEMAS = {
   "game.move": z.strictObject({ game_id: gameId }),
   "game.finished": z.strictObject({ game_id: gameId }),
   "challenge.played": z.strictObject({ token: z.string().min(1).max(256).describe("agent challenge token") }),
+  "tournament.started": z.strictObject({ tournament_id: tournamentId }),
+  "tournament.paired": z.strictObject({
+    tournament_id: tournamentId,
+    player_id: z.string().min(1).max(64).describe("the entrant's player id: their own pairings only"),
+  }),
+  "tournament.finished": z.strictObject({ tournament_id: tournamentId }),
 } satisfies Record<EventName, z.ZodType>;
 
 /**
@@ -110,6 +120,27 @@ export const DATA_SCHEMAS = {
     human: z.object({ id: z.string(), rating: z.number().int() }).describe("the human's profile id and rating after the game"),
     replay_url: z.string(),
   }),
+  "tournament.started": z.object({
+    tournament_id: tournamentId,
+    rounds: z.number().int().min(1),
+    entrants: z.number().int().min(2),
+    url: z.string().describe("the tournament"),
+  }),
+  "tournament.paired": z.object({
+    tournament_id: tournamentId,
+    round: z.number().int().min(1),
+    player_id: z.string(),
+    game_id: gameId.nullable().describe("null when the entrant has this round's bye"),
+    first: z.boolean().describe("true when the entrant moves first"),
+    opponent_id: z.string().nullable(),
+    token_hint: z.literal("entrant").describe("the seat's player token is the entrant token answered by join (kept hashed here, so not repeated)"),
+    url: z.string().nullable().describe("the game"),
+  }),
+  "tournament.finished": z.object({
+    tournament_id: tournamentId,
+    standings: z.array(z.object({ rank: z.number().int(), player_id: z.string(), score: z.number() })),
+    url: z.string().describe("the standings"),
+  }),
 } satisfies Record<EventName, z.ZodType>;
 
 export type EventArguments<N extends EventName> = z.infer<(typeof ARGUMENT_SCHEMAS)[N]>;
@@ -143,6 +174,12 @@ const META: Record<EventName, EntryMeta> = {
     description: "Once, when the human plays the hosted agent challenge: the verified result.",
     sequenced: false,
   },
+  "tournament.started": { description: "Once, when a tournament's entries close and round 1 is paired.", sequenced: false },
+  "tournament.paired": {
+    description: "Each round, to one entrant: the game id and whether they move first (or their bye).",
+    sequenced: false,
+  },
+  "tournament.finished": { description: "Once, when the last round's last game is counted: the final standings.", sequenced: false },
 };
 
 export const isEventName = (name: unknown): name is EventName =>

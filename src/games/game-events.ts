@@ -137,6 +137,9 @@ export function eventsHoldingNow(ctx: GameContext, name: EventName, args: Record
       return status === "finished" ? [finishedEvent(ctx, baseUrl)] : [];
     case "game.move": // begins after the moves already played
     case "challenge.played": // not a game's event
+    case "tournament.started":
+    case "tournament.paired":
+    case "tournament.finished":
       return [];
   }
 }

@@ -12,6 +12,10 @@ export function refusalOf(method: string, roomName: string): string | null {
   if (roomName === GAME_ROOM && (method === "create" || method === "join" || method === "joinOrCreate")) {
     return `games are created over REST (POST /api/v1/games) and entered with joinById(gameId); "${method}" is not offered`;
   }
+  // One room per tournament: a second, created beside it, would show the same tournament twice.
+  if (roomName === "tournament" && method === "create") {
+    return `a tournament is watched with joinOrCreate("tournament", { tournamentId })`;
+  }
   if (roomName === QUEUE_ROOM && method === "create") {
     return `the quick-match queue is entered with joinOrCreate("quick", { ruleset })`;
   }

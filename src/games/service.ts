@@ -112,6 +112,21 @@ export class GameService {
     return record.id;
   }
 
+  /**
+   * A tournament game, stored with the id the tournament committed first (so a retried pairing creates it at
+   * most once) and active at once. `first` takes whichever seat the seed makes the first mover.
+   */
+  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }): Promise<void> {
+    if (await this.store.getGame(id)) return;
+    const at = new Date().toISOString();
+    const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds: 120 }, at), id, tournamentId };
+    this.start(record, at);
+    const firstSeat = record.firstPlayer!;
+    const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
+    record.seats = { [firstSeat]: { ...first, kind: "human" }, [secondSeat]: { ...second, kind: "human" } };
+    await this.open(record);
+  }
+
   async join(body: JoinGameBody) {
     const game = await this.store.findGameByCode(body.code.toUpperCase());
     if (!game) throw new AppError("not_found", "no game has this invite code");

@@ -15,12 +15,14 @@ import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
+import type { TournamentService } from "../tournaments";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;
+  tournaments: TournamentService;
   events: Pick<Events, "subscriptions">;
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */

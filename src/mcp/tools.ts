@@ -6,43 +6,14 @@
 import { z } from "zod";
 import * as R from "../api/openapi/responses";
 import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
-import type { GameService } from "../games/service";
-import type { QuickMatch } from "../games/quick-match";
-import type { LongPolls } from "../api/long-polls";
-import type { PlayerService } from "../players/service";
+import { def, type ToolDef } from "./tool-def";
+import { TOURNAMENT_TOOLS } from "./tournament-tools";
 
 const gameId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a game id").describe("game id");
 const playerToken = z.string().min(1).max(200).describe("the seat's player token (pt_...), returned when the seat was taken");
 
-export interface ToolDeps {
-  games: GameService;
-  quick: QuickMatch;
-  players: PlayerService;
-  /** Long-polls waiting per address, shared with REST. */
-  longPolls: LongPolls;
-  /** The client address of the session (the one that initialized it). */
-  address: string;
-}
+export type { ToolDef, ToolDeps } from "./tool-def";
 
-export interface ToolDef {
-  name: string;
-  description: string;
-  input: z.ZodObject;
-  /** What a call answers (`structuredContent`): the REST operation's response schema, published as outputSchema. */
-  output: z.ZodType;
-  /** Read-only tools are marked so agents may call them freely. */
-  readOnly: boolean;
-  run(args: unknown, deps: ToolDeps): Promise<unknown>;
-}
-
-const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, output: z.ZodType, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({
-  name,
-  description,
-  input,
-  output,
-  readOnly,
-  run,
-});
 const QuickMatchAnswer = z.union([R.QuickMatchMatched, R.QuickMatchQueued]);
 /** The structuredContent of a refused call (src/mcp/results.ts): the REST problem's stable members. */
 export const toolProblemSchema = z.looseObject({ code: R.Problem.shape.code, status: z.number().int(), detail: z.string(), hint: z.string() });
@@ -101,4 +72,5 @@ export const TOOLS: ToolDef[] = [
       cursor: z.string().max(200).optional(),
     }).strict(),
     R.PlayerGames, (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor })),
+  ...TOURNAMENT_TOOLS,
 ];

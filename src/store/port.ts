@@ -44,6 +44,8 @@ export interface GameRecord {
   decidedBy?: DecidedBy;
   /** Agent challenge this game plays, if any. */
   challengeToken?: string;
+  /** Tournament this game is a pairing of, if any: its result is reported to that tournament. */
+  tournamentId?: string;
   /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
   owner?: string;
   /**
@@ -189,6 +191,40 @@ export interface CommunityRecord {
 }
 
 /** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
+/** A played or running game of a tournament round: seats by player id, `first` moves first (seat A). */
+export interface TournamentGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" }
+
+/** An entrant; a withdrawn one keeps their results and is paired no more. */
+export interface TournamentEntrant {
+  playerId: string;
+  name: string;
+  rating: number;
+  withdrawn?: boolean;
+  /** Hash of the entrant's token, which is also the seat token of every game the tournament pairs them in. */
+  tokenHash?: string;
+}
+
+/**
+ * A tournament as one document, rewritten whole under a version check: it is small (entrants and rounds), and
+ * the check makes every pairing or result a single compare-and-set, so two writers never pair a round twice.
+ */
+export interface TournamentRecord {
+  id: string;
+  name: string;
+  format: "swiss";
+  rounds: number;
+  ruleset: GameRecord["ruleset"];
+  status: "open" | "running" | "finished";
+  createdAt: string;
+  updatedAt: string;
+  /** Hash of the token that may start the tournament (returned once, to its creator). */
+  directorTokenHash?: string;
+  /** 1 when created; each replace stores `version + 1` of the one it read. */
+  version: number;
+  entrants: TournamentEntrant[];
+  played: { games: TournamentGame[]; bye?: string }[];
+}
+
 export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
 
 export interface ListGamesQuery {
@@ -414,4 +450,15 @@ export interface BotsPort {
 }
 
 /** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort {}
+/** Tournaments: one document each, replaced by compare-and-set on its version. */
+export interface TournamentsPort {
+  /** Fails with a duplicate key when the id is taken. */
+  createTournament(t: TournamentRecord): Promise<void>;
+  getTournament(id: string): Promise<TournamentRecord | null>;
+  /** Newest first. */
+  listTournaments(limit: number): Promise<TournamentRecord[]>;
+  /** Stores `t` when the stored version is `t.version - 1`; false (nothing written) when another write won. */
+  replaceTournamentIf(t: TournamentRecord): Promise<boolean>;
+}
+
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort {}

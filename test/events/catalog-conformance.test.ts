@@ -106,7 +106,21 @@ describe("Integration: emitted events match the published catalog", function () 
     await eventually(() => emitted.some((e) => e.name === "challenge.played" && e.data.token === ch.json.token), "challenge.played");
   });
 
-  it("every one of those events is accepted by its published schema, and all five names occurred", () => {
+  it("a two-entrant swiss of one round: tournament.started, tournament.paired, tournament.finished", async () => {
+    const t = await http(server.url, "POST", "/api/v1/tournaments", { name: "Catalog cup", rounds: 1 });
+    assert.equal(t.status, 201, t.text);
+    const id = t.json.tournament.id as string;
+    const a = await http(server.url, "POST", `/api/v1/tournaments/${id}/join`, { name: "Ann" });
+    const b = await http(server.url, "POST", `/api/v1/tournaments/${id}/join`, { name: "Ben" });
+    assert.equal((await http(server.url, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(t.json.directorToken))).status, 200);
+    const paired = emitted.filter((e) => e.name === "tournament.paired" && e.data.tournament_id === id);
+    assert.deepEqual(paired.map((e) => e.data.player_id).sort(), [a.json.playerId, b.json.playerId].sort());
+    const gameId = paired[0].data.game_id as string;
+    await Promise.all([playToEnd(server.url, gameId, a.json.playerToken), playToEnd(server.url, gameId, b.json.playerToken)]);
+    await eventually(() => emitted.some((e) => e.name === "tournament.finished" && e.data.tournament_id === id), "tournament.finished");
+  });
+
+  it("every one of those events is accepted by its published schema, and all eight names occurred", () => {
     const failures: string[] = [];
     for (const e of emitted) {
       const validate = validators.get(e.name);

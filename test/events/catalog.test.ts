@@ -4,7 +4,7 @@ import { isValidSecret, newEventId, newSubscriptionId } from "../../src/events/s
 import { generateSecret, subscriptionKey } from "../../src/events/index";
 
 describe("Unit: event catalog", () => {
-  it("describes each of the five events with arguments and a data schema", () => {
+  it("describes each of the eight events with arguments and a data schema", () => {
     const catalog = eventCatalog();
     assert.deepEqual(catalog.map((e) => e.name), [...EVENT_NAMES]);
     for (const e of catalog) {
@@ -22,6 +22,9 @@ describe("Unit: event catalog", () => {
       "game.move": ["game_id"],
       "game.finished": ["game_id"],
       "challenge.played": ["token"],
+      "tournament.started": ["tournament_id"],
+      "tournament.paired": ["player_id", "tournament_id"],
+      "tournament.finished": ["tournament_id"],
     });
   });
 

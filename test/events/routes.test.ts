@@ -34,11 +34,11 @@ describe("Integration: events routes", () => {
   const post = (path: string, body: unknown, raw = false) =>
     fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: raw ? (body as string) : JSON.stringify(body) });
 
-  it("lists the five events with their data schemas when the catalog is requested", async () => {
+  it("lists the eight events with their data schemas when the catalog is requested", async () => {
     const res = await fetch(`${base}/games/events`);
     assert.equal(res.status, 200);
     const { events } = (await res.json()) as { events: Array<{ name: string; data: { properties: Record<string, unknown> } }> };
-    assert.deepEqual(events.map((e) => e.name), ["game.turn", "game.started", "game.move", "game.finished", "challenge.played"]);
+    assert.deepEqual(events.map((e) => e.name), ["game.turn", "game.started", "game.move", "game.finished", "challenge.played", "tournament.started", "tournament.paired", "tournament.finished"]);
     assert.deepEqual(Object.keys(events[0].data.properties), ["game_id", "seat", "your_turn", "status", "move_count", "last_move", "score", "winner", "url"]);
   });
 

@@ -9,6 +9,8 @@ import { connect, playOneMove, playToTheEnd, type McpTestClient } from "./helper
 const TOOL_NAMES = [
   "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign",
   "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
+  "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
+  "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
 ];
 
 describe("Integration: MCP", function () {
@@ -27,7 +29,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the thirteen game tools with their input schemas when a client connects", async () => {
+  it("lists the thirteen game tools and the nine tournament tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;
@@ -65,6 +67,25 @@ describe("Integration: MCP", function () {
     assert.match(text, /legalMoves/);
     assert.match(text, /quick_match/);
     assert.match(text, /"version":3/);
+  });
+
+  it("runs a one-round swiss through the tournament tools, its game played by sync and move", async () => {
+    const created = await mcp.ok("create_tournament", { name: "Mcp cup", rounds: 1 });
+    const id = created.tournament.id as string;
+    const ann = await mcp.ok("join_tournament", { tournament_id: id, name: "Ann" });
+    const ben = await mcp.ok("join_tournament", { tournament_id: id, name: "Ben" });
+    assert.equal((await mcp.ok("start_tournament", { tournament_id: id, director_token: created.directorToken })).status, "running");
+    const gameId = (await mcp.ok("tournament_games", { tournament_id: id })).rounds[0].games[0].gameId as string;
+    await Promise.all([playToTheEnd(mcp, gameId, ann.playerToken), playToTheEnd(mcp, gameId, ben.playerToken)]);
+    for (let i = 0; i < 100 && (await mcp.ok("get_tournament", { tournament_id: id })).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 50));
+    const table = await mcp.ok("tournament_standings", { tournament_id: id });
+    assert.equal(table.status, "finished");
+    assert.equal(table.standings.reduce((s: number, r: { score: number }) => s + r.score, 0), 1);
+    assert.match((await mcp.ok("tournament_trf", { tournament_id: id })).trf, /^012 Mcp cup/);
+    assert.ok((await mcp.ok("list_tournaments", {})).tournaments.some((t: { id: string }) => t.id === id));
+    const refused = await mcp.raw("withdraw_from_tournament", { tournament_id: id, player_token: ann.playerToken });
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0].text, /finished/);
   });
 
   it("plays a full game against the house when sync and move are looped, then serves its replay and record", async () => {
@@ -107,9 +128,12 @@ describe("Integration: MCP", function () {
     assert.equal(early.structuredContent.code, "game_not_finished");
   });
 
-  it("returns the five events when events/list is called", async () => {
+  it("returns the eight events when events/list is called", async () => {
     const out = await mcp.method("events/list", {});
-    assert.deepEqual(out.events.map((e: { name: string }) => e.name).sort(), ["challenge.played", "game.finished", "game.move", "game.started", "game.turn"]);
+    assert.deepEqual(out.events.map((e: { name: string }) => e.name).sort(), [
+      "challenge.played", "game.finished", "game.move", "game.started", "game.turn",
+      "tournament.finished", "tournament.paired", "tournament.started",
+    ]);
   });
 
   it("answers JSON-RPC -32015 with data.reason not_https when events/subscribe names a non-https callback", async () => {

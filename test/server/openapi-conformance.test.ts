@@ -326,6 +326,34 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     }
   });
 
+  it("tournaments: create, list, read, join, start, withdraw, standings, games, TRF, refusals", async () => {
+    const created = await call("POST", "/tournaments", "/tournaments", { body: { name: "Docs swiss", rounds: 2 } });
+    assert.equal(created.status, 201);
+    const id = created.body.tournament.id as string;
+    assert.equal((await call("POST", "/tournaments", "/tournaments", { body: { name: "", rounds: 99 } })).status, 400);
+    await call("GET", "/tournaments", "/tournaments?limit=5");
+    assert.equal((await call("GET", "/tournaments", "/tournaments?limit=0")).status, 400);
+    const tokens: string[] = [];
+    for (const name of ["Ann", "Ben", "Cal"]) {
+      const j = await call("POST", "/tournaments/{id}/join", `/tournaments/${id}/join`, { body: { name } });
+      assert.equal(j.status, 201);
+      tokens.push(j.body.playerToken as string);
+    }
+    const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
+    assert.equal((await call("POST", "/tournaments/{id}/start", `/tournaments/${id}/start`, auth(tokens[0]))).status, 403);
+    assert.equal((await call("POST", "/tournaments/{id}/start", `/tournaments/${id}/start`)).status, 401);
+    assert.equal((await call("POST", "/tournaments/{id}/start", `/tournaments/${id}/start`, auth(created.body.directorToken))).status, 200);
+    assert.equal((await call("POST", "/tournaments/{id}/join", `/tournaments/${id}/join`, { body: { name: "Late" } })).status, 409);
+    assert.equal((await call("POST", "/tournaments/{id}/withdraw", `/tournaments/${id}/withdraw`, auth(tokens[2]))).status, 200);
+    assert.equal((await call("POST", "/tournaments/{id}/withdraw", `/tournaments/${id}/withdraw`)).status, 401);
+    assert.equal((await call("GET", "/tournaments/{id}", `/tournaments/${id}`)).status, 200);
+    assert.equal((await call("GET", "/tournaments/{id}", "/tournaments/t_nosuchthing1")).status, 404);
+    assert.equal((await call("GET", "/tournaments/{id}/standings", `/tournaments/${id}/standings`)).status, 200);
+    assert.equal((await call("GET", "/tournaments/{id}/games", `/tournaments/${id}/games`)).status, 200);
+    assert.equal((await call("GET", "/tournaments/{id}/trf", `/tournaments/${id}/trf`)).status, 200);
+    assert.equal((await call("GET", "/tournaments/{id}/trf", "/tournaments/t_nosuchthing1/trf")).status, 404);
+  });
+
   it("exercised every documented operation", () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
     assert.deepEqual(

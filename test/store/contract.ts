@@ -11,6 +11,7 @@ import { clusterContract } from "./contract-cluster";
 import { gamesContract } from "./contract-games";
 import { challengesContract, communitiesContract, playersContract } from "./contract-people";
 import { subscriptionsContract } from "./contract-subscriptions";
+import { tournamentsContract } from "./contract-tournaments";
 
 /** Hands the current test's store to the sub-suites, which are defined before any store exists. */
 export type StoreRef = () => Store;
@@ -54,6 +55,7 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
     challengesContract(ref);
     communitiesContract(ref);
     subscriptionsContract(ref);
+    tournamentsContract(ref);
     clusterContract(ref, openTwin);
     botsContract(ref);
   });

@@ -4,6 +4,18 @@
  * stays a list of schemas; the conformance test checks that every operation has both.
  */
 export const OPERATION_TEXTS: Record<string, { summary: string; description: string }> = {
+  getInvite: { summary: "Check an invite code", description: "What an invite code opens, without claiming it: whether its seat is still open (`open`, `used`, `closed`) and the game's public facts." },
+  listPlayerGames: { summary: "List a player's games", description: "A player's public games, newest first, each with the seat they sat in and their result; paged with `cursor`." },
+  playerLeaderboard: { summary: "The player leaderboard", description: "Everyone by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`." },
+  createTournament: { summary: "Create a tournament", description: "A swiss tournament, open for entries until its director starts it. The `directorToken` is in this answer only." },
+  listTournaments: { summary: "List tournaments", description: "Tournaments, newest first." },
+  getTournament: { summary: "Read a tournament", description: "Its status, rounds and entrants, with links to its standings, games and TRF report." },
+  joinTournament: { summary: "Enter a tournament", description: "Enters an open tournament. The `playerToken` (shown once) is the entrant's seat token in every game the tournament pairs them in." },
+  startTournament: { summary: "Start a tournament", description: "Closes entries and pairs round 1 (the director token)." },
+  withdrawFromTournament: { summary: "Withdraw from a tournament", description: "The entrant's results stay; they are paired no more (their entrant token)." },
+  getTournamentStandings: { summary: "Read a tournament's standings", description: "Score, then Buchholz and Sonneborn-Berger." },
+  getTournamentGames: { summary: "Read a tournament's games", description: "Every round's games (first mover first) with their outcomes, and each round's bye." },
+  getTournamentTrf: { summary: "Export a tournament as TRF", description: "The FIDE TRF-16 report, which standard pairing checkers read." },
   createGame: {
     summary: "Create a game",
     description: "`house`: a game against the house AI, started at once. `friend`: your seat plus an invite code for the other. `hosted`: two invite codes. The answer holds your seat's `playerToken`, shown once. With a bot key (`Authorization: Bearer bk_...`) the seat is the bot's profile.",

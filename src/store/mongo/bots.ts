@@ -22,7 +22,8 @@ export class MongoBots {
     await this.model.createIndexes();
   }
   async create(b: BotRecord): Promise<void> {
-    await this.model.insertMany([b], INSERT_DURABLY);
+    // A copy: insertMany stamps an _id on the document it is given.
+    await this.model.insertMany([{ ...b }], INSERT_DURABLY);
   }
   async get(id: string): Promise<BotRecord | null> {
     return (await this.model.findOne({ id }, NO_ID).lean<BotRecord>().exec()) ?? null;

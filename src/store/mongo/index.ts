@@ -4,7 +4,7 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, pageSize } from "../shared";
@@ -287,6 +287,22 @@ export class MongoStore implements Store {
     if (n === 0) return [];
     return this.m.challenges.find({ "agent.name": agentName }, NO_ID).sort({ createdAt: -1, token: -1 }).limit(n)
       .lean<ChallengeRecord[]>().exec();
+  }
+
+  async createTournament(t: TournamentRecord): Promise<void> {
+    await this.m.tournaments.insertMany([copy(t)], INSERT_DURABLY);
+  }
+  async getTournament(id: string): Promise<TournamentRecord | null> {
+    return this.m.tournaments.findOne({ id }, NO_ID).lean<TournamentRecord>().exec();
+  }
+  async listTournaments(limit: number): Promise<TournamentRecord[]> {
+    const n = pageSize(limit);
+    if (n === 0) return [];
+    return this.m.tournaments.find({}, NO_ID).sort({ createdAt: -1, id: -1 }).limit(n).lean<TournamentRecord[]>().exec();
+  }
+  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
+    const out = await this.m.tournaments.replaceOne({ id: t.id, version: t.version - 1 }, copy(t), DURABLY).exec();
+    return out.matchedCount === 1;
   }
 
   async createCommunity(c: CommunityRecord): Promise<void> {

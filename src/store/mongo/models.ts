@@ -64,6 +64,10 @@ export function createModels(conn: Connection, bufferTimeoutMS: number) {
       // Members of communities stored before members had their own documents.
       [{ members: 1 }],
     ])),
+    tournaments: m("Tournament", "tournaments", schema([
+      [{ id: 1 }, { unique: true }],
+      [{ createdAt: -1, id: -1 }],
+    ])),
     // One document per membership: a community's size is not bounded by a document's.
     members: m("CommunityMember", "community_members", schema([
       [{ communityId: 1, playerId: 1 }, { unique: true }],

@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -481,6 +481,22 @@ export class SqliteStore implements Store {
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     return parseAll<ChallengeRecord>(this.st.listChallenges.all(agentName, pageSize(limit)) as DocRow[]);
+  }
+
+  async createTournament(t: TournamentRecord): Promise<void> {
+    return this.durable(() => {
+      this.st.insertTournament.run({ id: t.id, createdAt: t.createdAt, version: t.version, doc: JSON.stringify(t) });
+    });
+  }
+  async getTournament(id: string): Promise<TournamentRecord | null> {
+    const row = this.st.getTournament.get(id) as DocRow | undefined;
+    return row ? (JSON.parse(row.doc) as TournamentRecord) : null;
+  }
+  async listTournaments(limit: number): Promise<TournamentRecord[]> {
+    return parseAll<TournamentRecord>(this.st.listTournaments.all(pageSize(limit)) as DocRow[]);
+  }
+  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
+    return this.durable(() => this.st.replaceTournament.run({ id: t.id, version: t.version, doc: JSON.stringify(t) }).changes === 1);
   }
 
   async createCommunity(c: CommunityRecord): Promise<void> {

@@ -89,6 +89,14 @@ CREATE TABLE IF NOT EXISTS community_members (
 );
 CREATE INDEX IF NOT EXISTS community_members_by_player ON community_members (player_id);
 
+CREATE TABLE IF NOT EXISTS tournaments (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_by_time ON tournaments (created_at, id);
+
 -- One row the health check rewrites: a write that is stored and synced shows the store can keep one.
 CREATE TABLE IF NOT EXISTS health_probe (
   id INTEGER PRIMARY KEY,

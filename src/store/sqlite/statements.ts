@@ -94,6 +94,11 @@ export function prepareStatements(db: Database) {
     getChallenge: p(`SELECT doc FROM challenges WHERE token = ?`),
     listChallenges: p(`SELECT doc FROM challenges WHERE agent_name = ? ORDER BY created_at DESC, token DESC LIMIT ?`),
 
+    insertTournament: p(`INSERT INTO tournaments (id, created_at, version, doc) VALUES (@id, @createdAt, @version, @doc)`),
+    getTournament: p(`SELECT doc FROM tournaments WHERE id = ?`),
+    listTournaments: p(`SELECT doc FROM tournaments ORDER BY created_at DESC, id DESC LIMIT ?`),
+    replaceTournament: p(`UPDATE tournaments SET version = @version, doc = @doc WHERE id = @id AND version = @version - 1`),
+
     insertCommunity: p(`INSERT INTO communities (id, kind, created_at, doc) VALUES (@id, @kind, @createdAt, @doc)`),
     getCommunity: p(`SELECT c.doc, ${MEMBERS} FROM communities c WHERE c.id = ?`),
     listCommunities: p(`SELECT c.doc, ${MEMBERS} FROM communities c ORDER BY c.created_at, c.id`),

@@ -1,0 +1,39 @@
+/** What an MCP tool is and what it may call: shared by the game tools and the tournament tools. */
+import type { z } from "zod";
+import type { LongPolls } from "../api/long-polls";
+import type { QuickMatch } from "../games/quick-match";
+import type { GameService } from "../games/service";
+import type { PlayerService } from "../players/service";
+import type { TournamentService } from "../tournaments";
+
+export interface ToolDeps {
+  games: GameService;
+  quick: QuickMatch;
+  players: PlayerService;
+  tournaments: TournamentService;
+  /** Long-polls waiting per address, shared with REST. */
+  longPolls: LongPolls;
+  /** The client address of the session (the one that initialized it). */
+  address: string;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  input: z.ZodObject;
+  /** What a call answers (`structuredContent`): the REST operation's response schema, published as outputSchema. */
+  output: z.ZodType;
+  /** Read-only tools are marked so agents may call them freely. */
+  readOnly: boolean;
+  run(args: unknown, deps: ToolDeps): Promise<unknown>;
+}
+
+export const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, output: z.ZodType, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({
+  name,
+  description,
+  input,
+  output,
+  readOnly,
+  run,
+});
+

@@ -1,0 +1,53 @@
+/** REST for tournaments under /api/v1/tournaments: create, list, read, join, start, withdraw, standings, games, TRF. */
+import { Router, type Request } from "express";
+import { AppError } from "../errors";
+import { bearerToken } from "../games/secrets";
+import { parse } from "../validation";
+import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "./schemas";
+import type { TournamentService } from "./service";
+
+function idOf(req: Request): string {
+  const id = String(req.params.id);
+  if (!TournamentId.test(id)) throw new AppError("not_found", `no tournament with id ${id}`);
+  return id;
+}
+
+function tokenOf(req: Request): string {
+  const token = bearerToken(req.headers.authorization);
+  if (!token) throw new AppError("unauthorized", "send the tournament token as `Authorization: Bearer pt_...`");
+  return token;
+}
+
+export function tournamentsRouter(tournaments: TournamentService): Router {
+  const r = Router();
+  r.post("/tournaments", async (req, res) => {
+    res.status(201).json(await tournaments.create(parse(CreateTournamentBody, req.body, "body")));
+  });
+  r.get("/tournaments", async (req, res) => {
+    res.json(await tournaments.list(parse(ListTournamentsQuery, req.query, "query").limit));
+  });
+  r.get("/tournaments/:id", async (req, res) => {
+    res.json(await tournaments.read(idOf(req)));
+  });
+  r.post("/tournaments/:id/join", async (req, res) => {
+    const id = idOf(req);
+    res.status(201).json(await tournaments.join(id, parse(JoinTournamentBody, req.body, "body")));
+  });
+  r.post("/tournaments/:id/start", async (req, res) => {
+    res.json(await tournaments.start(idOf(req), tokenOf(req)));
+  });
+  r.post("/tournaments/:id/withdraw", async (req, res) => {
+    res.json(await tournaments.withdraw(idOf(req), tokenOf(req)));
+  });
+  r.get("/tournaments/:id/standings", async (req, res) => {
+    res.json(await tournaments.standings(idOf(req)));
+  });
+  r.get("/tournaments/:id/games", async (req, res) => {
+    res.json(await tournaments.games(idOf(req)));
+  });
+  r.get("/tournaments/:id/trf", async (req, res) => {
+    const body = await tournaments.trf(idOf(req));
+    res.type("text/plain").send(body);
+  });
+  return r;
+}

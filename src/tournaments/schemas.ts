@@ -1,0 +1,22 @@
+/** Request schemas of the tournaments API (zod; also the OpenAPI document's source). */
+import { z } from "zod";
+import { queryInt } from "../validation";
+import { NameSchema, PlayerRefSchema, RulesetSchema } from "../games/schemas";
+
+export const CreateTournamentBody = z.object({
+  name: z.string().trim().min(1).max(60),
+  format: z.literal("swiss").default("swiss"),
+  rounds: z.number().int().min(1).max(20),
+  ruleset: RulesetSchema.default("classic"),
+}).strict();
+export type CreateTournamentBody = z.output<typeof CreateTournamentBody>;
+
+export const JoinTournamentBody = z.object({
+  name: NameSchema.optional(),
+  player: PlayerRefSchema.optional(),
+}).strict();
+export type JoinTournamentBody = z.output<typeof JoinTournamentBody>;
+
+export const ListTournamentsQuery = z.object({ limit: queryInt(1, 100, 20) }).strict();
+
+export const TournamentId = /^t_[A-Za-z0-9_-]{8,20}$/;

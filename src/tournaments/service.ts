@@ -1,0 +1,266 @@
+/**
+ * The tournaments application service: swiss tournaments kept as one stored document each and changed only
+ * by compare-and-set on its version, so that whichever process reports a result or pairs a round, a round is
+ * paired once and a result counted once. A round's game ids are committed with its pairing before the games
+ * are created, and creating them is idempotent, so a crash between the two loses nothing.
+ */
+import { randomBytes } from "node:crypto";
+import { AppError } from "../errors";
+import type { GameService } from "../games/service";
+import { newGameId, newPlayerToken, sameHash, sha256Hex } from "../games/secrets";
+import type { PlayerService } from "../players/service";
+import type { GameRecord, GamesPort, TournamentRecord, TournamentsPort } from "../store/port";
+import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
+import { exportTrf } from "./trf";
+import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
+import type { EmittedEvent } from "../events";
+import type { EventData } from "../events/catalog";
+
+/** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
+const MAX_ATTEMPTS = 20;
+
+export const newTournamentId = (): string => `t_${randomBytes(9).toString("base64url")}`;
+
+export class TournamentService {
+  constructor(
+    private readonly store: TournamentsPort & Pick<GamesPort, "getGame">,
+    private readonly gameService: Pick<GameService, "createForTournament">,
+    private readonly players: Pick<PlayerService, "resolve">,
+    private readonly baseUrl: string,
+    private readonly emit: (e: EmittedEvent) => void = () => {},
+    /** Told after every stored change, so the tournament's room (in any process) shows it. */
+    private readonly changed: (id: string) => void = () => {},
+    private readonly maxEntrants = 1000,
+  ) {}
+
+  async create(body: CreateTournamentBody) {
+    const at = new Date().toISOString();
+    const directorToken = newPlayerToken();
+    const t: TournamentRecord = {
+      id: newTournamentId(), name: body.name, format: "swiss", rounds: body.rounds, ruleset: body.ruleset,
+      status: "open", createdAt: at, updatedAt: at, version: 1, entrants: [], played: [],
+      directorTokenHash: sha256Hex(directorToken),
+    };
+    await this.store.createTournament(t);
+    return { tournament: this.view(t), directorToken };
+  }
+
+  async list(limit: number) {
+    return { tournaments: (await this.store.listTournaments(limit)).map((t) => this.view(t)) };
+  }
+
+  async read(id: string) {
+    return this.view(await this.get(id));
+  }
+
+  /** Enters a player (a guest by name, or a profile by id and secret); the token answered is their seat token. */
+  async join(id: string, body: JoinTournamentBody) {
+    const { player } = await this.players.resolve(body.player, body.name);
+    const token = newPlayerToken();
+    const t = await this.change(id, (t) => {
+      if (t.status !== "open") throw new AppError("conflict", "the tournament has started: entries are closed");
+      if (t.entrants.length >= this.maxEntrants) throw new AppError("conflict", `the tournament is full (${this.maxEntrants} entrants)`);
+      if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
+      t.entrants.push({ playerId: player.id, name: player.name, rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
+    });
+    return { tournament: this.view(t), playerId: player.id, playerToken: token };
+  }
+
+  /** Withdraws the token's entrant: their results stay, they are paired no more. */
+  async withdraw(id: string, token: string) {
+    const t = await this.change(id, (t) => {
+      const e = this.entrantOf(t, token);
+      if (t.status === "finished") throw new AppError("conflict", "the tournament has finished");
+      e.withdrawn = true;
+    });
+    return this.view(t);
+  }
+
+  /** Closes entries and pairs round 1 (the director token only). */
+  async start(id: string, token: string) {
+    const t = await this.change(id, (t) => {
+      if (!sameHash(t.directorTokenHash, sha256Hex(token))) throw new AppError("forbidden", "only the tournament's director token may start it");
+      if (t.status !== "open") throw new AppError("conflict", "the tournament has already started");
+      if (t.entrants.length < 2) throw new AppError("conflict", "a tournament needs at least 2 entrants to start");
+      t.status = "running";
+      this.pairNext(t);
+    });
+    await this.createGames(t);
+    this.emitEvent("tournament.started", { tournament_id: t.id }, {
+      tournament_id: t.id, rounds: t.rounds, entrants: t.entrants.length, url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
+    });
+    this.announce(t);
+    return this.view(t);
+  }
+
+  /** Counts a finished game of a tournament once, then pairs the next round when this one is complete. */
+  async onGameFinished(game: GameRecord): Promise<void> {
+    if (!game.tournamentId) return;
+    let next: "paired" | "finished" | null = null;
+    const t = await this.change(game.tournamentId, (t) => {
+      next = null;
+      const g = t.played.flatMap((r) => r.games).find((x) => x.gameId === game.id);
+      if (!g || g.outcome) return false;
+      const firstSeat = game.firstPlayer;
+      // An aborted game (no winner) counts as a draw: both seats were present, neither won.
+      g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === firstSeat ? "first" : "second";
+      if (t.played.at(-1)!.games.every((x) => x.outcome)) next = this.pairNext(t);
+    });
+    await this.createGames(t);
+    if (next) this.announce(t);
+  }
+
+  /**
+   * Counts what a crash may have left uncounted in a running tournament: a finished game of the current round
+   * whose finish hook never ran (the process died after storing the game), and games of a stored pairing that
+   * were never created. Idempotent; run at start-up and when the tournament's room opens.
+   */
+  async reconcile(id: string): Promise<void> {
+    const t = await this.get(id);
+    if (t.status !== "running") return;
+    await this.createGames(t);
+    for (const g of t.played.at(-1)?.games ?? []) {
+      if (g.outcome) continue;
+      const game = await this.store.getGame(g.gameId);
+      if (game?.status === "finished") await this.onGameFinished(game);
+    }
+  }
+
+  /** Reconciles every running tournament among the newest `limit`; failures are the caller's to log. */
+  async reconcileRunning(limit = 100): Promise<void> {
+    for (const t of await this.store.listTournaments(limit)) {
+      if (t.status === "running") await this.reconcile(t.id);
+    }
+  }
+
+  async standings(id: string) {
+    const t = await this.get(id);
+    return { id: t.id, status: t.status, round: t.played.length, rounds: t.rounds, standings: standingRows(t) };
+  }
+
+  async games(id: string) {
+    const t = await this.get(id);
+    return {
+      id: t.id,
+      rounds: t.played.map((r, i) => ({
+        round: i + 1,
+        bye: r.bye ?? null,
+        games: r.games.map((g) => ({ ...g, outcome: g.outcome ?? null, url: `${this.baseUrl}/api/v1/games/${g.gameId}` })),
+      })),
+    };
+  }
+
+  async trf(id: string): Promise<string> {
+    const t = await this.get(id);
+    return exportTrf(t.name, t.rounds, swissPlayers(t), swissRounds(t));
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  private async get(id: string): Promise<TournamentRecord> {
+    const t = await this.store.getTournament(id);
+    if (!t) throw new AppError("not_found", `no tournament with id ${id}`);
+    return t;
+  }
+
+  /** Applies `edit` to a fresh read and stores it by compare-and-set, retrying from a new read on a lost race.
+   * `edit` returning false means nothing to change. */
+  private async change(id: string, edit: (t: TournamentRecord) => void | boolean): Promise<TournamentRecord> {
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const t = await this.get(id);
+      if (edit(t) === false) return t;
+      t.version += 1;
+      t.updatedAt = new Date().toISOString();
+      if (await this.store.replaceTournamentIf(t)) {
+        this.changed(t.id);
+        return t;
+      }
+    }
+    throw new AppError("conflict", "the tournament kept changing; retry");
+  }
+
+  private entrantOf(t: TournamentRecord, token: string) {
+    const hash = sha256Hex(token);
+    const e = t.entrants.find((x) => sameHash(x.tokenHash, hash));
+    if (!e) throw new AppError("unauthorized", "the token is not an entrant's of this tournament");
+    return e;
+  }
+
+  /** Pairs the next round into `t`, or finishes it when the rounds are played or fewer than two remain. */
+  private pairNext(t: TournamentRecord): "paired" | "finished" {
+    const active = swissPlayers(t).filter((p) => !t.entrants.find((e) => e.playerId === p.id)!.withdrawn);
+    if (t.played.length >= t.rounds || active.length < 2) {
+      t.status = "finished";
+      return "finished";
+    }
+    const round = pairRound(active, swissRounds(t));
+    t.played.push({ games: round.pairings.map((p) => ({ first: p.first, second: p.second, gameId: newGameId() })), ...(round.bye ? { bye: round.bye } : {}) });
+    return "paired";
+  }
+
+  /** Tells what the last stored change did: each entrant their pairing, or everyone the final standings. */
+  private announce(t: TournamentRecord): void {
+    if (t.status === "finished") {
+      const table = standings(swissPlayers(t), swissRounds(t)).map((s) => ({ rank: s.rank, player_id: s.id, score: s.score }));
+      this.emitEvent("tournament.finished", { tournament_id: t.id }, {
+        tournament_id: t.id, standings: table, url: `${this.baseUrl}/api/v1/tournaments/${t.id}/standings`,
+      });
+      return;
+    }
+    const round = t.played.at(-1)!;
+    const tell = (playerId: string, gameId: string | null, first: boolean, opponentId: string | null) =>
+      this.emitEvent("tournament.paired", { tournament_id: t.id, player_id: playerId }, {
+        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, first, opponent_id: opponentId,
+        token_hint: "entrant", url: gameId ? `${this.baseUrl}/api/v1/games/${gameId}` : null,
+      });
+    for (const g of round.games) {
+      tell(g.first, g.gameId, true, g.second);
+      tell(g.second, g.gameId, false, g.first);
+    }
+    if (round.bye) tell(round.bye, null, false, null);
+  }
+
+  private emitEvent<N extends "tournament.started" | "tournament.paired" | "tournament.finished">(name: N, match: Record<string, string>, data: EventData<N>): void {
+    this.emit({ name, match, data });
+  }
+
+  /** Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it). */
+  private async createGames(t: TournamentRecord): Promise<void> {
+    if (t.status !== "running") return;
+    const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
+    const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, tokenHash: byId.get(id)!.tokenHash! });
+    for (const g of t.played.at(-1)?.games ?? []) {
+      await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second));
+    }
+  }
+
+  private view(t: TournamentRecord) {
+    return {
+      id: t.id, name: t.name, format: t.format, ruleset: t.ruleset, rounds: t.rounds, round: t.played.length,
+      status: t.status, createdAt: t.createdAt,
+      entrants: t.entrants.map((e) => ({ playerId: e.playerId, name: e.name, rating: e.rating, withdrawn: Boolean(e.withdrawn) })),
+      urls: {
+        self: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
+        standings: `${this.baseUrl}/api/v1/tournaments/${t.id}/standings`,
+        games: `${this.baseUrl}/api/v1/tournaments/${t.id}/games`,
+        trf: `${this.baseUrl}/api/v1/tournaments/${t.id}/trf`,
+      },
+    };
+  }
+}
+
+/** The standings table as REST and the tournament room show it. */
+export function standingRows(t: TournamentRecord) {
+  const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
+  return standings(swissPlayers(t), swissRounds(t)).map((s) => ({
+    rank: s.rank, playerId: s.id, name: byId.get(s.id)!.name, rating: s.rating, score: s.score,
+    buchholz: s.buchholz, sonnebornBerger: s.sonnebornBerger, withdrawn: Boolean(byId.get(s.id)!.withdrawn),
+  }));
+}
+
+/** Presence channel on which a tournament's stored changes are announced. */
+export const tournamentChannel = (id: string): string => `tournament:${id}`;
+
+const swissPlayers = (t: TournamentRecord): SwissPlayer[] => t.entrants.map((e) => ({ id: e.playerId, rating: e.rating }));
+const swissRounds = (t: TournamentRecord): SwissRound[] =>
+  t.played.map((r) => ({ pairings: r.games.map((g) => ({ first: g.first, second: g.second, outcome: g.outcome })), ...(r.bye ? { bye: r.bye } : {}) }));
