@@ -280,7 +280,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       if (r.seats[seat]!.tokenHash) return fail("already_joined", "this invite has already been used");
       // Past its waiting time a game is over even before its clock (armed when the room opened) aborts it.
       if (r.status !== "waiting" || this.waitedOut()) return fail("code_expired", "this game is no longer waiting for players");
-      const seats = { ...r.seats, [seat]: { ...r.seats[seat]!, ...claim, kind: "human" as const } };
+      const seats = { ...r.seats, [seat]: { ...r.seats[seat]!, ...claim } };
       let record = { ...r, seats };
       const starting = Boolean(seats.A?.tokenHash && seats.B?.tokenHash);
       let engine = null;
@@ -413,7 +413,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (move) this.emit("game.move", () => moveEvent(ctx, move.n - 1));
     if (this.status() === "finished") {
       this.emit("game.finished", () => finishedEvent(ctx, baseUrl));
-      for (const seat of ["A", "B"] as const) if (ctx.record.seats[seat]?.kind === "human") this.emit("game.turn", () => turnEvent(ctx, seat, baseUrl));
+      for (const seat of ["A", "B"] as const) if (ctx.record.seats[seat] && ctx.record.seats[seat].kind !== "house") this.emit("game.turn", () => turnEvent(ctx, seat, baseUrl));
     } else if (move && ctx.engine) {
       const turn = ctx.engine.turn;
       this.emit("game.turn", () => turnEvent(ctx, turn, baseUrl));

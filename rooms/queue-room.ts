@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
 import type { NewSeat } from "../src/games/service";
+import { seatKindOf } from "../src/games/record";
 import { queueRoomId, type SeatReservation } from "../src/games/room-access";
 import type { QueuedSeat, QueueRoomApi } from "../src/games/room-api";
 import { send } from "./messages";
@@ -76,7 +77,7 @@ export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomA
   override onJoin(client: Client, _options: unknown, auth: Awaited<ReturnType<QueueRoom["onAuth"]>>) {
     const token = newPlayerToken();
     const publicPlayer = this.deps.players.introduce(auth);
-    this.entries.push({ kind: "ws", client, token, player: publicPlayer, seat: { playerId: auth.player.id, name: auth.player.name, champion: auth.champion } });
+    this.entries.push({ kind: "ws", client, token, player: publicPlayer, seat: { playerId: auth.player.id, name: auth.player.name, kind: seatKindOf(auth.player), champion: auth.champion } });
     send(client, { type: "queued", ruleset: this.ruleset, position: this.entries.length });
     this.schedulePairing();
   }

@@ -3350,11 +3350,14 @@ export interface operations {
                     "application/json": {
                         limit: number;
                         offset: number;
-                        /** @description people (profiles with at least one rated game), by rating */
+                        /** @description people and bot accounts (profiles with at least one rated game), by rating */
                         standings: {
                             place: number;
-                            /** @enum {string} */
-                            kind: "person";
+                            /**
+                             * @description bot: a registered bot account, rated with people (its id starts with BOT-)
+                             * @enum {string}
+                             */
+                            kind: "person" | "bot";
                             player: {
                                 id: string;
                                 name: string;

@@ -14,6 +14,7 @@ import type { GameService, NewSeat } from "../games/service";
 import { linksFor } from "../games/views";
 import type { PlayerService } from "../players/service";
 import type { ChallengeRecord, ChallengesPort, GameRecord, GamesPort } from "../store/port";
+import { seatKindOf } from "../games/record";
 import { ChallengeToken, type AcceptChallengeBody, type CreateChallengeBody, type ResultBody } from "./schemas";
 
 export interface ChallengeDeps {
@@ -110,9 +111,9 @@ export class ChallengeService {
     const botProfile = await this.deps.players.profile(botId).catch(() => null);
     try {
       gameId = await hosting.games.createMatched(c.ruleset, {
-        [human]: { playerId: resolved.player.id, name: resolved.player.name, tokenHash: sha256Hex(tokens[human]), kind: "human" },
+        [human]: { playerId: resolved.player.id, name: resolved.player.name, tokenHash: sha256Hex(tokens[human]), kind: seatKindOf(resolved.player) },
         [bot]: { playerId: botId, name: botProfile?.player.name ?? "Bot", tokenHash: sha256Hex(tokens[bot]), kind: "bot" },
-      } as Record<Seat, NewSeat & { tokenHash: string; kind: "human" | "bot" }>, { challengeToken: c.token, opponent: "hosted" });
+      } as Record<Seat, NewSeat & { tokenHash: string }>, { challengeToken: c.token, opponent: "hosted" });
     } catch (e) {
       await this.deps.store.updateChallengeIf(c.token, { status: "playing", gameId: undefined }, { status: "open" });
       throw e;

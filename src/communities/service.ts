@@ -37,9 +37,9 @@ export class CommunityService {
   }
 
   /**
-   * Every player ranked by rating, people apart from bots: the people are the profiles with at least one
-   * rated game (a guest that moved to an account is listed once, as the account); the bots are the house
-   * opponent's levels at their fixed ratings. A page can hold fewer people than `limit` when it skips moved guests.
+   * Every player ranked by rating, apart from the house: the standings are the profiles with at least one
+   * rated game (a guest that moved to an account is listed once, as the account), each with its kind (person,
+   * or bot for a bot account); `bots` are the house opponent's levels at their fixed ratings. A page can hold fewer people than `limit` when it skips moved guests.
    */
   async playerLeaderboard(page: Page) {
     const ranked = await this.store.rankPlayers(undefined, page.limit, page.offset);
@@ -47,7 +47,7 @@ export class CommunityService {
     return {
       limit: page.limit,
       offset: page.offset,
-      standings: people.map((p, i) => ({ ...this.standing(p, page.offset + i + 1), kind: "person" as const })),
+      standings: people.map((p, i) => this.standing(p, page.offset + i + 1)),
       bots: (Object.entries(HOUSE_RATING) as Array<[keyof typeof HOUSE_RATING, number]>).map(([level, rating]) => ({
         kind: "bot" as const,
         name: `House (${level})`,
@@ -72,6 +72,8 @@ export class CommunityService {
     const pub = this.players.publicPlayer(p);
     return {
       place,
+      // The profile's own kind: a bot account is ranked with people, and marked as a bot.
+      kind: p.kind === "bot" ? ("bot" as const) : ("person" as const),
       player: { id: pub.id, name: pub.name, url: pub.url },
       rating: pub.rating,
       rank: pub.rank,

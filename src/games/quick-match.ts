@@ -13,6 +13,7 @@ import type { RoomAccess } from "./room-access";
 import type { QuickMatchBody } from "./schemas";
 import { newPlayerToken, newTicketId, sha256Hex } from "./secrets";
 import type { GameService } from "./service";
+import { seatKindOf } from "./record";
 import { subscribeOnce } from "./waiter";
 
 const TICKET_TTL_S = 600;
@@ -51,7 +52,7 @@ export class QuickMatch {
     await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
     const waiter = await subscribeOnce(this.presence, key(ticket));
     try {
-      const seat = { playerId: player.id, name: player.name, champion: body.champion, tokenHash: sha256Hex(playerToken) };
+      const seat = { playerId: player.id, name: player.name, kind: seatKindOf(player), champion: body.champion, tokenHash: sha256Hex(playerToken) };
       unwrap(await this.rooms.queue(body.ruleset).enqueue(ticket, seat));
       await waiter.wait(Date.now() + body.wait * 1000);
     } finally {

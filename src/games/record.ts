@@ -1,6 +1,6 @@
 /** The record fields a listing or profile queries, derived from the engine state; seat lookup by token hash. */
 import type { Seat } from "../game";
-import type { GameRecord } from "../store/port";
+import type { GameRecord, PlayerRecord, PlayerSeatKind } from "../store/port";
 import { factsOf, type GameContext } from "./context";
 import { sameHash } from "./secrets";
 
@@ -42,3 +42,6 @@ export function seatOfToken(record: GameRecord, tokenHash: string): Seat | null 
   }
   return null;
 }
+
+/** The kind a seat taken by this profile carries: "bot" for a bot's profile, "human" otherwise. */
+export const seatKindOf = (player: Pick<PlayerRecord, "kind">): PlayerSeatKind => player.kind ?? "human";

@@ -6,14 +6,14 @@
  */
 import type { Seat } from "../game";
 import type { Outcome } from "../errors";
-import type { SeatRecord } from "../store/port";
+import type { PlayerSeatKind, SeatRecord } from "../store/port";
 import type { EventName, OutEvent } from "./game-events";
 import type { MoveBody } from "./schemas";
 import type { MoveAnswer, RecordBody, SyncBody } from "./views";
 
-export interface SeatClaim { playerId: string; name: string; tokenHash: string; champion?: SeatRecord["champion"] }
+export interface SeatClaim { playerId: string; name: string; kind: PlayerSeatKind; tokenHash: string; champion?: SeatRecord["champion"] }
 export interface EventsNow { events: OutEvent[]; moveCount: number }
-export interface QueuedSeat { playerId: string; name: string; champion?: SeatRecord["champion"]; tokenHash: string }
+export interface QueuedSeat { playerId: string; name: string; kind: PlayerSeatKind; champion?: SeatRecord["champion"]; tokenHash: string }
 
 export interface GameRoomApi {
   /** A seat's move, named by the sha256 of its player token. */

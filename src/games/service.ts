@@ -10,10 +10,10 @@ import { commitmentOf, CURRENT_RULES_VERSION, type Seat } from "../game";
 import { AppError, unwrap, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
-import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
+import type { GameRecord, GamesPort, PlayerSeatKind, SeatRecord } from "../store/port";
 import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
-import { seatOfToken } from "./record";
+import { seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
@@ -38,7 +38,8 @@ const PUBLIC_READ_TIMEOUT_MS = 700;
 const SEAT_READ_TIMEOUT_MS = 2000;
 const MOVE_TIMEOUT_MS = 3000;
 
-export interface NewSeat { playerId: string; name: string; champion?: SeatRecord["champion"] }
+/** A seat about to be taken; `kind` is the profile's own (seatKindOf), so a bot's seat says "bot" everywhere. */
+export interface NewSeat { playerId: string; name: string; kind: PlayerSeatKind; champion?: SeatRecord["champion"] }
 
 export class GameService {
   private finished = new Map<string, GameContext>();
@@ -80,7 +81,7 @@ export class GameService {
     const seat: Seat = body.seat === "random" ? (Math.random() < 0.5 ? "A" : "B") : body.seat;
     const other: Seat = seat === "A" ? "B" : "A";
     const token = newPlayerToken();
-    record.seats[seat] = { playerId: player.id, name: player.name, kind: player.kind ?? "human", tokenHash: sha256Hex(token), champion: body.champion };
+    record.seats[seat] = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
     const publicPlayer = this.players.introduce(resolved);
     if (body.opponent === "house") {
       record.seats[other] = { playerId: "house", name: `House (${body.level})`, kind: "house" };
@@ -100,13 +101,13 @@ export class GameService {
    */
   async createMatched(
     ruleset: GameRecord["ruleset"],
-    seats: Record<Seat, NewSeat & { tokenHash: string; kind?: SeatRecord["kind"] }>,
+    seats: Record<Seat, NewSeat & { tokenHash: string }>,
     fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"] } = {},
   ): Promise<string> {
     const at = new Date().toISOString();
     const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: true, turnSeconds: 120 }, at);
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
-    record.seats = { A: { ...seats.A, kind: seats.A.kind ?? "human" }, B: { ...seats.B, kind: seats.B.kind ?? "human" } };
+    record.seats = { A: { ...seats.A }, B: { ...seats.B } };
     this.start(record, at);
     await this.open(record);
     return record.id;
@@ -123,7 +124,7 @@ export class GameService {
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
     const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
-    record.seats = { [firstSeat]: { ...first, kind: "human" }, [secondSeat]: { ...second, kind: "human" } };
+    record.seats = { [firstSeat]: { ...first }, [secondSeat]: { ...second } };
     await this.open(record);
   }
 
@@ -133,7 +134,7 @@ export class GameService {
     const resolved = await this.players.resolve(body.player, body.name);
     const { player } = resolved;
     const token = newPlayerToken();
-    const claim = { playerId: player.id, name: player.name, tokenHash: sha256Hex(token), champion: body.champion };
+    const claim = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
     const claimed = unwrap(await this.rooms.game(game.id).claimSeat(body.code.toUpperCase(), claim));
     return {
       game: await this.record(game.id),

@@ -26,7 +26,7 @@ export function linksFor(baseUrl: string, gameId: string): Links {
 /** A seat as anyone may see it; the champion is the one in play (chosen, or drawn by the seed). */
 export function publicSeat(s: SeatRecord | undefined, champion?: string) {
   if (!s || (!s.tokenHash && s.kind !== "house")) return null;
-  // A bot's profile id says it is a bot's, however its seat was taken (created, joined or matched).
+  // Seats carry their profile's kind; a game stored before they did has no profile at hand, so its BOT- id says.
   return { id: s.playerId, name: s.name, kind: isBotId(s.playerId) ? ("bot" as const) : s.kind, champion: champion ?? s.champion ?? null };
 }
 

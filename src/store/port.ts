@@ -10,6 +10,9 @@ import type { Action, ChampionId, DecidedBy, Level, Ruleset, RulesVersion, Seat,
 export type GameStatus = "waiting" | "active" | "finished";
 export type OpponentKind = "house" | "friend" | "hosted" | "quick";
 
+/** Who takes a seat by token: a person or a bot account (the house seat is the house's own). */
+export type PlayerSeatKind = "human" | "bot";
+
 export interface SeatRecord {
   /** Friend code of the player's profile; "house" for the house opponent. */
   playerId: string;
@@ -199,6 +202,8 @@ export interface TournamentEntrant {
   playerId: string;
   name: string;
   rating: number;
+  /** "bot" when the entrant's profile is a bot's; the seats of its games say so. */
+  kind?: "bot";
   withdrawn?: boolean;
   /** Hash of the entrant's token, which is also the seat token of every game the tournament pairs them in. */
   tokenHash?: string;

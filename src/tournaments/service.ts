@@ -9,7 +9,8 @@ import { AppError } from "../errors";
 import type { GameService } from "../games/service";
 import { newGameId, newPlayerToken, sameHash, sha256Hex } from "../games/secrets";
 import type { PlayerService } from "../players/service";
-import type { GameRecord, GamesPort, TournamentRecord, TournamentsPort } from "../store/port";
+import type { GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, TournamentRecord, TournamentsPort } from "../store/port";
+import { isBotId } from "../bots/ids";
 import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
 import { exportTrf } from "./trf";
 import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
@@ -61,7 +62,7 @@ export class TournamentService {
       if (t.status !== "open") throw new AppError("conflict", "the tournament has started: entries are closed");
       if (t.entrants.length >= this.maxEntrants) throw new AppError("conflict", `the tournament is full (${this.maxEntrants} entrants)`);
       if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
-      t.entrants.push({ playerId: player.id, name: player.name, rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
+      t.entrants.push({ playerId: player.id, name: player.name, ...(player.kind ? { kind: player.kind } : {}), rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
     });
     return { tournament: this.view(t), playerId: player.id, playerToken: token };
   }
@@ -228,7 +229,9 @@ export class TournamentService {
   private async createGames(t: TournamentRecord): Promise<void> {
     if (t.status !== "running") return;
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
-    const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, tokenHash: byId.get(id)!.tokenHash! });
+    // An entrant stored before entrants kept their profile's kind has no profile at hand here: its BOT- id says.
+    const kindOf = (e: TournamentEntrant): PlayerSeatKind => e.kind ?? (isBotId(e.playerId) ? "bot" : "human");
+    const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: kindOf(byId.get(id)!), tokenHash: byId.get(id)!.tokenHash! });
     for (const g of t.played.at(-1)?.games ?? []) {
       await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second));
     }

@@ -175,7 +175,7 @@ export const PlayerGames = z.object({
 
 const LeaderboardEntry = z.object({
   place: int,
-  kind: z.literal("person"),
+  kind: z.enum(["person", "bot"]).describe("bot: a registered bot account, rated with people (its id starts with BOT-)"),
   player: z.object({ id: z.string(), name: z.string(), url }),
   rating: int,
   rank: z.string(),
@@ -189,7 +189,7 @@ const LeaderboardEntry = z.object({
 export const PlayerLeaderboard = z.object({
   limit: int,
   offset: int,
-  standings: z.array(LeaderboardEntry).describe("people (profiles with at least one rated game), by rating"),
+  standings: z.array(LeaderboardEntry).describe("people and bot accounts (profiles with at least one rated game), by rating"),
   bots: z
     .array(z.object({ kind: z.literal("bot"), name: z.string(), level: z.string(), rating: int, rank: z.string(), provisional: z.literal(false) }))
     .describe("the house opponent's levels, each at its fixed rating (never updated)"),

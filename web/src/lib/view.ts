@@ -1,6 +1,7 @@
 // Draws the view model into the game page. The 16 squares are created once and updated in place, so
 // keyboard focus stays on the square or card a player is on while patches arrive.
 import { $, el, plural } from "./api";
+import { botMark } from "./bot-mark";
 import { CHAMPION_TIPS, ELEMENT_TIPS, MUTATOR_TIPS, TIER_TIPS, TILE_TIPS } from "./glossary";
 import { SQUARES_TOP_DOWN, artOf, cardText, other, type CardView, type Seat, type ViewModel } from "./model";
 
@@ -111,7 +112,7 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       const who = seat.name || (m.status === "waiting" ? "waiting for a player…" : "?");
       const you = mySeat === s ? " (you)" : "";
       const nameEl = $(`#seat-${s}-name`);
-      nameEl.replaceChildren(seat.playerId && seat.kind !== "house" ? el("a", { href: `/players/${encodeURIComponent(seat.playerId)}`, text: who }) : who, you);
+      nameEl.replaceChildren(seat.playerId && seat.kind !== "house" ? el("a", { href: `/players/${encodeURIComponent(seat.playerId)}`, text: who }) : who, botMark(seat.kind) ?? "", you);
       const bits = [
         seat.champion && `champion ${seat.champion}`,
         // Only a count: the other hand is never sent to this page.

@@ -2,6 +2,7 @@
 // ranks one club's or community's members by rating.
 import type { CommunityService } from "../../../src/communities/service";
 import { $, api, el, errorText } from "../lib/api";
+import { botMark } from "../lib/bot-mark";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
 
@@ -25,7 +26,7 @@ function standingsTable(rows: readonly Standing[]): HTMLElement {
       "tbody",
       {},
       ...rows.map((s) =>
-        el("tr", {}, el("td", { text: String(s.place) }), el("td", {}, playerLink(s)), el("td", {}, ratingEl(s.rating, s.provisional)), el("td", { text: s.rank }), el("td", { text: String(s.games) }), el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }), el("td", { text: s.recentForm })),
+        el("tr", {}, el("td", { text: String(s.place) }), el("td", {}, playerLink(s), botMark(s.kind)), el("td", {}, ratingEl(s.rating, s.provisional)), el("td", { text: s.rank }), el("td", { text: String(s.games) }), el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }), el("td", { text: s.recentForm })),
       ),
     ),
   );

@@ -3,6 +3,7 @@
 import type { PlayerService } from "../../../src/players/service";
 import type { GameService } from "../../../src/games/service";
 import { $, api, ApiError, el, errorText, plural, storedPlayer } from "../lib/api";
+import { botMark } from "../lib/bot-mark";
 import { CHAMPION_TIPS } from "../lib/glossary";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
@@ -52,7 +53,7 @@ async function load(): Promise<void> {
   }
   const p = body.player;
   document.title = `${p.name} · Tile Arena`;
-  $("#title").textContent = p.name + (storedPlayer()?.id === p.id ? " (you)" : "");
+  $("#title").replaceChildren(p.name + (storedPlayer()?.id === p.id ? " (you)" : ""), botMark(p.kind) ?? "");
   const fav = p.favoriteChampion;
   $("#profile").replaceChildren(
     ...row("Rating", ratingEl(p.rating, p.provisional), p.provisional ? el("span", { class: "muted", text: " provisional" }) : ""),

@@ -3,7 +3,9 @@
 // browser: sha256(seed:salt) recomputed with Web Crypto against the commitment published at the start.
 import type { Review } from "../../../src/ai/review";
 import type { Replay } from "../../../src/game/types";
+import type { RecordBody } from "../../../src/games/views";
 import { $, api, ApiError, el, errorText, plural } from "../lib/api";
+import { botMark } from "../lib/bot-mark";
 import { drawBoard } from "../lib/board";
 import { UNVERSIONED } from "../../../src/game/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
@@ -103,7 +105,7 @@ function graph(r: Replay, review: Review | null, onStep: (step: number) => void)
   return svg;
 }
 
-function start(r: Replay, review: Review | null): void {
+function start(r: Replay, review: Review | null, record: RecordBody | null): void {
   const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
   const elements: Tile[] = r.squareElements.map((t) => ({ square: t.square, kind: t.element }));
   const boards: ViewModel["board"][] = [new Map(), ...r.moves.map((m) => boardFromCells(m.board))];
@@ -111,8 +113,8 @@ function start(r: Replay, review: Review | null): void {
   const name = (s: Seat) => r.players[s] || s;
   document.title = `${name("A")} vs ${name("B")} · Replay · Tile Arena`;
   $("#title").textContent = `${name("A")} vs ${name("B")}: replay`;
-  $("#seat-A").textContent = `${name("A")} · ${r.champions.A}`;
-  $("#seat-B").textContent = `${name("B")} · ${r.champions.B}`;
+  // The replay names the seats; the game's record says which of them is a bot.
+  for (const s of ["A", "B"] as const) $(`#seat-${s}`).replaceChildren(name(s), botMark(record?.players[s]?.kind) ?? "", ` · ${r.champions[s]}`);
   $("#ruleset").replaceChildren(r.ruleset, ...r.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), r.mutators.length ? ")" : "");
   const winner = r.winner === "draw" ? "draw" : r.winner ? `${name(r.winner)} (${r.winner}) won` : "no winner";
   $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}: ${decidedText(r.decidedBy)}`;
@@ -202,8 +204,11 @@ async function load(): Promise<void> {
     return message(`Could not load the replay: ${errorText(e)}`);
   }
   // The review is a nice-to-have: the replay is shown without its marks when it cannot be had.
-  const review = await api<Review>("GET", `/games/${id}/review`).then((x) => x.body, () => null);
-  start(r, review);
+  const [review, record] = await Promise.all([
+    api<Review>("GET", `/games/${id}/review`).then((x) => x.body, () => null),
+    api<RecordBody>("GET", `/games/${id}`).then((x) => x.body, () => null),
+  ]);
+  start(r, review, record);
 }
 
 void load();
