@@ -513,19 +513,36 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private abortWaiting() {
-    void this.serial(async () => {
-      if (this.ctx.record.status !== "waiting") return;
-      const at = new Date().toISOString();
-      const patch = { status: "finished" as const, winner: null, decidedBy: "aborted" as const, finishedAt: at };
-      if (!(await this.write([], patch)).ok) return;
-      this.ctx = { ...this.ctx, record: { ...this.ctx.record, ...patch } };
-      this.afterChange();
-      this.publish();
-      this.deps.metrics.gamesFinished.inc({ decided_by: "aborted" });
-      this.emitAfter(undefined);
-      // Opened only to abort (the waiting sweep), with nobody to show the end to: no grace period.
-      if (this.clients.length === 0) this.onReleased();
+    void this.serial(() => this.abortNow());
+  }
+
+  /** Declines a bot challenge: its open seat's code aborts the waiting game, as its expiry would. */
+  declineInvite(code: string): Promise<Outcome<null>> {
+    return this.serial(async () => {
+      const r = this.ctx.record;
+      const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
+      if (!seat) return fail("not_found", "no seat has this invite code");
+      if (r.seats[seat]!.tokenHash) return fail("already_joined", "this challenge was accepted: its game has begun");
+      if (r.status !== "waiting" || this.waitedOut()) return fail("code_expired", "this challenge is no longer waiting for an answer");
+      return this.abortNow();
     });
+  }
+
+  /** Aborts a waiting game (unrated: it never began); call inside `serial`. */
+  private async abortNow(): Promise<Outcome<null>> {
+    if (this.ctx.record.status !== "waiting") return { ok: true, value: null };
+    const at = new Date().toISOString();
+    const patch = { status: "finished" as const, winner: null, decidedBy: "aborted" as const, finishedAt: at };
+    const stored = await this.write([], patch);
+    if (!stored.ok) return stored;
+    this.ctx = { ...this.ctx, record: { ...this.ctx.record, ...patch } };
+    this.afterChange();
+    this.publish();
+    this.deps.metrics.gamesFinished.inc({ decided_by: "aborted" });
+    this.emitAfter(undefined);
+    // Opened only to abort (the waiting sweep, a declined challenge), with nobody to show the end to: no grace period.
+    if (this.clients.length === 0) this.onReleased();
+    return stored;
   }
 
   private waitedOut(): boolean {

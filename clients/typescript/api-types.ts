@@ -684,9 +684,29 @@ export interface paths {
         put?: never;
         /**
          * Challenge another bot
-         * @description Creates a friend game with your bot seated and puts a `challenge` event, with the invite code, on the other bot's event stream. It accepts by joining with the code (POST /games/join with its key) or lets the invite lapse.
+         * @description Creates a friend game with your bot seated and puts a `challenge` event, with the invite code, on the other bot's event stream. It accepts by joining with the code (POST /games/join with its key) or declines it (POST /bots/challenges/{code}/decline).
          */
         post: operations["challengeBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bots/challenges/{code}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a bot challenge
+         * @description With the challenged bot's key only (another bot's key is refused with 403): aborts the challenge's waiting game, unrated, and puts a `challengeDeclined` event on the challenger's stream. An unknown code is 404, a challenge already accepted 409, one that lapsed or was declined 410.
+         */
+        post: operations["declineBotChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -702,7 +722,7 @@ export interface paths {
         };
         /**
          * Stream a bot's events (NDJSON)
-         * @description Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side) and `challenge`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.
+         * @description Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side), `challenge` and `challengeDeclined`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.
          */
         get: operations["streamBotEvents"];
         put?: never;
@@ -1765,6 +1785,17 @@ export interface components {
             ruleset: string;
             /** @description ISO 8601 time */
             expiresAt: string | null;
+        } | {
+            /** @description send as Last-Event-ID to resume after this event */
+            id: string;
+            gameId: string;
+            /** @enum {string} */
+            type: "challengeDeclined";
+            /** @description the bot that declined your challenge */
+            by: {
+                id: string;
+                name: string;
+            };
         };
         GameStreamState: {
             gameId: string;
@@ -4633,6 +4664,88 @@ export interface operations {
             };
             /** @description problem: `payload_too_large` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    declineBotChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the challenge's invite code, from the `challenge` event */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description declined: the challenge's game is aborted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the challenge's game, now aborted */
+                        gameId: string;
+                        /** @enum {string} */
+                        status: "declined";
+                    };
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `code_expired` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -79,14 +79,17 @@ export const ChallengeBotBody = z
 export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub): Router {
   const r = Router();
   // A bot challenges another: a friend game with the challenger seated, and a challenge event (with the
-  // invite code) on the other's stream. The other accepts by joining with the code, or lets it lapse.
+  // invite code) on the other's stream. The other accepts by joining with the code, or declines it.
   r.post("/bots/:id/challenge", async (req, res) => {
     const me = requireBot(res);
     const body = parse(ChallengeBotBody, req.body, "body");
     const target = await bots.get(String(req.params.id).slice(0, 40));
     if (target.revoked) throw new AppError("conflict", `bot ${target.id} no longer plays (its key was revoked)`);
     if (target.id === me.bot.id) throw new AppError("bad_request", "a bot cannot challenge itself");
-    const out = await games.create({ opponent: "friend", level: "normal", public: true, seat: "random", reserveSeat: false, ...body, ...BotService.asPlayer(me) });
+    const out = await games.create(
+      { opponent: "friend", level: "normal", public: true, seat: "random", reserveSeat: false, ...body, ...BotService.asPlayer(me) },
+      { challengedBot: target.id },
+    );
     if (!("code" in out)) throw new AppError("internal", "a friend game answered without an invite code");
     announceSeat(res, out);
     hub.announce({
@@ -94,6 +97,21 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
       event: { id: `${out.game.id}/0/challenge`, type: "challenge", from: { id: me.bot.id, name: me.bot.name }, gameId: out.game.id, code: out.code, ruleset: body.ruleset, expiresAt: null },
     });
     res.status(201).json({ game: out.game, seat: out.seat, playerToken: out.playerToken, code: out.code, challenged: target.id });
+  });
+  // Challenges are named by their invite code, the one thing the challenged bot was given. Declining aborts the
+  // waiting game (unrated) and tells the challenger on its stream, rather than leaving it to wait out the invite.
+  r.post("/bots/challenges/:code/decline", async (req, res) => {
+    const me = requireBot(res);
+    const code = String(req.params.code);
+    if (!/^[A-Za-z0-9-]{1,40}$/.test(code)) throw new AppError("not_found", "no bot challenge has this invite code");
+    const out = await games.declineChallenge(code, me.bot.id);
+    if (out.challenger) {
+      hub.announce({
+        kind: "challenge", botId: out.challenger,
+        event: { id: `${out.gameId}/0/challengeDeclined`, type: "challengeDeclined", gameId: out.gameId, by: { id: me.bot.id, name: me.bot.name } },
+      });
+    }
+    res.json({ gameId: out.gameId, status: "declined" });
   });
   r.post("/bots", async (req, res) => {
     const out = await bots.register(parse(RegisterBotBody, req.body, "body"));

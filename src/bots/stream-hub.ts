@@ -2,7 +2,7 @@
  * The bot event hub behind GET /stream/events: push without a public HTTPS callback. A keyed request that
  * seats a bot in a game (create, join, quick match) or challenges one announces it on presence, so every
  * process hears it; each process then follows the game's change channel and turns changes into the bot's
- * events: gameStart, yourTurn, gameFinish (with the result from the bot's side), challenge.
+ * events: gameStart, yourTurn, gameFinish (with the result from the bot's side), challenge, challengeDeclined.
  *
  * Event ids are made of the game and its move count (`g_x/5/yourTurn`), so every process names an event the
  * same way and a stream resumed with Last-Event-ID on another process skips what was already seen. Each bot
@@ -23,13 +23,14 @@ export type BotEvent =
   | { id: string; type: "gameStart"; gameId: string; seat: Seat; urls: { play: string; watch: string }; playerToken?: string }
   | { id: string; type: "yourTurn"; gameId: string; seat: Seat; moveCount: number; lastMove: string | null }
   | { id: string; type: "gameFinish"; gameId: string; seat: Seat; result: "win" | "loss" | "draw" | null; winner: string | null; decidedBy: string | null; score: Record<Seat, number>; replayPage: string }
-  | { id: string; type: "challenge"; from: { id: string; name: string }; gameId: string; code: string; ruleset: string; expiresAt: string | null };
+  | { id: string; type: "challenge"; from: { id: string; name: string }; gameId: string; code: string; ruleset: string; expiresAt: string | null }
+  | { id: string; type: "challengeDeclined"; gameId: string; by: { id: string; name: string } };
 
-/** What is announced: a bot seated in a game, or a challenge for a bot. */
+/** What is announced: a bot seated in a game, a challenge for a bot, or its challenge declined. */
 export type Announcement =
   /** `playerToken` only for a seat the bot did not take itself (a challenge's game it hosts): it is its only way to learn it. */
   | { kind: "seat"; botId: string; gameId: string; seat: Seat; playerToken?: string }
-  | { kind: "challenge"; botId: string; event: Extract<BotEvent, { type: "challenge" }> };
+  | { kind: "challenge"; botId: string; event: Extract<BotEvent, { type: "challenge" | "challengeDeclined" }> };
 
 type Listener = (e: BotEvent) => void;
 interface BotState { events: BotEvent[]; listeners: Set<Listener>; games: Set<string>; touched: number }
@@ -134,7 +135,8 @@ export class BotStreamHub {
     if (g.status === "waiting") return;
     for (const [botId, entry] of w.seats) {
       const { seat, playerToken } = entry;
-      if (entry.turnsSeen === 0) this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
+      // A game aborted before it began (an invite declined or never answered) only finishes.
+      if (entry.turnsSeen === 0 && g.firstPlayer) this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
       // Every turn of the bot since the game began, from the moves rather than the turn now: a bot that moves
       // before this read would otherwise have a turn that no read ever saw. Ids make repeats no-ops.
       const first = g.firstPlayer;

@@ -60,13 +60,14 @@ export class GameService {
   // ---- creating and joining --------------------------------------------------------------------
 
   /** A new game; `fixed` holds facts set at creation (the agent challenge it plays), never written later. */
-  async create(body: CreateGameBody, fixed: Pick<GameRecord, "challengeToken"> = {}) {
+  async create(body: CreateGameBody, fixed: Pick<GameRecord, "challengeToken" | "challengedBot"> = {}) {
     const at = new Date().toISOString();
     const record = newRecord(
       { ruleset: body.ruleset, opponent: body.opponent, level: body.opponent === "house" ? body.level : undefined, public: body.public, turnSeconds: body.turnSeconds },
       at,
     );
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
+    if (fixed.challengedBot) record.challengedBot = fixed.challengedBot;
     const links = linksFor(this.baseUrl, record.id);
     if (body.opponent === "hosted") {
       if (body.reserveSeat) throw new AppError("bad_request", "a hosted game has no seat of its creator to reserve: reserveSeat is for house and friend games, and for joining");
@@ -143,6 +144,20 @@ export class GameService {
       player: this.players.introduce(resolved),
       ...(await this.reservation(body, game.id, token)),
     };
+  }
+
+  /**
+   * Declines a bot challenge by its invite code, for the challenged bot only: the waiting game is aborted
+   * (unrated, as when nobody joins in time). Answers the challenger's bot id, whose stream is told.
+   */
+  async declineChallenge(code: string, botId: string): Promise<{ gameId: string; challenger: string | null }> {
+    const upper = code.toUpperCase();
+    const game = await this.store.findGameByCode(upper);
+    if (!game?.challengedBot) throw new AppError("not_found", "no bot challenge has this invite code");
+    if (game.challengedBot !== botId) throw new AppError("forbidden", "only the challenged bot may decline this challenge");
+    unwrap(await this.rooms.game(game.id).declineInvite(upper));
+    const host = (["A", "B"] as const).map((s) => game.seats[s]).find((s) => s?.tokenHash && s.code !== upper);
+    return { gameId: game.id, challenger: host?.playerId ?? null };
   }
 
   /**

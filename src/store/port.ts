@@ -47,6 +47,8 @@ export interface GameRecord {
   decidedBy?: DecidedBy;
   /** Agent challenge this game plays, if any. */
   challengeToken?: string;
+  /** The bot a bot challenge invited (its open seat's code): the only one that may decline it. */
+  challengedBot?: string;
   /** Tournament this game is a pairing of, if any: its result is reported to that tournament. */
   tournamentId?: string;
   /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */

@@ -331,6 +331,15 @@ const ops: RouteConfig[] = [
     request: { params: id("bot"), body: { content: { "application/json": { schema: ChallengeBotBody } } } },
     responses: { 201: json(R.BotChallenged, "challenged: your seat of the new friend game"), ...problems(401, 404, 409) },
   },
+  {
+    method: "post",
+    path: "/bots/challenges/{code}/decline",
+    tags: ["bots"],
+    operationId: "declineBotChallenge",
+    security: botKey,
+    request: { params: z.object({ code: z.string().describe("the challenge's invite code, from the `challenge` event") }) },
+    responses: { 200: json(R.BotChallengeDeclined, "declined: the challenge's game is aborted"), ...problems(401, 403, 404, 409, 410) },
+  },
   // push without a public callback
   {
     method: "get",

@@ -415,6 +415,7 @@ export const BotChallenged = z.object({
   code: z.string().describe("the invite code the challenged bot joins with (it receives it on its event stream)"),
   challenged: z.string(),
 });
+export const BotChallengeDeclined = z.object({ gameId: z.string().describe("the challenge's game, now aborted"), status: z.literal("declined") });
 const BotEventBase = { id: z.string().describe("send as Last-Event-ID to resume after this event"), gameId: z.string() };
 export const BotEvent = z
   .discriminatedUnion("type", [
@@ -431,6 +432,7 @@ export const BotEvent = z
       ...BotEventBase, type: z.literal("challenge"), from: z.object({ id: z.string(), name: z.string() }), code: z.string(), ruleset: z.string(),
       expiresAt: time.nullable(),
     }),
+    z.object({ ...BotEventBase, type: z.literal("challengeDeclined"), by: z.object({ id: z.string(), name: z.string() }).describe("the bot that declined your challenge") }),
   ])
   .meta({ id: "BotEvent" });
 export const GameStreamState = Sync.extend({ type: z.literal("state") }).meta({ id: "GameStreamState" });

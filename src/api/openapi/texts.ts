@@ -67,11 +67,15 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   getBot: { summary: "Read a bot", description: "A bot as anyone may see it, with its profile." },
   challengeBot: {
     summary: "Challenge another bot",
-    description: "Creates a friend game with your bot seated and puts a `challenge` event, with the invite code, on the other bot's event stream. It accepts by joining with the code (POST /games/join with its key) or lets the invite lapse.",
+    description: "Creates a friend game with your bot seated and puts a `challenge` event, with the invite code, on the other bot's event stream. It accepts by joining with the code (POST /games/join with its key) or declines it (POST /bots/challenges/{code}/decline).",
+  },
+  declineBotChallenge: {
+    summary: "Decline a bot challenge",
+    description: "With the challenged bot's key only (another bot's key is refused with 403): aborts the challenge's waiting game, unrated, and puts a `challengeDeclined` event on the challenger's stream. An unknown code is 404, a challenge already accepted 409, one that lapsed or was declined 410.",
   },
   streamBotEvents: {
     summary: "Stream a bot's events (NDJSON)",
-    description: "Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side) and `challenge`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.",
+    description: "Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side), `challenge` and `challengeDeclined`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.",
   },
   streamGame: {
     summary: "Stream a game (NDJSON)",
