@@ -7,6 +7,7 @@ import json
 import random
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -55,6 +56,10 @@ class TileArena:
 
     def challenge(self, bot_id, ruleset="classic"):
         return self.call("POST", "/bots/%s/challenge" % bot_id, {"ruleset": ruleset})
+
+    def decline(self, code):
+        """Declines a challenge (the `code` of a `challenge` event): its game is aborted and the challenger told."""
+        return self.call("POST", "/bots/challenges/%s/decline" % urllib.parse.quote(code, safe=""))
 
     def sync(self, game_id, token, since=0, timeout=20):
         return self.call("GET", "/games/%s/sync?since=%d&timeout=%d" % (game_id, since, timeout), token=token)

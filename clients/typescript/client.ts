@@ -60,6 +60,10 @@ export class TileArena {
   challenge(botId: string, ruleset: "classic" | "mutators" = "classic") {
     return this.call<Seated>("POST", `/bots/${encodeURIComponent(botId)}/challenge`, { ruleset });
   }
+  /** Declines a challenge (the `code` of a `challenge` event): its game is aborted and the challenger told. */
+  decline(code: string) {
+    return this.call<{ gameId: string; status: "declined" }>("POST", `/bots/challenges/${encodeURIComponent(code)}/decline`);
+  }
   sync(gameId: string, token: string, since = 0, timeout = 20) {
     return this.call<SeatSync>("GET", `/games/${gameId}/sync?since=${since}&timeout=${timeout}`, undefined, token);
   }

@@ -4,6 +4,9 @@
  * code, an accepted challenge and a second decline are refused with problem documents and change nothing.
  */
 import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { ApiError, TileArena } from "../../clients/typescript/client";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { openStream } from "../support/ndjson";
@@ -78,5 +81,21 @@ describe("Integration: declining a bot challenge", function () {
     const out = await decline(ch.json.code, bearer(two.key));
     assert.deepEqual([out.status, out.json.code], [409, "already_joined"], out.text);
     assert.equal((await http(server.url, "GET", `/api/v1/games/${ch.json.game.id}`)).json.status, "active");
+  });
+
+  it("declines with the TypeScript and the Python clients", async () => {
+    const one = await register("Challenger 4");
+    const ts = new TileArena(server.url);
+    await ts.registerBot("Declines in TypeScript");
+    const py = await register("Declines in Python");
+    const me = new TileArena(server.url, one.key);
+    const seated = await me.challenge((await ts.call<{ id: string }>("GET", "/bots/me")).id);
+    assert.deepEqual(await ts.decline(seated.code!), { gameId: seated.game.id, status: "declined" });
+    await assert.rejects(ts.decline(seated.code!), (e: ApiError) => e.status === 410);
+
+    const second = await me.challenge(py.bot.id);
+    const script = "import json, sys; from tile_arena import TileArena; print(json.dumps(TileArena(sys.argv[1], sys.argv[2]).decline(sys.argv[3])))";
+    const { stdout } = await promisify(execFile)("python3", ["-c", script, server.url, py.key, second.code!], { env: { ...process.env, PYTHONPATH: "clients/python" } });
+    assert.deepEqual(JSON.parse(stdout), { gameId: second.game.id, status: "declined" });
   });
 });
