@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { ApiError, TileArena } from "../../clients/typescript/client";
+import { TileArena, type ApiError } from "../../clients/typescript/client";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { openStream } from "../support/ndjson";
