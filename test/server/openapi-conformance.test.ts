@@ -297,7 +297,14 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal(game.status, 201);
     assert.equal(game.body.player.kind, "bot");
     const other = await call("POST", "/bots", "/bots", { body: { name: "Doc rival" } });
-    assert.equal((await call("POST", "/bots/{id}/challenge", `/bots/${other.body.bot.id}/challenge`, { body: {}, headers: bearer(key) })).status, 201);
+    const challenged = await call("POST", "/bots/{id}/challenge", `/bots/${other.body.bot.id}/challenge`, { body: {}, headers: bearer(key) });
+    assert.equal(challenged.status, 201);
+    const declineAt = `/bots/challenges/${challenged.body.code}/decline`;
+    assert.equal((await call("POST", "/bots/challenges/{code}/decline", declineAt, { headers: bearer(key) })).status, 403);
+    assert.equal((await call("POST", "/bots/challenges/{code}/decline", declineAt)).status, 401);
+    assert.equal((await call("POST", "/bots/challenges/{code}/decline", "/bots/challenges/NOSUCH/decline", { headers: bearer(other.body.key) })).status, 404);
+    assert.equal((await call("POST", "/bots/challenges/{code}/decline", declineAt, { headers: bearer(other.body.key) })).status, 200);
+    assert.equal((await call("POST", "/bots/challenges/{code}/decline", declineAt, { headers: bearer(other.body.key) })).status, 410);
     assert.equal((await call("POST", "/bots/{id}/challenge", "/bots/BOT-NOSUCH/challenge", { body: {}, headers: bearer(key) })).status, 404);
     assert.equal((await call("GET", "/stream/events", "/stream/events")).status, 401);
     // A finished game's stream is one line, then it ends: read whole and checked line by line.
