@@ -32,6 +32,7 @@ import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
 import { Projector } from "./projection";
 import { withSharedHandshake } from "./state-serializer";
 import { PLAYED_AFTER_MOVES, resignAction } from "../src/games/early-end";
+import { followRematch, noRematch } from "./rematch";
 
 /**
  * The record of a finishing action as stored before the ratings: without its end (status, winner, how and
@@ -84,6 +85,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private settling = false;
   /** A waiting game's room closes when nobody has been connected for a while (closeWhenIdle). */
   private idle?: NodeJS.Timeout;
+  /** Set while a finished game's seats are told of its rematch (followRematch); the room's release waits for them. */
+  private rematchFollowed?: () => void;
+  private releaseDeferred = false;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -137,6 +141,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     }
     if (auth.seat) {
       this.connected[auth.seat] = true;
+      this.followRematch();
       // Also sends this client its hand (it has received none yet), queued by Colyseus behind its full state.
       this.refresh();
     }
@@ -168,6 +173,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.connected[seat] = false;
       this.refresh();
     }
+    // A release held for a rematch happens once a seat has gone (or moved on to the new game).
+    if (this.releaseDeferred && !this.holdForRematch()) this.onReleased();
     this.closeWhenIdle();
   }
 
@@ -183,6 +190,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   override onDispose() {
     clearTimeout(this.idle);
+    this.rematchFollowed?.();
     this.timers.stop();
     this.deps.released(this.roomId);
     this.deps.fence.release(this.roomId, this);
@@ -209,6 +217,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       }
       case "resign": {
         const out = seat ? await this.perform(resignAction(this.ctx.engine, seat)) : fail("unauthorized", "spectators cannot resign");
+        if (!out.ok) this.refuse(client, out.code, out.detail);
+        return;
+      }
+      case "rematch":
+      case "declineRematch": {
+        const tokenHash = seat ? this.ctx.record.seats[seat]?.tokenHash ?? null : null;
+        const { rematches } = this.deps;
+        const out = message.type === "rematch" ? await rematches.offer(this.roomId, tokenHash) : await rematches.decline(this.roomId, tokenHash);
         if (!out.ok) this.refuse(client, out.code, out.detail);
         return;
       }
@@ -382,6 +398,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     // truth, so the room still shows the end, and whichever process opens the game next stores it (reconcile).
     await this.write([], patch);
     this.ctx = finished;
+    this.followRematch();
     this.announce(move);
     await this.finish();
   }
@@ -483,6 +500,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   onReleased() {
+    // A finished game whose two seats are both still here stays open for their rematch.
+    this.releaseDeferred = this.holdForRematch();
+    if (this.releaseDeferred) return;
     this.closing = true;
     void this.disconnect().catch(() => undefined);
   }
@@ -551,6 +571,18 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       if (!(await this.write([], { owner: undefined })).ok) return;
       this.onReleased();
     });
+  }
+
+  // ---- Rematch (rooms/rematch.ts) -----------------------------------------------------------------
+
+  /** Once the game has finished with a rematch to offer, its seats' clients are told of it. */
+  private followRematch() {
+    if (this.rematchFollowed || this.status() !== "finished" || noRematch(this.asStored())) return;
+    this.rematchFollowed = followRematch(this.deps.rematches, this.roomId, () => this.clients);
+  }
+
+  private holdForRematch(): boolean {
+    return !this.closing && this.connected.A && this.connected.B && this.rematchFollowed !== undefined && this.deps.rematches.open(this.roomId);
   }
 
   // ---- plumbing ----------------------------------------------------------------------------------
