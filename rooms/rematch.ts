@@ -193,15 +193,18 @@ export class Rematches {
 export function followRematch(rematches: Rematches, gameId: string, clients: () => readonly Client[]): () => void {
   const seatOf = (c: Client): Seat | null => (c.userData as { seat?: Seat | null } | undefined)?.seat ?? null;
   return rematches.subscribe(gameId, (change) => {
-    for (const client of clients()) {
-      const seat = seatOf(client);
-      if (!seat) continue; // spectators are not part of a rematch
-      if (change.type === "offered") send(client, { type: "rematchOffered", by: change.by });
-      else if (change.type === "declined") send(client, { type: "rematchDeclined", by: change.by });
-      else {
-        const mine = change.seats[seat];
-        void rematches.reserve(mine).then((seatReservation) => send(client, { type: "rematchStarted", ...mine, ...(seatReservation ? { seatReservation } : {}) }));
-      }
+    const seated = clients().filter((c) => seatOf(c) !== null); // spectators are not part of a rematch
+    if (change.type !== "started") {
+      for (const client of seated) send(client, change.type === "offered" ? { type: "rematchOffered", by: change.by } : { type: "rematchDeclined", by: change.by });
+      return;
     }
+    // Every client's reservation first, then every message in one go: a client that moves on to the new game
+    // at once closes this room, which must not happen before the other seat is told.
+    void Promise.all(seated.map((c) => rematches.reserve(change.seats[seatOf(c)!]))).then((reservations) =>
+      seated.forEach((client, i) => {
+        const seatReservation = reservations[i];
+        send(client, { type: "rematchStarted", ...change.seats[seatOf(client)!], ...(seatReservation ? { seatReservation } : {}) });
+      }),
+    );
   });
 }

@@ -22,7 +22,7 @@ import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex }
 import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";
-import { Rematches, type RematchView } from "../../rooms/rematch";
+import { noRematch, Rematches, type RematchView } from "../../rooms/rematch";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
 type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
@@ -238,20 +238,25 @@ export class GameService {
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
       const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
-      const first = this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
+      const first = await this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
       // Nothing to wait for: new moves, a finished game, or (seat view) the caller must move now.
       if (!waiter || first.moves.length > 0 || first.status === "finished" || first.yourTurn) return first;
       const woken = await waiter.wait(Date.now() + timeoutS * 1000);
       if (!woken) return first;
-      return this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
+      return await this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
     } finally {
       waiter?.cancel();
     }
   }
 
-  /** A finished game's seat view carries its rematch: who offered it and, once started, the new game's id. */
-  private withRematch(body: SyncBody): SyncBody & { rematch?: RematchView } {
-    return body.view === "seat" && body.status === "finished" ? { ...body, rematch: this.rematches.view(body.gameId) } : body;
+  /**
+   * A finished game's seat view carries its rematch, when the game offers one: who offered it and, once
+   * started, the new game's id.
+   */
+  private async withRematch(body: SyncBody): Promise<SyncBody & { rematch?: RematchView }> {
+    if (body.view !== "seat" || body.status !== "finished") return body;
+    const record = this.finished.get(body.gameId)?.record ?? (await this.store.getGame(body.gameId));
+    return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: this.rematches.view(body.gameId) } : body;
   }
 
   async record(gameId: string): Promise<RecordBody> {
