@@ -59,6 +59,9 @@ interface ClientData extends HandHolder { windowStart: number; messages: number 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
 
+/** How long a finished room waits for a rematch between two seats that stay connected. */
+const REMATCH_HOLD_MS = 10 * 60_000;
+
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
 
@@ -88,6 +91,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   /** Set while a finished game's seats are told of its rematch (followRematch); the room's release waits for them. */
   private rematchFollowed?: () => void;
   private releaseDeferred = false;
+  /** Two tabs left open hold the room at most this long after its grace period (REMATCH_HOLD_MS). */
+  private rematchHold?: NodeJS.Timeout;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -190,6 +195,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   override onDispose() {
     clearTimeout(this.idle);
+    clearTimeout(this.rematchHold);
     this.rematchFollowed?.();
     this.timers.stop();
     this.deps.released(this.roomId);
@@ -502,7 +508,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   onReleased() {
     // A finished game whose two seats are both still here stays open for their rematch.
     this.releaseDeferred = this.holdForRematch();
-    if (this.releaseDeferred) return;
+    if (this.releaseDeferred) {
+      this.rematchHold ??= setTimeout(() => this.stopHolding(), REMATCH_HOLD_MS);
+      return;
+    }
     this.closing = true;
     void this.disconnect().catch(() => undefined);
   }
@@ -581,6 +590,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.rematchFollowed = followRematch(this.deps.rematches, this.roomId, () => this.clients);
   }
 
+  /** The hold is over: the room closes, and the seats' pages go on over REST (the offer is kept there). */
+  private stopHolding() {
+    this.rematchFollowed?.();
+    this.rematchFollowed = undefined;
+    this.onReleased();
+  }
+
+  /** Whether the finished room stays open: both seats connected, a rematch on offer, not yet started. */
   private holdForRematch(): boolean {
     return !this.closing && this.connected.A && this.connected.B && this.rematchFollowed !== undefined && this.deps.rematches.open(this.roomId);
   }
