@@ -157,6 +157,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (!seat) return;
     this.connected[seat] = false;
     this.refresh();
+    this.releaseHeld();
     // A client cut off by our own closing is not waited for: its seat resumes wherever the game is re-opened.
     if (this.closing) return;
     await this.allowReconnection(client, this.deps.reconnectSeconds).catch(() => undefined);
@@ -178,8 +179,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.connected[seat] = false;
       this.refresh();
     }
-    // A release held for a rematch happens once a seat has gone (or moved on to the new game).
-    if (this.releaseDeferred && !this.holdForRematch()) this.onReleased();
+    this.releaseHeld();
     this.closeWhenIdle();
   }
 
@@ -588,6 +588,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private followRematch() {
     if (this.rematchFollowed || this.status() !== "finished" || noRematch(this.asStored())) return;
     this.rematchFollowed = followRematch(this.deps.rematches, this.roomId, () => this.clients);
+  }
+
+  /**
+   * A release held for a rematch happens once a seat has gone (a closed tab, or moved on to the new game):
+   * from its drop too, without waiting out the seat's reconnection time.
+   */
+  private releaseHeld() {
+    if (this.releaseDeferred && !this.holdForRematch()) this.onReleased();
   }
 
   /** The hold is over: the room closes, and the seats' pages go on over REST (the offer is kept there). */

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
+import { RoomAccess } from "../../src/games/room-access";
 import { playOpening } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { consumeWs, joinWs, type WsPlayer } from "../support/ws";
@@ -97,7 +98,17 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     assert.equal(inA.rematchStarted.length + inB.rematchStarted.length, 0);
     A.room.send("rematch");
     await eventually(() => inB.rematchOffered.length === 2, "B told of A's second offer");
-    await Promise.all([A, B].map((p) => p.leave().catch(() => undefined)));
+    // Past the finished grace (200 ms here) the room is held for the rematch while both seats are connected...
+    const rooms = new RoomAccess(server.store, server.log);
+    await new Promise((r) => setTimeout(r, 400));
+    assert.ok(rooms.localGame(id), "the finished room was released while both seats were connected");
+    // ...and released once a seat has gone; the offer stays readable over REST.
+    await B.leave();
+    await eventually(() => rooms.localGame(id) === undefined, "the room released after B left");
+    const after = await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens.B));
+    assert.deepEqual(after.json.rematch, { offeredBy: "A" });
+    // The room closed A's connection when it was released: A has left already.
+    await eventually(() => !A.room.connection.isOpen, "A's connection closed with the room");
   });
 
   it("over REST: offer, seat view, accept answers each seat's new token; refusals are problem documents", async () => {
