@@ -32,6 +32,7 @@ import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
 import { Projector } from "./projection";
 import { withSharedHandshake } from "./state-serializer";
 import { PLAYED_AFTER_MOVES, resignAction } from "../src/games/early-end";
+import { followRematch, noRematch } from "./rematch";
 
 /**
  * The record of a finishing action as stored before the ratings: without its end (status, winner, how and
@@ -57,6 +58,9 @@ interface ClientData extends HandHolder { windowStart: number; messages: number 
 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
+
+/** How long a finished room waits for a rematch between two seats that stay connected. */
+const REMATCH_HOLD_MS = 10 * 60_000;
 
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
@@ -84,6 +88,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private settling = false;
   /** A waiting game's room closes when nobody has been connected for a while (closeWhenIdle). */
   private idle?: NodeJS.Timeout;
+  /** Set while a finished game's seats are told of its rematch (followRematch); the room's release waits for them. */
+  private rematchFollowed?: () => void;
+  private releaseDeferred = false;
+  /** Two tabs left open hold the room at most this long after its grace period (REMATCH_HOLD_MS). */
+  private rematchHold?: NodeJS.Timeout;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -137,6 +146,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     }
     if (auth.seat) {
       this.connected[auth.seat] = true;
+      this.followRematch();
       // Also sends this client its hand (it has received none yet), queued by Colyseus behind its full state.
       this.refresh();
     }
@@ -147,6 +157,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (!seat) return;
     this.connected[seat] = false;
     this.refresh();
+    this.releaseHeld();
     // A client cut off by our own closing is not waited for: its seat resumes wherever the game is re-opened.
     if (this.closing) return;
     await this.allowReconnection(client, this.deps.reconnectSeconds).catch(() => undefined);
@@ -168,6 +179,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       this.connected[seat] = false;
       this.refresh();
     }
+    this.releaseHeld();
     this.closeWhenIdle();
   }
 
@@ -183,6 +195,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   override onDispose() {
     clearTimeout(this.idle);
+    clearTimeout(this.rematchHold);
+    this.rematchFollowed?.();
     this.timers.stop();
     this.deps.released(this.roomId);
     this.deps.fence.release(this.roomId, this);
@@ -209,6 +223,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       }
       case "resign": {
         const out = seat ? await this.perform(resignAction(this.ctx.engine, seat)) : fail("unauthorized", "spectators cannot resign");
+        if (!out.ok) this.refuse(client, out.code, out.detail);
+        return;
+      }
+      case "rematch":
+      case "declineRematch": {
+        const tokenHash = seat ? this.ctx.record.seats[seat]?.tokenHash ?? null : null;
+        const { rematches } = this.deps;
+        const out = message.type === "rematch" ? await rematches.offer(this.roomId, tokenHash) : await rematches.decline(this.roomId, tokenHash);
         if (!out.ok) this.refuse(client, out.code, out.detail);
         return;
       }
@@ -382,6 +404,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     // truth, so the room still shows the end, and whichever process opens the game next stores it (reconcile).
     await this.write([], patch);
     this.ctx = finished;
+    this.followRematch();
     this.announce(move);
     await this.finish();
   }
@@ -483,6 +506,12 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   onReleased() {
+    // A finished game whose two seats are both still here stays open for their rematch.
+    this.releaseDeferred = this.holdForRematch();
+    if (this.releaseDeferred) {
+      this.rematchHold ??= setTimeout(() => this.stopHolding(), REMATCH_HOLD_MS);
+      return;
+    }
     this.closing = true;
     void this.disconnect().catch(() => undefined);
   }
@@ -568,6 +597,34 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       if (!(await this.write([], { owner: undefined })).ok) return;
       this.onReleased();
     });
+  }
+
+  // ---- Rematch (rooms/rematch.ts) -----------------------------------------------------------------
+
+  /** Once the game has finished with a rematch to offer, its seats' clients are told of it. */
+  private followRematch() {
+    if (this.rematchFollowed || this.status() !== "finished" || noRematch(this.asStored())) return;
+    this.rematchFollowed = followRematch(this.deps.rematches, this.roomId, () => this.clients);
+  }
+
+  /**
+   * A release held for a rematch happens once a seat has gone (a closed tab, or moved on to the new game):
+   * from its drop too, without waiting out the seat's reconnection time.
+   */
+  private releaseHeld() {
+    if (this.releaseDeferred && !this.holdForRematch()) this.onReleased();
+  }
+
+  /** The hold is over: the room closes, and the seats' pages go on over REST (the offer is kept there). */
+  private stopHolding() {
+    this.rematchFollowed?.();
+    this.rematchFollowed = undefined;
+    this.onReleased();
+  }
+
+  /** Whether the finished room stays open: both seats connected, a rematch on offer, not yet started. */
+  private holdForRematch(): boolean {
+    return !this.closing && this.connected.A && this.connected.B && this.rematchFollowed !== undefined && this.deps.rematches.open(this.roomId);
   }
 
   // ---- plumbing ----------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ import type { SeatReservation } from "../src/games/room-access";
 export type GameIn =
   | { type: "move"; body: MoveBody }
   | { type: "resign" }
+  /** A seat of a finished friend or quick-match game offers a rematch, or accepts the other seat's offer. */
+  | { type: "rematch" }
+  /** A seat declines the offered rematch (or takes back its own offer). */
+  | { type: "declineRematch" }
   /** A frame that is not one of the above; answered with a `refused` bad_request. */
   | { type: "unexpected"; detail: string };
 
@@ -33,11 +37,17 @@ export interface SeatHand { cards: HandCard[]; legal: string[] }
  *   own move (a draw, an ability, a move sent from another client or over REST), and whenever its turn
  *   begins. `n` is the game's moveCount the message reflects. Spectators never receive one.
  * - `refused`: an action that changed nothing, with the service's error code.
+ * - `rematchOffered`, `rematchDeclined`: to the seats' clients of a finished game (rooms/rematch.ts).
+ * - `rematchStarted`: to each seat's own clients only, with that seat's place and token in the new game and
+ *   a seat reservation to connect with at once (absent when it could not be made: then `joinById`).
  */
 export type GameOut =
   | { type: "moved"; notation: string; n: number; hand: SeatHand }
   | ({ type: "hand"; n: number } & SeatHand)
-  | { type: "refused"; code: ErrorCode; detail: string };
+  | { type: "refused"; code: ErrorCode; detail: string }
+  | { type: "rematchOffered"; by: Seat }
+  | { type: "rematchDeclined"; by: Seat }
+  | { type: "rematchStarted"; gameId: string; seat: Seat; playerToken: string; seatReservation?: SeatReservation };
 
 /** Quick-match queue room to client. */
 export type QueueOut =
@@ -57,6 +67,10 @@ export function parseGameIn(type: string | number, message: unknown): GameIn {
     }
     case "resign":
       return { type: "resign" };
+    case "rematch":
+      return { type: "rematch" };
+    case "declineRematch":
+      return { type: "declineRematch" };
     default:
       return { type: "unexpected", detail: `unknown message type ${String(type)}` };
   }

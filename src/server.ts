@@ -171,6 +171,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         .find((r) => r.status === "rejected");
       if (failed) throw failed.reason;
     },
+    rematches: games.rematches,
     log,
     metrics,
     baseUrl,

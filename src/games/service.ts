@@ -22,6 +22,7 @@ import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex }
 import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";
+import { noRematch, Rematches, type RematchView } from "../../rooms/rematch";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
 type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
@@ -46,6 +47,8 @@ export class GameService {
   private reviews = new Map<string, Promise<Review>>();
   /** Long-poll wake-ups of this process, a few per turn of the event loop (waiter.ts). */
   private readonly wakeups = new Wakeups();
+  /** Rematches of finished games, shared with their rooms (RoomDeps.rematches). */
+  readonly rematches: Rematches;
 
   constructor(
     private readonly store: Omit<GamesPort, "updateGame" | "commitGames" | "appendAction">,
@@ -55,7 +58,13 @@ export class GameService {
     private readonly baseUrl: string,
     private readonly ai: Pick<AiPool, "review">,
     private readonly metrics?: Metrics,
-  ) {}
+  ) {
+    this.rematches = new Rematches({
+      store,
+      createMatched: (ruleset, seats, fixed) => this.createMatched(ruleset, seats, fixed),
+      reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
+    });
+  }
 
   // ---- creating and joining --------------------------------------------------------------------
 
@@ -214,6 +223,21 @@ export class GameService {
     return unwrap(await this.live(gameId, (room) => room.resign(tokenHash)));
   }
 
+  /**
+   * A seat offers a rematch of its finished game, or accepts the other seat's offer; once started, the answer
+   * carries this seat's new game id, seat and token (rooms/rematch.ts).
+   */
+  async rematch(gameId: string, token: string) {
+    const out = unwrap(await this.rematches.offer(gameId, sha256Hex(token)));
+    const { started, ...view } = out;
+    return { rematch: view, ...(started ? { game: { id: started.gameId, seat: started.seat, playerToken: started.playerToken, urls: linksFor(this.baseUrl, started.gameId) } } : {}) };
+  }
+
+  /** A seat declines the offered rematch (or takes back its own offer). */
+  async declineRematch(gameId: string, token: string) {
+    return { rematch: unwrap(await this.rematches.decline(gameId, sha256Hex(token))) };
+  }
+
   /** Seat of a token in a game, for event subscriptions (null when the token is not a seat's). */
   async seatOf(gameId: string, token: string): Promise<Seat | null> {
     const game = await this.store.getGame(gameId);
@@ -230,15 +254,25 @@ export class GameService {
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
       const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
-      const first = await this.read(gameId, ask, fromStore, tokenHash === null);
+      const first = await this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
       // Nothing to wait for: new moves, a finished game, or (seat view) the caller must move now.
       if (!waiter || first.moves.length > 0 || first.status === "finished" || first.yourTurn) return first;
       const woken = await waiter.wait(Date.now() + timeoutS * 1000);
       if (!woken) return first;
-      return this.read(gameId, ask, fromStore, tokenHash === null);
+      return await this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
     } finally {
       waiter?.cancel();
     }
+  }
+
+  /**
+   * A finished game's seat view carries its rematch, when the game offers one: who offered it and, once
+   * started, the new game's id.
+   */
+  private async withRematch(body: SyncBody): Promise<SyncBody & { rematch?: RematchView }> {
+    if (body.view !== "seat" || body.status !== "finished") return body;
+    const record = this.finished.get(body.gameId)?.record ?? (await this.store.getGame(body.gameId));
+    return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: this.rematches.view(body.gameId) } : body;
   }
 
   async record(gameId: string): Promise<RecordBody> {

@@ -4,10 +4,11 @@ import { generateSecret } from "../../src/events";
 import type { RunningServer } from "../../src/server";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { bootServer, http } from "../support/server";
+import { playOpening } from "../support/play";
 import { connect, playOneMove, playToTheEnd, type McpTestClient } from "./helpers";
 
 const TOOL_NAMES = [
-  "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign",
+  "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign", "rematch",
   "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
   "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
   "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
@@ -29,7 +30,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the thirteen game tools and the nine tournament tools with their input schemas when a client connects", async () => {
+  it("lists the fourteen game tools and the nine tournament tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;
@@ -49,6 +50,23 @@ describe("Integration: MCP", function () {
     const refused = await mcp.raw("move", { game_id: created.game.id, player_token: "pt_wrong", move: view.legalMoves[0].move });
     assert.equal(refused.isError, true);
     await mcp.ok("move", { game_id: created.game.id, player_token: created.playerToken, move: view.legalMoves[0].move });
+  });
+
+  it("rematches a finished friend game through the rematch tool: offered, seen in sync, accepted with seats swapped", async () => {
+    const created = await mcp.ok("create_game", { opponent: "friend", name: "Ann", seat: "A" });
+    const joined = await mcp.ok("join_game", { code: created.code, name: "Bob" });
+    const id = created.game.id as string;
+    const tokens = { A: created.playerToken as string, B: joined.playerToken as string };
+    await playOpening(server.url, id, [tokens.A, tokens.B]);
+    await mcp.ok("resign", { game_id: id, player_token: tokens.B });
+    assert.deepEqual(await mcp.ok("rematch", { game_id: id, player_token: tokens.B }), { rematch: { offeredBy: "B" } });
+    assert.deepEqual((await mcp.ok("sync", { game_id: id, player_token: tokens.A })).rematch, { offeredBy: "B" });
+    const started = await mcp.ok("rematch", { game_id: id, player_token: tokens.A });
+    assert.equal(started.game.seat, "B");
+    const view = await mcp.ok("sync", { game_id: started.game.id, player_token: started.game.playerToken });
+    assert.equal(view.players.B.name, "Ann");
+    const late = await mcp.raw("rematch", { game_id: id, player_token: tokens.B, answer: "decline" });
+    assert.equal(late.isError, true);
   });
 
   it("serves the rules as resources and a prompt that teaches the tool loop", async () => {

@@ -13,6 +13,7 @@ import { generateSecret } from "../../src/events";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { closed } from "../support/schema";
 import { bootServer } from "../support/server";
+import { playOpening } from "../support/play";
 
 interface Operation {
   operationId: string;
@@ -139,6 +140,11 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("POST", "/games/{id}/moves", `/games/${fid}/moves`, { body: { card, square: "b1" }, headers: bearer(tokens[turn]) })).status, 409);
     await call("GET", "/games/{id}/replay", `/games/${fid}/replay`);
     await call("GET", "/games/{id}/sync", `/games/${fid}/sync`, { headers: bearer(tokens.A) });
+    // Resigned before both seats placed a card, the game was aborted: it offers no rematch.
+    assert.equal((await call("POST", "/games/{id}/rematch", `/games/${fid}/rematch`)).status, 401);
+    assert.equal((await call("POST", "/games/{id}/rematch", `/games/${fid}/rematch`, { headers: bearer(tokens.A) })).status, 403);
+    assert.equal((await call("DELETE", "/games/{id}/rematch", `/games/${fid}/rematch`, { headers: bearer(tokens.B) })).status, 403);
+    assert.equal((await call("DELETE", "/games/{id}/rematch", "/games/g_missing/rematch", { headers: bearer(tokens.B) })).status, 404);
 
     const hid = house.body.game.id as string;
     await playToEnd(server.url, hid, house.body.playerToken);
@@ -170,8 +176,22 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     const first = await call("POST", "/games/quick-match", "/games/quick-match", { body: { name: "Q1" } });
     assert.equal(first.status, 202);
     assert.equal((await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}`)).status, 202);
-    assert.equal((await call("POST", "/games/quick-match", "/games/quick-match", { body: { name: "Q2" } })).status, 200);
-    assert.equal((await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}?timeout=1`)).status, 200);
+    const second = await call("POST", "/games/quick-match", "/games/quick-match", { body: { name: "Q2" } });
+    assert.equal(second.status, 200);
+    const matched = await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}?timeout=1`);
+    assert.equal(matched.status, 200);
+    // The matched game played, resigned, and rematched: offered, accepted, then too late to decline.
+    const qid = matched.body.game.id as string;
+    const qTokens = [matched.body.playerToken as string, second.body.playerToken as string];
+    assert.equal((await call("POST", "/games/{id}/rematch", `/games/${qid}/rematch`, { headers: bearer(qTokens[0]) })).status, 409);
+    await playOpening(server.url, qid, qTokens);
+    assert.equal((await call("POST", "/games/{id}/resign", `/games/${qid}/resign`, { headers: bearer(qTokens[0]) })).status, 200);
+    assert.equal((await call("POST", "/games/{id}/rematch", `/games/${qid}/rematch`, { headers: bearer(qTokens[0]) })).status, 200);
+    assert.equal((await call("DELETE", "/games/{id}/rematch", `/games/${qid}/rematch`, { headers: bearer(qTokens[1]) })).status, 200);
+    assert.equal((await call("POST", "/games/{id}/rematch", `/games/${qid}/rematch`, { headers: bearer(qTokens[1]) })).status, 200);
+    const started = await call("POST", "/games/{id}/rematch", `/games/${qid}/rematch`, { headers: bearer(qTokens[0]) });
+    assert.ok(started.body.game.playerToken);
+    assert.equal((await call("DELETE", "/games/{id}/rematch", `/games/${qid}/rematch`, { headers: bearer(qTokens[1]) })).status, 409);
     assert.equal((await call("GET", "/games/quick-match/{ticket}", `/games/quick-match/${first.body.ticket}?timeout=99`)).status, 400);
     const third = await call("POST", "/games/quick-match", "/games/quick-match", { body: {} });
     assert.equal((await call("DELETE", "/games/quick-match/{ticket}", `/games/quick-match/${third.body.ticket}`)).status, 200);

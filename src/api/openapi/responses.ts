@@ -226,6 +226,13 @@ const View = z
   .describe("a seat's or a spectator's view; only a seat's view has a hand")
   .meta({ id: "View" });
 
+const RematchView = z
+  .object({
+    offeredBy: SeatSchema.nullable().describe("the seat whose offer waits for the other's answer; null when none does"),
+    gameId: z.string().optional().describe("the new game, once the rematch has started (seats swapped, same ruleset)"),
+  })
+  .meta({ id: "Rematch" });
+
 export const Sync = z
   .object({
     gameId: z.string(),
@@ -261,9 +268,21 @@ export const Sync = z
     lastMoveAt: time.nullable(),
     turnDeadline: time.nullable(),
     urls: GameLinks,
+    rematch: RematchView.optional().describe("seat view of a finished game: its rematch, offered or started"),
     ...Ending,
   })
   .meta({ id: "Sync" });
+
+/** A seat's rematch answer: the rematch as it is now and, once started, this seat's place in the new game. */
+export const RematchAnswer = z
+  .object({
+    rematch: RematchView,
+    game: z
+      .object({ id: z.string(), seat: SeatSchema.describe("this seat's seat in the new game (swapped)"), playerToken: z.string().describe("this seat's token in the new game"), urls: GameLinks })
+      .optional()
+      .describe("present once the rematch has started"),
+  })
+  .meta({ id: "RematchAnswer" });
 
 const PlacedMove = z.object({
   n: int.min(1),

@@ -1,4 +1,4 @@
-/** REST routes of games: create, join, quick-match, move, resign, list, read, sync, replay, review. */
+/** REST routes of games: create, join, quick-match, move, resign, rematch, list, read, sync, replay, review. */
 import { Router, type Request } from "express";
 import { announceSeat, playAs } from "../../bots";
 import { AppError } from "../../errors";
@@ -106,6 +106,16 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   r.post("/games/:id/resign", async (req, res) => {
     const id = gameId(req);
     reply(res, 200, R.GameRecord, await games.resign(id, requiredToken(req)));
+  });
+
+  r.post("/games/:id/rematch", async (req, res) => {
+    const id = gameId(req);
+    reply(res, 200, R.RematchAnswer, await games.rematch(id, requiredToken(req)));
+  });
+
+  r.delete("/games/:id/rematch", async (req, res) => {
+    const id = gameId(req);
+    reply(res, 200, R.RematchAnswer, await games.declineRematch(id, requiredToken(req)));
   });
 
   r.get("/games/:id/replay", async (req, res) => {

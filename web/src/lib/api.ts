@@ -17,10 +17,10 @@ export class ApiError extends Error {
 }
 
 /** A JSON call to the API; `signal` aborts it (a stopped quick-match search). */
-export async function api<T = unknown>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: T }> {
+export async function api<T = unknown>(method: string, path: string, body?: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
   const res = await fetch(API + path, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });

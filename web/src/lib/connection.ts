@@ -14,7 +14,7 @@ declare global {
 export type LinkState = "connecting" | "live" | "dropped" | "offline" | "closed";
 
 /** What the server sends a game room's clients (rooms/messages.ts), with the service's own error codes. */
-export type ServerMessage = Extract<GameOut, { type: "refused" | "moved" }>;
+export type ServerMessage = Extract<GameOut, { type: "refused" | "moved" | "rematchOffered" | "rematchDeclined" | "rematchStarted" }>;
 type Payload<T extends GameOut["type"]> = Omit<Extract<GameOut, { type: T }>, "type">;
 
 export interface ConnectionEvents {
@@ -64,7 +64,7 @@ export class GameConnection {
 
   /** A move is validated by the room with the same schema as the REST body (src/games/schemas.ts). */
   send(type: "move", payload: MoveBody): boolean;
-  send(type: "resign"): boolean;
+  send(type: "resign" | "rematch" | "declineRematch"): boolean;
   /** Sends when the room is live; answers false (nothing sent) otherwise, for the caller to say so. */
   send(type: string, payload?: unknown): boolean {
     if (!this.live || !this.room) return false;
@@ -107,6 +107,10 @@ export class GameConnection {
       redraw();
     });
     room.onMessage("refused", (m: Payload<"refused">) => this.on.message({ type: "refused", ...m }));
+    // A finished game's rematch (web/src/lib/rematch.ts).
+    room.onMessage("rematchOffered", (m: Payload<"rematchOffered">) => this.on.message({ type: "rematchOffered", ...m }));
+    room.onMessage("rematchDeclined", (m: Payload<"rematchDeclined">) => this.on.message({ type: "rematchDeclined", ...m }));
+    room.onMessage("rematchStarted", (m: Payload<"rematchStarted">) => this.on.message({ type: "rematchStarted", ...m }));
     room.onMessage("moved", (m: Payload<"moved">) => {
       this.hand = m.hand;
       this.on.message({ type: "moved", ...m });

@@ -1,8 +1,10 @@
 // The panel shown when a game ends: the result, the rating change of this browser's profile, a rematch
-// with the same opponent kind and settings, the review and replay pages, and a new game.
+// (offered to the same opponent in friend and quick-match games, rematch.ts; a new game of the same kind and
+// settings otherwise), the review and replay pages, and a new game.
 import { $, api, el, errorText, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer, type StoredSeat } from "./api";
 import { ratingEl } from "./rating";
 import { decidedText, type GameRecord, type Seat, type ViewModel } from "./model";
+import { RematchOffer } from "./rematch";
 
 interface Profile { player: { rating: number; games: number; rank?: string; provisional?: boolean } }
 
@@ -49,23 +51,26 @@ async function showRatingChange(seat: StoredSeat, decidedBy: string): Promise<vo
   }
 }
 
-/** A new game like this one: the house at the same level, a new friend invite, or a new quick-match search. */
+/**
+ * A new game like this one: the house at the same level, or otherwise a new friend invite. Friend and
+ * quick-match games are offered to the same opponent instead (RematchOffer).
+ */
 async function rematch(record: GameRecord): Promise<string> {
   const name = storedPlayer()?.name;
   if (record.opponent === "house") {
     const { body } = await seatRequest("/games", { opponent: "house", level: record.level ?? "normal", ruleset: record.ruleset, name, reserveSeat: true });
     return takeSeat(body);
   }
-  if (record.opponent === "friend" || record.opponent === "hosted") {
-    const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: record.ruleset, name, reserveSeat: true });
-    return takeSeat(body, { inviteUrl: body.inviteUrl });
-  }
-  return `/?quick=${encodeURIComponent(record.ruleset)}`;
+  const { body } = await seatRequest<SeatAnswer>("/games", { opponent: "friend", ruleset: record.ruleset, name, reserveSeat: true });
+  return takeSeat(body, { inviteUrl: body.inviteUrl });
 }
 
 let shown = false;
 
-export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string; seat: StoredSeat | null; record: () => Promise<GameRecord>; save: () => void }): void {
+/** The friend or quick-match rematch of this page, once the end panel shows one (its room messages go there). */
+export let rematchOffer: RematchOffer | null = null;
+
+export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string; seat: StoredSeat | null; record: () => Promise<GameRecord>; save: () => void; send: (type: "rematch" | "declineRematch") => boolean }): void {
   const end = $("#end");
   end.hidden = m.status !== "finished";
   if (end.hidden) return;
@@ -81,8 +86,15 @@ export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string
   shown = true;
   if (ctx.seat) void showRatingChange(ctx.seat, m.decidedBy).catch(() => undefined);
   const button = $<HTMLButtonElement>("#rematch");
-  button.hidden = !ctx.mySeat;
+  if (!ctx.mySeat || !ctx.seat) return;
+  const seat = ctx.seat;
+  void ctx.record().then((record) => {
+    // The server says whether the game offers one (not a tournament's, not an aborted one): the seat view's `rematch`.
+    if (record.opponent === "friend" || record.opponent === "quick") rematchOffer = new RematchOffer(ctx.gameId, seat, ctx.send);
+    else button.hidden = false;
+  }, () => undefined);
   button.addEventListener("click", () => {
+    if (rematchOffer) return;
     button.disabled = true;
     void ctx
       .record()

@@ -7,7 +7,7 @@ import { $, api, ApiError, el, errorText, forgetSeat, loadSeat, saveSeat } from 
 import { explainLast, ruleContext, type Placement } from "../lib/captures";
 import { GameConnection, type LinkState, type ServerMessage } from "../lib/connection";
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
-import { drawEnd, rememberRating } from "../lib/end-panel";
+import { drawEnd, rematchOffer, rememberRating } from "../lib/end-panel";
 import { fromRecord, fromRoomState, other, type GameRecord, type Seat, type ViewModel } from "../lib/model";
 import { markFavicon } from "../lib/turn-icon";
 import { createView, type ViewContext } from "../lib/view";
@@ -110,7 +110,7 @@ function draw(next: ViewModel): void {
   $("#seat-actions").hidden = !ctx.mySeat || model.status !== "active";
   playSounds(before, model, ctx.mySeat);
   drawConnection();
-  drawEnd(model, { mySeat: ctx.mySeat, gameId, seat, record: readRecord, save: () => void saveMySeat() });
+  drawEnd(model, { mySeat: ctx.mySeat, gameId, seat, record: readRecord, save: () => void saveMySeat(), send: (type) => conn.send(type) });
   if (model.status === "finished" && before?.status !== "finished") {
     $("#end-title").focus({ preventScroll: true });
     if (seat?.challenge) void reportChallenge(gameId, seat, model).then(() => saveMySeat());
@@ -220,7 +220,8 @@ const conn = new GameConnection(gameId, seat?.token ?? null, {
     draw(fromRoomState(s, ctx.mySeat ? hand : null));
   },
   message: (m: ServerMessage) => {
-    if (m.type !== "refused") return;
+    if (m.type === "moved") return;
+    if (m.type !== "refused") return rematchOffer?.onMessage(m);
     ctx.pending = false;
     say(`Refused (${m.code}): ${m.detail}`);
     if (model) view.update(model, ctx);
