@@ -124,7 +124,9 @@ export class Rematches {
     // Seats swapped: who sat at A sits at B. The profiles are the same, so ratings continue on them.
     const seatOfNew = (old: Seat): NewSeat & { tokenHash: string } => {
       const s = record.seats[old]!;
-      return { playerId: s.playerId, name: s.name, champion: s.champion, tokenHash: sha256Hex(tokens[old]) };
+      // Only friend and quick-match games offer a rematch, so neither seat is the house's.
+      const kind = s.kind === "bot" ? "bot" : "human";
+      return { playerId: s.playerId, name: s.name, kind, champion: s.champion, tokenHash: sha256Hex(tokens[old]) };
     };
     try {
       const id = await this.deps.createMatched(record.ruleset, { A: seatOfNew("B"), B: seatOfNew("A") }, { opponent: record.opponent });

@@ -188,6 +188,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer or accept a rematch
+         * @description A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken`. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament and aborted games (403) and unfinished games (409).
+         */
+        post: operations["offerRematch"];
+        /**
+         * Decline a rematch
+         * @description Declines the other seat's rematch offer, or takes back your own; refused (409) once the rematch has started.
+         */
+        delete: operations["declineRematch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{id}/replay": {
         parameters: {
             query?: never;
@@ -1349,6 +1373,16 @@ export interface components {
             /** @description ISO 8601 time */
             turnDeadline: string | null;
             urls: components["schemas"]["GameLinks"];
+            /** @description seat view of a finished game: its rematch, offered or started */
+            rematch?: {
+                /**
+                 * @description the seat whose offer waits for the other's answer; null when none does
+                 * @enum {string|null}
+                 */
+                offeredBy: "A" | "B" | null;
+                /** @description the new game, once the rematch has started (seats swapped, same ruleset) */
+                gameId?: string;
+            };
             /**
              * @description A, B, draw, or null while undecided or when aborted
              * @enum {string|null}
@@ -1472,6 +1506,30 @@ export interface components {
                 champion?: string;
             }[];
         } | null;
+        RematchAnswer: {
+            rematch: components["schemas"]["Rematch"];
+            /** @description present once the rematch has started */
+            game?: {
+                id: string;
+                /**
+                 * @description this seat's seat in the new game (swapped)
+                 * @enum {string}
+                 */
+                seat: "A" | "B";
+                /** @description this seat's token in the new game */
+                playerToken: string;
+                urls: components["schemas"]["GameLinks"];
+            };
+        };
+        Rematch: {
+            /**
+             * @description the seat whose offer waits for the other's answer; null when none does
+             * @enum {string|null}
+             */
+            offeredBy: "A" | "B" | null;
+            /** @description the new game, once the rematch has started (seats swapped, same ruleset) */
+            gameId?: string;
+        };
         Replay: {
             id: string;
             ruleset: string;
@@ -1890,6 +1948,16 @@ export interface components {
             /** @description ISO 8601 time */
             turnDeadline: string | null;
             urls: components["schemas"]["GameLinks"];
+            /** @description seat view of a finished game: its rematch, offered or started */
+            rematch?: {
+                /**
+                 * @description the seat whose offer waits for the other's answer; null when none does
+                 * @enum {string|null}
+                 */
+                offeredBy: "A" | "B" | null;
+                /** @description the new game, once the rematch has started (seats swapped, same ruleset) */
+                gameId?: string;
+            };
             /**
              * @description A, B, draw, or null while undecided or when aborted
              * @enum {string|null}
@@ -2926,6 +2994,151 @@ export interface operations {
             };
             /** @description problem: `unauthorized` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    offerRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description game id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description game id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `forbidden` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
