@@ -6,7 +6,7 @@
  * client gets its hand inside its `moved` acknowledgement instead.
  */
 import type { Client } from "@colyseus/core";
-import { cardById, legalMoves, type GameState, type Seat } from "../src/game";
+import { cardById, legalMovesFor, type GameState, type Seat } from "../src/game";
 import { send, type HandCard, type SeatHand } from "./messages";
 
 /** What a game room keeps per client that hand delivery reads and writes. */
@@ -39,8 +39,8 @@ const onTurn = (engine: GameState, seat: Seat) => engine.status === "active" && 
 /** A seat's hand and, when it is its turn, every legal move in notation; empty before the game starts. */
 export function seatHand(engine: GameState | null, seat: Seat): SeatHand {
   if (!engine) return { cards: [], legal: [] };
-  const legal = onTurn(engine, seat) ? legalMoves(engine).map((m) => `${m.card}@${m.square}`) : [];
-  return { cards: engine.hands[seat].map(faceOf), legal };
+  // The same list, in the same notation, as the seat's REST and MCP views (`legalMoves`).
+  return { cards: engine.hands[seat].map(faceOf), legal: legalMovesFor(engine, seat).map((m) => m.move) };
 }
 
 /** What a `hand` message for this seat would show, as a string to compare with what a client last got. */
