@@ -101,6 +101,17 @@ describe("SqliteStore on a file", function () {
     }
   });
 
+  it("closes when its files were deleted before the checkpointer thread first opened them", async function () {
+    this.timeout(10_000);
+    const path = tempFile();
+    const store = new SqliteStore({ path, checkpointMs: 50 });
+    await store.init();
+    // At once, before the thread's first checkpoint (on a slow machine, before the thread has even started).
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    await sleep(200);
+    await store.close();
+  });
+
   it("writes a move as two WAL pages (its action's and its game's), a claim as one, and the status index only when the status changes", async function () {
     const path = tempFile();
     const store = new SqliteStore({ path, checkpointMs: 0, synchronous: "NORMAL" });

@@ -9,11 +9,16 @@
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require("better-sqlite3");
 
-const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma("busy_timeout = 5000");
+// Opened at the first checkpoint, not at the thread's start: a file gone by then (deleted under the server)
+// is reported as a failed checkpoint, and the thread lives on to answer "stop".
+let db = null;
 
 function checkpoint() {
   try {
+    if (!db) {
+      db = new Database(workerData.path, { fileMustExist: true });
+      db.pragma("busy_timeout = 5000");
+    }
     const [row] = db.pragma("wal_checkpoint(PASSIVE)");
     if (row && row.log >= workerData.restartFrames) db.pragma("wal_checkpoint(RESTART)");
     parentPort.postMessage({ type: "checkpointed" });
@@ -28,7 +33,7 @@ parentPort.on("message", (message) => {
   clearInterval(timer);
   checkpoint();
   try {
-    db.close();
+    db?.close();
   } catch (err) {
     // The files may be gone (deleted under the server); closing what is left must still end the thread.
     parentPort.postMessage({ type: "failed", message: String(err && err.message ? err.message : err) });

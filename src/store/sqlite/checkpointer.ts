@@ -22,11 +22,18 @@ export interface CheckpointerOptions {
 export class Checkpointer {
   private readonly worker: Worker;
   private readonly waiting = new Set<() => void>();
+  /**
+   * The thread's exit, watched from the start: a thread that ended early (its database file deleted before it
+   * opened it, on a slow start) would otherwise leave close() waiting for an exit that already happened.
+   */
+  private readonly exited: Promise<unknown>;
 
   constructor(path: string, options: CheckpointerOptions = {}) {
     this.worker = new Worker(join(__dirname, "checkpoint-thread.cjs"), {
       workerData: { path, intervalMs: options.intervalMs ?? 1000, restartFrames: options.restartFrames ?? 4096 },
     });
+    // The exit itself, not `once(worker, "exit")`, which rejects when the thread reports an error first.
+    this.exited = new Promise((resolve) => this.worker.once("exit", resolve));
     // It must not keep a process alive that has nothing else to do.
     this.worker.unref();
     this.worker.on("message", (m: { type: "checkpointed" | "failed"; message?: string }) => {
@@ -44,11 +51,9 @@ export class Checkpointer {
 
   /** Runs a last checkpoint and stops the thread. */
   async close(): Promise<void> {
-    // The exit itself, not `once(worker, "exit")`, which rejects when the thread reports an error first.
-    const exited = new Promise((resolve) => this.worker.once("exit", resolve));
     // Held while it stops: an unreferenced thread would let the process end before close() resolves.
     this.worker.ref();
     this.worker.postMessage("stop");
-    await exited;
+    await this.exited;
   }
 }

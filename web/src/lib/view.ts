@@ -122,8 +122,13 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       $(`#seat-${s}-info`).textContent = bits.join(" · ");
       $(`#seat-${s}-info`).title = seat.champion ? CHAMPION_TIPS[seat.champion] ?? "" : "";
     }
+    // Rebuilt only when it changes: a render per move would detach the mutator a finger is on.
     const ruleset = $("#ruleset");
-    ruleset.replaceChildren(m.ruleset, ...m.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), m.mutators.length ? ")" : "");
+    const rulesetKey = [m.ruleset, ...m.mutators].join(" ");
+    if (ruleset.dataset.key !== rulesetKey) {
+      ruleset.dataset.key = rulesetKey;
+      ruleset.replaceChildren(m.ruleset, ...m.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), m.mutators.length ? ")" : "");
+    }
     $("#last-move").textContent = m.lastMove || "none yet";
     $("#pile").textContent = String(m.pile);
     $("#moves").textContent = `${m.moveCount} of 16`;
