@@ -98,8 +98,8 @@ export const ERROR_DOCS = {
   },
   unavailable: {
     cause:
-      "The service could not reach or start the room that holds the game (another process did not answer), its store failed (a write refused, data files gone: `/healthz` then says so), or it is starting or shutting down. Nothing was changed.",
-    action: "Retry shortly (after the seconds in `Retry-After`, when given), with the same request.",
+      "The service could not reach or start the room that holds the game (another process did not answer), its store failed (a write refused, data files gone: `/healthz` then says so), or it is starting or shutting down. Nothing was changed, with one case that cannot be told at once: a move under way when its room's process stopped answering. The service then looks the move up in the store and answers 200 when it was kept; otherwise the room may still apply it before its game moves to a live process.",
+    action: "Retry shortly (after the seconds in `Retry-After`, when given), with the same request. After a refused move, sync first: a move that was kept after all is then refused as `not_your_turn` or `illegal_move` if sent again, never played twice.",
   },
   internal: {
     cause: "An unexpected error; it has been logged with the request.",

@@ -6,12 +6,12 @@
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
-import { commitmentOf, CURRENT_RULES_VERSION, type Seat } from "../game";
+import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, type Seat } from "../game";
 import { AppError, unwrap, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, PlayerSeatKind, SeatRecord } from "../store/port";
-import { rebuildContext, startEngine, type GameContext } from "./context";
+import { factsOf, rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
@@ -19,7 +19,7 @@ import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
-import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
+import { gameRecordBody, linksFor, replayBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";
 import { noRematch, Rematches, type RematchView } from "../../rooms/rematch";
@@ -215,7 +215,32 @@ export class GameService {
 
   async move(gameId: string, token: string, body: MoveBody) {
     const tokenHash = sha256Hex(token);
-    return unwrap(await traced("games.move", { "game.id": gameId }, () => this.live(gameId, (room) => room.move(tokenHash, body))));
+    return traced("games.move", { "game.id": gameId }, async () => {
+      const out = await this.live(gameId, (room) => room.move(tokenHash, body));
+      if (!out.ok && out.code === "unavailable") return (await this.keptMove(gameId, tokenHash, body)) ?? unwrap(out);
+      return unwrap(out);
+    });
+  }
+
+  /**
+   * The answer to a move whose room stopped answering while it was under way (its process ending or
+   * stalled), when the store shows the move was kept: the room stores a move before it answers, so a
+   * process that dies between the two leaves a kept move without its answer. A card is played once in a
+   * game, so this seat's placement of this card is this move. Null when it is not (yet) there.
+   */
+  private async keptMove(gameId: string, tokenHash: string, body: MoveBody): Promise<MoveAnswer | null> {
+    try {
+      const game = await this.store.getGame(gameId);
+      const seat = game && seatOfToken(game, tokenHash);
+      if (!seat) return null;
+      const ctx = rebuildContext(game, await this.store.listActions(gameId));
+      const [card, square] = "card" in body ? [body.card, body.square] : body.move.split(/[@x]/);
+      const kept = ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === card?.trim().toUpperCase() && m.square === square?.trim().toLowerCase());
+      return kept ? { move: shownMove(kept), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
+    } catch {
+      // The store failing too: the refusal already in hand is the answer.
+      return null;
+    }
   }
 
   async resign(gameId: string, token: string) {

@@ -127,10 +127,12 @@ for (const kind of stores) describe(`End-to-end: games move to a live process wh
     const acked = await advance(c.procs.map((p) => p.url), games, 2);
     const live = c.procs[1 - victim];
     // Agents play every game through the surviving process before, during and after the SIGTERM.
+    const unanswered = new Map(games.map((g) => [g.id, 0]));
     const players = games.map(async (g) => {
       for (let m = 0; m < 6; m++) {
         const { out, refusals } = await playUntilAcknowledged(live.url, g);
         acked.set(g.id, out.moveCount!);
+        unanswered.set(g.id, unanswered.get(g.id)! + refusals.filter((r) => r.unanswered).length);
         // A client may be asked to come back (503 with Retry-After) while the game moves; nothing else.
         for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
       }
@@ -140,7 +142,12 @@ for (const kind of stores) describe(`End-to-end: games move to a live process wh
     await Promise.all(players);
     await assertNothingLost(c, acked);
     await assertOneRoomPerGame(c, games.map((g) => g.id));
-    for (const g of games) assert.equal((await c.store.getGame(g.id))!.moveCount, 8);
+    // Six moves acknowledged on top of the first two; a move whose answer the ending process never gave is
+    // answered from the store when it was kept, so only one still under way when refused can add to them.
+    for (const g of games) {
+      const stored = (await c.store.getGame(g.id))!.moveCount;
+      assert.ok(stored >= 8 && stored <= 8 + unanswered.get(g.id)!, `game ${g.id}: ${stored} moves stored, 8 acknowledged, ${unanswered.get(g.id)} unanswered`);
+    }
   });
 
   it("keeps one room per game when a stalled owner comes back after its games moved (SIGSTOP, SIGCONT)", async () => {

@@ -94,7 +94,8 @@ export async function friendGame(create: string, join: string): Promise<TwoSeatG
   return { id: a.json.game.id, tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<"A" | "B", string> };
 }
 
-export type MoveOutcome = { status: number; retryAfter: string | null; moveCount?: number; finished?: boolean };
+/** `unanswered`: a move refused because its room's process stopped answering while it was under way (it may yet be kept). */
+export type MoveOutcome = { status: number; retryAfter: string | null; moveCount?: number; finished?: boolean; unanswered?: boolean };
 
 /** One move by whichever seat is to play, through `base`; the status says whether it was acknowledged. */
 export async function playOne(base: string, g: TwoSeatGame): Promise<MoveOutcome> {
@@ -106,7 +107,8 @@ export async function playOne(base: string, g: TwoSeatGame): Promise<MoveOutcome
   if (view.status !== 200) return { status: view.status, retryAfter: view.headers.get("retry-after") };
   if (!view.json.yourTurn) return { status: 409, retryAfter: null };
   const m = await http(base, "POST", `/api/v1/games/${g.id}/moves`, pickMove(view.json.state), bearer(g.tokens[seat]));
-  return { status: m.status, retryAfter: m.headers.get("retry-after"), moveCount: m.status === 200 ? m.json.move.n : undefined, finished: m.json?.status === "finished" };
+  const unanswered = m.status === 503 && /did not answer/.test(m.json?.detail ?? "");
+  return { status: m.status, retryAfter: m.headers.get("retry-after"), moveCount: m.status === 200 ? m.json.move.n : undefined, finished: m.json?.status === "finished", unanswered };
 }
 
 /** Retries `playOne` until a move is acknowledged; resolves with how long that took and what was refused. */
