@@ -213,9 +213,9 @@ export class GameService {
 
   // ---- playing ---------------------------------------------------------------------------------
 
-  async move(gameId: string, token: string, body: MoveBody) {
+  async move(gameId: string, token: string, body: MoveBody): Promise<MoveAnswer> {
     const tokenHash = sha256Hex(token);
-    return traced("games.move", { "game.id": gameId }, async () => {
+    return traced("games.move", { "game.id": gameId }, async (): Promise<MoveAnswer> => {
       const out = await this.live(gameId, (room) => room.move(tokenHash, body));
       if (!out.ok && out.code === "unavailable") return (await this.keptMove(gameId, tokenHash, body)) ?? unwrap(out);
       return unwrap(out);
