@@ -26,6 +26,9 @@ async function fits(page: Page, what: string): Promise<void> {
     await page.setViewportSize(viewport);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `${what} at ${viewport.width}px scrolls sideways by ${overflow}px`);
+    // The header's four links stay on one line (a taller header would push the game page's board down).
+    const header = await page.locator("header.top").boundingBox();
+    assert.ok(header && header.height <= 64, `${what} at ${viewport.width}px: header ${header?.height}px tall`);
     const small = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>("header a, main button, main a, main input, main select")]
       .filter((e) => e.offsetParent !== null && !e.closest("[hidden]"))
       .map((e) => ({ what: e.id || e.textContent?.trim() || e.tagName, h: e.getBoundingClientRect().height }))
@@ -42,6 +45,7 @@ describe("Browser: tournaments", function () {
   it("two browsers join a swiss tournament made on the page and follow its pairings and standings live", async () => {
     const ann = await openPage(suite.browser, suite.errors);
     await ann.goto(`${suite.server.url}/`);
+    await fits(ann, "the home page");
     await ann.getByRole("link", { name: "Tournaments" }).click();
     await ann.waitForSelector("body[data-ready='true']");
     await fits(ann, "the list page");
