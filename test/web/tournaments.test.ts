@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { playOpening } from "../support/play";
 import { bearer, http } from "../support/server";
+import { scoreColumns, scoreText, type StandingRow } from "../../web/src/lib/tournament";
 import { browserSuite, openPage, screenshots } from "./browser";
 
 /** The page's standings row of a player, by name: its score cell's text. */
@@ -148,6 +149,16 @@ describe("Browser: tournaments", function () {
     await page.goto(`${suite.server.url}/tournaments/${created.json.tournament.id}`);
     await page.waitForSelector("body[data-link='live'][data-status='open']");
     assert.equal(await page.isVisible("#start"), false);
+    // Offline, the banner says the standings may be stale; back online it goes, and what changed meanwhile shows.
+    await page.context().setOffline(true);
+    await page.waitForSelector("#offline:not([hidden])");
+    assert.match((await page.textContent("#offline")) ?? "", /offline.*out of date/i);
+    assert.equal(await page.getAttribute("body", "data-link"), "offline");
+    assert.equal((await http(suite.server.url, "POST", `/api/v1/tournaments/${created.json.tournament.id}/join`, { name: "Dan" })).status, 201);
+    await page.context().setOffline(false);
+    await page.waitForSelector("#offline", { state: "hidden" });
+    await page.waitForSelector("body[data-link='live'] #standings tr:has-text('Dan')");
+    suite.errors = suite.errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"));
     await page.getByLabel("Your name").fill("Cal");
     await page.getByRole("button", { name: "Join the tournament" }).click();
     await page.getByRole("button", { name: "Withdraw" }).click();
@@ -155,7 +166,7 @@ describe("Browser: tournaments", function () {
     await page.waitForSelector("#standings tr:has-text('(withdrawn)')");
     assert.match((await page.textContent("#you-status")) ?? "", /You have withdrawn/);
     const read = await http(suite.server.url, "GET", `/api/v1/tournaments/${created.json.tournament.id}`);
-    assert.equal(read.json.entrants[0].withdrawn, true);
+    assert.deepEqual(read.json.entrants.map((e: { name: string; withdrawn: boolean }) => [e.name, e.withdrawn]), [["Dan", false], ["Cal", true]]);
     // The stored entrant token is what withdrew: it is refused a second time only by the tournament's rules.
     const token = JSON.parse((await page.evaluate((k) => localStorage.getItem(k), `arena.tournament.${created.json.tournament.id}`))!).entrant.token;
     assert.equal((await http(suite.server.url, "POST", `/api/v1/tournaments/${created.json.tournament.id}/withdraw`, undefined, bearer(token))).status, 200);
@@ -164,5 +175,21 @@ describe("Browser: tournaments", function () {
     await page.waitForSelector("body[data-status='unknown']");
     assert.match((await page.textContent("#notice")) ?? "", /There is no tournament/);
     suite.errors = suite.errors.filter((e) => !/404/.test(e));
+  });
+});
+
+describe("Tournament pages: columns per format", () => {
+  const row = (extra: Record<string, unknown>): StandingRow => ({ rank: 1, playerId: "p_a", name: "Ann", withdrawn: false, ...extra });
+
+  it("swiss shows its score and tie-breaks in order; another format shows the numeric columns its rows carry", () => {
+    const swiss = scoreColumns("swiss", [row({ score: 1, buchholz: 2, sonnebornBerger: 1, extra: 5 })]);
+    assert.deepEqual(swiss.map((c) => [c.key, c.label]), [["score", "Score"], ["buchholz", "Buchholz"], ["sonnebornBerger", "S-B"]]);
+    const arena = scoreColumns("arena", [row({ score: 9, games: 4, winStreak: 2, berserk: "no" })]);
+    assert.deepEqual(arena.map((c) => [c.key, c.label]), [["score", "Score"], ["games", "Games"], ["winStreak", "Win streak"]]);
+    assert.deepEqual(scoreColumns("arena", []).map((c) => c.key), ["score"]);
+  });
+
+  it("writes half points as people do", () => {
+    assert.deepEqual([0, 0.5, 1, 1.5, 2.75].map(scoreText), ["0", "½", "1", "1½", "2.75"]);
   });
 });
