@@ -143,7 +143,7 @@ describe("Browser: tournaments", function () {
     await screenshots(ann, "tournaments");
   });
 
-  it("a player who is in withdraws on the page; an unknown tournament says so", async () => {
+  it("offline is told and caught up; an entrant withdraws; a profile joins as itself; an unknown tournament says so", async () => {
     const created = await http(suite.server.url, "POST", "/api/v1/tournaments", { name: "Quiet swiss", rounds: 1 });
     const page = await openPage(suite.browser, suite.errors);
     await page.goto(`${suite.server.url}/tournaments/${created.json.tournament.id}`);
@@ -170,6 +170,17 @@ describe("Browser: tournaments", function () {
     // The stored entrant token is what withdrew: it is refused a second time only by the tournament's rules.
     const token = JSON.parse((await page.evaluate((k) => localStorage.getItem(k), `arena.tournament.${created.json.tournament.id}`))!).entrant.token;
     assert.equal((await http(suite.server.url, "POST", `/api/v1/tournaments/${created.json.tournament.id}/withdraw`, undefined, bearer(token))).status, 200);
+
+    // A browser that holds a profile (from a game it played) joins as that profile, under its name.
+    const game = await http(suite.server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Eve" });
+    await page.evaluate((p) => localStorage.setItem("arena.player", JSON.stringify(p)), { ...game.json.player, name: "Eve" });
+    const second = await http(suite.server.url, "POST", "/api/v1/tournaments", { name: "Profile swiss", rounds: 1 });
+    await page.goto(`${suite.server.url}/tournaments/${second.json.tournament.id}`);
+    await page.waitForSelector("body[data-link='live']");
+    assert.equal(await page.inputValue("#join-name"), "Eve");
+    await page.getByRole("button", { name: "Join with your profile" }).click();
+    await page.waitForSelector("#standings tr:has-text('Eve')");
+    assert.equal((await stored(page, second.json.tournament.id)).entrant.playerId, game.json.player.id);
 
     await page.goto(`${suite.server.url}/tournaments/t_nosuchtournament`);
     await page.waitForSelector("body[data-status='unknown']");
