@@ -27,7 +27,9 @@ function notice(text: string): void {
   $("#notice").hidden = false;
 }
 
+let unknown = false;
 function missing(): void {
+  unknown = true;
   document.body.dataset.status = "unknown";
   document.title = "No such tournament · Tile Arena";
   $("#title").textContent = "No such tournament";
@@ -153,7 +155,8 @@ function drawYou(t: Live): void {
   // The service refuses a start with fewer than two entrants; the button says so before anyone tries.
   start.disabled = t.standings.length < 2;
   start.textContent = t.standings.length < 2 ? "Start (needs 2 entrants)" : "Start the tournament";
-  $("#you").hidden = !me && t.status !== "open" && !stored.director;
+  // Once entries are closed there is nothing to do here for someone who did not enter.
+  $("#you").hidden = !me && t.status !== "open";
   $("#you-h").textContent = me ? "Your place" : stored.director && t.status === "open" ? "Director" : "Join";
 }
 
@@ -297,4 +300,5 @@ $<HTMLAnchorElement>("#play-game").addEventListener("click", (ev) => {
 $("#you-status").tabIndex = -1;
 const name = storedPlayer()?.name;
 if (name) $<HTMLInputElement>("#join-name").value = name;
-void readRest().then(() => conn.connect());
+// The REST read paints first and tells an unknown id, for which no room is asked.
+void readRest().then(() => (unknown ? undefined : conn.connect()));
