@@ -14,7 +14,7 @@ header.site{display:flex;gap:1rem;align-items:center;padding:.4rem 0 .6rem;margi
 header.site a,nav a{display:inline-flex;align-items:center;min-height:40px}`;
 
 /** The site's own pages, first in every docs page's navigation, so a reader can always get back to the game. */
-export const SITE_NAV = `<header class="site"><a href="/"><strong>Tile Arena</strong></a><a href="/rules">Rules</a><a href="/leaderboards">Leaderboards</a></header>`;
+export const SITE_NAV = `<header class="site"><a href="/"><strong>Tile Arena</strong></a><a href="/rules">Rules</a><a href="/leaderboards">Leaderboards</a><a href="/tournaments">Tournaments</a></header>`;
 
 /** A whole page; `body` must already be HTML. */
 export function layout(title: string, body: string): string {
