@@ -54,7 +54,8 @@ const NO_HAND: SeatHand = { cards: [], legal: [] };
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 export const NO_PATCH_TIMER = 2 ** 31 - 1;
 
-interface ClientData extends HandHolder { windowStart: number; messages: number }
+/** `token`: a seat's own player token, as it joined; its seat in a rematch is reserved with it (rooms/rematch.ts). */
+interface ClientData extends HandHolder { windowStart: number; messages: number; token?: string }
 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
 const MESSAGES_PER_SECOND = 20;
@@ -130,11 +131,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     }
     const seat = typeof token === "string" ? seatOfToken(this.ctx.record, sha256Hex(token)) : null;
     if (!seat) throw new ServerError(4401, "unauthorized: wrong player token for this game");
-    return { seat };
+    return { seat, token };
   }
 
   override onJoin(client: Client<{ userData: ClientData }>, _options: unknown, auth: ClientData) {
-    client.userData = { seat: auth.seat, windowStart: Date.now(), messages: 0 };
+    client.userData = { seat: auth.seat, token: auth.token, windowStart: Date.now(), messages: 0 };
     if (!this.state) {
       // Until a client joins nobody reads the replicated state, so the room has none: a game played or left
       // idle over REST keeps its engine state only, without the schema state, its change trees and Colyseus'

@@ -1,55 +1,65 @@
 /**
  * Rematches of finished friend and quick-match games, as lichess offers them: either seat offers, the other
  * seat accepts (a second offer from it) or declines, and an accepted rematch is a new game between the same
- * two profiles with the seats swapped and the same ruleset. The state is kept per process, beside the finished
- * game's room, for as long as one of its seats may still ask (ENTRY_TTL_MS): WebSocket seats reach it through
- * the room (rooms/game-room.ts), REST and MCP seats through GameService, and both see the same offer.
+ * two profiles with the seats swapped and the same ruleset.
+ *
+ * The state is the finished game's stored `rematch` (GameRecord.rematch), changed only by compare-and-set on
+ * its version (GamesPort.updateRematchIf), so every process sees the same offer whichever one a request
+ * reaches: WebSocket seats reach it through the room (rooms/game-room.ts), REST and MCP seats through
+ * GameService. Each change is published on the game's presence channel (rematchChannel), and the finished
+ * game's room, wherever it lives, tells its seats' clients.
+ *
+ * Accepting stores the new game's id first and creates the game afterwards, with that id: of two acceptances
+ * racing on two processes one stores the id and the other reads it, and creating a game whose id is already
+ * stored is success, so one game starts. Each seat plays the rematch with the token it played the finished
+ * game with (the new game's seats take the old seats' token hashes, as a tournament entrant's token plays
+ * every game of the tournament), so no token is kept anywhere to be handed out later (docs/DECISIONS.md).
  *
  * Not offered: house games (nobody to ask), tournament games (the pairing decides who meets next), hosted
  * games (their seats are bots announced by a challenge) and aborted games (nothing was played; the players
  * start a new game instead).
  */
-import type { Client } from "@colyseus/core";
+import type { Client, Presence } from "@colyseus/core";
 import type { Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
 import { seatOfToken } from "../src/games/record";
-import { newPlayerToken, sha256Hex } from "../src/games/secrets";
+import { newGameId } from "../src/games/secrets";
 import type { SeatReservation } from "../src/games/room-access";
-import type { GameRecord, GamesPort } from "../src/store/port";
+import { isDuplicateKey } from "../src/store/duplicate";
+import type { GameRecord, GameRematch, GamesPort } from "../src/store/port";
 import type { NewSeat } from "../src/games/service";
 import { send } from "./messages";
 
-/** What a rematch needs of the service: the finished record, a new active game, a seat reservation. */
+/** What a rematch needs of the service: the finished record, a new active game, a seat reservation, presence. */
 export interface RematchDeps {
-  store: Pick<GamesPort, "getGame">;
-  createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, NewSeat & { tokenHash: string }>, fixed: { opponent: GameRecord["opponent"] }): Promise<string>;
+  store: Pick<GamesPort, "getGame" | "updateRematchIf">;
+  /** Stores and opens an active game with the given id; rejects with a duplicate key when the id is taken. */
+  createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, NewSeat & { tokenHash: string }>, fixed: { opponent: GameRecord["opponent"]; id: string }): Promise<string>;
   reserveSeat(gameId: string, token: string): Promise<SeatReservation>;
+  presence: Pick<Presence, "publish" | "subscribe" | "unsubscribe">;
 }
 
-/** The new game as one seat of the old game sees it: its seat there (swapped) and its own token. */
-export interface RematchSeat { gameId: string; seat: Seat; playerToken: string }
+/** Where one seat of the old game plays the rematch: the new game and its seat there (swapped). */
+export interface RematchSeat { gameId: string; seat: Seat }
 
 /** What a seat reads of a finished game's rematch (the REST seat view's `rematch`). */
 export interface RematchView { offeredBy: Seat | null; gameId?: string }
 
+/** What the finished game's rooms are told, on every process; never a token. */
 export type RematchChange =
   | { type: "offered"; by: Seat }
   | { type: "declined"; by: Seat }
-  | { type: "started"; seats: Record<Seat, RematchSeat> };
+  | { type: "started"; gameId: string };
 
-interface Entry {
-  offeredBy: Seat | null;
-  /** Once accepted: each old seat's place in the new game. Its token is kept until this entry expires, so a seat asking over REST after the start is answered with it. */
-  started?: Record<Seat, RematchSeat>;
-  /** Set while the new game is being created: a third request waits for the same answer. */
-  starting?: Promise<Outcome<Record<Seat, RematchSeat>>>;
-  expires: number;
-  listeners: Set<(change: RematchChange) => void>;
-}
+/** The presence channel of a finished game's rematch changes. */
+export const rematchChannel = (gameId: string): string => `rematch:${gameId}`;
 
-/** How long an offer, a decline or a started rematch is remembered after the game's last rematch request. */
-const ENTRY_TTL_MS = 15 * 60_000;
-const MAX_ENTRIES = 10_000;
+/** How long an offer stands unanswered; a started rematch stays (its game exists, a second offer answers it). */
+export const OFFER_TTL_MS = 15 * 60_000;
+/** Compare-and-set rounds of one request: each lost round means another request changed the rematch meanwhile. */
+const ATTEMPTS = 5;
+
+const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
 
 /** Why a finished game offers no rematch, or null when it does. */
 export function noRematch(record: GameRecord): string | null {
@@ -60,93 +70,142 @@ export function noRematch(record: GameRecord): string | null {
   return null;
 }
 
+/** The seat whose offer stands now: none once started, declined or lapsed. */
+function standingOffer(r: GameRematch | undefined, now: number): Seat | null {
+  if (!r || r.gameId || r.offeredBy === null) return null;
+  return Date.parse(r.at) + OFFER_TTL_MS > now ? r.offeredBy : null;
+}
+
+/** The rematch of a stored finished game as its seats see it (null: nobody offered, or the offer lapsed). */
+export function rematchView(record: Pick<GameRecord, "rematch">, now = Date.now()): RematchView {
+  const r = record.rematch;
+  return r?.gameId ? { offeredBy: r.offeredBy, gameId: r.gameId } : { offeredBy: standingOffer(r, now) };
+}
+
+interface Follow {
+  listeners: Set<(change: RematchChange) => void>;
+  /** Set once this process's room was told the rematch started: its room need not be held any longer. */
+  started: boolean;
+  onMessage: (change: RematchChange) => void;
+}
+
 export class Rematches {
-  private readonly entries = new Map<string, Entry>();
+  /** The finished games whose rooms live in this process and follow their rematch, one subscription each. */
+  private readonly follows = new Map<string, Follow>();
 
   constructor(private readonly deps: RematchDeps) {}
 
-  /** The rematch as the seats of a finished game see it (null: nobody offered yet). */
-  view(gameId: string): RematchView {
-    const e = this.live(gameId);
-    return e?.started ? { offeredBy: e.offeredBy, gameId: e.started.A.gameId } : { offeredBy: e?.offeredBy ?? null };
-  }
-
-  /** Whether a game may still be offered a rematch by its seats (the room stays open for it meanwhile). */
+  /** Whether a game's room in this process may still see a rematch start (it stays open for it meanwhile). */
   open(gameId: string): boolean {
-    return !this.live(gameId)?.started;
+    return !this.follows.get(gameId)?.started;
   }
 
-  /** Follows a game's rematch; returns the unsubscription. */
+  /** Follows a game's rematch changes, made on any process; returns the unsubscription. */
   subscribe(gameId: string, listener: (change: RematchChange) => void): () => void {
-    const e = this.entry(gameId);
-    e.listeners.add(listener);
-    return () => e.listeners.delete(listener);
+    let f = this.follows.get(gameId);
+    if (!f) {
+      const follow: Follow = {
+        listeners: new Set(),
+        started: false,
+        onMessage: (change) => {
+          if (change.type === "started") follow.started = true;
+          for (const l of follow.listeners) l(change);
+        },
+      };
+      f = follow;
+      this.follows.set(gameId, f);
+      void Promise.resolve(this.deps.presence.subscribe(rematchChannel(gameId), f.onMessage)).catch(() => undefined);
+    }
+    const followed = f;
+    followed.listeners.add(listener);
+    return () => {
+      followed.listeners.delete(listener);
+      if (followed.listeners.size > 0 || this.follows.get(gameId) !== followed) return;
+      this.follows.delete(gameId);
+      void Promise.resolve(this.deps.presence.unsubscribe(rematchChannel(gameId), followed.onMessage)).catch(() => undefined);
+    };
   }
 
   /**
-   * A seat's offer, or its acceptance when the other seat offered first. Answers the rematch as it is now,
-   * and, once it started, this seat's place in the new game.
+   * A seat's offer, or its acceptance when the other seat's offer stands. Answers the rematch as it is now,
+   * and, once it started, this seat's place in the new game (played with this seat's own token).
    */
   async offer(gameId: string, tokenHash: string | null): Promise<Outcome<RematchView & { started?: RematchSeat }>> {
-    const checked = await this.seatOf(gameId, tokenHash);
-    if (!checked.ok) return checked;
-    const { seat, record } = checked.value;
-    const e = this.entry(gameId);
-    if (e.started) return { ok: true, value: { ...this.view(gameId), started: e.started[seat] } };
-    if (e.offeredBy === null || e.offeredBy === seat) {
-      if (e.offeredBy === null) {
-        e.offeredBy = seat;
-        this.tell(e, { type: "offered", by: seat });
-      }
-      return { ok: true, value: this.view(gameId) };
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const checked = await this.seatOf(gameId, tokenHash);
+      if (!checked.ok) return checked;
+      const { seat, record } = checked.value;
+      const r = record.rematch;
+      const now = Date.now();
+      if (r?.gameId) return this.started(record, r.gameId, seat, false);
+      const standing = standingOffer(r, now);
+      if (standing === seat) return { ok: true, value: rematchView(record, now) };
+      // Nobody's offer stands: this seat offers. The other seat's does: this seat accepts, and the new game's
+      // id is stored before the game is made, so whichever acceptance stores it is the one game there will be.
+      const next: GameRematch = standing === null
+        ? { version: (r?.version ?? 0) + 1, offeredBy: seat, at: new Date(now).toISOString() }
+        : { version: r!.version + 1, offeredBy: standing, at: r!.at, gameId: newGameId() };
+      if (!(await this.deps.store.updateRematchIf(gameId, r?.version, next))) continue; // changed meanwhile: read again
+      if (next.gameId) return this.started({ ...record, rematch: next }, next.gameId, seat, true);
+      this.publish(gameId, { type: "offered", by: seat });
+      return { ok: true, value: { offeredBy: seat } };
     }
-    e.starting ??= this.start(record, e);
-    const started = await e.starting;
-    if (!started.ok) return started;
-    return { ok: true, value: { ...this.view(gameId), started: started.value[seat] } };
+    return fail("unavailable", "the rematch kept changing while this request was answered; retry", { retryAfter: 1 });
   }
 
   /** A seat declines the other's offer (or takes back its own): the offer is gone, nobody is moved. */
   async decline(gameId: string, tokenHash: string | null): Promise<Outcome<RematchView>> {
-    const checked = await this.seatOf(gameId, tokenHash);
-    if (!checked.ok) return checked;
-    const e = this.entry(gameId);
-    if (e.started || e.starting) return fail("conflict", "the rematch has already started");
-    if (e.offeredBy !== null) {
-      e.offeredBy = null;
-      this.tell(e, { type: "declined", by: checked.value.seat });
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const checked = await this.seatOf(gameId, tokenHash);
+      if (!checked.ok) return checked;
+      const r = checked.value.record.rematch;
+      const now = Date.now();
+      if (r?.gameId) return fail("conflict", "the rematch has already started");
+      if (standingOffer(r, now) === null) return { ok: true, value: { offeredBy: null } };
+      if (!(await this.deps.store.updateRematchIf(gameId, r!.version, { version: r!.version + 1, offeredBy: null, at: new Date(now).toISOString() }))) continue;
+      this.publish(gameId, { type: "declined", by: checked.value.seat });
+      return { ok: true, value: { offeredBy: null } };
     }
-    return { ok: true, value: this.view(gameId) };
+    return fail("unavailable", "the rematch kept changing while this request was answered; retry", { retryAfter: 1 });
   }
 
-  private async start(record: GameRecord, e: Entry): Promise<Outcome<Record<Seat, RematchSeat>>> {
-    const tokens = { A: newPlayerToken(), B: newPlayerToken() };
-    // Seats swapped: who sat at A sits at B. The profiles are the same, so ratings continue on them.
+  /**
+   * The answer once the rematch's game id is stored: its game is made unless it exists (an acceptance on
+   * another process, or one that failed half-way, may not have made it yet). Whoever makes it tells the rooms.
+   */
+  private async started(record: GameRecord, newId: string, seat: Seat, accepted: boolean): Promise<Outcome<RematchView & { started: RematchSeat }>> {
+    // An acceptance that just stored the id reads nothing first: nobody can have made its game yet.
+    const exists = !accepted && (await this.deps.store.getGame(newId)) !== null;
+    if (!exists) {
+      const made = await this.create(record, newId);
+      if (!made.ok) return made;
+    }
+    return { ok: true, value: { ...rematchView(record), started: { gameId: newId, seat: other(seat) } } };
+  }
+
+  private async create(record: GameRecord, newId: string): Promise<Outcome<void>> {
+    // Seats swapped: who sat at A sits at B, with the same profile (ratings continue) and the same token.
     const seatOfNew = (old: Seat): NewSeat & { tokenHash: string } => {
       const s = record.seats[old]!;
       // Only friend and quick-match games offer a rematch, so neither seat is the house's.
       const kind = s.kind === "bot" ? "bot" : "human";
-      return { playerId: s.playerId, name: s.name, kind, champion: s.champion, tokenHash: sha256Hex(tokens[old]) };
+      return { playerId: s.playerId, name: s.name, kind, champion: s.champion, tokenHash: s.tokenHash! };
     };
     try {
-      const id = await this.deps.createMatched(record.ruleset, { A: seatOfNew("B"), B: seatOfNew("A") }, { opponent: record.opponent });
-      const seats = {
-        A: { gameId: id, seat: "B" as Seat, playerToken: tokens.A },
-        B: { gameId: id, seat: "A" as Seat, playerToken: tokens.B },
-      };
-      e.started = seats;
-      e.starting = undefined;
-      this.tell(e, { type: "started", seats });
-      return { ok: true, value: seats };
-    } catch {
-      e.starting = undefined;
-      return fail("unavailable", "the rematch could not be created; retry");
+      await this.deps.createMatched(record.ruleset, { A: seatOfNew("B"), B: seatOfNew("A") }, { opponent: record.opponent, id: newId });
+    } catch (e) {
+      // Made by another request meanwhile: the same game, told of by that request.
+      if (isDuplicateKey(e)) return { ok: true, value: undefined };
+      // Stored but its room not opened: the game exists (its room opens when needed), so it started.
+      if (!(await this.deps.store.getGame(newId).catch(() => null))) return fail("unavailable", "the rematch could not be created; retry", { retryAfter: 1 });
     }
+    this.publish(record.id, { type: "started", gameId: newId });
+    return { ok: true, value: undefined };
   }
 
   /** A seat's WebSocket seat reservation in the new game (undefined when it could not be made). */
-  reserve(seat: RematchSeat): Promise<SeatReservation | undefined> {
-    return this.deps.reserveSeat(seat.gameId, seat.playerToken).catch(() => undefined);
+  reserve(gameId: string, token: string): Promise<SeatReservation | undefined> {
+    return this.deps.reserveSeat(gameId, token).catch(() => undefined);
   }
 
   private async seatOf(gameId: string, tokenHash: string | null): Promise<Outcome<{ seat: Seat; record: GameRecord }>> {
@@ -160,52 +219,32 @@ export class Rematches {
     return { ok: true, value: { seat, record } };
   }
 
-  private tell(e: Entry, change: RematchChange) {
-    e.expires = Date.now() + ENTRY_TTL_MS;
-    for (const listener of e.listeners) listener(change);
-  }
-
-  private live(gameId: string): Entry | undefined {
-    const e = this.entries.get(gameId);
-    if (e && e.expires < Date.now() && e.listeners.size === 0) {
-      this.entries.delete(gameId);
-      return undefined;
-    }
-    return e;
-  }
-
-  private entry(gameId: string): Entry {
-    let e = this.live(gameId);
-    if (!e) {
-      // Oldest first: a Map keeps insertion order; one with listeners (an open room) is kept.
-      if (this.entries.size >= MAX_ENTRIES) {
-        for (const [id, old] of this.entries) if (old.listeners.size === 0) { this.entries.delete(id); break; }
-      }
-      e = { offeredBy: null, expires: Date.now() + ENTRY_TTL_MS, listeners: new Set() };
-      this.entries.set(gameId, e);
-    }
-    return e;
+  private publish(gameId: string, change: RematchChange) {
+    void Promise.resolve(this.deps.presence.publish(rematchChannel(gameId), change)).catch(() => undefined);
   }
 }
 
 /**
  * A finished game's room tells its seats' clients of its rematch: the offer and a decline to every seat's
- * client, the start to each seat's own clients only (its token), each with its own seat reservation.
+ * client, the start to each seat's own clients only, with the token that client joined with (the one its seat
+ * plays the rematch with) and its own seat reservation.
  */
 export function followRematch(rematches: Rematches, gameId: string, clients: () => readonly Client[]): () => void {
-  const seatOf = (c: Client): Seat | null => (c.userData as { seat?: Seat | null } | undefined)?.seat ?? null;
+  const dataOf = (c: Client) => (c.userData as { seat?: Seat | null; token?: string } | undefined) ?? {};
   return rematches.subscribe(gameId, (change) => {
-    const seated = clients().filter((c) => seatOf(c) !== null); // spectators are not part of a rematch
+    const seated = clients().filter((c) => dataOf(c).seat); // spectators are not part of a rematch
     if (change.type !== "started") {
       for (const client of seated) send(client, change.type === "offered" ? { type: "rematchOffered", by: change.by } : { type: "rematchDeclined", by: change.by });
       return;
     }
+    const joined = seated.filter((c) => dataOf(c).token);
     // Every client's reservation first, then every message in one go: a client that moves on to the new game
     // at once closes this room, which must not happen before the other seat is told.
-    void Promise.all(seated.map((c) => rematches.reserve(change.seats[seatOf(c)!]))).then((reservations) =>
-      seated.forEach((client, i) => {
+    void Promise.all(joined.map((c) => rematches.reserve(change.gameId, dataOf(c).token!))).then((reservations) =>
+      joined.forEach((client, i) => {
+        const { seat, token } = dataOf(client);
         const seatReservation = reservations[i];
-        send(client, { type: "rematchStarted", ...change.seats[seatOf(client)!], ...(seatReservation ? { seatReservation } : {}) });
+        send(client, { type: "rematchStarted", gameId: change.gameId, seat: other(seat!), playerToken: token!, ...(seatReservation ? { seatReservation } : {}) });
       }),
     );
   });

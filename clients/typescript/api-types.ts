@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Offer or accept a rematch
-         * @description A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken`. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament and aborted games (403) and unfinished games (409).
+         * @description A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken` (the one it played the finished game with: its token plays the rematch too). Two acceptances at once, on any processes, start one game. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament and aborted games (403) and unfinished games (409).
          */
         post: operations["offerRematch"];
         /**
@@ -1376,7 +1376,7 @@ export interface components {
             /** @description seat view of a finished game: its rematch, offered or started */
             rematch?: {
                 /**
-                 * @description the seat whose offer waits for the other's answer; null when none does
+                 * @description the seat whose offer waits for the other's answer; null when none does (an offer lapses 15 minutes after it was made)
                  * @enum {string|null}
                  */
                 offeredBy: "A" | "B" | null;
@@ -1516,14 +1516,14 @@ export interface components {
                  * @enum {string}
                  */
                 seat: "A" | "B";
-                /** @description this seat's token in the new game */
+                /** @description this seat's token in the new game: the token it played the finished game with */
                 playerToken: string;
                 urls: components["schemas"]["GameLinks"];
             };
         };
         Rematch: {
             /**
-             * @description the seat whose offer waits for the other's answer; null when none does
+             * @description the seat whose offer waits for the other's answer; null when none does (an offer lapses 15 minutes after it was made)
              * @enum {string|null}
              */
             offeredBy: "A" | "B" | null;
@@ -1951,7 +1951,7 @@ export interface components {
             /** @description seat view of a finished game: its rematch, offered or started */
             rematch?: {
                 /**
-                 * @description the seat whose offer waits for the other's answer; null when none does
+                 * @description the seat whose offer waits for the other's answer; null when none does (an offer lapses 15 minutes after it was made)
                  * @enum {string|null}
                  */
                 offeredBy: "A" | "B" | null;
@@ -3166,6 +3166,15 @@ export interface operations {
             };
             /** @description problem: `rate_limited` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `unavailable` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,7 +22,7 @@ import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex }
 import { gameRecordBody, linksFor, replayBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";
-import { noRematch, Rematches, type RematchView } from "../../rooms/rematch";
+import { noRematch, Rematches, rematchView, type RematchView } from "../../rooms/rematch";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
 type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
@@ -63,6 +63,7 @@ export class GameService {
       store,
       createMatched: (ruleset, seats, fixed) => this.createMatched(ruleset, seats, fixed),
       reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
+      presence,
     });
   }
 
@@ -107,15 +108,17 @@ export class GameService {
 
   /**
    * A game between two known seats, active at once: quick-match pairs, and (with `fixed`) an agent
-   * challenge whose hosted opponent is the agent's own bot.
+   * challenge whose hosted opponent is the agent's own bot, or a rematch under the id it stored first (a
+   * duplicate key when that game exists already).
    */
   async createMatched(
     ruleset: GameRecord["ruleset"],
     seats: Record<Seat, NewSeat & { tokenHash: string }>,
-    fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"] } = {},
+    fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"]; id?: string } = {},
   ): Promise<string> {
     const at = new Date().toISOString();
     const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: true, turnSeconds: 120 }, at);
+    if (fixed.id) record.id = fixed.id;
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
     record.seats = { A: { ...seats.A }, B: { ...seats.B } };
     this.start(record, at);
@@ -250,12 +253,12 @@ export class GameService {
 
   /**
    * A seat offers a rematch of its finished game, or accepts the other seat's offer; once started, the answer
-   * carries this seat's new game id, seat and token (rooms/rematch.ts).
+   * carries this seat's new game id, seat and token: the seat's own, which plays the rematch (rooms/rematch.ts).
    */
   async rematch(gameId: string, token: string) {
     const out = unwrap(await this.rematches.offer(gameId, sha256Hex(token)));
     const { started, ...view } = out;
-    return { rematch: view, ...(started ? { game: { id: started.gameId, seat: started.seat, playerToken: started.playerToken, urls: linksFor(this.baseUrl, started.gameId) } } : {}) };
+    return { rematch: view, ...(started ? { game: { id: started.gameId, seat: started.seat, playerToken: token, urls: linksFor(this.baseUrl, started.gameId) } } : {}) };
   }
 
   /** A seat declines the offered rematch (or takes back its own offer). */
@@ -292,12 +295,12 @@ export class GameService {
 
   /**
    * A finished game's seat view carries its rematch, when the game offers one: who offered it and, once
-   * started, the new game's id.
+   * started, the new game's id. Read from the store, where any process may have changed it.
    */
   private async withRematch(body: SyncBody): Promise<SyncBody & { rematch?: RematchView }> {
     if (body.view !== "seat" || body.status !== "finished") return body;
-    const record = this.finished.get(body.gameId)?.record ?? (await this.store.getGame(body.gameId));
-    return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: this.rematches.view(body.gameId) } : body;
+    const record = await this.store.getGame(body.gameId);
+    return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: rematchView(record) } : body;
   }
 
   async record(gameId: string): Promise<RecordBody> {

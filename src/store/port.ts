@@ -59,6 +59,8 @@ export interface GameRecord {
    * cannot write any more.
    */
   ownerEpoch?: number;
+  /** A finished game's rematch, once a seat offered one (rooms/rematch.ts); written by updateRematchIf only. */
+  rematch?: GameRematch;
   createdAt: string;
   updatedAt: string;
   startedAt?: string;
@@ -109,6 +111,21 @@ export interface PlayerRecord {
   version?: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * A finished game's rematch as every process sees it: the seat whose offer stands and, once the other seat
+ * accepted, the new game's id (stored before the game is created, so two acceptances create one game).
+ */
+export interface GameRematch {
+  /** 1 when first written; each write stores `version + 1` of the one it read (updateRematchIf). */
+  version: number;
+  /** The seat whose offer stands; null once declined or taken back. */
+  offeredBy: Seat | null;
+  /** When `offeredBy` last changed: an offer lapses a while after it (rooms/rematch.ts). */
+  at: string;
+  /** The accepted rematch's game, set once and never changed. */
+  gameId?: string;
 }
 
 /** The scalar members a conditional game update can check. */
@@ -312,6 +329,14 @@ export interface GamesPort {
    * Check and write are atomic across processes; resolves with whether it wrote.
    */
   updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean>;
+
+  /**
+   * Stores a finished game's `rematch` (and bumps updatedAt) when the stored one's version is `version`
+   * (undefined: the game has none yet); false, writing nothing, when another write came first or the game is
+   * not finished or does not exist. Check and write are atomic across processes. A room's writes of its game
+   * never set `rematch`, so the two never overwrite each other.
+   */
+  updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean>;
 
   /**
    * Appends the next action of a stored game's log. Durable before it resolves. Throws ActionConflictError

@@ -57,7 +57,8 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     assert.equal(sa.gameId, sb.gameId);
     assert.equal(sa.seat, "B");
     assert.equal(sb.seat, "A");
-    assert.notEqual(sa.playerToken, sb.playerToken);
+    // Each seat plays the rematch with the token it played this game with.
+    assert.deepEqual([sa.playerToken, sb.playerToken], [tokens.A, tokens.B]);
     // Each seat's clients received their own token only; a spectator nothing of the rematch.
     assert.ok(!B.frames.some((f) => f.includes(Buffer.from(sa.playerToken))), "B received A's new token");
     assert.ok(!A.frames.some((f) => f.includes(Buffer.from(sb.playerToken))), "A received B's new token");
@@ -111,7 +112,7 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     await eventually(() => !A.room.connection.isOpen, "A's connection closed with the room");
   });
 
-  it("over REST: offer, seat view, accept answers each seat's new token; refusals are problem documents", async () => {
+  it("over REST: offer, seat view, accept answers each seat's place and token; refusals are problem documents", async () => {
     const { id, tokens } = await finishedFriendGame();
     const early = await http(server.url, "POST", `/api/v1/games/${id}/rematch`, undefined, bearer(tokens.A));
     assert.equal(early.status, 409);
@@ -135,10 +136,10 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     const again = await http(server.url, "POST", `/api/v1/games/${id}/rematch`, undefined, bearer(tokens.B));
     assert.equal(again.json.game.id, newId);
     assert.equal(again.json.game.seat, "A");
-    assert.notEqual(again.json.game.playerToken, accepted.json.game.playerToken);
+    assert.deepEqual([again.json.game.playerToken, accepted.json.game.playerToken], [tokens.B, tokens.A], "each seat's own token");
     const late = await http(server.url, "DELETE", `/api/v1/games/${id}/rematch`, undefined, bearer(tokens.B));
     assert.equal(late.status, 409);
-    // The new tokens are the new game's seats.
+    // The tokens are the new game's seats, swapped.
     const newA = await http(server.url, "GET", `/api/v1/games/${newId}/sync`, undefined, bearer(again.json.game.playerToken));
     assert.equal(newA.json.seat, "A");
     const newB = await http(server.url, "GET", `/api/v1/games/${newId}/sync`, undefined, bearer(accepted.json.game.playerToken));

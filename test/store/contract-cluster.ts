@@ -103,6 +103,18 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.deepEqual([g.moveCount, g.status, g.owner, g.ownerEpoch], [2, "active", "p1", 3]);
     });
 
+    it("lets one of two stores accepting the same rematch at once store its new game's id", async function () {
+      const [one, other] = [store(), await twin!()];
+      for (let round = 0; round < 10; round++) {
+        const id = `M${round}`;
+        await one.createGame(game(id, { status: "finished", rematch: { version: 1, offeredBy: "A", at: at(1) } }));
+        const accept = (s: typeof one, gameId: string) => s.updateRematchIf(id, 1, { version: 2, offeredBy: "A", at: at(1), gameId });
+        const won = await Promise.all([accept(one, "N1"), accept(other, "N2")]);
+        assert.equal(won.filter(Boolean).length, 1, `round ${round}: ${JSON.stringify(won)}`);
+        assert.equal((await other.getGame(id))!.rematch!.gameId, won[0] ? "N1" : "N2");
+      }
+    });
+
     it("decides a write racing a take-over one way: stored whole and answered committed, or not stored at all", async function () {
       const old = store();
       const next = await twin!();

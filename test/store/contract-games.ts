@@ -1,7 +1,7 @@
 /** Contract: games and their action logs. */
 import assert from "node:assert/strict";
 import { AppError } from "../../src/errors";
-import { ActionConflictError, type GameRecord } from "../../src/store";
+import { ActionConflictError, type GameRecord, type GameRematch } from "../../src/store";
 import type { GamesPort } from "../../src/store";
 import type { PortRef } from "./contract";
 import { at, game, T0 } from "./fixtures";
@@ -60,6 +60,43 @@ export function gamesContract(store: PortRef<GamesPort>): void {
     it("does nothing when the updated game does not exist", async function () {
       await store().updateGame("missing", { status: "active" });
       assert.equal(await store().getGame("missing"), null);
+    });
+
+    describe("a finished game's rematch", function () {
+      const offer = (version: number, over: Partial<GameRematch> = {}): GameRematch => ({ version, offeredBy: "A", at: at(version), ...over });
+
+      it("stores the rematch only over the version it read, and bumps updatedAt", async function () {
+        await store().createGame(game("G1", { status: "finished" }));
+        assert.equal(await store().updateRematchIf("G1", 1, offer(2)), false, "a version the game does not have");
+        assert.equal(await store().updateRematchIf("G1", undefined, offer(1)), true);
+        assert.equal(await store().updateRematchIf("G1", undefined, offer(1, { offeredBy: "B" })), false, "a second first write");
+        assert.equal(await store().updateRematchIf("G1", 1, offer(2, { gameId: "G2" })), true);
+        assert.equal(await store().updateRematchIf("G1", 1, offer(2, { offeredBy: null })), false, "a stale version");
+        const g = (await store().getGame("G1"))!;
+        assert.deepEqual(g.rematch, offer(2, { gameId: "G2" }));
+        assert.ok(g.updatedAt > T0);
+        assert.equal(g.seed, 12345, "the rest of the record is kept");
+        await store().updateGame("G1", { moveCount: 4 });
+        assert.deepEqual((await store().getGame("G1"))!.rematch, offer(2, { gameId: "G2" }), "a patch without it keeps it");
+      });
+
+      it("writes nothing on a game that has not finished or does not exist", async function () {
+        await store().createGame(game("G1", { status: "active" }));
+        assert.equal(await store().updateRematchIf("G1", undefined, offer(1)), false);
+        assert.equal((await store().getGame("G1"))!.rematch, undefined);
+        assert.equal(await store().updateRematchIf("ghost", undefined, offer(1)), false);
+        assert.equal(await store().getGame("ghost"), null);
+      });
+
+      it("lets exactly one of racing writes over the same version win", async function () {
+        await store().createGame(game("G1", { status: "finished" }));
+        const firsts = await Promise.all(Array.from({ length: 8 }, (_, i) => store().updateRematchIf("G1", undefined, offer(1, { at: at(i) }))));
+        assert.equal(firsts.filter(Boolean).length, 1);
+        const seconds = await Promise.all(Array.from({ length: 8 }, (_, i) => store().updateRematchIf("G1", 1, offer(2, { gameId: `N${i}` }))));
+        assert.equal(seconds.filter(Boolean).length, 1);
+        const g = (await store().getGame("G1"))!;
+        assert.deepEqual(g.rematch, offer(2, { gameId: `N${seconds.indexOf(true)}` }));
+      });
     });
 
     it("finds a game by either seat's invite code until the code is cleared", async function () {

@@ -154,7 +154,7 @@ const ops: RouteConfig[] = [
     operationId: "declineRematch",
     security: bearer,
     request: { params: id("game") },
-    responses: { 200: json(R.RematchAnswer), ...problems(401, 403, 404, 409) },
+    responses: { 200: json(R.RematchAnswer), ...problems(401, 403, 404, 409, 503) },
   },
   {
     method: "get",

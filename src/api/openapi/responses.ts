@@ -228,7 +228,7 @@ const View = z
 
 const RematchView = z
   .object({
-    offeredBy: SeatSchema.nullable().describe("the seat whose offer waits for the other's answer; null when none does"),
+    offeredBy: SeatSchema.nullable().describe("the seat whose offer waits for the other's answer; null when none does (an offer lapses 15 minutes after it was made)"),
     gameId: z.string().optional().describe("the new game, once the rematch has started (seats swapped, same ruleset)"),
   })
   .meta({ id: "Rematch" });
@@ -278,7 +278,7 @@ export const RematchAnswer = z
   .object({
     rematch: RematchView,
     game: z
-      .object({ id: z.string(), seat: SeatSchema.describe("this seat's seat in the new game (swapped)"), playerToken: z.string().describe("this seat's token in the new game"), urls: GameLinks })
+      .object({ id: z.string(), seat: SeatSchema.describe("this seat's seat in the new game (swapped)"), playerToken: z.string().describe("this seat's token in the new game: the token it played the finished game with"), urls: GameLinks })
       .optional()
       .describe("present once the rematch has started"),
   })

@@ -4,10 +4,10 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
-import { copy, decodeCursor, encodeCursor, matchesArguments, pageSize } from "../shared";
+import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
 import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
@@ -112,6 +112,11 @@ export class MongoStore implements Store {
   }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
     return this.patchIf(this.m.games, "id", id, expected, patch);
+  }
+  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
+    // A null filter value also matches a missing member: a game without a rematch yet.
+    const filter = { id, status: "finished", "rematch.version": version ?? null };
+    return (await this.m.games.updateOne(filter, { $set: { rematch: copy(rematch), updatedAt: nowIso() } }, DURABLY).exec()).matchedCount > 0;
   }
   async findGameByCode(code: string): Promise<GameRecord | null> {
     const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, GAME_FIELDS)

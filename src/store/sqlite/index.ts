@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -242,6 +242,9 @@ export class SqliteStore implements Store {
     const plan = this.gamePatches.plan(id, patch, nowIso(), expected);
     if (plan) return plan.statement.run(plan.params).changes > 0;
     return this.update<GameRecord>(this.st.getGame, id, patch, "id", this.writeGame, expected);
+  }
+  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
+    return this.durable(() => this.st.updateRematchIf.run({ id, version: version ?? null, rematch: JSON.stringify(rematch), updatedAt: nowIso() }).changes > 0);
   }
   private readonly writeGame = (g: GameRecord): void => {
     this.st.updateGame.run(gameRow(g));

@@ -31,6 +31,9 @@ export function prepareStatements(db: Database) {
     updateGame: p(`UPDATE games SET status = @status, public = @public, code_a = @codeA, code_b = @codeB,
       player_a = @playerA, player_b = @playerB, doc = @doc WHERE id = @id`),
     getGame: p(`SELECT doc FROM games WHERE id = ?`),
+    // IS: a null version matches a game without a rematch yet.
+    updateRematchIf: p(`UPDATE games SET doc = json_set(doc, '$.rematch', json(@rematch), '$.updatedAt', @updatedAt)
+      WHERE id = @id AND status = 'finished' AND json_extract(doc, '$.rematch.version') IS @version`),
     gameByCode: p(`SELECT doc FROM games WHERE code_a = @code OR code_b = @code ORDER BY created_at DESC, id DESC LIMIT 1`),
     listGames: {
       all: p(listGamesSql(false, false)),
