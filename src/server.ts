@@ -299,6 +299,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         releaseDeliveries: async (id) => {
           if ((await store.expireDeliveriesOf(id, new Date().toISOString())) > 0) await events.dispatcher.recover();
         },
+        reconcile: () => tournaments.reconcileRunning(),
         log,
       }) : null;
   await registry.start();

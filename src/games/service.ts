@@ -128,7 +128,10 @@ export class GameService {
    * most once) and active at once. `first` takes whichever seat the seed makes the first mover.
    */
   async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }): Promise<void> {
-    if (await this.store.getGame(id)) return;
+    const existing = await this.store.getGame(id);
+    // Stored by a process that died before its room opened (or whose room creation failed): open it here, so its
+    // clock runs without waiting for a seat to ask. Never throws.
+    if (existing) return existing.status === "finished" ? undefined : this.rooms.openForJoin(id);
     const at = new Date().toISOString();
     const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds: 120 }, at), id, tournamentId };
     this.start(record, at);
