@@ -125,13 +125,17 @@ export class GameService {
 
   /**
    * A tournament game, stored with the id the tournament committed first (so a retried pairing creates it at
-   * most once) and active at once. `first` takes whichever seat the seed makes the first mover.
+   * most once) and active at once. `first` takes whichever seat the seed makes the first mover: that seat is
+   * answered.
    */
-  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }): Promise<void> {
+  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }): Promise<Seat> {
     const existing = await this.store.getGame(id);
-    // Stored by a process that died before its room opened (or whose room creation failed): open it here, so its
-    // clock runs without waiting for a seat to ask. Never throws.
-    if (existing) return existing.status === "finished" ? undefined : this.rooms.openForJoin(id);
+    if (existing) {
+      // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
+      // its clock runs without waiting for a seat to ask. Never throws.
+      if (existing.status !== "finished") await this.rooms.openForJoin(id);
+      return existing.firstPlayer ?? "A";
+    }
     const at = new Date().toISOString();
     const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds: 120 }, at), id, tournamentId };
     this.start(record, at);
@@ -139,6 +143,7 @@ export class GameService {
     const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
     record.seats = { [firstSeat]: { ...first }, [secondSeat]: { ...second } };
     await this.open(record);
+    return firstSeat;
   }
 
   async join(body: JoinGameBody) {

@@ -16,6 +16,7 @@ import { exportTrf } from "./trf";
 import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
 import type { EmittedEvent } from "../events";
 import type { EventData } from "../events/catalog";
+import type { Seat } from "../game";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
@@ -86,11 +87,11 @@ export class TournamentService {
       t.status = "running";
       this.pairNext(t);
     });
-    await this.createGames(t);
+    const firstSeats = await this.createGames(t);
     this.emitEvent("tournament.started", { tournament_id: t.id }, {
       tournament_id: t.id, rounds: t.rounds, entrants: t.entrants.length, url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
     });
-    this.announce(t);
+    this.announce(t, firstSeats);
     return this.view(t);
   }
 
@@ -107,8 +108,8 @@ export class TournamentService {
       g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === firstSeat ? "first" : "second";
       if (t.played.at(-1)!.games.every((x) => x.outcome)) next = this.pairNext(t);
     });
-    await this.createGames(t);
-    if (next) this.announce(t);
+    const firstSeats = await this.createGames(t);
+    if (next) this.announce(t, firstSeats);
   }
 
   /**
@@ -200,7 +201,7 @@ export class TournamentService {
   }
 
   /** Tells what the last stored change did: each entrant their pairing, or everyone the final standings. */
-  private announce(t: TournamentRecord): void {
+  private announce(t: TournamentRecord, firstSeats: Map<string, Seat>): void {
     if (t.status === "finished") {
       const table = standings(swissPlayers(t), swissRounds(t)).map((s) => ({ rank: s.rank, player_id: s.id, score: s.score }));
       this.emitEvent("tournament.finished", { tournament_id: t.id }, {
@@ -209,32 +210,44 @@ export class TournamentService {
       return;
     }
     const round = t.played.at(-1)!;
-    const tell = (playerId: string, gameId: string | null, first: boolean, opponentId: string | null) =>
+    const links = (gameId: string) => {
+      const game = `${this.baseUrl}/api/v1/games/${gameId}`;
+      return { game, sync: `${game}/sync`, moves: `${game}/moves` };
+    };
+    // The entrant token plays the seat (the game was created with its hash): the event says so, with the seat
+    // and the links, so a subscriber plays without asking anything else.
+    const tell = (playerId: string, gameId: string | null, seat: Seat | null, first: boolean, opponentId: string | null) =>
       this.emitEvent("tournament.paired", { tournament_id: t.id, player_id: playerId }, {
-        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, first, opponent_id: opponentId,
-        token_hint: "entrant", url: gameId ? `${this.baseUrl}/api/v1/games/${gameId}` : null,
+        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, seat, first, opponent_id: opponentId,
+        token: "entrant", url: gameId ? links(gameId).game : null, links: gameId ? links(gameId) : null,
       });
     for (const g of round.games) {
-      tell(g.first, g.gameId, true, g.second);
-      tell(g.second, g.gameId, false, g.first);
+      const firstSeat = firstSeats.get(g.gameId) ?? "A";
+      tell(g.first, g.gameId, firstSeat, true, g.second);
+      tell(g.second, g.gameId, firstSeat === "A" ? "B" : "A", false, g.first);
     }
-    if (round.bye) tell(round.bye, null, false, null);
+    if (round.bye) tell(round.bye, null, null, false, null);
   }
 
   private emitEvent<N extends "tournament.started" | "tournament.paired" | "tournament.finished">(name: N, match: Record<string, string>, data: EventData<N>): void {
     this.emit({ name, match, data });
   }
 
-  /** Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it). */
-  private async createGames(t: TournamentRecord): Promise<void> {
-    if (t.status !== "running") return;
+  /**
+   * Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it);
+   * answers each game's first mover's seat.
+   */
+  private async createGames(t: TournamentRecord): Promise<Map<string, Seat>> {
+    const firstSeats = new Map<string, Seat>();
+    if (t.status !== "running") return firstSeats;
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
     // An entrant stored before entrants kept their profile's kind has no profile at hand here: its BOT- id says.
     const kindOf = (e: TournamentEntrant): PlayerSeatKind => e.kind ?? (isBotId(e.playerId) ? "bot" : "human");
     const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: kindOf(byId.get(id)!), tokenHash: byId.get(id)!.tokenHash! });
     for (const g of t.played.at(-1)?.games ?? []) {
-      await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second));
+      firstSeats.set(g.gameId, await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second)));
     }
+    return firstSeats;
   }
 
   private view(t: TournamentRecord) {
