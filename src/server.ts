@@ -124,7 +124,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store, games, players, emit: (e) => events.emit(e), baseUrl,
     hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
   });
-  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
+  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants, config.tournamentTurnSeconds);
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).

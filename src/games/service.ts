@@ -126,9 +126,9 @@ export class GameService {
   /**
    * A tournament game, stored with the id the tournament committed first (so a retried pairing creates it at
    * most once) and active at once. `first` takes whichever seat the seed makes the first mover: that seat is
-   * answered.
+   * answered. Its turn clock (TOURNAMENT_TURN_SECONDS) forfeits a seat that does not move, from the first move on.
    */
-  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }): Promise<Seat> {
+  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }, turnSeconds = 120): Promise<Seat> {
     const existing = await this.store.getGame(id);
     if (existing) {
       // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
@@ -137,7 +137,7 @@ export class GameService {
       return existing.firstPlayer ?? "A";
     }
     const at = new Date().toISOString();
-    const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds: 120 }, at), id, tournamentId };
+    const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds }, at), id, tournamentId };
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
     const secondSeat: Seat = firstSeat === "A" ? "B" : "A";

@@ -207,6 +207,8 @@ export interface TournamentEntrant {
   /** "bot" when the entrant's profile is a bot's; the seats of its games say so. */
   kind?: "bot";
   withdrawn?: boolean;
+  /** Games lost in a row on the clock without a move (src/tournaments/absence.ts); two withdraw the entrant. */
+  noShows?: number;
   /** Hash of the entrant's token, which is also the seat token of every game the tournament pairs them in. */
   tokenHash?: string;
 }

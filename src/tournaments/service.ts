@@ -13,6 +13,7 @@ import type { GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, Tourname
 import { isBotId } from "../bots/ids";
 import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
 import { exportTrf } from "./trf";
+import { countAbsence, noShowOf } from "./absence";
 import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
 import type { EmittedEvent } from "../events";
 import type { EventData } from "../events/catalog";
@@ -33,6 +34,8 @@ export class TournamentService {
     /** Told after every stored change, so the tournament's room (in any process) shows it. */
     private readonly changed: (id: string) => void = () => {},
     private readonly maxEntrants = 1000,
+    /** Turn clock of the tournament's games (TOURNAMENT_TURN_SECONDS). */
+    private readonly turnSeconds = 120,
   ) {}
 
   async create(body: CreateTournamentBody) {
@@ -106,6 +109,7 @@ export class TournamentService {
       const firstSeat = game.firstPlayer;
       // An aborted game (no winner) counts as a draw: both seats were present, neither won.
       g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === firstSeat ? "first" : "second";
+      countAbsence(t.entrants, g, noShowOf(game, g));
       if (t.played.at(-1)!.games.every((x) => x.outcome)) next = this.pairNext(t);
     });
     const firstSeats = await this.createGames(t);
@@ -245,7 +249,7 @@ export class TournamentService {
     const kindOf = (e: TournamentEntrant): PlayerSeatKind => e.kind ?? (isBotId(e.playerId) ? "bot" : "human");
     const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: kindOf(byId.get(id)!), tokenHash: byId.get(id)!.tokenHash! });
     for (const g of t.played.at(-1)?.games ?? []) {
-      firstSeats.set(g.gameId, await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second)));
+      firstSeats.set(g.gameId, await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second), this.turnSeconds));
     }
     return firstSeats;
   }
