@@ -241,7 +241,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, { perAddress: config.tournamentJoinsPerAddress, perPlayer: config.tournamentJoinsPerPlayer, scale: config.rateLimitScale, store: infra?.rateLimitStore }), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },

@@ -228,6 +228,8 @@ export interface TournamentRecord {
   updatedAt: string;
   /** Hash of the token that may start the tournament (returned once, to its creator). */
   directorTokenHash?: string;
+  /** Most entrants, as its director set it (never above TOURNAMENT_MAX_ENTRANTS); unset: that server cap. */
+  maxEntrants?: number;
   /** 1 when created; each replace stores `version + 1` of the one it read. */
   version: number;
   entrants: TournamentEntrant[];

@@ -39,12 +39,16 @@ export class TournamentService {
   ) {}
 
   async create(body: CreateTournamentBody) {
+    if (body.maxEntrants !== undefined && body.maxEntrants > this.maxEntrants) {
+      throw new AppError("bad_request", `maxEntrants is at most ${this.maxEntrants} on this server (TOURNAMENT_MAX_ENTRANTS)`);
+    }
     const at = new Date().toISOString();
     const directorToken = newPlayerToken();
     const t: TournamentRecord = {
       id: newTournamentId(), name: body.name, format: "swiss", rounds: body.rounds, ruleset: body.ruleset,
       status: "open", createdAt: at, updatedAt: at, version: 1, entrants: [], played: [],
       directorTokenHash: sha256Hex(directorToken),
+      ...(body.maxEntrants !== undefined ? { maxEntrants: body.maxEntrants } : {}),
     };
     await this.store.createTournament(t);
     return { tournament: this.view(t), directorToken };
@@ -64,7 +68,8 @@ export class TournamentService {
     const token = newPlayerToken();
     const t = await this.change(id, (t) => {
       if (t.status !== "open") throw new AppError("conflict", "the tournament has started: entries are closed");
-      if (t.entrants.length >= this.maxEntrants) throw new AppError("conflict", `the tournament is full (${this.maxEntrants} entrants)`);
+      const cap = this.capOf(t);
+      if (t.entrants.length >= cap) throw new AppError("conflict", `the tournament is full (${cap} entrants)`);
       if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
       t.entrants.push({ playerId: player.id, name: player.name, ...(player.kind ? { kind: player.kind } : {}), rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
     });
@@ -185,6 +190,11 @@ export class TournamentService {
     throw new AppError("conflict", "the tournament kept changing; retry");
   }
 
+  /** The entrant cap of `t`: its director's, never above the server's (which may have been lowered since). */
+  private capOf(t: TournamentRecord): number {
+    return Math.min(t.maxEntrants ?? this.maxEntrants, this.maxEntrants);
+  }
+
   private entrantOf(t: TournamentRecord, token: string) {
     const hash = sha256Hex(token);
     const e = t.entrants.find((x) => sameHash(x.tokenHash, hash));
@@ -257,7 +267,7 @@ export class TournamentService {
   private view(t: TournamentRecord) {
     return {
       id: t.id, name: t.name, format: t.format, ruleset: t.ruleset, rounds: t.rounds, round: t.played.length,
-      status: t.status, createdAt: t.createdAt,
+      status: t.status, createdAt: t.createdAt, maxEntrants: this.capOf(t),
       entrants: t.entrants.map((e) => ({ playerId: e.playerId, name: e.name, rating: e.rating, withdrawn: Boolean(e.withdrawn) })),
       urls: {
         self: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
