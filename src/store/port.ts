@@ -296,6 +296,12 @@ export interface StoreLifecycle {
 /** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
 export interface GamesPort {
   createGame(game: GameRecord): Promise<void>;
+  /**
+   * Stores several new games in one write (a tournament round's): all or none. When any id is taken the call
+   * rejects and none of the games given is stored (SQLite: one transaction; MongoDB: one ordered insert, whose
+   * documents that went in before the duplicate are removed again).
+   */
+  createGames(games: GameRecord[]): Promise<void>;
   getGame(id: string): Promise<GameRecord | null>;
   /** Shallow-merges the patch and bumps updatedAt. */
   updateGame(id: string, patch: Partial<GameRecord>): Promise<void>;

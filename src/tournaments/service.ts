@@ -27,7 +27,7 @@ export const newTournamentId = (): string => `t_${randomBytes(9).toString("base6
 export class TournamentService {
   constructor(
     private readonly store: TournamentsPort & Pick<GamesPort, "getGame">,
-    private readonly gameService: Pick<GameService, "createForTournament">,
+    private readonly gameService: Pick<GameService, "createForTournamentRound">,
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
     private readonly emit: (e: EmittedEvent) => void = () => {},
@@ -252,16 +252,14 @@ export class TournamentService {
    * answers each game's first mover's seat.
    */
   private async createGames(t: TournamentRecord): Promise<Map<string, Seat>> {
-    const firstSeats = new Map<string, Seat>();
-    if (t.status !== "running") return firstSeats;
+    if (t.status !== "running") return new Map();
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
     // An entrant stored before entrants kept their profile's kind has no profile at hand here: its BOT- id says.
     const kindOf = (e: TournamentEntrant): PlayerSeatKind => e.kind ?? (isBotId(e.playerId) ? "bot" : "human");
     const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: kindOf(byId.get(id)!), tokenHash: byId.get(id)!.tokenHash! });
-    for (const g of t.played.at(-1)?.games ?? []) {
-      firstSeats.set(g.gameId, await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second), this.turnSeconds));
-    }
-    return firstSeats;
+    // The round at once: one store write for its games, their rooms opened together.
+    const round = (t.played.at(-1)?.games ?? []).map((g) => ({ id: g.gameId, first: seat(g.first), second: seat(g.second) }));
+    return this.gameService.createForTournamentRound(t.id, t.ruleset, round, this.turnSeconds);
   }
 
   private view(t: TournamentRecord) {
