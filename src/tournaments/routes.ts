@@ -1,10 +1,10 @@
 /** REST for tournaments under /api/v1/tournaments: create, list, read, join, start, withdraw, standings, games, TRF. */
 import { Router, type Request } from "express";
-import { actionLimiter, addressKey, type LimiterOptions } from "../api/edges";
 import { AppError } from "../errors";
 import { bearerToken } from "../games/secrets";
 import { parse } from "../validation";
 import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "./schemas";
+import type { JoinCaps } from "./join-caps";
 import type { TournamentService } from "./service";
 
 function idOf(req: Request): string {
@@ -19,26 +19,10 @@ function tokenOf(req: Request): string {
   return token;
 }
 
-/** Caps on joins per minute (TOURNAMENT_JOINS_PER_ADDRESS, TOURNAMENT_JOINS_PER_PLAYER), scaled like every limit. */
-export interface JoinLimits extends Pick<LimiterOptions, "scale" | "store"> {
-  perAddress: number;
-  perPlayer: number;
-}
-
-/** The profile a join names (`player.id`), if any: a guest join makes a new player, so only the address counts it. */
-function profileKey(req: Request): string | undefined {
-  const id = (req.body as { player?: { id?: unknown } } | undefined)?.player?.id;
-  return typeof id === "string" ? `player:${id}` : undefined;
-}
-
-export function tournamentsRouter(tournaments: TournamentService, limits?: JoinLimits): Router {
+/** `joins`: the caps on joins per minute (join-caps.ts), when the server applies them. */
+export function tournamentsRouter(tournaments: TournamentService, joins?: JoinCaps): Router {
   const r = Router();
-  const joinCaps = limits
-    ? [
-        actionLimiter("tournament-join", limits.perAddress, limits, addressKey, `more than ${limits.perAddress} tournament joins per minute from this address`),
-        actionLimiter("tournament-join-player", limits.perPlayer, limits, profileKey, `more than ${limits.perPlayer} tournament joins per minute for this player`),
-      ]
-    : [];
+  const joinCaps = joins?.middleware() ?? [];
   r.post("/tournaments", async (req, res) => {
     res.status(201).json(await tournaments.create(parse(CreateTournamentBody, req.body, "body")));
   });

@@ -5,6 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
+import { connect } from "../mcp/helpers";
 import { bootServer, http } from "../support/server";
 
 describe("Tournament join limits", function () {
@@ -77,5 +78,29 @@ describe("Tournament join limits", function () {
     isProblem(over, 429, "rate_limited");
     assert.match(over.json.detail, /3 tournament joins per minute from this address/);
     assert.equal(await entrants(ids[3]), 0);
+
+    // MCP's join tool counts in the same store: this address has no join left there either.
+    const mcp = await connect(base);
+    const refused = await mcp.raw("join_tournament", { tournament_id: ids[3], name: "Over MCP" });
+    assert.equal(refused.isError, true);
+    assert.equal(refused.structuredContent?.code, "rate_limited");
+    assert.equal(await entrants(ids[3]), 0);
+    await mcp.client.close();
+  });
+
+  it("counts MCP joins with REST's, and gives a refused MCP join back", async () => {
+    await server.close();
+    server = await bootServer({ rateLimitScale: 1, tournamentJoinsPerAddress: 2, tournamentJoinsPerPlayer: 5 });
+    base = server.url;
+    const id = await tournament({ maxEntrants: 2 });
+    const other = await tournament();
+    const mcp = await connect(base);
+    assert.equal((await mcp.raw("join_tournament", { tournament_id: id, name: "Ann" })).isError, undefined);
+    assert.equal((await mcp.raw("join_tournament", { tournament_id: "t_nosuchtournament", name: "Nobody" })).structuredContent?.code, "not_found");
+    // The refused join spent nothing: one REST join is left, then the address is at its cap over both.
+    assert.equal((await join(id, { name: "Ben" })).status, 201);
+    isProblem(await join(other, { name: "Cal" }), 429, "rate_limited");
+    assert.equal((await mcp.raw("join_tournament", { tournament_id: other, name: "Dee" })).structuredContent?.code, "rate_limited");
+    await mcp.client.close();
   });
 });
