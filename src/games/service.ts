@@ -165,9 +165,10 @@ export class GameService {
    * A tournament round's games at once (createForTournament for each): those not stored yet are stored in one
    * write (store.createGames), then every unfinished game's room is opened, several at a time, so a round of
    * 500 games costs one commit, and its rooms' claims share their fsyncs. Idempotent; answers each game's first
-   * mover's seat. A room that would not open is reported (the first such error) after the others opened.
+   * mover's seat, and the first error of a room that would not open (after the others opened): its game is
+   * stored, so its room opens at a seat's first request or the next reconciliation.
    */
-  async createForTournamentRound(tournamentId: string, ruleset: GameRecord["ruleset"], games: TournamentPairing[], turnSeconds = 120): Promise<Map<string, Seat>> {
+  async createForTournamentRound(tournamentId: string, ruleset: GameRecord["ruleset"], games: TournamentPairing[], turnSeconds = 120): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
     const at = new Date().toISOString();
     const firstSeats = new Map<string, Seat>();
     const fresh: GameRecord[] = [];
@@ -195,9 +196,8 @@ export class GameService {
       }
     }
     const ids = new Set(fresh.map((r) => r.id));
-    const failed = await eachLimited([...ids, ...reopen], ROOMS_OPENED_AT_ONCE, (id) => (ids.has(id) ? this.rooms.openStored(id) : this.rooms.openForJoin(id)));
-    if (failed) throw failed;
-    return firstSeats;
+    const unopened = await eachLimited([...ids, ...reopen], ROOMS_OPENED_AT_ONCE, (id) => (ids.has(id) ? this.rooms.openStored(id) : this.rooms.openForJoin(id)));
+    return unopened ? { firstSeats, unopened } : { firstSeats };
   }
 
   /** A tournament game's record, started: `first` takes whichever seat the seed makes the first mover. */

@@ -95,7 +95,8 @@ export class TournamentService {
       t.status = "running";
       this.pairNext(t);
     });
-    const firstSeats = await this.createGames(t);
+    // A room that did not open is opened at its seats' first request (or the next reconciliation): the start stands.
+    const { firstSeats } = await this.createGames(t);
     this.emitEvent("tournament.started", { tournament_id: t.id }, {
       tournament_id: t.id, rounds: t.rounds, entrants: t.entrants.length, url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
     });
@@ -117,14 +118,16 @@ export class TournamentService {
       countAbsence(t.entrants, g, noShowOf(game, g));
       if (t.played.at(-1)!.games.every((x) => x.outcome)) next = this.pairNext(t);
     });
-    const firstSeats = await this.createGames(t);
+    const { firstSeats, unopened } = await this.createGames(t);
+    // The pairing is told even when a room did not open (its game is stored); the hook then reports the failure.
     if (next) this.announce(t, firstSeats);
+    if (unopened) throw unopened;
   }
 
   /**
    * Counts what a crash may have left uncounted in a running tournament: a finished game of the current round
    * whose finish hook never ran (the process died after storing the game), and games of a stored pairing that
-   * were never created. Idempotent; run at start-up and when the tournament's room opens.
+   * were never created. Idempotent; run at start-up, when the tournament's room opens and after a take-over.
    */
   async reconcile(id: string): Promise<void> {
     const t = await this.get(id);
@@ -249,10 +252,10 @@ export class TournamentService {
 
   /**
    * Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it);
-   * answers each game's first mover's seat.
+   * answers each game's first mover's seat, and the error of a room that would not open, if any.
    */
-  private async createGames(t: TournamentRecord): Promise<Map<string, Seat>> {
-    if (t.status !== "running") return new Map();
+  private async createGames(t: TournamentRecord): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
+    if (t.status !== "running") return { firstSeats: new Map() };
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
     // An entrant stored before entrants kept their profile's kind has no profile at hand here: its BOT- id says.
     const kindOf = (e: TournamentEntrant): PlayerSeatKind => e.kind ?? (isBotId(e.playerId) ? "bot" : "human");

@@ -44,7 +44,8 @@ describe("Tournament round creation", function () {
       writes++;
       return original(g);
     });
-    const seats = await service.createForTournamentRound("t_roundtest01", "classic", games, 60);
+    const { firstSeats: seats, unopened } = await service.createForTournamentRound("t_roundtest01", "classic", games, 60);
+    assert.equal(unopened, undefined);
     assert.equal(writes, 1);
     for (const g of games) {
       const rec = (await server.store.getGame(g.id))!;
@@ -55,7 +56,7 @@ describe("Tournament round creation", function () {
       assert.ok(await matchMaker.getRoomById(g.id), `room of ${g.id}`);
     }
     const again = await service.createForTournamentRound("t_roundtest01", "classic", games, 60);
-    assert.deepEqual(again, seats);
+    assert.deepEqual(again.firstSeats, seats);
     assert.equal(writes, 2, "nothing left to store: an empty write");
   });
 
@@ -68,7 +69,7 @@ describe("Tournament round creation", function () {
       await server.store.createGame(theirs);
       return original(g);
     });
-    const seats = await service.createForTournamentRound("t_roundtest02", "classic", games);
+    const { firstSeats: seats } = await service.createForTournamentRound("t_roundtest02", "classic", games);
     for (const g of games) assert.ok(await server.store.getGame(g.id), g.id);
     assert.equal(seats.get(games[1].id), theirs!.firstPlayer, "the stored game's first mover, not the refused one's");
     assert.deepEqual((await server.store.getGame(games[1].id))!.seats, theirs!.seats);
