@@ -520,7 +520,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private onClock() {
     const engine = this.ctx.engine;
     if (!engine || this.settling || this.status() !== "active") return;
-    const action: Action = engine.moves.length < PLAYED_AFTER_MOVES ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
+    // A tournament game is a pairing its seats were given, not one they chose: a seat that does not move in
+    // time loses it even before the game counts as played (a no-show forfeit), rather than both drawing.
+    const early = engine.moves.length < PLAYED_AFTER_MOVES && !this.ctx.record.tournamentId;
+    const action: Action = early ? { kind: "abort" } : { kind: "timeout", seat: engine.turn };
     void this.perform(action);
   }
 

@@ -40,6 +40,12 @@ export const EnvSchema = z.object({
   HOUSE_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(800),
   /** Most entrants one tournament accepts (a round's pairing and its games' creation stay bounded). */
   TOURNAMENT_MAX_ENTRANTS: z.coerce.number().int().min(2).max(10000).default(1000),
+  /** Turn clock of tournament games, in seconds: a seat that does not move in time loses the game. */
+  TOURNAMENT_TURN_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
+  /** Tournaments one address may join per minute (scaled by RATE_LIMIT_SCALE like every per-minute limit). */
+  TOURNAMENT_JOINS_PER_ADDRESS: z.coerce.number().int().min(1).max(10000).default(20),
+  /** Tournaments one player profile may join per minute (scaled by RATE_LIMIT_SCALE). */
+  TOURNAMENT_JOINS_PER_PLAYER: z.coerce.number().int().min(1).max(10000).default(5),
   /** Seconds a waiting game (no second player) lives before it is aborted. */
   WAITING_GAME_TTL_S: z.coerce.number().int().min(1).default(24 * 3600),
   /**
@@ -140,6 +146,9 @@ export type Config = {
   houseDelayMs: number;
   waitingGameTtlS: number;
   tournamentMaxEntrants: number;
+  tournamentTurnSeconds: number;
+  tournamentJoinsPerAddress: number;
+  tournamentJoinsPerPlayer: number;
   /** WAITING_ROOM_IDLE_S in milliseconds. */
   waitingRoomIdleMs: number;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
@@ -185,6 +194,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     houseDelayMs: e.HOUSE_DELAY_MS,
     waitingGameTtlS: e.WAITING_GAME_TTL_S,
     tournamentMaxEntrants: e.TOURNAMENT_MAX_ENTRANTS,
+    tournamentTurnSeconds: e.TOURNAMENT_TURN_SECONDS,
+    tournamentJoinsPerAddress: e.TOURNAMENT_JOINS_PER_ADDRESS,
+    tournamentJoinsPerPlayer: e.TOURNAMENT_JOINS_PER_PLAYER,
     waitingRoomIdleMs: e.WAITING_ROOM_IDLE_S * 1000,
     logLevel: e.LOG_LEVEL,
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -19,7 +19,7 @@ import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
-import { TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
+import { JoinCaps, TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
 import { TournamentRoom } from "../rooms/tournament-room";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
@@ -124,7 +124,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store, games, players, emit: (e) => events.emit(e), baseUrl,
     hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
   });
-  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
+  const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants, config.tournamentTurnSeconds);
+  // One set of join counters for REST and MCP (Redis when scaled out).
+  const tournamentJoins = new JoinCaps({ perAddress: config.tournamentJoinsPerAddress, perPlayer: config.tournamentJoinsPerPlayer, scale: config.rateLimitScale, store: infra?.rateLimitStore });
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -209,6 +211,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     quick,
     players,
     tournaments,
+    tournamentJoins,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
@@ -241,7 +244,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -299,6 +302,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         releaseDeliveries: async (id) => {
           if ((await store.expireDeliveriesOf(id, new Date().toISOString())) > 0) await events.dispatcher.recover();
         },
+        reconcile: () => tournaments.reconcileRunning(),
         log,
       }) : null;
   await registry.start();

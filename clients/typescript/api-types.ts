@@ -2106,6 +2106,8 @@ export interface components {
             /** @enum {string} */
             status: "open" | "running" | "finished";
             createdAt: string;
+            /** @description most entrants it accepts */
+            maxEntrants: number;
             entrants: {
                 playerId: string;
                 name: string;
@@ -5245,6 +5247,8 @@ export interface operations {
                      * @enum {string}
                      */
                     ruleset?: "classic" | "mutators";
+                    /** @description most entrants this tournament accepts; at most the server's TOURNAMENT_MAX_ENTRANTS, which is the default */
+                    maxEntrants?: number;
                 };
             };
         };

@@ -20,7 +20,8 @@ export type PolicyName = keyof typeof POLICIES;
 
 export interface LimiterOptions {
   scale: number;
-  store?: (policy: PolicyName) => RateStore;
+  /** The counters' store for a policy or an action cap (Redis when scaled out, so limits hold across processes). */
+  store?: (policy: string) => RateStore;
   /**
    * The bucket of a request that carries a valid credential (a bot key: `bot:<id>`), counted instead of its
    * address, so bots behind one address do not share a limit; undefined falls back to the address. Only a
@@ -43,6 +44,38 @@ export function limiter(policy: PolicyName, opts: LimiterOptions): RequestHandle
       next(new AppError("rate_limited", `more than ${POLICIES[policy]} ${policy} requests per minute ${res.locals.bot ? "for this bot key" : "from this address"}`)),
   });
 }
+
+/**
+ * A per-minute cap on one action (joining a tournament), on top of the request policy the request already
+ * counts against: counted per key (`key` answers it; undefined leaves the request uncounted), with its own
+ * draft-8 `RateLimit` fields named `name`. Only requests that succeed count, so a refused attempt (a wrong
+ * secret, a full tournament) neither spends the budget nor lets anyone spend another's.
+ */
+export function actionLimiter(
+  name: string,
+  perMinute: number,
+  opts: Pick<LimiterOptions, "scale" | "store">,
+  key: (req: Request) => string | undefined,
+  refusal: string,
+): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: Math.max(1, Math.round(perMinute * opts.scale)),
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    identifier: name,
+    store: opts.store?.(name),
+    skipFailedRequests: true,
+    skip: (req) => key(req) === undefined,
+    keyGenerator: (req) => key(req)!,
+    // The request policy already counted this request; this cap answers with the same problem type.
+    validate: { singleCount: false },
+    handler: (_req, _res, next) => next(new AppError("rate_limited", refusal)),
+  });
+}
+
+/** The key of a request's address, as the request policies count it. */
+export const addressKey = (req: Request): string => ipKeyGenerator(req.ip ?? "");
 
 /** Marks a route as superseded: clients see when it goes away and where to read about the move. */
 export function deprecated(opts: { since: Date; sunset: Date; link: string }): RequestHandler {

@@ -19,6 +19,11 @@ export interface FailoverDeps {
   ensure(gameId: string): Promise<void>;
   /** Ends the leases of the webhook deliveries the process held and takes them over. */
   releaseDeliveries(processId: string): Promise<void>;
+  /**
+   * Finishes what the gone process may have left half-done outside its games (a tournament result stored but
+   * not counted, a round paired but its games not created); idempotent, failures are logged.
+   */
+  reconcile?(): Promise<void>;
   log: Logger;
 }
 
@@ -72,6 +77,7 @@ export class Failover {
     const games = (await this.d.store.listUnfinishedGames()).filter((g) => g.owner === processId);
     const results = await Promise.all(games.map((g) => this.recreate(g)));
     const count = results.filter(Boolean).length;
+    await this.d.reconcile?.().catch((err: unknown) => this.d.log.warn({ err, processId }, "reconciliation after a take-over failed"));
     if (games.length) this.d.log.info({ processId, games: games.length, ms: Date.now() - started }, "games of a gone process re-created");
     return count;
   }

@@ -93,7 +93,7 @@ export const ERROR_DOCS = {
   },
   rate_limited: {
     cause:
-      "This address spent its per-minute budget for the policy named in `RateLimit-Policy` (reads and other writes 120, agent challenges 30, result reports 60, MCP 120, Colyseus matchmaking 120).",
+      "This address spent its per-minute budget for the policy named in `RateLimit-Policy` (reads and other writes 120, agent challenges 30, result reports 60, MCP 120, Colyseus matchmaking 120), or its cap on tournament joins (TOURNAMENT_JOINS_PER_ADDRESS a minute per address, TOURNAMENT_JOINS_PER_PLAYER per player profile; only joins that succeed count).",
     action: "Wait for the number of seconds in `Retry-After`; the `RateLimit` field shows what is left. Long-poll with `timeout` instead of polling in a loop.",
   },
   unavailable: {

@@ -131,10 +131,21 @@ export const DATA_SCHEMAS = {
     round: z.number().int().min(1),
     player_id: z.string(),
     game_id: gameId.nullable().describe("null when the entrant has this round's bye"),
+    seat: seat.nullable().describe("the entrant's seat in the game; null for a bye"),
     first: z.boolean().describe("true when the entrant moves first"),
     opponent_id: z.string().nullable(),
-    token_hint: z.literal("entrant").describe("the seat's player token is the entrant token answered by join (kept hashed here, so not repeated)"),
+    token: z.literal("entrant").describe(
+      "which token plays the seat: the playerToken that POST /tournaments/{id}/join answered. The game's seat was created with that token's hash, so the entrant token is the seat's player token in every game of the tournament (the service keeps only the hash, so the event cannot repeat it)",
+    ),
     url: z.string().nullable().describe("the game"),
+    links: z
+      .object({
+        game: z.string().describe("GET: the game's record"),
+        sync: z.string().describe("GET with Authorization: Bearer <entrant token>: the seat's view (hand, yourTurn, legal moves)"),
+        moves: z.string().describe("POST with Authorization: Bearer <entrant token>: a move"),
+      })
+      .nullable()
+      .describe("null for a bye"),
   }),
   "tournament.finished": z.object({
     tournament_id: tournamentId,
@@ -176,7 +187,7 @@ const META: Record<EventName, EntryMeta> = {
   },
   "tournament.started": { description: "Once, when a tournament's entries close and round 1 is paired.", sequenced: false },
   "tournament.paired": {
-    description: "Each round, to one entrant: the game id and whether they move first (or their bye).",
+    description: "Each round, to one entrant: the game id, their seat, whether they move first and the links to play it with their entrant token (or their bye).",
     sequenced: false,
   },
   "tournament.finished": { description: "Once, when the last round's last game is counted: the final standings.", sequenced: false },

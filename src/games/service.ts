@@ -39,6 +39,26 @@ const PUBLIC_READ_TIMEOUT_MS = 700;
 const SEAT_READ_TIMEOUT_MS = 2000;
 const MOVE_TIMEOUT_MS = 3000;
 
+/** Rooms a tournament round opens at once: enough to share fsyncs, few enough not to flood the matchmaker. */
+const ROOMS_OPENED_AT_ONCE = 32;
+
+/** One game of a tournament round: its committed id and its two seats, `first` moving first. */
+export interface TournamentPairing { id: string; first: NewSeat & { tokenHash: string }; second: NewSeat & { tokenHash: string } }
+
+/** Runs `task` on every item, at most `limit` at a time; resolves with the first error, after every task ran. */
+async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<Error | undefined> {
+  let next = 0;
+  let failure: Error | undefined;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await task(item).catch((e: unknown) => (failure ??= e instanceof Error ? e : new Error("a task failed", { cause: e })));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return failure;
+}
+
 /** A seat about to be taken; `kind` is the profile's own (seatKindOf), so a bot's seat says "bot" everywhere. */
 export interface NewSeat { playerId: string; name: string; kind: PlayerSeatKind; champion?: SeatRecord["champion"] }
 
@@ -128,17 +148,69 @@ export class GameService {
 
   /**
    * A tournament game, stored with the id the tournament committed first (so a retried pairing creates it at
-   * most once) and active at once. `first` takes whichever seat the seed makes the first mover.
+   * most once) and active at once. `first` takes whichever seat the seed makes the first mover: that seat is
+   * answered. Its turn clock (TOURNAMENT_TURN_SECONDS) forfeits a seat that does not move, from the first move on.
    */
-  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }): Promise<void> {
-    if (await this.store.getGame(id)) return;
+  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }, turnSeconds = 120): Promise<Seat> {
+    const existing = await this.store.getGame(id);
+    if (existing) {
+      // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
+      // its clock runs without waiting for a seat to ask. Never throws.
+      if (existing.status !== "finished") await this.rooms.openForJoin(id);
+      return existing.firstPlayer ?? "A";
+    }
+    const record = this.tournamentGame({ id, first, second }, tournamentId, ruleset, turnSeconds, new Date().toISOString());
+    await this.open(record);
+    return record.firstPlayer!;
+  }
+
+  /**
+   * A tournament round's games at once (createForTournament for each): those not stored yet are stored in one
+   * write (store.createGames), then every unfinished game's room is opened, several at a time, so a round of
+   * 500 games costs one commit, and its rooms' claims share their fsyncs. Idempotent; answers each game's first
+   * mover's seat, and the first error of a room that would not open (after the others opened): its game is
+   * stored, so its room opens at a seat's first request or the next reconciliation.
+   */
+  async createForTournamentRound(tournamentId: string, ruleset: GameRecord["ruleset"], games: TournamentPairing[], turnSeconds = 120): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
     const at = new Date().toISOString();
-    const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds: 120 }, at), id, tournamentId };
+    const firstSeats = new Map<string, Seat>();
+    const fresh: GameRecord[] = [];
+    const reopen: string[] = [];
+    for (const g of games) {
+      const existing = await this.store.getGame(g.id);
+      if (existing) {
+        firstSeats.set(g.id, existing.firstPlayer ?? "A");
+        if (existing.status !== "finished") reopen.push(g.id);
+        continue;
+      }
+      const record = this.tournamentGame(g, tournamentId, ruleset, turnSeconds, at);
+      firstSeats.set(g.id, record.firstPlayer!);
+      fresh.push(record);
+    }
+    try {
+      await this.store.createGames(fresh);
+    } catch {
+      // Another process stored some of them meanwhile (all or none was written here): one at a time, skipping
+      // those, whose seats are then the stored ones.
+      for (const record of fresh) {
+        const stored = await this.store.getGame(record.id);
+        if (stored) firstSeats.set(record.id, stored.firstPlayer ?? "A");
+        else await this.store.createGame(record);
+      }
+    }
+    const ids = new Set(fresh.map((r) => r.id));
+    const unopened = await eachLimited([...ids, ...reopen], ROOMS_OPENED_AT_ONCE, (id) => (ids.has(id) ? this.rooms.openStored(id) : this.rooms.openForJoin(id)));
+    return unopened ? { firstSeats, unopened } : { firstSeats };
+  }
+
+  /** A tournament game's record, started: `first` takes whichever seat the seed makes the first mover. */
+  private tournamentGame(g: TournamentPairing, tournamentId: string, ruleset: GameRecord["ruleset"], turnSeconds: number, at: string): GameRecord {
+    const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds }, at), id: g.id, tournamentId };
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
     const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
-    record.seats = { [firstSeat]: { ...first }, [secondSeat]: { ...second } };
-    await this.open(record);
+    record.seats = { [firstSeat]: { ...g.first }, [secondSeat]: { ...g.second } };
+    return record;
   }
 
   async join(body: JoinGameBody) {

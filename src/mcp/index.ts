@@ -15,7 +15,7 @@ import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
-import type { TournamentService } from "../tournaments";
+import type { JoinCaps, TournamentService } from "../tournaments";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
@@ -23,6 +23,8 @@ export interface McpDeps {
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;
+  /** The caps on tournament joins per minute, shared with REST (absent: no cap). */
+  tournamentJoins?: JoinCaps;
   events: Pick<Events, "subscriptions">;
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */

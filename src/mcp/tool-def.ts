@@ -4,13 +4,15 @@ import type { LongPolls } from "../api/long-polls";
 import type { QuickMatch } from "../games/quick-match";
 import type { GameService } from "../games/service";
 import type { PlayerService } from "../players/service";
-import type { TournamentService } from "../tournaments";
+import type { JoinCaps, TournamentService } from "../tournaments";
 
 export interface ToolDeps {
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;
+  /** The caps on tournament joins per minute, shared with REST (absent: no cap). */
+  tournamentJoins?: JoinCaps;
   /** Long-polls waiting per address, shared with REST. */
   longPolls: LongPolls;
   /** The client address of the session (the one that initialized it). */

@@ -15,7 +15,16 @@ export const TOURNAMENT_TOOLS: ToolDef[] = [
   def("join_tournament", false,
     "Enter an open tournament. The returned playerToken (shown once) is your seat token in every game the tournament pairs you in: find your game with tournament_games, then loop sync and move.",
     JoinTournamentBody.extend({ tournament_id: tournamentId }).strict(), T.JoinedTournament,
-    ({ tournament_id, ...body }, d) => d.tournaments.join(tournament_id, body)),
+    async ({ tournament_id, ...body }, d) => {
+      // The same caps as REST's join, counted in the same store; a refused join is given back.
+      const release = (await d.tournamentJoins?.admit(d.address, body.player?.id)) ?? (async () => {});
+      try {
+        return await d.tournaments.join(tournament_id, body);
+      } catch (e) {
+        await release();
+        throw e;
+      }
+    }),
   def("start_tournament", false, "Close entries and pair round 1 (the director token from create_tournament).",
     z.object({ tournament_id: tournamentId, director_token: token("the director token") }).strict(), T.Tournament,
     (a, d) => d.tournaments.start(a.tournament_id, a.director_token)),

@@ -224,6 +224,8 @@ export interface TournamentEntrant {
   /** "bot" when the entrant's profile is a bot's; the seats of its games say so. */
   kind?: "bot";
   withdrawn?: boolean;
+  /** Games lost in a row on the clock without a move (src/tournaments/absence.ts); two withdraw the entrant. */
+  noShows?: number;
   /** Hash of the entrant's token, which is also the seat token of every game the tournament pairs them in. */
   tokenHash?: string;
 }
@@ -243,6 +245,8 @@ export interface TournamentRecord {
   updatedAt: string;
   /** Hash of the token that may start the tournament (returned once, to its creator). */
   directorTokenHash?: string;
+  /** Most entrants, as its director set it (never above TOURNAMENT_MAX_ENTRANTS); unset: that server cap. */
+  maxEntrants?: number;
   /** 1 when created; each replace stores `version + 1` of the one it read. */
   version: number;
   entrants: TournamentEntrant[];
@@ -309,6 +313,12 @@ export interface StoreLifecycle {
 /** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
 export interface GamesPort {
   createGame(game: GameRecord): Promise<void>;
+  /**
+   * Stores several new games in one write (a tournament round's): all or none. When any id is taken the call
+   * rejects and none of the games given is stored (SQLite: one transaction; MongoDB: one ordered insert, whose
+   * documents that went in before the duplicate are removed again).
+   */
+  createGames(games: GameRecord[]): Promise<void>;
   getGame(id: string): Promise<GameRecord | null>;
   /** Shallow-merges the patch and bumps updatedAt. */
   updateGame(id: string, patch: Partial<GameRecord>): Promise<void>;

@@ -4,4 +4,5 @@ export * from "./trf";
 export * from "./arena";
 export { TournamentService, standingRows, tournamentChannel } from "./service";
 export { tournamentsRouter } from "./routes";
+export { JoinCaps, type JoinLimits } from "./join-caps";
 export { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery } from "./schemas";

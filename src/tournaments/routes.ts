@@ -4,6 +4,7 @@ import { AppError } from "../errors";
 import { bearerToken } from "../games/secrets";
 import { parse } from "../validation";
 import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "./schemas";
+import type { JoinCaps } from "./join-caps";
 import type { TournamentService } from "./service";
 
 function idOf(req: Request): string {
@@ -18,8 +19,10 @@ function tokenOf(req: Request): string {
   return token;
 }
 
-export function tournamentsRouter(tournaments: TournamentService): Router {
+/** `joins`: the caps on joins per minute (join-caps.ts), when the server applies them. */
+export function tournamentsRouter(tournaments: TournamentService, joins?: JoinCaps): Router {
   const r = Router();
+  const joinCaps = joins?.middleware() ?? [];
   r.post("/tournaments", async (req, res) => {
     res.status(201).json(await tournaments.create(parse(CreateTournamentBody, req.body, "body")));
   });
@@ -29,7 +32,7 @@ export function tournamentsRouter(tournaments: TournamentService): Router {
   r.get("/tournaments/:id", async (req, res) => {
     res.json(await tournaments.read(idOf(req)));
   });
-  r.post("/tournaments/:id/join", async (req, res) => {
+  r.post("/tournaments/:id/join", ...joinCaps, async (req, res) => {
     const id = idOf(req);
     res.status(201).json(await tournaments.join(id, parse(JoinTournamentBody, req.body, "body")));
   });

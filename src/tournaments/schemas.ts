@@ -8,6 +8,8 @@ export const CreateTournamentBody = z.object({
   format: z.literal("swiss").default("swiss"),
   rounds: z.number().int().min(1).max(20),
   ruleset: RulesetSchema.default("classic"),
+  maxEntrants: z.number().int().min(2).max(10000).optional()
+    .describe("most entrants this tournament accepts; at most the server's TOURNAMENT_MAX_ENTRANTS, which is the default"),
 }).strict();
 export type CreateTournamentBody = z.output<typeof CreateTournamentBody>;
 

@@ -13,9 +13,11 @@ import type { GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, Tourname
 import { isBotId } from "../bots/ids";
 import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
 import { exportTrf } from "./trf";
+import { countAbsence, noShowOf } from "./absence";
 import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
 import type { EmittedEvent } from "../events";
 import type { EventData } from "../events/catalog";
+import type { Seat } from "../game";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
@@ -25,22 +27,28 @@ export const newTournamentId = (): string => `t_${randomBytes(9).toString("base6
 export class TournamentService {
   constructor(
     private readonly store: TournamentsPort & Pick<GamesPort, "getGame">,
-    private readonly gameService: Pick<GameService, "createForTournament">,
+    private readonly gameService: Pick<GameService, "createForTournamentRound">,
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
     private readonly emit: (e: EmittedEvent) => void = () => {},
     /** Told after every stored change, so the tournament's room (in any process) shows it. */
     private readonly changed: (id: string) => void = () => {},
     private readonly maxEntrants = 1000,
+    /** Turn clock of the tournament's games (TOURNAMENT_TURN_SECONDS). */
+    private readonly turnSeconds = 120,
   ) {}
 
   async create(body: CreateTournamentBody) {
+    if (body.maxEntrants !== undefined && body.maxEntrants > this.maxEntrants) {
+      throw new AppError("bad_request", `maxEntrants is at most ${this.maxEntrants} on this server (TOURNAMENT_MAX_ENTRANTS)`);
+    }
     const at = new Date().toISOString();
     const directorToken = newPlayerToken();
     const t: TournamentRecord = {
       id: newTournamentId(), name: body.name, format: "swiss", rounds: body.rounds, ruleset: body.ruleset,
       status: "open", createdAt: at, updatedAt: at, version: 1, entrants: [], played: [],
       directorTokenHash: sha256Hex(directorToken),
+      ...(body.maxEntrants !== undefined ? { maxEntrants: body.maxEntrants } : {}),
     };
     await this.store.createTournament(t);
     return { tournament: this.view(t), directorToken };
@@ -60,7 +68,8 @@ export class TournamentService {
     const token = newPlayerToken();
     const t = await this.change(id, (t) => {
       if (t.status !== "open") throw new AppError("conflict", "the tournament has started: entries are closed");
-      if (t.entrants.length >= this.maxEntrants) throw new AppError("conflict", `the tournament is full (${this.maxEntrants} entrants)`);
+      const cap = this.capOf(t);
+      if (t.entrants.length >= cap) throw new AppError("conflict", `the tournament is full (${cap} entrants)`);
       if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
       t.entrants.push({ playerId: player.id, name: player.name, ...(player.kind ? { kind: player.kind } : {}), rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
     });
@@ -86,11 +95,12 @@ export class TournamentService {
       t.status = "running";
       this.pairNext(t);
     });
-    await this.createGames(t);
+    // A room that did not open is opened at its seats' first request (or the next reconciliation): the start stands.
+    const { firstSeats } = await this.createGames(t);
     this.emitEvent("tournament.started", { tournament_id: t.id }, {
       tournament_id: t.id, rounds: t.rounds, entrants: t.entrants.length, url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
     });
-    this.announce(t);
+    this.announce(t, firstSeats);
     return this.view(t);
   }
 
@@ -105,16 +115,19 @@ export class TournamentService {
       const firstSeat = game.firstPlayer;
       // An aborted game (no winner) counts as a draw: both seats were present, neither won.
       g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === firstSeat ? "first" : "second";
+      countAbsence(t.entrants, g, noShowOf(game, g));
       if (t.played.at(-1)!.games.every((x) => x.outcome)) next = this.pairNext(t);
     });
-    await this.createGames(t);
-    if (next) this.announce(t);
+    const { firstSeats, unopened } = await this.createGames(t);
+    // The pairing is told even when a room did not open (its game is stored); the hook then reports the failure.
+    if (next) this.announce(t, firstSeats);
+    if (unopened) throw unopened;
   }
 
   /**
    * Counts what a crash may have left uncounted in a running tournament: a finished game of the current round
    * whose finish hook never ran (the process died after storing the game), and games of a stored pairing that
-   * were never created. Idempotent; run at start-up and when the tournament's room opens.
+   * were never created. Idempotent; run at start-up, when the tournament's room opens and after a take-over.
    */
   async reconcile(id: string): Promise<void> {
     const t = await this.get(id);
@@ -180,6 +193,11 @@ export class TournamentService {
     throw new AppError("conflict", "the tournament kept changing; retry");
   }
 
+  /** The entrant cap of `t`: its director's, never above the server's (which may have been lowered since). */
+  private capOf(t: TournamentRecord): number {
+    return Math.min(t.maxEntrants ?? this.maxEntrants, this.maxEntrants);
+  }
+
   private entrantOf(t: TournamentRecord, token: string) {
     const hash = sha256Hex(token);
     const e = t.entrants.find((x) => sameHash(x.tokenHash, hash));
@@ -200,7 +218,7 @@ export class TournamentService {
   }
 
   /** Tells what the last stored change did: each entrant their pairing, or everyone the final standings. */
-  private announce(t: TournamentRecord): void {
+  private announce(t: TournamentRecord, firstSeats: Map<string, Seat>): void {
     if (t.status === "finished") {
       const table = standings(swissPlayers(t), swissRounds(t)).map((s) => ({ rank: s.rank, player_id: s.id, score: s.score }));
       this.emitEvent("tournament.finished", { tournament_id: t.id }, {
@@ -209,38 +227,48 @@ export class TournamentService {
       return;
     }
     const round = t.played.at(-1)!;
-    const tell = (playerId: string, gameId: string | null, first: boolean, opponentId: string | null) =>
+    const links = (gameId: string) => {
+      const game = `${this.baseUrl}/api/v1/games/${gameId}`;
+      return { game, sync: `${game}/sync`, moves: `${game}/moves` };
+    };
+    // The entrant token plays the seat (the game was created with its hash): the event says so, with the seat
+    // and the links, so a subscriber plays without asking anything else.
+    const tell = (playerId: string, gameId: string | null, seat: Seat | null, first: boolean, opponentId: string | null) =>
       this.emitEvent("tournament.paired", { tournament_id: t.id, player_id: playerId }, {
-        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, first, opponent_id: opponentId,
-        token_hint: "entrant", url: gameId ? `${this.baseUrl}/api/v1/games/${gameId}` : null,
+        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, seat, first, opponent_id: opponentId,
+        token: "entrant", url: gameId ? links(gameId).game : null, links: gameId ? links(gameId) : null,
       });
     for (const g of round.games) {
-      tell(g.first, g.gameId, true, g.second);
-      tell(g.second, g.gameId, false, g.first);
+      const firstSeat = firstSeats.get(g.gameId) ?? "A";
+      tell(g.first, g.gameId, firstSeat, true, g.second);
+      tell(g.second, g.gameId, firstSeat === "A" ? "B" : "A", false, g.first);
     }
-    if (round.bye) tell(round.bye, null, false, null);
+    if (round.bye) tell(round.bye, null, null, false, null);
   }
 
   private emitEvent<N extends "tournament.started" | "tournament.paired" | "tournament.finished">(name: N, match: Record<string, string>, data: EventData<N>): void {
     this.emit({ name, match, data });
   }
 
-  /** Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it). */
-  private async createGames(t: TournamentRecord): Promise<void> {
-    if (t.status !== "running") return;
+  /**
+   * Creates the current round's games that do not exist yet (idempotent: a crash or a race re-runs it);
+   * answers each game's first mover's seat, and the error of a room that would not open, if any.
+   */
+  private async createGames(t: TournamentRecord): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
+    if (t.status !== "running") return { firstSeats: new Map() };
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
     // An entrant stored before entrants kept their profile's kind has no profile at hand here: its BOT- id says.
     const kindOf = (e: TournamentEntrant): PlayerSeatKind => e.kind ?? (isBotId(e.playerId) ? "bot" : "human");
     const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: kindOf(byId.get(id)!), tokenHash: byId.get(id)!.tokenHash! });
-    for (const g of t.played.at(-1)?.games ?? []) {
-      await this.gameService.createForTournament(g.gameId, t.id, t.ruleset, seat(g.first), seat(g.second));
-    }
+    // The round at once: one store write for its games, their rooms opened together.
+    const round = (t.played.at(-1)?.games ?? []).map((g) => ({ id: g.gameId, first: seat(g.first), second: seat(g.second) }));
+    return this.gameService.createForTournamentRound(t.id, t.ruleset, round, this.turnSeconds);
   }
 
   private view(t: TournamentRecord) {
     return {
       id: t.id, name: t.name, format: t.format, ruleset: t.ruleset, rounds: t.rounds, round: t.played.length,
-      status: t.status, createdAt: t.createdAt,
+      status: t.status, createdAt: t.createdAt, maxEntrants: this.capOf(t),
       entrants: t.entrants.map((e) => ({ playerId: e.playerId, name: e.name, rating: e.rating, withdrawn: Boolean(e.withdrawn) })),
       urls: {
         self: `${this.baseUrl}/api/v1/tournaments/${t.id}`,

@@ -112,6 +112,15 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.errors, 0, JSON.stringify(out.firstErrors));
   });
 
+  it("swiss-bench pairs rounds, then creates two real rounds with a room open for each game", async () => {
+    const r = await run("swiss-bench.ts", ["--players", "40", "--rounds", "3", "--create-players", "20"], 60_000);
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "swiss");
+    assert.equal(out.perRound.length, 3);
+    assert.deepEqual(out.created.rounds.map((x: any) => [x.round, x.games, x.rooms]), [[1, 10, 10], [2, 10, 10]]);
+    for (const x of out.created.rounds) assert.ok(x.serverMs > 0 && x.gamesMs > 0, JSON.stringify(x));
+  });
+
   it("the load test's soak mode samples the server in its own process and reports the drift", async () => {
     const r = await run("loadtest.ts", ["--soak", "--clients", "2", "--seconds", "8", "--sample-seconds", "2", "--json"], 40_000);
     assert.equal(r.code, 0, r.stderr);

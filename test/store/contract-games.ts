@@ -26,6 +26,19 @@ export function gamesContract(store: PortRef<GamesPort>): void {
       assert.equal(again.score.A, 5);
     });
 
+    it("stores a round of games in one write, and none of them when one id is taken", async function () {
+      const round = [game("G1"), game("G2"), game("G3")];
+      await store().createGames(round);
+      for (const g of round) assert.deepEqual(await store().getGame(g.id), g);
+      await store().createGames([]);
+      const taken = game("G5", { level: "hard" });
+      await store().createGame(taken);
+      await assert.rejects(store().createGames([game("G4"), game("G5"), game("G6")]));
+      assert.equal(await store().getGame("G4"), null, "a game before the taken id is not left stored");
+      assert.equal(await store().getGame("G6"), null);
+      assert.deepEqual(await store().getGame("G5"), taken, "the taken id's game is unchanged");
+    });
+
     it("returns null when the game does not exist", async function () {
       assert.equal(await store().getGame("missing"), null);
     });

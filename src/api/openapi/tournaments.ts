@@ -18,6 +18,7 @@ export const Tournament = z.object({
   round: int.describe("rounds paired so far"),
   status: z.enum(["open", "running", "finished"]),
   createdAt: z.string(),
+  maxEntrants: int.describe("most entrants it accepts"),
   entrants: z.array(z.object({ playerId: z.string(), name: z.string(), rating: int, withdrawn: z.boolean() })),
   urls: z.object({ self: url, standings: url, games: url, trf: url }),
 }).meta({ id: "Tournament" });
@@ -69,7 +70,8 @@ export function tournamentOps(problems: Problems): RouteConfig[] {
     op("get", "/tournaments/{id}", "getTournament", { request: { params }, responses: { 200: json(Tournament), ...problems(404) } }),
     op("post", "/tournaments/{id}/join", "joinTournament", {
       request: { params, body: { content: { "application/json": { schema: JoinTournamentBody } } } },
-      responses: { 201: json(JoinedTournament, "entered"), ...problems(400, 401, 404, 409) },
+      description: "Refused with 429 past TOURNAMENT_JOINS_PER_ADDRESS joins a minute from one address, or TOURNAMENT_JOINS_PER_PLAYER for one profile; 409 when the tournament is full.",
+      responses: { 201: json(JoinedTournament, "entered"), ...problems(400, 401, 404, 409, 429) },
     }),
     op("post", "/tournaments/{id}/start", "startTournament", {
       description: "Closes entries and pairs round 1 (the director token).",

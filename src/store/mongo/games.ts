@@ -11,7 +11,7 @@ import type { Model } from "mongoose";
 import type { GameRecord, GameWrite, GameWriteResult, StoredAction } from "../port";
 import { ActionConflictError } from "../port";
 import { copy, nowIso } from "../shared";
-import { DURABLY, INSERT_DURABLY, patchUpdate } from "./writes";
+import { DURABLY, INSERT_DURABLY, isDuplicateKey, patchUpdate } from "./writes";
 import type { Doc } from "./models";
 
 /** Records are exactly the port's shapes: neither Mongo's _id nor the log. */
@@ -25,6 +25,25 @@ export class MongoGames {
 
   async create(game: GameRecord): Promise<void> {
     await this.games.insertMany([{ ...copy(game), log: [] }], INSERT_DURABLY);
+  }
+
+  /**
+   * Several games in one ordered insert (one round trip, journaled once). MongoDB has no transaction here (a
+   * standalone server has none), so a duplicate id leaves the documents inserted before it: they are removed
+   * again, and the call rejects, as SQLite's rolled-back transaction does.
+   */
+  async createMany(games: GameRecord[]): Promise<void> {
+    if (games.length === 0) return;
+    try {
+      await this.games.insertMany(games.map((g) => ({ ...copy(g), log: [] })), { ...INSERT_DURABLY, ordered: true });
+    } catch (e) {
+      const err = e as { writeErrors?: { index?: number }[]; index?: number };
+      const failedAt = err.writeErrors?.[0]?.index ?? err.index ?? 0;
+      if (isDuplicateKey(e) && failedAt > 0) {
+        await this.games.deleteMany({ id: { $in: games.slice(0, failedAt).map((g) => g.id) } }, DURABLY).exec();
+      }
+      throw e;
+    }
   }
 
   /** Appends the game's next action; ActionConflictError when its index is not the log's length. */

@@ -104,6 +104,9 @@ export class MongoStore implements Store {
   async createGame(game: GameRecord): Promise<void> {
     await this.games.create(game);
   }
+  async createGames(games: GameRecord[]): Promise<void> {
+    await this.games.createMany(games);
+  }
   async getGame(id: string): Promise<GameRecord | null> {
     return this.one<GameRecord>(this.m.games, { id }, GAME_FIELDS);
   }

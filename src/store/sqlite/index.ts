@@ -222,6 +222,14 @@ export class SqliteStore implements Store {
       this.st.insertGame.run(gameRow(game));
     });
   }
+  async createGames(games: GameRecord[]): Promise<void> {
+    if (games.length === 0) return;
+    // One transaction, so one commit and one fsync for the lot; a taken id rolls back every insert.
+    const insertAll = this.db.transaction((rows: GameRecord[]) => {
+      for (const g of rows) this.st.insertGame.run(gameRow(g));
+    });
+    return this.durable(() => insertAll(games));
+  }
   async getGame(id: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
   }
