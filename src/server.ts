@@ -21,6 +21,7 @@ import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
 import { TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
 import { TournamentRoom } from "../rooms/tournament-room";
+import { LeagueService, leaguesRouter } from "./leagues";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
 import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
@@ -57,6 +58,7 @@ export interface RunningServer {
   /** The bot event hub (its size shows what idle streams hold). */
   botStreams: BotStreamHub;
   tournaments: TournamentService;
+  leagues: LeagueService;
   log: Logger;
   /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
   close(): Promise<void>;
@@ -125,6 +127,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
   });
   const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
+  const leagues = new LeagueService(store, games, baseUrl);
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -167,7 +170,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
     onFinished: async (record) => {
       // Independent hooks: a failing challenge settlement must not keep a tournament from counting the game.
-      const failed = (await Promise.allSettled([challenges.onGameFinished(record), tournaments.onGameFinished(record)]))
+      const failed = (await Promise.allSettled([challenges.onGameFinished(record), tournaments.onGameFinished(record), leagues.onGameFinished(record)]))
         .find((r) => r.status === "rejected");
       if (failed) throw failed.reason;
     },
@@ -209,6 +212,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     quick,
     players,
     tournaments,
+    leagues,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
@@ -241,7 +245,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments), leaguesRouter(leagues), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -307,6 +311,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await resumeGames(store, rooms, log);
   // Results whose finish hook a crash cut off are counted now; a slow store must not hold up the start.
   void tournaments.reconcileRunning().catch((err: unknown) => log.warn({ err }, "tournament reconciliation failed"));
+  void leagues.reconcileRunning().catch((err: unknown) => log.warn({ err }, "league reconciliation failed"));
   const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
   sweep.start();
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
@@ -321,6 +326,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     games,
     botStreams,
     tournaments,
+    leagues,
     log,
     close: () =>
       (closing ??= (async () => {

@@ -44,6 +44,7 @@ const round1 = (x: number): number => Math.round(x * 10) / 10 + 0; // + 0 turns 
  * taken in the order given (the league's schedule order), so the bootstrap draws the same units everywhere.
  */
 export function leagueTable(entrants: readonly string[], deals: readonly TableDeal[], leagueId: string, resamples = RESAMPLES): TableRow[] {
+  if (entrants.length === 0) return [];
   const index = new Map(entrants.map((id, i) => [id, i]));
   const counts = entrants.map(() => ({ games: 0, wins: 0, draws: 0, losses: 0 }));
   const units: Unit[] = [];

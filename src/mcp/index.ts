@@ -16,6 +16,7 @@ import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
 import type { TournamentService } from "../tournaments";
+import type { LeagueService } from "../leagues";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
@@ -23,6 +24,7 @@ export interface McpDeps {
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;
+  leagues: LeagueService;
   events: Pick<Events, "subscriptions">;
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */

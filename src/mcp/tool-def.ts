@@ -5,12 +5,14 @@ import type { QuickMatch } from "../games/quick-match";
 import type { GameService } from "../games/service";
 import type { PlayerService } from "../players/service";
 import type { TournamentService } from "../tournaments";
+import type { LeagueService } from "../leagues";
 
 export interface ToolDeps {
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;
+  leagues: LeagueService;
   /** Long-polls waiting per address, shared with REST. */
   longPolls: LongPolls;
   /** The client address of the session (the one that initialized it). */

@@ -12,6 +12,7 @@ const TOOL_NAMES = [
   "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
   "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
   "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
+  "list_leagues", "get_league", "league_standings", "league_games",
 ];
 
 describe("Integration: MCP", function () {
@@ -104,6 +105,18 @@ describe("Integration: MCP", function () {
     const refused = await mcp.raw("withdraw_from_tournament", { tournament_id: id, player_token: ann.playerToken });
     assert.equal(refused.isError, true);
     assert.match(refused.content[0].text, /finished/);
+  });
+
+  it("reads a league, its standings and its games through the read-only league tools", async () => {
+    const created = await server.leagues.create({ name: "Mcp league", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    const id = created.league.id;
+    assert.equal((await mcp.ok("get_league", { league_id: id })).name, "Mcp league");
+    assert.ok((await mcp.ok("list_leagues", { limit: 5 })).leagues.some((l: { id: string }) => l.id === id));
+    const table = await mcp.ok("league_standings", { league_id: id });
+    assert.deepEqual([table.status, table.standings], ["open", []]);
+    assert.deepEqual((await mcp.ok("league_games", { league_id: id })).deals, []);
+    const refused = await mcp.raw("get_league", { league_id: "l_nosuchleague" });
+    assert.equal(refused.isError, true);
   });
 
   it("plays a full game against the house when sync and move are looped, then serves its replay and record", async () => {
