@@ -187,4 +187,18 @@ describe("League table", function () {
     for (const r of table) assert.ok(r.low <= r.rating && r.rating <= r.high);
     assert.deepEqual(leagueTable(["C", "B", "A"], deals, "l_test", 100), table);
   });
+
+  it("computes the worked example of docs/TOURNAMENTS.md", function () {
+    const d = (a: string, b: string, one: "first" | "second", two: "first" | "second") =>
+      ({ games: [{ first: a, second: b, outcome: one }, { first: b, second: a, outcome: two }] });
+    const deals = [
+      d("Ann", "Ben", "first", "first"), d("Ann", "Cal", "first", "second"), d("Ben", "Cal", "first", "first"),
+      d("Ann", "Ben", "first", "second"), d("Ann", "Cal", "first", "second"), d("Ben", "Cal", "first", "second"),
+    ];
+    assert.deepEqual(leagueTable(["Ann", "Ben", "Cal"], deals, "l_worked_example").map((r) => [r.playerId, r.rating, r.low, r.high, r.games, r.wins, r.losses]), [
+      ["Ann", 207.3, 90.4, 385.7, 8, 7, 1],
+      ["Ben", 0, -171.5, 171.5, 8, 4, 4],
+      ["Cal", -207.3, -380, -84.3, 8, 1, 7],
+    ]);
+  });
 });
