@@ -127,7 +127,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
   });
   const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
-  const leagues = new LeagueService(store, games, baseUrl);
+  const leagues = new LeagueService(store, games, baseUrl, (botId, gameId, seat) => botStreams.announce({ kind: "seat", botId, gameId, seat }));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).

@@ -142,15 +142,16 @@ export class GameService {
    * A league game (src/leagues): like a tournament game, but dealt from the seed the league drew for its deal,
    * so the deal's two games (each entrant moving first in one) deal the same cards. Each game still draws its
    * own salt and publishes its own commitment at creation, and its seed is revealed only when it has finished.
-   * Only leagues name a seed: every other game draws its own.
+   * Only leagues name a seed: every other game draws its own. Answers the seat of `first` when it created the
+   * game, null when the game existed already.
    */
   async createForLeague(
     id: string,
     league: { leagueId: string; ruleset: GameRecord["ruleset"]; turnSeconds: number; seed: number },
     first: NewSeat & { tokenHash: string },
     second: NewSeat & { tokenHash: string },
-  ): Promise<void> {
-    if (await this.store.getGame(id)) return;
+  ): Promise<Seat | null> {
+    if (await this.store.getGame(id)) return null;
     const at = new Date().toISOString();
     const record = { ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed), id, leagueId: league.leagueId };
     this.start(record, at);
@@ -158,6 +159,7 @@ export class GameService {
     const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
     record.seats = { [firstSeat]: { ...first }, [secondSeat]: { ...second } };
     await this.open(record);
+    return firstSeat;
   }
 
   async join(body: JoinGameBody) {

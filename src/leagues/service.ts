@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import type { GameService } from "../games/service";
 import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../games/secrets";
 import type { AuthedBot } from "../bots/service";
+import type { Seat } from "../game";
 import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
 import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
@@ -36,6 +37,8 @@ export class LeagueService {
     private readonly store: LeaguesPort & Pick<GamesPort, "getGame">,
     private readonly gameService: Pick<GameService, "createForLeague">,
     private readonly baseUrl: string,
+    /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
+    private readonly seated: (botId: string, gameId: string, seat: Seat) => void = () => {},
   ) {}
 
   async create(body: CreateLeagueBody) {
@@ -189,7 +192,11 @@ export class LeagueService {
     for (const d of open) {
       for (const g of d.games) {
         if (g.outcome) continue;
-        await this.gameService.createForLeague(g.gameId, { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed }, seat(g.first), seat(g.second));
+        const firstSeat = await this.gameService.createForLeague(g.gameId, { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed }, seat(g.first), seat(g.second));
+        if (firstSeat) {
+          this.seated(g.first, g.gameId, firstSeat);
+          this.seated(g.second, g.gameId, firstSeat === "A" ? "B" : "A");
+        }
       }
     }
   }

@@ -17,7 +17,7 @@ interface GameRow { gameId: string; first: string; second: string; outcome: stri
 interface DealRow { index: number; a: string; b: string; released: boolean; games: GameRow[] }
 
 const DEALS = 2;
-const PARALLEL = 1;
+const PARALLEL = 2;
 
 /** The first legal move in the list: a weak but legal player. */
 const firstMove: Policy = (v) => v.legalMoves[0];
@@ -105,8 +105,11 @@ describe("Duplicate league over REST", function () {
     const id = created.json.league.id as string;
     const policies: [string, Policy][] = [["Greedy one", greedyMove], ["Greedy two", greedyMove], ["First legal", firstMove], ["Last legal", lastMove]];
     const bots: { playerId: string; token: string; policy: Policy }[] = [];
+    let stream: { lines: string[]; stop: () => void } | undefined;
     for (const [name, policy] of policies) {
       const reg = await http(base, "POST", "/api/v1/bots", { name });
+      // The first bot also holds its event stream open: the league's games are announced on it.
+      stream ??= await followStream(base, reg.json.key as string);
       const j = await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key));
       assert.equal(j.status, 201, j.text);
       assert.equal(j.json.playerId, reg.json.bot.id);
@@ -135,11 +138,14 @@ describe("Duplicate league over REST", function () {
         for (const g of open.flatMap((d) => d.games)) {
           if (g.outcome === null && !playing.has(g.gameId)) playing.set(g.gameId, playSeat(base, g.gameId, bot.token, bot.policy));
         }
-        await new Promise((r) => setTimeout(r, 30));
+        await new Promise((r) => setTimeout(r, 60));
       }
       await Promise.all(playing.values());
     }));
     assert.ok(mostInFlight >= 1 && mostInFlight <= PARALLEL, `a bot had ${mostInFlight} deals in flight`);
+    const starts = new Set(stream!.lines.map((l) => JSON.parse(l) as { type: string; gameId: string }).filter((e) => e.type === "gameStart").map((e) => e.gameId));
+    stream!.stop();
+    assert.equal(starts.size, 3 * DEALS * 2, "the first bot's stream announced each of its league games");
     assert.equal(secretsShown, false, "the games list never shows a seed");
 
     const league = (await http(base, "GET", `/api/v1/leagues/${id}`)).json;
@@ -219,6 +225,30 @@ describe("Duplicate league over REST", function () {
     assert.match(failed.stderr, /MISMATCH/);
   });
 });
+
+/** Reads a bot's NDJSON event stream into `lines` until stopped. */
+async function followStream(base: string, key: string): Promise<{ lines: string[]; stop: () => void }> {
+  const abort = new AbortController();
+  const res = await fetch(`${base}/api/v1/stream/events`, { headers: bearer(key), signal: abort.signal });
+  assert.equal(res.status, 200);
+  const lines: string[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    try {
+      const reader = res.body!.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        buffered += decoder.decode(r.value, { stream: true });
+        const parts = buffered.split("\n");
+        buffered = parts.pop()!;
+        lines.push(...parts.filter((p) => p.trim() !== ""));
+      }
+    } catch {
+      // Aborted by stop().
+    }
+  })();
+  return { lines, stop: () => abort.abort() };
+}
 
 /** Runs `npm run league:verify`'s script (tsx src/cli/league-verify.ts) as a child process. */
 async function runVerify(base: string, id: string): Promise<{ code: number; stdout: string; stderr: string }> {

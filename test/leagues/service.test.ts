@@ -24,8 +24,9 @@ class FakeGames {
       this.failNext--;
       throw new Error("crashed while creating");
     }
-    if (this.created.has(id)) return;
+    if (this.created.has(id)) return null;
     this.created.set(id, { id, leagueId: l.leagueId, seed: l.seed, first: first.playerId, second: second.playerId, tokenHash: first.tokenHash });
+    return "A" as const;
   }
 }
 
