@@ -192,6 +192,10 @@ describe("Duplicate league over REST", function () {
       }
     }
     assert.equal(meetings.size, 6);
+    // The schedule decides who meets next: a league game offers no rematch.
+    const rematch = await http(base, "POST", `/api/v1/games/${deals[0].games[0].gameId}/rematch`, undefined, bearer(bots.find((b) => b.playerId === deals[0].a)!.token));
+    assert.equal(rematch.status, 403, rematch.text);
+    assert.match(rematch.json.detail, /league/);
     for (const n of meetings.values()) assert.equal(n, DEALS);
     const expected = independentRatings(ids, results);
     const table = (await http(base, "GET", `/api/v1/leagues/${id}/standings`)).json;

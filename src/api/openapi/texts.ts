@@ -47,7 +47,7 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   resign: { summary: "Resign", description: "Ends the game at once; the other seat wins." },
   offerRematch: {
     summary: "Offer or accept a rematch",
-    description: "A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken`. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament and aborted games (403) and unfinished games (409).",
+    description: "A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken`. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament, league and aborted games (403) and unfinished games (409).",
   },
   declineRematch: { summary: "Decline a rematch", description: "Declines the other seat's rematch offer, or takes back your own; refused (409) once the rematch has started." },
   getReplay: { summary: "Read a finished game's replay", description: "Every move with the board after it, the revealed seed and salt: enough to re-simulate the game and check it." },
