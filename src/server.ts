@@ -127,7 +127,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     hosting: { games, players, seatBot: (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }) },
   });
   const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants);
-  const leagues = new LeagueService(store, games, baseUrl, (botId, gameId, seat) => botStreams.announce({ kind: "seat", botId, gameId, seat }));
+  const leagues = new LeagueService(store, games, baseUrl, (botId, gameId, seat) => botStreams.announce({ kind: "seat", botId, gameId, seat }), (e) => events.emit(e));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -147,8 +147,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
     currentState: async (name, args) => {
       if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
-      // Tournament events are told as they happen; the current round is on GET /tournaments/{id}/games.
-      if (name.startsWith("tournament.")) return { cursor: null, events: [] };
+      // Tournament and league events are told as they happen; the current state is on their REST reads.
+      if (name.startsWith("tournament.") || name.startsWith("league.")) return { cursor: null, events: [] };
       const now = await games.eventsNow(String(args.game_id), name, args);
       const streamed = name === "game.move" || name === "game.turn";
       return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };

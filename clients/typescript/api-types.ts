@@ -4099,7 +4099,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished";
+                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished" | "league.finished";
                     /** @description the event's arguments, as GET /games/events lists them */
                     arguments: {
                         [key: string]: unknown;
@@ -4201,7 +4201,7 @@ export interface operations {
                     /** @description the subscription's id, as subscribe answered it (or send delivery.secret) */
                     id?: string;
                     /** @enum {string} */
-                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished";
+                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished" | "league.finished";
                     /** @description the event's arguments, as GET /games/events lists them */
                     arguments: {
                         [key: string]: unknown;

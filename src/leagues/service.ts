@@ -11,6 +11,7 @@ import type { GameService } from "../games/service";
 import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../games/secrets";
 import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../game";
+import type { EmittedEvent } from "../events";
 import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
 import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
@@ -39,6 +40,7 @@ export class LeagueService {
     private readonly baseUrl: string,
     /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
     private readonly seated: (botId: string, gameId: string, seat: Seat) => void = () => {},
+    private readonly emit: (e: EmittedEvent) => void = () => {},
   ) {}
 
   async create(body: CreateLeagueBody) {
@@ -91,7 +93,9 @@ export class LeagueService {
   /** Counts a finished league game once, releases the deals it frees, and finishes the league after its last game. */
   async onGameFinished(game: GameRecord): Promise<void> {
     if (!game.leagueId) return;
+    let finished = false;
     const l = await this.change(game.leagueId, (l) => {
+      finished = false;
       const g = l.schedule.flatMap((d) => d.games).find((x) => x.gameId === game.id);
       if (!g || g.outcome) return false;
       g.outcome = outcomeOf(game);
@@ -99,9 +103,15 @@ export class LeagueService {
       if (allPlayed(l)) {
         l.status = "finished";
         l.finishedAt = new Date().toISOString();
+        finished = true;
       }
     });
     await this.createGames(l);
+    // Told by the one writer whose compare-and-set finished the league.
+    if (finished) {
+      const standings = this.table(l).map((r) => ({ rank: r.rank, player_id: r.playerId, rating: r.rating, low: r.low, high: r.high }));
+      this.emit({ name: "league.finished", match: { league_id: l.id }, data: { league_id: l.id, standings, url: `${this.baseUrl}/api/v1/leagues/${l.id}/standings` } });
+    }
   }
 
   /**

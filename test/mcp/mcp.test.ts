@@ -31,7 +31,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the fourteen game tools and the nine tournament tools with their input schemas when a client connects", async () => {
+  it("lists the fourteen game tools, the nine tournament tools and the four league tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;
@@ -159,10 +159,10 @@ describe("Integration: MCP", function () {
     assert.equal(early.structuredContent.code, "game_not_finished");
   });
 
-  it("returns the eight events when events/list is called", async () => {
+  it("returns the nine events when events/list is called", async () => {
     const out = await mcp.method("events/list", {});
     assert.deepEqual(out.events.map((e: { name: string }) => e.name).sort(), [
-      "challenge.played", "game.finished", "game.move", "game.started", "game.turn",
+      "challenge.played", "game.finished", "game.move", "game.started", "game.turn", "league.finished",
       "tournament.finished", "tournament.paired", "tournament.started",
     ]);
   });
