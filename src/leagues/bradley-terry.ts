@@ -94,55 +94,73 @@ function solve(a: Float64Array[], b: Float64Array): Float64Array {
   return x;
 }
 
-/** Newton's method on the natural-log strengths; the prior makes the negated Hessian positive definite. */
-function fitTally(w: Float64Array[], n: Float64Array[]): Fit {
+/**
+ * Newton's method on the natural-log strengths (from `start`, zeros by default); the prior makes the negated
+ * Hessian positive definite. Answers the strengths themselves (not centred) and the steps taken.
+ */
+function newton(w: Float64Array[], n: Float64Array[], start?: Float64Array): { theta: Float64Array; steps: number } {
   const size = w.length;
-  let theta = new Float64Array(size);
-  let current = logLikelihood(theta, w, n);
+  let theta = start ? Float64Array.from(start) : new Float64Array(size);
+  let current: number | undefined;
   let steps = 0;
+  const grad = new Float64Array(size);
+  const info = Array.from({ length: size }, () => new Float64Array(size));
   for (; steps < MAX_STEPS; steps++) {
-    const grad = new Float64Array(size);
-    const info = Array.from({ length: size }, () => new Float64Array(size));
     for (let i = 0; i < size; i++) {
       const s0 = sigmoid(theta[i]);
       grad[i] = 0.5 - s0;
+      info[i].fill(0);
       info[i][i] = s0 * (1 - s0);
-      for (let j = 0; j < size; j++) {
-        if (j === i || n[i][j] === 0) continue;
+    }
+    for (let i = 0; i < size; i++) {
+      for (let j = i + 1; j < size; j++) {
+        if (n[i][j] === 0) continue;
         const s = sigmoid(theta[i] - theta[j]);
         grad[i] += w[i][j] - n[i][j] * s;
+        grad[j] += w[j][i] - n[i][j] * (1 - s);
         const v = n[i][j] * s * (1 - s);
         info[i][i] += v;
+        info[j][j] += v;
         info[i][j] -= v;
+        info[j][i] -= v;
       }
     }
     const delta = solve(info, grad);
-    const size1 = Math.max(...delta.map(Math.abs));
+    let largest = 0;
+    for (const d of delta) largest = Math.max(largest, Math.abs(d));
     let next = theta.map((t, i) => t + delta[i]);
-    let value = logLikelihood(next, w, n);
     // Step halving: a full Newton step can overshoot far from the optimum; a concave function always improves
     // along the Newton direction for a small enough step. Near the optimum the full step is taken (it converges
     // quadratically there, and rounding in the likelihood would stall the comparison).
-    for (let scale = 0.5; size1 > NEAR && value < current && scale > 1e-12; scale /= 2) {
-      next = theta.map((t, i) => t + scale * delta[i]);
-      value = logLikelihood(next, w, n);
-    }
+    if (largest > NEAR) {
+      current ??= logLikelihood(theta, w, n);
+      let value = logLikelihood(next, w, n);
+      for (let scale = 0.5; value < current && scale > 1e-12; scale /= 2) {
+        next = theta.map((t, i) => t + scale * delta[i]);
+        value = logLikelihood(next, w, n);
+      }
+      current = value;
+    } else current = undefined;
     theta = next;
-    current = value;
-    if (size1 < TOLERANCE) {
+    if (largest < TOLERANCE) {
       steps++;
       break;
     }
   }
-  const mean = theta.reduce((s, t) => s + t, 0) / size;
-  return { ratings: Array.from(theta, (t) => (t - mean) * ELO), steps };
+  return { theta, steps };
+}
+
+function ratingsOf(theta: Float64Array): number[] {
+  const mean = theta.reduce((s, t) => s + t, 0) / theta.length;
+  return Array.from(theta, (t) => (t - mean) * ELO);
 }
 
 /** Fits ratings for `size` entrants (indexes 0..size-1) from the games. */
 export function fitBradleyTerry(size: number, games: Iterable<PairResult>): Fit {
   if (size < 1) throw new Error("no entrants to rate");
   const { w, n } = tally(size, games);
-  return fitTally(w, n);
+  const { theta, steps } = newton(w, n);
+  return { ratings: ratingsOf(theta), steps };
 }
 
 export interface BootstrapOptions {
@@ -167,15 +185,37 @@ export function bootstrapIntervals(size: number, units: readonly Unit[], options
   const level = options.level ?? 0.95;
   const samples = Array.from({ length: size }, () => new Float64Array(resamples));
   const rng = makeRng(options.seed);
-  for (let r = 0; r < resamples; r++) {
-    const w = Array.from({ length: size }, () => new Float64Array(size));
-    const n = Array.from({ length: size }, () => new Float64Array(size));
-    if (units.length > 0) {
-      for (let k = 0; k < units.length; k++) {
-        for (const g of units[randInt(rng, 0, units.length - 1)]) add(w, n, g, 1);
-      }
+  // Each refit starts from the fit of all the units, which a resample stays near: fewer Newton steps, same optimum.
+  const whole = tally(size, units.flat());
+  const start = newton(whole.w, whole.n).theta;
+  // Units with the same games (pair and scores) add the same to a tally: a resample is tallied by how many times
+  // it drew each kind, a few per pair, rather than unit by unit. The draws, and so the intervals, are the same.
+  const kinds = new Map<string, number>();
+  const kindUnits: Unit[] = [];
+  const kindOf = new Int32Array(units.length);
+  units.forEach((u, k) => {
+    const key = u.map((g) => `${g.a} ${g.b} ${g.score}`).join(",");
+    let kind = kinds.get(key);
+    if (kind === undefined) {
+      kind = kindUnits.push(u) - 1;
+      kinds.set(key, kind);
     }
-    const { ratings } = fitTally(w, n);
+    kindOf[k] = kind;
+  });
+  const drawn = new Int32Array(kindUnits.length);
+  const w = Array.from({ length: size }, () => new Float64Array(size));
+  const n = Array.from({ length: size }, () => new Float64Array(size));
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < size; i++) {
+      w[i].fill(0);
+      n[i].fill(0);
+    }
+    drawn.fill(0);
+    for (let k = 0; k < units.length; k++) drawn[kindOf[randInt(rng, 0, units.length - 1)]]++;
+    for (let kind = 0; kind < kindUnits.length; kind++) {
+      if (drawn[kind] > 0) for (const g of kindUnits[kind]) add(w, n, g, drawn[kind]);
+    }
+    const ratings = ratingsOf(newton(w, n, start).theta);
     for (let i = 0; i < size; i++) samples[i][r] = ratings[i];
   }
   const tail = (1 - level) / 2;
