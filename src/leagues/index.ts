@@ -2,6 +2,6 @@
 export * from "./bradley-terry";
 export * from "./table";
 export * from "./schedule";
-export { LeagueService, outcomeOf } from "./service";
+export { LeagueService } from "./service";
 export { leaguesRouter } from "./routes";
 export { CreateLeagueBody, ListLeaguesQuery, LeagueId, LEAGUE_MAX_ENTRANTS } from "./schemas";

@@ -15,7 +15,7 @@ import type { EmittedEvent } from "../events";
 import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
 import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
-import { leagueTable, RESAMPLES, type LeagueOutcome, type TableRow } from "./table";
+import { leagueTable, outcomeOf, RESAMPLES, type TableRow } from "./table";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
@@ -30,13 +30,6 @@ const TABLE_CACHE = 64;
 const RUNNING_TABLE_MS = 10_000;
 
 export const newLeagueId = (): string => `l_${randomBytes(9).toString("base64url")}`;
-
-/** How the league counts a finished game: an abort (before both seats moved) is void. */
-export function outcomeOf(game: Pick<GameRecord, "winner" | "firstPlayer" | "decidedBy">): LeagueOutcome {
-  if (game.decidedBy === "aborted" || game.winner === null) return "void";
-  if (game.winner === "draw") return "draw";
-  return game.winner === game.firstPlayer ? "first" : "second";
-}
 
 export class LeagueService {
   private readonly tables = new Map<string, { version: number; at: number; dealsCounted: number; rows: TableRow[] }>();

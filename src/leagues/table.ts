@@ -10,6 +10,13 @@ export type LeagueOutcome = "first" | "second" | "draw" | "void";
 /** One deal of one pair: two games on the same seed, each entrant moving first in one. */
 export interface TableDeal { games: { first: string; second: string; outcome?: LeagueOutcome | null }[] }
 
+/** How the league counts a finished game (a stored record or its replay): an abort, before both seats moved, is void. */
+export function outcomeOf(game: { winner: "A" | "B" | "draw" | null; firstPlayer?: "A" | "B"; decidedBy?: string }): LeagueOutcome {
+  if (game.decidedBy === "aborted" || game.winner === null) return "void";
+  if (game.winner === "draw") return "draw";
+  return game.winner === game.firstPlayer ? "first" : "second";
+}
+
 export interface TableRow {
   rank: number;
   playerId: string;

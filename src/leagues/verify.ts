@@ -9,8 +9,7 @@
  */
 import { verifyReplay } from "../game";
 import type { Replay } from "../game/types";
-import { outcomeOf } from "./service";
-import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "./table";
+import { leagueTable, outcomeOf, type LeagueOutcome, type TableDeal, type TableRow } from "./table";
 
 export type GetJson = (path: string) => Promise<unknown>;
 
