@@ -99,6 +99,30 @@ describe("Duplicate league over REST", function () {
     assert.equal((await http(base, "GET", `/api/v1/leagues/${id}`)).json.status, "open");
   });
 
+  it("deals both games of a deal from one seed it keeps secret while they are played, each with its own commitment", async () => {
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Secret seeds", deals: 1 });
+    const id = created.json.league.id as string;
+    for (const name of ["Seed bot A", "Seed bot B"]) {
+      const reg = await http(base, "POST", "/api/v1/bots", { name });
+      assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key))).status, 201);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const deal = (await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals[0] as DealRow;
+    const records = await Promise.all(deal.games.map(async (g) => http(base, "GET", `/api/v1/games/${g.gameId}`)));
+    for (const r of records) {
+      assert.equal(r.json.status, "active");
+      assert.doesNotMatch(r.text, /"seed"|"salt"/);
+      assert.match(r.json.commitment, /^[0-9a-f]{64}$/);
+      assert.equal((await http(base, "GET", `/api/v1/games/${r.json.id}/replay`)).status, 409);
+    }
+    assert.notEqual(records[0].json.commitment, records[1].json.commitment);
+    // One seed, one deal: the same seat moves first, the same chess tiles, each entrant in the first seat once.
+    assert.equal(records[0].json.firstPlayer, records[1].json.firstPlayer);
+    assert.deepEqual(records[0].json.chessTiles, records[1].json.chessTiles);
+    const first = records[0].json.firstPlayer as "A" | "B";
+    assert.deepEqual(records.map((r) => r.json.players[first].id), [deal.a, deal.b]);
+  });
+
   it("plays every deal from both seats among four bots, publishes standings that match the games, and verifies", async () => {
     const created = await http(base, "POST", "/api/v1/leagues", { name: "Four bots", deals: DEALS, parallel: PARALLEL, turnSeconds: 60 });
     assert.equal(created.status, 201, created.text);
