@@ -6190,6 +6190,8 @@ export interface operations {
                             wins: number;
                             draws: number;
                             losses: number;
+                            /** @description void games the entrant sat in (aborted before both seats moved); their deals are not counted */
+                            voided: number;
                         }[];
                     };
                 };

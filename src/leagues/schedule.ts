@@ -4,7 +4,7 @@
  * entrants has `parallel` deals unfinished, so a bot plays at most 2 * parallel games at once.
  */
 import type { LeagueDeal, LeagueGame, LeagueRecord } from "../store/port";
-import type { TableDeal } from "./table";
+import { isCounted, type TableDeal } from "./table";
 
 /**
  * Round-robin rounds by the circle method: in each round every entrant meets at most one other, so taking the
@@ -66,15 +66,13 @@ export function releaseWave(schedule: LeagueDeal[], parallel: number): LeagueDea
   return released;
 }
 
-/**
- * The deals the table counts: those with both games decided. A void game (aborted before both seats had moved)
- * voids its deal, so that ending a game early can never keep one side of a deal and drop the other.
- */
-export function countedDeals(schedule: readonly LeagueDeal[]): TableDeal[] {
-  return schedule
-    .filter((d) => dealDone(d) && d.games.every((g) => g.outcome !== "void"))
-    .map((d) => ({ games: d.games.map((g: LeagueGame) => ({ first: g.first, second: g.second, outcome: g.outcome })) }));
+/** The schedule as the table reads it: every deal, in order, with its games' outcomes (undecided ones null). */
+export function tableDeals(schedule: readonly LeagueDeal[]): TableDeal[] {
+  return schedule.map((d) => ({ games: d.games.map((g: LeagueGame) => ({ first: g.first, second: g.second, outcome: g.outcome ?? null })) }));
 }
+
+/** The deals the table counts (table.ts `isCounted`): both games decided, neither void. */
+export const countedDeals = (schedule: readonly LeagueDeal[]): TableDeal[] => tableDeals(schedule).filter(isCounted);
 
 /** Whether every deal of a running league has been played. */
 export const allPlayed = (l: Pick<LeagueRecord, "schedule">): boolean => l.schedule.every(dealDone);

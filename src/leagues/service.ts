@@ -13,7 +13,7 @@ import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";
 import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
-import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave } from "./schedule";
+import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave, tableDeals } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
 import { leagueTable, outcomeOf, RESAMPLES, type TableRow } from "./table";
 
@@ -177,8 +177,10 @@ export class LeagueService {
     const hit = this.tables.get(l.id);
     const now = Date.now();
     if (hit && (hit.version === l.version || (l.status === "running" && now - hit.at < RUNNING_TABLE_MS))) return hit;
-    const counted = countedDeals(l.schedule);
-    const entry = { version: l.version, at: now, dealsCounted: counted.length, rows: leagueTable(l.entrants.map((e) => e.playerId), counted, l.id) };
+    const entry = {
+      version: l.version, at: now, dealsCounted: countedDeals(l.schedule).length,
+      rows: leagueTable(l.entrants.map((e) => e.playerId), tableDeals(l.schedule), l.id),
+    };
     this.tables.delete(l.id);
     this.tables.set(l.id, entry);
     if (this.tables.size > TABLE_CACHE) this.tables.delete(this.tables.keys().next().value!);

@@ -29,7 +29,15 @@ export interface TableRow {
   wins: number;
   draws: number;
   losses: number;
+  /** Void games the entrant sat in (aborted before both seats moved): their deals are not counted. */
+  voided: number;
 }
+
+/**
+ * Whether the table counts a deal: both games decided and neither void. A void game voids its deal, so that
+ * ending a game early can never keep one side of a deal and drop the other.
+ */
+export const isCounted = (d: TableDeal): boolean => d.games.every((g) => g.outcome && g.outcome !== "void");
 
 /** Bootstrap resamples behind every published interval. */
 export const RESAMPLES = 1000;
@@ -47,21 +55,27 @@ export function bootstrapSeed(leagueId: string): number {
 const round1 = (x: number): number => Math.round(x * 10) / 10 + 0; // + 0 turns -0 into 0
 
 /**
- * The table: entrants ranked by rating (then by id), each with the games counted and its interval. Deals are
- * taken in the order given (the league's schedule order), so the bootstrap draws the same units everywhere.
+ * The table: entrants ranked by rating (then by id), each with the games counted and its interval. `deals` are
+ * every deal of the league, decided or not; only those `isCounted` enter the fit, in the order given (the
+ * league's schedule order), so the bootstrap draws the same units everywhere.
  */
 export function leagueTable(entrants: readonly string[], deals: readonly TableDeal[], leagueId: string, resamples = RESAMPLES): TableRow[] {
   if (entrants.length === 0) return [];
   const index = new Map(entrants.map((id, i) => [id, i]));
-  const counts = entrants.map(() => ({ games: 0, wins: 0, draws: 0, losses: 0 }));
+  const counts = entrants.map(() => ({ games: 0, wins: 0, draws: 0, losses: 0, voided: 0 }));
   const units: Unit[] = [];
   for (const deal of deals) {
     const unit: PairResult[] = [];
+    const counted = isCounted(deal);
     for (const g of deal.games) {
-      if (!g.outcome || g.outcome === "void") continue;
       const a = index.get(g.first);
       const b = index.get(g.second);
       if (a === undefined || b === undefined) throw new Error(`a game of ${g.first} and ${g.second}, who are not both entrants`);
+      if (g.outcome === "void") {
+        counts[a].voided++;
+        counts[b].voided++;
+      }
+      if (!counted) continue;
       const score = g.outcome === "first" ? 1 : g.outcome === "draw" ? 0.5 : 0;
       unit.push({ a, b, score });
       counts[a].games++;

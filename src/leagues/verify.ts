@@ -91,10 +91,7 @@ export async function verifyLeague(get: GetJson, leagueId: string): Promise<Veri
       outcomes.push(outcome);
     }
     if (seeds.length === 2 && seeds[0] !== seeds[1]) problems.push(`${where}: its two games were dealt from different seeds (${seeds[0]}, ${seeds[1]})`);
-    // The table counts a deal once both games are decided and neither is void (src/leagues/schedule.ts).
-    if (outcomes.every((o) => o !== null && o !== "void")) {
-      derived.push({ games: deal.games.map((g, i) => ({ first: g.first, second: g.second, outcome: outcomes[i] })) });
-    }
+    derived.push({ games: deal.games.map((g, i) => ({ first: g.first, second: g.second, outcome: outcomes[i] })) });
   }
   const table = leagueTable(entrants, derived, league.id);
   problems.push(...compareTables(table, published));
@@ -112,7 +109,7 @@ export function compareTables(derived: readonly TableRow[], published: readonly 
       out.push(`${row.playerId}: missing from the published table`);
       continue;
     }
-    for (const k of ["rank", "games", "wins", "draws", "losses"] as const) {
+    for (const k of ["rank", "games", "wins", "draws", "losses", "voided"] as const) {
       if (p[k] !== row[k]) out.push(`${row.playerId}: published ${k} ${p[k]}, re-derived ${row[k]}`);
     }
     for (const k of ["rating", "low", "high"] as const) {

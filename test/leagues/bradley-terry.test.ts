@@ -174,15 +174,16 @@ describe("Bootstrap intervals", function () {
 });
 
 describe("League table", function () {
-  it("counts games, wins, draws and losses per entrant, skips void games and ranks by rating", function () {
+  it("counts games, wins, draws and losses per entrant over complete deals, voids a deal with a void game, and ranks by rating", function () {
     const deals = [
       { games: [{ first: "A", second: "B", outcome: "first" as const }, { first: "B", second: "A", outcome: "second" as const }] },
       { games: [{ first: "A", second: "C", outcome: "draw" as const }, { first: "C", second: "A", outcome: "void" as const }] },
       { games: [{ first: "B", second: "C", outcome: "first" as const }, { first: "C", second: "B", outcome: null }] },
     ];
     const table = leagueTable(["C", "B", "A"], deals, "l_test", 100);
-    assert.deepEqual(table.map((r) => [r.rank, r.playerId, r.games, r.wins, r.draws, r.losses]), [
-      [1, "A", 3, 2, 1, 0], [2, "B", 3, 1, 0, 2], [3, "C", 2, 0, 1, 1],
+    // Only the first deal is complete and void-free; the second's void game voids it, the third is undecided.
+    assert.deepEqual(table.map((r) => [r.rank, r.playerId, r.games, r.wins, r.draws, r.losses, r.voided]), [
+      [1, "A", 2, 2, 0, 0, 1], [2, "C", 0, 0, 0, 0, 1], [3, "B", 2, 0, 0, 2, 0],
     ]);
     for (const r of table) assert.ok(r.low <= r.rating && r.rating <= r.high);
     assert.deepEqual(leagueTable(["C", "B", "A"], deals, "l_test", 100), table);

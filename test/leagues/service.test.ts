@@ -111,7 +111,7 @@ describe("League service", function () {
     await service.onGameFinished(finished(g2, "first"));
     const table = await service.standings(id);
     assert.equal(table.dealsCounted, 0);
-    assert.deepEqual(table.standings.map((r) => r.games), [0, 0]);
+    assert.deepEqual(table.standings.map((r) => [r.games, r.voided]), [[0, 1], [0, 1]]);
     assert.deepEqual((await service.games(id)).deals[0].games.map((g) => g.outcome), ["void", "first"]);
   });
 

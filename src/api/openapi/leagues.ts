@@ -50,6 +50,7 @@ export const LeagueStandings = z.object({
     low: z.number().describe("95% bootstrap interval, lower end"),
     high: z.number().describe("95% bootstrap interval, upper end"),
     games: int, wins: int, draws: int, losses: int,
+    voided: int.describe("void games the entrant sat in (aborted before both seats moved); their deals are not counted"),
   })),
 });
 export const LeagueGames = z.object({
