@@ -106,6 +106,8 @@ export class LeagueService {
         finished = true;
       }
     });
+    // Every released deal's games, not only those this result released: a creation that failed before (the store
+    // refusing a write) is retried here rather than waiting for a restart's reconcile. An existing game is one read.
     await this.createGames(l);
     // Told by the one writer whose compare-and-set finished the league.
     if (finished) {
