@@ -66,6 +66,7 @@ export function noRematch(record: GameRecord): string | null {
   if (record.status !== "finished") return "the game has not finished; a rematch is offered once it has";
   if (record.opponent !== "friend" && record.opponent !== "quick") return `a ${record.opponent} game offers no rematch`;
   if (record.tournamentId) return "a tournament game offers no rematch: the pairings decide who meets next";
+  if (record.leagueId) return "a league game offers no rematch: the league's schedule decides who meets next";
   if (record.decidedBy === "aborted") return "an aborted game offers no rematch; start a new game";
   return null;
 }

@@ -21,6 +21,7 @@ import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
 import { JoinCaps, TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
 import { TournamentRoom } from "../rooms/tournament-room";
+import { LeagueService, leaguesRouter } from "./leagues";
 import type { Config } from "./config";
 import { createEvents, type Events } from "./events";
 import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
@@ -57,6 +58,7 @@ export interface RunningServer {
   /** The bot event hub (its size shows what idle streams hold). */
   botStreams: BotStreamHub;
   tournaments: TournamentService;
+  leagues: LeagueService;
   log: Logger;
   /** Graceful stop: rooms closed, in-flight requests finished, deliveries drained, store closed. */
   close(): Promise<void>;
@@ -127,6 +129,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants, config.tournamentTurnSeconds);
   // One set of join counters for REST and MCP (Redis when scaled out).
   const tournamentJoins = new JoinCaps({ perAddress: config.tournamentJoinsPerAddress, perPlayer: config.tournamentJoinsPerPlayer, scale: config.rateLimitScale, store: infra?.rateLimitStore });
+  const leagues = new LeagueService(store, games, baseUrl, (botId, gameId, seat) => botStreams.announce({ kind: "seat", botId, gameId, seat }), (e) => events.emit(e));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -146,8 +149,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     resolveSeat: (gameId, token) => games.seatOf(gameId, token),
     currentState: async (name, args) => {
       if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
-      // Tournament events are told as they happen; the current round is on GET /tournaments/{id}/games.
-      if (name.startsWith("tournament.")) return { cursor: null, events: [] };
+      // Tournament and league events are told as they happen; the current state is on their REST reads.
+      if (name.startsWith("tournament.") || name.startsWith("league.")) return { cursor: null, events: [] };
       const now = await games.eventsNow(String(args.game_id), name, args);
       const streamed = name === "game.move" || name === "game.turn";
       return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };
@@ -169,7 +172,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     publishChange: (gameId, change) => void presence.publish(changeChannel(gameId), change),
     onFinished: async (record) => {
       // Independent hooks: a failing challenge settlement must not keep a tournament from counting the game.
-      const failed = (await Promise.allSettled([challenges.onGameFinished(record), tournaments.onGameFinished(record)]))
+      const failed = (await Promise.allSettled([challenges.onGameFinished(record), tournaments.onGameFinished(record), leagues.onGameFinished(record)]))
         .find((r) => r.status === "rejected");
       if (failed) throw failed.reason;
     },
@@ -212,6 +215,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     players,
     tournaments,
     tournamentJoins,
+    leagues,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
@@ -244,7 +248,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -311,6 +315,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await resumeGames(store, rooms, log);
   // Results whose finish hook a crash cut off are counted now; a slow store must not hold up the start.
   void tournaments.reconcileRunning().catch((err: unknown) => log.warn({ err }, "tournament reconciliation failed"));
+  void leagues.reconcileRunning().catch((err: unknown) => log.warn({ err }, "league reconciliation failed"));
   const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
   sweep.start();
   log.info({ port, baseUrl, store: config.mongodbUrl ? "mongodb" : config.database, scaled: Boolean(infra), aiThreads: ai.threads }, "tile arena listening");
@@ -325,6 +330,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     games,
     botStreams,
     tournaments,
+    leagues,
     log,
     close: () =>
       (closing ??= (async () => {

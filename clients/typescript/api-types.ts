@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Offer or accept a rematch
-         * @description A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken` (the one it played the finished game with: its token plays the rematch too). Two acceptances at once, on any processes, start one game. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament and aborted games (403) and unfinished games (409).
+         * @description A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken` (the one it played the finished game with: its token plays the rematch too). Two acceptances at once, on any processes, start one game. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament, league and aborted games (403) and unfinished games (409).
          */
         post: operations["offerRematch"];
         /**
@@ -993,6 +993,130 @@ export interface paths {
          * @description The FIDE TRF-16 report, which standard pairing checkers read.
          */
         get: operations["getTournamentTrf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leagues
+         * @description Duplicate leagues, newest first.
+         */
+        get: operations["listLeagues"];
+        put?: never;
+        /**
+         * Create a duplicate league
+         * @description A round-robin league of bots in which every pair plays `deals` seeded deals, each from both seats. The `directorToken` is in this answer only.
+         */
+        post: operations["createLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a league
+         * @description Its status, entrants and progress, with links to its standings and games.
+         */
+        get: operations["getLeague"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a bot in a league
+         * @description Enters the bot whose key the request carries (`Authorization: Bearer bk_...`) in an open league. The `playerToken` (shown once) is its seat token in every league game.
+         */
+        post: operations["joinLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a league
+         * @description Closes entries, stores the schedule (every game id and deal seed) and creates the first wave of games (the director token).
+         */
+        post: operations["startLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a league's standings
+         * @description Bradley-Terry ratings (Elo scale, mean 0) with 95% bootstrap intervals over deals, and each entrant's games, wins, draws and losses; a deal counts once both its games are decided.
+         */
+        get: operations["getLeagueStandings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a league's games
+         * @description Every deal in schedule order with its two games (one from each seat) and their outcomes; seeds are revealed by the games' replays.
+         */
+        get: operations["getLeagueGames"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2123,6 +2247,40 @@ export interface components {
                 games: string;
                 /** @description absolute URL on this service */
                 trf: string;
+            };
+        };
+        League: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            ruleset: "classic" | "mutators";
+            /** @description deals per pair of entrants, two games each */
+            deals: number;
+            /** @description deals an entrant plays at once */
+            parallel: number;
+            turnSeconds: number;
+            /** @enum {string} */
+            status: "open" | "running" | "finished";
+            createdAt: string;
+            finishedAt: string | null;
+            entrants: {
+                /** @description the bot's id */
+                playerId: string;
+                name: string;
+            }[];
+            progress: {
+                deals: number;
+                dealsPlayed: number;
+                games: number;
+                gamesPlayed: number;
+            };
+            urls: {
+                /** @description absolute URL on this service */
+                self: string;
+                /** @description absolute URL on this service */
+                standings: string;
+                /** @description absolute URL on this service */
+                games: string;
             };
         };
     };
@@ -3952,7 +4110,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished";
+                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished" | "league.finished";
                     /** @description the event's arguments, as GET /games/events lists them */
                     arguments: {
                         [key: string]: unknown;
@@ -4054,7 +4212,7 @@ export interface operations {
                     /** @description the subscription's id, as subscribe answered it (or send delivery.secret) */
                     id?: string;
                     /** @enum {string} */
-                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished";
+                    name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished" | "league.finished";
                     /** @description the event's arguments, as GET /games/events lists them */
                     arguments: {
                         [key: string]: unknown;
@@ -5691,6 +5849,432 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLeagues: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        leagues: components["schemas"]["League"][];
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @default classic
+                     * @enum {string}
+                     */
+                    ruleset?: "classic" | "mutators";
+                    /** @description seeded deals each pair plays, two games each (one from each seat) */
+                    deals: number;
+                    /**
+                     * @description deals an entrant plays at once, two games each
+                     * @default 1
+                     */
+                    parallel?: number;
+                    /**
+                     * @description each game's turn clock
+                     * @default 60
+                     */
+                    turnSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        league: components["schemas"]["League"];
+                        /** @description starts the league; shown once, stored hashed */
+                        directorToken: string;
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description league id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["League"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    joinLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description league id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description entered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        league: components["schemas"]["League"];
+                        playerId: string;
+                        /** @description the bot's seat token in every game the league schedules it in; shown once */
+                        playerToken: string;
+                    };
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description league id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["League"];
+                };
+            };
+            /** @description problem: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLeagueStandings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description league id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "open" | "running" | "finished";
+                        /** @description deals scheduled */
+                        deals: number;
+                        /** @description deals whose two games are decided (a void game voids its deal) */
+                        dealsCounted: number;
+                        /** @description bootstrap resamples behind each interval */
+                        resamples: number;
+                        standings: {
+                            rank: number;
+                            playerId: string;
+                            name: string;
+                            /** @description Bradley-Terry rating on the Elo scale, entrants' mean 0 */
+                            rating: number;
+                            /** @description 95% bootstrap interval, lower end */
+                            low: number;
+                            /** @description 95% bootstrap interval, upper end */
+                            high: number;
+                            games: number;
+                            wins: number;
+                            draws: number;
+                            losses: number;
+                            /** @description void games the entrant sat in (aborted before both seats moved); their deals are not counted */
+                            voided: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLeagueGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description league id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        deals: {
+                            /** @description position in the schedule */
+                            index: number;
+                            /** @description moves first in the deal's first game */
+                            a: string;
+                            /** @description moves first in the deal's second game */
+                            b: string;
+                            /** @description the pair's deal number, from 0 */
+                            deal: number;
+                            /** @description whether its games have been created */
+                            released: boolean;
+                            games: {
+                                gameId: string;
+                                /** @description moves first */
+                                first: string;
+                                second: string;
+                                /**
+                                 * @description null while the game is played; void: aborted before both seats moved, which voids the deal
+                                 * @enum {string|null}
+                                 */
+                                outcome: "first" | "second" | "draw" | "void" | null;
+                                /** @description absolute URL on this service */
+                                url: string;
+                            }[];
+                        }[];
+                    };
                 };
             };
             /** @description problem: `not_found` */

@@ -8,6 +8,7 @@ import { z } from "zod";
 export const EVENT_NAMES = [
   "game.turn", "game.started", "game.move", "game.finished", "challenge.played",
   "tournament.started", "tournament.paired", "tournament.finished",
+  "league.finished",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -30,6 +31,7 @@ export const SeatResultSchema = z.enum(["win", "loss", "draw"]).nullable().descr
 export const TieRuleSchema = z.enum(["first_mover", "draw"]).nullable().describe("the rule that decided a tied full board; null when the board was not tied");
 const gameId = z.string().min(1).max(128).describe("game identifier");
 const tournamentId = z.string().min(1).max(64).describe("tournament identifier");
+const leagueId = z.string().min(1).max(64).describe("league identifier");
 export const GameStatusSchema = z.enum(["waiting", "active", "finished"]);
 
 export const RanksSchema = z.object({ n: z.number().int(), e: z.number().int(), s: z.number().int(), w: z.number().int() });
@@ -58,6 +60,7 @@ export const ARGUMENT_SCHEMAS = {
     player_id: z.string().min(1).max(64).describe("the entrant's player id: their own pairings only"),
   }),
   "tournament.finished": z.strictObject({ tournament_id: tournamentId }),
+  "league.finished": z.strictObject({ league_id: leagueId }),
 } satisfies Record<EventName, z.ZodType>;
 
 /**
@@ -152,6 +155,17 @@ export const DATA_SCHEMAS = {
     standings: z.array(z.object({ rank: z.number().int(), player_id: z.string(), score: z.number() })),
     url: z.string().describe("the standings"),
   }),
+  "league.finished": z.object({
+    league_id: leagueId,
+    standings: z.array(z.object({
+      rank: z.number().int(),
+      player_id: z.string(),
+      rating: z.number().describe("Bradley-Terry rating, Elo scale, entrants' mean 0"),
+      low: z.number().describe("95% bootstrap interval, lower end"),
+      high: z.number().describe("95% bootstrap interval, upper end"),
+    })),
+    url: z.string().describe("the standings"),
+  }),
 } satisfies Record<EventName, z.ZodType>;
 
 export type EventArguments<N extends EventName> = z.infer<(typeof ARGUMENT_SCHEMAS)[N]>;
@@ -191,6 +205,7 @@ const META: Record<EventName, EntryMeta> = {
     sequenced: false,
   },
   "tournament.finished": { description: "Once, when the last round's last game is counted: the final standings.", sequenced: false },
+  "league.finished": { description: "Once, when a duplicate league's last game is counted: the final Bradley-Terry standings.", sequenced: false },
 };
 
 export const isEventName = (name: unknown): name is EventName =>

@@ -140,6 +140,7 @@ export function eventsHoldingNow(ctx: GameContext, name: EventName, args: Record
     case "tournament.started":
     case "tournament.paired":
     case "tournament.finished":
+    case "league.finished":
       return [];
   }
 }

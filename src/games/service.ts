@@ -213,6 +213,30 @@ export class GameService {
     return record;
   }
 
+  /**
+   * A league game (src/leagues): like a tournament game, but dealt from the seed the league drew for its deal,
+   * so the deal's two games (each entrant moving first in one) deal the same cards. Each game still draws its
+   * own salt and publishes its own commitment at creation, and its seed is revealed only when it has finished.
+   * Only leagues name a seed: every other game draws its own. Answers the seat of `first` when it created the
+   * game, null when the game existed already.
+   */
+  async createForLeague(
+    id: string,
+    league: { leagueId: string; ruleset: GameRecord["ruleset"]; turnSeconds: number; seed: number },
+    first: NewSeat & { tokenHash: string },
+    second: NewSeat & { tokenHash: string },
+  ): Promise<Seat | null> {
+    if (await this.store.getGame(id)) return null;
+    const at = new Date().toISOString();
+    const record = { ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed), id, leagueId: league.leagueId };
+    this.start(record, at);
+    const firstSeat = record.firstPlayer!;
+    const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
+    record.seats = { [firstSeat]: { ...first }, [secondSeat]: { ...second } };
+    await this.open(record);
+    return firstSeat;
+  }
+
   async join(body: JoinGameBody) {
     const game = await this.store.findGameByCode(body.code.toUpperCase());
     if (!game) throw new AppError("not_found", "no game has this invite code");
@@ -487,9 +511,11 @@ export class GameService {
 
 const openSeat = (code: string): SeatRecord => ({ playerId: "", name: "", kind: "human", code });
 
-/** A new game waiting for its seats, with a fresh seed and salt and the seed's published commitment. */
-function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">, at: string): GameRecord {
-  const seed = newSeed();
+/**
+ * A new game waiting for its seats, with a fresh salt, a fresh seed (or a league deal's) and the seed's published
+ * commitment.
+ */
+function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">, at: string, seed = newSeed()): GameRecord {
   const salt = newSalt();
   return {
     id: newGameId(),

@@ -16,6 +16,7 @@ import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
 import type { JoinCaps, TournamentService } from "../tournaments";
+import type { LeagueService } from "../leagues";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
@@ -25,6 +26,7 @@ export interface McpDeps {
   tournaments: TournamentService;
   /** The caps on tournament joins per minute, shared with REST (absent: no cap). */
   tournamentJoins?: JoinCaps;
+  leagues: LeagueService;
   events: Pick<Events, "subscriptions">;
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */

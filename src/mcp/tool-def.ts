@@ -5,6 +5,7 @@ import type { QuickMatch } from "../games/quick-match";
 import type { GameService } from "../games/service";
 import type { PlayerService } from "../players/service";
 import type { JoinCaps, TournamentService } from "../tournaments";
+import type { LeagueService } from "../leagues";
 
 export interface ToolDeps {
   games: GameService;
@@ -13,6 +14,7 @@ export interface ToolDeps {
   tournaments: TournamentService;
   /** The caps on tournament joins per minute, shared with REST (absent: no cap). */
   tournamentJoins?: JoinCaps;
+  leagues: LeagueService;
   /** Long-polls waiting per address, shared with REST. */
   longPolls: LongPolls;
   /** The client address of the session (the one that initialized it). */

@@ -8,6 +8,7 @@ import * as R from "../api/openapi/responses";
 import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
 import { def, type ToolDef } from "./tool-def";
 import { TOURNAMENT_TOOLS } from "./tournament-tools";
+import { LEAGUE_TOOLS } from "./league-tools";
 
 const gameId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a game id").describe("game id");
 const playerToken = z.string().min(1).max(200).describe("the seat's player token (pt_...), returned when the seat was taken");
@@ -77,4 +78,5 @@ export const TOOLS: ToolDef[] = [
     }).strict(),
     R.PlayerGames, (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor })),
   ...TOURNAMENT_TOOLS,
+  ...LEAGUE_TOOLS,
 ];

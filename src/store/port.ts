@@ -51,6 +51,8 @@ export interface GameRecord {
   challengedBot?: string;
   /** Tournament this game is a pairing of, if any: its result is reported to that tournament. */
   tournamentId?: string;
+  /** League this game is a scheduled game of, if any: its result is reported to that league (src/leagues). */
+  leagueId?: string;
   /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
   owner?: string;
   /**
@@ -251,6 +253,57 @@ export interface TournamentRecord {
   version: number;
   entrants: TournamentEntrant[];
   played: { games: TournamentGame[]; bye?: string }[];
+}
+
+/** A game of a league deal: `first` takes the seat the seed makes the first mover. */
+export interface LeagueGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" | "void" }
+
+/**
+ * One deal of one pair of entrants: two games on the same seed, `a` moving first in the first and `b` in the
+ * second. The seed is the league's secret until the games reveal it (no league view shows it).
+ */
+export interface LeagueDeal {
+  a: string;
+  b: string;
+  /** 0-based deal number of this pair. */
+  deal: number;
+  seed: number;
+  games: [LeagueGame, LeagueGame];
+  /** Set when the deal was released to be played (its games are then created, idempotently). */
+  released?: boolean;
+}
+
+/** A bot entered in a league. */
+export interface LeagueEntrant {
+  playerId: string;
+  name: string;
+  /** Hash of the entrant's token: the seat token of every game the league schedules them in. */
+  tokenHash: string;
+}
+
+/**
+ * A duplicate league as one document, replaced whole under a version check like a tournament: the schedule
+ * (every deal with its game ids and seed) is stored when the league starts, before any game exists.
+ */
+export interface LeagueRecord {
+  id: string;
+  name: string;
+  ruleset: GameRecord["ruleset"];
+  /** Deals per pair of entrants; each deal is two games. */
+  deals: number;
+  /** Deals an entrant plays at once (two games each). */
+  parallel: number;
+  turnSeconds: number;
+  status: "open" | "running" | "finished";
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+  directorTokenHash: string;
+  /** 1 when created; each replace stores `version + 1` of the one it read. */
+  version: number;
+  entrants: LeagueEntrant[];
+  /** Every deal in the order it is released; empty until the league starts. */
+  schedule: LeagueDeal[];
 }
 
 export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
@@ -503,4 +556,15 @@ export interface TournamentsPort {
   replaceTournamentIf(t: TournamentRecord): Promise<boolean>;
 }
 
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort {}
+/** Duplicate leagues (src/leagues): one document each, replaced by compare-and-set on its version. */
+export interface LeaguesPort {
+  /** Fails with a duplicate key when the id is taken. */
+  createLeague(l: LeagueRecord): Promise<void>;
+  getLeague(id: string): Promise<LeagueRecord | null>;
+  /** Newest first (createdAt, then id). */
+  listLeagues(limit: number): Promise<LeagueRecord[]>;
+  /** Stores `l` when the stored version is `l.version - 1`; false (nothing written) when another write won. */
+  replaceLeagueIf(l: LeagueRecord): Promise<boolean>;
+}
+
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort, LeaguesPort {}

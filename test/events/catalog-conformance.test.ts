@@ -120,7 +120,22 @@ describe("Integration: emitted events match the published catalog", function () 
     await eventually(() => emitted.some((e) => e.name === "tournament.finished" && e.data.tournament_id === id), "tournament.finished");
   });
 
-  it("every one of those events is accepted by its published schema, and all eight names occurred", () => {
+  it("a duplicate league of two bots and one deal: league.finished", async () => {
+    const l = await http(server.url, "POST", "/api/v1/leagues", { name: "Catalog league", deals: 1 });
+    assert.equal(l.status, 201, l.text);
+    const id = l.json.league.id as string;
+    const tokens: string[] = [];
+    for (const name of ["Catalog bot A", "Catalog bot B"]) {
+      const bot = await http(server.url, "POST", "/api/v1/bots", { name });
+      tokens.push((await http(server.url, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(bot.json.key))).json.playerToken as string);
+    }
+    assert.equal((await http(server.url, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(l.json.directorToken))).status, 200);
+    const deal = (await http(server.url, "GET", `/api/v1/leagues/${id}/games`)).json.deals[0] as { games: { gameId: string }[] };
+    await Promise.all(deal.games.flatMap((g) => tokens.map((t) => playToEnd(server.url, g.gameId, t))));
+    await eventually(() => emitted.some((e) => e.name === "league.finished" && e.data.league_id === id), "league.finished", 10_000);
+  });
+
+  it("every one of those events is accepted by its published schema, and all nine names occurred", () => {
     const failures: string[] = [];
     for (const e of emitted) {
       const validate = validators.get(e.name);

@@ -25,6 +25,7 @@ describe("Unit: event catalog", () => {
       "tournament.started": ["tournament_id"],
       "tournament.paired": ["player_id", "tournament_id"],
       "tournament.finished": ["tournament_id"],
+      "league.finished": ["league_id"],
     });
   });
 

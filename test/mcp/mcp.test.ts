@@ -12,6 +12,7 @@ const TOOL_NAMES = [
   "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
   "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
   "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
+  "list_leagues", "get_league", "league_standings", "league_games",
 ];
 
 describe("Integration: MCP", function () {
@@ -30,7 +31,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the fourteen game tools and the nine tournament tools with their input schemas when a client connects", async () => {
+  it("lists the fourteen game tools, the nine tournament tools and the four league tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;
@@ -106,6 +107,18 @@ describe("Integration: MCP", function () {
     assert.match(refused.content[0].text, /finished/);
   });
 
+  it("reads a league, its standings and its games through the read-only league tools", async () => {
+    const created = await server.leagues.create({ name: "Mcp league", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    const id = created.league.id;
+    assert.equal((await mcp.ok("get_league", { league_id: id })).name, "Mcp league");
+    assert.ok((await mcp.ok("list_leagues", { limit: 5 })).leagues.some((l: { id: string }) => l.id === id));
+    const table = await mcp.ok("league_standings", { league_id: id });
+    assert.deepEqual([table.status, table.standings], ["open", []]);
+    assert.deepEqual((await mcp.ok("league_games", { league_id: id })).deals, []);
+    const refused = await mcp.raw("get_league", { league_id: "l_nosuchleague" });
+    assert.equal(refused.isError, true);
+  });
+
   it("plays a full game against the house when sync and move are looped, then serves its replay and record", async () => {
     const created = await mcp.ok("create_game", { opponent: "house", level: "easy", name: "Mcp Agent" });
     assert.equal(created.game.status, "active");
@@ -146,10 +159,10 @@ describe("Integration: MCP", function () {
     assert.equal(early.structuredContent.code, "game_not_finished");
   });
 
-  it("returns the eight events when events/list is called", async () => {
+  it("returns the nine events when events/list is called", async () => {
     const out = await mcp.method("events/list", {});
     assert.deepEqual(out.events.map((e: { name: string }) => e.name).sort(), [
-      "challenge.played", "game.finished", "game.move", "game.started", "game.turn",
+      "challenge.played", "game.finished", "game.move", "game.started", "game.turn", "league.finished",
       "tournament.finished", "tournament.paired", "tournament.started",
     ]);
   });

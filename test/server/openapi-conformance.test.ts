@@ -381,6 +381,34 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/tournaments/{id}/trf", "/tournaments/t_nosuchthing1/trf")).status, 404);
   });
 
+  it("leagues: create, list, read, join with a bot key, start, standings, games, refusals", async () => {
+    const created = await call("POST", "/leagues", "/leagues", { body: { name: "Docs league", deals: 1 } });
+    assert.equal(created.status, 201);
+    const id = created.body.league.id as string;
+    assert.equal((await call("POST", "/leagues", "/leagues", { body: { name: "Too many", deals: 99 } })).status, 400);
+    await call("GET", "/leagues", "/leagues?limit=5");
+    assert.equal((await call("GET", "/leagues", "/leagues?limit=0")).status, 400);
+    const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
+    assert.equal((await call("POST", "/leagues/{id}/join", `/leagues/${id}/join`)).status, 401);
+    for (const name of ["League bot 1", "League bot 2"]) {
+      const reg = await call("POST", "/bots", "/bots", { body: { name } });
+      const j = await call("POST", "/leagues/{id}/join", `/leagues/${id}/join`, auth(reg.body.key as string));
+      assert.equal(j.status, 201);
+      assert.equal((await call("POST", "/leagues/{id}/join", `/leagues/${id}/join`, auth(reg.body.key as string))).status, 409);
+      if (name.endsWith("1")) assert.equal((await call("POST", "/leagues/{id}/start", `/leagues/${id}/start`, auth(j.body.playerToken as string))).status, 403);
+    }
+    assert.equal((await call("POST", "/leagues/{id}/start", `/leagues/${id}/start`)).status, 401);
+    assert.equal((await call("POST", "/leagues/{id}/start", `/leagues/${id}/start`, auth(created.body.directorToken))).status, 200);
+    assert.equal((await call("POST", "/leagues/{id}/start", `/leagues/${id}/start`, auth(created.body.directorToken))).status, 409);
+    assert.equal((await call("GET", "/leagues/{id}", `/leagues/${id}`)).status, 200);
+    assert.equal((await call("GET", "/leagues/{id}", "/leagues/l_nosuchthing1")).status, 404);
+    assert.equal((await call("GET", "/leagues/{id}/standings", `/leagues/${id}/standings`)).status, 200);
+    assert.equal((await call("GET", "/leagues/{id}/standings", "/leagues/l_nosuchthing1/standings")).status, 404);
+    const games = await call("GET", "/leagues/{id}/games", `/leagues/${id}/games`);
+    assert.equal(games.body.deals.length, 1);
+    assert.equal((await call("GET", "/leagues/{id}/games", "/leagues/l_nosuchthing1/games")).status, 404);
+  });
+
   it("exercised every documented operation", () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
     assert.deepEqual(

@@ -1,6 +1,6 @@
 /**
  * The behaviour every Store adapter must have: one suite per port (games, players, challenges,
- * communities, subscriptions and deliveries), each seeing only its port. Adapters call storeContract with a
+ * communities, subscriptions and deliveries, tournaments, leagues), each seeing only its port. Adapters call storeContract with a
  * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own. An adapter whose
  * data several processes share also gives `twin`: a second store on the current test's data, as another
  * process would open it, for the race tests (closed by the suite, leaving the data to the first store).
@@ -12,6 +12,7 @@ import { gamesContract } from "./contract-games";
 import { challengesContract, communitiesContract, playersContract } from "./contract-people";
 import { subscriptionsContract } from "./contract-subscriptions";
 import { tournamentsContract } from "./contract-tournaments";
+import { leaguesContract } from "./contract-leagues";
 
 /** Hands the current test's store to the sub-suites, which are defined before any store exists. */
 export type StoreRef = () => Store;
@@ -56,6 +57,7 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
     communitiesContract(ref);
     subscriptionsContract(ref);
     tournamentsContract(ref);
+    leaguesContract(ref);
     clusterContract(ref, openTwin);
     botsContract(ref);
   });

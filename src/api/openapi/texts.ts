@@ -16,6 +16,13 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   getTournamentStandings: { summary: "Read a tournament's standings", description: "Score, then Buchholz and Sonneborn-Berger." },
   getTournamentGames: { summary: "Read a tournament's games", description: "Every round's games (first mover first) with their outcomes, and each round's bye." },
   getTournamentTrf: { summary: "Export a tournament as TRF", description: "The FIDE TRF-16 report, which standard pairing checkers read." },
+  createLeague: { summary: "Create a duplicate league", description: "A round-robin league of bots in which every pair plays `deals` seeded deals, each from both seats. The `directorToken` is in this answer only." },
+  listLeagues: { summary: "List leagues", description: "Duplicate leagues, newest first." },
+  getLeague: { summary: "Read a league", description: "Its status, entrants and progress, with links to its standings and games." },
+  joinLeague: { summary: "Enter a bot in a league", description: "Enters the bot whose key the request carries (`Authorization: Bearer bk_...`) in an open league. The `playerToken` (shown once) is its seat token in every league game." },
+  startLeague: { summary: "Start a league", description: "Closes entries, stores the schedule (every game id and deal seed) and creates the first wave of games (the director token)." },
+  getLeagueStandings: { summary: "Read a league's standings", description: "Bradley-Terry ratings (Elo scale, mean 0) with 95% bootstrap intervals over deals, and each entrant's games, wins, draws and losses; a deal counts once both its games are decided." },
+  getLeagueGames: { summary: "Read a league's games", description: "Every deal in schedule order with its two games (one from each seat) and their outcomes; seeds are revealed by the games' replays." },
   createGame: {
     summary: "Create a game",
     description: "`house`: a game against the house AI, started at once. `friend`: your seat plus an invite code for the other. `hosted`: two invite codes. The answer holds your seat's `playerToken`, shown once. With a bot key (`Authorization: Bearer bk_...`) the seat is the bot's profile.",
@@ -40,7 +47,7 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   resign: { summary: "Resign", description: "Ends the game at once; the other seat wins." },
   offerRematch: {
     summary: "Offer or accept a rematch",
-    description: "A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken` (the one it played the finished game with: its token plays the rematch too). Two acceptances at once, on any processes, start one game. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament and aborted games (403) and unfinished games (409).",
+    description: "A seat of a finished friend or quick-match game offers a rematch to the same opponent; the other seat's offer accepts it. Started, the answer carries this seat's new game: same players and ruleset, seats swapped, with this seat's `playerToken` (the one it played the finished game with: its token plays the rematch too). Two acceptances at once, on any processes, start one game. The seat view of `/sync` shows `rematch`. Refused for spectators (401), house, hosted, tournament, league and aborted games (403) and unfinished games (409).",
   },
   declineRematch: { summary: "Decline a rematch", description: "Declines the other seat's rematch offer, or takes back your own; refused (409) once the rematch has started." },
   getReplay: { summary: "Read a finished game's replay", description: "Every move with the board after it, the revealed seed and salt: enough to re-simulate the game and check it." },

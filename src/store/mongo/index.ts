@@ -4,11 +4,12 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
+import { leaguesModel, MongoLeagues } from "./leagues";
 import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
 import { GAME_FIELDS, MongoGames } from "./games";
@@ -35,6 +36,7 @@ export class MongoStore implements Store {
   private readonly games: MongoGames;
   private readonly communities: MongoCommunities;
   private readonly bots: MongoBots;
+  private readonly leagues: MongoLeagues;
   private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
@@ -60,6 +62,7 @@ export class MongoStore implements Store {
     this.games = new MongoGames(this.m.games, this.m.actions);
     this.communities = new MongoCommunities(this.m.communities, this.m.members);
     this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
+    this.leagues = new MongoLeagues(leaguesModel(this.conn, timeoutMs));
   }
 
   async health(): Promise<StoreHealth> {
@@ -74,7 +77,7 @@ export class MongoStore implements Store {
 
   async init(): Promise<void> {
     await this.conn.asPromise();
-    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init()]);
+    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init(), this.leagues.init()]);
   }
 
   async close(): Promise<void> {
@@ -175,6 +178,12 @@ export class MongoStore implements Store {
   getBot(id: string): Promise<BotRecord | null> { return this.bots.get(id); }
   findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bots.findByKey(keyHash); }
   updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bots.patch(id, patch); }
+
+  // ---- leagues (./leagues.ts) ----
+  createLeague(l: LeagueRecord): Promise<void> { return this.leagues.create(l); }
+  getLeague(id: string): Promise<LeagueRecord | null> { return this.leagues.get(id); }
+  listLeagues(limit: number): Promise<LeagueRecord[]> { return this.leagues.list(limit); }
+  replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.leagues.replaceIf(l); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     await this.insert(this.m.players, p);

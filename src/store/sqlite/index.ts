@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type BotRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -25,6 +25,7 @@ import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
+import { SqliteLeagues } from "./leagues";
 
 export interface SqliteStoreOptions {
   /** File path, or ":memory:" for a private in-memory database. */
@@ -83,6 +84,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
   private bots: SqliteBots | null = null;
+  private leagues: SqliteLeagues | null = null;
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
@@ -189,6 +191,7 @@ export class SqliteStore implements Store {
     this.addColumns();
     this.s = prepareStatements(this.db);
     this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
+    this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
     if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
@@ -342,6 +345,16 @@ export class SqliteStore implements Store {
   getBot(id: string): Promise<BotRecord | null> { return this.bot.get(id); }
   findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bot.findByKey(keyHash); }
   updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bot.patch(id, patch); }
+
+  // ---- leagues (./leagues.ts) ----
+  private get league(): SqliteLeagues {
+    if (!this.leagues) throw new Error("store not initialised");
+    return this.leagues;
+  }
+  createLeague(l: LeagueRecord): Promise<void> { return this.league.create(l); }
+  getLeague(id: string): Promise<LeagueRecord | null> { return this.league.get(id); }
+  listLeagues(limit: number): Promise<LeagueRecord[]> { return this.league.list(limit); }
+  replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.league.replaceIf(l); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     return this.durable(() => {

@@ -1,0 +1,291 @@
+/**
+ * A duplicate league of four scripted bots played to the end over REST on a real server: each bot enters with
+ * its key, watches the league's games and plays its seat of every released game with its league token. The
+ * published standings are checked against an independent recomputation from the games' own records, and the
+ * re-derivation command (`league:verify`) passes on the finished league and fails once a result is tampered with.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { greedyMove, type Policy, type SeatSync } from "../../clients/typescript/client";
+import type { RunningServer } from "../../src/server";
+import { httpGetJson, verifyLeague } from "../../src/leagues/verify";
+import { bearer, bootServer, http } from "../support/server";
+
+interface GameRow { gameId: string; first: string; second: string; outcome: string | null }
+interface DealRow { index: number; a: string; b: string; released: boolean; games: GameRow[] }
+
+const DEALS = 2;
+const PARALLEL = 2;
+
+/** The first legal move in the list: a weak but legal player. */
+const firstMove: Policy = (v) => v.legalMoves[0];
+/** The last legal move: another weak one, so the weak bots differ from each other. */
+const lastMove: Policy = (v) => v.legalMoves[v.legalMoves.length - 1];
+
+/** Plays one seat of a game to its end with `policy`, long-polling the seat's view. */
+async function playSeat(base: string, gameId: string, token: string, policy: Policy): Promise<void> {
+  let since = 0;
+  for (let i = 0; i < 400; i++) {
+    const s = await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${since}&timeout=5`, undefined, bearer(token));
+    if (s.status !== 200) throw new Error(`sync ${s.status}: ${s.text}`);
+    since = s.json.moveCount;
+    if (s.json.status === "finished") return;
+    if (!s.json.yourTurn) continue;
+    const move = await policy(s.json as SeatSync);
+    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, { move: move.move }, bearer(token));
+    if (m.status !== 200) throw new Error(`move ${m.status}: ${m.text}`);
+  }
+  throw new Error(`game ${gameId} did not finish`);
+}
+
+/** Hunter's MM fit of the same model (a virtual draw against a reference of strength 1), written apart from the server's. */
+function independentRatings(ids: string[], games: { winner: string | null; loser: string | null; draw: [string, string] | null }[]) {
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const w = ids.map(() => 0.5);
+  const n = ids.map(() => ids.map(() => 0));
+  for (const g of games) {
+    const [x, y] = g.draw ?? [g.winner!, g.loser!];
+    const i = index.get(x)!;
+    const j = index.get(y)!;
+    if (g.draw) {
+      w[i] += 0.5;
+      w[j] += 0.5;
+    } else w[i] += 1;
+    n[i][j]++;
+    n[j][i]++;
+  }
+  let p = ids.map(() => 1);
+  for (let it = 0; it < 200000; it++) {
+    const next = p.map((pi, i) => w[i] / (1 / (pi + 1) + n[i].reduce((s, nij, j) => (j === i || nij === 0 ? s : s + nij / (pi + p[j])), 0)));
+    const moved = Math.max(...next.map((x, i) => Math.abs(Math.log(x / p[i]))));
+    p = next;
+    if (moved < 1e-13) break;
+  }
+  const logs = p.map((x) => (400 * Math.log(x)) / Math.LN10);
+  const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
+  return new Map(ids.map((id, i) => [id, logs[i] - mean]));
+}
+
+describe("Duplicate league over REST", function () {
+  this.timeout(180_000);
+  let server: RunningServer;
+  let base: string;
+
+  before(async () => {
+    server = await bootServer();
+    base = server.url;
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("refuses entries without a bot key, twice, or after the start, and a start by anyone but the director", async () => {
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Refusals", deals: 1 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.league.id as string;
+    assert.equal((await http(base, "POST", "/api/v1/leagues", { name: "x", deals: 0 })).status, 400);
+    const guest = await http(base, "POST", `/api/v1/leagues/${id}/join`);
+    assert.equal(guest.status, 401);
+    assert.match(guest.headers.get("content-type") ?? "", /application\/problem\+json/);
+    const bot = await http(base, "POST", "/api/v1/bots", { name: "Lonely" });
+    const joined = await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(bot.json.key));
+    assert.equal(joined.status, 201, joined.text);
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(bot.json.key))).status, 409);
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(joined.json.playerToken))).status, 403);
+    // One entrant is not a league.
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(created.json.directorToken))).status, 409);
+    assert.equal((await http(base, "GET", `/api/v1/leagues/${id}`)).json.status, "open");
+  });
+
+  it("deals both games of a deal from one seed it keeps secret while they are played, each with its own commitment", async () => {
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Secret seeds", deals: 1 });
+    const id = created.json.league.id as string;
+    for (const name of ["Seed bot A", "Seed bot B"]) {
+      const reg = await http(base, "POST", "/api/v1/bots", { name });
+      assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key))).status, 201);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const deal = (await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals[0] as DealRow;
+    const records = await Promise.all(deal.games.map(async (g) => http(base, "GET", `/api/v1/games/${g.gameId}`)));
+    for (const r of records) {
+      assert.equal(r.json.status, "active");
+      assert.doesNotMatch(r.text, /"seed"|"salt"/);
+      assert.match(r.json.commitment, /^[0-9a-f]{64}$/);
+      assert.equal((await http(base, "GET", `/api/v1/games/${r.json.id}/replay`)).status, 409);
+    }
+    assert.notEqual(records[0].json.commitment, records[1].json.commitment);
+    // One seed, one deal: the same seat moves first, the same chess tiles, each entrant in the first seat once.
+    assert.equal(records[0].json.firstPlayer, records[1].json.firstPlayer);
+    assert.deepEqual(records[0].json.chessTiles, records[1].json.chessTiles);
+    const first = records[0].json.firstPlayer as "A" | "B";
+    assert.deepEqual(records.map((r) => r.json.players[first].id), [deal.a, deal.b]);
+  });
+
+  it("plays every deal from both seats among four bots, publishes standings that match the games, and verifies", async () => {
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Four bots", deals: DEALS, parallel: PARALLEL, turnSeconds: 60 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.league.id as string;
+    const policies: [string, Policy][] = [["Greedy one", greedyMove], ["Greedy two", greedyMove], ["First legal", firstMove], ["Last legal", lastMove]];
+    const bots: { playerId: string; token: string; policy: Policy }[] = [];
+    let stream: { lines: string[]; stop: () => void } | undefined;
+    for (const [name, policy] of policies) {
+      const reg = await http(base, "POST", "/api/v1/bots", { name });
+      // The first bot also holds its event stream open: the league's games are announced on it.
+      stream ??= await followStream(base, reg.json.key as string);
+      const j = await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key));
+      assert.equal(j.status, 201, j.text);
+      assert.equal(j.json.playerId, reg.json.bot.id);
+      bots.push({ playerId: j.json.playerId, token: j.json.playerToken, policy });
+    }
+    const started = await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(created.json.directorToken));
+    assert.equal(started.status, 200, started.text);
+    assert.equal(started.json.progress.games, 6 * DEALS * 2);
+    const late = await http(base, "POST", "/api/v1/bots", { name: "Late" });
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(late.json.key))).status, 409);
+
+    // Each bot polls the league's games and plays every released game of its own until the league is over; the
+    // polls also check the wave rule: no bot ever has more than PARALLEL deals unfinished.
+    let mostInFlight = 0;
+    let secretsShown = false;
+    await Promise.all(bots.map(async (bot) => {
+      const playing = new Map<string, Promise<void>>();
+      for (let i = 0; i < 5000; i++) {
+        const league = await http(base, "GET", `/api/v1/leagues/${id}`);
+        if (league.json.status === "finished") break;
+        const listed = await http(base, "GET", `/api/v1/leagues/${id}/games`);
+        if (/seed/i.test(listed.text)) secretsShown = true;
+        const deals = listed.json.deals as DealRow[];
+        const open = deals.filter((d) => d.released && d.games.some((g) => g.outcome === null) && (d.a === bot.playerId || d.b === bot.playerId));
+        mostInFlight = Math.max(mostInFlight, open.length);
+        for (const g of open.flatMap((d) => d.games)) {
+          if (g.outcome === null && !playing.has(g.gameId)) playing.set(g.gameId, playSeat(base, g.gameId, bot.token, bot.policy));
+        }
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      await Promise.all(playing.values());
+    }));
+    assert.ok(mostInFlight >= 1 && mostInFlight <= PARALLEL, `a bot had ${mostInFlight} deals in flight`);
+    const starts = new Set(stream!.lines.map((l) => JSON.parse(l) as { type: string; gameId: string }).filter((e) => e.type === "gameStart").map((e) => e.gameId));
+    stream!.stop();
+    assert.equal(starts.size, 3 * DEALS * 2, "the first bot's stream announced each of its league games");
+    assert.equal(secretsShown, false, "the games list never shows a seed");
+
+    const league = (await http(base, "GET", `/api/v1/leagues/${id}`)).json;
+    assert.equal(league.status, "finished");
+    assert.deepEqual(league.progress, { deals: 6 * DEALS, dealsPlayed: 6 * DEALS, games: 6 * DEALS * 2, gamesPlayed: 6 * DEALS * 2 });
+
+    // Independent recomputation from the games' own records: seats, first mover, winner.
+    const deals = (await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals as DealRow[];
+    const ids = bots.map((b) => b.playerId);
+    const counts = new Map(ids.map((p) => [p, { games: 0, wins: 0, draws: 0, losses: 0 }]));
+    const results: Parameters<typeof independentRatings>[1] = [];
+    const meetings = new Map<string, number>();
+    for (const d of deals) {
+      const records = await Promise.all(d.games.map(async (g) => (await http(base, "GET", `/api/v1/games/${g.gameId}`)).json));
+      const replays = await Promise.all(d.games.map(async (g) => (await http(base, "GET", `/api/v1/games/${g.gameId}/replay`)).json));
+      assert.equal(replays[0].seed, replays[1].seed, "the deal's two games share a seed");
+      assert.notEqual(replays[0].salt, replays[1].salt, "each game has its own salt");
+      assert.notEqual(records[0].commitment, records[1].commitment);
+      const pair = [d.a, d.b].sort().join(" ");
+      meetings.set(pair, (meetings.get(pair) ?? 0) + 1);
+      const decided = records.map((r, i) => {
+        const firstId = r.players[r.firstPlayer].id as string;
+        const secondId = r.players[r.firstPlayer === "A" ? "B" : "A"].id as string;
+        assert.equal(firstId, d.games[i].first);
+        assert.equal(secondId, d.games[i].second);
+        return { r, firstId, secondId };
+      });
+      assert.deepEqual([decided[0].firstId, decided[1].firstId], [d.a, d.b], "each entrant moves first once in the deal");
+      if (records.some((r) => r.winner === null)) continue; // a void game voids its deal
+      for (const { r, firstId, secondId } of decided) {
+        counts.get(firstId)!.games++;
+        counts.get(secondId)!.games++;
+        if (r.winner === "draw") {
+          counts.get(firstId)!.draws++;
+          counts.get(secondId)!.draws++;
+          results.push({ winner: null, loser: null, draw: [firstId, secondId] });
+          continue;
+        }
+        const winner = r.players[r.winner].id as string;
+        const loser = winner === firstId ? secondId : firstId;
+        counts.get(winner)!.wins++;
+        counts.get(loser)!.losses++;
+        results.push({ winner, loser, draw: null });
+      }
+    }
+    assert.equal(meetings.size, 6);
+    // The schedule decides who meets next: a league game offers no rematch.
+    const rematch = await http(base, "POST", `/api/v1/games/${deals[0].games[0].gameId}/rematch`, undefined, bearer(bots.find((b) => b.playerId === deals[0].a)!.token));
+    assert.equal(rematch.status, 403, rematch.text);
+    assert.match(rematch.json.detail, /league/);
+    for (const n of meetings.values()) assert.equal(n, DEALS);
+    const expected = independentRatings(ids, results);
+    const table = (await http(base, "GET", `/api/v1/leagues/${id}/standings`)).json;
+    assert.equal(table.standings.length, 4);
+    for (const row of table.standings) {
+      assert.deepEqual({ games: row.games, wins: row.wins, draws: row.draws, losses: row.losses }, counts.get(row.playerId));
+      assert.ok(Math.abs(row.rating - expected.get(row.playerId)!) <= 0.051, `${row.playerId}: ${row.rating} vs ${expected.get(row.playerId)}`);
+      assert.ok(row.low <= row.rating && row.rating <= row.high, `${row.playerId}: ${row.low} ${row.rating} ${row.high}`);
+    }
+    const ranked = [...table.standings].sort((x, y) => y.rating - x.rating).map((r) => r.playerId);
+    assert.deepEqual(table.standings.map((r: { playerId: string }) => r.playerId), ranked);
+
+    // The re-derivation, in process and as the command a reader runs.
+    const report = await verifyLeague(httpGetJson(base), id);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.gamesChecked, 6 * DEALS * 2);
+    const cli = await runVerify(base, id);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, new RegExp(`${6 * DEALS * 2} games checked, 0 mismatches`));
+
+    // A result counted the other way round in the stored league: the replays no longer agree with it.
+    const stored = (await server.store.getLeague(id))!;
+    const game = stored.schedule[0].games[0];
+    game.outcome = game.outcome === "first" ? "second" : "first";
+    stored.version += 1;
+    assert.ok(await server.store.replaceLeagueIf(stored));
+    const tampered = await verifyLeague(httpGetJson(base), id);
+    assert.ok(tampered.problems.some((p) => p.includes(game.gameId) && p.includes("the replay says")), tampered.problems.join("\n"));
+    const failed = await runVerify(base, id);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /MISMATCH/);
+  });
+});
+
+/** Reads a bot's NDJSON event stream into `lines` until stopped. */
+async function followStream(base: string, key: string): Promise<{ lines: string[]; stop: () => void }> {
+  const abort = new AbortController();
+  const res = await fetch(`${base}/api/v1/stream/events`, { headers: bearer(key), signal: abort.signal });
+  assert.equal(res.status, 200);
+  const lines: string[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    try {
+      const reader = res.body!.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        buffered += decoder.decode(r.value, { stream: true });
+        const parts = buffered.split("\n");
+        buffered = parts.pop()!;
+        lines.push(...parts.filter((p) => p.trim() !== ""));
+      }
+    } catch {
+      // Aborted by stop().
+    }
+  })();
+  return { lines, stop: () => abort.abort() };
+}
+
+/** Runs `npm run league:verify`'s script (tsx src/cli/league-verify.ts) as a child process. */
+async function runVerify(base: string, id: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = join(__dirname, "..", "..");
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(root, "src/cli/league-verify.ts"), base, id], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}

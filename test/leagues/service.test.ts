@@ -1,0 +1,155 @@
+/**
+ * The league service on a real store with the games service faked: the schedule is stored before any game
+ * exists, results are counted once however many processes report them, and a crash between storing and
+ * creating is repaired by reconcile.
+ */
+import { strict as assert } from "node:assert";
+import { LeagueService } from "../../src/leagues/service";
+import { SqliteStore } from "../../src/store/sqlite";
+import type { AuthedBot } from "../../src/bots/service";
+import type { GameRecord } from "../../src/store/port";
+
+interface Created { id: string; leagueId: string; seed: number; first: string; second: string; tokenHash: string }
+
+class FakeGames {
+  created = new Map<string, Created>();
+  failNext = 0;
+  constructor(private readonly store: SqliteStore) {}
+  async createForLeague(id: string, l: { leagueId: string; seed: number }, first: { playerId: string; tokenHash: string }, second: { playerId: string }) {
+    // What the real service relies on: the league stored this game in its schedule, released, before creating it.
+    const stored = await this.store.getLeague(l.leagueId);
+    const deal = stored!.schedule.find((d) => d.games.some((g) => g.gameId === id));
+    assert.ok(deal?.released, `game ${id} created before its deal was stored as released`);
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error("crashed while creating");
+    }
+    if (this.created.has(id)) return null;
+    this.created.set(id, { id, leagueId: l.leagueId, seed: l.seed, first: first.playerId, second: second.playerId, tokenHash: first.tokenHash });
+    return "A" as const;
+  }
+}
+
+const bot = (n: number): AuthedBot => ({ bot: { id: `BOT-${n}`, name: `Bot ${n}`, keyHash: "k", createdAt: "2026-01-01T00:00:00.000Z" }, key: `bk_${n}` });
+
+/** A finished game record as the room stores it. */
+function finished(c: Created, winner: "first" | "second" | "draw" | "aborted"): GameRecord {
+  return {
+    id: c.id, leagueId: c.leagueId, ruleset: "classic", opponent: "friend", public: true, turnSeconds: 60, seed: c.seed, salt: "s", commitment: "c",
+    status: "finished", seats: {}, firstPlayer: "A", moveCount: 16, score: { A: 0, B: 0 },
+    winner: winner === "first" ? "A" : winner === "second" ? "B" : winner === "draw" ? "draw" : null,
+    decidedBy: winner === "aborted" ? "aborted" : "board_full", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+describe("League service", function () {
+  let store: SqliteStore;
+  let games: FakeGames;
+  let service: LeagueService;
+  beforeEach(async () => {
+    store = new SqliteStore({ path: ":memory:" });
+    await store.init();
+    games = new FakeGames(store);
+    service = new LeagueService(store, games, "http://arena.test");
+  });
+  afterEach(async () => store.close());
+
+  async function startLeague(entrants: number, deals: number, parallel = 1) {
+    const { league, directorToken } = await service.create({ name: "L", ruleset: "classic", deals, parallel, turnSeconds: 60 });
+    for (let i = 0; i < entrants; i++) await service.join(league.id, bot(i));
+    await service.start(league.id, directorToken);
+    return league.id;
+  }
+
+  it("creates the first wave on start, each deal's games on one seed with each entrant first once", async () => {
+    const id = await startLeague(4, 2);
+    // Four entrants, one deal each at a time: two deals, four games.
+    assert.equal(games.created.size, 4);
+    const byDeal = new Map<number, Created[]>();
+    for (const c of games.created.values()) byDeal.set(c.seed, [...(byDeal.get(c.seed) ?? []), c]);
+    assert.equal(byDeal.size, 2);
+    for (const [one, two] of byDeal.values()) assert.deepEqual([one.first, one.second], [two.second, two.first]);
+    assert.equal((await service.read(id)).status, "running");
+  });
+
+  it("counts a result once when it is reported many times at once, by two services on one store", async () => {
+    const id = await startLeague(2, 1);
+    const other = new LeagueService(store, games, "http://arena.test");
+    const [g1, g2] = [...games.created.values()];
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => service.onGameFinished(finished(g1, "first"))),
+      ...Array.from({ length: 5 }, () => other.onGameFinished(finished(g2, "first"))),
+    ]);
+    const stored = (await store.getLeague(id))!;
+    assert.deepEqual(stored.schedule[0].games.map((g) => g.outcome), ["first", "first"]);
+    assert.equal(stored.status, "finished");
+    // Each counted result is one version; repeats changed nothing.
+    assert.equal(stored.version, 1 + 2 + 1 + 2);
+    // Each entrant won the game it moved first in: the deal is split.
+    const table = await service.standings(id);
+    assert.deepEqual(table.standings.map((r) => [r.wins, r.losses, r.rating]), [[1, 1, 0], [1, 1, 0]]);
+  });
+
+  it("releases the next deals as results free their entrants, and finishes after the last", async () => {
+    const id = await startLeague(3, 2);
+    for (let round = 0; round < 20 && (await service.read(id)).status === "running"; round++) {
+      const stored = (await store.getLeague(id))!;
+      const open = stored.schedule.filter((d) => d.released).flatMap((d) => d.games).filter((g) => !g.outcome);
+      for (const g of open) await service.onGameFinished(finished(games.created.get(g.gameId)!, "draw"));
+    }
+    const l = await service.read(id);
+    assert.equal(l.status, "finished");
+    assert.equal(games.created.size, 3 * 2 * 2);
+    const table = await service.standings(id);
+    assert.deepEqual(table.standings.map((r) => [r.games, r.draws, r.rating]), [[8, 8, 0], [8, 8, 0], [8, 8, 0]]);
+  });
+
+  it("voids a deal with an aborted game: neither of its games is counted", async () => {
+    const id = await startLeague(2, 1);
+    const [g1, g2] = [...games.created.values()];
+    await service.onGameFinished(finished(g1, "aborted"));
+    await service.onGameFinished(finished(g2, "first"));
+    const table = await service.standings(id);
+    assert.equal(table.dealsCounted, 0);
+    assert.deepEqual(table.standings.map((r) => [r.games, r.voided]), [[0, 1], [0, 1]]);
+    assert.deepEqual((await service.games(id)).deals[0].games.map((g) => g.outcome), ["void", "first"]);
+  });
+
+  it("reconcile creates the games a crash left uncreated and counts results whose hook never ran", async () => {
+    games.failNext = 1;
+    const { league, directorToken } = await service.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    await service.join(league.id, bot(1));
+    await service.join(league.id, bot(2));
+    await assert.rejects(service.start(league.id, directorToken), /crashed/);
+    assert.equal(games.created.size, 0);
+    const stored = (await store.getLeague(league.id))!;
+    assert.equal(stored.status, "running", "the schedule was stored before the crash");
+    const lookup = new Map<string, GameRecord>();
+    const reconciling = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    await reconciling.reconcile(league.id);
+    assert.equal(games.created.size, 2);
+    for (const c of games.created.values()) lookup.set(c.id, finished(c, "second"));
+    await reconciling.reconcile(league.id);
+    assert.equal((await service.read(league.id)).status, "finished");
+  });
+
+  it("refuses a start by anyone but the director, and entries once started", async () => {
+    const { league, directorToken } = await service.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    await service.join(league.id, bot(1));
+    await service.join(league.id, bot(2));
+    await assert.rejects(service.start(league.id, "pt_wrong"), (e: { code?: string }) => e.code === "forbidden");
+    await assert.rejects(service.join(league.id, undefined), (e: { code?: string }) => e.code === "unauthorized");
+    await service.start(league.id, directorToken);
+    await assert.rejects(service.join(league.id, bot(3)), (e: { code?: string }) => e.code === "conflict");
+  });
+});
+
+/** The store's league methods, bound, so a test can swap getGame beside them. */
+function bind(store: SqliteStore) {
+  return {
+    createLeague: store.createLeague.bind(store),
+    getLeague: store.getLeague.bind(store),
+    listLeagues: store.listLeagues.bind(store),
+    replaceLeagueIf: store.replaceLeagueIf.bind(store),
+  };
+}
