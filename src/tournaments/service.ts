@@ -44,8 +44,16 @@ export class TournamentService {
     }));
   }
 
+  /** A tournament's format never changes: known ones are not read again (an arena's document is read whole). */
+  private readonly formats = new Map<string, TournamentRecord["format"]>();
   private async isArena(id: string): Promise<boolean> {
-    return (await this.get(id)).format === "arena";
+    let format = this.formats.get(id);
+    if (!format) {
+      format = (await this.get(id)).format;
+      if (this.formats.size >= 10_000) this.formats.clear();
+      this.formats.set(id, format);
+    }
+    return format === "arena";
   }
 
   /** Stops the arenas' end timers of this process (their ends are still driven by `endsAt` after a restart). */

@@ -1,0 +1,213 @@
+/**
+ * An arena tournament under load: N entrants (default 500) play game after game for a duration (default
+ * 10 minutes) against a real server in this process, their seats played over WebSocket by a load-generating
+ * child process (so this process's CPU is the server's, plus its share of forwarding pairings).
+ *
+ *   npm run bench:arena [-- --entrants 200 --seconds 60 --move-ms 1000]
+ *
+ * Entrants join over REST and the director starts the arena; from then on every pairing the server makes is
+ * told to the child (from the server's event emitter, where a `tournament.paired` webhook delivery starts, over
+ * IPC), which joins the game's room with the entrant's token and plays legal moves, one every `--move-ms` per
+ * seat (0: as fast as the server answers). A game's finish hook counts it, puts both players back in the pool
+ * and pairs them in the same stored change.
+ *
+ * Reported from the stored tournament when it has finished:
+ * - the wait of each pairing: `pairedAt` minus the time each player became free (its game was stored), as the
+ *   maximum and p99 over all players' waits, and the same counted from the later of the two players' free
+ *   times (the wait once another entrant was free to play them: the pairing system's own delay);
+ * - the server's CPU per game (user + system of this process, from the start to the finish, over the games
+ *   counted), games per second, the size of the stored document at the end and the event loop's delay.
+ * Prints a summary, then one JSON line.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Client } from "@colyseus/sdk";
+import type { RunningServer } from "../src/server";
+import type { ArenaGame } from "../src/store/port";
+import { args, cpuSince, num, percentile, round, sleep, watchdog } from "./lib/common";
+import { newStats, SeatPlayer } from "./lib/player";
+import { startBenchServer } from "./lib/server";
+
+const argv = args();
+const ROLE = argv.get("role") ?? "server";
+const ENTRANTS = num(argv, "entrants", 500, 2, 1000);
+const SECONDS = num(argv, "seconds", 600, 5, 43_200);
+const MOVE_MS = num(argv, "move-ms", 1000, 0, 60_000);
+
+interface Entrant { playerId: string; token: string }
+type ToChild = { type: "setup"; base: string; entrants: Entrant[]; moveMs: number } | { type: "paired"; playerId: string; gameId: string } | { type: "stop" };
+type ToParent = { type: "ready" } | { type: "stopped"; games: number; errors: number; errorSamples: string[]; refused: number };
+
+if (ROLE === "client") void client();
+else void server().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
+
+// ---- the server and the measurement (this process) -------------------------------------------------
+
+async function post(base: string, path: string, body?: unknown, token?: string): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function server(): Promise<void> {
+  watchdog((SECONDS + 300) * 1000, "arena-bench");
+  const srv: RunningServer = await startBenchServer({ tournamentMaxEntrants: Math.max(1000, ENTRANTS) });
+  const base = srv.url;
+  const minutes = Math.max(1, Math.ceil(SECONDS / 60));
+  const created = await post(base, "/api/v1/tournaments", { name: "Bench arena", format: "arena", minutes });
+  const id = created.tournament.id as string;
+  const entrants: Entrant[] = [];
+  for (let i = 0; i < ENTRANTS; i++) {
+    const j = await post(base, `/api/v1/tournaments/${id}/join`, { name: `Bot ${i}` });
+    entrants.push({ playerId: j.playerId, token: j.playerToken });
+  }
+
+  const child: ChildProcess = fork(__filename, ["--role", "client"], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const fromChild = (type: ToParent["type"]) => new Promise<ToParent>((resolve) => {
+    const on = (m: ToParent) => {
+      if (m.type !== type) return;
+      child.off("message", on);
+      resolve(m);
+    };
+    child.on("message", on);
+  });
+  const send = (m: ToChild) => child.send(m);
+  const ready = fromChild("ready");
+  send({ type: "setup", base, entrants, moveMs: MOVE_MS });
+  await ready;
+
+  // Pairings reach the child as a webhook subscriber's deliveries would start: from the server's emitter.
+  const emit = srv.events.emit.bind(srv.events);
+  srv.events.emit = (e) => {
+    const data = e.data as { player_id?: string; game_id?: string | null };
+    if (e.name === "tournament.paired" && data.player_id && data.game_id) send({ type: "paired", playerId: data.player_id, gameId: data.game_id });
+    emit(e);
+  };
+
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const cpu0 = process.cpuUsage();
+  const t0 = Date.now();
+  await post(base, `/api/v1/tournaments/${id}/start`, undefined, created.directorToken);
+  if (SECONDS % 60 !== 0) {
+    // A duration below whole minutes: the stored end is brought forward, as every check reads it from there.
+    for (;;) {
+      const t = (await srv.store.getTournament(id))!;
+      t.arena!.endsAt = new Date(t0 + SECONDS * 1000).toISOString();
+      t.version += 1;
+      if (await srv.store.replaceTournamentIf(t)) break;
+    }
+  }
+  let lastReport = Date.now();
+  for (;;) {
+    await sleep(500);
+    const t = (await srv.store.getTournament(id))!;
+    if (t.status === "finished") break;
+    if (Date.now() - lastReport >= 10_000) {
+      lastReport = Date.now();
+      const under = t.arena!.games.filter((g) => !g.outcome).length;
+      console.log(`${Math.round((Date.now() - t0) / 1000)} s: ${t.arena!.games.length - under} games counted, ${under} under way, ${t.arena!.waiting.length} waiting`);
+    }
+  }
+  const cpuUs = cpuSince(cpu0);
+  const wallS = (Date.now() - t0) / 1000;
+  loop.disable();
+  const stopped = fromChild("stopped");
+  send({ type: "stop" });
+  const clientReport = (await stopped) as Extract<ToParent, { type: "stopped" }>;
+  child.disconnect();
+
+  const t = (await srv.store.getTournament(id))!;
+  const games = t.arena!.games;
+  const waits: number[] = [];
+  const pairWaits: number[] = [];
+  const ms = (iso: string) => Date.parse(iso);
+  for (const g of games as ArenaGame[]) {
+    const paired = ms(g.pairedAt);
+    for (const since of g.freeSince) waits.push(paired - ms(since));
+    pairWaits.push(paired - Math.max(ms(g.freeSince[0]), ms(g.freeSince[1])));
+  }
+  const docBytes = Buffer.byteLength(JSON.stringify(t));
+  const out = {
+    bench: "arena",
+    entrants: ENTRANTS,
+    seconds: SECONDS,
+    moveMs: MOVE_MS,
+    wallS: round(wallS),
+    games: games.length,
+    gamesPerSec: round(games.length / wallS),
+    waitMaxMs: Math.max(0, ...waits),
+    waitP99Ms: percentile(waits, 99),
+    waitP50Ms: percentile(waits, 50),
+    pairWaitMaxMs: Math.max(0, ...pairWaits),
+    pairWaitP99Ms: percentile(pairWaits, 99),
+    over2s: waits.filter((w) => w > 2000).length,
+    cpuMsPerGame: round(cpuUs / 1000 / Math.max(1, games.length), 2),
+    serverCpuPercent: round((cpuUs / 1e6 / wallS) * 100),
+    docKB: Math.round(docBytes / 1024),
+    loopDelayP99Ms: round(loop.percentile(99) / 1e6),
+    loopDelayMaxMs: round(loop.max / 1e6),
+    clientSeatGames: clientReport.games,
+    clientErrors: clientReport.errors,
+    errorSamples: clientReport.errorSamples,
+    refusedMoves: clientReport.refused,
+  };
+  console.log(`arena: ${ENTRANTS} entrants, ${SECONDS} s, a move every ${MOVE_MS} ms per seat: ${out.games} games (${out.gamesPerSec}/s)`);
+  console.log(`wait from free to paired: max ${out.waitMaxMs} ms, p99 ${out.waitP99Ms} ms, p50 ${out.waitP50Ms} ms, ${out.over2s} over 2 s`);
+  console.log(`wait once both were free: max ${out.pairWaitMaxMs} ms, p99 ${out.pairWaitP99Ms} ms`);
+  console.log(`server CPU ${out.cpuMsPerGame} ms per game (${out.serverCpuPercent}% of a core); document ${out.docKB} KB; event loop p99 ${out.loopDelayP99Ms} ms, max ${out.loopDelayMaxMs} ms`);
+  console.log(JSON.stringify(out));
+  await srv.close();
+  process.exit(0);
+}
+
+// ---- the load generator (child process) ------------------------------------------------------------
+
+async function client(): Promise<void> {
+  let base = "";
+  let moveMs = 0;
+  const tokens = new Map<string, string>();
+  const stats = newStats();
+  const seats = new Set<SeatPlayer>();
+  let games = 0;
+  let errors = 0;
+  const errorSamples: string[] = [];
+  let sdk: Client;
+  const play = async (playerId: string, gameId: string) => {
+    try {
+      const seat = await SeatPlayer.join(sdk, gameId, tokens.get(playerId)!, "A", stats, moveMs);
+      seats.add(seat);
+      const how = await seat.finished;
+      seats.delete(seat);
+      if (how === "finished") games++;
+      await seat.leave();
+    } catch (e) {
+      errors++;
+      if (errorSamples.length < 5) errorSamples.push(e instanceof Error ? e.message : String(e));
+    }
+  };
+  process.on("message", (m: ToChild) => {
+    if (m.type === "setup") {
+      base = m.base;
+      moveMs = m.moveMs;
+      sdk = new Client(base);
+      for (const e of m.entrants) tokens.set(e.playerId, e.token);
+      process.send?.({ type: "ready" } satisfies ToParent);
+    } else if (m.type === "paired") {
+      void play(m.playerId, m.gameId);
+    } else if (m.type === "stop") {
+      for (const s of seats) s.stop();
+      const refused = Object.values(stats.refused).reduce((a, b) => a + b, 0);
+      process.send?.({ type: "stopped", games, errors, errorSamples, refused } satisfies ToParent);
+    }
+  });
+  process.on("disconnect", () => process.exit(0));
+}
