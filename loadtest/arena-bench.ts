@@ -23,7 +23,6 @@ import { fork, type ChildProcess } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../src/server";
-import type { ArenaGame } from "../src/store/port";
 import { args, cpuSince, num, percentile, round, sleep, watchdog } from "./lib/common";
 import { newStats, SeatPlayer } from "./lib/player";
 import { startBenchServer } from "./lib/server";
@@ -130,7 +129,7 @@ async function server(): Promise<void> {
   const waits: number[] = [];
   const pairWaits: number[] = [];
   const ms = (iso: string) => Date.parse(iso);
-  for (const g of games as ArenaGame[]) {
+  for (const g of games) {
     const paired = ms(g.pairedAt);
     for (const since of g.freeSince) waits.push(paired - ms(since));
     pairWaits.push(paired - Math.max(ms(g.freeSince[0]), ms(g.freeSince[1])));
@@ -204,9 +203,12 @@ async function client(): Promise<void> {
     } else if (m.type === "paired") {
       void play(m.playerId, m.gameId);
     } else if (m.type === "stop") {
-      for (const s of seats) s.stop();
-      const refused = Object.values(stats.refused).reduce((a, b) => a + b, 0);
-      process.send?.({ type: "stopped", games, errors, errorSamples, refused } satisfies ToParent);
+      // The arena is finished, so every game is over: a seat may not have seen its last patch yet.
+      void Promise.race([Promise.all([...seats].map((s) => s.finished)), sleep(3000)]).then(() => {
+        for (const s of seats) s.stop();
+        const refused = Object.values(stats.refused).reduce((a, b) => a + b, 0);
+        process.send?.({ type: "stopped", games, errors, errorSamples, refused } satisfies ToParent);
+      });
     }
   });
   process.on("disconnect", () => process.exit(0));
