@@ -120,6 +120,8 @@ export class ArenaService {
    * otherwise lose most compare-and-set races to the others. Other processes are still held off by the version. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private stopped = false;
+  /** Finished games waiting for this process's next write to their arena, counted together. */
+  private readonly finishing = new Map<string, { games: GameRecord[]; done: Promise<void> }>();
 
   constructor(private readonly deps: ArenaDeps) {}
 
@@ -188,26 +190,46 @@ export class ArenaService {
 
   /**
    * Counts a finished game once; before the end both players go back to the pool and are paired in the same
-   * write; after it, the last game to finish finishes the arena.
+   * write; after it, the last game to finish finishes the arena. Games that finish while this process is
+   * writing the arena are counted together in its next write (one read and one write for all of them).
    */
-  async onGameFinished(game: GameRecord): Promise<void> {
+  onGameFinished(game: GameRecord): Promise<void> {
+    const id = game.tournamentId!;
+    let batch = this.finishing.get(id);
+    if (!batch) {
+      const games: GameRecord[] = [];
+      const done = this.serial(id, async () => {
+        this.finishing.delete(id);
+        await this.count(id, games);
+      });
+      batch = { games, done };
+      this.finishing.set(id, batch);
+    }
+    batch.games.push(game);
+    return batch.done;
+  }
+
+  private async count(id: string, games: readonly GameRecord[]): Promise<void> {
     let paired: ArenaGame[] = [];
     let finished = false;
-    const t = await this.change(game.tournamentId!, (t) => {
+    const t = await this.deps.change(id, (t) => {
       paired = [];
-      finished = false;
-      const g = arenaOf(t).games.find((x) => x.gameId === game.id);
-      if (!g || g.outcome || t.status !== "running") return false;
-      // An aborted game (no winner) counts as a draw, as in swiss: both seats were present, neither won.
-      g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === game.firstPlayer ? "first" : "second";
       const now = Date.now();
-      if (!arenaEnded(t, now)) {
-        const at = new Date(now).toISOString();
+      const at = new Date(now).toISOString();
+      let counted = false;
+      for (const game of games) {
+        const g = arenaOf(t).games.find((x) => x.gameId === game.id);
+        if (!g || g.outcome || t.status !== "running") continue;
+        counted = true;
+        // An aborted game (no winner) counts as a draw, as in swiss: both seats were present, neither won.
+        g.outcome = game.winner === null || game.winner === "draw" ? "draw" : game.winner === game.firstPlayer ? "first" : "second";
+        if (arenaEnded(t, now)) continue;
         // Free from the moment the game was stored: a slow hook shows as waiting.
         const since = game.finishedAt && game.finishedAt < at ? game.finishedAt : at;
         for (const p of [g.first, g.second]) if (!t.entrants.find((e) => e.playerId === p)!.withdrawn) enqueue(t, p, since);
-        paired = pairPool(t, at);
       }
+      if (!counted) return false;
+      if (!arenaEnded(t, now)) paired = pairPool(t, at);
       finished = settleEnd(t, now);
     });
     await this.afterPairing(t, paired);
@@ -265,7 +287,12 @@ export class ArenaService {
   // ---- internals ---------------------------------------------------------------------------------
 
   private change(id: string, edit: (t: TournamentRecord) => void | boolean): Promise<TournamentRecord> {
-    const run = (this.queues.get(id) ?? Promise.resolve()).catch(() => {}).then(() => this.deps.change(id, edit));
+    return this.serial(id, () => this.deps.change(id, edit));
+  }
+
+  /** Runs `work` after this process's earlier work on the same arena has settled. */
+  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
     this.queues.set(id, run);
     void run.finally(() => {
       if (this.queues.get(id) === run) this.queues.delete(id);
@@ -307,9 +334,7 @@ export class ArenaService {
   /** Creates games that do not exist yet (idempotent: a crash or a race re-runs it). */
   private async createGames(t: TournamentRecord, games: readonly ArenaGame[]): Promise<void> {
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
-    for (const g of games) {
-      await this.deps.gameService.createForTournament(g.gameId, t.id, t.ruleset, gameSeat(byId.get(g.first)!), gameSeat(byId.get(g.second)!));
-    }
+    await Promise.all(games.map((g) => this.deps.gameService.createForTournament(g.gameId, t.id, t.ruleset, gameSeat(byId.get(g.first)!), gameSeat(byId.get(g.second)!))));
   }
 
   private announceFinished(t: TournamentRecord): void {
