@@ -41,7 +41,7 @@ describe("Smoke: arena benchmark", function () {
     assert.equal(out.clientSeatGames, 2 * out.games);
     assert.equal(out.clientErrors, 0, out.errorSamples.join("\n"));
     assert.ok(Number.isFinite(out.waitMaxMs) && out.waitMaxMs >= out.waitP99Ms && out.waitP99Ms >= 0);
-    assert.ok(Number.isFinite(out.pairWaitMaxMs) && out.pairWaitMaxMs <= out.waitMaxMs);
+    assert.ok(Number.isFinite(out.eligibleWaitMaxMs) && out.eligibleWaitMaxMs <= out.waitMaxMs);
     assert.ok(out.cpuMsPerGame > 0 && out.docKB > 0);
   });
 });
