@@ -38,7 +38,7 @@ const MOVE_MS = num(argv, "move-ms", 1000, 0, 60_000);
 
 interface Entrant { playerId: string; token: string }
 type ToChild = { type: "setup"; base: string; entrants: Entrant[]; moveMs: number } | { type: "paired"; playerId: string; gameId: string } | { type: "stop" };
-type ToParent = { type: "ready" } | { type: "stopped"; games: number; errors: number; errorSamples: string[]; refused: number };
+type ToParent = { type: "ready" } | { type: "stopped"; games: number; errors: number; errorSamples: string[]; refused: number; joinRetries: number };
 
 if (ROLE === "client") void client();
 else void server().catch((e: unknown) => {
@@ -195,6 +195,7 @@ async function server(): Promise<void> {
     clientErrors: clientReport.errors,
     errorSamples: clientReport.errorSamples,
     refusedMoves: clientReport.refused,
+    joinRetries: clientReport.joinRetries,
   };
   console.log(`arena: ${ENTRANTS} entrants, ${SECONDS} s, a move every ${MOVE_MS} ms per seat: ${out.games} games (${out.gamesPerSec}/s)`);
   console.log(`wait from free to paired: max ${out.waitMaxMs} ms, p99 ${out.waitP99Ms} ms, p50 ${out.waitP50Ms} ms, ${out.over2s} over 2 s`);
@@ -216,11 +217,22 @@ async function client(): Promise<void> {
   const seats = new Set<SeatPlayer>();
   let games = 0;
   let errors = 0;
+  let joinRetries = 0;
   const errorSamples: string[] = [];
   let sdk: Client;
   const play = async (playerId: string, gameId: string) => {
     try {
-      const seat = await SeatPlayer.join(sdk, gameId, tokens.get(playerId)!, "A", stats, moveMs);
+      // A join refused or timed out on a loaded machine is tried again, as a client would reconnect.
+      let seat: SeatPlayer | undefined;
+      for (let attempt = 1; !seat; attempt++) {
+        try {
+          seat = await SeatPlayer.join(sdk, gameId, tokens.get(playerId)!, "A", stats, moveMs);
+        } catch (e) {
+          joinRetries++;
+          if (attempt >= 5) throw e;
+          await sleep(250 * attempt);
+        }
+      }
       seats.add(seat);
       const how = await seat.finished;
       seats.delete(seat);
@@ -228,7 +240,8 @@ async function client(): Promise<void> {
       await seat.leave();
     } catch (e) {
       errors++;
-      if (errorSamples.length < 5) errorSamples.push(e instanceof Error ? e.message : String(e));
+      const err = e as { code?: number | string; message?: string; name?: string; type?: string } | undefined;
+      if (errorSamples.length < 5) errorSamples.push(`${err?.code ?? err?.name ?? err?.type ?? ""} ${err?.message ?? JSON.stringify(e)}`);
     }
   };
   process.on("message", (m: ToChild) => {
@@ -245,7 +258,7 @@ async function client(): Promise<void> {
       void Promise.race([Promise.all([...seats].map((s) => s.finished)), sleep(3000)]).then(() => {
         for (const s of seats) s.stop();
         const refused = Object.values(stats.refused).reduce((a, b) => a + b, 0);
-        process.send?.({ type: "stopped", games, errors, errorSamples, refused } satisfies ToParent);
+        process.send?.({ type: "stopped", games, errors, errorSamples, refused, joinRetries } satisfies ToParent);
       });
     }
   });

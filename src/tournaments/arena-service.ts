@@ -300,13 +300,17 @@ export class ArenaService {
     return run;
   }
 
-  /** One timer per arena per process, at `endsAt`; a failure retries, since a quiet arena has no other trigger. */
+  /**
+   * One timer per arena per process, at `endsAt`, then every RETRY_MS until the arena is finished: each time it
+   * counts finished games whose hook did not (a failed store write, a crash elsewhere) and finishes the arena
+   * when nothing is under way. A quiet arena has no other trigger; a failure is tried again the same way.
+   */
   private schedule(t: TournamentRecord): void {
     const endsAt = t.arena?.endsAt;
     if (this.stopped || !endsAt || t.status !== "running" || this.timers.has(t.id)) return;
     const fire = (delay: number) => {
       const timer = setTimeout(() => {
-        this.finishIfDue(t.id).then(() => this.timers.delete(t.id), () => {
+        this.afterEnd(t.id).then((done) => (done ? this.timers.delete(t.id) : this.stopped || fire(RETRY_MS)), () => {
           if (!this.stopped) fire(RETRY_MS);
         });
       }, delay);
@@ -314,6 +318,18 @@ export class ArenaService {
       this.timers.set(t.id, timer);
     };
     fire(Math.max(0, Date.parse(endsAt) - Date.now()));
+  }
+
+  /** After the end: counts stored results of the games under way, then finishes when none is left. True once finished. */
+  private async afterEnd(id: string): Promise<boolean> {
+    const t = await this.deps.store.getTournament(id);
+    if (!t || t.status !== "running") return true;
+    for (const g of arenaOf(t).games.filter((x) => !x.outcome)) {
+      const game = await this.deps.store.getGame(g.gameId);
+      if (game?.status === "finished") await this.onGameFinished(game);
+    }
+    await this.finishIfDue(id);
+    return (await this.deps.store.getTournament(id))?.status !== "running";
   }
 
   private async afterPairing(t: TournamentRecord, paired: ArenaGame[]): Promise<void> {
