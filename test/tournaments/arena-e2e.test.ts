@@ -210,6 +210,34 @@ describe("Arena tournament over REST and WebSocket", function () {
     await spectator.leave();
   });
 
+  it("counts a result once and pairs each player once when several processes race to count it", async () => {
+    const created = await http(base, "POST", "/api/v1/tournaments", { name: "Race arena", format: "arena", minutes: 60 });
+    const id = created.json.tournament.id as string;
+    for (const name of ["Ann", "Ben", "Cal", "Dee", "Eve"]) await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
+    await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken));
+    const stored = (await server.store.getTournament(id))!;
+    assert.equal(stored.arena!.games.length, 2);
+    assert.equal(stored.arena!.waiting.length, 1);
+    // The first game's finish as its room would report it, told to three services on one store at once (three
+    // processes, each with its own queue): only compare-and-set keeps the count and the pairing single.
+    const game = (await server.store.getGame(stored.arena!.games[0].gameId))!;
+    const finished = { ...game, status: "finished" as const, winner: game.firstPlayer!, finishedAt: new Date().toISOString() };
+    const processes = [0, 1].map(() => new TournamentService(server.store, server.games, { resolve: () => Promise.reject(new Error("no joins here")) }, base));
+    await Promise.all([server.tournaments.onGameFinished(finished), ...processes.map((p) => p.onGameFinished(finished)), ...processes.map((p) => p.onGameFinished(finished))]);
+    processes.forEach((p) => p.stop());
+
+    const after = (await server.store.getTournament(id))!;
+    const games = after.arena!.games;
+    assert.equal(games.length, 3, "one new pairing: the waiting entrant with one of the first game's players");
+    assert.equal(games[0].outcome, "first");
+    const underWay = games.filter((g) => !g.outcome).flatMap((g) => [g.first, g.second]);
+    assert.equal(new Set(underWay).size, underWay.length, "nobody is in two games at once");
+    assert.deepEqual([...underWay, ...after.arena!.waiting.map((w) => w.playerId)].sort(), after.entrants.map((e) => e.playerId).sort(), "everyone is playing or waiting, once");
+    const table = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as any[];
+    assert.deepEqual(table.map((r) => r.score).sort(), [0, 0, 0, 0, 2], "the win counted once");
+    assert.ok((await server.store.getGame(games[2].gameId)), "the new pairing's game exists");
+  });
+
   it("finishes on time after a restart, from the stored end alone", async () => {
     const created = await http(base, "POST", "/api/v1/tournaments", { name: "Restart arena", format: "arena", minutes: 60 });
     const id = created.json.tournament.id as string;
