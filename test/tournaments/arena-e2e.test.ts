@@ -4,6 +4,8 @@
  * watches the tournament room, and when the time is up (the stored `endsAt`, brought forward by the test) the
  * games under way finish and the arena is finished. The standings are checked against a recomputation from the
  * games' own records (winner, seats, first mover), written here independently of src/tournaments/arena.ts.
+ * Services racing on one store (as several processes would) count a result and pair a player once, and a
+ * service started afresh finishes an arena on time from its stored end.
  */
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
