@@ -5,7 +5,7 @@
  */
 import { ArraySchema, schema, t } from "@colyseus/schema";
 import type { TournamentRecord } from "../src/store/port";
-import { standingRows } from "../src/tournaments";
+import { arenaStandingRows, standingRows } from "../src/tournaments";
 
 export const StandingState = schema(
   {
@@ -16,6 +16,10 @@ export const StandingState = schema(
     buchholz: t.number().default(0),
     sonnebornBerger: t.number().default(0),
     withdrawn: t.boolean().default(false),
+    /** Arena: wins in a row, "on fire" (two or more: the next win counts 4), and games counted. */
+    streak: t.uint16().default(0),
+    fire: t.boolean().default(false),
+    games: t.uint16().default(0),
   },
   "StandingState",
 );
@@ -37,12 +41,16 @@ export const TournamentRoomState = schema(
   {
     tournamentId: t.string().default(""),
     name: t.string().default(""),
+    /** swiss | arena */
+    format: t.string().default("swiss"),
+    /** Arena: when pairing stops (ISO time; "" until started). */
+    endsAt: t.string().default(""),
     /** open | running | finished */
     status: t.string().default("open"),
     round: t.uint16().default(0),
     rounds: t.uint16().default(0),
     standings: t.array(StandingState),
-    /** The current round. */
+    /** Swiss: the current round. Arena: the games under way. */
     pairings: t.array(PairingState),
   },
   "TournamentRoomState",
@@ -53,9 +61,18 @@ export type TournamentRoomState = InstanceType<typeof TournamentRoomState>;
 export function projectTournament(tr: TournamentRecord, state: TournamentRoomState): void {
   state.tournamentId = tr.id;
   state.name = tr.name;
+  state.format = tr.format;
+  state.endsAt = tr.arena?.endsAt ?? "";
   state.status = tr.status;
   state.round = tr.played.length;
   state.rounds = tr.rounds;
+  if (tr.arena) {
+    state.standings = new ArraySchema(...arenaStandingRows(tr).map((r) => new StandingState({
+      rank: r.rank, playerId: r.playerId, name: r.name, score: r.score, withdrawn: r.withdrawn, streak: r.streak, fire: r.fire, games: r.games,
+    })));
+    state.pairings = new ArraySchema(...tr.arena.games.filter((g) => !g.outcome).map((g) => new PairingState({ first: g.first, second: g.second, gameId: g.gameId })));
+    return;
+  }
   state.standings = new ArraySchema(...standingRows(tr).map((r) => new StandingState({
     rank: r.rank, playerId: r.playerId, name: r.name, score: r.score, buchholz: r.buchholz,
     sonnebornBerger: r.sonnebornBerger, withdrawn: r.withdrawn,

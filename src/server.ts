@@ -336,6 +336,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       (closing ??= (async () => {
         await mcp.close();
         sweep.stop();
+        tournaments.stop();
         streams.close();
         botStreams.stop();
         subscriptionCache.stop();

@@ -852,7 +852,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tournament
-         * @description A swiss tournament, open for entries until its director starts it. The `directorToken` is in this answer only.
+         * @description A swiss tournament (`rounds`), open for entries until its director starts it, or an arena (`format: "arena"`, `minutes`), open for entries until its time is up. The `directorToken` is in this answer only.
          */
         post: operations["createTournament"];
         delete?: never;
@@ -892,7 +892,7 @@ export interface paths {
         put?: never;
         /**
          * Enter a tournament
-         * @description Enters an open tournament. The `playerToken` (shown once) is the entrant's seat token in every game the tournament pairs them in.
+         * @description Enters an open tournament, or an arena until its time is up. The `playerToken` (shown once) is the entrant's seat token in every game the tournament pairs them in.
          */
         post: operations["joinTournament"];
         delete?: never;
@@ -912,7 +912,7 @@ export interface paths {
         put?: never;
         /**
          * Start a tournament
-         * @description Closes entries and pairs round 1 (the director token).
+         * @description Swiss: closes entries and pairs round 1. Arena: starts its clock and pairs the entrants (the director token).
          */
         post: operations["startTournament"];
         delete?: never;
@@ -932,7 +932,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw from a tournament
-         * @description The entrant's results stay; they are paired no more (their entrant token).
+         * @description The entrant's results stay; they are paired no more (their entrant token). An arena game under way still finishes and counts.
          */
         post: operations["withdrawFromTournament"];
         delete?: never;
@@ -950,7 +950,7 @@ export interface paths {
         };
         /**
          * Read a tournament's standings
-         * @description Score, then Buchholz and Sonneborn-Berger.
+         * @description Swiss: score, then Buchholz and Sonneborn-Berger. Arena: score (with streak and fire), then rating.
          */
         get: operations["getTournamentStandings"];
         put?: never;
@@ -970,7 +970,7 @@ export interface paths {
         };
         /**
          * Read a tournament's games
-         * @description Every round's games (first mover first) with their outcomes, and each round's bye.
+         * @description Swiss: every round's games (first mover first) with their outcomes, and each round's bye. Arena: every game in the order paired (a null outcome is under way) and the waiting pool.
          */
         get: operations["getTournamentGames"];
         put?: never;
@@ -990,7 +990,7 @@ export interface paths {
         };
         /**
          * Export a tournament as TRF
-         * @description The FIDE TRF-16 report, which standard pairing checkers read.
+         * @description The FIDE TRF-16 report of a swiss, which standard pairing checkers read; an arena has none (409).
          */
         get: operations["getTournamentTrf"];
         put?: never;
@@ -2221,12 +2221,17 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            format: "swiss";
+            format: "swiss" | "arena";
             /** @enum {string} */
             ruleset: "classic" | "mutators";
+            /** @description swiss: the number of rounds; 0 for an arena */
             rounds: number;
-            /** @description rounds paired so far */
+            /** @description swiss: rounds paired so far; 0 for an arena */
             round: number;
+            /** @description arena: its length in minutes; null for a swiss */
+            minutes: number | null;
+            /** @description arena: when pairing stops (set at the start); games under way then still count */
+            endsAt: string | null;
             /** @enum {string} */
             status: "open" | "running" | "finished";
             createdAt: string;
@@ -2248,6 +2253,30 @@ export interface components {
                 /** @description absolute URL on this service */
                 trf: string;
             };
+        };
+        SwissStanding: {
+            rank: number;
+            playerId: string;
+            name: string;
+            rating: number;
+            score: number;
+            buchholz: number;
+            sonnebornBerger: number;
+            withdrawn: boolean;
+        };
+        ArenaStanding: {
+            rank: number;
+            playerId: string;
+            name: string;
+            rating: number;
+            score: number;
+            /** @description wins in a row up to now */
+            streak: number;
+            /** @description two or more wins in a row: the next win counts 4 */
+            fire: boolean;
+            /** @description games counted */
+            games: number;
+            withdrawn: boolean;
         };
         League: {
             id: string;
@@ -5407,6 +5436,19 @@ export interface operations {
                     ruleset?: "classic" | "mutators";
                     /** @description most entrants this tournament accepts; at most the server's TOURNAMENT_MAX_ENTRANTS, which is the default */
                     maxEntrants?: number;
+                } | {
+                    name: string;
+                    /** @enum {string} */
+                    format: "arena";
+                    /** @description how long pairings are made, from the start (1-720) */
+                    minutes: number;
+                    /**
+                     * @default classic
+                     * @enum {string}
+                     */
+                    ruleset?: "classic" | "mutators";
+                    /** @description most entrants this tournament accepts; at most the server's TOURNAMENT_MAX_ENTRANTS, which is the default */
+                    maxEntrants?: number;
                 };
             };
         };
@@ -5737,16 +5779,8 @@ export interface operations {
                         status: "open" | "running" | "finished";
                         round: number;
                         rounds: number;
-                        standings: {
-                            rank: number;
-                            playerId: string;
-                            name: string;
-                            rating: number;
-                            score: number;
-                            buchholz: number;
-                            sonnebornBerger: number;
-                            withdrawn: boolean;
-                        }[];
+                        /** @description a swiss's rows (score, Buchholz, Sonneborn-Berger) or an arena's (score, streak) */
+                        standings: (components["schemas"]["SwissStanding"] | components["schemas"]["ArenaStanding"])[];
                     };
                 };
             };
@@ -5790,6 +5824,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @description swiss rounds; empty for an arena */
                         rounds: {
                             round: number;
                             bye: string | null;
@@ -5807,6 +5842,23 @@ export interface operations {
                                 url: string;
                             }[];
                         }[];
+                        /** @description arena: every game in the order paired; those with a null outcome are under way */
+                        games?: {
+                            /** @description moves first */
+                            first: string;
+                            second: string;
+                            gameId: string;
+                            /**
+                             * @description null while the game is played
+                             * @enum {string|null}
+                             */
+                            outcome: "first" | "second" | "draw" | null;
+                            pairedAt: string;
+                            /** @description absolute URL on this service */
+                            url: string;
+                        }[];
+                        /** @description arena: player ids waiting for an opponent, longest-waiting first */
+                        waiting?: string[];
                     };
                 };
             };
@@ -5853,6 +5905,15 @@ export interface operations {
             };
             /** @description problem: `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_your_turn`, `game_over`, `game_not_finished`, `already_joined`, `conflict` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -125,13 +125,13 @@ export const DATA_SCHEMAS = {
   }),
   "tournament.started": z.object({
     tournament_id: tournamentId,
-    rounds: z.number().int().min(1),
+    rounds: z.number().int().min(0).describe("swiss: the number of rounds; 0 for an arena"),
     entrants: z.number().int().min(2),
     url: z.string().describe("the tournament"),
   }),
   "tournament.paired": z.object({
     tournament_id: tournamentId,
-    round: z.number().int().min(1),
+    round: z.number().int().min(1).describe("swiss: the round; arena: the entrant's game number in the arena"),
     player_id: z.string(),
     game_id: gameId.nullable().describe("null when the entrant has this round's bye"),
     seat: seat.nullable().describe("the entrant's seat in the game; null for a bye"),
@@ -199,12 +199,12 @@ const META: Record<EventName, EntryMeta> = {
     description: "Once, when the human plays the hosted agent challenge: the verified result.",
     sequenced: false,
   },
-  "tournament.started": { description: "Once, when a tournament's entries close and round 1 is paired.", sequenced: false },
+  "tournament.started": { description: "Once, when a swiss's entries close and round 1 is paired, or an arena's clock starts.", sequenced: false },
   "tournament.paired": {
-    description: "Each round, to one entrant: the game id, their seat, whether they move first and the links to play it with their entrant token (or their bye).",
+    description: "Each round (swiss) or each game (arena), to one entrant: the game id, their seat, whether they move first and the links to play it with their entrant token (or their bye).",
     sequenced: false,
   },
-  "tournament.finished": { description: "Once, when the last round's last game is counted: the final standings.", sequenced: false },
+  "tournament.finished": { description: "Once, when the last round's last game is counted (swiss) or the last game after the end (arena): the final standings.", sequenced: false },
   "league.finished": { description: "Once, when a duplicate league's last game is counted: the final Bradley-Terry standings.", sequenced: false },
 };
 

@@ -218,6 +218,20 @@ export interface CommunityRecord {
 /** A played or running game of a tournament round: seats by player id, `first` moves first (seat A). */
 export interface TournamentGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" }
 
+/** An arena game: when it was paired, and when each side had become free (for the wait it took). */
+export interface ArenaGame extends TournamentGame { pairedAt: string; freeSince: [string, string] }
+
+/** What an arena adds to the tournament document: its length, its end once started, the waiting pool, its games. */
+export interface TournamentArena {
+  minutes: number;
+  /** Start + minutes: no pairing after it; games under way then still count. */
+  endsAt?: string;
+  /** Entrants free to play, longest-waiting first, each with the time it became free. */
+  waiting: { playerId: string; since: string }[];
+  /** Every game in the order paired; a player has at most one without an outcome. */
+  games: ArenaGame[];
+}
+
 /** An entrant; a withdrawn one keeps their results and is paired no more. */
 export interface TournamentEntrant {
   playerId: string;
@@ -239,7 +253,8 @@ export interface TournamentEntrant {
 export interface TournamentRecord {
   id: string;
   name: string;
-  format: "swiss";
+  format: "swiss" | "arena";
+  /** Swiss: the number of rounds; 0 for an arena. */
   rounds: number;
   ruleset: GameRecord["ruleset"];
   status: "open" | "running" | "finished";
@@ -252,7 +267,9 @@ export interface TournamentRecord {
   /** 1 when created; each replace stores `version + 1` of the one it read. */
   version: number;
   entrants: TournamentEntrant[];
+  /** Swiss rounds; empty for an arena. */
   played: { games: TournamentGame[]; bye?: string }[];
+  arena?: TournamentArena;
 }
 
 /** A game of a league deal: `first` takes the seat the seed makes the first mover. */

@@ -3,6 +3,7 @@ export * from "./swiss";
 export * from "./trf";
 export * from "./arena";
 export { TournamentService, standingRows, tournamentChannel } from "./service";
+export { ArenaService, arenaStandingRows } from "./arena-service";
 export { tournamentsRouter } from "./routes";
 export { JoinCaps, type JoinLimits } from "./join-caps";
-export { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery } from "./schemas";
+export { CreateArenaBody, CreateSwissBody, CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery } from "./schemas";

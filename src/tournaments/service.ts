@@ -14,6 +14,7 @@ import { isBotId } from "../bots/ids";
 import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
 import { exportTrf } from "./trf";
 import { countAbsence, noShowOf } from "./absence";
+import { ArenaService, arenaStandingRows } from "./arena-service";
 import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
 import type { EmittedEvent } from "../events";
 import type { EventData } from "../events/catalog";
@@ -27,7 +28,7 @@ export const newTournamentId = (): string => `t_${randomBytes(9).toString("base6
 export class TournamentService {
   constructor(
     private readonly store: TournamentsPort & Pick<GamesPort, "getGame">,
-    private readonly gameService: Pick<GameService, "createForTournamentRound">,
+    private readonly gameService: Pick<GameService, "createForTournamentRound" | "createForTournament">,
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
     private readonly emit: (e: EmittedEvent) => void = () => {},
@@ -38,12 +39,43 @@ export class TournamentService {
     private readonly turnSeconds = 120,
   ) {}
 
+  /** Arena tournaments (arena-service.ts); each public method below hands an arena to it. */
+  private arenaService?: ArenaService;
+  private get arena(): ArenaService {
+    return (this.arenaService ??= new ArenaService({
+      store: this.store, gameService: this.gameService, players: this.players, baseUrl: this.baseUrl, emit: this.emit,
+      change: (id, edit) => this.change(id, edit), capOf: (t) => this.capOf(t), turnSeconds: this.turnSeconds,
+    }));
+  }
+
+  /** A tournament's format never changes: known ones are not read again (an arena's document is read whole). */
+  private readonly formats = new Map<string, TournamentRecord["format"]>();
+  private async isArena(id: string): Promise<boolean> {
+    let format = this.formats.get(id);
+    if (!format) {
+      format = (await this.get(id)).format;
+      if (this.formats.size >= 10_000) this.formats.clear();
+      this.formats.set(id, format);
+    }
+    return format === "arena";
+  }
+
+  /** Stops the arenas' end timers of this process (their ends are still driven by `endsAt` after a restart). */
+  stop(): void {
+    this.arenaService?.stop();
+  }
+
   async create(body: CreateTournamentBody) {
     if (body.maxEntrants !== undefined && body.maxEntrants > this.maxEntrants) {
       throw new AppError("bad_request", `maxEntrants is at most ${this.maxEntrants} on this server (TOURNAMENT_MAX_ENTRANTS)`);
     }
     const at = new Date().toISOString();
     const directorToken = newPlayerToken();
+    if (body.format === "arena") {
+      const t = this.arena.newRecord(body, { id: newTournamentId(), createdAt: at, updatedAt: at, directorTokenHash: sha256Hex(directorToken) });
+      await this.store.createTournament(t);
+      return { tournament: this.view(t), directorToken };
+    }
     const t: TournamentRecord = {
       id: newTournamentId(), name: body.name, format: "swiss", rounds: body.rounds, ruleset: body.ruleset,
       status: "open", createdAt: at, updatedAt: at, version: 1, entrants: [], played: [],
@@ -64,6 +96,10 @@ export class TournamentService {
 
   /** Enters a player (a guest by name, or a profile by id and secret); the token answered is their seat token. */
   async join(id: string, body: JoinTournamentBody) {
+    if (await this.isArena(id)) {
+      const { t, playerId, playerToken } = await this.arena.join(id, body);
+      return { tournament: this.view(t), playerId, playerToken };
+    }
     const { player } = await this.players.resolve(body.player, body.name);
     const token = newPlayerToken();
     const t = await this.change(id, (t) => {
@@ -78,6 +114,7 @@ export class TournamentService {
 
   /** Withdraws the token's entrant: their results stay, they are paired no more. */
   async withdraw(id: string, token: string) {
+    if (await this.isArena(id)) return this.view(await this.arena.withdraw(id, token));
     const t = await this.change(id, (t) => {
       const e = this.entrantOf(t, token);
       if (t.status === "finished") throw new AppError("conflict", "the tournament has finished");
@@ -88,6 +125,7 @@ export class TournamentService {
 
   /** Closes entries and pairs round 1 (the director token only). */
   async start(id: string, token: string) {
+    if (await this.isArena(id)) return this.view(await this.arena.start(id, token));
     const t = await this.change(id, (t) => {
       if (!sameHash(t.directorTokenHash, sha256Hex(token))) throw new AppError("forbidden", "only the tournament's director token may start it");
       if (t.status !== "open") throw new AppError("conflict", "the tournament has already started");
@@ -107,6 +145,7 @@ export class TournamentService {
   /** Counts a finished game of a tournament once, then pairs the next round when this one is complete. */
   async onGameFinished(game: GameRecord): Promise<void> {
     if (!game.tournamentId) return;
+    if (await this.isArena(game.tournamentId)) return this.arena.onGameFinished(game);
     let next: "paired" | "finished" | null = null;
     const t = await this.change(game.tournamentId, (t) => {
       next = null;
@@ -131,6 +170,7 @@ export class TournamentService {
    */
   async reconcile(id: string): Promise<void> {
     const t = await this.get(id);
+    if (t.format === "arena") return this.arena.reconcile(t);
     if (t.status !== "running") return;
     await this.createGames(t);
     for (const g of t.played.at(-1)?.games ?? []) {
@@ -149,11 +189,13 @@ export class TournamentService {
 
   async standings(id: string) {
     const t = await this.get(id);
+    if (t.format === "arena") return { id: t.id, status: t.status, round: 0, rounds: 0, standings: arenaStandingRows(t) };
     return { id: t.id, status: t.status, round: t.played.length, rounds: t.rounds, standings: standingRows(t) };
   }
 
   async games(id: string) {
     const t = await this.get(id);
+    if (t.format === "arena") return this.arena.games(t);
     return {
       id: t.id,
       rounds: t.played.map((r, i) => ({
@@ -166,6 +208,7 @@ export class TournamentService {
 
   async trf(id: string): Promise<string> {
     const t = await this.get(id);
+    if (t.format === "arena") throw new AppError("conflict", "TRF reports are for swiss tournaments; an arena's games are on /games");
     return exportTrf(t.name, t.rounds, swissPlayers(t), swissRounds(t));
   }
 
@@ -268,7 +311,7 @@ export class TournamentService {
   private view(t: TournamentRecord) {
     return {
       id: t.id, name: t.name, format: t.format, ruleset: t.ruleset, rounds: t.rounds, round: t.played.length,
-      status: t.status, createdAt: t.createdAt, maxEntrants: this.capOf(t),
+      status: t.status, createdAt: t.createdAt, maxEntrants: this.capOf(t), minutes: t.arena?.minutes ?? null, endsAt: t.arena?.endsAt ?? null,
       entrants: t.entrants.map((e) => ({ playerId: e.playerId, name: e.name, rating: e.rating, withdrawn: Boolean(e.withdrawn) })),
       urls: {
         self: `${this.baseUrl}/api/v1/tournaments/${t.id}`,

@@ -119,6 +119,28 @@ describe("Integration: MCP", function () {
     assert.equal(refused.isError, true);
   });
 
+  it("creates and starts an arena through the same tournament tools, and refuses a bad arena body", async () => {
+    const created = await mcp.ok("create_tournament", { name: "Mcp arena", format: "arena", minutes: 15 });
+    assert.deepEqual([created.tournament.format, created.tournament.minutes, created.tournament.rounds], ["arena", 15, 0]);
+    const id = created.tournament.id as string;
+    await mcp.ok("join_tournament", { tournament_id: id, name: "Ann" });
+    await mcp.ok("join_tournament", { tournament_id: id, name: "Ben" });
+    const started = await mcp.ok("start_tournament", { tournament_id: id, director_token: created.directorToken });
+    assert.equal(started.status, "running");
+    assert.ok(started.endsAt);
+    // Entries stay open while an arena runs.
+    await mcp.ok("join_tournament", { tournament_id: id, name: "Cal" });
+    const games = await mcp.ok("tournament_games", { tournament_id: id });
+    assert.equal(games.games.length, 1);
+    assert.deepEqual(games.waiting.length, 1);
+    const table = await mcp.ok("tournament_standings", { tournament_id: id });
+    assert.deepEqual(table.standings.map((r: { games: number; fire: boolean }) => [r.games, r.fire]), [[0, false], [0, false], [0, false]]);
+    for (const bad of [{ name: "No length", format: "arena" }, { name: "Both", format: "arena", minutes: 5, rounds: 2 }, { name: "Swiss", minutes: 5 }]) {
+      const refused = await mcp.raw("create_tournament", bad);
+      assert.equal(refused.isError, true, JSON.stringify(bad));
+    }
+  });
+
   it("plays a full game against the house when sync and move are looped, then serves its replay and record", async () => {
     const created = await mcp.ok("create_game", { opponent: "house", level: "easy", name: "Mcp Agent" });
     assert.equal(created.game.status, "active");

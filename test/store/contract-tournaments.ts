@@ -33,6 +33,27 @@ export function tournamentsContract(store: PortRef<TournamentsPort>): void {
       assert.deepEqual((await store().listTournaments(2)).map((t) => t.id), ["T2", "T3"]);
     });
 
+    it("keeps an arena's document whole: its end, waiting pool and games", async function () {
+      const t: TournamentRecord = {
+        ...tournament("A1", 0), format: "arena", rounds: 0, status: "running", played: [],
+        arena: {
+          minutes: 30, endsAt: at(30), waiting: [{ playerId: "P2", since: at(3) }],
+          games: [
+            { first: "P1", second: "P2", gameId: "G1", outcome: "first", pairedAt: at(1), freeSince: [at(0), at(0)] },
+            { first: "P3", second: "P1", gameId: "G2", pairedAt: at(3), freeSince: [at(2), at(3)] },
+          ],
+        },
+      };
+      await store().createTournament(t);
+      assert.deepEqual(await store().getTournament("A1"), t);
+      const next = structuredClone(t);
+      next.version = 2;
+      next.arena!.games[1].outcome = "draw";
+      next.arena!.waiting.push({ playerId: "P3", since: at(4) });
+      assert.equal(await store().replaceTournamentIf(next), true);
+      assert.deepEqual(await store().getTournament("A1"), next);
+    });
+
     it("replaces a tournament only from the version it was read at", async function () {
       const t = tournament("T1", 0);
       await store().createTournament(t);

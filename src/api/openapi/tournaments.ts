@@ -12,10 +12,12 @@ const outcome = z.enum(["first", "second", "draw"]).nullable().describe("null wh
 export const Tournament = z.object({
   id: z.string(),
   name: z.string(),
-  format: z.literal("swiss"),
+  format: z.enum(["swiss", "arena"]),
   ruleset: z.enum(["classic", "mutators"]),
-  rounds: int,
-  round: int.describe("rounds paired so far"),
+  rounds: int.describe("swiss: the number of rounds; 0 for an arena"),
+  round: int.describe("swiss: rounds paired so far; 0 for an arena"),
+  minutes: int.nullable().describe("arena: its length in minutes; null for a swiss"),
+  endsAt: z.string().nullable().describe("arena: when pairing stops (set at the start); games under way then still count"),
   status: z.enum(["open", "running", "finished"]),
   createdAt: z.string(),
   maxEntrants: int.describe("most entrants it accepts"),
@@ -38,10 +40,19 @@ export const Standings = z.object({
   status: z.enum(["open", "running", "finished"]),
   round: int,
   rounds: int,
-  standings: z.array(z.object({
-    rank: int, playerId: z.string(), name: z.string(), rating: int, score: z.number(),
-    buchholz: z.number(), sonnebornBerger: z.number(), withdrawn: z.boolean(),
-  })),
+  standings: z.array(z.union([
+    z.object({
+      rank: int, playerId: z.string(), name: z.string(), rating: int, score: z.number(),
+      buchholz: z.number(), sonnebornBerger: z.number(), withdrawn: z.boolean(),
+    }).meta({ id: "SwissStanding" }),
+    z.object({
+      rank: int, playerId: z.string(), name: z.string(), rating: int, score: z.number(),
+      streak: int.describe("wins in a row up to now"),
+      fire: z.boolean().describe("two or more wins in a row: the next win counts 4"),
+      games: int.describe("games counted"),
+      withdrawn: z.boolean(),
+    }).meta({ id: "ArenaStanding" }),
+  ])).describe("a swiss's rows (score, Buchholz, Sonneborn-Berger) or an arena's (score, streak)"),
 });
 export const Games = z.object({
   id: z.string(),
@@ -49,7 +60,11 @@ export const Games = z.object({
     round: int,
     bye: z.string().nullable(),
     games: z.array(z.object({ first: z.string().describe("moves first"), second: z.string(), gameId: z.string(), outcome, url })),
-  })),
+  })).describe("swiss rounds; empty for an arena"),
+  games: z.array(z.object({
+    first: z.string().describe("moves first"), second: z.string(), gameId: z.string(), outcome, pairedAt: z.string(), url,
+  })).optional().describe("arena: every game in the order paired; those with a null outcome are under way"),
+  waiting: z.array(z.string()).optional().describe("arena: player ids waiting for an opponent, longest-waiting first"),
 });
 
 const json = (schema: z.ZodType, description = "OK") => ({ description, content: { "application/json": { schema } } });
@@ -62,7 +77,7 @@ export function tournamentOps(problems: Problems): RouteConfig[] {
     ({ method, path, tags: ["tournaments"], operationId, responses: {}, ...rest });
   return [
     op("post", "/tournaments", "createTournament", {
-      description: "A swiss tournament, open for entries until its director starts it.",
+      description: "A swiss tournament (`rounds`), open for entries until its director starts it, or an arena (`format: \"arena\"`, `minutes`), open for entries until its time is up.",
       request: { body: { content: { "application/json": { schema: CreateTournamentBody } } } },
       responses: { 201: json(CreatedTournament, "created"), ...problems(400) },
     }),
@@ -74,27 +89,27 @@ export function tournamentOps(problems: Problems): RouteConfig[] {
       responses: { 201: json(JoinedTournament, "entered"), ...problems(400, 401, 404, 409, 429) },
     }),
     op("post", "/tournaments/{id}/start", "startTournament", {
-      description: "Closes entries and pairs round 1 (the director token).",
+      description: "Swiss: closes entries and pairs round 1. Arena: starts the clock and pairs the entrants (the director token).",
       security: bearer,
       request: { params },
       responses: { 200: json(Tournament), ...problems(401, 403, 404, 409) },
     }),
     op("post", "/tournaments/{id}/withdraw", "withdrawFromTournament", {
-      description: "The entrant's results stay; they are paired no more.",
+      description: "The entrant's results stay; they are paired no more (an arena game under way still finishes and counts).",
       security: bearer,
       request: { params },
       responses: { 200: json(Tournament), ...problems(401, 404, 409) },
     }),
     op("get", "/tournaments/{id}/standings", "getTournamentStandings", {
-      description: "Score, then Buchholz, then Sonneborn-Berger, then rating.",
+      description: "Swiss: score, then Buchholz, then Sonneborn-Berger, then rating. Arena: score, then rating.",
       request: { params },
       responses: { 200: json(Standings), ...problems(404) },
     }),
     op("get", "/tournaments/{id}/games", "getTournamentGames", { request: { params }, responses: { 200: json(Games), ...problems(404) } }),
     op("get", "/tournaments/{id}/trf", "getTournamentTrf", {
-      description: "FIDE TRF-16 report; player names are player ids.",
+      description: "FIDE TRF-16 report of a swiss; player names are player ids. An arena has none (409).",
       request: { params },
-      responses: { 200: { description: "TRF-16 text", content: { "text/plain": { schema: z.string() } } }, ...problems(404) },
+      responses: { 200: { description: "TRF-16 text", content: { "text/plain": { schema: z.string() } } }, ...problems(404, 409) },
     }),
   ];
 }
