@@ -1278,6 +1278,10 @@ export interface components {
             moves: string[];
             /** @description sha256 commitment of the seed */
             commitment: string;
+            /** @description the tournament this game is a pairing of (its results count there; no rematch is offered) */
+            tournamentId: string | null;
+            /** @description the duplicate league this game is a deal of (no rematch is offered) */
+            leagueId: string | null;
             /** @description ISO 8601 time */
             createdAt: string;
             /** @description ISO 8601 time */

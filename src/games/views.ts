@@ -155,6 +155,8 @@ export function gameRecordBody(ctx: GameContext, baseUrl: string) {
     pile: v?.pile ?? null,
     moves: f.moves.map((m) => m.notation),
     commitment: r.commitment,
+    tournamentId: r.tournamentId ?? null,
+    leagueId: r.leagueId ?? null,
     createdAt: r.createdAt,
     startedAt: r.startedAt ?? null,
     lastMoveAt: r.lastMoveAt ?? null,

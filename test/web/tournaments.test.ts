@@ -107,6 +107,10 @@ describe("Browser: tournaments", function () {
     await benGame.click("#resign");
     await benGame.click("#resign-confirm");
     await benGame.waitForSelector("body[data-status='finished']");
+    // A tournament game offers no rematch (the pairings decide who meets next) and leads back to its tournament.
+    await benGame.waitForSelector(`#end-links a[href='/tournaments/${id}']`);
+    assert.equal(await benGame.isVisible("#rematch"), false);
+    assert.equal(await benGame.textContent("#rematch-status"), "");
 
     // Both tournament pages count it live, and round 2 is paired on them at once.
     for (const page of [ann, ben]) {

@@ -83,6 +83,8 @@ export const GameRecord = z
     pile: int.nullable(),
     moves: z.array(z.string()).describe("notations of the placements so far"),
     commitment: z.string().describe("sha256 commitment of the seed"),
+    tournamentId: z.string().nullable().describe("the tournament this game is a pairing of (its results count there; no rematch is offered)"),
+    leagueId: z.string().nullable().describe("the duplicate league this game is a deal of (no rematch is offered)"),
     createdAt: time,
     startedAt: time.nullable(),
     lastMoveAt: time.nullable(),

@@ -89,7 +89,9 @@ export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string
   if (!ctx.mySeat || !ctx.seat) return;
   const seat = ctx.seat;
   void ctx.record().then((record) => {
-    // The server says whether the game offers one (not a tournament's, not an aborted one): the seat view's `rematch`.
+    // A tournament's or a league's game offers none: its pairings decide who meets next.
+    if (record.tournamentId) $("#end-links").append(" · ", el("a", { href: `/tournaments/${encodeURIComponent(record.tournamentId)}`, text: "Back to the tournament" }));
+    if (record.tournamentId || record.leagueId) return;
     if (record.opponent === "friend" || record.opponent === "quick") rematchOffer = new RematchOffer(ctx.gameId, seat, ctx.send);
     else button.hidden = false;
   }, () => undefined);
