@@ -638,10 +638,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private refresh() {
     if (!this.projector) return; // nobody has joined yet (onJoin)
     this.projector.project(this.ctx, this.connected, this.timers.deadlineMs);
+    // Corked before anything is sent: a seat's `hand`, the patch and the mover's `moved` (sent later in this
+    // turn) leave in one write per client.
+    corkForThisTurn(this.clients);
     // While a finishing action settles the room shows the game before it: hands wait for the end.
     if (!this.settling || this.status() === "finished") deliverHands(this.ctx.engine, this.clients);
-    // The mover's `moved` follows in this turn: the patch and the acknowledgement leave in one write.
-    corkForThisTurn(this.clients);
     this.broadcastPatch();
   }
 
