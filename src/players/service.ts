@@ -33,6 +33,25 @@ export class PlayerService {
 
   /** The profile named by `ref` (checked against its secret), or a new guest profile. */
   async resolve(ref: PlayerRef | undefined, name: string | undefined): Promise<Resolved> {
+    return this.resolveAnd(ref, name, (p) => this.store.createPlayer(p));
+  }
+
+  /**
+   * Like resolve, but a new guest profile is stored by `store` together with what it is made for (the game
+   * its seat is in, GamesPort.createGame), in one durable write; `store` is called again with a fresh id
+   * when the profile's id was taken.
+   */
+  async resolveWith(ref: PlayerRef | undefined, name: string | undefined, store: (guest: PlayerRecord | null, player: PlayerRecord) => Promise<void>): Promise<Resolved> {
+    let stored = false;
+    const resolved = await this.resolveAnd(ref, name, async (p) => {
+      await store(p, p);
+      stored = true;
+    });
+    if (!stored) await store(null, resolved.player);
+    return resolved;
+  }
+
+  private async resolveAnd(ref: PlayerRef | undefined, name: string | undefined, insertGuest: (p: PlayerRecord) => Promise<void>): Promise<Resolved> {
     if (ref) {
       const p = await this.store.getPlayer(ref.id);
       if (!p || !sameHash(p.secretHash, sha256Hex(ref.secret))) throw new AppError("unauthorized", "unknown player id or wrong player secret");
@@ -60,7 +79,7 @@ export class PlayerService {
       createdAt: at,
       updatedAt: at,
     });
-    const player = await insertWithFreshId(this.newId, guest, (p) => this.store.createPlayer(p));
+    const player = await insertWithFreshId(this.newId, guest, insertGuest);
     return { player, secret };
   }
 

@@ -291,7 +291,13 @@ export interface StoreLifecycle {
 
 /** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
 export interface GamesPort {
-  createGame(game: GameRecord): Promise<void>;
+  /**
+   * Stores a new game with the new profiles its seats refer to (a guest made for its creator's seat), so that
+   * a set-up pays one durable write for both. SQLite writes them in one transaction: a taken id of any of them
+   * (a duplicate-key error) stores none. MongoDB inserts the profiles first, each atomic on its own: a game
+   * is never stored without its seats' profiles, and a failure after them leaves profiles no game refers to.
+   */
+  createGame(game: GameRecord, players?: readonly PlayerRecord[]): Promise<void>;
   getGame(id: string): Promise<GameRecord | null>;
   /** Shallow-merges the patch and bumps updatedAt. */
   updateGame(id: string, patch: Partial<GameRecord>): Promise<void>;

@@ -101,7 +101,10 @@ export class MongoStore implements Store {
     return (await model.updateOne(expectationFilter(keyField, key, expected), patchUpdate(patch, keyField, true), DURABLY).exec()).matchedCount > 0;
   }
 
-  async createGame(game: GameRecord): Promise<void> {
+  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
+    // No multi-document transaction (that needs a replica set): the profiles first, so a game never refers to
+    // a profile that is not stored.
+    for (const p of players) await this.insert(this.m.players, p);
     await this.games.create(game);
   }
   async getGame(id: string): Promise<GameRecord | null> {

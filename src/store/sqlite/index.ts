@@ -217,10 +217,12 @@ export class SqliteStore implements Store {
     return this.condition.health(() => this.durable(() => this.st.probe.run(nowIso())));
   }
 
-  async createGame(game: GameRecord): Promise<void> {
-    return this.durable(() => {
+  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
+    const insert = () => {
+      for (const p of players) this.st.insertPlayer.run(playerRow(p));
       this.st.insertGame.run(gameRow(game));
-    });
+    };
+    return this.durable(players.length === 0 ? insert : () => this.atomically(insert));
   }
   async getGame(id: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
