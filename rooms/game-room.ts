@@ -51,6 +51,24 @@ interface Performed { move?: MoveRecord; settled: Promise<void>; hand?: SeatHand
 const SETTLED: Promise<void> = Promise.resolve();
 const NO_HAND: SeatHand = { cards: [], legal: [] };
 
+/**
+ * What an accepted move owes to others than its clients (its metrics, waking long-polls, its events), run
+ * after the current turn, so that the turn's socket writes (the patch and the mover's acknowledgement, uncorked
+ * at its end) are not held up by it. In order and never dropped: the queue is drained by one setImmediate,
+ * and an event that must be durable is recorded by the dispatcher as before (src/events).
+ */
+const afterTurn: Array<() => void> = [];
+
+function afterThisTurn(fn: () => void): void {
+  if (afterTurn.length === 0) setImmediate(runAfterTurn);
+  afterTurn.push(fn);
+}
+
+function runAfterTurn(): void {
+  const due = afterTurn.splice(0);
+  for (const fn of due) fn();
+}
+
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 export const NO_PATCH_TIMER = 2 ** 31 - 1;
 
@@ -377,7 +395,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       if (!stored.ok) return stored;
       // The engine holds the game's facts; the record keeps only the times they happened.
       const updated = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
-      this.count(action, started, updated);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.later(() => this.count(action, seconds, updated));
       // Before anything is projected: the sender's client then gets no separate `hand` for this move.
       const hand = from && expectTurn ? acknowledgedHand(from, updated.engine!, expectTurn) : undefined;
       if (finishing) {
@@ -391,8 +410,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
         return { ok: true, value: { move: result.move, settled, hand } };
       }
       this.ctx = updated;
-      // 4. project (with the new clocks), 5. publish, 6. emit
-      traced("room.announce", {}, () => this.announce(result.move));
+      // 4. project (with the new clocks): the patch leaves with the acknowledgement. 5. publish and 6. emit
+      // wait until this turn's socket writes are done: nobody waits on them for this move's answer.
+      traced("room.announce", {}, () => this.afterChange());
+      this.later(() => {
+        this.publishOf(updated);
+        this.emitAfter(result.move, updated);
+      });
       return { ok: true, value: { move: result.move, settled: SETTLED, hand } };
     }));
   }
@@ -430,11 +454,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     return fail("unavailable", "the change could not be stored, so it was not made; retry");
   }
 
-  private emitAfter(move: MoveRecord | undefined) {
+  private emitAfter(move: MoveRecord | undefined, ctx: GameContext = this.ctx) {
     const { baseUrl } = this.deps;
-    const ctx = this.ctx;
     if (move) this.emit("game.move", () => moveEvent(ctx, move.n - 1));
-    if (this.status() === "finished") {
+    if (factsOf(ctx).status === "finished") {
       this.emit("game.finished", () => finishedEvent(ctx, baseUrl));
       for (const seat of ["A", "B"] as const) if (ctx.record.seats[seat] && ctx.record.seats[seat].kind !== "house") this.emit("game.turn", () => turnEvent(ctx, seat, baseUrl));
     } else if (move && ctx.engine) {
@@ -448,10 +471,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (this.deps.listens(this.roomId, name)) this.deps.events.emit(build());
   }
 
-  /** Counts an accepted action of `ctx`, the context it produced. */
-  private count(action: Action, started: bigint, ctx: GameContext) {
+  /** Counts an accepted action of `ctx`, the context it produced, which took `seconds` from its dequeue to its store. */
+  private count(action: Action, seconds: number, ctx: GameContext) {
     const { metrics } = this.deps;
-    metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    metrics.moveSeconds.observe(seconds);
     if (action.kind === "place") metrics.moves.inc({ player: ctx.record.seats[ctx.engine?.moves.at(-1)?.seat ?? "A"]?.kind ?? "human" });
     const f = factsOf(ctx);
     if (f.status === "finished") metrics.gamesFinished.inc({ decided_by: f.decidedBy ?? "unknown" });
@@ -647,7 +670,22 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   }
 
   private publish() {
-    const f = factsOf(this.ctx);
+    this.publishOf(this.ctx);
+  }
+
+  /** Runs `fn` after this turn's socket writes (afterThisTurn); a failure is logged, the others still run. */
+  private later(fn: () => void) {
+    afterThisTurn(() => {
+      try {
+        fn();
+      } catch (err) {
+        this.deps.log.error({ err, gameId: this.roomId }, "work after a move failed");
+      }
+    });
+  }
+
+  private publishOf(ctx: GameContext) {
+    const f = factsOf(ctx);
     this.deps.publishChange(this.roomId, { moveCount: f.moveCount, status: f.status });
   }
 
