@@ -20,7 +20,7 @@ import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
-import type { GameRecord, StoredAction } from "../src/store/port";
+import type { GameRecord, PlayerUpdate, StoredAction } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { corkForThisTurn } from "../src/transport";
 import { traced } from "../src/tracing";
@@ -79,6 +79,11 @@ const MESSAGES_PER_SECOND = 20;
 
 /** How long a finished room waits for a rematch between two seats that stay connected. */
 const REMATCH_HOLD_MS = 10 * 60_000;
+
+/** A write refused because one of its profiles changed since it was read (GameWrite.players): read again. */
+const STALE = fail("unavailable", "a player's profile changed meanwhile; retry");
+/** A finish whose profiles keep changing under it is rated on its own after this many tries (storeFinish). */
+const FINISH_ATTEMPTS = 5;
 
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
@@ -389,8 +394,9 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       const next = commit(this.ctx, result, at);
       const patch = recordChanges(this.ctx, next, at);
       const finishing = patch.status === "finished";
-      // Ratings before the record says "finished": if the process dies in between, the resumed room
-      // finishes the game again (reconcile), and rating is idempotent per game.
+      // The record says "finished" only with its ratings (storeFinish: one commit on SQLite, after them on
+      // MongoDB): if the process dies before, the resumed room finishes the game again (reconcile), and rating
+      // is idempotent per game.
       const stored = await this.write([{ gameId: this.roomId, index, action, at }], finishing ? beforeFinish(patch) : patch);
       if (!stored.ok) return stored;
       // The engine holds the game's facts; the record keeps only the times they happened.
@@ -421,12 +427,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     }));
   }
 
-  /** The rest of a finishing action: ratings, the record marked finished, then the room shows it to everyone. */
+  /** The rest of a finishing action: ratings and the record marked finished, then the room shows it to everyone. */
   private async settleFinish(finished: GameContext, patch: Partial<GameRecord>, move: MoveRecord | undefined): Promise<void> {
-    await this.rate(finished);
     // Not stored (already logged by write): the log holds the finishing action and the engine is the game's
     // truth, so the room still shows the end, and whichever process opens the game next stores it (reconcile).
-    await this.write([], patch);
+    await this.storeFinish(finished, patch);
     this.ctx = finished;
     this.followRematch();
     this.announce(move);
@@ -440,11 +445,35 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.emitAfter(move);
   }
 
+  /**
+   * The record marked finished and the seats' ratings in one write of the group commit (GameWrite.players),
+   * the profiles read again when one changed meanwhile (another game of the same player finishing). A rating
+   * that cannot be computed is logged and the game is finished without it, as a failed rating always was.
+   */
+  private async storeFinish(finished: GameContext, patch: Partial<GameRecord>): Promise<void> {
+    for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt++) {
+      let players: PlayerUpdate[] = [];
+      if (finished.engine) {
+        try {
+          players = await this.deps.players.resultUpdates(this.asStored(finished), finished.engine.champions);
+        } catch (e) {
+          this.deps.log.error({ err: e }, "rating update failed");
+        }
+      }
+      if ((await this.write([], patch, players)) !== STALE) return;
+    }
+    // Kept meeting newer profiles: the ratings on their own (retried from fresh reads), then the record.
+    await this.rate(finished);
+    await this.write([], patch);
+  }
+
   /** Stores actions and record fields through the process's group commit; a refusal when not stored. */
-  private async write(actions: StoredAction[], patch: Partial<GameRecord>): Promise<Outcome<null>> {
+  private async write(actions: StoredAction[], patch: Partial<GameRecord>, players?: PlayerUpdate[]): Promise<Outcome<null>> {
     try {
-      const result = await traced("store.commit", { "store.actions": actions.length }, () => this.deps.commit({ gameId: this.roomId, actions, patch, ownerEpoch: this.epoch }));
+      const write = { gameId: this.roomId, actions, patch, ownerEpoch: this.epoch, ...(players?.length ? { players } : {}) };
+      const result = await traced("store.commit", { "store.actions": actions.length }, () => this.deps.commit(write));
       if (result === "committed") return { ok: true, value: null };
+      if (result === "stale") return STALE;
       // The fence refused it (or another room wrote this index): the game is held elsewhere now.
       this.deps.fence.moved(this.roomId, this.epoch);
       return MOVED;

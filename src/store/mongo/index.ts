@@ -159,7 +159,19 @@ export class MongoStore implements Store {
     await this.games.append(a);
   }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    return this.games.commit(writes);
+    // A write's profiles first (GameWrite.players), in order, the writes in batch order as SQLite's transaction
+    // applies them; a write one of whose profiles did not hold is "stale" and left out of the batch.
+    const stale: boolean[] = [];
+    for (const w of writes) {
+      let held = true;
+      for (const u of w.players ?? []) if (held) held = await this.updatePlayerIf(u.id, u.expected, u.patch);
+      stale.push(!held);
+    }
+    if (!stale.includes(true)) return this.games.commit(writes);
+    const kept = writes.filter((_, i) => !stale[i]);
+    const results = kept.length > 0 ? await this.games.commit(kept) : [];
+    let next = 0;
+    return stale.map((s): GameWriteResult => (s ? "stale" : results[next++]));
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.games.listActions(gameId);
