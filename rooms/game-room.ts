@@ -2,7 +2,8 @@
  * One game, one room actor. The room owns the authoritative engine state of its game; every change goes
  * through `perform`, which reads top to bottom: validate, apply (pure engine), persist (the action and the
  * record fields it changes go into the process's group commit and are durable before anyone is told),
- * project (schema state, one patch), publish (wake long-poll waiters), emit (lifecycle events). The room is
+ * project (schema state, one patch), publish (wake long-poll waiters), emit (lifecycle events); a move
+ * publishes and emits after the turn's socket writes (afterThisTurn), so its acknowledgement leaves first. The room is
  * the only writer of its game's record. REST and MCP reach it through GameRoomApi (src/games/room-api.ts).
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
