@@ -2,7 +2,8 @@
  * One game, one room actor. The room owns the authoritative engine state of its game; every change goes
  * through `perform`, which reads top to bottom: validate, apply (pure engine), persist (the action and the
  * record fields it changes go into the process's group commit and are durable before anyone is told),
- * project (schema state, one patch), publish (wake long-poll waiters), emit (lifecycle events). The room is
+ * project (schema state, one patch), publish (wake long-poll waiters), emit (lifecycle events); a move
+ * publishes and emits after the turn's socket writes (afterThisTurn), so its acknowledgement leaves first. The room is
  * the only writer of its game's record. REST and MCP reach it through GameRoomApi (src/games/room-api.ts).
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
@@ -20,7 +21,7 @@ import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/games/secrets";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
-import type { GameRecord, StoredAction } from "../src/store/port";
+import type { GameRecord, PlayerUpdate, StoredAction } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { corkForThisTurn } from "../src/transport";
 import { traced } from "../src/tracing";
@@ -51,6 +52,24 @@ interface Performed { move?: MoveRecord; settled: Promise<void>; hand?: SeatHand
 const SETTLED: Promise<void> = Promise.resolve();
 const NO_HAND: SeatHand = { cards: [], legal: [] };
 
+/**
+ * What an accepted move owes to others than its clients (its metrics, waking long-polls, its events), run
+ * after the current turn, so that the turn's socket writes (the patch and the mover's acknowledgement, uncorked
+ * at its end) are not held up by it. In order and never dropped: the queue is drained by one setImmediate,
+ * and an event that must be durable is recorded by the dispatcher as before (src/events).
+ */
+const afterTurn: Array<() => void> = [];
+
+function afterThisTurn(fn: () => void): void {
+  if (afterTurn.length === 0) setImmediate(runAfterTurn);
+  afterTurn.push(fn);
+}
+
+function runAfterTurn(): void {
+  const due = afterTurn.splice(0);
+  for (const fn of due) fn();
+}
+
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 export const NO_PATCH_TIMER = 2 ** 31 - 1;
 
@@ -62,6 +81,11 @@ const MESSAGES_PER_SECOND = 20;
 
 /** How long a finished room waits for a rematch between two seats that stay connected. */
 const REMATCH_HOLD_MS = 10 * 60_000;
+
+/** A write refused because one of its profiles changed since it was read (GameWrite.players): read again. */
+const STALE = fail("unavailable", "a player's profile changed meanwhile; retry");
+/** A finish whose profiles keep changing under it is rated on its own after this many tries (storeFinish). */
+const FINISH_ATTEMPTS = 5;
 
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
@@ -372,13 +396,15 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       const next = commit(this.ctx, result, at);
       const patch = recordChanges(this.ctx, next, at);
       const finishing = patch.status === "finished";
-      // Ratings before the record says "finished": if the process dies in between, the resumed room
-      // finishes the game again (reconcile), and rating is idempotent per game.
+      // The record says "finished" only with its ratings (storeFinish: one commit on SQLite, after them on
+      // MongoDB): if the process dies before, the resumed room finishes the game again (reconcile), and rating
+      // is idempotent per game.
       const stored = await this.write([{ gameId: this.roomId, index, action, at }], finishing ? beforeFinish(patch) : patch);
       if (!stored.ok) return stored;
       // The engine holds the game's facts; the record keeps only the times they happened.
       const updated = { ...next, record: { ...next.record, lastMoveAt: patch.lastMoveAt, ...(finishing ? { finishedAt: patch.finishedAt } : {}) } };
-      this.count(action, started, updated);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.later(() => this.count(action, seconds, updated));
       // Before anything is projected: the sender's client then gets no separate `hand` for this move.
       const hand = from && expectTurn ? acknowledgedHand(from, updated.engine!, expectTurn) : undefined;
       if (finishing) {
@@ -392,18 +418,22 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
         return { ok: true, value: { move: result.move, settled, hand } };
       }
       this.ctx = updated;
-      // 4. project (with the new clocks), 5. publish, 6. emit
-      traced("room.announce", {}, () => this.announce(result.move));
+      // 4. project (with the new clocks): the patch leaves with the acknowledgement. 5. publish and 6. emit
+      // wait until this turn's socket writes are done: nobody waits on them for this move's answer.
+      traced("room.announce", {}, () => this.afterChange());
+      this.later(() => {
+        this.publishOf(updated);
+        this.emitAfter(result.move, updated);
+      });
       return { ok: true, value: { move: result.move, settled: SETTLED, hand } };
     }));
   }
 
-  /** The rest of a finishing action: ratings, the record marked finished, then the room shows it to everyone. */
+  /** The rest of a finishing action: ratings and the record marked finished, then the room shows it to everyone. */
   private async settleFinish(finished: GameContext, patch: Partial<GameRecord>, move: MoveRecord | undefined): Promise<void> {
-    await this.rate(finished);
     // Not stored (already logged by write): the log holds the finishing action and the engine is the game's
     // truth, so the room still shows the end, and whichever process opens the game next stores it (reconcile).
-    await this.write([], patch);
+    await this.storeFinish(finished, patch);
     this.ctx = finished;
     this.followRematch();
     this.announce(move);
@@ -417,11 +447,35 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.emitAfter(move);
   }
 
+  /**
+   * The record marked finished and the seats' ratings in one write of the group commit (GameWrite.players),
+   * the profiles read again when one changed meanwhile (another game of the same player finishing). A rating
+   * that cannot be computed is logged and the game is finished without it, as a failed rating always was.
+   */
+  private async storeFinish(finished: GameContext, patch: Partial<GameRecord>): Promise<void> {
+    for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt++) {
+      let players: PlayerUpdate[] = [];
+      if (finished.engine) {
+        try {
+          players = await this.deps.players.resultUpdates(this.asStored(finished), finished.engine.champions);
+        } catch (e) {
+          this.deps.log.error({ err: e }, "rating update failed");
+        }
+      }
+      if ((await this.write([], patch, players)) !== STALE) return;
+    }
+    // Kept meeting newer profiles: the ratings on their own (retried from fresh reads), then the record.
+    await this.rate(finished);
+    await this.write([], patch);
+  }
+
   /** Stores actions and record fields through the process's group commit; a refusal when not stored. */
-  private async write(actions: StoredAction[], patch: Partial<GameRecord>): Promise<Outcome<null>> {
+  private async write(actions: StoredAction[], patch: Partial<GameRecord>, players?: PlayerUpdate[]): Promise<Outcome<null>> {
     try {
-      const result = await traced("store.commit", { "store.actions": actions.length }, () => this.deps.commit({ gameId: this.roomId, actions, patch, ownerEpoch: this.epoch }));
+      const write = { gameId: this.roomId, actions, patch, ownerEpoch: this.epoch, ...(players?.length ? { players } : {}) };
+      const result = await traced("store.commit", { "store.actions": actions.length }, () => this.deps.commit(write));
       if (result === "committed") return { ok: true, value: null };
+      if (result === "stale") return STALE;
       // The fence refused it (or another room wrote this index): the game is held elsewhere now.
       this.deps.fence.moved(this.roomId, this.epoch);
       return MOVED;
@@ -431,11 +485,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     return fail("unavailable", "the change could not be stored, so it was not made; retry");
   }
 
-  private emitAfter(move: MoveRecord | undefined) {
+  private emitAfter(move: MoveRecord | undefined, ctx: GameContext = this.ctx) {
     const { baseUrl } = this.deps;
-    const ctx = this.ctx;
     if (move) this.emit("game.move", () => moveEvent(ctx, move.n - 1));
-    if (this.status() === "finished") {
+    if (factsOf(ctx).status === "finished") {
       this.emit("game.finished", () => finishedEvent(ctx, baseUrl));
       for (const seat of ["A", "B"] as const) if (ctx.record.seats[seat] && ctx.record.seats[seat].kind !== "house") this.emit("game.turn", () => turnEvent(ctx, seat, baseUrl));
     } else if (move && ctx.engine) {
@@ -449,10 +502,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     if (this.deps.listens(this.roomId, name)) this.deps.events.emit(build());
   }
 
-  /** Counts an accepted action of `ctx`, the context it produced. */
-  private count(action: Action, started: bigint, ctx: GameContext) {
+  /** Counts an accepted action of `ctx`, the context it produced, which took `seconds` from its dequeue to its store. */
+  private count(action: Action, seconds: number, ctx: GameContext) {
     const { metrics } = this.deps;
-    metrics.moveSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    metrics.moveSeconds.observe(seconds);
     if (action.kind === "place") metrics.moves.inc({ player: ctx.record.seats[ctx.engine?.moves.at(-1)?.seat ?? "A"]?.kind ?? "human" });
     const f = factsOf(ctx);
     if (f.status === "finished") metrics.gamesFinished.inc({ decided_by: f.decidedBy ?? "unknown" });
@@ -642,15 +695,31 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
   private refresh() {
     if (!this.projector) return; // nobody has joined yet (onJoin)
     this.projector.project(this.ctx, this.connected, this.timers.deadlineMs);
+    // Corked before anything is sent: a seat's `hand`, the patch and the mover's `moved` (sent later in this
+    // turn) leave in one write per client.
+    corkForThisTurn(this.clients);
     // While a finishing action settles the room shows the game before it: hands wait for the end.
     if (!this.settling || this.status() === "finished") deliverHands(this.ctx.engine, this.clients);
-    // The mover's `moved` follows in this turn: the patch and the acknowledgement leave in one write.
-    corkForThisTurn(this.clients);
     this.broadcastPatch();
   }
 
   private publish() {
-    const f = factsOf(this.ctx);
+    this.publishOf(this.ctx);
+  }
+
+  /** Runs `fn` after this turn's socket writes (afterThisTurn); a failure is logged, the others still run. */
+  private later(fn: () => void) {
+    afterThisTurn(() => {
+      try {
+        fn();
+      } catch (err) {
+        this.deps.log.error({ err, gameId: this.roomId }, "work after a move failed");
+      }
+    });
+  }
+
+  private publishOf(ctx: GameContext) {
+    const f = factsOf(ctx);
     this.deps.publishChange(this.roomId, { moveCount: f.moveCount, status: f.status });
   }
 

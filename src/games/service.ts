@@ -107,22 +107,23 @@ export class GameService {
       const invite = (code: string) => ({ code, inviteUrl: `${this.baseUrl}/join/${code}` });
       return { game: this.waitingBody(record), seats: { A: invite(codes.A), B: invite(codes.B) }, urls: { watch: links.watch } };
     }
-    const resolved = await this.players.resolve(body.player, body.name);
-    const { player } = resolved;
     const seat: Seat = body.seat === "random" ? (Math.random() < 0.5 ? "A" : "B") : body.seat;
     const other: Seat = seat === "A" ? "B" : "A";
     const token = newPlayerToken();
-    record.seats[seat] = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
+    const house = body.opponent === "house";
+    const code = house ? "" : newInviteCode();
+    record.seats[other] = house ? { playerId: "house", name: `House (${body.level})`, kind: "house" } : openSeat(code);
+    // A new guest profile for the creator is stored with the game, in one durable write.
+    const resolved = await this.players.resolveWith(body.player, body.name, async (guest, player) => {
+      record.seats[seat] = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
+      if (house) this.start(record, at);
+      await this.store.createGame(record, guest ? [guest] : []);
+    });
     const publicPlayer = this.players.introduce(resolved);
-    if (body.opponent === "house") {
-      record.seats[other] = { playerId: "house", name: `House (${body.level})`, kind: "house" };
-      this.start(record, at);
-      await this.open(record);
+    if (house) {
+      await this.rooms.openStored(record.id);
       return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), urls: { play: links.play, watch: links.watch } };
     }
-    const code = newInviteCode();
-    record.seats[other] = openSeat(code);
-    await this.open(record);
     return { game: this.waitingBody(record), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
   }
 
@@ -298,7 +299,8 @@ export class GameService {
    * Stores a new game and, once it has started, opens its room. A waiting game (friend or hosted, nobody
    * joined yet) has no room: the store answers for it (`read`), and its room is opened by whatever needs
    * one, a claim, a seat reservation or a WebSocket watcher (RoomAccess). Abandoned invitations then cost
-   * a row each, not a live room, and a restart has no room to re-create for them.
+   * a row each, not a live room, and a restart has no room to re-create for them. (`create` does the same
+   * inline, with its creator's new guest profile in the game's write.)
    */
   private async open(record: GameRecord) {
     await this.store.createGame(record);

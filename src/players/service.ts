@@ -33,6 +33,25 @@ export class PlayerService {
 
   /** The profile named by `ref` (checked against its secret), or a new guest profile. */
   async resolve(ref: PlayerRef | undefined, name: string | undefined): Promise<Resolved> {
+    return this.resolveAnd(ref, name, (p) => this.store.createPlayer(p));
+  }
+
+  /**
+   * Like resolve, but a new guest profile is stored by `store` together with what it is made for (the game
+   * its seat is in, GamesPort.createGame), in one durable write; `store` is called again with a fresh id
+   * when the profile's id was taken.
+   */
+  async resolveWith(ref: PlayerRef | undefined, name: string | undefined, store: (guest: PlayerRecord | null, player: PlayerRecord) => Promise<void>): Promise<Resolved> {
+    let stored = false;
+    const resolved = await this.resolveAnd(ref, name, async (p) => {
+      await store(p, p);
+      stored = true;
+    });
+    if (!stored) await store(null, resolved.player);
+    return resolved;
+  }
+
+  private async resolveAnd(ref: PlayerRef | undefined, name: string | undefined, insertGuest: (p: PlayerRecord) => Promise<void>): Promise<Resolved> {
     if (ref) {
       const p = await this.store.getPlayer(ref.id);
       if (!p || !sameHash(p.secretHash, sha256Hex(ref.secret))) throw new AppError("unauthorized", "unknown player id or wrong player secret");
@@ -60,7 +79,7 @@ export class PlayerService {
       createdAt: at,
       updatedAt: at,
     });
-    const player = await insertWithFreshId(this.newId, guest, (p) => this.store.createPlayer(p));
+    const player = await insertWithFreshId(this.newId, guest, insertGuest);
     return { player, secret };
   }
 
@@ -73,21 +92,34 @@ export class PlayerService {
    * engine's: a seat that chose none got one drawn by the seed), each counted towards its seat's favourite.
    */
   async recordResult(game: GameRecord, champions: Readonly<Record<Seat, ChampionId>>): Promise<void> {
-    if (game.status !== "finished" || game.decidedBy === "aborted") return;
     let pending: Seat[] = ["A", "B"];
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
-      const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
-      const profiles = { A: a, B: b };
-      const unrated = a.player && b.player ? unratedBecause({ A: a.player, B: b.player }, game.winner, this.now().getTime()) : null;
       // Both seats' results in one write; a seat whose profile changed since it was read is read and retried.
-      const writes = pending.flatMap((seat) => {
-        const update = this.resultUpdate(game, seat, profiles, champions[seat], unrated);
-        return update ? [{ seat, update }] : [];
-      });
+      const writes = await this.resultWrites(game, champions, pending);
       const wrote = writes.length > 0 ? await this.store.updatePlayersIf(writes.map((w) => w.update)) : [];
       pending = writes.filter((_, i) => !wrote[i]).map((w) => w.seat);
     }
     if (pending.length > 0) throw new Error(`players of seats ${pending.join(", ")} in game ${game.id}: rating update kept conflicting`);
+  }
+
+  /**
+   * The profile writes of a finished game's results, as recordResult makes them, for a caller that stores
+   * them itself (with the game's own write: GameWrite.players); when that write is "stale", it asks again.
+   */
+  async resultUpdates(game: GameRecord, champions: Readonly<Record<Seat, ChampionId>>): Promise<PlayerUpdate[]> {
+    return (await this.resultWrites(game, champions, ["A", "B"])).map((w) => w.update);
+  }
+
+  /** One read of both profiles and the conditional writes of `seats`' results (none for an unrated end). */
+  private async resultWrites(game: GameRecord, champions: Readonly<Record<Seat, ChampionId>>, seats: Seat[]): Promise<Array<{ seat: Seat; update: PlayerUpdate }>> {
+    if (game.status !== "finished" || game.decidedBy === "aborted") return [];
+    const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
+    const profiles = { A: a, B: b };
+    const unrated = a.player && b.player ? unratedBecause({ A: a.player, B: b.player }, game.winner, this.now().getTime()) : null;
+    return seats.flatMap((seat) => {
+      const update = this.resultUpdate(game, seat, profiles, champions[seat], unrated);
+      return update ? [{ seat, update }] : [];
+    });
   }
 
   /**

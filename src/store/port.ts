@@ -349,10 +349,24 @@ export interface GameWrite {
   patch: Partial<GameRecord>;
   /** The epoch the writing room claimed its game with; the write is a "conflict" once it is not the stored one. */
   ownerEpoch?: number;
+  /**
+   * Profile writes that go with the game's (a finished game's results), each conditional as in
+   * updatePlayersIf, so that a game's finish and its ratings take one commit. The write is "stale" when one
+   * of them does not hold: the game's part is then not stored, and the caller reads the profiles again.
+   * SQLite stores the game's part and the profiles in one savepoint of the batch's transaction, all or none.
+   * MongoDB (no multi-document transaction) writes the profiles first, in order, and the game's part only
+   * once they all held: a profile written before one that did not, before a crash, or for a game's part then
+   * refused, keeps its write, which counts the game once (a profile records the games it was rated for).
+   */
+  players?: readonly PlayerUpdate[];
 }
 
-/** What became of one write of a batch: stored, or refused because a condition did not hold (nothing of it stored). */
-export type GameWriteResult = "committed" | "conflict";
+/**
+ * What became of one write of a batch: stored, refused because a condition on the game did not hold
+ * ("conflict"), or refused because a condition on one of its profiles did not ("stale"); refused, nothing of
+ * the game's part is stored.
+ */
+export type GameWriteResult = "committed" | "conflict" | "stale";
 
 /** Raised by appendAction when the index is already taken (two writers raced). */
 export class ActionConflictError extends Error {
@@ -382,7 +396,13 @@ export interface StoreLifecycle {
 
 /** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
 export interface GamesPort {
-  createGame(game: GameRecord): Promise<void>;
+  /**
+   * Stores a new game with the new profiles its seats refer to (a guest made for its creator's seat), so that
+   * a set-up pays one durable write for both. SQLite writes them in one transaction: a taken id of any of them
+   * (a duplicate-key error) stores none. MongoDB inserts the profiles first, each atomic on its own: a game
+   * is never stored without its seats' profiles, and a failure after them leaves profiles no game refers to.
+   */
+  createGame(game: GameRecord, players?: readonly PlayerRecord[]): Promise<void>;
   /**
    * Stores several new games in one write (a tournament round's): all or none. When any id is taken the call
    * rejects and none of the games given is stored (SQLite: one transaction; MongoDB: one ordered insert, whose

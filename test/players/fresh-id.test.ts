@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { PlayerService } from "../../src/players/service";
 import { openStore, type Store } from "../../src/store";
 import { insertWithFreshId, isDuplicateKey } from "../../src/store/duplicate";
+import { game } from "../store/fixtures";
 
 /** A friend-code generator that answers the given codes in order (then fails the test). */
 function scripted(...codes: string[]): () => string {
@@ -37,6 +38,21 @@ for (const [name, open] of adapters) {
       const second = await players.resolve(undefined, "Bob");
       assert.equal(first.player.id, "P-AAAAAAAA");
       assert.equal(second.player.id, "P-BBBBBBBB");
+      assert.equal((await store.getPlayer("P-AAAAAAAA"))?.name, "Ann", "the first player was overwritten");
+      assert.equal((await store.getPlayer("P-BBBBBBBB"))?.name, "Bob");
+    });
+
+    it("stores a new guest with its game in one write, with a fresh id when its id repeats a taken one", async () => {
+      const players = new PlayerService(store, "http://arena.test", () => new Date(), scripted("P-AAAAAAAA", "P-AAAAAAAA", "P-BBBBBBBB"));
+      await players.resolve(undefined, "Ann");
+      const seats: string[] = [];
+      const made = await players.resolveWith(undefined, "Bob", async (guest, player) => {
+        seats.push(player.id);
+        await store.createGame(game("G1", { seats: { A: { playerId: player.id, name: player.name, kind: "human" } } }), guest ? [guest] : []);
+      });
+      assert.equal(made.player.id, "P-BBBBBBBB");
+      assert.deepEqual(seats, ["P-AAAAAAAA", "P-BBBBBBBB"], "the game was written again with the fresh id");
+      assert.equal((await store.getGame("G1"))?.seats.A?.playerId, "P-BBBBBBBB");
       assert.equal((await store.getPlayer("P-AAAAAAAA"))?.name, "Ann", "the first player was overwritten");
       assert.equal((await store.getPlayer("P-BBBBBBBB"))?.name, "Bob");
     });

@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { Socket } from "node:net";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { bootServer, eventually, http } from "../support/server";
@@ -52,6 +53,55 @@ describe("Integration: one patch per accepted action", function () {
         await eventually(() => (rooms.A.state).moveCount === n + 1 && (rooms.B.state).moveCount === n + 1, "both views updated");
       }
     } finally {
+      await Promise.all([rooms.A.leave(true), rooms.B.leave(true)]);
+    }
+  });
+
+  it("writes to each seat's socket once per move: the patch with the mover's ack, or with the hand of the seat to move", async function () {
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
+    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
+    const id = a.json.game.id as string;
+    const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
+    const client = new Client(server.url);
+    const hands: Record<"A" | "B", { n: number; legal: string[] } | undefined> = { A: undefined, B: undefined };
+    const acks = { A: 0, B: 0 };
+    const join = async (seat: "A" | "B") => {
+      const room = await client.joinById(id, { playerToken: tokens[seat] });
+      room.onStateChange(() => undefined);
+      room.onMessage("moved", (m) => {
+        acks[seat]++;
+        hands[seat] = { n: m.n, ...m.hand };
+      });
+      room.onMessage("hand", (m) => (hands[seat] = m));
+      room.onMessage("refused", (m) => assert.fail(`refused: ${JSON.stringify(m)}`));
+      return room;
+    };
+    const rooms = { A: await join("A"), B: await join("B") };
+    // Every write the server makes to a socket it accepted (the clients' own sockets are in this process too),
+    // WebSocket pings left out.
+    const writes = new Map<Socket, number>();
+    type WriteGeneric = (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) => unknown;
+    const proto = Socket.prototype as unknown as { _writeGeneric: WriteGeneric };
+    const original = proto._writeGeneric;
+    proto._writeGeneric = function (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) {
+      const first = writev ? (data as Array<{ chunk: Buffer }>)[0]?.chunk : (data as Buffer);
+      if ((this as Socket & { server?: unknown }).server && !(Buffer.isBuffer(first) && first[0] === 0x89)) writes.set(this, (writes.get(this) ?? 0) + 1);
+      return original.call(this, writev, data, ...rest);
+    };
+    try {
+      await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state).seats?.get(s)?.connected), "both seats connected");
+      for (let n = 0; n < 4; n++) {
+        const seat = rooms.A.state.turn as "A" | "B";
+        const other = seat === "A" ? "B" : "A";
+        await eventually(() => hands[seat]?.n === n, "the seat to move got its hand");
+        const ackBefore = acks[seat];
+        writes.clear();
+        rooms[seat].send("move", { move: hands[seat]!.legal[0] });
+        await eventually(() => acks[seat] > ackBefore && hands[other]?.n === n + 1 && rooms[other].state.moveCount === n + 1, `move ${n + 1} answered and shown`);
+        assert.deepEqual([...writes.values()], [1, 1], `move ${n + 1}: one write to each seat's socket`);
+      }
+    } finally {
+      proto._writeGeneric = original;
       await Promise.all([rooms.A.leave(true), rooms.B.leave(true)]);
     }
   });

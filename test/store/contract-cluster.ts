@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { type ProcessRecord } from "../../src/store";
 import type { StoreRef, TwinRef } from "./contract";
-import { at, game } from "./fixtures";
+import { at, game, player } from "./fixtures";
 
 const proc = (id: string, heartbeatAt: string, over: Partial<ProcessRecord> = {}): ProcessRecord =>
   ({ id, sharedPresence: true, pid: 1, host: "h1", startedAt: at(0), heartbeatAt, ...over });
@@ -72,6 +72,29 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.deepEqual(await store().commitGames([{ gameId: "ghost", actions: [place("ghost", 0)], patch: {}, ownerEpoch: 1 }]), ["conflict"]);
       assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1]);
       assert.equal((await store().getGame("G1"))!.moveCount, 2);
+    });
+
+    it("commits a write's profile writes with it, and stores nothing of the game's part when one does not hold", async function () {
+      await store().createGame(game("G1", { status: "active", owner: "p1", ownerEpoch: 1 }));
+      await store().createGame(game("G2", { status: "active", owner: "p1", ownerEpoch: 1 }));
+      await store().createPlayer(player("P1", 1500, { version: 1 }));
+      await store().createPlayer(player("P2", 1500, { version: 1 }));
+      const finish = (gameId: string, version: number, rating: number) => ({
+        gameId, actions: [], patch: { status: "finished" as const, winner: "A" as const }, ownerEpoch: 1,
+        players: [{ id: "P1", expected: { version }, patch: { rating, version: version + 1 } }, { id: "P2", expected: { version }, patch: { rating: 1400, version: version + 1 } }],
+      });
+      // G2's write expects P1 at a version G1's write (earlier in the batch) has just moved past.
+      assert.deepEqual(await store().commitGames([finish("G1", 1, 1520), finish("G2", 1, 1530)]), ["committed", "stale"]);
+      assert.equal((await store().getGame("G1"))!.status, "finished");
+      assert.deepEqual([(await store().getPlayer("P1"))!.rating, (await store().getPlayer("P2"))!.rating], [1520, 1400]);
+      assert.equal((await store().getGame("G2"))!.status, "active", "a stale write's game part is not stored");
+      assert.equal((await store().getPlayer("P1"))!.version, 2);
+      const fenced = { ...finish("G2", 2, 1540), ownerEpoch: 9 };
+      assert.deepEqual(await store().commitGames([fenced]), ["conflict"], "the fence still holds for a write with profiles");
+      assert.equal((await store().getGame("G2"))!.status, "active");
+      assert.deepEqual(await store().commitGames([finish("G2", (await store().getPlayer("P1"))!.version!, 1550)]), ["committed"], "read again, it is stored");
+      assert.equal((await store().getGame("G2"))!.status, "finished");
+      assert.equal((await store().getPlayer("P1"))!.rating, 1550);
     });
   });
 

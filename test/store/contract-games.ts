@@ -2,11 +2,11 @@
 import assert from "node:assert/strict";
 import { AppError } from "../../src/errors";
 import { ActionConflictError, type GameRecord, type GameRematch } from "../../src/store";
-import type { GamesPort } from "../../src/store";
+import type { GamesPort, PlayersPort } from "../../src/store";
 import type { PortRef } from "./contract";
-import { at, game, T0 } from "./fixtures";
+import { at, game, player, T0 } from "./fixtures";
 
-export function gamesContract(store: PortRef<GamesPort>): void {
+export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getPlayer">>): void {
   describe("games", function () {
     it("returns a created game as it was given when read back", async function () {
       const g = game("G1", { level: "hard", firstPlayer: "B", decidedBy: "timeout", seats: {} });
@@ -46,6 +46,16 @@ export function gamesContract(store: PortRef<GamesPort>): void {
     it("rejects a second game with the same id", async function () {
       await store().createGame(game("G1"));
       await assert.rejects(store().createGame(game("G1")));
+    });
+
+    it("stores a new game's seat profiles with it, and a game is never stored when a profile's id is taken", async function () {
+      const p = player("P1", 1500);
+      await store().createGame(game("G1"), [p]);
+      assert.deepEqual(await store().getPlayer("P1"), p);
+      assert.equal((await store().getGame("G1"))?.id, "G1");
+      await assert.rejects(store().createGame(game("G2"), [player("P2", 1500), player("P1", 1400)]));
+      assert.equal(await store().getGame("G2"), null, "the game whose profile was refused is not stored");
+      assert.equal((await store().getPlayer("P1"))?.rating, 1500, "the profile already stored is kept");
     });
 
     it("merges the patch shallowly and bumps updatedAt when a game is updated", async function () {

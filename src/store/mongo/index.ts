@@ -104,7 +104,10 @@ export class MongoStore implements Store {
     return (await model.updateOne(expectationFilter(keyField, key, expected), patchUpdate(patch, keyField, true), DURABLY).exec()).matchedCount > 0;
   }
 
-  async createGame(game: GameRecord): Promise<void> {
+  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
+    // No multi-document transaction (that needs a replica set): the profiles first, so a game never refers to
+    // a profile that is not stored.
+    for (const p of players) await this.insert(this.m.players, p);
     await this.games.create(game);
   }
   async createGames(games: GameRecord[]): Promise<void> {
@@ -167,7 +170,19 @@ export class MongoStore implements Store {
     await this.games.append(a);
   }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    return this.games.commit(writes);
+    // A write's profiles first (GameWrite.players), in order, the writes in batch order as SQLite's transaction
+    // applies them; a write one of whose profiles did not hold is "stale" and left out of the batch.
+    const stale: boolean[] = [];
+    for (const w of writes) {
+      let held = true;
+      for (const u of w.players ?? []) if (held) held = await this.updatePlayerIf(u.id, u.expected, u.patch);
+      stale.push(!held);
+    }
+    if (!stale.includes(true)) return this.games.commit(writes);
+    const kept = writes.filter((_, i) => !stale[i]);
+    const results = kept.length > 0 ? await this.games.commit(kept) : [];
+    let next = 0;
+    return stale.map((s): GameWriteResult => (s ? "stale" : results[next++]));
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.games.listActions(gameId);

@@ -80,6 +80,13 @@ const isPrimaryKeyViolation = (e: unknown): boolean =>
   (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 /** SQLITE_BUSY and its extended codes: the lock is held elsewhere, nothing was written. */
 const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
+/** Rolls back a write's savepoint in a batch (commitGame): its result, not an error. */
+class Refused extends Error {
+  constructor(readonly result: GameWriteResult) {
+    super(result);
+  }
+}
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
@@ -220,10 +227,12 @@ export class SqliteStore implements Store {
     return this.condition.health(() => this.durable(() => this.st.probe.run(nowIso())));
   }
 
-  async createGame(game: GameRecord): Promise<void> {
-    return this.durable(() => {
+  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
+    const insert = () => {
+      for (const p of players) this.st.insertPlayer.run(playerRow(p));
       this.st.insertGame.run(gameRow(game));
-    });
+    };
+    return this.durable(players.length === 0 ? insert : () => this.atomically(insert));
   }
   async createGames(games: GameRecord[]): Promise<void> {
     if (games.length === 0) return;
@@ -306,6 +315,23 @@ export class SqliteStore implements Store {
    * does not hold, the actions just inserted are deleted again.
    */
   private commitGame(w: GameWrite): GameWriteResult {
+    if (!w.players?.length) return this.commitGameAlone(w);
+    // With its profiles: all of it in a savepoint, rolled back when any condition fails.
+    try {
+      return this.atomically(() => {
+        const result = this.commitGameAlone(w);
+        if (result !== "committed") throw new Refused(result);
+        for (const u of w.players!) {
+          if (!this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected)) throw new Refused("stale");
+        }
+        return result;
+      });
+    } catch (e) {
+      if (e instanceof Refused) return e.result;
+      throw e;
+    }
+  }
+  private commitGameAlone(w: GameWrite): GameWriteResult {
     const inserted: StoredAction[] = [];
     try {
       for (const a of w.actions) {
