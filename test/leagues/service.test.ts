@@ -28,6 +28,10 @@ class FakeGames {
     this.created.set(id, { id, leagueId: l.leagueId, seed: l.seed, first: first.playerId, second: second.playerId, tokenHash: first.tokenHash });
     return "A" as const;
   }
+  unsealed: string[][] = [];
+  async unseal(ids: readonly string[]) {
+    this.unsealed.push([...ids]);
+  }
 }
 
 const bot = (n: number): AuthedBot => ({ bot: { id: `BOT-${n}`, name: `Bot ${n}`, keyHash: "k", createdAt: "2026-01-01T00:00:00.000Z" }, key: `bk_${n}` });
@@ -131,6 +135,25 @@ describe("League service", function () {
     for (const c of games.created.values()) lookup.set(c.id, finished(c, "second"));
     await reconciling.reconcile(league.id);
     assert.equal((await service.read(league.id)).status, "finished");
+  });
+
+  it("unseals a deal's two games once both have finished, before it counts the second, and not before", async () => {
+    const lookup = new Map<string, GameRecord>();
+    const reading = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    const { league, directorToken } = await reading.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    await reading.join(league.id, bot(1));
+    await reading.join(league.id, bot(2));
+    await reading.start(league.id, directorToken);
+    const [g1, g2] = [...games.created.values()];
+    lookup.set(g1.id, finished(g1, "first"));
+    lookup.set(g2.id, { ...finished(g2, "first"), status: "active", winner: null, decidedBy: undefined });
+    await reading.onGameFinished(lookup.get(g1.id)!);
+    assert.deepEqual(games.unsealed, [], "the deal's other game is still being played");
+    assert.equal((await reading.read(league.id)).progress.gamesPlayed, 1);
+    lookup.set(g2.id, finished(g2, "second"));
+    await reading.onGameFinished(lookup.get(g2.id)!);
+    assert.deepEqual(games.unsealed, [[g1.id, g2.id]]);
+    assert.equal((await reading.read(league.id)).status, "finished");
   });
 
   it("refuses a start by anyone but the director, and entries once started", async () => {
