@@ -380,7 +380,7 @@ export class GameService {
     for (const id of gameIds) {
       await this.store.updateGameIf(id, { status: "finished" }, { sealed: undefined });
       this.finished.delete(id);
-      await this.rooms.localGame(id)?.unseal();
+      this.rooms.localGame(id)?.unseal();
     }
   }
 
