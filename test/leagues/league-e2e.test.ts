@@ -3,6 +3,7 @@
  * its key, watches the league's games and plays its seat of every released game with its league token. The
  * published standings are checked against an independent recomputation from the games' own records, and the
  * re-derivation command (`league:verify`) passes on the finished league and fails once a result is tampered with.
+ * A deal's first finished game shows no reveal, replay or review (REST, MCP, webhook) while its other game runs.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
