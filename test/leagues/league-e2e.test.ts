@@ -331,6 +331,11 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
     assert.doesNotMatch(finishedEvent.raw, /"seed"|"salt"|"reveal"/);
     for (const b of bots) for (const l of b.stream.lines) assert.doesNotMatch(l, /"seed"|"salt"|"reveal"/);
 
+    // A running league verifies without the sealed game: its deal is not counted yet.
+    const running = await verifyLeague(httpGetJson(base), id);
+    assert.deepEqual(running.problems, []);
+    assert.equal(running.gamesChecked, 0);
+
     // The running game: each bot sees its own hand and nothing of the other's.
     const views = await Promise.all(bots.map(async (b) => (await http(base, "GET", `/api/v1/games/${two}/sync`, undefined, bearer(b.token))).json));
     assert.equal(views[0].status, "active");
