@@ -304,6 +304,7 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
 
     const record = await http(base, "GET", `/api/v1/games/${one}`);
     assert.equal(record.json.status, "finished");
+    assert.equal((await server.store.getGame(one))!.sealed, true);
     assert.equal(record.json.reveal, undefined, "no reveal while the deal's other game runs");
     assert.equal(record.json.replayUrl, undefined);
     assert.doesNotMatch(record.text, /"seed"|"salt"/);
@@ -356,6 +357,7 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
       if (status !== "finished") await new Promise((r) => setTimeout(r, 25));
     }
     assert.equal(status, "finished");
+    for (const g of [one, two]) assert.equal((await server.store.getGame(g))!.sealed, undefined, `game ${g} is unsealed in the store`);
     const records = await Promise.all([one, two].map(async (g) => (await http(base, "GET", `/api/v1/games/${g}`)).json));
     for (const r of records) assert.ok(r.reveal, `game ${r.id} reveals once its deal is over`);
     assert.equal(records[0].reveal.seed, records[1].reveal.seed);
