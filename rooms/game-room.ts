@@ -314,6 +314,15 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     return { ok: true, value: gameRecordBody(this.ctx, this.deps.baseUrl) };
   }
 
+  unseal(): Outcome<null> {
+    // Only a finished game is unsealed; a room of a game still being played keeps its seal.
+    if (this.status() === "finished" && this.ctx.record.sealed) {
+      const { sealed: _sealed, ...record } = this.ctx.record;
+      this.ctx = { ...this.ctx, record };
+    }
+    return { ok: true, value: null };
+  }
+
   eventsNow(name: EventName, args: Record<string, unknown>): Outcome<EventsNow> {
     return { ok: true, value: eventsNow(this.ctx, name, args, this.deps.baseUrl) };
   }

@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   not_your_turn: { status: 409, title: "Not your turn", hint: "Wait for your turn: poll /sync with `since` and `timeout`, or subscribe to game.turn." },
   illegal_move: { status: 422, title: "Illegal move", hint: "Play a card from your hand onto an empty square, e.g. `E7@b3`; `detail` says what was wrong." },
   game_over: { status: 409, title: "Game over", hint: "The game has finished; read its replay." },
-  game_not_finished: { status: 409, title: "Game not finished", hint: "The replay and review exist once the game has finished." },
+  game_not_finished: { status: 409, title: "Game not finished", hint: "The replay and review exist once the game has finished (a league game: once both games of its deal have)." },
   already_joined: { status: 409, title: "Already joined", hint: "This seat or invite has been taken." },
   code_expired: { status: 410, title: "Code expired", hint: "Ask for a new invite or challenge." },
   conflict: { status: 409, title: "Conflict", hint: "The resource changed; read it again and retry." },

@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Read a game
-         * @description The public record of a game: players, board, score, moves as notation. Never a hand; the seed only once the game has finished.
+         * @description The public record of a game: players, board, score, moves as notation. Never a hand; the seed only once the game has finished (a league game's once both games of its deal have, since they share it).
          */
         get: operations["getGame"];
         put?: never;
@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Read a finished game's replay
-         * @description Every move with the board after it, the revealed seed and salt: enough to re-simulate the game and check it.
+         * @description Every move with the board after it, the revealed seed and salt: enough to re-simulate the game and check it. Refused with game_not_finished before the end, and for a league game until the other game of its deal (same seed) has finished too.
          */
         get: operations["getReplay"];
         put?: never;
@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * Read a finished game's review
-         * @description Each move marked from best to blunder by the house engine, with each seat's accuracy.
+         * @description Each move marked from best to blunder by the house engine, with each seat's accuracy. Refused like the replay while the replay is.
          */
         get: operations["getReview"];
         put?: never;
@@ -1304,13 +1304,13 @@ export interface components {
              */
             decidedBy?: "board_full" | "resignation" | "timeout" | "aborted";
             decision?: components["schemas"]["Decision"];
-            /** @description the seed and salt, once the game has finished */
+            /** @description the seed and salt, once the game has finished (a league game: once both games of its deal have) */
             reveal?: {
                 seed: number;
                 salt: string;
                 commitment: string;
             };
-            /** @description absolute URL on this service */
+            /** @description the replay, once the reveal is shown */
             replayUrl?: string;
         };
         GameLinks: {
@@ -1522,13 +1522,13 @@ export interface components {
              */
             decidedBy?: "board_full" | "resignation" | "timeout" | "aborted";
             decision?: components["schemas"]["Decision"];
-            /** @description the seed and salt, once the game has finished */
+            /** @description the seed and salt, once the game has finished (a league game: once both games of its deal have) */
             reveal?: {
                 seed: number;
                 salt: string;
                 commitment: string;
             };
-            /** @description absolute URL on this service */
+            /** @description the replay, once the reveal is shown */
             replayUrl?: string;
         };
         LegalMove: {
@@ -2097,13 +2097,13 @@ export interface components {
              */
             decidedBy?: "board_full" | "resignation" | "timeout" | "aborted";
             decision?: components["schemas"]["Decision"];
-            /** @description the seed and salt, once the game has finished */
+            /** @description the seed and salt, once the game has finished (a league game: once both games of its deal have) */
             reveal?: {
                 seed: number;
                 salt: string;
                 commitment: string;
             };
-            /** @description absolute URL on this service */
+            /** @description the replay, once the reveal is shown */
             replayUrl?: string;
             /** @enum {string} */
             type: "state";

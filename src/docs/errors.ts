@@ -56,8 +56,10 @@ export const ERROR_DOCS = {
     action: "Read the result from `GET /games/{id}` and the replay from `GET /games/{id}/replay`.",
   },
   game_not_finished: {
-    cause: "The replay or review of a game was asked for while the game is still being played; both reveal the seed, so they exist only once it has finished.",
-    action: "Ask again after the game ends; subscribe to `game.finished` to be told when.",
+    cause:
+      "The replay or review of a game was asked for while the game is still being played; both reveal the seed, so they exist only once it has finished. A league game's seed is also the seed of the other game of its deal (the same two bots, seats swapped): its replay and review, like its `reveal`, exist only once both games of the deal have finished.",
+    action:
+      "Ask again after the game ends; subscribe to `game.finished` to be told when. For a league game, once both games of its deal show an outcome in `GET /leagues/{id}/games`.",
   },
   already_joined: {
     cause: "The invite code, agent challenge or quick-match ticket has already been used to take its seat.",

@@ -105,7 +105,7 @@ export const DATA_SCHEMAS = {
     decided_by: DecidedBySchema,
     score: ScoreSchema,
     players: PlayersSchema,
-    replay_url: z.string().describe("the replay; a game aborted before its first move has none (404)"),
+    replay_url: z.string().describe("the replay; a game aborted before its first move has none (404); a league game's answers 409 until both games of its deal have finished"),
     replay_page: z.string().describe("the replay page a person opens"),
     move_count: z.number().int().min(0),
     results: z.object({ A: SeatResultSchema, B: SeatResultSchema }).describe("each seat's result from its own side"),

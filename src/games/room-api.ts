@@ -28,6 +28,8 @@ export interface GameRoomApi {
   claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>>;
   /** Aborts a waiting game through its open seat's invite code (a declined bot challenge). */
   declineInvite(code: string): Promise<Outcome<null>>;
+  /** Drops a finished league game's seal (GameRecord.sealed), stored already, from what the room shows. */
+  unseal(): Outcome<null>;
 }
 
 export interface QueueRoomApi {
@@ -37,7 +39,7 @@ export interface QueueRoomApi {
 }
 
 /** The methods of each API, listed once: the proxies are built from these lists. */
-export const GAME_ROOM_METHODS = ["move", "resign", "sync", "record", "eventsNow", "claimSeat", "declineInvite"] as const satisfies readonly (keyof GameRoomApi)[];
+export const GAME_ROOM_METHODS = ["move", "resign", "sync", "record", "eventsNow", "claimSeat", "declineInvite", "unseal"] as const satisfies readonly (keyof GameRoomApi)[];
 export const QUEUE_ROOM_METHODS = ["enqueue", "touch", "leave"] as const satisfies readonly (keyof QueueRoomApi)[];
 
 /** What a caller holds: every method of the API, answering a promise whether the room is local or remote. */

@@ -217,9 +217,10 @@ export class GameService {
   /**
    * A league game (src/leagues): like a tournament game, but dealt from the seed the league drew for its deal,
    * so the deal's two games (each entrant moving first in one) deal the same cards. Each game still draws its
-   * own salt and publishes its own commitment at creation, and its seed is revealed only when it has finished.
-   * Only leagues name a seed: every other game draws its own. Answers the seat of `first` when it created the
-   * game, null when the game existed already.
+   * own salt and publishes its own commitment at creation. It is stored sealed: its seed (the other game's too)
+   * is revealed only once both games of the deal have finished, when the league unseals them (`unseal`). Only
+   * leagues name a seed: every other game draws its own. Answers the seat of `first` when it created the game,
+   * null when the game existed already.
    */
   async createForLeague(
     id: string,
@@ -229,7 +230,7 @@ export class GameService {
   ): Promise<Seat | null> {
     if (await this.store.getGame(id)) return null;
     const at = new Date().toISOString();
-    const record = { ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed), id, leagueId: league.leagueId };
+    const record = { ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed), id, leagueId: league.leagueId, sealed: true };
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
     const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
@@ -371,6 +372,20 @@ export class GameService {
     return seatOfToken(game, sha256Hex(token));
   }
 
+  /**
+   * Unseals finished league games (both games of a deal, once both have finished): their records show the
+   * reveal and their replays and reviews exist from now on. Idempotent; a game not finished, or not stored, is
+   * left alone. A room still holding one of them in this process is told, since reads ask it first; a room in
+   * another process is not asked (a finished game is read there from the store).
+   */
+  async unseal(gameIds: readonly string[]): Promise<void> {
+    for (const id of gameIds) {
+      await this.store.updateGameIf(id, { status: "finished" }, { sealed: undefined });
+      this.finished.delete(id);
+      this.rooms.localGame(id)?.unseal();
+    }
+  }
+
   // ---- reading ---------------------------------------------------------------------------------
 
   /** Sync with long-poll: waits up to `timeoutS` seconds for a move past `since` or a status change. */
@@ -409,6 +424,9 @@ export class GameService {
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
     if (game.status !== "finished") throw new AppError("game_not_finished", "the game is still being played; its replay exists once it has finished");
+    if (game.sealed) {
+      throw new AppError("game_not_finished", "the other game of this league deal, dealt from the same seed, is still being played; the replay and review exist once both have finished");
+    }
     const replay = replayBody(await this.finishedContext(game), this.baseUrl);
     if (!replay) throw new AppError("not_found", "the game was aborted before it started, so it has no moves to replay");
     return replay;
@@ -505,6 +523,8 @@ export class GameService {
     const hit = this.finished.get(game.id);
     if (hit) return hit;
     const ctx = rebuildContext(game, await this.store.listActions(game.id));
+    // A sealed game changes once more (unseal, possibly in another process): it is read from the store until then.
+    if (game.sealed) return ctx;
     if (this.finished.size >= 500) this.finished.delete(this.finished.keys().next().value!);
     this.finished.set(game.id, ctx);
     return ctx;

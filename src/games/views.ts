@@ -66,8 +66,8 @@ function ending(ctx: GameContext, baseUrl: string, seat: Seat | null = null): En
     decidedBy: f.decidedBy,
     ...(seat ? { result: resultFor(f.winner, seat) } : {}),
     ...(decision ? { decision } : {}),
-    reveal: { seed: r.seed, salt: r.salt, commitment: r.commitment },
-    replayUrl: linksFor(baseUrl, r.id).replay,
+    // A sealed league game's seed is also the running game's of its deal: shown once both have finished.
+    ...(r.sealed ? {} : { reveal: { seed: r.seed, salt: r.salt, commitment: r.commitment }, replayUrl: linksFor(baseUrl, r.id).replay }),
   };
 }
 
@@ -128,7 +128,10 @@ export function syncFor(ctx: GameContext, tokenHash: string | null, since: numbe
   return { ok: true, value: syncBody(ctx, seat, since, baseUrl) };
 }
 
-/** The full public game record of GET /games/{id}: never a hand, never the seed before the end. */
+/**
+ * The full public game record of GET /games/{id}: never a hand, never the seed before the end (of both games
+ * of a league deal).
+ */
 export function gameRecordBody(ctx: GameContext, baseUrl: string) {
   const r = ctx.record;
   const f = factsOf(ctx);
@@ -172,8 +175,9 @@ export type RecordBody = ReturnType<typeof gameRecordBody>;
 /** What an accepted move answers: the move, the mover's view after it, and the game's status. */
 export interface MoveAnswer { move: ShownMove; view: SeatView; status: GameRecord["status"] }
 
+/** A finished game's replay; null before the end, for a game aborted before it started, and while sealed. */
 export function replayBody(ctx: GameContext, baseUrl: string): Replay | null {
-  if (factsOf(ctx).status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;
+  if (ctx.record.sealed || factsOf(ctx).status !== "finished" || !ctx.engine || ctx.engine.status !== "finished") return null;
   const names = { A: ctx.record.seats.A?.name ?? "A", B: ctx.record.seats.B?.name ?? "B" };
   return buildReplay(ctx.engine, { id: ctx.record.id, players: names, replayUrl: linksFor(baseUrl, ctx.record.id).replay });
 }

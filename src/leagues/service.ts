@@ -36,7 +36,7 @@ export class LeagueService {
 
   constructor(
     private readonly store: LeaguesPort & Pick<GamesPort, "getGame">,
-    private readonly gameService: Pick<GameService, "createForLeague">,
+    private readonly gameService: Pick<GameService, "createForLeague" | "unseal">,
     private readonly baseUrl: string,
     /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
     private readonly seated: (botId: string, gameId: string, seat: Seat) => void = () => {},
@@ -90,9 +90,16 @@ export class LeagueService {
     return this.view(l);
   }
 
-  /** Counts a finished league game once, releases the deals it frees, and finishes the league after its last game. */
+  /**
+   * Counts a finished league game once, releases the deals it frees, and finishes the league after its last game.
+   * First, when the deal's other game has finished too, unseals both (their seed is the same: revealing it while
+   * either is played would show that game's hands and pile). Unsealing comes before counting, so a counted deal
+   * is always unsealed: a crash in between leaves the game uncounted, and reconcile runs this again. Of two games
+   * finishing at once, at least the later one's hook sees the other finished.
+   */
   async onGameFinished(game: GameRecord): Promise<void> {
     if (!game.leagueId) return;
+    await this.unsealDeal(game.leagueId, game.id);
     let finished = false;
     const l = await this.change(game.leagueId, (l) => {
       finished = false;
@@ -164,6 +171,15 @@ export class LeagueService {
   }
 
   // ---- internals ---------------------------------------------------------------------------------
+
+  /** Unseals both games of the deal of `gameId` when both are stored finished (idempotent). */
+  private async unsealDeal(leagueId: string, gameId: string): Promise<void> {
+    const l = await this.store.getLeague(leagueId);
+    const deal = l?.schedule.find((d) => d.games.some((g) => g.gameId === gameId));
+    if (!deal) return;
+    const games = await Promise.all(deal.games.map((g) => this.store.getGame(g.gameId)));
+    if (games.every((g) => g?.status === "finished")) await this.gameService.unseal(deal.games.map((g) => g.gameId));
+  }
 
   private async get(id: string): Promise<LeagueRecord> {
     const l = await this.store.getLeague(id);

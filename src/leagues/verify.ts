@@ -1,6 +1,7 @@
 /**
  * Re-derives a league's standings from public data only, the way anyone outside the server can: the league,
- * its games list, and every game's public record and replay over the REST API. Checks, for every decided game:
+ * its games list, and every game's public record and replay over the REST API. Checks, for every game of a
+ * deal whose two games are decided (a deal still being played is sealed, and not counted):
  * the replay re-simulates from its revealed seed (which includes sha256(seed:salt) against the commitment), the
  * commitment is the one the game published while it was played, the seats hold the entrants the league
  * scheduled (each moving first in one game of the deal), the outcome the league counted is the replay's, and
@@ -69,6 +70,11 @@ export async function verifyLeague(get: GetJson, leagueId: string): Promise<Veri
     }
     const seeds: number[] = [];
     const outcomes: (LeagueOutcome | null)[] = [];
+    // A deal still being played is not counted, and its finished game is sealed (no replay) until the other ends.
+    if (deal.games.some((g) => g.outcome === null)) {
+      derived.push({ games: deal.games.map((g) => ({ first: g.first, second: g.second, outcome: null })) });
+      continue;
+    }
     for (const g of deal.games) {
       if (g.outcome === null) {
         outcomes.push(null);

@@ -53,6 +53,13 @@ export interface GameRecord {
   tournamentId?: string;
   /** League this game is a scheduled game of, if any: its result is reported to that league (src/leagues). */
   leagueId?: string;
+  /**
+   * A league game whose deal's other game (dealt from the same seed, seats swapped) may still be played: while
+   * set, the finished game shows no reveal, replay or review, since its seed tells both hands and the pile of
+   * the other game. Set at creation (createForLeague) and removed by the league once both games have finished
+   * (GameService.unseal); absent on every other game.
+   */
+  sealed?: boolean;
   /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
   owner?: string;
   /**

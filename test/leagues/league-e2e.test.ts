@@ -3,14 +3,19 @@
  * its key, watches the league's games and plays its seat of every released game with its league token. The
  * published standings are checked against an independent recomputation from the games' own records, and the
  * re-derivation command (`league:verify`) passes on the finished league and fails once a result is tampered with.
+ * A deal's first finished game shows no reveal, replay or review (REST, MCP, webhook) while its other game runs.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { greedyMove, type Policy, type SeatSync } from "../../clients/typescript/client";
+import { generateSecret } from "../../src/events";
+import { verifyReplay } from "../../src/game";
 import type { RunningServer } from "../../src/server";
 import { httpGetJson, verifyLeague } from "../../src/leagues/verify";
+import { startReceiver, testCert, type Receiver } from "../events/helpers";
+import { connect, type McpTestClient } from "../mcp/helpers";
 import { bearer, bootServer, http } from "../support/server";
 
 interface GameRow { gameId: string; first: string; second: string; outcome: string | null }
@@ -251,6 +256,121 @@ describe("Duplicate league over REST", function () {
     const failed = await runVerify(base, id);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /MISMATCH/);
+  });
+});
+
+describe("Duplicate league: a deal's seed stays sealed until both its games have finished", function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let base: string;
+  let mcp: McpTestClient;
+  let receiver: Receiver;
+
+  before(async () => {
+    // Loopback webhooks with the receiver's self-signed certificate, to see what game.finished carries.
+    server = await bootServer({ webhookAllowPrivate: true }, { webhookCa: testCert().cert, webhookRetryDelaysMs: [50, 100] });
+    base = server.url;
+    mcp = await connect(base);
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await mcp?.close();
+    await receiver?.close();
+    await server?.close();
+  });
+
+  /** Every string anywhere in a JSON value. */
+  const strings = (v: unknown): string[] =>
+    typeof v === "string" ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === "object" ? Object.values(v).flatMap(strings) : [];
+
+  it("shows neither reveal, replay nor review of the finished game while the other runs, then both", async () => {
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Sealed", deals: 1, turnSeconds: 60 });
+    const id = created.json.league.id as string;
+    const bots: { playerId: string; token: string; stream: { lines: string[]; stop: () => void } }[] = [];
+    for (const name of ["Sealed bot A", "Sealed bot B"]) {
+      const reg = await http(base, "POST", "/api/v1/bots", { name });
+      const stream = await followStream(base, reg.json.key as string);
+      const j = await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key));
+      bots.push({ playerId: j.json.playerId, token: j.json.playerToken, stream });
+    }
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const deal = (await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals[0] as DealRow;
+    const [one, two] = deal.games.map((g) => g.gameId);
+    const secret = generateSecret();
+    await mcp.method("events/subscribe", { name: "game.finished", arguments: { game_id: one }, delivery: { mode: "webhook", url: receiver.url, secret } });
+
+    // The first game is played to its end; the second has not moved.
+    await Promise.all(bots.map((b) => playSeat(base, one, b.token, firstMove)));
+
+    const record = await http(base, "GET", `/api/v1/games/${one}`);
+    assert.equal(record.json.status, "finished");
+    assert.equal((await server.store.getGame(one))!.sealed, true);
+    assert.equal(record.json.reveal, undefined, "no reveal while the deal's other game runs");
+    assert.equal(record.json.replayUrl, undefined);
+    assert.doesNotMatch(record.text, /"seed"|"salt"/);
+    assert.equal((await mcp.ok("get_game", { game_id: one })).reveal, undefined);
+    for (const b of bots) {
+      const sync = await http(base, "GET", `/api/v1/games/${one}/sync`, undefined, bearer(b.token));
+      assert.equal(sync.json.status, "finished");
+      assert.doesNotMatch(sync.text, /"seed"|"salt"|"reveal"/);
+    }
+    for (const path of ["replay", "review"]) {
+      const refused = await http(base, "GET", `/api/v1/games/${one}/${path}`);
+      assert.equal(refused.status, 409, refused.text);
+      assert.match(refused.headers.get("content-type") ?? "", /application\/problem\+json/);
+      assert.equal(refused.json.code, "game_not_finished");
+      assert.match(refused.json.detail, /other game of this league deal/);
+      const viaMcp = await mcp.raw(path, { game_id: one });
+      assert.equal(viaMcp.isError, true);
+      assert.equal(viaMcp.structuredContent.code, "game_not_finished");
+    }
+    // What announced the finish carries no seed: the webhook, and whatever each bot's stream told it.
+    await receiver.waitFor(1, 10_000);
+    const finishedEvent = receiver.events().find((e) => e.json?.name === "game.finished");
+    assert.ok(finishedEvent, "game.finished was delivered");
+    assert.equal(finishedEvent.json.data.game_id, one);
+    assert.doesNotMatch(finishedEvent.raw, /"seed"|"salt"|"reveal"/);
+    for (const b of bots) for (const l of b.stream.lines) assert.doesNotMatch(l, /"seed"|"salt"|"reveal"/);
+
+    // A running league verifies without the sealed game: its deal is not counted yet.
+    const running = await verifyLeague(httpGetJson(base), id);
+    assert.deepEqual(running.problems, []);
+    assert.equal(running.gamesChecked, 0);
+
+    // The running game: each bot sees its own hand and nothing of the other's.
+    const views = await Promise.all(bots.map(async (b) => (await http(base, "GET", `/api/v1/games/${two}/sync`, undefined, bearer(b.token))).json));
+    assert.equal(views[0].status, "active");
+    for (const [mine, theirs] of [[views[0], views[1]], [views[1], views[0]]]) {
+      const shown = new Set(strings(mine));
+      const hidden = (theirs.state.hand as { id: string }[]).map((c) => c.id);
+      assert.equal(hidden.length > 0, true);
+      assert.deepEqual(hidden.filter((c) => shown.has(c)), [], "a seat's sync shows a card of the other seat's hand");
+      assert.doesNotMatch(JSON.stringify(mine), /"seed"|"salt"|"reveal"/);
+    }
+
+    // The second game ends: once the league has counted the deal, both games reveal the one seed.
+    await Promise.all(bots.map((b) => playSeat(base, two, b.token, firstMove)));
+    // A seat's sync shows the game finished a moment before the finish hook has counted it (and unsealed the deal).
+    let status = "";
+    for (let i = 0; i < 200 && status !== "finished"; i++) {
+      status = (await http(base, "GET", `/api/v1/leagues/${id}`)).json.status;
+      if (status !== "finished") await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(status, "finished");
+    for (const g of [one, two]) assert.equal((await server.store.getGame(g))!.sealed, undefined, `game ${g} is unsealed in the store`);
+    const records = await Promise.all([one, two].map(async (g) => (await http(base, "GET", `/api/v1/games/${g}`)).json));
+    for (const r of records) assert.ok(r.reveal, `game ${r.id} reveals once its deal is over`);
+    assert.equal(records[0].reveal.seed, records[1].reveal.seed);
+    const replays = await Promise.all([one, two].map(async (g) => http(base, "GET", `/api/v1/games/${g}/replay`)));
+    for (const r of replays) {
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(verifyReplay(r.json), { ok: true });
+    }
+    assert.equal((await mcp.ok("replay", { game_id: one })).seed, records[0].reveal.seed);
+    const report = await verifyLeague(httpGetJson(base), id);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.gamesChecked, 2);
+    for (const b of bots) b.stream.stop();
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The league service on a real store with the games service faked: the schedule is stored before any game
- * exists, results are counted once however many processes report them, and a crash between storing and
- * creating is repaired by reconcile.
+ * exists, results are counted once however many processes report them, a crash between storing and
+ * creating is repaired by reconcile, and a deal's games are unsealed once both have finished, before the deal
+ * is counted.
  */
 import { strict as assert } from "node:assert";
 import { LeagueService } from "../../src/leagues/service";
@@ -27,6 +28,15 @@ class FakeGames {
     if (this.created.has(id)) return null;
     this.created.set(id, { id, leagueId: l.leagueId, seed: l.seed, first: first.playerId, second: second.playerId, tokenHash: first.tokenHash });
     return "A" as const;
+  }
+  unsealed: string[][] = [];
+  failUnseal = 0;
+  async unseal(ids: readonly string[]) {
+    if (this.failUnseal > 0) {
+      this.failUnseal--;
+      throw new Error("crashed while unsealing");
+    }
+    this.unsealed.push([...ids]);
   }
 }
 
@@ -131,6 +141,44 @@ describe("League service", function () {
     for (const c of games.created.values()) lookup.set(c.id, finished(c, "second"));
     await reconciling.reconcile(league.id);
     assert.equal((await service.read(league.id)).status, "finished");
+  });
+
+  it("unseals a deal's two games once both have finished, before it counts the second, and not before", async () => {
+    const lookup = new Map<string, GameRecord>();
+    const reading = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    const { league, directorToken } = await reading.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    await reading.join(league.id, bot(1));
+    await reading.join(league.id, bot(2));
+    await reading.start(league.id, directorToken);
+    const [g1, g2] = [...games.created.values()];
+    lookup.set(g1.id, finished(g1, "first"));
+    lookup.set(g2.id, { ...finished(g2, "first"), status: "active", winner: null, decidedBy: undefined });
+    await reading.onGameFinished(lookup.get(g1.id)!);
+    assert.deepEqual(games.unsealed, [], "the deal's other game is still being played");
+    assert.equal((await reading.read(league.id)).progress.gamesPlayed, 1);
+    lookup.set(g2.id, finished(g2, "second"));
+    await reading.onGameFinished(lookup.get(g2.id)!);
+    assert.deepEqual(games.unsealed, [[g1.id, g2.id]]);
+    assert.equal((await reading.read(league.id)).status, "finished");
+  });
+
+  it("leaves a deal uncounted when unsealing fails, and reconcile unseals and counts it", async () => {
+    const lookup = new Map<string, GameRecord>();
+    const reading = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    const { league, directorToken } = await reading.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
+    await reading.join(league.id, bot(1));
+    await reading.join(league.id, bot(2));
+    await reading.start(league.id, directorToken);
+    const [g1, g2] = [...games.created.values()];
+    lookup.set(g1.id, finished(g1, "first"));
+    await reading.onGameFinished(lookup.get(g1.id)!);
+    lookup.set(g2.id, finished(g2, "draw"));
+    games.failUnseal = 1;
+    await assert.rejects(reading.onGameFinished(lookup.get(g2.id)!), /unsealing/);
+    assert.equal((await reading.read(league.id)).progress.gamesPlayed, 1, "a deal still sealed is not counted");
+    await reading.reconcile(league.id);
+    assert.deepEqual(games.unsealed, [[g1.id, g2.id]]);
+    assert.equal((await reading.read(league.id)).status, "finished");
   });
 
   it("refuses a start by anyone but the director, and entries once started", async () => {

@@ -41,13 +41,13 @@ const Decision = z
   .object({ by: DecidedBySchema, tiedBoard: z.boolean(), tieRule: TieRuleSchema, summary: z.string().describe("one sentence: how the game was decided") })
   .describe("how a finished game was decided; a tied full board names its tie rule (the first mover wins from rules version 2)")
   .meta({ id: "Decision" });
-const Reveal = z.object({ seed: int, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished");
+const Reveal = z.object({ seed: int, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
 const Ending = {
   winner: WinnerSchema.optional(),
   decidedBy: DecidedBySchema.optional(),
   decision: Decision.optional(),
   reveal: Reveal.optional(),
-  replayUrl: url.optional(),
+  replayUrl: url.optional().describe("the replay, once the reveal is shown"),
 };
 const LegalMove = z
   .object({ move: z.string().describe("notation to send, e.g. E7@b3"), card: z.string(), square: z.string() })

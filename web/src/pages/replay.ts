@@ -199,6 +199,10 @@ async function load(): Promise<void> {
   try {
     r = (await api<Replay>("GET", `/games/${id}/replay`)).body;
   } catch (e) {
+    // A finished league game stays sealed while the other game of its deal (the same seed) is played.
+    if (e instanceof ApiError && e.code === "game_not_finished" && e.message.includes("league deal")) {
+      return message("The other game of this league deal is still being played: the replay opens once both have finished.");
+    }
     if (e instanceof ApiError && e.code === "game_not_finished") return message("This game is still being played. ", el("a", { href: `/watch/${id}`, text: "Watch it live" }));
     if (e instanceof ApiError && e.code === "not_found") return message("There is no game with this id.");
     return message(`Could not load the replay: ${errorText(e)}`);
