@@ -111,13 +111,17 @@ export class BotStreamHub {
     if (a.kind === "challenge") return this.push(a.botId, a.event);
     this.bot(a.botId).games.add(a.gameId);
     let w = this.games.get(a.gameId);
+    let subscribed: Promise<unknown> | undefined;
     if (!w) {
+      // Kept before the subscription is awaited: the other seat's announcement of the same game (a game of two
+      // bots) arrives meanwhile, and must add its seat to this watch, not make a second one that replaces it.
       const changed = () => void this.check(a.gameId);
-      await this.presence.subscribe(changeChannel(a.gameId), changed);
       w = { seats: new Map(), cancel: () => void this.presence.unsubscribe(changeChannel(a.gameId), changed) };
       this.games.set(a.gameId, w);
+      subscribed = this.presence.subscribe(changeChannel(a.gameId), changed);
     }
     w.seats.set(a.botId, { seat: a.seat, turnsSeen: 0, ...(a.playerToken ? { playerToken: a.playerToken } : {}) });
+    await subscribed;
     await this.check(a.gameId);
   }
 

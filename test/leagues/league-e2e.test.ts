@@ -302,6 +302,11 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
     // The first game is played to its end; the second has not moved.
     await Promise.all(bots.map((b) => playSeat(base, one, b.token, firstMove)));
 
+    // Each bot's stream told it of each of its turns and of the end: the game's two bot seats are watched as one.
+    const told = (b: (typeof bots)[number]) => b.stream.lines.map((l) => JSON.parse(l) as { type: string; gameId: string }).filter((e) => e.gameId === one);
+    for (let i = 0; i < 100 && !bots.every((b) => told(b).some((e) => e.type === "gameFinish")); i++) await new Promise((r) => setTimeout(r, 50));
+    for (const b of bots) assert.deepEqual(told(b).map((e) => e.type).filter((t) => t !== "yourTurn"), ["gameStart", "gameFinish"], b.playerId);
+    for (const b of bots) assert.equal(told(b).filter((e) => e.type === "yourTurn").length, 8, `${b.playerId}: ${JSON.stringify(told(b))}`);
     const record = await http(base, "GET", `/api/v1/games/${one}`);
     assert.equal(record.json.status, "finished");
     assert.equal((await server.store.getGame(one))!.sealed, true);
