@@ -67,7 +67,7 @@ export function createMetrics(): Metrics {
     }),
     aiSeconds: new Histogram({
       name: "arena_ai_task_seconds",
-      help: "Time of one house decision or review on the AI pool, queueing included",
+      help: "Time of one house decision, review or league standings table on the AI pool, queueing included",
       labelNames: ["task"],
       buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],

@@ -129,7 +129,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const tournaments = new TournamentService(store, games, players, baseUrl, (e) => events.emit(e), (id) => void presence.publish(tournamentChannel(id), 1), config.tournamentMaxEntrants, config.tournamentTurnSeconds);
   // One set of join counters for REST and MCP (Redis when scaled out).
   const tournamentJoins = new JoinCaps({ perAddress: config.tournamentJoinsPerAddress, perPlayer: config.tournamentJoinsPerPlayer, scale: config.rateLimitScale, store: infra?.rateLimitStore });
-  const leagues = new LeagueService(store, games, baseUrl, (botId, gameId, seat) => botStreams.announce({ kind: "seat", botId, gameId, seat }), (e) => events.emit(e));
+  const leagues = new LeagueService(store, games, baseUrl, (botId, gameId, seat) => botStreams.announce({ kind: "seat", botId, gameId, seat }), (e) => events.emit(e), (task) => ai.leagueTable(task));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).

@@ -1,6 +1,7 @@
 /**
- * Runs the house opponent's decisions and post-game reviews on worker threads (piscina). A hard decision
- * or a review searches for a few hundred milliseconds; on the event loop that would stall every room and
+ * Runs the house opponent's decisions, post-game reviews and duplicate leagues' standings tables on worker
+ * threads (piscina). A hard decision or a review searches for a few hundred milliseconds, and a 16-bot
+ * league's table refits its ratings a thousand times in as long; on the event loop that would stall every room and
  * request of the process meanwhile. With 0 threads the same tasks run inline, on the caller's thread.
  */
 import { join } from "node:path";
@@ -8,13 +9,15 @@ import Piscina from "piscina";
 import type { Level, Replay, SeatView } from "../game/types";
 import type { Review } from "./review";
 import type { Placement } from "./search";
-import { decideTask, reviewTask, type DecideTask } from "./worker";
+import type { TableRow } from "../leagues/table";
+import { decideTask, leagueTableTask, reviewTask, type DecideTask, type LeagueTableTask } from "./worker";
 
 export interface AiPool {
   /** Worker threads at most; 0 when tasks run inline. */
   readonly threads: number;
   decide(view: SeatView, level: Level): Promise<Placement>;
   review(replay: Replay): Promise<Review>;
+  leagueTable(task: LeagueTableTask): Promise<TableRow[]>;
   /** Ends the threads; tasks still running are abandoned. */
   close(): Promise<void>;
 }
@@ -22,11 +25,13 @@ export interface AiPool {
 /** The worker module next to this one: through a tsx-registering entry when running from TypeScript sources. */
 const WORKER = join(__dirname, __filename.endsWith(".ts") ? "worker-entry.cjs" : "worker.js");
 
+export type AiTask = "decide" | "review" | "league_table";
+
 export interface AiPoolHooks {
   /** A task failed on a thread and was run inline instead. */
   onError?: (err: unknown, task: string) => void;
   /** A task finished (on a thread or inline), after `seconds` including its wait for a thread. */
-  onDone?: (task: "decide" | "review", seconds: number) => void;
+  onDone?: (task: AiTask, seconds: number) => void;
 }
 
 /**
@@ -34,7 +39,7 @@ export interface AiPoolHooks {
  * start, or died) is reported to `onError` and run inline instead, so a game never waits on a broken pool.
  */
 export function createAiPool(threads: number, hooks: AiPoolHooks = {}): AiPool {
-  const timed = <T>(task: "decide" | "review", work: () => Promise<T>): Promise<T> => {
+  const timed = <T>(task: AiTask, work: () => Promise<T>): Promise<T> => {
     const started = process.hrtime.bigint();
     return work().finally(() => hooks.onDone?.(task, Number(process.hrtime.bigint() - started) / 1e9));
   };
@@ -43,6 +48,7 @@ export function createAiPool(threads: number, hooks: AiPoolHooks = {}): AiPool {
       threads: 0,
       decide: (view, level) => timed("decide", async () => decideTask({ view, level })),
       review: (replay) => timed("review", async () => reviewTask(replay)),
+      leagueTable: (task) => timed("league_table", async () => leagueTableTask(task)),
       close: async () => undefined,
     };
   }
@@ -59,6 +65,7 @@ export function createAiPool(threads: number, hooks: AiPoolHooks = {}): AiPool {
     threads,
     decide: (view, level) => timed("decide", () => run("decideTask", { view, level } satisfies DecideTask, () => decideTask({ view, level }))),
     review: (replay) => timed("review", () => run("reviewTask", replay, () => reviewTask(replay))),
+    leagueTable: (task) => timed("league_table", () => run("leagueTableTask", task, () => leagueTableTask(task))),
     close: async () => {
       closed = true;
       await pool.destroy();

@@ -16,6 +16,7 @@ import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } fro
 import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave, tableDeals } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
 import { leagueTable, outcomeOf, RESAMPLES, type TableRow } from "./table";
+import type { LeagueTableTask } from "../ai/worker";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
@@ -23,9 +24,9 @@ const MAX_ATTEMPTS = 20;
 const TABLE_CACHE = 64;
 /**
  * How long a running league's table is served after it was computed, whatever was counted since. A table
- * refits the ratings a thousand times on the event loop (0.3 to 0.4 s of CPU for 16 entrants: `npm run
- * bench:league`): a running league changes at every counted game, and its readers must not make every change
- * cost that. A finished league's table is always its own.
+ * refits the ratings a thousand times (0.3 to 0.4 s of CPU for 16 entrants: `npm run bench:league`), on a
+ * worker thread of the AI pool: a running league changes at every counted game, and its readers must not make
+ * every change cost that. A finished league's table is always its own.
  */
 const RUNNING_TABLE_MS = 10_000;
 
@@ -33,6 +34,8 @@ export const newLeagueId = (): string => `l_${randomBytes(9).toString("base64url
 
 export class LeagueService {
   private readonly tables = new Map<string, { version: number; at: number; dealsCounted: number; rows: TableRow[] }>();
+  /** Tables being computed, one per league: readers arriving meanwhile wait for the same one. */
+  private readonly computing = new Map<string, Promise<{ dealsCounted: number; rows: TableRow[] }>>();
 
   constructor(
     private readonly store: LeaguesPort & Pick<GamesPort, "getGame">,
@@ -41,6 +44,8 @@ export class LeagueService {
     /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
     private readonly seated: (botId: string, gameId: string, seat: Seat) => void = () => {},
     private readonly emit: (e: EmittedEvent) => void = () => {},
+    /** Computes a table off the event loop (the AI pool's worker threads); inline when absent. */
+    private readonly compute: (task: LeagueTableTask) => Promise<TableRow[]> = async (t) => leagueTable(t.entrants, t.deals, t.leagueId),
   ) {}
 
   async create(body: CreateLeagueBody) {
@@ -118,7 +123,7 @@ export class LeagueService {
     await this.createGames(l);
     // Told by the one writer whose compare-and-set finished the league.
     if (finished) {
-      const standings = this.table(l).rows.map((r) => ({ rank: r.rank, player_id: r.playerId, rating: r.rating, low: r.low, high: r.high }));
+      const standings = (await this.table(l)).rows.map((r) => ({ rank: r.rank, player_id: r.playerId, rating: r.rating, low: r.low, high: r.high }));
       this.emit({ name: "league.finished", match: { league_id: l.id }, data: { league_id: l.id, standings, url: `${this.baseUrl}/api/v1/leagues/${l.id}/standings` } });
     }
   }
@@ -151,7 +156,7 @@ export class LeagueService {
   async standings(id: string) {
     const l = await this.get(id);
     const names = new Map(l.entrants.map((e) => [e.playerId, e.name]));
-    const table = this.table(l);
+    const table = await this.table(l);
     return {
       id: l.id, status: l.status, deals: l.schedule.length, dealsCounted: table.dealsCounted, resamples: RESAMPLES,
       standings: table.rows.map((r) => ({ ...r, name: names.get(r.playerId)! })),
@@ -191,18 +196,27 @@ export class LeagueService {
    * The table of a stored version, computed once (the bootstrap refits the ratings a thousand times); while the
    * league runs, a table computed less than RUNNING_TABLE_MS ago stands for the newer versions too.
    */
-  private table(l: LeagueRecord): { dealsCounted: number; rows: TableRow[] } {
+  private async table(l: LeagueRecord): Promise<{ dealsCounted: number; rows: TableRow[] }> {
     const hit = this.tables.get(l.id);
     const now = Date.now();
     if (hit && (hit.version === l.version || (l.status === "running" && now - hit.at < RUNNING_TABLE_MS))) return hit;
-    const entry = {
-      version: l.version, at: now, dealsCounted: countedDeals(l.schedule).length,
-      rows: leagueTable(l.entrants.map((e) => e.playerId), tableDeals(l.schedule), l.id),
-    };
-    this.tables.delete(l.id);
-    this.tables.set(l.id, entry);
-    if (this.tables.size > TABLE_CACHE) this.tables.delete(this.tables.keys().next().value!);
-    return entry;
+    // One computation per league at a time, whatever the number of readers: the refits run on a worker thread,
+    // and a crowd of standings reads must not queue a crowd of them.
+    const pending = this.computing.get(l.id);
+    if (pending) return pending;
+    const computed = (async () => {
+      const rows = await this.compute({ entrants: l.entrants.map((e) => e.playerId), deals: tableDeals(l.schedule), leagueId: l.id });
+      const entry = { version: l.version, at: now, dealsCounted: countedDeals(l.schedule).length, rows };
+      // Kept unless a newer version's table was kept meanwhile.
+      if ((this.tables.get(l.id)?.version ?? 0) <= l.version) {
+        this.tables.delete(l.id);
+        this.tables.set(l.id, entry);
+        if (this.tables.size > TABLE_CACHE) this.tables.delete(this.tables.keys().next().value!);
+      }
+      return entry;
+    })().finally(() => this.computing.delete(l.id));
+    this.computing.set(l.id, computed);
+    return computed;
   }
 
   /** Applies `edit` to a fresh read and stores it by compare-and-set, retrying from a new read on a lost race.

@@ -3,6 +3,7 @@ import { apply, buildReplay, newGame, seatView } from "../../src/game";
 import type { GameState } from "../../src/game/types";
 import { decide, reviewGame } from "../../src/ai";
 import { createAiPool, type AiPool } from "../../src/ai/pool";
+import { leagueTable } from "../../src/leagues/table";
 
 /** A position a few plies in, where the hard search has real work to do. */
 function midGame(seed: number): GameState {
@@ -48,6 +49,18 @@ describe("Unit: the AI pool runs searches on worker threads", function () {
     const state = midGame(11);
     const { turns } = await loopTurnsDuring(() => inline.decide(seatView(state, state.turn), "hard"));
     assert.equal(turns, 0);
+  });
+
+  it("computes a league's standings table exactly as leagueTable does, while the event loop keeps turning", async () => {
+    const entrants = Array.from({ length: 12 }, (_, i) => `BOT-${i}`);
+    const outcomes = ["first", "second", "draw"] as const;
+    const deals = entrants.flatMap((a, i) => entrants.slice(i + 1).map((b, j) => ({
+      games: [{ first: a, second: b, outcome: outcomes[(i + j) % 3] }, { first: b, second: a, outcome: outcomes[(i * j) % 3] }],
+    })));
+    const task = { entrants, deals, leagueId: "l_pooltable" };
+    const { value, turns } = await loopTurnsDuring(() => pool.leagueTable(task));
+    assert.deepEqual(value, leagueTable(entrants, deals, "l_pooltable"));
+    assert.ok(turns > 0, "the event loop was blocked while the table was computed");
   });
 
   it("reviews a finished game exactly as reviewGame does, and runs tasks side by side", async () => {

@@ -5,6 +5,7 @@
  * is counted.
  */
 import { strict as assert } from "node:assert";
+import { leagueTable } from "../../src/leagues/table";
 import { LeagueService } from "../../src/leagues/service";
 import { SqliteStore } from "../../src/store/sqlite";
 import type { AuthedBot } from "../../src/bots/service";
@@ -98,6 +99,27 @@ describe("League service", function () {
     // Each entrant won the game it moved first in: the deal is split.
     const table = await service.standings(id);
     assert.deepEqual(table.standings.map((r) => [r.wins, r.losses, r.rating]), [[1, 1, 0], [1, 1, 0]]);
+  });
+
+  it("computes a table once for many readers at once, through the compute it was given", async () => {
+    const computed: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    service = new LeagueService(store, games, "http://arena.test", undefined, undefined, async (task) => {
+      computed.push(task.leagueId);
+      await gate;
+      return leagueTable(task.entrants, task.deals, task.leagueId);
+    });
+    const id = await startLeague(3, 1);
+    const reads = Array.from({ length: 8 }, () => service.standings(id));
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    const tables = await Promise.all(reads);
+    assert.deepEqual(computed, [id]);
+    for (const t of tables) assert.deepEqual(t, tables[0]);
+    // The same stored version again: served from the table kept, no second computation.
+    await service.standings(id);
+    assert.deepEqual(computed, [id]);
   });
 
   it("releases the next deals as results free their entrants, and finishes after the last", async () => {
