@@ -7,6 +7,7 @@ import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
 import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, type Seat } from "../game";
+import { splitNotation } from "../game/notation";
 import { AppError, unwrap, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
@@ -336,8 +337,8 @@ export class GameService {
       const seat = game && seatOfToken(game, tokenHash);
       if (!seat) return null;
       const ctx = rebuildContext(game, await this.store.listActions(gameId));
-      const [card, square] = "card" in body ? [body.card, body.square] : body.move.split(/[@x]/);
-      const kept = ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === card?.trim().toUpperCase() && m.square === square?.trim().toLowerCase());
+      const placed = splitNotation("card" in body ? `${body.card}@${body.square}` : body.move);
+      const kept = placed && ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === placed.card && m.square === placed.square);
       return kept ? { move: shownMove(kept), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
     } catch {
       // The store failing too: the refusal already in hand is the answer.
