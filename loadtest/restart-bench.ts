@@ -5,21 +5,40 @@
  * killed with SIGKILL. Each round then starts a server on an empty file and one on the filled file (killed
  * again with SIGKILL), and records for each:
  *  - answers: from the spawn to the first `GET /healthz` answered 200;
- *  - settled: from the spawn to the "tile arena listening" line, logged once every game to resume has its room.
- * A table per checkout, then one JSON line (`{"bench":"restart",...}`).
+ *  - settled: from the spawn to the "tile arena listening" line, logged once every game to resume has its room;
+ *  - CPU: the server process's CPU time (user + system, all threads, from /proc) when it settled. On a
+ *    machine shared with other work the wall times follow its load; the CPU a start costs does not.
+ * Each round's filled start is compared with its own empty start (run just before it): the table gives
+ * both and their difference, and the medians of the differences. A table per checkout, then one JSON line
+ * (`{"bench":"restart",...}`).
  * `--root` runs another checkout's `src/main.ts` (with the same node_modules); `--compare <dir>` measures a
  * second checkout beside it, their rounds alternating, for a before and after on the same machine.
  *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>]
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { args, freePort, median, num, round, sleep, table } from "./lib/common";
 
 const ENV = { LOG_LEVEL: "info", RATE_LIMIT_SCALE: "1000", HOUSE_DELAY_MS: "0", HOST: "127.0.0.1" };
 
-interface Started { url: string; answersMs: number; settledMs: number; kill(signal: NodeJS.Signals): Promise<void> }
+interface Started { url: string; answersMs: number; settledMs: number; settledCpuMs: number; kill(signal: NodeJS.Signals): Promise<void> }
+
+/** Clock ticks per second of /proc's CPU times (100 on Linux almost everywhere; asked once). */
+let ticksPerSecond: number | undefined;
+
+/** A process's CPU time so far in ms, all its threads (Linux /proc); NaN where there is no /proc. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+    // The command name (field 2) may hold spaces: the fields after it start past its closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
+  } catch {
+    return NaN;
+  }
+}
 
 /** Spawns `root`'s entry point on `database` and waits until it has settled. */
 async function start(root: string, database: string): Promise<Started> {
@@ -33,9 +52,13 @@ async function start(root: string, database: string): Promise<Started> {
   });
   let out = "";
   let settledMs = 0;
+  let settledCpuMs = NaN;
   const onData = (d: Buffer) => {
     out += d.toString();
-    if (!settledMs && out.includes("tile arena listening")) settledMs = performance.now() - t0;
+    if (!settledMs && out.includes("tile arena listening")) {
+      settledMs = performance.now() - t0;
+      settledCpuMs = cpuMsOf(child.pid);
+    }
   };
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
@@ -57,6 +80,7 @@ async function start(root: string, database: string): Promise<Started> {
     url,
     answersMs,
     settledMs,
+    settledCpuMs,
     kill: async (signal) => {
       child.kill(signal);
       await exited;
@@ -96,7 +120,10 @@ async function round1(root: string, emptyDb: string, filled: string): Promise<nu
   await empty.kill("SIGTERM");
   const full = await start(root, filled);
   await full.kill("SIGKILL");
-  return [empty.answersMs, empty.settledMs, full.answersMs, full.settledMs].map((x) => round(x, 0));
+  const row = [empty.answersMs, empty.settledMs, empty.settledCpuMs, full.answersMs, full.settledMs, full.settledCpuMs];
+  // The filled start against its own round's empty start: answers, settled, CPU.
+  row.push(full.answersMs - empty.answersMs, full.settledMs - empty.settledMs, full.settledCpuMs - empty.settledCpuMs);
+  return row.map((x) => round(x, 0));
 }
 
 async function main() {
@@ -115,12 +142,19 @@ async function main() {
     }
     const summaries = roots.map((root, i) => {
       const col = (c: number) => median(rows[i].map((row) => row[c]));
-      return { root, empty: { answersMs: col(0), settledMs: col(1) }, filled: { answersMs: col(2), settledMs: col(3) }, rows: rows[i] };
+      return {
+        root,
+        empty: { answersMs: col(0), settledMs: col(1), settledCpuMs: col(2) },
+        filled: { answersMs: col(3), settledMs: col(4), settledCpuMs: col(5) },
+        later: { answersMs: col(6), settledMs: col(7), settledCpuMs: col(8) },
+        rows: rows[i],
+      };
     });
     for (const s of summaries) {
-      console.log(table(`${s.root}: restart with ${waiting} waiting and ${active} active games (ms from spawn)`, ["round", "empty answers", "empty settled", "filled answers", "filled settled"], [
+      const head = ["round", "empty answers", "empty settled", "empty CPU", "filled answers", "filled settled", "filled CPU", "+answers", "+settled", "+CPU"];
+      console.log(table(`${s.root}: restart with ${waiting} waiting and ${active} active games (ms from spawn; +: filled - empty of the round)`, head, [
         ...s.rows.map((row, r) => [r + 1, ...row]),
-        ["median", s.empty.answersMs, s.empty.settledMs, s.filled.answersMs, s.filled.settledMs],
+        ["median", s.empty.answersMs, s.empty.settledMs, s.empty.settledCpuMs, s.filled.answersMs, s.filled.settledMs, s.filled.settledCpuMs, s.later.answersMs, s.later.settledMs, s.later.settledCpuMs],
       ]));
     }
     console.log(JSON.stringify({ bench: "restart", waiting, active, rounds, summaries }));
