@@ -80,10 +80,18 @@ async function endlessAnswers() {
 const ACCEPT = { accept: "application/json, text/event-stream" };
 
 async function mcpBatch(url: string) {
-  const init = await http(url, "POST", "/mcp", {
-    jsonrpc: "2.0", id: 1, method: "initialize",
-    params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "hardening-bench", version: "1" } },
-  }, ACCEPT);
+  const init = await http(
+    url,
+    "POST",
+    "/mcp",
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "hardening-bench", version: "1" } },
+    },
+    ACCEPT,
+  );
   const session = { ...ACCEPT, "mcp-session-id": init.headers.get("mcp-session-id") as string };
   await http(url, "POST", "/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, session);
   const count = async () => {
@@ -98,7 +106,10 @@ async function mcpBatch(url: string) {
   };
   const before = await count();
   const batch = Array.from({ length: 100 }, (_, i) => ({
-    jsonrpc: "2.0", id: 10 + i, method: "tools/call", params: { name: "create_game", arguments: { opponent: "friend" } },
+    jsonrpc: "2.0",
+    id: 10 + i,
+    method: "tools/call",
+    params: { name: "create_game", arguments: { opponent: "friend" } },
   }));
   const statuses = new Set<number>();
   for (let i = 0; i < 5; i++) statuses.add((await http(url, "POST", "/mcp", batch, session)).status);
@@ -114,7 +125,14 @@ function postSized(base: string, path: string, body: Buffer): Promise<string> {
     let pending = 2;
     const done = () => --pending === 0 && resolve(`${status}${error ? ` ${error}` : ""}`);
     const req = httpRequest(
-      { hostname: u.hostname, port: u.port, path: u.pathname, method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": String(body.length) } },
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": String(body.length) },
+      },
       (res) => {
         status = res.statusCode ?? 0;
         res.resume();
@@ -154,12 +172,21 @@ async function main() {
   } finally {
     await server.close();
   }
-  console.log(table("hardening figures", ["attack", "figure"], [
-    ["slow subscriber beside a fast one", `fast one's 3 deliveries after ${slow.threeMs} ms (slow answers meanwhile: ${slow.slowAnsweredMeanwhile}), a 4th after ${slow.fourthMs} ms`],
-    ["16 endless answers", `${endless.pushedMB} MB pushed, all over after ${endless.overMs} ms`],
-    ["5 MCP batches of 100 create_game", `${batch.gamesCreated} games created (HTTP ${batch.statuses})`],
-    ...Object.entries(bodies).map(([path, clean]) => [`10 MB body to ${path}`, `${clean}/10 answered 413 with no EPIPE or reset`]),
-  ]));
+  console.log(
+    table(
+      "hardening figures",
+      ["attack", "figure"],
+      [
+        [
+          "slow subscriber beside a fast one",
+          `fast one's 3 deliveries after ${slow.threeMs} ms (slow answers meanwhile: ${slow.slowAnsweredMeanwhile}), a 4th after ${slow.fourthMs} ms`,
+        ],
+        ["16 endless answers", `${endless.pushedMB} MB pushed, all over after ${endless.overMs} ms`],
+        ["5 MCP batches of 100 create_game", `${batch.gamesCreated} games created (HTTP ${batch.statuses})`],
+        ...Object.entries(bodies).map(([path, clean]) => [`10 MB body to ${path}`, `${clean}/10 answered 413 with no EPIPE or reset`]),
+      ],
+    ),
+  );
   console.log(JSON.stringify({ bench: "hardening", slow, endless, batch, bodies }));
 }
 
