@@ -1,6 +1,7 @@
 /**
  * scripts/test.sh, the test command of the README and of CI: it installs the npm packages only when the lock
- * file (or Node) changed since it last installed them, and otherwise reuses the tree and rebuilds dist/; it runs
+ * file (or Node) changed since `npm ci` last installed them (run by the script, or by hand: package.json's
+ * prepare records it), and otherwise reuses the tree and rebuilds dist/; it runs
  * the type check, the linter, the fast and the slow suite, and sums them on its last line. The script is run
  * as it is, in a copy of the repository's layout, with stand-ins for npm, npx and the Debian tools that log
  * what they were asked to do.
@@ -12,9 +13,13 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { useTempDir } from "../support/temp-dir";
 
+const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+
 /** A stand-in command: logs its arguments; `npm test` and `npm run test:slow` print mocha's counts. */
 const STAND_IN = `#!/usr/bin/env bash
-echo "$(basename "$0") $*" >> "$CALLS"
+where=""
+case "$PWD" in */.ci/congodb) where=" (in .ci/congodb)" ;; esac
+echo "$(basename "$0") $*$where" >> "$CALLS"
 case "$*" in
   "test") echo "  5 passing"; echo "  1 pending"; [ -z "$FAIL_FAST" ] || { echo "  1 failing"; exit 1; } ;;
   "run test:slow") echo "  2 passing" ;;
@@ -40,9 +45,10 @@ describe("scripts/test.sh: reuses an installed tree, runs both suites", function
     return { code, calls: readFileSync(calls, "utf8").trim().split("\n"), stdout };
   }
 
-  it("installs from the lock file once, then reuses node_modules until the lock file changes", async () => {
-    const root = join(tmp(), "repo");
-    const bin = join(tmp(), "bin");
+  /** A copy of the repository's layout with the script, a lock file, and stand-ins on a PATH of their own. */
+  function layout(name: string): { root: string; bin: string } {
+    const root = join(tmp(), name);
+    const bin = join(tmp(), `${name}-bin`);
     for (const dir of ["scripts", "node_modules", ".ci/congodb/node_modules"]) mkdirSync(join(root, dir), { recursive: true });
     mkdirSync(bin, { recursive: true });
     copyFileSync("scripts/test.sh", join(root, "scripts/test.sh"));
@@ -52,11 +58,15 @@ describe("scripts/test.sh: reuses an installed tree, runs both suites", function
       writeFileSync(join(bin, tool), STAND_IN);
       chmodSync(join(bin, tool), 0o755);
     }
+    return { root, bin };
+  }
 
+  it("installs from the lock file once, then reuses node_modules until the lock file changes", async () => {
+    const { root, bin } = layout("repo");
     const first = await run(root, bin);
     assert.deepEqual(
       first.calls,
-      ["npm ci --no-audit --no-fund", "npm ci --no-audit --no-fund", "npx tsc --noEmit -p .", "npm run lint", "npm test", "npm run test:slow"],
+      ["npm ci --no-audit --no-fund", "npm ci --no-audit --no-fund (in .ci/congodb)", "npx tsc --noEmit -p .", "npm run lint", "npm test", "npm run test:slow"],
       "a fresh tree: the packages and CongoDB's are installed, then the checks and both suites",
     );
     assert.equal(first.code, 0);
@@ -77,5 +87,32 @@ describe("scripts/test.sh: reuses an installed tree, runs both suites", function
     assert.equal(failing.code, 1);
     assert.deepEqual(failing.calls.slice(-2), ["npm test", "npm run test:slow"]);
     assert.equal(failing.stdout.trim().split("\n").at(-1), "7 passed, 1 failed, 1 skipped");
+  });
+
+  it("reuses the tree the README's npm ci installed (its prepare script records it), not one npm install left", async () => {
+    const { root, bin } = layout("by-hand");
+    assert.match(pkg.scripts.prepare, /&& tsx scripts\/lock-stamp\.ts$/);
+    // package.json's prepare ends with scripts/lock-stamp.ts, which npm runs in the installed tree: here, the copy.
+    const stampIn = async (env: Record<string, string>) => {
+      await promisify(execFile)(
+        process.execPath,
+        ["--import", join(process.cwd(), "node_modules/tsx/dist/loader.mjs"), join(process.cwd(), "scripts/lock-stamp.ts")],
+        { env: { PATH: process.env.PATH, ...env }, cwd: root },
+      );
+    };
+
+    await stampIn({ npm_command: "ci" });
+    const reused = await run(root, bin);
+    assert.deepEqual(
+      reused.calls.slice(0, 3),
+      ["npm run build", "npm ci --no-audit --no-fund (in .ci/congodb)", "npx tsc --noEmit -p ."],
+      "npm ci's tree: no second install (CongoDB's, which npm ci does not install, is installed once)",
+    );
+
+    await stampIn({ npm_command: "install" });
+    assert.equal((await run(root, bin)).calls[0], "npm ci --no-audit --no-fund", "after npm install: installed again");
+
+    await stampIn({ npm_command: "ci", npm_config_omit: "dev" });
+    assert.equal((await run(root, bin)).calls[0], "npm ci --no-audit --no-fund", "without devDependencies: installed again");
   });
 });
