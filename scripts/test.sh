@@ -28,8 +28,9 @@ fi
 
 # Exactly the committed lock file. Install scripts run only for the packages package.json's `allowScripts`
 # approves (better-sqlite3 and msgpackr-extract build native addons, esbuild checks its binary), and the
-# project's own `prepare`, which compiles dist/. A tree this script installed from the same lock file with
-# the same Node is reused: only dist/ is rebuilt.
+# project's own `prepare`, which compiles dist/ and, after `npm ci`, records the lock file and Node it
+# installed from (scripts/lock-stamp.ts). A tree `npm ci` installed from the same lock file with the same
+# Node, whether this script ran it or the README's run command did, is reused: only dist/ is rebuilt.
 stamp="node_modules/.lock-hash"
 want="$( (cat package-lock.json; node -v) | sha256sum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then

@@ -40,7 +40,17 @@ describe("Production build: npm run build, then npm start's command", function (
       assert.ok(existsSync(f), `${f} was built`);
     }
     assert.ok(pkg.scripts.start.includes("--enable-source-maps"));
-    assert.equal(pkg.scripts.prepare, "npm run build", "npm ci builds, so `npm ci && npm start` runs compiled code");
+    assert.match(pkg.scripts.prepare, /^npm run build( &&|$)/, "npm ci builds, so `npm ci && npm start` runs compiled code");
+  });
+
+  it("points a stack trace from the compiled code at the TypeScript line, with npm start's flags", async () => {
+    const flags = pkg.scripts.start.split(" ").filter((a) => a === "--enable-source-maps");
+    assert.equal(flags.length, 1);
+    const script = "try { require('./dist/src/game/index.js').newGame({ rulesVersion: 99 }, 1, 's') } catch (e) { console.log(e.stack) }";
+    const { stdout } = await promisify(execFile)(process.execPath, [...flags, "-e", script], { env: { ...process.env, NODE_OPTIONS: "" } });
+    assert.match(stdout, /unknown rules version 99/);
+    assert.match(stdout.split("\n")[1], /src[/\\]game[/\\]setup\.ts:\d+:\d+\)$/, stdout);
+    assert.doesNotMatch(stdout, /dist[/\\]src/, stdout);
   });
 
   it("answers /healthz and plays a house game whose opponent decides on a worker thread", async () => {

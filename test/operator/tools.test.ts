@@ -1,7 +1,8 @@
 /**
  * The Colyseus monitor and playground: off by default; when OPERATOR_TOOLS is on they answer only to the
  * operator's token (Bearer, or Basic with the token as password, as a browser sends it after its prompt),
- * and the monitor lists and inspects the live games' rooms.
+ * and the monitor lists, inspects and disposes the live games' rooms (a disposed game's room reopens from
+ * its stored record).
  */
 import { strict as assert } from "node:assert";
 import { loadConfig } from "../../src/config";
@@ -69,6 +70,36 @@ describe("Operator tools: the Colyseus monitor and playground", function () {
       // The token also still opens /metrics, both ways.
       assert.equal((await http(server.url, "GET", "/metrics", undefined, basic("prometheus", TOKEN))).status, 200);
       assert.equal((await http(server.url, "GET", "/metrics")).status, 401);
+    });
+
+    it("dispose a live game's room from the monitor; the game goes on from its stored record", async () => {
+      const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Ann" });
+      assert.equal(created.status, 201);
+      const id = created.json.game.id as string;
+      const token = created.json.playerToken as string;
+      const listedNow = async () =>
+        (await http(server.url, "GET", "/colyseus/monitor/api", undefined, bearer(TOKEN))).json.rooms.some((r: { roomId: string }) => r.roomId === id);
+      assert.equal(await listedNow(), true, "the room is listed before");
+      // The monitor's dispose button: the room's disconnect(), called through the API.
+      const call = `/colyseus/monitor/api/room/call?roomId=${id}&method=disconnect&args=${encodeURIComponent("[]")}`;
+      assert.equal((await http(server.url, "GET", call)).status, 401, "not without the token");
+      const disposed = await http(server.url, "GET", call, undefined, bearer(TOKEN));
+      assert.equal(disposed.status, 200, disposed.text);
+      let listed = true;
+      for (let i = 0; i < 50 && listed; i++) {
+        listed = await listedNow();
+        if (listed) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(listed, false, "the room is gone from the monitor's list");
+      // The game itself is durable: its seat still reads it and plays on.
+      let sync = (await http(server.url, "GET", `/api/v1/games/${id}/sync?since=0&timeout=10`, undefined, bearer(token))).json;
+      if (!sync.yourTurn) sync = (await http(server.url, "GET", `/api/v1/games/${id}/sync?since=${sync.moveCount}&timeout=10`, undefined, bearer(token))).json;
+      assert.equal(sync.status, "active");
+      assert.equal(sync.yourTurn, true);
+      const taken = new Set(sync.state.board.map((c: { square: string }) => c.square));
+      const square = ["a1", "b1", "c1", "d1", "a2"].find((q) => !taken.has(q));
+      const moved = await http(server.url, "POST", `/api/v1/games/${id}/moves`, { card: sync.state.hand[0].id, square }, bearer(token));
+      assert.equal(moved.status, 200, moved.text);
     });
 
     it("serve the playground to the token", async () => {
