@@ -5304,8 +5304,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a rules version, e.g. 3 */
-                version: string;
+                /** @description a rules version, 1, 2, 3 (3 is current) */
+                version: number;
             };
             cookie?: never;
         };
