@@ -27,7 +27,7 @@ describe("Contract: the OpenAPI document and the generated client types", functi
   });
 
   it("gives every operation a summary and a description, and types every number-like parameter as an integer with its range", () => {
-    type Param = { name: string; in: string; schema?: { type?: string; pattern?: string; minimum?: number } };
+    type Param = { name: string; in: string; schema?: { type?: string; pattern?: string; minimum?: number; maximum?: number } };
     const doc = openApiDocument("http://localhost:2567") as unknown as { paths: Record<string, Record<string, { summary?: string; description?: string; parameters?: Param[] }>> };
     const missing: string[] = [];
     const untyped: string[] = [];
@@ -40,7 +40,7 @@ describe("Contract: the OpenAPI document and the generated client types", functi
           const s = p.schema ?? {};
           // A string parameter whose pattern is made of digits is an integer in disguise.
           if (s.type === "string" && s.pattern && /^\^?(\\d|\[0-9\])/.test(s.pattern)) untyped.push(`${method} ${path} ${p.name}`);
-          if (s.type === "integer" && s.minimum === undefined) untyped.push(`${method} ${path} ${p.name} (no minimum)`);
+          if (s.type === "integer" && (s.minimum === undefined || s.maximum === undefined)) untyped.push(`${method} ${path} ${p.name} (no range)`);
         }
       }
     }
