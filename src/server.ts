@@ -117,9 +117,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
   });
   const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics);
-  const quick = new QuickMatch(presence, rooms, players, games);
   const botStreams = new BotStreamHub(presence, games, log);
   await botStreams.start();
+  const quick = new QuickMatch(presence, rooms, players, games, (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }));
   const streams = streamsRouter({ hub: botStreams, games, presence }, { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey });
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({

@@ -12,7 +12,8 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, where: str
 /**
  * A query integer from `min` to `max` (`max` absent: up to 999999999), `fallback` when absent. Query values
  * arrive as strings, so only plain decimal digits are accepted (no sign, exponent or hex); the OpenAPI
- * document still types the parameter as an integer with its range, which is what a client generator needs.
+ * document still types the parameter as an integer with its range (the 999999999 cap included), which is what
+ * a client generator needs.
  */
 export function queryInt(min: number, max: number | undefined, fallback: number) {
   const top = max ?? 999_999_999;
@@ -22,6 +23,6 @@ export function queryInt(min: number, max: number | undefined, fallback: number)
     .regex(/^\d{1,9}$/, "must be a non-negative integer")
     .transform(Number)
     .refine((n) => n >= min && n <= top, { message: max === undefined ? `must be at least ${min}` : `must be ${min}..${max}` })
-    .meta({ type: "integer", minimum: min, ...(max === undefined ? {} : { maximum: max }), default: fallback, description: range })
+    .meta({ type: "integer", minimum: min, maximum: top, default: fallback, description: range })
     .default(fallback);
 }

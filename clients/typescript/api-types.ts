@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Queue for a quick match
-         * @description Pairs you with another player of the same ruleset. Waits up to `wait` seconds: 200 `matched` with your seat, or 202 `queued` with a ticket to poll.
+         * @description Pairs you with another player of the same ruleset. Waits up to `wait` seconds: 200 `matched` with your seat, or 202 `queued` with a ticket to poll. With a bot key, a ticket paired later is also announced on the bot's event stream (`gameStart` with the seat's `playerToken`), so a bot may wait there instead of polling.
          */
         post: operations["quickMatch"];
         delete?: never;
@@ -1909,7 +1909,7 @@ export interface components {
                 /** @description absolute URL on this service */
                 watch: string;
             };
-            /** @description the seat's token, for a seat the bot did not take itself (an agent challenge it hosts) */
+            /** @description the seat's token, for a seat not answered to the bot's own request: an agent challenge it hosts, or its quick-match ticket paired while it waited */
             playerToken?: string;
         } | {
             /** @description send as Last-Event-ID to resume after this event */
@@ -5304,8 +5304,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a rules version, e.g. 3 */
-                version: string;
+                /** @description a rules version, 1, 2, 3 (3 is current) */
+                version: number;
             };
             cookie?: never;
         };

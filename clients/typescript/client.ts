@@ -4,10 +4,16 @@
  * Copy this file into your bot, or import it from the repository.
  */
 
-import type { components } from "./api-types";
+import type { components, operations } from "./api-types";
 
 /** Types generated from the OpenAPI document (./api-types.ts, by scripts/client-types.ts). */
 export type Schemas = components["schemas"];
+/** An operation's JSON request body, by its operationId in the document. */
+export type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
+/** An operation's successful (200 or 201) JSON answer, by its operationId in the document. */
+export type Answer<Op extends keyof operations> = operations[Op] extends { responses: infer R }
+  ? R[Extract<keyof R, 200 | 201>] extends { content: { "application/json": infer J } } ? J : never
+  : never;
 export type LegalMove = Schemas["LegalMove"];
 /** A seat's sync view (GET /games/{id}/sync with its token): the seat's members are always there. */
 export type SeatSync = Schemas["Sync"] & { seat: "A" | "B"; yourTurn: boolean; legalMoves: LegalMove[] };
@@ -45,33 +51,34 @@ export class TileArena {
   }
 
   /** Registers a bot and keeps its key (shown once: store it). */
-  async registerBot(name: string, owner?: string): Promise<{ bot: { id: string }; key: string }> {
-    const out = await this.call<{ bot: { id: string }; key: string }>("POST", "/bots", { name, ...(owner ? { owner } : {}) });
+  async registerBot(name: string, owner?: string): Promise<Answer<"registerBot">> {
+    const out = await this.call<Answer<"registerBot">>("POST", "/bots", { name, ...(owner ? { owner } : {}) } satisfies RequestBody<"registerBot">);
     this.key = out.key;
     return out;
   }
 
-  createGame(body: { opponent: "house" | "friend"; level?: "easy" | "normal" | "hard"; ruleset?: "classic" | "mutators" }) {
-    return this.call<Seated>("POST", "/games", body);
+  /** A game with a seat for you, against the house or a friend (`hosted` answers two invite codes and no seat). With a key, leave out `player`: the bot plays as itself. */
+  createGame(body: RequestBody<"createGame"> & { opponent: "house" | "friend" }) {
+    return this.call<Extract<Answer<"createGame">, { playerToken: string }>>("POST", "/games", body);
   }
   join(code: string) {
-    return this.call<Seated>("POST", "/games/join", { code });
+    return this.call<Answer<"joinGame">>("POST", "/games/join", { code } satisfies RequestBody<"joinGame">);
   }
-  challenge(botId: string, ruleset: "classic" | "mutators" = "classic") {
-    return this.call<Seated>("POST", `/bots/${encodeURIComponent(botId)}/challenge`, { ruleset });
+  challenge(botId: string, ruleset: RequestBody<"challengeBot">["ruleset"] = "classic") {
+    return this.call<Answer<"challengeBot">>("POST", `/bots/${encodeURIComponent(botId)}/challenge`, { ruleset } satisfies RequestBody<"challengeBot">);
   }
   /** Declines a challenge (the `code` of a `challenge` event): its game is aborted and the challenger told. */
   decline(code: string) {
-    return this.call<{ gameId: string; status: "declined" }>("POST", `/bots/challenges/${encodeURIComponent(code)}/decline`);
+    return this.call<Answer<"declineBotChallenge">>("POST", `/bots/challenges/${encodeURIComponent(code)}/decline`);
   }
   sync(gameId: string, token: string, since = 0, timeout = 20) {
     return this.call<SeatSync>("GET", `/games/${gameId}/sync?since=${since}&timeout=${timeout}`, undefined, token);
   }
   move(gameId: string, token: string, move: string) {
-    return this.call<unknown>("POST", `/games/${gameId}/moves`, { move }, token);
+    return this.call<Answer<"playMove">>("POST", `/games/${gameId}/moves`, { move } satisfies RequestBody<"playMove">, token);
   }
   rules() {
-    return this.call<{ current: number; versions: unknown[] }>("GET", "/rules");
+    return this.call<Answer<"getRules">>("GET", "/rules");
   }
 
   /** Plays a seat to the end with the long-poll sync: the policy picks a move whenever it is the seat's turn. */

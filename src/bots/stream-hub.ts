@@ -28,7 +28,7 @@ export type BotEvent =
 
 /** What is announced: a bot seated in a game, a challenge for a bot, or its challenge declined. */
 export type Announcement =
-  /** `playerToken` only for a seat the bot did not take itself (a challenge's game it hosts): it is its only way to learn it. */
+  /** `playerToken` only for a seat not answered to the bot's own request (a challenge's game it hosts, a queued ticket paired later). */
   | { kind: "seat"; botId: string; gameId: string; seat: Seat; playerToken?: string }
   | { kind: "challenge"; botId: string; event: Extract<BotEvent, { type: "challenge" | "challengeDeclined" }> };
 

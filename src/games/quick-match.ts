@@ -4,6 +4,8 @@
  * sees the match. The ticket is a bearer secret: it is the only way to learn the seat's player token,
  * which is kept there (never in the store) until the ticket expires. A ticket asked with `reserveSeat` gets
  * a fresh WebSocket seat reservation with every matched answer (one lapses 15 s after it is made).
+ * A bot's ticket (queued with its key) is also told to the bot's event stream when it is paired, seat and
+ * token included, so a bot that waits on its stream need not poll the ticket.
  */
 import type { Presence } from "@colyseus/core";
 import { AppError, unwrap } from "../errors";
@@ -27,7 +29,12 @@ interface TicketState {
   gameId?: string;
   seat?: Seat;
   reserveSeat?: boolean;
+  /** The bot account that queued the ticket with its key. */
+  botId?: string;
 }
+
+/** Tells a bot's event stream (on every process) that its ticket was paired. */
+export type BotSeated = (botId: string, gameId: string, seat: Seat, playerToken: string) => void;
 
 export class QuickMatch {
   constructor(
@@ -35,6 +42,7 @@ export class QuickMatch {
     private readonly rooms: RoomAccess,
     private readonly players: PlayerService,
     private readonly games: GameService,
+    private readonly botSeated?: BotSeated,
   ) {}
 
   async enqueue(body: QuickMatchBody) {
@@ -48,6 +56,7 @@ export class QuickMatch {
       playerToken,
       player: this.players.introduce(resolved),
       reserveSeat: body.reserveSeat,
+      ...(player.kind === "bot" ? { botId: player.id } : {}),
     };
     await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
     const waiter = await subscribeOnce(this.presence, key(ticket));
@@ -93,6 +102,7 @@ export class QuickMatch {
     const state: TicketState = { ...(JSON.parse(raw) as TicketState), status: "matched", ...match };
     await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
     await this.presence.publish(key(ticket), { status: "matched" });
+    if (state.botId) this.botSeated?.(state.botId, match.gameId, match.seat, state.playerToken);
   }
 
   private async read(ticket: string): Promise<TicketState> {

@@ -1,10 +1,11 @@
 /**
  * The clients' starter bots play whole games against a real server, run as a newcomer runs them (the
- * commands of docs/BOTS.md): the TypeScript one always, the Python one when python3 is installed. The
- * offline engine plays too.
+ * commands of docs/BOTS.md): the TypeScript one always, the Python one when python3 is installed, and the
+ * page's own-move-choice examples as saved from the page. The offline engine plays too.
  */
 import { strict as assert } from "node:assert";
 import { execFile, execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { RunningServer } from "../../src/server";
 import { Webhook } from "standardwebhooks";
@@ -53,6 +54,27 @@ describe("Integration: starter bots against a real server", function () {
     if (!hasPython()) return;
     const py = await run("python3", ["clients/python/greedy_bot.py"], { env: { ...process.env, TILE_ARENA_URL: server.url } });
     expectFinished(py.stdout);
+  });
+
+  it("runs docs/BOTS.md's own move choice, in TypeScript and in Python, saved where the page says", async function () {
+    const page = readFileSync("docs/BOTS.md", "utf8");
+    const block = (lang: string) => new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(page)![1];
+    // Saved beside the clients as the page says, under names of this run's own so nothing in the tree is touched.
+    const ts = `clients/typescript/.doc-bot-${process.pid}.ts`;
+    const py = `clients/python/.doc_bot_${process.pid}.py`;
+    writeFileSync(ts, block("ts"));
+    writeFileSync(py, block("python"));
+    try {
+      const env = { ...process.env, TILE_ARENA_URL: server.url };
+      const out = await run(process.execPath, ["--import", "tsx", ts], { env });
+      assert.match(out.stdout, /^(win|loss|draw) board full\b/);
+      if (!hasPython()) return;
+      const pyOut = await run("python3", [py], { env });
+      assert.match(pyOut.stdout, /^(win|loss|draw) board full\b/);
+    } finally {
+      rmSync(ts, { force: true });
+      rmSync(py, { force: true });
+    }
   });
 
   it("reuses a bot's key: the second game is played under the same profile", async () => {

@@ -1,6 +1,7 @@
 /**
  * Contracts a generator can trust: the checked-in client types are what the served document generates now
- * (openapi-typescript), and Redocly's recommended OpenAPI rules find no error in the document.
+ * (openapi-typescript), every operation is described and its integer parameters typed as integers with their
+ * ranges, and Redocly's recommended OpenAPI rules find no error in the document.
  */
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
@@ -23,6 +24,29 @@ describe("Contract: the OpenAPI document and the generated client types", functi
     const example = (path: string) => doc.paths[path].post.requestBody?.content["application/json"].example;
     const cases = [["/games", CreateGameBody], ["/games/join", JoinGameBody], ["/games/{id}/moves", MoveBody], ["/bots", RegisterBotBody], ["/agent/challenge", CreateChallengeBody]] as const;
     for (const [path, schema] of cases) assert.ok(schema.safeParse(example(path)).success, `${path} has a valid example`);
+  });
+
+  it("gives every operation a summary and a description, and types every number-like parameter as an integer with its range", () => {
+    type Param = { name: string; in: string; schema?: { type?: string; pattern?: string; minimum?: number; maximum?: number } };
+    const doc = openApiDocument("http://localhost:2567") as unknown as { paths: Record<string, Record<string, { summary?: string; description?: string; parameters?: Param[] }>> };
+    const missing: string[] = [];
+    const untyped: string[] = [];
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        operations++;
+        if (!op.summary?.trim() || !op.description?.trim()) missing.push(`${method} ${path}`);
+        for (const p of op.parameters ?? []) {
+          const s = p.schema ?? {};
+          // A string parameter whose pattern is made of digits is an integer in disguise.
+          if (s.type === "string" && s.pattern && /^\^?(\\d|\[0-9\])/.test(s.pattern)) untyped.push(`${method} ${path} ${p.name}`);
+          if (s.type === "integer" && (s.minimum === undefined || s.maximum === undefined)) untyped.push(`${method} ${path} ${p.name} (no range)`);
+        }
+      }
+    }
+    assert.ok(operations > 50, `${operations} operations`);
+    assert.deepEqual(missing, [], "operations without a summary or a description");
+    assert.deepEqual(untyped, [], "number-like parameters not typed as integers with a range");
   });
 
   it("passes Redocly's recommended rules with no error", async () => {

@@ -9,6 +9,7 @@ import { ChallengeBotBody, RegisterBotBody } from "../../bots/routes";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
 import { PageQuery } from "../../communities/routes";
 import { ERROR_CODES } from "../../errors";
+import { CURRENT_RULES_VERSION, RULES_VERSIONS } from "../../game";
 import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
 import { ClaimBody } from "../routes/players";
@@ -385,7 +386,8 @@ const ops: RouteConfig[] = [
     path: "/rules/{version}",
     tags: ["rules"],
     operationId: "getRulesVersion",
-    request: { params: z.object({ version: z.string().regex(/^\d{1,2}$/).describe("a rules version, e.g. 3") }) },
+    // Path values arrive as strings; the document types the version as the integer it is, with its range.
+    request: { params: z.object({ version: z.string().regex(/^\d{1,2}$/).meta({ type: "integer", minimum: RULES_VERSIONS[0], maximum: RULES_VERSIONS.at(-1), description: `a rules version, ${RULES_VERSIONS.join(", ")} (${CURRENT_RULES_VERSION} is current)` }) }) },
     responses: { 200: json(R.RulesVersion), ...problems(404) },
   },
   // the document itself

@@ -442,7 +442,7 @@ export const BotEvent = z
   .discriminatedUnion("type", [
     z.object({
       ...BotEventBase, type: z.literal("gameStart"), seat: SeatSchema, urls: z.object({ play: url, watch: url }),
-      playerToken: z.string().optional().describe("the seat's token, for a seat the bot did not take itself (an agent challenge it hosts)"),
+      playerToken: z.string().optional().describe("the seat's token, for a seat not answered to the bot's own request: an agent challenge it hosts, or its quick-match ticket paired while it waited"),
     }),
     z.object({ ...BotEventBase, type: z.literal("yourTurn"), seat: SeatSchema, moveCount: int, lastMove: z.string().nullable() }),
     z.object({

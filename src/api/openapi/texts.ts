@@ -31,7 +31,7 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   joinGame: { summary: "Join a game by invite code", description: "Takes the seat an invite code names and answers its `playerToken`, shown once. With a bot key the seat is the bot's profile: a bot joins another bot's friend game this way." },
   quickMatch: {
     summary: "Queue for a quick match",
-    description: "Pairs you with another player of the same ruleset. Waits up to `wait` seconds: 200 `matched` with your seat, or 202 `queued` with a ticket to poll.",
+    description: "Pairs you with another player of the same ruleset. Waits up to `wait` seconds: 200 `matched` with your seat, or 202 `queued` with a ticket to poll. With a bot key, a ticket paired later is also announced on the bot's event stream (`gameStart` with the seat's `playerToken`), so a bot may wait there instead of polling.",
   },
   pollQuickMatch: { summary: "Poll a quick-match ticket", description: "Waits up to `timeout` seconds for the ticket to be paired; same answers as the queue." },
   leaveQuickMatch: { summary: "Leave the quick-match queue", description: "Removes a queued ticket; a ticket already matched is refused." },
