@@ -76,7 +76,7 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     assert.match((await page.textContent("#connection")) ?? "", /The game is over/);
   });
 
-  it("opens an explanation on a tap on a touch screen", async () => {
+  it("opens an explanation on a tap on a touch screen, and a card's on a long press that plays nothing", async () => {
     const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();
     page.on("pageerror", (e) => suite.errors.push(`pageerror: ${e.message}`));
@@ -91,6 +91,19 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     await mutator.tap();
     await page.waitForSelector(".touch-tip:not([hidden])");
     assert.equal(await page.textContent(".touch-tip"), await mutator.getAttribute("title"));
+    // A card of the hand (whose tap chooses it) explains itself on a long press, and the press chooses nothing.
+    const card = page.locator("#hand .card").first();
+    await card.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    const box = (await card.boundingBox())!;
+    const at = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at });
+    await page.waitForTimeout(700);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForSelector(".touch-tip:not([hidden])");
+    assert.equal(await page.textContent(".touch-tip"), await card.getAttribute("title"));
+    assert.equal(await card.getAttribute("aria-pressed"), "false");
     await context.close();
   });
 
