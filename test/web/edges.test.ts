@@ -5,6 +5,7 @@
  * the controls a thumb needs are at least 40 px.
  */
 import assert from "node:assert/strict";
+import { playRest } from "../support/play";
 import { bearer, http } from "../support/server";
 import { browserSuite, openPage, screenshots } from "./browser";
 
@@ -75,7 +76,7 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     assert.match((await page.textContent("#connection")) ?? "", /The game is over/);
   });
 
-  it("opens an explanation on a tap on a touch screen", async () => {
+  it("opens an explanation on a tap on a touch screen, and a card's on a long press that plays nothing", async () => {
     const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();
     page.on("pageerror", (e) => suite.errors.push(`pageerror: ${e.message}`));
@@ -90,6 +91,19 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     await mutator.tap();
     await page.waitForSelector(".touch-tip:not([hidden])");
     assert.equal(await page.textContent(".touch-tip"), await mutator.getAttribute("title"));
+    // A card of the hand (whose tap chooses it) explains itself on a long press, and the press chooses nothing.
+    const card = page.locator("#hand .card").first();
+    await card.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    const box = (await card.boundingBox())!;
+    const at = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at });
+    await page.waitForTimeout(700);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForSelector(".touch-tip:not([hidden])");
+    assert.equal(await page.textContent(".touch-tip"), await card.getAttribute("title"));
+    assert.equal(await card.getAttribute("aria-pressed"), "false");
     await context.close();
   });
 
@@ -101,9 +115,21 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     await page.goto(`${suite.server.url}/`);
     await page.getByRole("button", { name: "Play the house" }).click();
     await page.waitForSelector("body[data-status='active'] #hand .card");
-    for (const sel of ["header.top nav a", "header.top > a", "label.switch", "#hand .card", "#board .square"]) {
-      const box = await page.locator(sel).first().boundingBox();
-      assert.ok(box && box.height >= 40 && box.width >= 40, `${sel}: ${JSON.stringify(box)}`);
-    }
+    const small = async (selectors: string[]) => {
+      const out: string[] = [];
+      for (const sel of selectors) {
+        const boxes = await page.locator(sel).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getBoundingClientRect()).map((r) => ({ width: r.width, height: r.height })));
+        assert.ok(boxes.length > 0, `${sel} shows nothing`);
+        for (const b of boxes) if (b.height < 40 || b.width < 40) out.push(`${sel}: ${JSON.stringify(b)}`);
+      }
+      return out;
+    };
+    // Every one of them, on the game page and on the replay page.
+    assert.deepEqual(await small(["header.top nav a", "header.top > a", "label.switch", "#hand .card", "#board .square", "main button:not([hidden])"]), []);
+    const g = await http(suite.server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Tap" });
+    await playRest(suite.server.url, g.json.game.id, g.json.playerToken);
+    await page.goto(`${suite.server.url}/replay/${g.json.game.id}`);
+    await page.waitForSelector("#verify[data-verified='true']");
+    assert.deepEqual(await small(["header.top nav a", "#move-list button", ".controls button"]), []);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The game page fits one screen: at a laptop's 1280x800 and a phone's 390x844 the board and the hand (and
  * the clocks and the move list) stay inside the viewport through a whole game against the house, without
- * scrolling; the tab title and icon mark the player's turn, and the end panel does not move the board.
- * Viewport screenshots are kept under test-artifacts/web (git-ignored).
+ * scrolling; the tab title and icon mark the player's turn, and neither the turn line, an outage's banner
+ * nor the end panel moves or resizes the board.
+ * Viewport screenshots are kept under test-artifacts/web (git-ignored); WEB_FIGURES=1 prints the boxes.
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -55,6 +56,8 @@ describe("Browser: the game page fits one screen", function () {
       let moves = 0;
       let boardBox: Box | null = null;
       let sawTurnMark = false;
+      /** The lowest bottom edge of the board, hand, moves and score seen before any move. */
+      const lowest = [0, 0, 0, 0];
       while ((await page.getAttribute("body", "data-status")) !== "finished") {
         if ((await page.getAttribute("body", "data-your-turn")) !== "true") {
           await page.waitForTimeout(50);
@@ -63,14 +66,29 @@ describe("Browser: the game page fits one screen", function () {
         // The turn is in the tab's title and icon, and everything a move needs is on screen.
         assert.match(await page.title(), /^● Your turn/);
         assert.equal(await page.getAttribute("body", "data-turn-icon"), "true");
+        assert.match((await page.getAttribute("link[rel='icon']", "href")) ?? "", /^data:image\/svg\+xml,/);
         sawTurnMark = true;
         const when = `before move ${moves + 1}`;
-        boardBox = await assertInView(page, "#board", when);
-        await assertInView(page, "#hand", when);
-        await assertInView(page, ".moves-area", when);
-        await assertInView(page, ".score", when);
+        const board = await assertInView(page, "#board", when);
+        // The board never moves or changes size, whatever the turn line, the captures or the hand say.
+        if (boardBox) assert.deepEqual(board, boardBox, `the board moved ${when}`);
+        boardBox = board;
+        const boxes = [board, await assertInView(page, "#hand", when), await assertInView(page, ".moves-area", when), await assertInView(page, ".score", when)];
+        for (const [i, b] of boxes.entries()) lowest[i] = Math.max(lowest[i], b.y + b.height);
         assert.equal(await page.evaluate(() => scrollY), 0, `the page scrolled ${when}`);
         if (moves === 3) await shot(page, `fit-${label}-middle`);
+        if (moves === 2) {
+          // An outage: the banner floats in view over the page, and the board neither moves nor resizes.
+          await context.setOffline(true);
+          await page.waitForSelector("#offline:not([hidden])");
+          await assertInView(page, "#offline", "offline");
+          assert.deepEqual(await boxOf(page, "#board"), board, "the board moved when the banner showed");
+          await shot(page, `fit-${label}-offline`);
+          await context.setOffline(false);
+          await page.waitForSelector("#offline", { state: "hidden" });
+          await page.waitForSelector("body[data-your-turn='true']");
+          assert.deepEqual(await boxOf(page, "#board"), board, "the board moved after the outage");
+        }
         const before = await page.locator("#board .square:not([data-owner=''])").count();
         await page.locator("#hand .card").first().click();
         await page.locator("#board .square[data-owner='']").first().click();
@@ -79,13 +97,20 @@ describe("Browser: the game page fits one screen", function () {
       }
       assert.ok(sawTurnMark && moves >= 7, `${moves} moves`);
       assert.doesNotMatch(await page.title(), /Your turn/);
+      assert.equal(await page.getAttribute("link[rel='icon']", "href"), "/assets/brand/logo.svg");
       await page.waitForSelector("#end:not([hidden])");
       // The result panel appears beside (or under) the board, which stays where it was, in view.
       await shot(page, `fit-${label}-end`);
       const endBoard = await assertInView(page, "#board", "after the end");
       assert.deepEqual(endBoard, boardBox);
-      if (label === "phone") await assertInView(page, "#end-title", "after the end");
+      const endTitle = await assertInView(page, "#end-title", "after the end");
+      if (process.env.WEB_FIGURES) {
+        const px = (n: number) => Math.round(n);
+        console.log(`      ${viewport.width}x${viewport.height}, ${moves} moves: board ${JSON.stringify(endBoard)}; lowest bottom edge of board ${px(lowest[0])}, hand ${px(lowest[1])}, moves ${px(lowest[2])}, score ${px(lowest[3])}; end title at y ${px(endTitle.y)}`);
+      }
       await context.close();
+      // Requests refused while the network was cut are the outage itself.
+      suite.errors = suite.errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"));
     });
   }
 });

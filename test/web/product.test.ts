@@ -75,8 +75,16 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     const page = await openPage(suite.browser, seen);
     await houseGame(page);
     await page.waitForSelector("body[data-your-turn='true']");
+    const boardBefore = await page.locator("#board").boundingBox();
     await page.context().setOffline(true);
     await page.waitForSelector("#offline:not([hidden])");
+    // The banner floats over the page and stays in view when the page scrolls: the board does not move.
+    assert.equal(await page.$eval("#offline", (e) => getComputedStyle(e).position), "fixed");
+    assert.deepEqual(await page.locator("#board").boundingBox(), boardBefore);
+    await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    const banner = await page.locator("#offline").boundingBox();
+    assert.ok(banner && banner.y >= 0 && banner.y + banner.height <= 900, `the banner scrolled away: ${JSON.stringify(banner)}`);
+    await page.evaluate(() => scrollTo(0, 0));
     assert.match((await page.textContent("#offline")) ?? "", /offline/i);
     assert.equal(await page.getAttribute("body", "data-your-turn"), "false");
     // A move tried while offline is refused aloud, not dropped silently.
@@ -231,10 +239,16 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
 
     await page.goto(`${suite.server.url}/leaderboards`);
     await page.waitForSelector("body[data-ready='true']");
+    // The club's line: one member (not "1 members"), its leader's provisional rating marked.
+    const club = page.locator("li", { has: page.getByRole("link", { name: "Web Club" }) });
+    assert.match((await club.textContent()) ?? "", /^Web Club1 member · leader Ada \(\d+\?\)$/);
+    assert.equal(await club.locator(".rating").getAttribute("data-provisional"), "true");
     await page.getByRole("link", { name: "Web Club" }).click();
     await page.waitForURL(/\/leaderboards\/club\/club-web$/);
     await page.waitForSelector("body[data-ready='true']");
     assert.equal(await page.textContent("table.standings tbody tr td:nth-child(2)"), "Ada");
+    assert.equal(await page.getAttribute("table.standings tbody tr .rating", "data-provisional"), "true");
+    assert.match((await page.textContent("#content p.muted")) ?? "", /^club, 1 member$/);
     await screenshots(page, "leaderboard");
   });
 

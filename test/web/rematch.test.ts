@@ -1,14 +1,15 @@
 /**
- * The rematch of a friend game in two browsers, as lichess offers it: both seats play a card, one resigns,
- * one page offers a rematch on the end panel, the other page sees the offer and accepts, and both pages are
- * taken to the new game with the seats swapped.
+ * The rematch in two browsers, as lichess offers it: both seats play a card, one resigns, one page offers a
+ * rematch on the end panel, the other page sees the offer and accepts (or declines, and the offerer reads
+ * it), and both pages are taken to the new game with the seats swapped. A friend game made over REST, and a
+ * quick match made on the home page, whose offer a REST reader of the seat view sees too.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { http } from "../support/server";
+import { bearer, http } from "../support/server";
 import { browserSuite, openPage, playOneCard, screenshots } from "./browser";
 
-describe("Browser: a friend game's rematch", function () {
+describe("Browser: the rematch of a friend game and of a quick match", function () {
   this.timeout(90_000);
   const suite = browserSuite({ houseDelayMs: 0 });
 
@@ -56,5 +57,53 @@ describe("Browser: a friend game's rematch", function () {
     // The new game plays: one card each from the pages.
     await Promise.all([playOneCard(ann), playOneCard(ben)]);
     await screenshots(ann, "rematch-started");
+  });
+
+  it("a quick match's rematch: declined, offered again (seen in the REST seat view), accepted, seats swapped", async () => {
+    const [ann, ben] = [await openPage(suite.browser, suite.errors), await openPage(suite.browser, suite.errors)];
+    for (const [page, name] of [[ann, "Ann"], [ben, "Ben"]] as const) {
+      await page.goto(suite.server.url + "/");
+      await page.getByLabel("Your name").fill(name);
+      await page.getByRole("button", { name: "Find an opponent" }).click();
+    }
+    await Promise.all([ann.waitForURL(/\/play\//), ben.waitForURL(/\/play\//)]);
+    const id = decodeURIComponent(ann.url().split("/").pop()!);
+    assert.equal(decodeURIComponent(ben.url().split("/").pop()!), id);
+    const stored = (p: Page, gameId: string) => p.evaluate((g) => JSON.parse(localStorage.getItem(`arena.seat.${g}`)!) as { token: string; seat: "A" | "B" }, gameId);
+    const [annSeat, benSeat] = [await stored(ann, id), await stored(ben, id)];
+    const finished = (await http(suite.server.url, "GET", `/api/v1/games/${id}`)).json;
+    assert.equal(finished.opponent, "quick");
+
+    await Promise.all([playOneCard(ann), playOneCard(ben)]);
+    await ann.getByRole("button", { name: "Resign" }).click();
+    await ann.getByRole("button", { name: "Yes, resign" }).click();
+    await Promise.all([ann, ben].map((p) => p.waitForSelector("#end:not([hidden]) #rematch:not([hidden])")));
+
+    // Offered, then declined: the offerer reads it and may offer again.
+    await ann.getByRole("button", { name: "Rematch" }).click();
+    await ben.waitForSelector("#rematch:text('Accept rematch')");
+    await ben.getByRole("button", { name: "Decline" }).click();
+    await ann.waitForFunction(() => document.querySelector("#rematch-status")?.textContent === "Your opponent declined the rematch.");
+    assert.equal(await ann.textContent("#rematch"), "Rematch");
+    assert.equal(await ben.isVisible("#rematch-decline"), false);
+    const view = async () => (await http(suite.server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(benSeat.token))).json.rematch;
+    assert.deepEqual(await view(), { offeredBy: null });
+
+    // Offered again: a REST agent holding the other seat's token sees the offer in its seat view.
+    await ann.getByRole("button", { name: "Rematch" }).click();
+    await ben.waitForSelector("#rematch:text('Accept rematch')");
+    assert.equal((await view()).offeredBy, annSeat.seat);
+    const away = (p: Page) => p.waitForURL((u) => u.pathname.startsWith("/play/") && !u.pathname.endsWith(id));
+    await Promise.all([away(ann), away(ben), ben.getByRole("button", { name: "Accept rematch" }).click()]);
+    const newId = decodeURIComponent(ann.url().split("/").pop()!);
+    assert.equal(decodeURIComponent(ben.url().split("/").pop()!), newId);
+    assert.equal((await view()).gameId, newId);
+    assert.equal((await stored(ann, newId)).seat, benSeat.seat);
+    assert.equal((await stored(ben, newId)).seat, annSeat.seat);
+    const record = (await http(suite.server.url, "GET", `/api/v1/games/${newId}`)).json;
+    assert.equal(record.players[benSeat.seat].name, "Ann");
+    assert.equal(record.players[annSeat.seat].name, "Ben");
+    assert.equal(record.ruleset, finished.ruleset);
+    await Promise.all([playOneCard(ann), playOneCard(ben)]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The review page in a real browser: a legend with a colour per mark kind, swings in cards, an evaluation
- * graph over the moves, moves paired by turn, and the current replay row readable at WCAG AA (4.5:1),
- * computed from the page's computed styles at every step.
+ * graph over the moves, moves paired by turn, and the current replay row, every other row and the legend
+ * readable at WCAG AA (4.5:1), computed from the page's computed styles at every step (WEB_FIGURES=1 prints
+ * the lowest ratios).
  */
 import assert from "node:assert/strict";
 import { playRest } from "../support/play";
@@ -65,12 +66,21 @@ describe("Browser: the review page", function () {
 
     // The test runner compiles named inner functions with esbuild's __name helper, which the page lacks.
     await page.evaluate("globalThis.__name = (f) => f");
+    let current = Infinity;
+    let rows = Infinity;
     for (let step = 1; step <= 16; step++) {
       await page.keyboard.press(step === 1 ? "Home" : "ArrowRight");
       if (step === 1) await page.keyboard.press("ArrowRight");
       const worst = await page.evaluate(lowestContrast, "#move-list button[aria-current='step']");
       assert.ok(worst.ratio >= 4.5, `step ${step}: contrast ${worst.ratio.toFixed(2)} at ${worst.where}`);
+      // Every other row (numbers, moves, marks) too, whichever row is current.
+      const list = await page.evaluate(lowestContrast, "#move-list");
+      assert.ok(list.ratio >= 4.5, `step ${step}: the move list's contrast ${list.ratio.toFixed(2)} at ${list.where}`);
+      [current, rows] = [Math.min(current, worst.ratio), Math.min(rows, list.ratio)];
     }
+    const legendText = await page.evaluate(lowestContrast, "#legend");
+    assert.ok(legendText.ratio >= 4.5, `the legend's contrast ${legendText.ratio.toFixed(2)} at ${legendText.where}`);
+    if (process.env.WEB_FIGURES) console.log(`      lowest contrast: current row ${current.toFixed(2)}:1, any row ${rows.toFixed(2)}:1, legend ${legendText.ratio.toFixed(2)}:1`);
     await screenshots(page, "review");
   });
 });

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { apply, CURRENT_RULES_VERSION, legalMoves, newGame, type GameState, type Ruleset } from "../../src/game";
+import { rulesOf } from "../../src/game/versions";
 import { browserSuite, openPage, screenshots } from "./browser";
 
 /** The first and second mover's starting hands over many deals (always the same pair, or the test says so). */
@@ -57,6 +58,12 @@ describe("Browser: the rules page states the engine's rules", function () {
     assert.equal(await figure("second"), String(classic.second));
     assert.equal(mutators.second, classic.second);
     assert.equal(await figure("tie"), tieRule());
+    // The mutators the game's last placement goes without, as the version's table has them.
+    const without = rulesOf(CURRENT_RULES_VERSION).lastPlacementWithout;
+    const last = await figure("last-without");
+    if (without.length) assert.equal(last, `The game's last placement (the 16th) is resolved without ${without.join(" and ")}.`);
+    else assert.equal(last, "");
+    if (process.env.WEB_FIGURES) console.log(`      version ${CURRENT_RULES_VERSION}: classic ${classic.first}/${classic.second}, mutators ${mutators.first}/${mutators.second}; tie: ${tieRule()}; last placement without: ${without.join(", ") || "nothing"}`);
     // Plus is explained by the sums that are equal, each written out.
     const plus = (await page.locator("figure[data-example='plus'] figcaption").textContent()) ?? "";
     const sums = [...plus.matchAll(/(\d+)\+(\d+) with/g)].map((m) => Number(m[1]) + Number(m[2]));

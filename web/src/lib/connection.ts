@@ -1,17 +1,14 @@
-// The game room connection of a page, with its state told honestly. The SDK's own reconnection covers a
-// short drop (onDrop, then onReconnect); when it gives up (onLeave without the game being over), the page
-// joins again by game id with the stored player token, so it lands on whichever process owns the game now.
-import type { Room } from "@colyseus/sdk";
+// The game room connection of a page, with its state told honestly (room-link.ts: offline, a drop, a
+// reconnection, joining again with a growing delay). When the SDK's reconnection gives up and the game is not
+// over, the page joins again by game id with the stored player token, so it lands on whichever process owns
+// the game now.
+import type { Client, Room } from "@colyseus/sdk";
 import type { GameRoomState } from "../../../rooms/game-state";
 import type { GameOut, SeatHand } from "../../../rooms/messages";
 import type { MoveBody } from "../../../src/games/schemas";
+import { RoomLink, type LinkState } from "./room-link";
 
-declare global {
-  /** The SDK's browser bundle (/vendor/colyseus.js) defines this global. */
-  const Colyseus: typeof import("@colyseus/sdk");
-}
-
-export type LinkState = "connecting" | "live" | "dropped" | "offline" | "closed";
+export type { LinkState } from "./room-link";
 
 /** What the server sends a game room's clients (rooms/messages.ts), with the service's own error codes. */
 export type ServerMessage = Extract<GameOut, { type: "refused" | "moved" | "rematchOffered" | "rematchDeclined" | "rematchStarted" }>;
@@ -28,38 +25,20 @@ export interface ConnectionEvents {
   finished(): boolean;
 }
 
-const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 const UNAUTHORIZED = 4401;
 
-export class GameConnection {
-  private room: Room<unknown, GameRoomState> | null = null;
-  private attempt = 0;
+export class GameConnection extends RoomLink<GameRoomState> {
   private token: string | null;
-  private stopped = false;
-  private joining = false;
-  /** Between the SDK's onDrop and its onReconnect (or its giving up). */
-  private dropped = false;
   /** The own seat's hand as the room last sent it (`hand`, or inside `moved`); the state never holds it. */
   private hand: SeatHand | null = null;
-  /** Successful joins so far: more than one means the page rejoined after losing the room. */
-  joins = 0;
 
   /**
    * `reservation`: the seat reservation of the answer that seated this browser, if any; the first join uses
    * it (no matchmaking request), and any later one, or a lapsed reservation, joins by id.
    */
   constructor(private readonly gameId: string, token: string | null, private readonly on: ConnectionEvents, private reservation: unknown = null) {
+    super((state) => on.link(state));
     this.token = token;
-    // The browser knows it is offline before the socket notices; say so at once.
-    addEventListener("offline", () => this.on.link("offline"));
-    addEventListener("online", () => {
-      if (this.room) this.on.link(this.dropped ? "dropped" : "live");
-      else void this.connect();
-    });
-  }
-
-  get live(): boolean {
-    return this.room !== null && !this.dropped && navigator.onLine;
   }
 
   /** A move is validated by the room with the same schema as the REST body (src/games/schemas.ts). */
@@ -72,34 +51,29 @@ export class GameConnection {
     return true;
   }
 
-  /** Joins the room unless joined or joining already (the page calls this from several places). */
-  async connect(): Promise<void> {
-    if (this.room || this.joining || this.stopped) return;
-    this.joining = true;
-    this.on.link(navigator.onLine ? "connecting" : "offline");
-    let room: Room<unknown, GameRoomState>;
-    try {
-      const client = new Colyseus.Client(location.origin);
-      const byId = () => client.joinById<GameRoomState>(this.gameId, this.token ? { playerToken: this.token } : {});
-      const reservation = this.token ? this.reservation : null;
-      this.reservation = null;
-      room = reservation ? await client.consumeSeatReservation<GameRoomState>(reservation as Parameters<typeof client.consumeSeatReservation>[0]).catch(byId) : await byId();
-    } catch (e) {
-      this.joining = false;
-      if (this.token && (e as { code?: number } | null)?.code === UNAUTHORIZED) {
-        this.token = null;
-        this.on.badToken();
-        return this.connect();
-      }
-      // The room can be gone because the game just ended; the page's record refresh tells which.
-      if (this.on.finished()) return this.on.link("closed");
-      return this.retry();
+  protected async join(client: Client): Promise<Room<unknown, GameRoomState>> {
+    const byId = () => client.joinById<GameRoomState>(this.gameId, this.token ? { playerToken: this.token } : {});
+    const reservation = this.token ? this.reservation : null;
+    this.reservation = null;
+    return reservation ? client.consumeSeatReservation<GameRoomState>(reservation as Parameters<typeof client.consumeSeatReservation>[0]).catch(byId) : byId();
+  }
+
+  protected override joinFailed(e: unknown): void | Promise<void> {
+    if (this.token && (e as { code?: number } | null)?.code === UNAUTHORIZED) {
+      this.token = null;
+      this.on.badToken();
+      return this.connect();
     }
-    this.joining = false;
-    this.attempt = 0;
-    this.room = room;
-    this.joins++;
-    this.on.link(navigator.onLine ? "live" : "offline");
+    // The room can be gone because the game just ended; the page's record refresh tells which.
+    if (this.on.finished()) return this.on.link("closed");
+    this.retry();
+  }
+
+  protected override over(): boolean {
+    return this.on.finished();
+  }
+
+  protected attach(room: Room<unknown, GameRoomState>): void {
     room.onStateChange((s) => this.on.state(s, this.hand));
     const redraw = () => room.state && this.on.state(room.state, this.hand);
     room.onMessage("hand", (m: Payload<"hand">) => {
@@ -116,26 +90,5 @@ export class GameConnection {
       this.on.message({ type: "moved", ...m });
       redraw();
     });
-    room.onDrop(() => {
-      this.dropped = true;
-      this.on.link("dropped");
-    });
-    room.onReconnect(() => {
-      this.dropped = false;
-      this.on.link(navigator.onLine ? "live" : "offline");
-    });
-    room.onLeave(() => {
-      this.room = null;
-      this.dropped = false;
-      if (this.on.finished() || this.stopped) return this.on.link("closed");
-      // The SDK's reconnection gave up: join again by id (the game may now live on another process).
-      this.retry();
-    });
-  }
-
-  private retry(): void {
-    this.on.link(navigator.onLine ? "dropped" : "offline");
-    const delay = RETRY_MS[Math.min(this.attempt++, RETRY_MS.length - 1)];
-    setTimeout(() => void this.connect(), delay);
   }
 }

@@ -1,7 +1,7 @@
 // Leaderboards: /leaderboards lists the clubs and communities with their leaders; /leaderboards/{kind}/{id}
 // ranks one club's or community's members by rating.
 import type { CommunityService } from "../../../src/communities/service";
-import { $, api, el, errorText } from "../lib/api";
+import { $, api, el, errorText, plural } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
@@ -36,7 +36,7 @@ async function one(k: string, id: string): Promise<void> {
   const b = (await api<Board>("GET", `/${PLURAL[k]}/${encodeURIComponent(id)}?limit=100`)).body;
   document.title = `${b.name} · Leaderboard · Tile Arena`;
   $("#title").textContent = `${b.name}: leaderboard`;
-  $("#content").replaceChildren(el("p", { class: "muted", text: `${b.kind}, ${b.members} members` }), b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }), el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })));
+  $("#content").replaceChildren(el("p", { class: "muted", text: `${b.kind}, ${plural(b.members, "member")}` }), b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }), el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })));
 }
 
 /** Everyone by rating: people in one table, the house's levels (bots) in another, so the two never mix. */
@@ -71,7 +71,7 @@ async function all(): Promise<void> {
         { class: "panel", "aria-labelledby": `${k}-h` },
         el("h2", { id: `${k}-h`, text: k === "club" ? "Clubs" : "Communities" }),
         list.length
-          ? el("ul", { class: "games" }, ...list.map((c) => el("li", {}, el("a", { href: `/leaderboards/${k}/${encodeURIComponent(c.id)}`, text: c.name }), el("span", { class: "muted", text: `${c.members} members${c.leaders[0] ? ` · leader ${c.leaders[0].player.name} (${c.leaders[0].rating})` : ""}` }))))
+          ? el("ul", { class: "games" }, ...list.map((c) => el("li", {}, el("a", { href: `/leaderboards/${k}/${encodeURIComponent(c.id)}`, text: c.name }), el("span", { class: "muted" }, plural(c.members, "member"), ...(c.leaders[0] ? [` · leader ${c.leaders[0].player.name} (`, ratingEl(c.leaders[0].rating, c.leaders[0].provisional), ")"] : [])))))
           : el("p", { class: "muted", text: `No ${PLURAL[k]} yet.` }),
       );
     }),

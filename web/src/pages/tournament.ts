@@ -5,7 +5,7 @@
 // entrant's token is handed to the game page as that game's seat, so "Play your game" plays the seat.
 import type { TournamentRoomState } from "../../../rooms/tournament-state";
 import { $, api, ApiError, el, errorText, seatRequest, storedPlayer } from "../lib/api";
-import type { LinkState } from "../lib/connection";
+import type { LinkState } from "../lib/room-link";
 import { TournamentConnection } from "../lib/tournament-connection";
 import {
   formatName, handOverSeat, loadTournament, plainState, saveTournament, scoreColumns, scoreText, statusName,
