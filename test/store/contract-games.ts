@@ -139,6 +139,31 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       assert.equal((await store().findGameByCode("SAME"))?.id, "G3");
     });
 
+    it("keeps a league game sealed through its room's writes, and removes the seal only once the game has finished", async function () {
+      const place = (index: number) => ({ gameId: "L1", index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(index + 1) });
+      const sealed = game("L1", { status: "active", leagueId: "LG1", sealed: true, owner: "p1", ownerEpoch: 1 });
+      await store().createGame(sealed);
+      // The league unseals a deal's games with a write conditional on their being finished (GameService.unseal).
+      assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), false, "not finished yet");
+      assert.equal((await store().getGame("L1"))!.sealed, true);
+      assert.deepEqual(await store().commitGames([{ gameId: "L1", actions: [place(0)], patch: { moveCount: 1 }, ownerEpoch: 1 }]), ["committed"]);
+      assert.deepEqual(await store().commitGames([{ gameId: "L1", actions: [place(1)], patch: { moveCount: 2, status: "finished", winner: "A", decidedBy: "board_full" }, ownerEpoch: 1 }]), ["committed"]);
+      const finished = (await store().getGame("L1"))!;
+      assert.equal(finished.sealed, true, "the room's writes leave the seal alone");
+      assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
+      const unsealed = (await store().getGame("L1"))!;
+      assert.ok(!("sealed" in unsealed), "the seal is removed, not set to null or false");
+      assert.ok(unsealed.updatedAt >= finished.updatedAt);
+      const { sealed: _s, updatedAt: _u, ...rest } = finished;
+      const { updatedAt: _v, ...after } = unsealed;
+      assert.deepEqual(after, rest, "nothing else of the record changes");
+      assert.deepEqual((await store().listActions("L1")).map((a) => a.index), [0, 1], "nor its log");
+      // Unsealed again (both games of a deal reach the league's finish hook): it stays unsealed.
+      assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
+      assert.ok(!("sealed" in (await store().getGame("L1"))!));
+      assert.deepEqual((await store().listGames({ status: "finished", limit: 5 })).games.map((g) => [g.id, g.sealed]), [["L1", undefined]]);
+    });
+
     describe("listGames", function () {
       async function seed(): Promise<void> {
         // G0..G5, G5 newest; odd ones finished, G4 private; G2 and G3 share a creation time.
