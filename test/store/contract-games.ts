@@ -356,6 +356,28 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 3)], patch: { moveCount: 1 } }]), ["committed"], "the log goes on where it was");
       });
 
+      it("applies two writes of one game in one batch in batch order, and undoes both when the batch is rejected", async function () {
+        await store().createGame(game("G1", { status: "active", ownerEpoch: 1 }));
+        await store().createGame(game("G2", { status: "active" }));
+        const results = await store().commitGames([
+          { gameId: "G1", actions: [place("G1", 0, 1)], patch: { moveCount: 1 }, ownerEpoch: 1 },
+          { gameId: "G1", actions: [place("G1", 1, 2), place("G1", 2, 3)], patch: { moveCount: 3 }, ownerEpoch: 1 },
+          { gameId: "G1", actions: [place("G1", 3, 4)], patch: { moveCount: 4, lastMoveAt: at(4) }, ownerEpoch: 1 },
+        ]);
+        assert.deepEqual(results, ["committed", "committed", "committed"]);
+        assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1, 2, 3]);
+        assert.equal((await store().getGame("G1"))!.moveCount, 4);
+        const before = (await store().getGame("G1"))!;
+        const unstorable = { salt: 1n as unknown as string };
+        await assert.rejects(store().commitGames([
+          { gameId: "G1", actions: [place("G1", 4, 5)], patch: { moveCount: 5, lastMoveAt: at(5) }, ownerEpoch: 1 },
+          { gameId: "G1", actions: [place("G1", 5, 6)], patch: { moveCount: 6, lastMoveAt: at(6) }, ownerEpoch: 1 },
+          { gameId: "G2", actions: [place("G2", 0, 6)], patch: { moveCount: 1, ...unstorable } },
+        ]));
+        assert.deepEqual(await store().getGame("G1"), before, "both writes of the game are undone");
+        assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1, 2, 3]);
+      });
+
       it("updates only the record when a write has no actions, and leaves it alone with an empty patch", async function () {
         await store().createGame(game("G1"));
         assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [], patch: { status: "active", startedAt: at(1) } }]), ["committed"]);
