@@ -41,9 +41,10 @@ else
   echo "$want" > "$stamp"
 fi
 # CongoDB, the MongoDB-wire-compatible server the MongoDB store's tests run against (.ci/congodb/package.json),
-# installed from its own lock file, and reused likewise.
+# installed from its own lock file (its postinstall applies .ci/congodb/patches/), and reused likewise while
+# neither the lock file nor a patch has changed.
 congo_stamp=".ci/congodb/node_modules/.lock-hash"
-congo_want="$( (cat .ci/congodb/package-lock.json; node -v) | sha256sum | cut -d' ' -f1)"
+congo_want="$( (cat .ci/congodb/package-lock.json .ci/congodb/patches/*; node -v) | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$congo_stamp" ] || [ "$(cat "$congo_stamp")" != "$congo_want" ]; then
   (cd .ci/congodb && npm ci --no-audit --no-fund)
   echo "$congo_want" > "$congo_stamp"

@@ -60,6 +60,32 @@ async function gamesAndVictim(c: Cluster, total: number): Promise<{ games: TwoSe
   return { games, victim: counts.indexOf(Math.max(...counts)) };
 }
 
+/**
+ * The run's figures, printed once its checks have passed: moves acknowledged and kept, games claimed once
+ * (one room each), and the time from the kill to each taken-over game's first acknowledged move (played one
+ * game after the other, so the last is the time to take over them all).
+ */
+async function printFigures(c: Cluster, kind: ClusterStore, acked: Map<string, number>, moved: number, claimedOnce: number, tookOverMs: number[]): Promise<void> {
+  let acknowledged = 0;
+  let kept = 0;
+  let lost = 0;
+  for (const [id, n] of acked) {
+    const stored = (await c.store.listActions(id)).length;
+    acknowledged += n;
+    kept += Math.min(stored, n);
+    lost += Math.max(0, n - stored);
+  }
+  const listings = await c.listings();
+  let oneRoom = 0;
+  for (const id of acked.keys()) {
+    const listed = listings.get(id);
+    if (listed === undefined || listed === (await c.store.getGame(id))?.owner) oneRoom++;
+  }
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`      figures (${kind}): ${acked.size} games, ${moved} on the killed process; ${acknowledged} moves acknowledged, ${kept} kept, ${lost} lost; ` +
+    `one room per game (listed only on its owner): ${oneRoom} of ${acked.size}; taken-over games claimed once each: ${claimedOnce} of ${moved}; first move through a survivor after the kill: ${s(Math.min(...tookOverMs))}, all ${moved} games: ${s(Math.max(...tookOverMs))}`);
+}
+
 const stores: ClusterStore[] = process.env.MONGODB_URL || congoAvailable() ? ["sqlite", "mongodb"] : ["sqlite"];
 for (const kind of stores) describe(`End-to-end: games move to a live process when their process is lost (${kind})`, function () {
   this.timeout(180_000);
@@ -86,6 +112,7 @@ for (const kind of stores) describe(`End-to-end: games move to a live process wh
     const theirs = await gamesOwnedBy(c, games, victim);
     assert.ok(theirs.length > 0);
     const epochs = new Map(await Promise.all(theirs.map(async (g) => [g.id, (await c!.store.getGame(g.id))!.ownerEpoch!] as const)));
+    const killedAt = Date.now();
     await c.procs[v].stop("SIGKILL");
 
     // A spectator read is answered (from the store if need be) while the game has no live room.
@@ -94,15 +121,19 @@ for (const kind of stores) describe(`End-to-end: games move to a live process wh
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.moveCount, acked.get(g.id));
     }
+    const tookOverMs: number[] = [];
     for (const [i, g] of theirs.entries()) {
       const { out, refusals } = await playUntilAcknowledged(survivors[i % 2], g);
+      tookOverMs.push(Date.now() - killedAt);
       acked.set(g.id, out.moveCount!);
       // Until the game has a live room again, a seat is told to come back, never left hanging or misled.
       for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
     }
     // Both survivors noticed the death; each game was claimed exactly once more (one room, one new epoch).
+    let claimedOnce = 0;
     for (const g of theirs) {
       const claimed: GameRecord = (await c.store.getGame(g.id))!;
+      if (claimed.owner !== victim && claimed.ownerEpoch === epochs.get(g.id)! + 1) claimedOnce++;
       assert.notEqual(claimed.owner, victim);
       assert.equal(claimed.ownerEpoch, epochs.get(g.id)! + 1, `game ${g.id} was claimed more than once`);
     }
@@ -110,6 +141,7 @@ for (const kind of stores) describe(`End-to-end: games move to a live process wh
     assert.ok(![...(await c.listings()).values()].includes(victim), "no room is listed on the dead process");
     await assertNothingLost(c, acked);
     await assertOneRoomPerGame(c, games.map((g) => g.id));
+    await printFigures(c, kind, acked, theirs.length, claimedOnce, tookOverMs);
     // Every game plays on to the end through the survivors.
     for (const g of games) {
       for (let guard = 0; guard < 20; guard++) {

@@ -50,11 +50,20 @@ export async function startCluster(n: number, extraEnv: Record<string, string> =
   const mongo = kind === "mongodb" ? await mongoDatabase() : null;
   const redis = await startRedis();
   const procs: ServerProcess[] = [];
-  for (let i = 0; i < n; i++) {
-    const port = await freePort();
-    // Empty means SQLite, whatever MONGODB_URL the test run itself was given.
-    const storeEnv = { MONGODB_URL: mongo ? mongo.url : "" };
-    procs.push(await spawnServer({ REDIS_URL: redis.url, DATABASE: database, ...storeEnv, PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...FAST_CLUSTER, ...extraEnv }, port));
+  try {
+    for (let i = 0; i < n; i++) {
+      const port = await freePort();
+      // Empty means SQLite, whatever MONGODB_URL the test run itself was given.
+      const storeEnv = { MONGODB_URL: mongo ? mongo.url : "" };
+      procs.push(await spawnServer({ REDIS_URL: redis.url, DATABASE: database, ...storeEnv, PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...FAST_CLUSTER, ...extraEnv }, port));
+    }
+  } catch (e) {
+    // A process that did not start: what was started is stopped, as stop() would, before the test fails.
+    for (const p of procs) await p.stop("SIGKILL");
+    await mongo?.congo?.stop();
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
   const processIds = await Promise.all(procs.map(async (p) => (await http(p.url, "GET", "/healthz")).json.processId as string));
   const store: Store = mongo ? new MongoStore({ url: mongo.url }) : new SqliteStore({ path: database });

@@ -139,6 +139,31 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       assert.equal((await store().findGameByCode("SAME"))?.id, "G3");
     });
 
+    it("keeps a league game sealed through its room's writes, and removes the seal only once the game has finished", async function () {
+      const place = (index: number) => ({ gameId: "L1", index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(index + 1) });
+      const sealed = game("L1", { status: "active", leagueId: "LG1", sealed: true, owner: "p1", ownerEpoch: 1 });
+      await store().createGame(sealed);
+      // The league unseals a deal's games with a write conditional on their being finished (GameService.unseal).
+      assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), false, "not finished yet");
+      assert.equal((await store().getGame("L1"))!.sealed, true);
+      assert.deepEqual(await store().commitGames([{ gameId: "L1", actions: [place(0)], patch: { moveCount: 1 }, ownerEpoch: 1 }]), ["committed"]);
+      assert.deepEqual(await store().commitGames([{ gameId: "L1", actions: [place(1)], patch: { moveCount: 2, status: "finished", winner: "A", decidedBy: "board_full" }, ownerEpoch: 1 }]), ["committed"]);
+      const finished = (await store().getGame("L1"))!;
+      assert.equal(finished.sealed, true, "the room's writes leave the seal alone");
+      assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
+      const unsealed = (await store().getGame("L1"))!;
+      assert.ok(!("sealed" in unsealed), "the seal is removed, not set to null or false");
+      assert.ok(unsealed.updatedAt >= finished.updatedAt);
+      const { sealed: _s, updatedAt: _u, ...rest } = finished;
+      const { updatedAt: _v, ...after } = unsealed;
+      assert.deepEqual(after, rest, "nothing else of the record changes");
+      assert.deepEqual((await store().listActions("L1")).map((a) => a.index), [0, 1], "nor its log");
+      // Unsealed again (both games of a deal reach the league's finish hook): it stays unsealed.
+      assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
+      assert.ok(!("sealed" in (await store().getGame("L1"))!));
+      assert.deepEqual((await store().listGames({ status: "finished", limit: 5 })).games.map((g) => [g.id, g.sealed]), [["L1", undefined]]);
+    });
+
     describe("listGames", function () {
       async function seed(): Promise<void> {
         // G0..G5, G5 newest; odd ones finished, G4 private; G2 and G3 share a creation time.
@@ -329,6 +354,28 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
           assert.deepEqual(await store().getGame(id), game(id, { status: "active" }), `${id} keeps its record`);
         }
         assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 3)], patch: { moveCount: 1 } }]), ["committed"], "the log goes on where it was");
+      });
+
+      it("applies two writes of one game in one batch in batch order, and undoes both when the batch is rejected", async function () {
+        await store().createGame(game("G1", { status: "active", ownerEpoch: 1 }));
+        await store().createGame(game("G2", { status: "active" }));
+        const results = await store().commitGames([
+          { gameId: "G1", actions: [place("G1", 0, 1)], patch: { moveCount: 1 }, ownerEpoch: 1 },
+          { gameId: "G1", actions: [place("G1", 1, 2), place("G1", 2, 3)], patch: { moveCount: 3 }, ownerEpoch: 1 },
+          { gameId: "G1", actions: [place("G1", 3, 4)], patch: { moveCount: 4, lastMoveAt: at(4) }, ownerEpoch: 1 },
+        ]);
+        assert.deepEqual(results, ["committed", "committed", "committed"]);
+        assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1, 2, 3]);
+        assert.equal((await store().getGame("G1"))!.moveCount, 4);
+        const before = (await store().getGame("G1"))!;
+        const unstorable = { salt: 1n as unknown as string };
+        await assert.rejects(store().commitGames([
+          { gameId: "G1", actions: [place("G1", 4, 5)], patch: { moveCount: 5, lastMoveAt: at(5) }, ownerEpoch: 1 },
+          { gameId: "G1", actions: [place("G1", 5, 6)], patch: { moveCount: 6, lastMoveAt: at(6) }, ownerEpoch: 1 },
+          { gameId: "G2", actions: [place("G2", 0, 6)], patch: { moveCount: 1, ...unstorable } },
+        ]));
+        assert.deepEqual(await store().getGame("G1"), before, "both writes of the game are undone");
+        assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1, 2, 3]);
       });
 
       it("updates only the record when a write has no actions, and leaves it alone with an empty patch", async function () {

@@ -7,11 +7,12 @@ import assert from "node:assert/strict";
 import mongoose, { mongo } from "mongoose";
 import { MongoStore } from "../../src/store/mongo";
 import { congoAvailable, useMongo } from "../support/congodb";
-import { at, community, game, player, subscription } from "./fixtures";
+import type { LeagueRecord, TournamentRecord } from "../../src/store";
+import { at, challenge, community, game, player, subscription } from "./fixtures";
 
 /** The driver calls a store makes: each is one round trip (find's is its cursor's toArray). */
 const CALLS = ["insertMany", "insertOne", "bulkWrite", "updateOne", "updateMany", "replaceOne", "findOneAndUpdate", "findOne", "countDocuments", "deleteOne", "deleteMany"] as const;
-type Call = { method: string; collection: string; options: { writeConcern?: unknown } | undefined };
+type Call = { method: string; collection: string; options: { writeConcern?: unknown } | undefined; args: unknown[] };
 const WRITES = new Set(["insertMany", "insertOne", "bulkWrite", "updateOne", "updateMany", "replaceOne", "findOneAndUpdate", "deleteOne", "deleteMany"]);
 
 /**
@@ -27,7 +28,7 @@ function driverSpy(spy: (call: Call) => Promise<Error | void> | Error | void) {
     proto[method] = async function (this: mongo.Collection, ...args: unknown[]) {
       const options = (method === "insertOne" || method === "insertMany" || method === "bulkWrite" || method.startsWith("delete") || method === "countDocuments" || method === "findOne"
         ? args[1] : args[2]) as Call["options"];
-      const after = await spy({ method, collection: this.collectionName, options });
+      const after = await spy({ method, collection: this.collectionName, options, args });
       const result = await original.apply(this, args);
       if (after) throw after;
       return result;
@@ -36,7 +37,7 @@ function driverSpy(spy: (call: Call) => Promise<Error | void> | Error | void) {
   const cursor = mongo.FindCursor.prototype as unknown as { toArray: (...args: unknown[]) => Promise<unknown> };
   const toArray = cursor.toArray;
   cursor.toArray = async function (this: mongo.FindCursor, ...args: unknown[]) {
-    await spy({ method: "find", collection: this.namespace.collection ?? "", options: undefined });
+    await spy({ method: "find", collection: this.namespace.collection ?? "", options: undefined, args });
     return toArray.apply(this, args);
   };
   return () => {
@@ -47,6 +48,55 @@ function driverSpy(spy: (call: Call) => Promise<Error | void> | Error | void) {
 
 const writeConcernError = () => new mongo.MongoWriteConcernError({ writeConcernError: { code: 64, errmsg: "waiting for replication timed out" }, ok: 1 });
 const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "E11000 duplicate key error", code: 11000 }), { code: 11000 });
+
+/**
+ * Every write method of the port, each called once, in an order in which each finds the records it needs
+ * (whether or not it matches anything: a write that matches nothing still asks for the write concern).
+ */
+const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
+  ["createGame", (s) => s.createGame(game("G1", { status: "active" }), [player("P0", 1500)])],
+  ["createGames", (s) => s.createGames([game("G2", { status: "active" }), game("G3")])],
+  ["updateGame", (s) => s.updateGame("G1", { public: false })],
+  ["updateGameIf", (s) => s.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 })],
+  ["appendAction", (s) => s.appendAction({ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(1) })],
+  ["commitGames", (s) => s.commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1, status: "finished" }, ownerEpoch: 1 }])],
+  ["updateRematchIf", (s) => s.updateRematchIf("G1", undefined, { version: 1, offeredBy: "A", at: at(2) })],
+  ["createPlayer", (s) => s.createPlayer(player("P1", 1500))],
+  ["updatePlayer", (s) => s.updatePlayer("P1", { rating: 1510 })],
+  ["updatePlayerIf", (s) => s.updatePlayerIf("P1", {}, { rating: 1515 })],
+  ["updatePlayersIf", (s) => s.updatePlayersIf([{ id: "P1", expected: {}, patch: { rating: 1520 } }])],
+  ["upsertSubscription", (s) => s.upsertSubscription(subscription("S1", "k1"))],
+  ["updateSubscription", (s) => s.updateSubscription("S1", { url: "https://a.example/" })],
+  ["deleteSubscription", (s) => s.deleteSubscription("S0")],
+  ["deleteSubscriptionByKey", (s) => s.deleteSubscriptionByKey("k1")],
+  ["deleteExpiredSubscriptions", (s) => s.deleteExpiredSubscriptions(at(0))],
+  ["saveDeliveries", (s) => s.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }])],
+  ["claimDeliveries", (s) => s.claimDeliveries(at(1), at(2), 5, "p1")],
+  ["expireDeliveriesOf", (s) => s.expireDeliveriesOf("p1", at(1))],
+  ["deleteDeliveries", (s) => s.deleteDeliveries(["E1"])],
+  ["registerProcess", (s) => s.registerProcess({ id: "p1", sharedPresence: true, pid: 1, host: "h", startedAt: at(0), heartbeatAt: at(0) })],
+  ["touchProcess", (s) => s.touchProcess("p1", at(1))],
+  ["removeProcessIf", (s) => s.removeProcessIf("p1", at(1))],
+  ["markUrlVerified", (s) => s.markUrlVerified("https://a.example/", at(1))],
+  ["createChallenge", (s) => s.createChallenge(challenge("T1", "agent"))],
+  ["updateChallenge", (s) => s.updateChallenge("T1", { status: "playing" })],
+  ["updateChallengeIf", (s) => s.updateChallengeIf("T1", { status: "playing" }, { status: "played" })],
+  ["createCommunity", (s) => s.createCommunity(community("C1", ["P1"]))],
+  ["addMember", (s) => s.addMember("C1", "P2")],
+  ["removeMember", (s) => s.removeMember("C1", "P1")],
+  ["createBot", (s) => s.createBot({ id: "BOT-1", name: "b", keyHash: "h1", createdAt: at(0) })],
+  ["updateBot", (s) => s.updateBot("BOT-1", { revokedAt: at(1) })],
+  ["createTournament", (s) => s.createTournament({ id: "TN1", version: 1, createdAt: at(0) } as unknown as TournamentRecord)],
+  ["replaceTournamentIf", (s) => s.replaceTournamentIf({ id: "TN1", version: 2, createdAt: at(0) } as unknown as TournamentRecord)],
+  ["createLeague", (s) => s.createLeague({ id: "LG1", version: 1, createdAt: at(0) } as unknown as LeagueRecord)],
+  ["replaceLeagueIf", (s) => s.replaceLeagueIf({ id: "LG1", version: 2, createdAt: at(0) } as unknown as LeagueRecord)],
+];
+
+/** The store's methods that write, by name (those that only read or manage the connection left out). */
+function writeMethods(): string[] {
+  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor)/;
+  return Object.getOwnPropertyNames(MongoStore.prototype).filter((m) => !reads.test(m)).sort();
+}
 
 (process.env.MONGODB_URL || congoAvailable() ? describe : describe.skip)("MongoStore at the driver", function () {
   const server = useMongo();
@@ -75,46 +125,49 @@ const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "
 
   it("asks a majority, journaled, for every write the port makes", async function () {
     const store = await open();
+    // A game of the earlier layout, written before the spy sees anything.
+    const raw = await mongoose.createConnection(url).asPromise();
+    try {
+      await raw.collection("games").insertOne({ ...game("OLD", { status: "active" }) });
+      await raw.collection("actions").insertOne({ gameId: "OLD", index: 0, action: { kind: "abort" }, at: at(1) });
+    } finally {
+      await raw.close();
+    }
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
-    await store.createGame(game("G1", { status: "active" }));
-    await store.updateGame("G1", { public: false });
-    await store.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 });
-    await store.commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1 }, ownerEpoch: 1 }]);
-    await store.createPlayer(player("P1", 1500));
-    await store.updatePlayer("P1", { rating: 1510 });
-    await store.updatePlayersIf([{ id: "P1", expected: {}, patch: { rating: 1520 } }]);
-    await store.upsertSubscription(subscription("S1", "k1"));
-    await store.updateSubscription("S1", { url: "https://a.example/" });
-    await store.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]);
-    await store.claimDeliveries(at(1), at(2), 5, "p1");
-    await store.expireDeliveriesOf("p1", at(1));
-    await store.deleteDeliveries(["E1"]);
-    await store.deleteSubscriptionByKey("k1");
-    await store.registerProcess({ id: "p1", sharedPresence: true, pid: 1, host: "h", startedAt: at(0), heartbeatAt: at(0) });
-    await store.touchProcess("p1", at(1));
-    await store.removeProcessIf("p1", at(1));
-    await store.markUrlVerified("https://a.example/", at(1));
-    await store.createCommunity(community("C1", ["P1"]));
-    await store.addMember("C1", "P2");
-    await store.removeMember("C1", "P1");
+    assert.deepEqual(PORT_WRITES.map(([name]) => name).sort(), writeMethods(), "every write method of the store is on the list");
+    for (const [name, call] of PORT_WRITES) {
+      const before = seen.length;
+      await call(store);
+      assert.ok(seen.slice(before).some((c) => WRITES.has(c.method)), `${name} sent no write`);
+    }
+    // Two writes no port method names: the first read of a game of the earlier layout moves its log into
+    // the game's document, and a rejected batch undoes the writes of it that applied.
+    let before = seen.length;
+    assert.equal((await store.listActions("OLD")).length, 1);
+    assert.ok(seen.slice(before).some((c) => c.method === "updateOne" && c.collection === "games"), "the migration writes the log");
+    await store.createGame(game("U1", { status: "active" }));
+    before = seen.length;
+    await assert.rejects(store.commitGames([
+      { gameId: "U1", actions: [], patch: { moveCount: 1 } },
+      { gameId: "OLD", actions: [], patch: { salt: 1n as unknown as string } },
+    ]));
+    assert.deepEqual(seen.slice(before).filter((c) => WRITES.has(c.method)).map((c) => c.method), ["findOneAndUpdate", "updateOne"], "the write, then its undo");
+    assert.equal((await store.getGame("U1"))?.moveCount, 0);
     const writes = seen.filter((c) => WRITES.has(c.method));
-    assert.ok(writes.length >= 20, `${writes.length} writes seen`);
+    assert.ok(writes.length >= PORT_WRITES.length, `${writes.length} writes seen`);
     for (const w of writes) {
       const wc = w.options?.writeConcern as { w?: unknown; j?: unknown; journal?: unknown } | undefined;
       assert.deepEqual([wc?.w, wc?.j ?? wc?.journal], ["majority", true], `${w.method} on ${w.collection}`);
     }
   });
 
-  it("rejects a game write whose write concern failed instead of answering committed", async function () {
+  it("rejects every write of the port whose write concern failed, never answering it as a success", async function () {
     const store = await open();
-    await store.createGame(game("G1", { status: "active", ownerEpoch: 1 }));
-    restore = driverSpy((c) => (c.method === "findOneAndUpdate" || c.method === "updateOne" ? writeConcernError() : undefined));
-    await assert.rejects(
-      store.commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1 }, ownerEpoch: 1 }]),
-      (e: Error) => e.name === "MongoWriteConcernError",
-    );
-    await assert.rejects(store.updatePlayer("P1", { rating: 1 }), (e: Error) => e.name === "MongoWriteConcernError");
+    restore = driverSpy((c) => (WRITES.has(c.method) ? writeConcernError() : undefined));
+    for (const [name, call] of PORT_WRITES) {
+      await assert.rejects(call(store), (e: Error) => e.name === "MongoWriteConcernError", `${name} did not reject`);
+    }
   });
 
   it("does not take a duplicate key that comes with a write-concern error for a lost race", async function () {
@@ -181,6 +234,30 @@ const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "
       // have seen it; otherwise the two owners now disagree about the game.
       if (result === "committed") assert.deepEqual(seenByNewOwner, [0], `take-over before round trip ${k}: a committed write the new owner never saw`);
       else assert.deepEqual(await next.listActions(id), [], `take-over before round trip ${k}: a refused write left its action`);
+    }
+  });
+
+  it("unseals a finished league game with one conditional $unset, leaving no sealed member in its document", async function () {
+    const store = await open();
+    await store.createGame(game("L1", { status: "finished", leagueId: "LG1", sealed: true }));
+    const seen: Call[] = [];
+    restore = driverSpy((c) => void seen.push(c));
+    // GameService.unseal's write.
+    assert.equal(await store.updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
+    restore();
+    restore = null;
+    const writes = seen.filter((c) => WRITES.has(c.method));
+    assert.equal(writes.length, 1, "one round trip");
+    const [filter, update] = writes[0].args as [Record<string, unknown>, { $set?: Record<string, unknown>; $unset?: Record<string, unknown> }];
+    assert.deepEqual(filter, { id: "L1", status: "finished" });
+    assert.deepEqual(update.$unset, { sealed: "" });
+    assert.ok(!("sealed" in (update.$set ?? {})));
+    const raw = await mongoose.createConnection(url).asPromise();
+    try {
+      const doc = await raw.collection("games").findOne({ id: "L1" });
+      assert.ok(doc && !("sealed" in doc), "the stored document has no sealed member");
+    } finally {
+      await raw.close();
     }
   });
 

@@ -33,7 +33,11 @@ export async function spawnServer(env: Record<string, string>, port?: number, no
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    if (Date.now() > deadline) {
+      // Not left running: nothing else knows its pid.
+      child.kill("SIGKILL");
+      throw new Error(`server did not start:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

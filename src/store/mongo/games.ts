@@ -55,17 +55,31 @@ export class MongoGames {
   }
 
   /**
-   * Each write is one conditional update, all sent at once. A write refused by its fence stores nothing. If
-   * any write fails, the call rejects, and the writes of the batch that did apply are undone first
-   * (conditionally on the state they left), so a rejected batch stores nothing; only an undo that cannot
-   * reach the server either leaves its write, as a crash right after the commit would.
+   * Each write is one conditional update. The writes of different games are sent at once; those of one game
+   * one after the other, in batch order, as SQLite's transaction applies them (a write after one that failed
+   * is not sent). A write refused by its fence stores nothing. If any write fails, the call rejects, and the
+   * writes of the batch that did apply are undone first, latest first (each undo is conditional on the state
+   * its write left, so a game's earlier write is undone only after its later one), so a rejected batch
+   * stores nothing; only an undo that cannot reach the server either leaves its write, as a crash right
+   * after the commit would.
    */
   async commit(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    const settled = await Promise.allSettled(writes.map((w) => this.commitOne(w)));
+    const last = new Map<string, Promise<unknown>>();
+    const settled = await Promise.allSettled(writes.map((w) => {
+      const previous = last.get(w.gameId);
+      const run = previous ? previous.then(() => this.commitOne(w)) : this.commitOne(w);
+      last.set(w.gameId, run);
+      return run;
+    }));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<{ result: GameWriteResult }>).value.result);
-    const undo = settled.flatMap((s) => (s.status === "fulfilled" && s.value.applied ? [s.value.applied] : []));
-    await Promise.all(undo.map((u) => this.games.updateOne(u.filter, u.update, DURABLY).exec()));
+    const undo = new Map<string, Applied[]>();
+    for (const [i, s] of settled.entries()) {
+      if (s.status === "fulfilled" && s.value.applied) undo.set(writes[i].gameId, [s.value.applied, ...(undo.get(writes[i].gameId) ?? [])]);
+    }
+    await Promise.all([...undo.values()].map(async (latestFirst) => {
+      for (const u of latestFirst) await this.games.updateOne(u.filter, u.update, DURABLY).exec();
+    }));
     throw failed.reason;
   }
 
