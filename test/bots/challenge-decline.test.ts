@@ -90,12 +90,12 @@ describe("Integration: declining a bot challenge", function () {
     const py = await register("Declines in Python");
     const me = new TileArena(server.url, one.key);
     const seated = await me.challenge((await ts.call<{ id: string }>("GET", "/bots/me")).id);
-    assert.deepEqual(await ts.decline(seated.code!), { gameId: seated.game.id, status: "declined" });
-    await assert.rejects(ts.decline(seated.code!), (e: ApiError) => e.status === 410);
+    assert.deepEqual(await ts.decline(seated.code), { gameId: seated.game.id, status: "declined" });
+    await assert.rejects(ts.decline(seated.code), (e: ApiError) => e.status === 410);
 
     const second = await me.challenge(py.bot.id);
     const script = "import json, sys; from tile_arena import TileArena; print(json.dumps(TileArena(sys.argv[1], sys.argv[2]).decline(sys.argv[3])))";
-    const { stdout } = await promisify(execFile)("python3", ["-c", script, server.url, py.key, second.code!], { env: { ...process.env, PYTHONPATH: "clients/python" } });
+    const { stdout } = await promisify(execFile)("python3", ["-c", script, server.url, py.key, second.code], { env: { ...process.env, PYTHONPATH: "clients/python" } });
     assert.deepEqual(JSON.parse(stdout), { gameId: second.game.id, status: "declined" });
   });
 });
