@@ -160,12 +160,15 @@ describe("SqliteStore on a file", function () {
     it("is waited for without holding the event loop, and the write lands once it is released", async function () {
       await whileLockHeld(undefined, async (store, release) => {
         let ticks = 0;
+        let settled = false;
         const ticker = setInterval(() => ticks++, 5);
-        const committing = store.commitGames([write]);
-        // SQLite's own busy handler would sleep inside the call: no timer would run, and nothing could
-        // release the lock until its timeout.
-        await sleep(150);
-        assert.ok(ticks >= 10, `the event loop ran ${ticks} timers in 150 ms`);
+        const committing = store.commitGames([write]).finally(() => (settled = true));
+        // SQLite's own busy handler would sleep inside the call: no timer would run until its timeout, when the
+        // write would fail. Ten turns of the timer while the write is still pending show it waits off the loop
+        // (counted, not timed: a loaded machine turns the loop fewer times in a given span).
+        for (const deadline = Date.now() + 10_000; ticks < 10 && Date.now() < deadline; ) await sleep(5);
+        assert.ok(ticks >= 10, `the event loop ran ${ticks} timers while the write waited`);
+        assert.equal(settled, false, "the write waits for the lock to be released");
         release();
         assert.deepEqual(await committing, ["committed"]);
         clearInterval(ticker);
