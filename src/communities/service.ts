@@ -39,11 +39,12 @@ export class CommunityService {
   /**
    * Every player ranked by rating, apart from the house: the standings are the profiles with at least one
    * rated game (a guest that moved to an account is listed once, as the account), each with its kind (person,
-   * or bot for a bot account); `bots` are the house opponent's levels at their fixed ratings. A page can hold fewer people than `limit` when it skips moved guests.
+   * or bot for a bot account); `bots` are the house opponent's levels at their fixed ratings. The store filters
+   * the unlisted profiles out before it pages, so a page is full while more players follow and `offset` counts
+   * listed players: places run on from one page to the next.
    */
   async playerLeaderboard(page: Page) {
-    const ranked = await this.store.rankPlayers(undefined, page.limit, page.offset);
-    const people = ranked.filter((p) => p.games > 0 && !p.movedTo);
+    const people = await this.store.rankPlayers(undefined, page.limit, page.offset, { listed: true });
     return {
       limit: page.limit,
       offset: page.offset,

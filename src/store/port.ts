@@ -156,6 +156,11 @@ export interface ProcessRecord {
   heartbeatAt: string;
 }
 
+/** How rankPlayers narrows the ranking. */
+export interface RankOptions {
+  /** Only profiles with at least one game and no movedTo (the player leaderboard's rows). */
+  listed?: boolean;
+}
 /** The scalar members a conditional player update can check. */
 export type PlayerExpectation = Partial<Pick<PlayerRecord, "version" | "movedTo">>;
 
@@ -480,8 +485,12 @@ export interface PlayersPort {
    * one after another.
    */
   updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]>;
-  /** Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. */
-  rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]>;
+  /**
+   * Top players by rating among the given ids (or all when ids is undefined); ties by id; [] gives []. With
+   * `listed`, only the profiles the player leaderboard lists (at least one game, not moved) are ranked, filtered
+   * in the query so that a page is full whenever more such profiles follow and offsets count listed rows only.
+   */
+  rankPlayers(ids: string[] | undefined, limit: number, offset: number, options?: RankOptions): Promise<PlayerRecord[]>;
 }
 
 /** Webhook subscriptions, their pending deliveries and the callback URLs verified recently. */

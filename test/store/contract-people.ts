@@ -1,6 +1,6 @@
 /** Contract: players and ranking, agent challenges, communities. */
 import assert from "node:assert/strict";
-import type { ChallengesPort, CommunitiesPort, PlayersPort } from "../../src/store";
+import type { ChallengesPort, CommunitiesPort, PlayerRecord, PlayersPort } from "../../src/store";
 import type { PortRef } from "./contract";
 import { at, challenge, community, player, T0 } from "./fixtures";
 
@@ -44,6 +44,31 @@ export function playersContract(store: PortRef<PlayersPort>): void {
       assert.deepEqual(await ids(undefined, 10, 4), []);
       assert.deepEqual(await ids(["C", "A", "ghost"], 10, 0), ["A", "C"]);
       assert.deepEqual(await ids([], 10, 0), []);
+    });
+
+    it("ranks only listed profiles (games played, not moved) inside the query, so every page is full", async function () {
+      // Listed L1..L6 by rating, with unlisted profiles (no games, or moved) between and around them.
+      const rows: Array<[string, number, Partial<PlayerRecord>]> = [
+        ["L1", 1900, { games: 3 }], ["Z1", 1850, {}], ["M1", 1800, { games: 5, movedTo: "L3" }],
+        ["L2", 1700, { games: 1 }], ["Z2", 1650, {}], ["L3", 1600, { games: 5, isAccount: true }],
+        ["M2", 1600, { games: 2, movedTo: "L1" }], ["Z3", 1500, {}], ["L4", 1500, { games: 1 }],
+        ["L5", 1400, { games: 7, kind: "bot", isAccount: true }], ["Z4", 1300, {}], ["L6", 1200, { games: 2 }],
+      ];
+      for (const [id, rating, over] of rows) await store().createPlayer(player(id, rating, over));
+      // A guest that plays and then moves leaves the listing; one that plays its first game joins it.
+      await store().createPlayer(player("M3", 1750, { games: 1 }));
+      await store().updatePlayer("M3", { movedTo: "L2" });
+      await store().updatePlayer("Z3", { games: 1, rating: 1450 }); // now L4 (1500) > Z3 (1450) > L5
+      const listed = { listed: true } as const;
+      const ids = async (limit: number, offset: number) =>
+        (await store().rankPlayers(undefined, limit, offset, listed)).map((p) => p.id);
+      assert.deepEqual(await ids(10, 0), ["L1", "L2", "L3", "L4", "Z3", "L5", "L6"]);
+      const pages = [await ids(3, 0), await ids(3, 3), await ids(3, 6), await ids(3, 9)];
+      assert.deepEqual(pages, [["L1", "L2", "L3"], ["L4", "Z3", "L5"], ["L6"], []]);
+      assert.deepEqual(await ids(0, 0), []);
+      // Without the option every profile is ranked, as before; with ids the option still applies.
+      assert.equal((await store().rankPlayers(undefined, 100, 0)).length, rows.length + 1);
+      assert.deepEqual((await store().rankPlayers(["Z1", "M1", "L2", "L6"], 10, 0, listed)).map((p) => p.id), ["L2", "L6"]);
     });
 
     it("updates a player conditionally only when the expected version and movedTo match", async function () {

@@ -4,7 +4,7 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
@@ -218,10 +218,12 @@ export class MongoStore implements Store {
     for (const u of updates) wrote.push(await this.updatePlayerIf(u.id, u.expected, u.patch));
     return wrote;
   }
-  async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
     const n = pageSize(limit);
     if (n === 0) return []; // Mongo reads limit(0) as "no limit"
-    return this.m.players.find(ids === undefined ? {} : { id: { $in: ids } }, NO_ID)
+    // listed: in the filter, so skip and limit count listed profiles only; movedTo null also matches an absent one.
+    const filter = { ...(ids === undefined ? {} : { id: { $in: ids } }), ...(options.listed ? { games: { $gt: 0 }, movedTo: null } : {}) };
+    return this.m.players.find(filter, NO_ID)
       .sort({ rating: -1, id: 1 }).skip(pageSize(offset)).limit(n).lean<PlayerRecord[]>().exec();
   }
 

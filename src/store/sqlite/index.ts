@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord,
+  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -405,9 +405,10 @@ export class SqliteStore implements Store {
   private readonly writePlayer = (p: PlayerRecord): void => {
     this.st.updatePlayer.run(playerRow(p));
   };
-  async rankPlayers(ids: string[] | undefined, limit: number, offset: number): Promise<PlayerRecord[]> {
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
-    const rows = ids === undefined ? this.st.rankAll.all(page) : this.st.rankAmong.all({ ...page, ids: JSON.stringify(ids) });
+    const [all, among] = options.listed ? [this.st.rankListed, this.st.rankListedAmong] : [this.st.rankAll, this.st.rankAmong];
+    const rows = ids === undefined ? all.all(page) : among.all({ ...page, ids: JSON.stringify(ids) });
     return parseAll<PlayerRecord>(rows as DocRow[]);
   }
 

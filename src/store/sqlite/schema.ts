@@ -2,6 +2,12 @@
  * SQLite schema. Records live in a JSON `doc` column (keeps the adapter small and the port's records
  * verbatim); the columns beside it exist only to be indexed and filtered on.
  */
+/**
+ * A player the leaderboard lists (RankOptions.listed): at least one game, not moved to an account. Queries
+ * that filter on it use this text verbatim.
+ */
+export const LISTED_PLAYER = `json_extract(doc, '$.games') > 0 AND json_extract(doc, '$.movedTo') IS NULL`;
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS games (
   id TEXT PRIMARY KEY,

@@ -2,6 +2,7 @@
  * Every SQL statement of the SQLite adapter, prepared once when the store is initialised.
  */
 import type { Database, Statement } from "better-sqlite3";
+import { LISTED_PLAYER } from "./schema";
 
 /** Members of a community in join order, as a JSON array, computed next to the community row. */
 const MEMBERS = `(SELECT json_group_array(player_id) FROM
@@ -55,6 +56,10 @@ export function prepareStatements(db: Database) {
     getPlayer: p(`SELECT doc FROM players WHERE id = ?`),
     rankAll: p(`SELECT doc FROM players ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`),
     rankAmong: p(`SELECT doc FROM players WHERE id IN (SELECT value FROM json_each(@ids))
+      ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`),
+    // The player leaderboard's rows only (RankOptions.listed), filtered before LIMIT/OFFSET count them.
+    rankListed: p(`SELECT doc FROM players WHERE ${LISTED_PLAYER} ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`),
+    rankListedAmong: p(`SELECT doc FROM players WHERE id IN (SELECT value FROM json_each(@ids)) AND ${LISTED_PLAYER}
       ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`),
 
     insertSubscription: p(`INSERT INTO subscriptions (id, key, name, expires_at, doc)
