@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { RunningServer } from "../../src/server";
 import { playToEnd } from "../agents/play";
+import { player } from "../store/fixtures";
 import { playOpening } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
@@ -135,5 +136,32 @@ describe("Communities", function () {
 
     await cli("remove", club.id, loser.id);
     assert.equal((await http(base, "GET", `/api/v1/clubs/${club.id}`)).json.total, 2);
+  });
+
+  it("pages the player leaderboard with every listed player once and places running on across pages", async () => {
+    // Profiles without games and guests that moved, interleaved by rating with listed ones (ties included),
+    // besides the profiles the tests above made by playing.
+    for (let i = 0; i < 30; i++) {
+      const rating = 1300 + 17 * (i % 13) + (i % 3);
+      const over = i % 3 === 0 ? { games: 0 } : i % 5 === 1 ? { games: 4, movedTo: "LB-L02" } : { games: 1 + (i % 4) };
+      await server.store.createPlayer(player(`LB-${String(i).padStart(2, "0")}`, rating, over));
+    }
+    const everyone = await server.store.rankPlayers(undefined, 10_000, 0);
+    const listed = everyone.filter((p) => p.games > 0 && !p.movedTo).map((p) => p.id);
+    assert.ok(listed.length > 12 && everyone.length - listed.length > 10, `${listed.length} of ${everyone.length} listed`);
+
+    const limit = 4;
+    const seen: Array<{ id: string; place: number }> = [];
+    for (let offset = 0; ; offset += limit) {
+      const page = await http(base, "GET", `/api/v1/players?limit=${limit}&offset=${offset}`);
+      assert.equal(page.status, 200, page.text);
+      const rows = page.json.standings as Array<{ place: number; player: { id: string } }>;
+      // Full while more listed players follow: a short page is the last one.
+      assert.equal(rows.length, Math.min(limit, Math.max(0, listed.length - offset)), `page at offset ${offset}`);
+      seen.push(...rows.map((r) => ({ id: r.player.id, place: r.place })));
+      if (rows.length < limit) break;
+    }
+    assert.deepEqual(seen.map((r) => r.id), listed);
+    assert.deepEqual(seen.map((r) => r.place), listed.map((_, i) => i + 1));
   });
 });
