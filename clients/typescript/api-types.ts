@@ -342,7 +342,7 @@ export interface paths {
         };
         /**
          * The player leaderboard
-         * @description Everyone by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`.
+         * @description Every player with a rated game by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`. Paged with `limit` and `offset`, which count listed players: a page is full while more follow, and `place` runs on from one page to the next.
          */
         get: operations["playerLeaderboard"];
         put?: never;

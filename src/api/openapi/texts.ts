@@ -6,7 +6,7 @@
 export const OPERATION_TEXTS: Record<string, { summary: string; description: string }> = {
   getInvite: { summary: "Check an invite code", description: "What an invite code opens, without claiming it: whether its seat is still open (`open`, `used`, `closed`) and the game's public facts." },
   listPlayerGames: { summary: "List a player's games", description: "A player's public games, newest first, each with the seat they sat in and their result; paged with `cursor`." },
-  playerLeaderboard: { summary: "The player leaderboard", description: "Everyone by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`." },
+  playerLeaderboard: { summary: "The player leaderboard", description: "Every player with a rated game by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`. Paged with `limit` and `offset`, which count listed players: a page is full while more follow, and `place` runs on from one page to the next." },
   createTournament: { summary: "Create a tournament", description: "A swiss tournament (`rounds`), open for entries until its director starts it, or an arena (`format: \"arena\"`, `minutes`), open for entries until its time is up. The `directorToken` is in this answer only." },
   listTournaments: { summary: "List tournaments", description: "Tournaments, newest first." },
   getTournament: { summary: "Read a tournament", description: "Its status, rounds and entrants, with links to its standings, games and TRF report." },
