@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../../src/store/sqlite";
+import { LISTED_PLAYER } from "../../src/store/sqlite/schema";
 import { storeContract } from "./contract";
 import { game } from "./fixtures";
 
@@ -183,6 +184,28 @@ describe("SqliteStore on a file", function () {
         assert.deepEqual(await stored(store), { actions: 0, moveCount: 0 });
       });
     });
+  });
+
+  it("pages the listed players over their partial index, which a store made before it gains when it opens", async function () {
+    const path = tempFile();
+    const first = new SqliteStore({ path });
+    await first.init();
+    await first.close();
+    const old = new Database(path);
+    old.exec("DROP INDEX players_listed_by_rating");
+    old.close();
+    const second = new SqliteStore({ path });
+    await second.init();
+    await second.close();
+    const db = new Database(path, { readonly: true });
+    try {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM players WHERE ${LISTED_PLAYER} ORDER BY rating DESC, id LIMIT 20 OFFSET 40`)
+        .all().map((r) => (r as { detail: string }).detail);
+      // One scan of the index in rank order: OFFSET steps over index entries, no document is read to filter.
+      assert.deepEqual(plan, ["SCAN players USING INDEX players_listed_by_rating"]);
+    } finally {
+      db.close();
+    }
   });
 
   it("refuses to be used before init", async function () {
