@@ -13,10 +13,12 @@
  * (`{"bench":"restart",...}`).
  * `--root` runs another checkout's `src/main.ts` (with the same node_modules); `--compare <dir>` measures a
  * second checkout beside it, their rounds alternating, for a before and after on the same machine.
- *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>]
+ * `--compiled` runs each checkout's compiled build instead, as `npm start` does (`node --enable-source-maps
+ * dist/src/main.js`, built beforehand by `npm run build`), without the TypeScript loader.
+ *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>] [--compiled]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { args, freePort, median, num, round, sleep, table } from "./lib/common";
@@ -40,12 +42,20 @@ function cpuMsOf(pid: number | undefined): number {
   }
 }
 
+/** Runs the compiled `dist/src/main.js` instead of `src/main.ts` through tsx (`--compiled`). */
+let compiled = false;
+
+/** Node's arguments for `root`'s entry point: the TypeScript through tsx, or the compiled build as `npm start` runs it. */
+function entry(root: string): string[] {
+  return compiled ? ["--enable-source-maps", path.join(root, "dist/src/main.js")] : ["--import", "tsx", path.join(root, "src/main.ts")];
+}
+
 /** Spawns `root`'s entry point on `database` and waits until it has settled. */
 async function start(root: string, database: string): Promise<Started> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+  const child = spawn(process.execPath, entry(root), {
     cwd: root,
     env: { ...process.env, ...ENV, PORT: String(port), PUBLIC_BASE_URL: url, DATABASE: database },
     stdio: ["ignore", "pipe", "pipe"],
@@ -131,8 +141,12 @@ async function main() {
   const waiting = num(a, "waiting", 2000, 0, 100_000);
   const active = num(a, "active", 200, 0, 20_000);
   const rounds = num(a, "rounds", 3, 1, 20);
+  compiled = a.has("compiled");
   // Each root fills a store of its own; with two, their rounds alternate (the machine's load drifts).
   const roots = [path.resolve(a.get("root") ?? path.join(__dirname, "..")), ...(a.has("compare") ? [path.resolve(a.get("compare")!)] : [])];
+  for (const root of roots) {
+    if (compiled && !existsSync(path.join(root, "dist/src/main.js"))) throw new Error(`${root}: no dist/src/main.js (run npm run build there)`);
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "arena-restart-bench-"));
   try {
     for (const [i, root] of roots.entries()) await filledStore(root, path.join(dir, `filled-${i}.sqlite`), waiting, active);
@@ -152,12 +166,12 @@ async function main() {
     });
     for (const s of summaries) {
       const head = ["round", "empty answers", "empty settled", "empty CPU", "filled answers", "filled settled", "filled CPU", "+answers", "+settled", "+CPU"];
-      console.log(table(`${s.root}: restart with ${waiting} waiting and ${active} active games (ms from spawn; +: filled - empty of the round)`, head, [
+      console.log(table(`${s.root}${compiled ? " (compiled)" : ""}: restart with ${waiting} waiting and ${active} active games (ms from spawn; +: filled - empty of the round)`, head, [
         ...s.rows.map((row, r) => [r + 1, ...row]),
         ["median", s.empty.answersMs, s.empty.settledMs, s.empty.settledCpuMs, s.filled.answersMs, s.filled.settledMs, s.filled.settledCpuMs, s.later.answersMs, s.later.settledMs, s.later.settledCpuMs],
       ]));
     }
-    console.log(JSON.stringify({ bench: "restart", waiting, active, rounds, summaries }));
+    console.log(JSON.stringify({ bench: "restart", waiting, active, rounds, compiled, summaries }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

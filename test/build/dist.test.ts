@@ -2,18 +2,26 @@
  * The production build: `npm run build` compiles the server to dist/, and the `npm start` command runs
  * it with plain node (no TypeScript loader). The compiled server must find everything it reads at run time
  * from dist/: the AI pool's worker threads, the SQLite checkpointer's thread, the web client's sources and
- * styles, the committed assets and the API reference's files.
+ * styles, the committed assets and the API reference's files. `npm start` (and `npm run dev`) read a `.env`
+ * file from the working folder through a preloaded module, quietly when there is none.
  */
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { bearer, http } from "../support/server";
 import { spawnServer, type ServerProcess } from "../support/process";
 import { useTempDir } from "../support/temp-dir";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+
+/** npm start's node arguments, with its files resolved from the project folder so it can run from another. */
+const startArgs = () =>
+  pkg.scripts.start
+    .split(" ")
+    .slice(1)
+    .map((a) => (a.startsWith("-") ? a : resolve(a)));
 
 describe("Production build: npm run build, then npm start's command", function () {
   this.timeout(90_000);
@@ -79,6 +87,41 @@ describe("Production build: npm run build, then npm start's command", function (
     assert.match(metrics, /arena_ai_task_seconds_count\{task="decide"\} [1-9]/);
     // A task that failed on its thread would be logged and run inline: none did, and no file was missing.
     assert.doesNotMatch(server.output(), /worker thread failed|Cannot find module|ENOENT/i, server.output());
+  });
+
+  it("starts from a folder without .env with no message about it", async () => {
+    const cwd = join(dir(), "no-dotenv");
+    mkdirSync(cwd);
+    const quiet = await spawnServer({ DATABASE: ":memory:" }, undefined, startArgs(), cwd);
+    try {
+      assert.equal((await http(quiet.url, "GET", "/healthz")).status, 200);
+    } finally {
+      assert.equal(await quiet.stop("SIGTERM"), 0, quiet.output());
+    }
+    assert.doesNotMatch(quiet.output(), /\.env not found|Continuing without it/i, quiet.output());
+  });
+
+  it("reads .env from its folder, and a variable set in the environment wins over the file's", async () => {
+    const cwd = join(dir(), "dotenv");
+    mkdirSync(cwd);
+    const database = join(cwd, "from-dotenv.sqlite");
+    // HOST and PORT from the file could not serve on the loopback port the test waits on: the environment's must win.
+    writeFileSync(join(cwd, ".env"), `# read by npm start\nDATABASE=${database}\nHOST=203.0.113.1\nPORT=1\n`);
+    const env = await spawnServer({}, undefined, startArgs(), cwd);
+    try {
+      assert.equal((await http(env.url, "GET", "/healthz")).status, 200);
+      assert.ok(existsSync(database), "the store is the file .env names");
+    } finally {
+      assert.equal(await env.stop("SIGTERM"), 0, env.output());
+    }
+  });
+
+  it("loads .env from the same module in npm start and npm run dev, as docs/DEPLOY.md says", () => {
+    assert.match(pkg.scripts.start, / --require \.\/dist\/src\/env-file\.js /);
+    assert.match(pkg.scripts.dev, / --require \.\/src\/env-file\.ts /);
+    assert.ok(!/--env-file/.test(pkg.scripts.start + pkg.scripts.dev), "not node's flag, which prints a line when the file is missing");
+    const deploy = readFileSync("docs/DEPLOY.md", "utf8").replace(/\s+/g, " ");
+    assert.ok(deploy.includes(`\`npm start\` runs \`${pkg.scripts.start}\``), "docs/DEPLOY.md states npm start's command");
   });
 
   it("serves the web client, its assets and the API reference from the files it reads at run time", async () => {

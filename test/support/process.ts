@@ -1,6 +1,6 @@
 /**
  * Runs the real entry point as a child process, as an operator would run it: `src/main.ts` through tsx, or
- * the node arguments given (the compiled `dist/src/main.js`).
+ * the node arguments given (the compiled `dist/src/main.js`), from the project folder or the `cwd` given.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "./server";
@@ -14,9 +14,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-export async function spawnServer(env: Record<string, string>, port?: number, nodeArgs = ["--import", "tsx", "src/main.ts"]): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, port?: number, nodeArgs = ["--import", "tsx", "src/main.ts"], cwd?: string): Promise<ServerProcess> {
   const p = port ?? (await freePort());
   const child = spawn(process.execPath, nodeArgs, {
+    cwd,
     env: { ...process.env, PORT: String(p), HOST: "127.0.0.1", LOG_LEVEL: "warn", HOUSE_DELAY_MS: "0", RATE_LIMIT_SCALE: "1000", PUBLIC_BASE_URL: `http://127.0.0.1:${p}`, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
