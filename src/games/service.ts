@@ -8,7 +8,7 @@ import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
 import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, type Seat } from "../game";
 import { splitNotation } from "../game/notation";
-import { AppError, unwrap, type Outcome } from "../errors";
+import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, PlayerSeatKind, SeatRecord } from "../store/port";
@@ -39,6 +39,16 @@ const REVIEW_CACHE = 256;
 const PUBLIC_READ_TIMEOUT_MS = 700;
 const SEAT_READ_TIMEOUT_MS = 2000;
 const MOVE_TIMEOUT_MS = 3000;
+
+/**
+ * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is the
+ * store asked for it (keptMove). `unavailable`: the room's process died, or stalled, between storing the move
+ * and answering. The others answer a retry (a client whose connection dropped before the answer, or one
+ * retrying across a restart) that reaches a live room after the move was applied: `not_your_turn`, the
+ * opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn again); `game_over`,
+ * the move ended the game. Any other refusal (a wrong token, a malformed move) cannot hide a kept move.
+ */
+const MAY_HIDE_KEPT_MOVE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unavailable", "not_your_turn", "illegal_move", "game_over"]);
 
 /** Rooms a tournament round opens at once: enough to share fsyncs, few enough not to flood the matchmaker. */
 const ROOMS_OPENED_AT_ONCE = 32;
@@ -320,16 +330,20 @@ export class GameService {
     const tokenHash = sha256Hex(token);
     return traced("games.move", { "game.id": gameId }, async (): Promise<MoveAnswer> => {
       const out = await this.live(gameId, (room) => room.move(tokenHash, body));
-      if (!out.ok && out.code === "unavailable") return (await this.keptMove(gameId, tokenHash, body)) ?? unwrap(out);
+      // A success is answered as is, without a store read; a refusal that may be a retry of a kept move is
+      // answered as that move when the store has it.
+      if (!out.ok && MAY_HIDE_KEPT_MOVE.has(out.code)) return (await this.keptMove(gameId, tokenHash, body)) ?? unwrap(out);
       return unwrap(out);
     });
   }
 
   /**
-   * The answer to a move whose room stopped answering while it was under way (its process ending or
-   * stalled), when the store shows the move was kept: the room stores a move before it answers, so a
-   * process that dies between the two leaves a kept move without its answer. A card is played once in a
-   * game, so this seat's placement of this card is this move. Null when it is not (yet) there.
+   * The answer to a move already kept, when its first answer was lost: its room stopped answering while it
+   * was under way (the room stores a move before it answers, so a process that dies between the two leaves a
+   * kept move without its answer), or the client sent it again (MAY_HIDE_KEPT_MOVE). A card is played once in
+   * a game, so this seat's placement of this card on this square is this move; the answer is the kept move and
+   * the seat's view now, as the room answers a move. Null when it is not (yet) there, or is another square's,
+   * another seat's, or says other captures than it made.
    */
   private async keptMove(gameId: string, tokenHash: string, body: MoveBody): Promise<MoveAnswer | null> {
     try {
@@ -339,6 +353,7 @@ export class GameService {
       const ctx = rebuildContext(game, await this.store.listActions(gameId));
       const placed = splitNotation("card" in body ? `${body.card}@${body.square}` : body.move);
       const kept = placed && ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === placed.card && m.square === placed.square);
+      if (kept && placed.captures !== null && placed.captures !== kept.captures) return null;
       return kept ? { move: shownMove(kept), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
     } catch {
       // The store failing too: the refusal already in hand is the answer.
@@ -516,7 +531,8 @@ export class GameService {
     if (local) return ask(local);
     const game = await this.store.getGame(gameId);
     if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
-    if (game.status === "finished") throw new AppError("game_over", "the game has finished");
+    // A refusal, not a throw: a move refused so may be the game's last, retried (MAY_HIDE_KEPT_MOVE).
+    if (game.status === "finished") return fail("game_over", "the game has finished");
     return ask(this.rooms.game(gameId, MOVE_TIMEOUT_MS));
   }
 
