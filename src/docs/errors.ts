@@ -42,17 +42,19 @@ export const ERROR_DOCS = {
     action: "Check the identifier and the path. Quick-match tickets live ten minutes; ask for a new one.",
   },
   not_your_turn: {
-    cause: "A move or action was sent for a seat whose turn it is not.",
+    cause:
+      "A move or action was sent for a seat whose turn it is not. A move the seat already played, sent again (the same card on the same square), is not refused: it is answered 200 as that move.",
     action:
       "Wait for your turn: long-poll `GET /games/{id}/sync?since=N&timeout=20` (it answers at once when it becomes your turn), or subscribe to `game.turn`.",
   },
   illegal_move: {
     cause:
-      "The placement breaks a rule: the card is not in your hand, the square is taken or not on the board (a1..d4), or the notation cannot be read. `detail` says which.",
+      "The placement breaks a rule: the card is not in your hand, the square is taken or not on the board (a1..d4), or the notation cannot be read. `detail` says which. A move the seat already played, sent again (the same card on the same square), is not refused: it is answered 200 as that move.",
     action: 'Play a card id from `state.hand` onto an empty square, as `{"move": "E7@b3"}` or `{"card": "E7", "square": "b3"}`.',
   },
   game_over: {
-    cause: "The game has finished (board full, resignation, timeout or abort), so it takes no more moves or resignations.",
+    cause:
+      "The game has finished (board full, resignation, timeout or abort), so it takes no more moves or resignations. The game's last move, sent again by its seat, is not refused: it is answered 200 as that move.",
     action: "Read the result from `GET /games/{id}` and the replay from `GET /games/{id}/replay`.",
   },
   game_not_finished: {
@@ -101,7 +103,8 @@ export const ERROR_DOCS = {
   unavailable: {
     cause:
       "The service could not reach or start the room that holds the game (another process did not answer), its store failed (a write refused, data files gone: `/healthz` then says so), or it is starting or shutting down. Nothing was changed, with one case that cannot be told at once: a move under way when its room's process stopped answering. The service then looks the move up in the store and answers 200 when it was kept; otherwise the room may still apply it before its game moves to a live process.",
-    action: "Retry shortly (after the seconds in `Retry-After`, when given), with the same request. After a refused move, sync first: a move that was kept after all is then refused as `not_your_turn` or `illegal_move` if sent again, never played twice.",
+    action:
+      "Retry shortly (after the seconds in `Retry-After`, when given), with the same request. A move sent again is safe: when it was kept after all it is answered 200 as that move (the same seat, card and square), never played twice.",
   },
   internal: {
     cause: "An unexpected error; it has been logged with the request.",
