@@ -50,6 +50,32 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
     });
   }
 
+  it("answers a move sent again after a restart as the move it kept, storing it once", async () => {
+    const env = { DATABASE: join(dir(), "retry.sqlite") };
+    const first = await spawnServer(env);
+    const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
+    const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });
+    const id = a.json.game.id;
+    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const turn = (await http(first.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
+    const view = (await http(first.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
+    const body = pickMove(view.state);
+    const played = await http(first.url, "POST", `/api/v1/games/${id}/moves`, body, bearer(tokens[turn]));
+    assert.equal(played.status, 200, played.text);
+    await first.stop("SIGKILL");
+
+    const second = await spawnServer(env, first.port);
+    try {
+      // The client never read its answer: it sends the move again to the restarted server.
+      const again = await http(second.url, "POST", `/api/v1/games/${id}/moves`, body, bearer(tokens[turn]));
+      assert.equal(again.status, 200, again.text);
+      assert.deepEqual(again.json.move, played.json.move);
+      assert.equal((await http(second.url, "GET", `/api/v1/games/${id}`)).json.moveCount, 1);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it("resumes the house opponent's turn after a restart", async () => {
     const env = { DATABASE: join(dir(), "house.sqlite"), HOUSE_DELAY_MS: "300" };
     const first = await spawnServer(env);
