@@ -129,6 +129,7 @@ export class GameService {
       record.seats[seat] = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
       if (house) this.start(record, at);
       await this.store.createGame(record, guest ? [guest] : []);
+      this.counted(record);
     });
     const publicPlayer = this.players.introduce(resolved);
     if (house) {
@@ -201,13 +202,17 @@ export class GameService {
     }
     try {
       await this.store.createGames(fresh);
+      fresh.forEach((record) => this.counted(record));
     } catch {
       // Another process stored some of them meanwhile (all or none was written here): one at a time, skipping
       // those, whose seats are then the stored ones.
       for (const record of fresh) {
         const stored = await this.store.getGame(record.id);
         if (stored) firstSeats.set(record.id, stored.firstPlayer ?? "A");
-        else await this.store.createGame(record);
+        else {
+          await this.store.createGame(record);
+          this.counted(record);
+        }
       }
     }
     const ids = new Set(fresh.map((r) => r.id));
@@ -300,8 +305,8 @@ export class GameService {
     return body.reserveSeat ? { seatReservation: await this.rooms.reserveSeat(gameId, token) } : {};
   }
 
+  /** Makes a new record a started game; it is counted (`counted`) once it is stored. */
   private start(record: GameRecord, at: string) {
-    this.metrics?.gamesStarted.inc({ opponent: record.opponent });
     record.status = "active";
     record.startedAt = at;
     record.firstPlayer = startEngine(record).firstPlayer;
@@ -316,7 +321,17 @@ export class GameService {
    */
   private async open(record: GameRecord) {
     await this.store.createGame(record);
+    this.counted(record);
     if (record.status !== "waiting") await this.rooms.openStored(record.id);
+  }
+
+  /**
+   * Counts a started game once its record is stored: only the write that created it counts it, so requests
+   * racing to create the same game (two acceptances of a rematch, a tournament pairing retried) count it once,
+   * the others' writes being refused as duplicates.
+   */
+  private counted(record: GameRecord) {
+    if (record.status === "active") this.metrics?.gamesStarted.inc({ opponent: record.opponent });
   }
 
   /** A waiting game's record body, as its room would answer it (a fresh game: nothing to read back). */

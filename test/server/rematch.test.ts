@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
 import { RoomAccess } from "../../src/games/room-access";
+import { newGameId, sha256Hex } from "../../src/games/secrets";
 import { playOpening } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { consumeWs, joinWs, type WsPlayer } from "../support/ws";
@@ -144,6 +145,21 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     assert.equal(newA.json.seat, "A");
     const newB = await http(server.url, "GET", `/api/v1/games/${newId}/sync`, undefined, bearer(accepted.json.game.playerToken));
     assert.equal(newB.json.seat, "B");
+  });
+
+  it("counts a rematch's game once when two acceptances create it at once", async () => {
+    const started = async () => {
+      const text = (await http(server.url, "GET", "/metrics")).text;
+      return Number(/^arena_games_started_total\{opponent="friend"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const { tokens, players } = await finishedFriendGame();
+    const before = await started();
+    // What two racing acceptances do once the rematch's id is stored (rooms/rematch.ts): both make its game.
+    const newId = newGameId();
+    const seat = (s: "A" | "B") => ({ playerId: players[s], name: s, kind: "human" as const, tokenHash: sha256Hex(tokens[s]) });
+    const made = await Promise.allSettled([0, 1].map(() => server.games.createMatched("classic", { A: seat("B"), B: seat("A") }, { opponent: "friend", id: newId })));
+    assert.deepEqual(made.map((m) => m.status).sort(), ["fulfilled", "rejected"]);
+    assert.equal(await started(), before + 1);
   });
 
   it("over REST: a house game offers no rematch (403 problem document)", async () => {
