@@ -4,6 +4,7 @@ import { fail } from "../../src/errors";
 import { GameService } from "../../src/games/service";
 import type { RoomAccess } from "../../src/games/room-access";
 import type { RunningServer } from "../../src/server";
+import { connect } from "../mcp/helpers";
 import { pickMove } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
@@ -163,6 +164,25 @@ describe("Games: a move sent again after it was applied is answered as that move
     assert.equal(later.status, 422, later.text);
     assert.equal(later.json.code, "illegal_move");
     assert.equal(await moveCount(id), 2);
+  });
+
+  it("answers the same move sent again over MCP (the move tool) as that move", async () => {
+    const { id, tokens } = await friendGame();
+    const t = await turn(id, tokens);
+    const body = pickMove(t.view.state);
+    const mcp = await connect(server.url);
+    try {
+      const args = { game_id: id, player_token: t.token, move: `${body.card}@${body.square}` };
+      const first = await mcp.ok("move", args);
+      const again = await mcp.ok("move", args);
+      assert.deepEqual(again.move, first.move);
+      assert.equal(await moveCount(id), 1);
+      const elsewhere = await mcp.raw("move", { ...args, move: `${body.card}@${body.square === "a1" ? "d4" : "a1"}` });
+      assert.equal(elsewhere.isError, true);
+      assert.equal(elsewhere.structuredContent?.code, "not_your_turn");
+    } finally {
+      await mcp.close();
+    }
   });
 
   it("refuses the other seat's token sending the opponent's kept move", async () => {
