@@ -27,6 +27,7 @@ export function playPrompt(opponent: "house" | "quick"): string {
     "   - When yourTurn is true, pick one entry of legalMoves and call move with its `move` string (e.g. \"E7@b3\").",
     "   - When status is \"finished\", read `result` (win, loss or draw, from your side) and `decision.summary`; stop.",
     "3. A refused move answers isError with a code (illegal_move, not_your_turn) and a hint: sync again and choose from legalMoves.",
+    "   A move sent again after its answer was lost is safe: the one you already played is answered as that move, never played twice.",
     "",
     "Rules in short:",
     `- Squares a1..d4: files a-d left to right, ranks 1-4 bottom to top. ${rules.board.orientation}.`,
