@@ -2,8 +2,9 @@
 # Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
 # (redis-server for the multi-process tests, chromium for the browser tests, nginx for the scale-out front,
 # curl for the README's walk-through), the npm packages from the lock file (reused when the lock file and
-# Node have not changed since this script last installed them), a type check, the linter, then both mocha
-# suites: the fast one (`npm test`) and the slow one (`npm run test:slow`). Its last line sums them.
+# Node have not changed since this script last installed them), a type check, the linter, then the three mocha
+# suites: the fast one (`npm test`), the browser flows (`npm run test:browser`) and the slow one
+# (`npm run test:slow`). Its last line sums them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,7 +73,8 @@ suite() {
   rm -f "$log"
 }
 suite fast npm test
+suite browser npm run test:browser
 suite slow npm run test:slow
-# One plain summary line for tools that read it: "N passed, N failed, N skipped", over both suites.
+# One plain summary line for tools that read it: "N passed, N failed, N skipped", over the three suites.
 echo "$passed passed, $failed failed, $skipped skipped"
 exit "$status"

@@ -34,16 +34,18 @@ describe("CONTRIBUTING.md: its commands and files match the repository", () => {
     assert.ok(some >= 1 && some < all, `-g ${lines[1][2]} selects ${some} of ${all} tests`);
   });
 
-  it("describes the two suites and what scripts/test.sh does", () => {
+  it("describes the three suites and what scripts/test.sh does", () => {
     assert.match(pkg.scripts.test, /--parallel --jobs 2/, "the fast suite runs two files at a time");
     assert.match(flat, /two files at a time \(mocha --parallel\)/);
     for (const f of ["test/scripts/suites.test.ts", "test/docs/env-example.test.ts", "test/docs/readme-facts.test.ts"]) {
       assert.ok(text.includes(f) && existsSync(f), f);
     }
     // The durations it quotes are the lines the script prints.
-    assert.match(flat, /`fast suite: N s`, `slow suite: N s`/);
+    assert.match(flat, /`fast suite: N s`, `browser suite: N s`, `slow suite: N s`/);
+    assert.match(pkg.scripts["test:browser"], /--parallel --jobs 2/, "the browser suite runs two files at a time");
     assert.match(testSh, /echo "\$name suite: \$\(\(SECONDS - started\)\) s, exit code \$code"/);
     assert.match(testSh, /^suite fast npm test$/m);
+    assert.match(testSh, /^suite browser npm run test:browser$/m);
     assert.match(testSh, /^suite slow npm run test:slow$/m);
     // The install is skipped on the same lock file and Node, remembered in node_modules/.lock-hash.
     assert.match(flat, /`node_modules\/\.lock-hash`/);

@@ -1,6 +1,6 @@
 /**
- * `npm test` (the fast suite) and `npm run test:slow` together run every test file, each once: the slow
- * suite's pattern is the fast suite's --ignore. Files are collected with mocha's own collector, from the
+ * `npm test` (the fast suite), `npm run test:browser` and `npm run test:slow` together run every test file,
+ * each once: the browser and slow suites' patterns are the fast suite's --ignores. Files are collected with mocha's own collector, from the
  * patterns package.json gives it.
  */
 import { strict as assert } from "node:assert";
@@ -34,18 +34,21 @@ const files = (p: { spec: string[]; ignore: string[] }) =>
     .files.map((f) => relative(process.cwd(), f))
     .sort();
 
-describe("Test suites: fast and slow", () => {
+describe("Test suites: fast, browser and slow", () => {
   it("split every test file between them, each into one", () => {
     const fast = files(patterns(scripts.test));
+    const browser = files(patterns(scripts["test:browser"]));
     const slow = files(patterns(scripts["test:slow"]));
     const all = files({ spec: ["test/**/*.test.ts"], ignore: [] });
     assert.ok(slow.includes("test/ai/strength.test.ts") && slow.some((f) => f.startsWith("test/loadtest/")), slow.join("\n"));
+    assert.ok(browser.includes("test/web/play.test.ts") && browser.includes("test/bots/hosted-browser.test.ts"), browser.join("\n"));
+    const suites = [fast, browser, slow];
     assert.deepEqual(
-      fast.filter((f) => slow.includes(f)),
+      fast.filter((f) => browser.includes(f) || slow.includes(f)).concat(browser.filter((f) => slow.includes(f))),
       [],
-      "no file in both",
+      "no file in two",
     );
-    assert.deepEqual([...fast, ...slow].sort(), all, "no file left out");
+    assert.deepEqual(suites.flat().sort(), all, "no file left out");
     assert.ok(fast.length > slow.length * 4);
   });
 });

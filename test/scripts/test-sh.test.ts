@@ -2,7 +2,7 @@
  * scripts/test.sh, the test command of the README and of CI: it installs the npm packages only when the lock
  * file (or Node) changed since `npm ci` last installed them (run by the script, or by hand: package.json's
  * prepare records it), and otherwise reuses the tree and rebuilds dist/; it runs
- * the type check, the linter, the fast and the slow suite, and sums them on its last line. The script is run
+ * the type check, the linter, the fast, the browser and the slow suite, and sums them on its last line. The script is run
  * as it is, in a copy of the repository's layout, with stand-ins for npm, npx and the Debian tools that log
  * what they were asked to do.
  */
@@ -15,19 +15,20 @@ import { useTempDir } from "../support/temp-dir";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
 
-/** A stand-in command: logs its arguments; `npm test` and `npm run test:slow` print mocha's counts. */
+/** A stand-in command: logs its arguments; `npm test` and the other suites' scripts print mocha's counts. */
 const STAND_IN = `#!/usr/bin/env bash
 where=""
 case "$PWD" in */.ci/congodb) where=" (in .ci/congodb)" ;; esac
 echo "$(basename "$0") $*$where" >> "$CALLS"
 case "$*" in
   "test") echo "  5 passing"; echo "  1 pending"; [ -z "$FAIL_FAST" ] || { echo "  1 failing"; exit 1; } ;;
+  "run test:browser") echo "  3 passing" ;;
   "run test:slow") echo "  2 passing" ;;
 esac
 exit 0
 `;
 
-describe("scripts/test.sh: reuses an installed tree, runs both suites", function () {
+describe("scripts/test.sh: reuses an installed tree, runs the three suites", function () {
   this.timeout(30_000);
   const tmp = useTempDir("test-sh-");
 
@@ -66,12 +67,13 @@ describe("scripts/test.sh: reuses an installed tree, runs both suites", function
     const first = await run(root, bin);
     assert.deepEqual(
       first.calls,
-      ["npm ci --no-audit --no-fund", "npm ci --no-audit --no-fund (in .ci/congodb)", "npx tsc --noEmit -p .", "npm run lint", "npm test", "npm run test:slow"],
-      "a fresh tree: the packages and CongoDB's are installed, then the checks and both suites",
+      ["npm ci --no-audit --no-fund", "npm ci --no-audit --no-fund (in .ci/congodb)", "npx tsc --noEmit -p .", "npm run lint", "npm test", "npm run test:browser", "npm run test:slow"],
+      "a fresh tree: the packages and CongoDB's are installed, then the checks and the three suites",
     );
     assert.equal(first.code, 0);
-    assert.equal(first.stdout.trim().split("\n").at(-1), "7 passed, 0 failed, 1 skipped", "the last line sums both suites");
+    assert.equal(first.stdout.trim().split("\n").at(-1), "10 passed, 0 failed, 1 skipped", "the last line sums the three suites");
     assert.match(first.stdout, /^fast suite: \d+ s, exit code 0$/m);
+    assert.match(first.stdout, /^browser suite: \d+ s, exit code 0$/m);
     assert.match(first.stdout, /^slow suite: \d+ s, exit code 0$/m);
 
     const second = await run(root, bin);
@@ -82,11 +84,11 @@ describe("scripts/test.sh: reuses an installed tree, runs both suites", function
     const third = await run(root, bin);
     assert.deepEqual(third.calls.slice(0, 2), ["npm ci --no-audit --no-fund", "npx tsc --noEmit -p ."], "a changed lock file: installed again");
 
-    // A failing fast suite still lets the slow one run, and fails the script.
+    // A failing fast suite still lets the others run, and fails the script.
     const failing = await run(root, bin, { FAIL_FAST: "1" });
     assert.equal(failing.code, 1);
-    assert.deepEqual(failing.calls.slice(-2), ["npm test", "npm run test:slow"]);
-    assert.equal(failing.stdout.trim().split("\n").at(-1), "7 passed, 1 failed, 1 skipped");
+    assert.deepEqual(failing.calls.slice(-3), ["npm test", "npm run test:browser", "npm run test:slow"]);
+    assert.equal(failing.stdout.trim().split("\n").at(-1), "10 passed, 1 failed, 1 skipped");
   });
 
   it("reuses the tree the README's npm ci installed (its prepare script records it), not one npm install left", async () => {
