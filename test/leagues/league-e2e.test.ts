@@ -73,6 +73,13 @@ function independentRatings(ids: string[], games: { winner: string | null; loser
   return new Map(ids.map((id, i) => [id, logs[i] - mean]));
 }
 
+
+/** Whether any object inside `value` has a member whose name says seed (seed, seedHex, ...). */
+function namesSeed(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesSeed);
+  if (value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([key, member]) => /seed/i.test(key) || namesSeed(member));
+}
 describe("Duplicate league over REST", function () {
   this.timeout(180_000);
   let server: RunningServer;
@@ -160,7 +167,8 @@ describe("Duplicate league over REST", function () {
         const league = await http(base, "GET", `/api/v1/leagues/${id}`);
         if (league.json.status === "finished") break;
         const listed = await http(base, "GET", `/api/v1/leagues/${id}/games`);
-        if (/seed/i.test(listed.text)) secretsShown = true;
+        // A member named like a seed, at any depth (a regular expression over the text also matched random ids).
+        if (namesSeed(listed.json)) secretsShown = true;
         const deals = listed.json.deals as DealRow[];
         const open = deals.filter((d) => d.released && d.games.some((g) => g.outcome === null) && (d.a === bot.playerId || d.b === bot.playerId));
         mostInFlight = Math.max(mostInFlight, open.length);
