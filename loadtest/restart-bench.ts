@@ -17,30 +17,16 @@
  * dist/src/main.js`, built beforehand by `npm run build`), without the TypeScript loader.
  *   npm run bench:restart -- [--waiting 2000] [--active 200] [--rounds 3] [--root <dir>] [--compare <dir>] [--compiled]
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { args, freePort, median, num, round, sleep, table } from "./lib/common";
+import { cpuMsOf } from "./lib/process-cpu";
 
 const ENV = { LOG_LEVEL: "info", RATE_LIMIT_SCALE: "1000", HOUSE_DELAY_MS: "0", HOST: "127.0.0.1" };
 
 interface Started { url: string; answersMs: number; settledMs: number; settledCpuMs: number; kill(signal: NodeJS.Signals): Promise<void> }
-
-/** Clock ticks per second of /proc's CPU times (100 on Linux almost everywhere; asked once). */
-let ticksPerSecond: number | undefined;
-
-/** A process's CPU time so far in ms, all its threads (Linux /proc); NaN where there is no /proc. */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
-    // The command name (field 2) may hold spaces: the fields after it start past its closing parenthesis.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
-  } catch {
-    return NaN;
-  }
-}
 
 /** Runs the compiled `dist/src/main.js` instead of `src/main.ts` through tsx (`--compiled`). */
 let compiled = false;
