@@ -110,7 +110,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
   const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
-  const bots = new BotService(store, players, baseUrl);
+  const bots = new BotService(store, players, baseUrl, undefined, () => origins.current());
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
