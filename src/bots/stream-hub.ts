@@ -8,6 +8,11 @@
  * same way and a stream resumed with Last-Event-ID on another process skips what was already seen. Each bot
  * keeps its last events for the resume window; nothing is kept for a bot with no live game and no recent
  * stream, so idle streams cost a timer each and no growth.
+ *
+ * What is kept is split by who causes it. Game events come from games the bot's own key seated it in; challenges
+ * are sent by other bots, as many as they like. The two are kept apart, so no number of challenges evicts a game
+ * event, and challenges are kept at most CHALLENGES_KEPT_PER_SENDER per sender (its latest), so one sender cannot
+ * crowd out the others' either. Live streams get every event as it happens; the bounds are on what is kept.
  */
 import type { Presence } from "@colyseus/core";
 import { resultFor, type Seat } from "../game";
@@ -16,8 +21,12 @@ import type { GameService } from "../games/service";
 import type { Logger } from "../logger";
 
 export const ANNOUNCE_CHANNEL = "bot-announce";
-/** Events kept per bot for resuming. */
-const BUFFER = 200;
+/** Game events (gameStart, yourTurn, gameFinish of the bot's own games) kept per bot for resuming. */
+export const GAME_EVENTS_KEPT = 500;
+/** Challenge events (challenge, challengeDeclined: sent by other bots) kept per bot for resuming. */
+export const CHALLENGES_KEPT = 100;
+/** Of those, kept per sending bot (its latest): one sender's flood coalesces to its latest few. */
+export const CHALLENGES_KEPT_PER_SENDER = 5;
 
 export type BotEvent =
   | { id: string; type: "gameStart"; gameId: string; seat: Seat; urls: { play: string; watch: string }; playerToken?: string }
@@ -33,7 +42,14 @@ export type Announcement =
   | { kind: "challenge"; botId: string; event: Extract<BotEvent, { type: "challenge" | "challengeDeclined" }> };
 
 type Listener = (e: BotEvent) => void;
-interface BotState { events: BotEvent[]; listeners: Set<Listener>; games: Set<string>; touched: number }
+type ChallengeEvent = Extract<BotEvent, { type: "challenge" | "challengeDeclined" }>;
+/** A kept event and its place among the bot's events in this process (`seq`), to replay both kinds in order. */
+interface Kept<E extends BotEvent = BotEvent> { seq: number; e: E }
+interface BotState { game: Kept[]; challenges: Array<Kept<ChallengeEvent>>; seq: number; listeners: Set<Listener>; games: Set<string>; touched: number }
+
+const isChallenge = (e: BotEvent): e is ChallengeEvent => e.type === "challenge" || e.type === "challengeDeclined";
+/** The bot that caused a challenge event: the challenger, or the bot that declined. */
+const senderOf = (e: ChallengeEvent): string => (e.type === "challenge" ? e.from.id : e.by.id);
 /** Per bot of a game: its seat, the token it was given, and how many move counts were looked at for turns. */
 interface Watched { seats: Map<string, { seat: Seat; playerToken?: string; turnsSeen: number }>; cancel: () => void }
 
@@ -76,8 +92,9 @@ export class BotStreamHub {
    */
   listen(botId: string, lastEventId: string | undefined, listener: Listener): () => void {
     const bot = this.bot(botId);
-    const from = lastEventId === undefined ? 0 : bot.events.findIndex((e) => e.id === lastEventId) + 1;
-    for (const e of bot.events.slice(from)) listener(e);
+    const kept = [...bot.game, ...bot.challenges].sort((x, y) => x.seq - y.seq);
+    const from = lastEventId === undefined ? 0 : kept.findIndex((k) => k.e.id === lastEventId) + 1;
+    for (const k of kept.slice(from)) listener(k.e);
     bot.listeners.add(listener);
     return () => {
       bot.listeners.delete(listener);
@@ -88,21 +105,30 @@ export class BotStreamHub {
   /** Bots and games held in memory (for the idle-stream test and the metrics). */
   size(): { bots: number; games: number; events: number } {
     let events = 0;
-    for (const b of this.bots.values()) events += b.events.length;
+    for (const b of this.bots.values()) events += b.game.length + b.challenges.length;
     return { bots: this.bots.size, games: this.games.size, events };
   }
 
   private bot(id: string): BotState {
     let b = this.bots.get(id);
-    if (!b) this.bots.set(id, (b = { events: [], listeners: new Set(), games: new Set(), touched: Date.now() }));
+    if (!b) this.bots.set(id, (b = { game: [], challenges: [], seq: 0, listeners: new Set(), games: new Set(), touched: Date.now() }));
     return b;
   }
 
   private push(botId: string, e: BotEvent): void {
     const bot = this.bot(botId);
-    if (bot.events.some((x) => x.id === e.id)) return;
-    bot.events.push(e);
-    if (bot.events.length > BUFFER) bot.events.splice(0, bot.events.length - BUFFER);
+    if (bot.game.some((k) => k.e.id === e.id) || bot.challenges.some((k) => k.e.id === e.id)) return;
+    const seq = ++bot.seq;
+    if (isChallenge(e)) {
+      const sender = senderOf(e);
+      bot.challenges.push({ seq, e });
+      const fromSender = bot.challenges.filter((k) => senderOf(k.e) === sender);
+      if (fromSender.length > CHALLENGES_KEPT_PER_SENDER) bot.challenges.splice(bot.challenges.indexOf(fromSender[0]), 1);
+      if (bot.challenges.length > CHALLENGES_KEPT) bot.challenges.shift();
+    } else {
+      bot.game.push({ seq, e });
+      if (bot.game.length > GAME_EVENTS_KEPT) bot.game.shift();
+    }
     bot.touched = Date.now();
     for (const l of bot.listeners) l(e);
   }

@@ -81,6 +81,47 @@ describe("Integration: bot and game streams", function () {
     s2.close();
   });
 
+  it("keeps a game's events for a resumed stream however many challenges other bots send meanwhile", async () => {
+    const [victim, a1, a2, friend] = await Promise.all(["Victim", "Flooder 1", "Flooder 2", "Friend"].map((n) => register(n)));
+    const first = await openStream(`${server.url}/api/v1/stream/events`, bearer(victim.key));
+    assert.equal((await http(server.url, "POST", `/api/v1/bots/${victim.bot.id}/challenge`, {}, bearer(a1.key))).status, 201);
+    await eventually(() => first.lines.length === 1, "a first challenge");
+    const lastSeen = first.lines[0].id as string;
+    first.close();
+    await eventually(() => first.done(), "the stream to drop");
+
+    // While the victim is away, a game of its own begins, then two bots send it 210 challenges.
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" }, bearer(victim.key));
+    assert.equal(created.status, 201, created.text);
+    const gameId = created.json.game.id as string;
+    const friendStream = await openStream(`${server.url}/api/v1/stream/events`, bearer(friend.key));
+    assert.equal((await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code }, bearer(friend.key))).status, 200);
+    // Both seats' gameStart are made by one read of the game: the friend's means the victim's is kept too.
+    await eventually(() => friendStream.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), "the game to begin");
+    friendStream.close();
+    const sent: Record<string, string[]> = { [a1.bot.id]: [], [a2.bot.id]: [] };
+    for (let i = 0; i < 105; i++) {
+      for (const a of [a1, a2]) {
+        const ch = await http(server.url, "POST", `/api/v1/bots/${victim.bot.id}/challenge`, {}, bearer(a.key));
+        assert.equal(ch.status, 201, ch.text);
+        sent[a.bot.id].push(ch.json.game.id);
+      }
+    }
+
+    const resumed = await openStream(`${server.url}/api/v1/stream/events`, { ...bearer(victim.key), "last-event-id": lastSeen });
+    const lastOf = (id: string) => `${sent[id].at(-1)}/0/challenge`;
+    await eventually(() => [a1, a2].every((a) => resumed.lines.some((e) => e.id === lastOf(a.bot.id))), "each flooder's latest challenge");
+    assert.ok(resumed.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), `the game's start is kept (resumed with ${resumed.lines.length} events, none its gameStart)`);
+    assert.ok(!resumed.lines.some((e) => e.id === lastSeen), "nothing up to Last-Event-ID again");
+    const challenges = resumed.lines.filter((e) => e.type === "challenge");
+    for (const a of [a1, a2]) {
+      const theirs = challenges.filter((e) => e.from.id === a.bot.id).map((e) => e.gameId);
+      assert.deepEqual(theirs, sent[a.bot.id].slice(-theirs.length), "a sender's latest challenges, in order");
+      assert.ok(theirs.length >= 1 && theirs.length <= 5, `challenges kept from one sender: ${theirs.length}`);
+    }
+    resumed.close();
+  });
+
   it("bounds event streams per key and refuses streams without a key or with a wrong token", async () => {
     const { key } = await register("Bounded");
     const a = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
