@@ -120,8 +120,12 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
   r.get("/bots/me", async (_req, res) => {
     res.json(await bots.publicBot(requireBot(res).bot));
   });
+  // The key's open streams end before the answer, on every process: none carries an event after it.
   r.delete("/bots/me", async (_req, res) => {
-    res.json(await bots.revoke(requireBot(res)));
+    const me = requireBot(res);
+    const out = await bots.revoke(me);
+    await hub.revoke(me.bot.id);
+    res.json(out);
   });
   r.get("/bots/:id", async (req, res) => {
     const id = String(req.params.id);

@@ -81,6 +81,8 @@ export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; pre
   r.get("/stream/events", (req, res) => {
     const authed = botOf(res);
     if (!authed) throw new AppError("unauthorized", "the event stream is a bot's: `Authorization: Bearer bk_...` (POST /bots makes one)");
+    // Authenticated just before the key was revoked, the request may arrive here just after.
+    if (deps.hub.isRevoked(authed.bot.id)) throw new AppError("unauthorized", "this bot key was revoked");
     const release = events.take(authed.bot.id);
     const lastEventId = req.get("last-event-id") ?? (typeof req.query.lastEventId === "string" ? req.query.lastEventId : undefined);
     let stop = () => {};
@@ -88,7 +90,7 @@ export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; pre
       stop();
       release();
     });
-    stop = deps.hub.listen(authed.bot.id, lastEventId, (e) => out.line(e));
+    stop = deps.hub.listen(authed.bot.id, lastEventId, { event: (e) => out.line(e), revoked: () => out.end() });
   });
 
   r.get("/stream/games/:id", async (req, res) => {
