@@ -76,7 +76,8 @@ export const ChallengeBotBody = z
   })
   .strict();
 
-export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub): Router {
+/** `registrations` caps registrations per address (BOT_REGISTRATIONS_PER_ADDRESS): keys are free, a bot's profile is not. */
+export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub, registrations: RequestHandler): Router {
   const r = Router();
   // A bot challenges another: a friend game with the challenger seated, and a challenge event (with the
   // invite code) on the other's stream. The other accepts by joining with the code, or declines it.
@@ -113,7 +114,7 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
     }
     res.json({ gameId: out.gameId, status: "declined" });
   });
-  r.post("/bots", async (req, res) => {
+  r.post("/bots", registrations, async (req, res) => {
     const out = await bots.register(parse(RegisterBotBody, req.body, "body"));
     res.status(201).location(out.bot.url).json(out);
   });

@@ -26,8 +26,9 @@ describe("End-to-end: bot keys and streams across two processes", function () {
     }
     dir = mkdtempSync(join(tmpdir(), "arena-bots-"));
     redis = await startRedis();
-    // 120 requests per minute per policy scaled to 12: a budget two processes can run out together.
-    const env = { REDIS_URL: redis.url, DATABASE: join(dir, "shared.sqlite"), RATE_LIMIT_SCALE: "0.1" };
+    // 120 requests per minute per policy scaled to 12: a budget two processes can run out together. Bot
+    // registrations per address are raised clear of that scale: this file registers several from one address.
+    const env = { REDIS_URL: redis.url, DATABASE: join(dir, "shared.sqlite"), RATE_LIMIT_SCALE: "0.1", BOT_REGISTRATIONS_PER_ADDRESS: "1000" };
     p1 = await spawnServer(env);
     p2 = await spawnServer(env);
   });
