@@ -62,6 +62,15 @@ export const EnvSchema = z.object({
   STREAM_HEARTBEAT_S: z.coerce.number().int().min(1).max(300).default(15),
   /** Event streams one bot key may hold open in one process. */
   STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * NDJSON streams (bot event streams and game streams together) one client address may hold open in one
+   * process (429 past it). Bot keys are free, so the bound per key alone would not bound an address.
+   */
+  STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(40),
+  /** Bots one address may register per BOT_REGISTRATION_WINDOW_S (times RATE_LIMIT_SCALE; 429 past it). */
+  BOT_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** The window BOT_REGISTRATIONS_PER_ADDRESS counts over, in seconds: 3600 for a rate per hour, 60 per minute. */
+  BOT_REGISTRATION_WINDOW_S: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(3600),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**
@@ -155,6 +164,9 @@ export type Config = {
   rateLimitScale: number;
   streamHeartbeatS: number;
   streamsPerKey: number;
+  streamsPerAddress: number;
+  /** BOT_REGISTRATIONS_PER_ADDRESS per BOT_REGISTRATION_WINDOW_S (in milliseconds). */
+  botRegistrations: { perAddress: number; windowMs: number };
   trustProxy: number;
   metricsToken?: string;
   /** OTEL_*: where a request's and a move's spans go ("off": nowhere, at next to no cost). */
@@ -202,6 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     streamHeartbeatS: e.STREAM_HEARTBEAT_S,
     streamsPerKey: e.STREAMS_PER_KEY,
+    streamsPerAddress: e.STREAMS_PER_ADDRESS,
+    botRegistrations: { perAddress: e.BOT_REGISTRATIONS_PER_ADDRESS, windowMs: e.BOT_REGISTRATION_WINDOW_S * 1000 },
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN || undefined,
     operatorTools: e.OPERATOR_TOOLS,

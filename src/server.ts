@@ -110,7 +110,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
   const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
-  const bots = new BotService(store, players, baseUrl);
+  const bots = new BotService(store, players, baseUrl, undefined, () => origins.current());
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
@@ -120,7 +120,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const botStreams = new BotStreamHub(presence, games, log);
   await botStreams.start();
   const quick = new QuickMatch(presence, rooms, players, games, (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }));
-  const streams = streamsRouter({ hub: botStreams, games, presence }, { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey });
+  const streams = streamsRouter({ hub: botStreams, games, presence }, { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey, perAddress: config.streamsPerAddress });
   // `events` is built next; emit is only called once a game finishes, long after this function returns.
   const challenges = new ChallengeService({
     store, games, players, emit: (e) => events.emit(e), baseUrl,
@@ -252,6 +252,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
+        botRegistrations: config.botRegistrations,
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
         longPolls,

@@ -46,21 +46,23 @@ export function limiter(policy: PolicyName, opts: LimiterOptions): RequestHandle
 }
 
 /**
- * A per-minute cap on one action (joining a tournament), on top of the request policy the request already
- * counts against: counted per key (`key` answers it; undefined leaves the request uncounted), with its own
- * draft-8 `RateLimit` fields named `name`. Only requests that succeed count, so a refused attempt (a wrong
- * secret, a full tournament) neither spends the budget nor lets anyone spend another's.
+ * A cap on one action (joining a tournament, registering a bot) per window (a minute unless `windowMs` says
+ * otherwise), on top of the request policy the request already counts against: counted per key (`key` answers
+ * it; undefined leaves the request uncounted), with its own draft-8 `RateLimit` fields named `name`. Only
+ * requests that succeed count, so a refused attempt (a wrong secret, a full tournament) neither spends the
+ * budget nor lets anyone spend another's.
  */
 export function actionLimiter(
   name: string,
-  perMinute: number,
+  perWindow: number,
   opts: Pick<LimiterOptions, "scale" | "store">,
   key: (req: Request) => string | undefined,
   refusal: string,
+  windowMs = 60_000,
 ): RequestHandler {
   return rateLimit({
-    windowMs: 60_000,
-    limit: Math.max(1, Math.round(perMinute * opts.scale)),
+    windowMs,
+    limit: Math.max(1, Math.round(perWindow * opts.scale)),
     standardHeaders: "draft-8",
     legacyHeaders: false,
     identifier: name,

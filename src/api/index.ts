@@ -9,7 +9,7 @@ import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
 import { AppError } from "../errors";
-import { apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
+import { actionLimiter, addressKey, apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
 import { LongPolls } from "./long-polls";
 import { gamesRouter } from "./routes/games";
@@ -28,6 +28,8 @@ export interface ApiDeps {
   log: Logger;
   baseUrl: string;
   limits: LimiterOptions;
+  /** Bots one address may register per window (config BOT_REGISTRATIONS_PER_ADDRESS, times the limits' scale). */
+  botRegistrations: { perAddress: number; windowMs: number };
   trustProxy: number;
   /** Largest JSON body, in bytes (config MAX_BODY_BYTES); default 64 KiB. */
   maxBodyBytes?: number;
@@ -63,7 +65,12 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     (req, res) => res.redirect(308, `${req.baseUrl}/games/${encodeURIComponent(String(req.params.id))}`),
   );
   for (const r of deps.extraRouters) v1.use(r);
-  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams));
+  const { perAddress, windowMs } = deps.botRegistrations;
+  const registrations = actionLimiter(
+    "bot-registration", perAddress, deps.limits, addressKey,
+    `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`, windowMs,
+  );
+  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, registrations));
   v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20)));
   v1.use(playersRouter(deps.players));
   v1.use(rulesRouter());

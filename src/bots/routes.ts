@@ -76,7 +76,8 @@ export const ChallengeBotBody = z
   })
   .strict();
 
-export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub): Router {
+/** `registrations` caps registrations per address (BOT_REGISTRATIONS_PER_ADDRESS): keys are free, a bot's profile is not. */
+export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub, registrations: RequestHandler): Router {
   const r = Router();
   // A bot challenges another: a friend game with the challenger seated, and a challenge event (with the
   // invite code) on the other's stream. The other accepts by joining with the code, or declines it.
@@ -113,15 +114,19 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
     }
     res.json({ gameId: out.gameId, status: "declined" });
   });
-  r.post("/bots", async (req, res) => {
+  r.post("/bots", registrations, async (req, res) => {
     const out = await bots.register(parse(RegisterBotBody, req.body, "body"));
     res.status(201).location(out.bot.url).json(out);
   });
   r.get("/bots/me", async (_req, res) => {
     res.json(await bots.publicBot(requireBot(res).bot));
   });
+  // The key's open streams end before the answer, on every process: none carries an event after it.
   r.delete("/bots/me", async (_req, res) => {
-    res.json(await bots.revoke(requireBot(res)));
+    const me = requireBot(res);
+    const out = await bots.revoke(me);
+    await hub.revoke(me.bot.id);
+    res.json(out);
   });
   r.get("/bots/:id", async (req, res) => {
     const id = String(req.params.id);

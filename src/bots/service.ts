@@ -21,16 +21,24 @@ export class BotService {
     private readonly players: PlayerService,
     private readonly baseUrl: string,
     private readonly now: () => Date = () => new Date(),
+    /**
+     * The hashed address of the request being served (src/players/origin.ts), kept on the bot's profile as
+     * on a guest's: bots registered from one address are presumed one owner's, and their games together (or
+     * with a guest of that address) are not rated.
+     */
+    private readonly origin: () => string | undefined = () => undefined,
   ) {}
 
   /** Registers a bot and its profile; the key is in this answer only. */
   async register(body: { name: string; owner?: string }) {
     const key = newBotKey();
     const at = this.now().toISOString();
+    const createdFrom = this.origin();
     const profile = (id: string): PlayerRecord => ({
       id, name: body.name, kind: "bot", isAccount: true, secretHash: sha256Hex(key),
       rating: DEFAULT_RATING.rating, rd: DEFAULT_RATING.rd, volatility: DEFAULT_RATING.volatility,
-      games: 0, wins: 0, losses: 0, draws: 0, recentForm: "", champions: {}, createdAt: at, updatedAt: at,
+      games: 0, wins: 0, losses: 0, draws: 0, recentForm: "", champions: {},
+      ...(createdFrom ? { createdFrom } : {}), createdAt: at, updatedAt: at,
     });
     const player = await insertWithFreshId(newBotId, profile, (p) => this.store.createPlayer(p));
     const bot: BotRecord = { id: player.id, name: body.name, ...(body.owner ? { owner: body.owner } : {}), keyHash: sha256Hex(key), createdAt: at };

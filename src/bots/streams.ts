@@ -2,10 +2,14 @@
  * NDJSON streams (one JSON object per line, as lichess' /api/stream/event): a bot's event stream
  * (GET /stream/events, with its key) and a game's stream (GET /stream/games/{id}: a seat's view with its
  * hand and legalMoves after every change, with its pt_ token; a spectator's without). An empty line is a
- * heartbeat. Streams are bounded per key (per seat token or address for game streams) in each process.
+ * heartbeat. Streams are bounded in each process per key (per seat token or address for game streams) and,
+ * both kinds together, per client address: keys are free, so a bound per key alone lets one address hold as many
+ * streams as it registers bots.
  */
 import type { Presence } from "@colyseus/core";
 import { Router, type Request, type Response } from "express";
+import { addressKey } from "../api/edges";
+import { HeldPerKey } from "../api/held";
 import { AppError } from "../errors";
 import { changeChannel } from "../games/ports";
 import { bearerToken, sha256Hex } from "../games/secrets";
@@ -21,26 +25,11 @@ export interface StreamOptions {
   perKey?: number;
   /** Game streams one seat token or address may hold open in one process; default 8. */
   gameStreamsPerKey?: number;
+  /** Streams of both kinds one client address may hold open in one process (STREAMS_PER_ADDRESS); default 40. */
+  perAddress?: number;
 }
 
-/** Counts open streams per key; `open` refuses past the bound, the returned function closes. */
-class Bound {
-  private readonly open = new Map<string, number>();
-  constructor(private readonly max: number, private readonly what: string) {}
-  take(key: string): () => void {
-    const n = this.open.get(key) ?? 0;
-    if (n >= this.max) throw new AppError("rate_limited", `${this.max} ${this.what} are open for this key, the most allowed: close one first`, { retryAfter: 5 });
-    this.open.set(key, n + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.open.get(key) ?? 1) - 1;
-      if (left > 0) this.open.set(key, left);
-      else this.open.delete(key);
-    };
-  }
-}
+const perKey = (max: number, what: string) => new HeldPerKey(max, `${max} ${what} are open for this key, the most allowed: close one first`, 5);
 
 /** Starts an NDJSON answer with heartbeats; `line` writes one object, `end` stops everything once. */
 function startNdjson(req: Request, res: Response, heartbeatS: number, onEnd: () => void) {
@@ -63,8 +52,24 @@ export type StreamsRouter = Router & { close(): void };
 
 export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; presence: Presence }, opts: StreamOptions = {}): StreamsRouter {
   const heartbeatS = opts.heartbeatS ?? 15;
-  const events = new Bound(opts.perKey ?? 2, "event streams");
-  const gameStreams = new Bound(opts.gameStreamsPerKey ?? 8, "game streams");
+  const events = perKey(opts.perKey ?? 2, "event streams");
+  const gameStreams = perKey(opts.gameStreamsPerKey ?? 8, "game streams");
+  const maxPerAddress = opts.perAddress ?? 40;
+  const addresses = new HeldPerKey(maxPerAddress, `this address already has ${maxPerAddress} streams open, the most allowed: close one first`, 5);
+  /** Counts a stream against its address and its key; both are given back by the one release. */
+  const take = (req: Request, bound: HeldPerKey, key: string): (() => void) => {
+    const address = addresses.take(addressKey(req));
+    try {
+      const own = bound.take(key);
+      return () => {
+        own();
+        address();
+      };
+    } catch (err) {
+      address();
+      throw err;
+    }
+  };
   // Open streams, ended at shutdown: a stream never ends by itself, and would hold the server open.
   const open = new Set<() => void>();
   const r = Router() as StreamsRouter;
@@ -81,14 +86,16 @@ export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; pre
   r.get("/stream/events", (req, res) => {
     const authed = botOf(res);
     if (!authed) throw new AppError("unauthorized", "the event stream is a bot's: `Authorization: Bearer bk_...` (POST /bots makes one)");
-    const release = events.take(authed.bot.id);
+    // Authenticated just before the key was revoked, the request may arrive here just after.
+    if (deps.hub.isRevoked(authed.bot.id)) throw new AppError("unauthorized", "this bot key was revoked");
+    const release = take(req, events, authed.bot.id);
     const lastEventId = req.get("last-event-id") ?? (typeof req.query.lastEventId === "string" ? req.query.lastEventId : undefined);
     let stop = () => {};
     const out = ndjson(req, res, () => {
       stop();
       release();
     });
-    stop = deps.hub.listen(authed.bot.id, lastEventId, (e) => out.line(e));
+    stop = deps.hub.listen(authed.bot.id, lastEventId, { event: (e) => out.line(e), revoked: () => out.end() });
   });
 
   r.get("/stream/games/:id", async (req, res) => {
@@ -98,7 +105,7 @@ export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; pre
     if (token === null) throw new AppError("unauthorized", "the Authorization header must be `Bearer pt_...` (a seat's token) or absent (a spectator)");
     // Read once before answering, so a wrong token or game is a problem document, not a broken stream.
     let view = await deps.games.sync(gameId, token, 0, 0);
-    const release = gameStreams.take(token ? sha256Hex(token) : (req.ip ?? "unknown"));
+    const release = take(req, gameStreams, token ? sha256Hex(token) : addressKey(req));
     let waiter: Awaited<ReturnType<typeof subscribeOnce>> | null = null;
     const out = ndjson(req, res, () => {
       waiter?.cancel();

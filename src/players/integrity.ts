@@ -2,7 +2,8 @@
  * Rating integrity, after lichess' protections against rating manipulation: a result is not rated when it
  * looks farmed. Both profiles still count the game (games, wins, form), only the ratings stay as they were.
  * - Profiles made from one address (origin.ts) within SAME_ORIGIN_WINDOW_MS of each other are presumed one
- *   person's: none of their games together is rated.
+ *   person's: none of their games together is rated. A bot's profile is made when the bot registers, so this
+ *   holds between bots registered from one address and between a bot and a guest of its address.
  * - A profile's wins over the same fresh opponent (made less than FRESH_MS ago, or still provisional) stop
  *   being rated once it has beaten that opponent REPEATED_WINS times among its latest results.
  */

@@ -1,11 +1,13 @@
 /**
  * Bot accounts end to end on a real server: register, play a rated game under the bot's one profile, a
- * bot-vs-bot friend game, per-key limits beside the per-address one, and a revoked key refused.
+ * bot-vs-bot friend game, per-key limits beside the per-address one, a revoked key refused, and registrations
+ * and open streams bounded per address.
  */
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
 import { playToEnd, waitForJson } from "../agents/play";
-import { bearer, bootServer, http } from "../support/server";
+import { openStream } from "../support/ndjson";
+import { bearer, bootServer, eventually, http } from "../support/server";
 
 let server: RunningServer;
 
@@ -81,8 +83,9 @@ describe("Integration: bot accounts", function () {
 
 describe("Integration: bot rate limits", function () {
   this.timeout(60_000);
-  // 120 requests per minute scaled to 6, per policy: small enough to run a bucket out in a test.
-  before(async () => (server = await bootServer({ rateLimitScale: 0.05 })));
+  // 120 requests per minute scaled to 6, per policy: small enough to run a bucket out in a test. The
+  // registrations per address are raised to stay clear of that scale: this test is about keyed requests.
+  before(async () => (server = await bootServer({ rateLimitScale: 0.05, botRegistrations: { perAddress: 1000, windowMs: 3600_000 } })));
   after(async () => server?.close());
 
   it("counts keyed requests per key: one bot's exhausted limit leaves another bot and the address alone", async () => {
@@ -97,5 +100,56 @@ describe("Integration: bot rate limits", function () {
     assert.equal((await http(server.url, "GET", "/api/v1/rules/3")).status, 200);
     // A made-up key gets no bucket of its own: it is counted against the address, then refused.
     assert.equal((await http(server.url, "GET", "/api/v1/bots/me", undefined, bearer("bk_madeupmadeupmadeup"))).status, 401);
+  });
+});
+
+describe("Integration: bot registrations and streams per address", function () {
+  this.timeout(60_000);
+  // One proxy trusted: X-Forwarded-For names the client address. 3 registrations per hour and 4 streams per address.
+  before(async () => (server = await bootServer({ trustProxy: 1, rateLimitScale: 1, botRegistrations: { perAddress: 3, windowMs: 3600_000 }, streamsPerAddress: 4 })));
+  after(async () => server?.close());
+
+  const from = (address: string) => ({ "x-forwarded-for": address });
+  const registerFrom = (address: string, body: unknown = { name: "Many" }) => http(server.url, "POST", "/api/v1/bots", body, from(address));
+
+  it("refuses a registration past the address's budget with a 429 problem, and counts only registrations made", async () => {
+    // Refused bodies spend nothing.
+    for (let i = 0; i < 4; i++) assert.equal((await registerFrom("10.8.0.1", { name: "" })).status, 400);
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await registerFrom("10.8.0.1")).status);
+    assert.deepEqual(made, [201, 201, 201]);
+    const refused = await registerFrom("10.8.0.1");
+    assert.equal(refused.status, 429, refused.text);
+    assert.match(refused.headers.get("content-type") ?? "", /application\/problem\+json/);
+    assert.equal(refused.json.status, 429);
+    assert.match(refused.json.detail, /more than 3 bots registered from this address/);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0, "Retry-After says when to come back");
+    assert.equal((await registerFrom("10.8.0.2")).status, 201, "another address has its own budget");
+  });
+
+  it("bounds the streams one address holds open, event and game streams together, whatever keys it uses", async () => {
+    const keys = [];
+    for (const address of ["10.8.1.1", "10.8.1.2", "10.8.1.3"]) keys.push((await registerFrom(address)).json.key as string);
+    const events = (key: string, address: string) => openStream(`${server.url}/api/v1/stream/events`, { ...bearer(key), ...from(address) });
+    const open = [await events(keys[0], "10.8.2.1"), await events(keys[0], "10.8.2.1"), await events(keys[1], "10.8.2.1"), await events(keys[1], "10.8.2.1")];
+    assert.deepEqual(open.map((s) => s.res.status), [200, 200, 200, 200]);
+    const refused = await events(keys[2], "10.8.2.1");
+    assert.equal(refused.res.status, 429);
+    const problem = await refused.res.json();
+    assert.match(problem.detail, /this address already has 4 streams open/);
+    const game = await http(server.url, "POST", "/api/v1/games", { opponent: "house" }, from("10.8.3.1"));
+    assert.equal((await openStream(`${server.url}/api/v1/stream/games/${game.json.game.id}`, from("10.8.2.1"))).res.status, 429, "a game stream counts too");
+    const elsewhere = await events(keys[2], "10.8.2.2");
+    assert.equal(elsewhere.res.status, 200, "another address has its own bound");
+
+    open[0].close();
+    await eventually(() => open[0].done(), "a stream to close");
+    let again = await events(keys[2], "10.8.2.1");
+    for (let i = 0; i < 20 && again.res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await events(keys[2], "10.8.2.1");
+    }
+    assert.equal(again.res.status, 200, "a closed stream frees its place");
+    for (const s of [...open, elsewhere, again]) s.close();
   });
 });

@@ -1,11 +1,13 @@
 /**
  * Bots across two processes sharing Redis and the store: a key's rate limit is one budget whichever process
- * answers, and a bot's event stream on one process hears of a game its key started on the other.
+ * answers, a bot's event stream on one process hears of a game its key started on the other, and revoking the
+ * key on one process ends its stream on the other.
  */
 import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openStream } from "../support/ndjson";
 import { spawnServer, type ServerProcess } from "../support/process";
 import { redisAvailable, startRedis, type RedisHandle } from "../support/redis";
 import { bearer, eventually, http } from "../support/server";
@@ -24,8 +26,9 @@ describe("End-to-end: bot keys and streams across two processes", function () {
     }
     dir = mkdtempSync(join(tmpdir(), "arena-bots-"));
     redis = await startRedis();
-    // 120 requests per minute per policy scaled to 12: a budget two processes can run out together.
-    const env = { REDIS_URL: redis.url, DATABASE: join(dir, "shared.sqlite"), RATE_LIMIT_SCALE: "0.1" };
+    // 120 requests per minute per policy scaled to 12: a budget two processes can run out together. Bot
+    // registrations per address are raised clear of that scale: this file registers several from one address.
+    const env = { REDIS_URL: redis.url, DATABASE: join(dir, "shared.sqlite"), RATE_LIMIT_SCALE: "0.1", BOT_REGISTRATIONS_PER_ADDRESS: "1000" };
     p1 = await spawnServer(env);
     p2 = await spawnServer(env);
   });
@@ -62,5 +65,25 @@ describe("End-to-end: bot keys and streams across two processes", function () {
     assert.equal(game.status, 201, game.text);
     await eventually(() => text.includes(`"gameStart","gameId":"${game.json.game.id}"`), "gameStart on the other process", 10_000);
     ctl.abort();
+  });
+
+  it("ends a revoked key's stream on the other process at once, with no event after", async () => {
+    const gone = (await http(p1.url, "POST", "/api/v1/bots", { name: "Revoked" })).json;
+    const other = (await http(p2.url, "POST", "/api/v1/bots", { name: "Opponent" })).json;
+    const stream = await openStream(`${p2.url}/api/v1/stream/events`, bearer(gone.key));
+    const otherStream = await openStream(`${p1.url}/api/v1/stream/events`, bearer(other.key));
+    const created = await http(p1.url, "POST", "/api/v1/games", { opponent: "friend" }, bearer(gone.key));
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await http(p1.url, "POST", `/api/v1/bots/${gone.bot.id}/challenge`, {}, bearer(other.key))).status, 201);
+    await eventually(() => stream.lines.some((e) => e.type === "challenge"), "the stream to be live", 10_000);
+    const seen = stream.lines.length;
+
+    assert.equal((await http(p1.url, "DELETE", "/api/v1/bots/me", undefined, bearer(gone.key))).status, 200);
+    assert.equal((await http(p2.url, "POST", "/api/v1/games/join", { code: created.json.code }, bearer(other.key))).status, 200);
+    await eventually(() => otherStream.lines.some((e) => e.type === "gameStart" && e.gameId === created.json.game.id), "the game to begin", 10_000);
+    await eventually(() => stream.done(), "the revoked key's stream on the other process to end", 10_000);
+    assert.deepEqual(stream.lines.slice(seen), [], "nothing after the revocation");
+    assert.equal((await openStream(`${p2.url}/api/v1/stream/events`, bearer(gone.key))).res.status, 401);
+    otherStream.close();
   });
 });

@@ -81,6 +81,72 @@ describe("Integration: bot and game streams", function () {
     s2.close();
   });
 
+  it("keeps a game's events for a resumed stream however many challenges other bots send meanwhile", async () => {
+    const [victim, a1, a2, friend] = await Promise.all(["Victim", "Flooder 1", "Flooder 2", "Friend"].map((n) => register(n)));
+    const first = await openStream(`${server.url}/api/v1/stream/events`, bearer(victim.key));
+    assert.equal((await http(server.url, "POST", `/api/v1/bots/${victim.bot.id}/challenge`, {}, bearer(a1.key))).status, 201);
+    await eventually(() => first.lines.length === 1, "a first challenge");
+    const lastSeen = first.lines[0].id as string;
+    first.close();
+    await eventually(() => first.done(), "the stream to drop");
+
+    // While the victim is away, a game of its own begins, then two bots send it 210 challenges.
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" }, bearer(victim.key));
+    assert.equal(created.status, 201, created.text);
+    const gameId = created.json.game.id as string;
+    const friendStream = await openStream(`${server.url}/api/v1/stream/events`, bearer(friend.key));
+    assert.equal((await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code }, bearer(friend.key))).status, 200);
+    // Both seats' gameStart are made by one read of the game: the friend's means the victim's is kept too.
+    await eventually(() => friendStream.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), "the game to begin");
+    friendStream.close();
+    const sent: Record<string, string[]> = { [a1.bot.id]: [], [a2.bot.id]: [] };
+    for (let i = 0; i < 105; i++) {
+      for (const a of [a1, a2]) {
+        const ch = await http(server.url, "POST", `/api/v1/bots/${victim.bot.id}/challenge`, {}, bearer(a.key));
+        assert.equal(ch.status, 201, ch.text);
+        sent[a.bot.id].push(ch.json.game.id);
+      }
+    }
+
+    const resumed = await openStream(`${server.url}/api/v1/stream/events`, { ...bearer(victim.key), "last-event-id": lastSeen });
+    const lastOf = (id: string) => `${sent[id].at(-1)}/0/challenge`;
+    await eventually(() => [a1, a2].every((a) => resumed.lines.some((e) => e.id === lastOf(a.bot.id))), "each flooder's latest challenge");
+    assert.ok(resumed.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), `the game's start is kept (resumed with ${resumed.lines.length} events, none its gameStart)`);
+    assert.ok(!resumed.lines.some((e) => e.id === lastSeen), "nothing up to Last-Event-ID again");
+    const challenges = resumed.lines.filter((e) => e.type === "challenge");
+    for (const a of [a1, a2]) {
+      const theirs = challenges.filter((e) => e.from.id === a.bot.id).map((e) => e.gameId);
+      assert.deepEqual(theirs, sent[a.bot.id].slice(-theirs.length), "a sender's latest challenges, in order");
+      assert.ok(theirs.length >= 1 && theirs.length <= 5, `challenges kept from one sender: ${theirs.length}`);
+    }
+    resumed.close();
+  });
+
+  it("ends a revoked key's streams at once, with no event after, and refuses it a new one", async () => {
+    const [gone, other] = await Promise.all(["Revoked", "Opponent"].map((n) => register(n)));
+    const [s1, s2] = await Promise.all([1, 2].map(() => openStream(`${server.url}/api/v1/stream/events`, bearer(gone.key))));
+    const otherStream = await openStream(`${server.url}/api/v1/stream/events`, bearer(other.key));
+    // Two seats of the bot that begin only after the revocation: a friend game and a queued quick-match ticket.
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" }, bearer(gone.key));
+    assert.equal(created.status, 201, created.text);
+    const queued = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "mutators" }, bearer(gone.key));
+    assert.equal(queued.status, 202, queued.text);
+    assert.equal((await http(server.url, "POST", `/api/v1/bots/${gone.bot.id}/challenge`, {}, bearer(other.key))).status, 201);
+    await eventually(() => [s1, s2].every((s) => s.lines.some((e) => e.type === "challenge")), "the streams to be live");
+    const seen = [s1.lines.length, s2.lines.length];
+
+    assert.equal((await http(server.url, "DELETE", "/api/v1/bots/me", undefined, bearer(gone.key))).status, 200);
+    assert.equal((await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code }, bearer(other.key))).status, 200);
+    const paired = await http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "mutators" }, bearer(other.key));
+    assert.equal(paired.status, 200, paired.text);
+    const started = [created.json.game.id, paired.json.game.id];
+    await eventually(() => started.every((id) => otherStream.lines.some((e) => e.type === "gameStart" && e.gameId === id)), "both games to begin");
+    await eventually(() => s1.done() && s2.done(), "the revoked key's streams to end");
+    assert.deepEqual([s1.lines.length, s2.lines.length], seen, `nothing after the revocation: ${JSON.stringify(s1.lines.slice(seen[0]))}`);
+    assert.equal((await openStream(`${server.url}/api/v1/stream/events`, bearer(gone.key))).res.status, 401);
+    otherStream.close();
+  });
+
   it("bounds event streams per key and refuses streams without a key or with a wrong token", async () => {
     const { key } = await register("Bounded");
     const a = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));

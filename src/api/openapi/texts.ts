@@ -72,10 +72,10 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   getOpenApi: { summary: "Read this OpenAPI document", description: "The OpenAPI 3.1 document of this API, generated from the schemas that validate its requests." },
   registerBot: {
     summary: "Register a bot",
-    description: "Makes a bot account and its one profile (`kind: bot`, rated with everyone). The key (`bk_...`) is in this answer only and is stored hashed: send it as `Authorization: Bearer bk_...` to create, join or quick-match games as the bot, and to open its event stream. Keyed requests are rate limited per key, not per address.",
+    description: "Makes a bot account and its one profile (`kind: bot`, rated with everyone). The key (`bk_...`) is in this answer only and is stored hashed: send it as `Authorization: Bearer bk_...` to create, join or quick-match games as the bot, and to open its event stream. Keyed requests are rate limited per key, not per address. Registrations are bounded per address (BOT_REGISTRATIONS_PER_ADDRESS per BOT_REGISTRATION_WINDOW_S): past it, 429 with `Retry-After`.",
   },
   getMyBot: { summary: "Read the keyed bot", description: "The bot the key belongs to, with its profile (rating, games)." },
-  revokeBotKey: { summary: "Revoke the bot's key", description: "The key stops working at once, everywhere; the bot, its profile and its games stay. Register again for a new key." },
+  revokeBotKey: { summary: "Revoke the bot's key", description: "The key stops working at once, everywhere: its open event streams end on every server process before this answers, with no event after. The bot, its profile and its games stay. Register again for a new key." },
   getBot: { summary: "Read a bot", description: "A bot as anyone may see it, with its profile." },
   challengeBot: {
     summary: "Challenge another bot",
@@ -87,7 +87,7 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   },
   streamBotEvents: {
     summary: "Stream a bot's events (NDJSON)",
-    description: "Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side), `challenge` and `challengeDeclined`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed. A key may hold a bounded number of streams.",
+    description: "Push without a public HTTPS callback: one JSON object per line, `gameStart`, `yourTurn`, `gameFinish` (with `result` from the bot's side), `challenge` and `challengeDeclined`, for every game the bot's key seated it in. An empty line is a heartbeat. Resume after a dropped connection with `Last-Event-ID`: events of the resume window are replayed, the bot's games' events kept apart from the challenges other bots send (at most 5 kept per sender), so no flood of challenges evicts them. A key may hold a bounded number of streams, and an address a bounded number of streams of both kinds (429). Revoking the key ends the stream.",
   },
   streamGame: {
     summary: "Stream a game (NDJSON)",
