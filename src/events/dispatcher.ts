@@ -3,7 +3,8 @@
  * a subscriber's network. Memory is bounded (two queues with a cap, a fixed number of POSTs in flight).
  *
  * Subscriptions are isolated from each other, whatever callback host they share: each has its own queue,
- * and the queues are served in turn. Deliveries run in two lanes. A subscription starts in the fast lane; an
+ * the queues are served in turn, and one subscription has `perSubscription` POSTs in flight at most (one by
+ * default). Deliveries run in two lanes. A subscription starts in the fast lane; an
  * answer slower than `slowAfterMs`, a POST still unanswered then, or a failed POST moves it to the slow lane,
  * which holds at most `slowSlots` of the slots, so healthy subscriptions keep the rest; a run of healthy
  * answers brings it back. A POST that is still unanswered after `slowAfterMs` gives its fast slot back at once
