@@ -7,9 +7,9 @@
  * --rate N caps the moves at N per second in all (0: as fast as the server answers). --ca env (default)
  * trusts the receiver's certificate through NODE_EXTRA_CA_CERTS, as a deployment would; --ca option passes
  * it as StartOptions.webhookCa, as the tests do. --concurrency N (experiment) overrides the dispatcher's
- * POSTs in flight (64 by default) at run time, and --per-host N those to one callback host (4 by default:
- * every subscriber here is on 127.0.0.1, so that is the bound a single busy receiver gets), to see whether
- * those limits bound the delivery rate.
+ * POSTs in flight (64 by default) at run time, and --slow-slots N those the slow lane may hold (16 by
+ * default: a subscriber answering later than a second is moved there), to see whether those limits bound
+ * the delivery rate.
  *
  * This process hosts the server under test: the real composition root (Colyseus + Express + SQLite in
  * memory) on a loopback port, per-minute rate limits scaled by 10^6, `webhookAllowPrivate` and a throwaway
@@ -81,7 +81,7 @@ function benchCert(): { key: string; cert: string } {
 // ---- the server process -------------------------------------------------------------------------
 
 /** The dispatcher's limits, overridden at run time by the --concurrency and --per-host experiments. */
-interface DispatcherInternals { concurrency: number; perHost: number; maxQueue: number }
+interface DispatcherInternals { concurrency: number; slowSlots: number; maxQueue: number }
 
 interface PlayResult extends Message {
   seconds: number;
@@ -117,9 +117,9 @@ async function runServer() {
   const DRAIN = num(argv, "drain", 60, 1, 600);
   const RATE = num(argv, "rate", 0, 0, 100_000);
   // Experiments, not settings of the service: override the dispatcher's POSTs in flight (default 64) and
-  // those to one callback host (default 4; every subscriber here is on one host, 127.0.0.1).
+  // those the slow lane may hold (default 16; every subscriber here is on one host, 127.0.0.1, which no longer matters).
   const CONCURRENCY = num(argv, "concurrency", 0, 0, 1024);
-  const PER_HOST = num(argv, "per-host", 0, 0, 1024);
+  const SLOW_SLOTS = num(argv, "slow-slots", 0, 0, 1024);
   watchdog((60 + SUBS * 0.2 + WARMUP + DRAIN + SECONDS + DRAIN + 30) * 1000, "webhook-bench");
 
   const cert = benchCert();
@@ -133,7 +133,7 @@ async function runServer() {
   );
   const dispatcher = server.events.dispatcher as unknown as DispatcherInternals;
   if (CONCURRENCY > 0) dispatcher.concurrency = CONCURRENCY;
-  if (PER_HOST > 0) dispatcher.perHost = PER_HOST;
+  if (SLOW_SLOTS > 0) dispatcher.slowSlots = SLOW_SLOTS;
   const held = () => server.events.dispatcher.stats();
   // The dispatcher reports what it drops through the logger (silent here): count those warnings.
   const dropped = { events: 0, deliveries: 0, failedAfterRetries: 0, other: 0 };
@@ -190,7 +190,7 @@ async function runServer() {
     const subsPerGame = SUBS / GAMES;
     const out = {
       bench: "webhooks",
-      params: { ca: CA_MODE, subscribers: SUBS, games: GAMES, seconds: SECONDS, warmup: WARMUP, drain: DRAIN, rate: RATE, concurrency: dispatcher.concurrency, perHost: dispatcher.perHost, maxQueue: dispatcher.maxQueue },
+      params: { ca: CA_MODE, subscribers: SUBS, games: GAMES, seconds: SECONDS, warmup: WARMUP, drain: DRAIN, rate: RATE, concurrency: dispatcher.concurrency, slowSlots: dispatcher.slowSlots, maxQueue: dispatcher.maxQueue },
       movesAcked: play.movesAcked,
       movesPerSec: round(play.movesAcked / windowS),
       gamesStarted: play.gamesStarted,
@@ -235,7 +235,7 @@ async function runServer() {
       ["unexpected / bad signatures / refused / errors", `${out.unexpected} / ${out.badSignatures} / ${out.refused} / ${out.errors}`],
       ["server drops: events / deferred deliveries (kept in the store) / failed", `${dropped.events} / ${dropped.deliveries} / ${dropped.failedAfterRetries}`],
       ["server CPU % (window) / us per move (window) / us per delivery (window + drain)", `${out.serverCpuPctWindow} / ${out.serverCpuUsPerMove} / ${out.serverCpuUsPerDelivery}`],
-      [`peak queued events / deliveries / in flight (max ${dispatcher.concurrency}, ${dispatcher.perHost} per host)`, `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`],
+      [`peak queued events / deliveries / in flight (max ${dispatcher.concurrency}, ${dispatcher.slowSlots} in the slow lane)`, `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`],
       ["server heap MB before / peak / after drain", `${out.heapMB.beforeRun} / ${out.heapMB.peak} / ${out.heapMB.afterDrain}`],
     ]));
     if (drain.lostSamples.length) console.log(`first lost deliveries (game:move_index:subscriber): ${drain.lostSamples.join(", ")}`);

@@ -103,8 +103,10 @@ export const EnvSchema = z.object({
   CLUSTER_DEAD_AFTER_MS: z.coerce.number().int().min(300).max(600000).default(3000),
   /** How long a process holds a webhook delivery before another may send it (a dead holder's run out after this). */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(120_000),
-  /** Webhook POSTs in flight at once to one callback host (of 64 in all): a slow receiver delays only its own. */
-  WEBHOOK_PER_HOST: z.coerce.number().int().min(1).max(64).default(4),
+  /** Webhook POSTs the slow lane may hold (of 64 in all): slow or failing subscriptions share these, healthy ones keep the rest. */
+  WEBHOOK_SLOW_SLOTS: z.coerce.number().int().min(1).max(32).default(16),
+  /** A webhook answer later than this (ms), a POST unanswered by then, or a failed one moves its subscription to the slow lane. */
+  WEBHOOK_SLOW_AFTER_MS: z.coerce.number().int().min(100).max(5000).default(1000),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** WebSocket frames (of any protocol type) one socket may send per second before it is closed. */
@@ -180,7 +182,8 @@ export type Config = {
   clusterHeartbeatMs: number;
   clusterDeadAfterMs: number;
   webhookLeaseMs: number;
-  webhookPerHost: number;
+  webhookSlowSlots: number;
+  webhookSlowAfterMs: number;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -235,7 +238,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clusterHeartbeatMs: e.CLUSTER_HEARTBEAT_MS,
     clusterDeadAfterMs: Math.max(e.CLUSTER_DEAD_AFTER_MS, 2 * e.CLUSTER_HEARTBEAT_MS),
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,
-    webhookPerHost: e.WEBHOOK_PER_HOST,
+    webhookSlowSlots: e.WEBHOOK_SLOW_SLOTS,
+    webhookSlowAfterMs: e.WEBHOOK_SLOW_AFTER_MS,
   };
 }
 

@@ -142,7 +142,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     ca: opts.webhookCa,
     retryDelaysMs: opts.webhookRetryDelaysMs,
     leaseMs: config.webhookLeaseMs,
-    perHostConcurrency: config.webhookPerHost,
+    slowSlots: config.webhookSlowSlots,
+    slowAfterMs: config.webhookSlowAfterMs,
     holder: () => matchMaker.processId,
     // Scaled out, other processes may be delivering from the same store: take over only expired leases.
     exclusive: !infra,

@@ -1,8 +1,9 @@
 /**
  * The first listener of the HTTP server, in front of Colyseus' own (which answers `POST /matchmake/...`
  * before Express sees the request):
- * - a request whose declared body is larger than the limit is answered 413 on any route, unread: the rest
- *   of the body is then discarded up to a bound before the connection closes, so the client sees the 413;
+ * - a request whose declared body is larger than the limit is answered 413 on any route, unread, and a
+ *   chunked body as soon as it passes the limit: either way the rest of the body is then discarded up to a
+ *   bound before the connection closes, so the client reads the 413 instead of a reset;
  * - matchmaking requests count against the `matchmake` policy (with the RateLimit fields), and their body
  *   is read here with the same limit, checked while reading, then handed to Colyseus already parsed (it
  *   would otherwise read any body whole). Unlimited, one address could keep a game room full of seat
@@ -37,14 +38,22 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const DRAIN_BYTES = 16 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 
+/** What a lingering answer is told of the body still arriving. */
+interface Linger {
+  /** `bytes` more of the body were read and dropped. */
+  discarded(bytes: number): void;
+  /** The body is over: the answer ends, and the connection with it. */
+  complete(): void;
+}
+
 /**
- * Sends a whole answer before the body was read, then discards what the client still sends, up to
- * `DRAIN_BYTES` or `DRAIN_MS`, and only then ends the response (and with it the connection). Closing at once
- * would leave unread bytes in the kernel, which answers them with a reset: a client still uploading would
- * see EPIPE or ECONNRESET instead of the answer. The response is ended last because Node closes a
- * `connection: close` socket as soon as its response finishes.
+ * Sends a whole answer before the body was read (a lingering close, as nginx and Go's net/http do): the
+ * caller then discards what the client still sends, up to `DRAIN_BYTES` or `DRAIN_MS`, and only then is the
+ * response ended (and with it the connection). Closing at once would leave unread bytes in the kernel, which
+ * answers them with a reset: a client still uploading would see EPIPE or ECONNRESET instead of the answer.
+ * The response is ended last because Node closes a `connection: close` socket as soon as its response finishes.
  */
-function answerThenDrain(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
+function lingeringAnswer(req: IncomingMessage, res: ServerResponse, status: number, body: string): Linger {
   res.writeHead(status, { "content-type": "application/problem+json", "API-Version": "1", "content-length": Buffer.byteLength(body), connection: "close" });
   res.write(body);
   let seen = 0;
@@ -55,16 +64,24 @@ function answerThenDrain(req: IncomingMessage, res: ServerResponse, status: numb
     res.end();
     req.socket.destroy();
   };
-  req.on("data", (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > DRAIN_BYTES) cut();
-  });
-  // Everything sent has been read: the close is clean (the answer, then FIN, no reset).
-  req.once("end", () => {
-    clearTimeout(timer);
-    res.end();
-  });
   req.socket.once("close", () => clearTimeout(timer));
+  return {
+    discarded: (bytes) => {
+      seen += bytes;
+      if (seen > DRAIN_BYTES) cut();
+    },
+    // Everything sent has been read: the close is clean (the answer, then FIN, no reset).
+    complete: () => {
+      clearTimeout(timer);
+      res.end();
+    },
+  };
+}
+
+/** After an answer to a body declared too large, reads and drops the rest of it (within the answer's bounds). */
+function drainRest(req: IncomingMessage, linger: Linger): void {
+  req.on("data", (chunk: Buffer) => linger.discarded(chunk.length));
+  req.once("end", () => linger.complete());
   req.resume();
 }
 
@@ -107,25 +124,33 @@ function readJson(limit: number): RequestHandler {
  * A chunked body has no length to check up front, and a parser past its limit still reads the rest off the
  * socket (body-parser does, to keep the connection usable), however long the client keeps sending. This
  * counts the body as the HTTP parser hands it over: past `limit` the request is answered 413 (when nothing
- * has been answered yet) and the connection is closed, whoever was reading it.
+ * has been answered yet) and the rest of the body goes nowhere: it is dropped here as the parser reads it,
+ * within the lingering answer's bounds, and whoever was reading the request never sees it end.
  */
-function capChunkedBody(req: IncomingMessage, res: ServerResponse, limit: number, answer: () => void): void {
+function capChunkedBody(req: IncomingMessage, res: ServerResponse, limit: number, answer: () => Linger): void {
   // Answered before the body was read: Node would drain the rest (without counting it), so the connection ends.
   res.on("finish", () => {
     if (!req.complete) req.socket.destroySoon();
   });
   let seen = 0;
+  let linger: Linger | undefined;
   const push = req.push.bind(req);
   req.push = (chunk: unknown, encoding?: BufferEncoding) => {
-    if (chunk !== null && seen <= limit) {
+    if (seen > limit) {
+      // Past the limit: true keeps the parser reading, so the client's sending is not stalled into a reset.
+      if (chunk === null) linger?.complete();
+      else linger?.discarded((chunk as Buffer).length);
+      return true;
+    }
+    if (chunk !== null) {
       seen += (chunk as Buffer).length;
       if (seen > limit) {
         if (res.headersSent) req.socket.destroy();
-        else answer();
-        return false;
+        else linger = answer();
+        return true;
       }
     }
-    return seen > limit ? false : push(chunk, encoding);
+    return push(chunk, encoding);
   };
 }
 
@@ -150,15 +175,11 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
   });
   gate.use(errorHandler(o.log, o.baseUrl));
 
-  const tooLarge = (req: IncomingMessage, res: ServerResponse, declared: boolean) => {
+  /** The 413, with the CORS headers a browser needs to read it, sent before the body was read. */
+  const tooLarge = (req: IncomingMessage, res: ServerResponse): Linger => {
     const e = new AppError("payload_too_large", `the request body is larger than ${o.maxBodyBytes} bytes`);
     for (const [k, v] of Object.entries(o.corsHeaders(req))) res.setHeader(k, v);
-    const body = JSON.stringify(problemBody(e, o.baseUrl));
-    if (declared) return answerThenDrain(req, res, e.status, body);
-    // A chunked body past the limit is being cut short while read: the connection ends with the answer.
-    res.writeHead(e.status, { "content-type": "application/problem+json", "API-Version": "1", connection: "close" });
-    res.end(body);
-    res.on("finish", () => req.socket.destroySoon());
+    return lingeringAnswer(req, res, e.status, JSON.stringify(problemBody(e, o.baseUrl)));
   };
 
   server.removeAllListeners("request");
@@ -166,8 +187,8 @@ export function gateMatchmaking(server: Server, o: GateOptions): void {
     // Every answer carries it, Colyseus' own too (its CORS preflights, its matchmaking answers).
     res.setHeader("API-Version", "1");
     const length = declaredLength(req);
-    if (length !== null && !(length <= o.maxBodyBytes)) return tooLarge(req, res, true);
-    if (length === null && req.headers["transfer-encoding"] !== undefined) capChunkedBody(req, res, o.maxBodyBytes, () => tooLarge(req, res, false));
+    if (length !== null && !(length <= o.maxBodyBytes)) return drainRest(req, tooLarge(req, res));
+    if (length === null && req.headers["transfer-encoding"] !== undefined) capChunkedBody(req, res, o.maxBodyBytes, () => tooLarge(req, res));
     if (req.method === "POST" && req.url?.startsWith("/matchmake/")) gate(req, res);
     else pass(req, res);
   });

@@ -92,7 +92,7 @@ export const ERROR_DOCS = {
   },
   payload_too_large: {
     cause:
-      "The request body is larger than 64 KiB (MAX_BODY_BYTES). A body whose Content-Length says so is answered at once, on every route; the server then discards up to 16 MB more of it before closing, so the client reads the 413 rather than a reset.",
+      "The request body is larger than 64 KiB (MAX_BODY_BYTES). A body whose Content-Length says so is answered at once, on every route, and a chunked one where it passes the limit; the server then discards up to 16 MB more of it (or for 10 seconds) before closing, so the client reads the 413 rather than a reset.",
     action: "Send a smaller body; no operation needs more.",
   },
   rate_limited: {

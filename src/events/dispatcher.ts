@@ -2,9 +2,14 @@
  * Delivers domain events to webhook subscriptions. `emit` only queues: a room's move path must never wait on
  * a subscriber's network. Memory is bounded (two queues with a cap, a fixed number of POSTs in flight).
  *
- * Subscribers are isolated from each other by callback host: each host has its own queue, served in turn,
- * and at most `perHostConcurrency` of the slots, so a slow or failing receiver delays only its own
- * deliveries. An answer slower than the latency budget counts against its subscription like a failure.
+ * Subscriptions are isolated from each other, whatever callback host they share: each has its own queue,
+ * the queues are served in turn, and one subscription has `perSubscription` POSTs in flight at most (one by
+ * default). Deliveries run in two lanes. A subscription starts in the fast lane; an
+ * answer slower than `slowAfterMs`, a POST still unanswered then, or a failed POST moves it to the slow lane,
+ * which holds at most `slowSlots` of the slots, so healthy subscriptions keep the rest; a run of healthy
+ * answers brings it back. A POST that is still unanswered after `slowAfterMs` gives its fast slot back at once
+ * (it is counted in the slow lane from then on), so a fast slot is never held longer than that by a slow
+ * receiver. An answer slower than the latency budget also counts against its subscription like a failure.
  *
  * Every delivery is recorded in the store (an outbox) before its first POST and forgotten once it is
  * delivered or given up, so a crash or a restart does not lose it: the next start, or another process once
@@ -17,6 +22,7 @@ import type { DeliveryRecord, SubscriptionRecord, SubscriptionsPort } from "../s
 import { performance } from "node:perf_hooks";
 import { isSequenced } from "./catalog";
 import { FairQueue } from "./fair-queue";
+import { SlowLane, type Lane } from "./lanes";
 import type { CallbackClient } from "./http-client";
 import { newEventId, signedHeaders } from "./signing";
 import type { EmittedEvent, EventsLogger, InitialEvent } from "./types";
@@ -30,10 +36,24 @@ export interface DispatcherOptions {
   retryDelaysMs?: number[];
   /** Cap of each queue (events awaiting lookup, POSTs awaiting a slot). Default 10000. */
   maxQueue?: number;
-  /** POSTs in flight at once, all hosts together. Default 64. */
+  /** POSTs in flight at once, both lanes together (see `slowSlots` for when the slow lane runs over). Default 64. */
   concurrency?: number;
-  /** POSTs in flight at once to one callback host. Default 4. */
-  perHostConcurrency?: number;
+  /**
+   * Slots the slow lane may take (at most; it never takes one from a fast POST). POSTs that were moved to the
+   * slow lane while in flight also count here, and while they exceed this share the slow lane starts nothing
+   * and the fast lane still has `concurrency - slowSlots`. Default a quarter of `concurrency`.
+   */
+  slowSlots?: number;
+  /** An answer later than this, a POST unanswered by then, or a failure moves a subscription to the slow lane. Default 1000 ms. */
+  slowAfterMs?: number;
+  /** Healthy answers in a row that bring a subscription back to the fast lane. Default 3. */
+  healthyToReturn?: number;
+  /**
+   * POSTs of one subscription in flight at once. Default 1: a subscription is one game's or one tournament's
+   * events to one receiver, a few a second at most, and many new subscriptions that turn out slow then hold
+   * one slot each before they are found out, not the whole pool.
+   */
+  perSubscription?: number;
   /** A delivery answered later than this counts as a failed event of its subscription. Default 2000 ms. */
   latencyBudgetMs?: number;
   /** Failed events in a row that drop a subscription. Default 5. */
@@ -51,21 +71,26 @@ export interface DispatcherOptions {
 
 /**
  * What a dispatcher holds right now (events awaiting lookup, deliveries queued, POSTs in flight, all held,
- * callback hosts with deliveries queued) and how many answers came later than the latency budget since start.
+ * subscriptions with deliveries queued, and of those the slow lane's) and how many answers came later than
+ * the latency budget since start.
  */
 export interface DispatcherStats {
   queuedEvents: number;
   queuedDeliveries: number;
   inflight: number;
   held: number;
-  hosts: number;
+  subscriptions: number;
+  /** Deliveries queued in the slow lane, POSTs in flight counted there, subscriptions in it. */
+  slow: { queued: number; inflight: number; subscriptions: number };
   overBudget: number;
 }
 
 interface Job {
   sub: SubscriptionRecord;
-  /** The callback URL's host: the unit of fairness between subscribers. */
+  /** The callback URL's host, for the logs (never its path). */
   host: string;
+  /** The lane whose slot the POST holds while in flight. */
+  lane: Lane;
   /** 0 for the first POST, then 1, 2 for the retries. */
   attempt: number;
   /** What is recorded in the store, eventId and body included. */
@@ -77,8 +102,17 @@ const END_OF_TIME = "\uffff";
 
 export class EventDispatcher {
   private readonly emitted: EmittedEvent[] = [];
-  private readonly jobs = new FairQueue<Job>();
-  private readonly inflightByHost = new Map<string, number>();
+  /** Deliveries waiting for a slot, per lane, one queue per subscription. */
+  private readonly queues: Record<Lane, FairQueue<Job>> = { fast: new FairQueue<Job>(), slow: new FairQueue<Job>() };
+  /** POSTs in flight, by the lane whose slot each holds. */
+  private readonly inflightIn: Record<Lane, number> = { fast: 0, slow: 0 };
+  /** The lane that started the last POST: when both have work and room, they take turns. */
+  private lastLane: Lane = "slow";
+  private readonly slowLane: SlowLane;
+  /** POSTs in flight by subscription id (absent: none). */
+  private readonly inflightBySub = new Map<string, number>();
+  private readonly perSubscription: number;
+  private readonly hasRoom = (job: Job): boolean => (this.inflightBySub.get(job.sub.id) ?? 0) < this.perSubscription;
   private overBudget = 0;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly controllers = new Set<AbortController>();
@@ -89,14 +123,14 @@ export class EventDispatcher {
   private recovering = false;
   private recoveryTimer: NodeJS.Timeout | undefined;
   private idleWaiters: Array<() => void> = [];
-  private inflight = 0;
   private resolving = false;
   private closed = false;
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly retryDelaysMs: number[];
   private readonly maxQueue: number;
   private readonly concurrency: number;
-  private readonly perHost: number;
+  private readonly slowSlots: number;
+  private readonly slowAfterMs: number;
   private readonly latencyBudgetMs: number;
   private readonly maxFailures: number;
   private readonly leaseMs: number;
@@ -105,7 +139,10 @@ export class EventDispatcher {
     this.retryDelaysMs = o.retryDelaysMs ?? [500, 2000];
     this.maxQueue = o.maxQueue ?? 10_000;
     this.concurrency = o.concurrency ?? 64;
-    this.perHost = o.perHostConcurrency ?? 4;
+    this.slowSlots = Math.min(this.concurrency, o.slowSlots ?? Math.max(1, Math.floor(this.concurrency / 4)));
+    this.slowAfterMs = o.slowAfterMs ?? 1000;
+    this.slowLane = new SlowLane(o.healthyToReturn ?? 3, this.maxQueue);
+    this.perSubscription = o.perSubscription ?? 1;
     this.latencyBudgetMs = o.latencyBudgetMs ?? 2000;
     this.maxFailures = o.maxFailures ?? 5;
     this.leaseMs = o.leaseMs ?? 120_000;
@@ -141,8 +178,10 @@ export class EventDispatcher {
   /** What this dispatcher holds right now (for metrics). */
   stats(): DispatcherStats {
     return {
-      queuedEvents: this.emitted.length, queuedDeliveries: this.jobs.size, inflight: this.inflight, held: this.held.size,
-      hosts: this.jobs.keys, overBudget: this.overBudget,
+      queuedEvents: this.emitted.length, queuedDeliveries: this.queued(), inflight: this.inflight(), held: this.held.size,
+      subscriptions: this.queues.fast.keys + this.queues.slow.keys,
+      slow: { queued: this.queues.slow.size, inflight: this.inflightIn.slow, subscriptions: this.slowLane.size },
+      overBudget: this.overBudget,
     };
   }
 
@@ -200,7 +239,7 @@ export class EventDispatcher {
 
   /** Leases recorded deliveries whose lease has ended (or all when `all`) and queues them; resolves with how many. */
   async recover(all = false): Promise<number> {
-    const room = this.maxQueue - this.jobs.size;
+    const room = this.maxQueue - this.queued();
     if (this.closed || this.recovering || room <= 0) return 0;
     this.recovering = true;
     let taken = 0;
@@ -214,7 +253,7 @@ export class EventDispatcher {
           await this.o.store.deleteDeliveries([record.eventId]); // the subscription ended meanwhile
           continue;
         }
-        this.enqueue({ sub, host: hostOf(sub.url), attempt: 0, record });
+        this.enqueue({ sub, host: hostOf(sub.url), lane: "fast", attempt: 0, record });
         taken++;
       }
       if (taken > 0) this.o.logger.info({ deliveries: taken }, "unfinished deliveries taken over from the store");
@@ -257,7 +296,8 @@ export class EventDispatcher {
     clearTimeout(timer);
     if (this.emitted.length > 0) this.o.logger.warn({ left: this.emitted.length }, "events not yet looked up dropped at shutdown");
     this.emitted.length = 0;
-    this.jobs.clear();
+    this.queues.fast.clear();
+    this.queues.slow.clear();
     for (const c of this.controllers) c.abort();
     await Promise.allSettled([...this.accounting.values()]);
     await this.release();
@@ -281,9 +321,17 @@ export class EventDispatcher {
     return new Date(now.getTime() + this.leaseMs).toISOString();
   }
 
+  private queued(): number {
+    return this.queues.fast.size + this.queues.slow.size;
+  }
+
+  private inflight(): number {
+    return this.inflightIn.fast + this.inflightIn.slow;
+  }
+
   private isIdle(): boolean {
-    return !this.resolving && !this.recovering && this.writes === 0 && this.emitted.length === 0 && this.jobs.size === 0 &&
-      this.inflight === 0 && this.retryTimers.size === 0;
+    return !this.resolving && !this.recovering && this.writes === 0 && this.emitted.length === 0 && this.queued() === 0 &&
+      this.inflight() === 0 && this.retryTimers.size === 0;
   }
 
   private notifyIfIdle(): void {
@@ -343,7 +391,7 @@ export class EventDispatcher {
       eventId, subscriptionId: sub.id, subscriptionKey: sub.key, body, leaseUntil: this.leaseEnd(now), createdAt: now.toISOString(),
       ...(this.o.holder ? { holder: this.o.holder() } : {}),
     };
-    return { sub, host: hostOf(sub.url), attempt: 0, record };
+    return { sub, host: hostOf(sub.url), lane: "fast", attempt: 0, record };
   }
 
   /** Records deliveries before their first POST. A failed write is logged and the POSTs go ahead anyway. */
@@ -363,17 +411,31 @@ export class EventDispatcher {
   }
 
   /**
-   * When the queue is full the oldest delivery of the busiest host leaves memory but stays recorded: it is
-   * taken over again once its lease ends, so a burst delays deliveries instead of losing them.
+   * When the queue is full the oldest delivery of the busiest subscription (a slow one first) leaves memory but
+   * stays recorded: it is taken over again once its lease ends, so a burst delays deliveries instead of losing them.
    */
   private enqueue(job: Job): void {
-    if (this.jobs.size >= this.maxQueue) {
-      const old = this.jobs.shed() as Job;
+    if (this.queued() >= this.maxQueue) {
+      const old = (this.queues.slow.shed() ?? this.queues.fast.shed()) as Job;
       this.held.delete(old.record.eventId);
       this.o.logger.warn({ eventId: old.record.eventId, subscription: old.sub.id }, "delivery queue full; oldest delivery deferred until its lease ends");
     }
     this.held.set(job.record.eventId, job.record);
-    this.jobs.push(job.host, job);
+    this.queues[this.slowLane.laneOf(job.sub.id)].push(job.sub.id, job);
+  }
+
+  /** A slow, unanswered or failed POST: the subscription's waiting deliveries move to the slow lane with it. */
+  private slowDown(job: Job, why: string): void {
+    if (!this.slowLane.slowed(job.sub.id)) return;
+    for (const waiting of this.queues.fast.remove(job.sub.id)) this.queues.slow.push(job.sub.id, waiting);
+    this.o.logger.info({ subscription: job.sub.id, host: job.host, why }, "subscription moved to the slow delivery lane");
+  }
+
+  /** A healthy answer: after enough in a row the subscription and its waiting deliveries return to the fast lane. */
+  private speedUp(job: Job): void {
+    if (!this.slowLane.healthy(job.sub.id)) return;
+    for (const waiting of this.queues.slow.remove(job.sub.id)) this.queues.fast.push(job.sub.id, waiting);
+    this.o.logger.info({ subscription: job.sub.id, host: job.host }, "subscription back in the fast delivery lane");
   }
 
   /** The delivery is done with (delivered, ended by 410, or given up): forget it here and in the store. */
@@ -386,24 +448,59 @@ export class EventDispatcher {
     }
   }
 
+  /** Starts POSTs while a lane has a free slot and a subscription with room: the lanes take turns. */
   private pump(): void {
-    const hasRoom = (host: string) => (this.inflightByHost.get(host) ?? 0) < this.perHost;
-    while (this.inflight < this.concurrency) {
-      const job = this.jobs.take(hasRoom);
-      if (!job) break;
-      this.inflight++;
-      this.inflightByHost.set(job.host, (this.inflightByHost.get(job.host) ?? 0) + 1);
-      void this.attempt(job)
-        .catch((err: unknown) => this.o.logger.error({ err, eventId: job.record.eventId }, "delivery failed unexpectedly"))
-        .finally(() => {
-          this.inflight--;
-          const left = (this.inflightByHost.get(job.host) ?? 1) - 1;
-          if (left > 0) this.inflightByHost.set(job.host, left);
-          else this.inflightByHost.delete(job.host);
-          this.pump();
-          this.notifyIfIdle();
-        });
+    for (;;) {
+      const order: Lane[] = this.lastLane === "fast" ? ["slow", "fast"] : ["fast", "slow"];
+      const lane = order.find((l) => this.hasSlot(l) && this.queues[l].size > 0 && this.startNext(l));
+      if (!lane) return;
     }
+  }
+
+  private startNext(lane: Lane): boolean {
+    const job = this.queues[lane].take(this.hasRoom);
+    if (job) this.start(job, lane);
+    return job !== undefined;
+  }
+
+  /**
+   * The slow lane may hold `slowSlots`, and starts only within the overall `concurrency`; the fast lane may use
+   * every slot the slow lane does not hold, and always `concurrency - slowSlots`, even while POSTs moved to
+   * the slow lane in flight overfill it.
+   */
+  private hasSlot(lane: Lane): boolean {
+    const { fast, slow } = this.inflightIn;
+    return lane === "slow" ? slow < this.slowSlots && fast + slow < this.concurrency : fast < this.concurrency - Math.min(slow, this.slowSlots);
+  }
+
+  private start(job: Job, lane: Lane): void {
+    job.lane = lane;
+    this.lastLane = lane;
+    this.inflightIn[lane]++;
+    this.inflightBySub.set(job.sub.id, (this.inflightBySub.get(job.sub.id) ?? 0) + 1);
+    // A fast slot is held no longer than slowAfterMs: a POST unanswered by then moves to the slow lane's count.
+    const demote =
+      lane === "fast"
+        ? setTimeout(() => {
+            this.inflightIn.fast--;
+            this.inflightIn.slow++;
+            job.lane = "slow";
+            this.slowDown(job, "unanswered");
+            this.pump();
+          }, this.slowAfterMs)
+        : undefined;
+    demote?.unref();
+    void this.attempt(job)
+      .catch((err: unknown) => this.o.logger.error({ err, eventId: job.record.eventId }, "delivery failed unexpectedly"))
+      .finally(() => {
+        clearTimeout(demote);
+        this.inflightIn[job.lane]--;
+        const left = (this.inflightBySub.get(job.sub.id) ?? 1) - 1;
+        if (left > 0) this.inflightBySub.set(job.sub.id, left);
+        else this.inflightBySub.delete(job.sub.id);
+        this.pump();
+        this.notifyIfIdle();
+      });
   }
 
   private async attempt(job: Job): Promise<void> {
@@ -414,6 +511,9 @@ export class EventDispatcher {
     const started = performance.now();
     const res = await this.o.client.post(sub.url, job.record.body, headers, controller.signal).finally(() => this.controllers.delete(controller));
     const ms = Math.round(performance.now() - started);
+    const answered = res.ok && ((res.status >= 200 && res.status < 300) || res.status === 410);
+    if (answered && ms <= this.slowAfterMs) this.speedUp(job);
+    else if (!this.closed) this.slowDown(job, answered ? "slow answer" : res.ok ? `status ${res.status}` : res.reason);
     if (res.ok && res.status >= 200 && res.status < 300) {
       await this.finish(job);
       if (ms <= this.latencyBudgetMs) return this.account(sub, true);
@@ -425,6 +525,7 @@ export class EventDispatcher {
     if (res.ok && res.status === 410) {
       this.o.logger.info({ subscription: sub.id }, "callback answered 410 Gone; subscription ended");
       await this.finish(job);
+      this.slowLane.forget(sub.id);
       await this.o.store.deleteSubscription(sub.id);
       return;
     }
@@ -463,6 +564,7 @@ export class EventDispatcher {
         const failures = fresh.failures + 1;
         if (failures >= this.maxFailures) {
           this.o.logger.warn({ subscription: sub.id, failures }, "too many failed events in a row; subscription dropped");
+          this.slowLane.forget(sub.id);
           await this.o.store.deleteSubscription(sub.id);
         } else {
           await this.o.store.updateSubscription(sub.id, { failures });

@@ -27,10 +27,12 @@ export interface EventsDeps {
   retryDelaysMs?: number[];
   /** Cap of each delivery queue. Default 10000. */
   maxQueue?: number;
-  /** Deliveries in flight at once, all callback hosts together. Default 64. */
+  /** Deliveries in flight at once, both lanes together. Default 64. */
   concurrency?: number;
-  /** Deliveries in flight at once to one callback host. Default 4. */
-  perHostConcurrency?: number;
+  /** Slots the slow lane may take (see DispatcherOptions.slowSlots). Default a quarter of `concurrency`. */
+  slowSlots?: number;
+  /** An answer later than this (or a failure) moves a subscription to the slow lane. Default 1000 ms. */
+  slowAfterMs?: number;
   /** A delivery answered later than this counts as a failed event. Default 2000 ms. */
   latencyBudgetMs?: number;
   /** How long a process holds a recorded delivery before another may take it over. Default 120000 ms. */
@@ -70,7 +72,8 @@ export function createEvents(deps: EventsDeps): Events {
     retryDelaysMs: deps.retryDelaysMs,
     maxQueue: deps.maxQueue,
     concurrency: deps.concurrency,
-    perHostConcurrency: deps.perHostConcurrency,
+    slowSlots: deps.slowSlots,
+    slowAfterMs: deps.slowAfterMs,
     latencyBudgetMs: deps.latencyBudgetMs,
     leaseMs: deps.leaseMs,
     exclusive: deps.exclusive,

@@ -2,9 +2,9 @@
  * Subscribe and unsubscribe. A subscription is named by (event, arguments, callback URL); the same triple
  * always names the same subscription, so subscribing again refreshes it instead of adding a second one.
  *
- * Knowing the triple is not owning the subscription: the URL is public to whoever it was shared with. A new
- * secret takes effect only once the callback answers a verification signed with it, and an unsubscribe
- * needs the subscription's id (given only to its subscriber) or its current secret.
+ * Knowing the triple is not owning the subscription's deliveries: the URL is public to whoever it was shared
+ * with, so a new secret takes effect only once the callback answers a verification signed with it. The triple
+ * alone does end it, as the interface specification says: the subscriber's periodic refresh restores it.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -38,13 +38,13 @@ export const SubscribeBody = z.object({
 export type SubscribeBody = z.infer<typeof SubscribeBody>;
 
 export const UnsubscribeBody = z.object({
-  /** Proof of ownership, one of two: the id subscribe answered, or `delivery.secret` as subscribed. */
-  id: z.string().max(100).optional().describe("the subscription's id, as subscribe answered it (or send delivery.secret)"),
+  /** Accepted and not needed: the triple names the subscription (clients that send the subscribe answer's id keep working). */
+  id: z.string().max(100).optional().describe("the subscription's id, as subscribe answered it (optional: the triple names the subscription)"),
   name: z.enum(EVENT_NAMES),
   arguments: EventArguments,
   delivery: z.looseObject({
     url: z.string().min(1).max(2048),
-    secret: z.string().max(200).optional().describe("the subscription's current secret (or send id)"),
+    secret: z.string().max(200).optional().describe("the subscription's secret (optional: the triple names the subscription)"),
   }),
 });
 export type UnsubscribeBody = z.infer<typeof UnsubscribeBody>;
@@ -143,8 +143,8 @@ export class SubscriptionService {
   }
 
   /**
-   * Removes the subscription the triple names, given its id or current secret as proof; succeeds whether or
-   * not it existed. A subscription that exists and is named without proof is `forbidden` and stays.
+   * Removes the subscription the triple names; succeeds whether or not it existed. An `id` or secret sent with
+   * it is not checked: the triple alone names the subscription, as the interface specification has it.
    */
   async unsubscribe(input: unknown): Promise<UnsubscribeResult> {
     const body = parse(UnsubscribeBody, input, "unsubscribe request");
@@ -157,14 +157,7 @@ export class SubscriptionService {
       if (isAppError(e) && e.code === "not_found") return { ok: true, removed: false };
       throw e;
     }
-    const existing = await this.o.store.getSubscriptionByKey(subscriptionKey(body.name, args, url));
-    if (!existing) return { ok: true, removed: false };
-    const proven = (body.id !== undefined && sameText(body.id, existing.id)) ||
-      (body.delivery.secret !== undefined && sameText(body.delivery.secret, existing.secret));
-    if (!proven) {
-      throw new AppError("forbidden", "unsubscribing needs proof: send the subscription's `id` (as subscribe answered it) or `delivery.secret` as subscribed");
-    }
-    const removed = await this.o.store.deleteSubscriptionByKey(existing.key);
+    const removed = await this.o.store.deleteSubscriptionByKey(subscriptionKey(body.name, args, url));
     if (removed) this.o.logger.info({ event: body.name, arguments: args }, "event subscription removed");
     return { ok: true, removed };
   }

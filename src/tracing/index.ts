@@ -14,6 +14,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+import { redactingExporter } from "./redacting-exporter";
 
 const TRACER = "tile-arena";
 
@@ -30,9 +31,10 @@ export interface Tracing {
  */
 export function startTracing(mode: TracingMode, serviceName: string, exporter?: SpanExporter): Tracing {
   if (mode === "off" && !exporter) return { shutdown: async () => undefined };
+  // Whatever the exporter, capabilities in a span are replaced on the way out (src/redaction.ts).
   const processor = exporter
-    ? new SimpleSpanProcessor({ exporter })
-    : new BatchSpanProcessor({ exporter: mode === "console" ? new ConsoleSpanExporter() : new OTLPTraceExporter() });
+    ? new SimpleSpanProcessor({ exporter: redactingExporter(exporter) })
+    : new BatchSpanProcessor({ exporter: redactingExporter(mode === "console" ? new ConsoleSpanExporter() : new OTLPTraceExporter()) });
   const provider = new TracerProvider({ resource: resourceFromAttributes({ "service.name": serviceName }), spanProcessors: [processor] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);

@@ -266,7 +266,7 @@ const ops: RouteConfig[] = [
     tags: ["events"],
     operationId: "unsubscribe",
     request: { body: { content: { "application/json": { schema: UnsubscribeBody } } } },
-    responses: { 200: json(R.Unsubscribed), ...problems(400, 401, 403) },
+    responses: { 200: json(R.Unsubscribed), ...problems(400, 401) },
   },
   // agent challenges
   {

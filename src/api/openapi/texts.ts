@@ -61,7 +61,10 @@ export const OPERATION_TEXTS: Record<string, { summary: string; description: str
   getCommunity: { summary: "Read a community's leaderboard", description: "A community's standings by rating, paged with `limit` and `offset`." },
   listEvents: { summary: "List webhook events", description: "The event catalog: each event's arguments and the JSON Schema of its `data`." },
   subscribe: { summary: "Subscribe a webhook", description: "Delivers an event to a public HTTPS callback, signed (Standard Webhooks). The callback must answer the verification challenge first." },
-  unsubscribe: { summary: "Unsubscribe a webhook", description: "Removes a subscription by id; removing one twice is not an error." },
+  unsubscribe: {
+    summary: "Unsubscribe a webhook",
+    description: "Removes the subscription named by event name, arguments and callback URL (an id or secret may be sent; neither is needed); 200 whether or not it existed.",
+  },
   createChallenge: { summary: "Create an agent challenge", description: "A link a person opens to play the house on the agent's behalf, or (`opponent: bot`, with the bot's key) the agent's own bot, which is told of the game and its seat token on its event stream. 30 per minute per IP, per key with a bot key." },
   acceptChallenge: { summary: "Accept an agent challenge", description: "Takes the person's seat of a challenge and starts its game." },
   getChallenge: { summary: "Read an agent challenge", description: "Its status and, once played, the verified result." },
