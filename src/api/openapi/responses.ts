@@ -41,7 +41,15 @@ const Decision = z
   .object({ by: DecidedBySchema, tiedBoard: z.boolean(), tieRule: TieRuleSchema, summary: z.string().describe("one sentence: how the game was decided") })
   .describe("how a finished game was decided; a tied full board names its tie rule (the first mover wins from rules version 2)")
   .meta({ id: "Decision" });
-const Reveal = z.object({ seed: int, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
+/**
+ * A game's seed as revealed (docs/DECISIONS.md, "Seeds as hex strings"): an integer under rules versions 1-3, 32
+ * lowercase hex digits (128 bits) from version 4, since a JSON number cannot carry 128 bits.
+ */
+const Seed = z
+  .union([int.min(0).max(2 ** 31 - 1), z.string().regex(/^[0-9a-f]{32}$/)])
+  .describe("the seed the game was dealt from: an integer 0..2^31-1 under rules versions 1-3, 32 lowercase hex digits (128 bits) from version 4")
+  .meta({ id: "Seed" });
+const Reveal = z.object({ seed: Seed, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
 const Ending = {
   winner: WinnerSchema.optional(),
   decidedBy: DecidedBySchema.optional(),
@@ -306,7 +314,7 @@ export const Replay = z
     ruleset: z.string(),
     rulesVersion: RulesVersionSchema.optional().describe("absent on replays stored before rules were versioned (version 1)"),
     players: z.object({ A: z.string(), B: z.string() }).describe("seat names"),
-    seed: int,
+    seed: Seed,
     salt: z.string(),
     commitment: z.string(),
     firstPlayer: SeatSchema,
