@@ -195,6 +195,90 @@ describe("Unit: the deal is secret to the seats (rules version 4)", function () 
       }
     });
 
+    it('deals what a re-implementation written from docs/RULES.md ("The deal") deals', () => {
+      /** The deal of docs/RULES.md from node:crypto alone: words of HMAC-SHA-256 blocks, rejection sampling. */
+      function dealFromTheRules(seed: string, ruleset: "classic" | "mutators") {
+        const words: number[] = [];
+        let block = 0;
+        const draw = (lo: number, hi: number) => {
+          const n = hi - lo + 1;
+          for (;;) {
+            if (words.length === 0) {
+              const counter = Buffer.alloc(4);
+              counter.writeUInt32BE(block++);
+              const d = createHmac("sha256", Buffer.from(seed, "hex"))
+                .update(Buffer.concat([Buffer.from("tile-arena/deal/v4"), counter]))
+                .digest();
+              for (let k = 0; k < 32; k += 4) words.push(d.readUInt32BE(k));
+            }
+            const w = words.shift()!;
+            if (w < 2 ** 32 - (2 ** 32 % n)) return lo + (w % n);
+          }
+        };
+        const partial = (size: number, count: number) => {
+          const pool = Array.from({ length: size }, (_, i) => i);
+          for (let k = 0; k < count; k++) {
+            const j = draw(k, size - 1);
+            [pool[k], pool[j]] = [pool[j], pool[k]];
+          }
+          return pool.slice(0, count);
+        };
+        const squares = Array.from({ length: 16 }, (_, i) => `${"abcd"[i % 4]}${Math.floor(i / 4) + 1}`);
+        const pile = CATALOGUE.map((c) => c.id);
+        for (let i = 39; i >= 1; i--) {
+          const j = draw(0, i);
+          [pile[i], pile[j]] = [pile[j], pile[i]];
+        }
+        const chessTiles = partial(16, 2).map((sq) => ({ square: squares[sq], piece: ["knight", "bishop", "rook", "queen", "king"][draw(0, 4)] }));
+        const firstPlayer = draw(0, 1) === 0 ? "A" : "B";
+        const roster = ["knight", "bastion", "usurper", "herald", "tidecaller", "reaver"];
+        const a = roster[draw(0, 5)];
+        const champions = { A: a, B: roster.filter((c) => c !== a)[draw(0, 4)] };
+        let mutators: string[] = [];
+        let squareElements: Array<{ square: string; element: string }> = [];
+        if (ruleset === "mutators") {
+          mutators = partial(5, 2)
+            .sort((x, y) => x - y)
+            .map((i) => ["same", "plus", "combo", "reverse", "elemental"][i]);
+          if (mutators.includes("elemental"))
+            squareElements = partial(16, 3).map((sq) => ({ square: squares[sq], element: ["ember", "tide", "gale", "stone"][draw(0, 3)] }));
+        }
+        return { pile, chessTiles, firstPlayer, champions, mutators, squareElements };
+      }
+      for (let i = 0; i < 40; i++) {
+        const ruleset = i % 2 === 0 ? "classic" : "mutators";
+        const g = newGame({ ruleset, rulesVersion: 4 }, fixedSeed(1000 + i), "x");
+        const d = dealFromTheRules(fixedSeed(1000 + i), ruleset);
+        const first = d.firstPlayer as Seat,
+          second = other(first);
+        // Hands: 4 each from the top, alternately A first; the first mover's extra cards next; then the champions.
+        const extra = ruleset === "classic" ? 1 : 2;
+        const hands = { A: [0, 2, 4, 6].map((k) => d.pile[k]), B: [1, 3, 5, 7].map((k) => d.pile[k]) };
+        hands[first].push(...d.pile.slice(8, 8 + extra));
+        assert.deepEqual(
+          {
+            chessTiles: g.chessTiles,
+            firstPlayer: g.firstPlayer,
+            champions: g.champions,
+            mutators: g.mutators,
+            squareElements: g.squareElements,
+            pile: g.pile,
+          },
+          {
+            chessTiles: d.chessTiles,
+            firstPlayer: d.firstPlayer,
+            champions: d.champions,
+            mutators: d.mutators,
+            squareElements: d.squareElements,
+            pile: d.pile.slice(8 + extra),
+          },
+          `game ${i}`,
+        );
+        assert.deepEqual(g.hands[first].slice(0, -1), hands[first]);
+        assert.deepEqual(g.hands[second].slice(0, -1), hands[second]);
+      }
+    });
+
     it("stands a number n for the seed derived from it, which the game records, so self-play stays reproducible", () => {
       assert.equal(numberedSeed(7), createHash("sha256").update("tile-arena/selfplay/7").digest("hex").slice(0, 32));
       const g = newGame({ ruleset: "classic", rulesVersion: 4 }, 7, "x");
