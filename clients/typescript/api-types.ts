@@ -2189,6 +2189,13 @@ export interface components {
                 lastPlacementWithout: string[];
             };
             elements: ("ember" | "tide" | "gale" | "stone")[];
+            /** @description how the deal is drawn from the seed: the generator (hmac-sha256 from version 4) and the seed's form */
+            deal: {
+                /** @enum {string} */
+                generator: "xoroshiro128plus" | "hmac-sha256";
+                seed: string;
+                order: string;
+            };
             champions: {
                 champion: string;
                 card: string;

@@ -22,6 +22,7 @@ import {
 } from "../../src/game";
 import { DEAL_LABEL, dealWords, uniformFrom } from "../../src/game/seed";
 import { newSeed } from "../../src/games/secrets";
+import { dealSeed, playMatchGame } from "../../src/ai";
 import { play } from "./helpers";
 
 const other = (s: Seat): Seat => (s === "A" ? "B" : "A");
@@ -288,6 +289,10 @@ describe("Unit: the deal is secret to the seats (rules version 4)", function () 
       assert.equal(newGame({ ruleset: "classic", rulesVersion: 3 }, 7, "x").seed, 7);
       assert.throws(() => newGame({ ruleset: "classic", rulesVersion: 4 }, "ABC", "x"), /32 lowercase hex digits/);
       assert.throws(() => newGame({ ruleset: "classic", rulesVersion: 3 }, numberedSeed(7), "x"), /must be a number/);
+      // Self-play names each deal by a number and plays it from the seed derived from it.
+      const game = playMatchGame({ games: 2, ruleset: "classic", a: "random", b: "random", seed: 5 }, 1);
+      assert.equal(game.state.seed, numberedSeed(dealSeed(5, 1)));
+      assert.equal(game.state.rulesVersion, 4);
     });
   });
 

@@ -417,6 +417,9 @@ export const RulesVersion = z
     chessTiles: z.object({ perGame: int, pieces: z.array(z.object({ piece: z.string(), reaches: z.string() })) }),
     mutators: z.object({ ruleset: z.string(), perGame: int, kinds: z.array(described.extend({ mutator: z.string() })), lastPlacementWithout: z.array(z.string()) }),
     elements: z.array(Element),
+    deal: z
+      .object({ generator: z.enum(["xoroshiro128plus", "hmac-sha256"]), seed: z.string(), order: z.string() })
+      .describe("how the deal is drawn from the seed: the generator (hmac-sha256 from version 4) and the seed's form"),
     champions: z.array(z.object({ champion: z.string(), card: z.string(), name: z.string(), element: Element, ranks: RanksSchema, ability: z.string() })),
     cards: z.array(Card.omit({ champion: true })),
     end: z.object({ boardFull: z.string(), tiedBoard: z.enum(["first_mover", "draw"]), other: z.array(z.string()) }),
