@@ -22,7 +22,8 @@ export const DEAL_LABEL = "tile-arena/deal/v4";
 /** What a number n given to self-play and simulations stands for under version 4 (numberedSeed). */
 export const NUMBERED_SEED_LABEL = "tile-arena/selfplay/";
 
-const HEX_SEED = /^[0-9a-f]{32}$/;
+/** The form of a version 4 seed. */
+export const HEX_SEED = /^[0-9a-f]{32}$/;
 
 /** An integer 0..hi-lo added to lo, uniform; hi >= lo. */
 export type DealDraw = (lo: number, hi: number) => number;

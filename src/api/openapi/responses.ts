@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../../errors";
 import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatResultSchema, SeatSchema, TieRuleSchema, WinnerSchema } from "../../events/catalog";
 import { RULES_VERSIONS } from "../../game/versions";
+import { HEX_SEED, MAX_SEED } from "../../game/seed";
 
 const url = z.string().describe("absolute URL on this service");
 const time = z.string().describe("ISO 8601 time");
@@ -46,7 +47,7 @@ const Decision = z
  * lowercase hex digits (128 bits) from version 4, since a JSON number cannot carry 128 bits.
  */
 const Seed = z
-  .union([int.min(0).max(2 ** 31 - 1), z.string().regex(/^[0-9a-f]{32}$/)])
+  .union([int.min(0).max(MAX_SEED), z.string().regex(HEX_SEED)])
   .describe("the seed the game was dealt from: an integer 0..2^31-1 under rules versions 1-3, 32 lowercase hex digits (128 bits) from version 4")
   .meta({ id: "Seed" });
 const Reveal = z.object({ seed: Seed, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
