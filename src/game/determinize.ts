@@ -32,8 +32,9 @@ export function unseenCards(view: SeatView): string[] {
 
 /**
  * A full state matching `view` with the guessed opponent hand and pile (next card first). Seed and salt are
- * unknown to a seat, so the state carries a placeholder seed of its version (0, or 32 zeros) and an empty salt; its move records are rebuilt from the
- * public history with the current board and score (the search only reads the latest ones).
+ * unknown to a seat, so the state carries a placeholder seed of its version's form (0, or 32 zeros) and an
+ * empty salt; its move records are rebuilt from the public history with the current board and score (the
+ * search only reads the latest ones).
  */
 export function determinize(view: SeatView, opponentHand: string[], pile: string[]): GameState {
   const opp = other(view.seat);

@@ -49,9 +49,9 @@ function pickChampions(chosen: GameOptions["champions"], drawA: number, drawB: n
 }
 
 /**
- * A new game. `given`, the seed, is for rules versions 1-3, an integer 0..2^31-1 (other numbers are folded into 32 bits);
- * from version 4, 32 lowercase hex digits, or a number n standing for numberedSeed(n), which the game then
- * records as its seed (another string throws). `salt` is the secret published with the seed at the end. The
+ * A new game. `given`, the seed, is for rules versions 1-3 an integer 0..2^31-1 (other numbers are folded
+ * into 32 bits); from version 4, 32 lowercase hex digits, or a number n standing for numberedSeed(n), which
+ * the game then records as its seed (another string throws). `salt` is the secret published with the seed at the end. The
  * hands are dealt alternately from the top of the shuffled pile.
  */
 export function newGame(options: GameOptions, given: Seed, salt: string): GameState {
