@@ -1306,7 +1306,7 @@ export interface components {
             decision?: components["schemas"]["Decision"];
             /** @description the seed and salt, once the game has finished (a league game: once both games of its deal have) */
             reveal?: {
-                seed: number;
+                seed: components["schemas"]["Seed"];
                 salt: string;
                 commitment: string;
             };
@@ -1343,6 +1343,8 @@ export interface components {
             /** @description one sentence: how the game was decided */
             summary: string;
         };
+        /** @description the seed the game was dealt from: an integer 0..2^31-1 under rules versions 1-3, 32 lowercase hex digits (128 bits) from version 4 */
+        Seed: number | string;
         Player: {
             id: string;
             name: string;
@@ -1524,7 +1526,7 @@ export interface components {
             decision?: components["schemas"]["Decision"];
             /** @description the seed and salt, once the game has finished (a league game: once both games of its deal have) */
             reveal?: {
-                seed: number;
+                seed: components["schemas"]["Seed"];
                 salt: string;
                 commitment: string;
             };
@@ -1542,7 +1544,7 @@ export interface components {
             /** @enum {string} */
             ruleset: "classic" | "mutators";
             /** @description the rules version the game is played under */
-            rulesVersion: 1 | 2 | 3;
+            rulesVersion: 1 | 2 | 3 | 4;
             /** @enum {string} */
             status: "active" | "finished";
             /**
@@ -1662,13 +1664,13 @@ export interface components {
             id: string;
             ruleset: string;
             /** @description absent on replays stored before rules were versioned (version 1) */
-            rulesVersion?: 1 | 2 | 3;
+            rulesVersion?: 1 | 2 | 3 | 4;
             /** @description seat names */
             players: {
                 A: string;
                 B: string;
             };
-            seed: number;
+            seed: components["schemas"]["Seed"];
             salt: string;
             commitment: string;
             /**
@@ -2099,7 +2101,7 @@ export interface components {
             decision?: components["schemas"]["Decision"];
             /** @description the seed and salt, once the game has finished (a league game: once both games of its deal have) */
             reveal?: {
-                seed: number;
+                seed: components["schemas"]["Seed"];
                 salt: string;
                 commitment: string;
             };
@@ -2110,12 +2112,12 @@ export interface components {
         };
         RulesVersions: {
             /** @description the rules version the game is played under */
-            current: 1 | 2 | 3;
+            current: 1 | 2 | 3 | 4;
             versions: components["schemas"]["Rules"][];
         };
         Rules: {
             /** @description the rules version the game is played under */
-            version: 1 | 2 | 3;
+            version: 1 | 2 | 3 | 4;
             /** @description true for the version new games are created with */
             current: boolean;
             board: {
@@ -2187,6 +2189,13 @@ export interface components {
                 lastPlacementWithout: string[];
             };
             elements: ("ember" | "tide" | "gale" | "stone")[];
+            /** @description how the deal is drawn from the seed: the generator (hmac-sha256 from version 4) and the seed's form */
+            deal: {
+                /** @enum {string} */
+                generator: "xoroshiro128plus" | "hmac-sha256";
+                seed: string;
+                order: string;
+            };
             champions: {
                 champion: string;
                 card: string;
@@ -5304,7 +5313,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a rules version, 1, 2, 3 (3 is current) */
+                /** @description a rules version, 1, 2, 3, 4 (4 is current) */
                 version: number;
             };
             cookie?: never;

@@ -1,6 +1,8 @@
 /**
  * The rules engine offline: the same pure engine the server runs (src/game), for a bot to simulate games
- * without a server. Plays random against greedy (the move that captures most) and prints the score.
+ * without a server. Plays random against greedy (the move that captures most) and prints the score. Games are
+ * numbered 1..N: under the current rules the engine derives each game's 128-bit seed from its number
+ * (docs/RULES.md, "The deal"), so a run deals the same cards every time.
  * Run: npx tsx clients/typescript/simulate.ts [games]
  */
 import { apply, legalMovesFor, newGame, resultFor, type GameState, type LegalMove } from "../../src/game";

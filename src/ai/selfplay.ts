@@ -23,7 +23,7 @@ export interface MatchOptions {
 
 export interface GameOutcome {
   index: number;
-  /** Engine seed of the deal. */
+  /** The deal's number: the engine seed under rules versions 1-3; from version 4 the seed is derived from it (numberedSeed). */
   seed: number;
   aSeat: Seat;
   /** The side that won, "draw", or null if the game did not finish. */

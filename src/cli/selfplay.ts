@@ -6,6 +6,8 @@
  * Side a plays seat A in even games and B in odd ones (same deal per pair). --save writes each finished
  * game's replay as DIR/selfplay-<seed>-<i>.json. Besides the a/b record it reports the record by seat: the
  * seed chooses who moves first, and a fair game gives the first mover about half of the decided games.
+ * The numeric seed keeps runs reproducible; under rules version 4 each deal's 128-bit seed is derived from it
+ * (docs/RULES.md, "The deal"), and the saved replays carry that seed.
  * A progress bar is drawn on stderr when it is a terminal (never with --json or when piped).
  */
 import { mkdirSync, writeFileSync } from "node:fs";

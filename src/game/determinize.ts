@@ -9,6 +9,7 @@
 import { CELLS, indexOf } from "./board";
 import { CATALOGUE } from "./catalogue";
 import { cardById, CHAMPIONS } from "./champions";
+import { unknownSeed } from "./seed";
 import { commitmentOf } from "./setup";
 import { notationOf, seatOfPlacement, splitNotation } from "./notation";
 import type { Action, GameState, MoveRecord, Seat, SeatView } from "./types";
@@ -31,8 +32,9 @@ export function unseenCards(view: SeatView): string[] {
 
 /**
  * A full state matching `view` with the guessed opponent hand and pile (next card first). Seed and salt are
- * unknown to a seat, so the state carries seed 0 and an empty salt; its move records are rebuilt from the
- * public history with the current board and score (the search only reads the latest ones).
+ * unknown to a seat, so the state carries a placeholder seed of its version's form (0, or 32 zeros) and an
+ * empty salt; its move records are rebuilt from the public history with the current board and score (the
+ * search only reads the latest ones).
  */
 export function determinize(view: SeatView, opponentHand: string[], pile: string[]): GameState {
   const opp = other(view.seat);
@@ -62,9 +64,9 @@ export function determinize(view: SeatView, opponentHand: string[], pile: string
   return {
     ruleset: view.ruleset,
     rulesVersion: view.rulesVersion,
-    seed: 0,
+    seed: unknownSeed(view.rulesVersion),
     salt: "",
-    commitment: view.commitment || commitmentOf(0, ""),
+    commitment: view.commitment || commitmentOf(unknownSeed(view.rulesVersion), ""),
     options: { ruleset: view.ruleset, rulesVersion: view.rulesVersion, champions: { ...view.champions } },
     champions: { ...view.champions },
     firstPlayer: view.firstPlayer,

@@ -7,9 +7,10 @@
  */
 import { apply, shownMove } from "./apply";
 import { ROSTER } from "./champions";
-import { commitmentOf, MAX_SEED, newGame } from "./setup";
+import { seedProblem } from "./seed";
+import { commitmentOf, newGame } from "./setup";
 import { isRulesVersion, UNVERSIONED } from "./versions";
-import type { Action, ApplyResult, ChampionId, GameEvent, GameOptions, GameState, Replay, Ruleset, Seat } from "./types";
+import type { Action, ApplyResult, ChampionId, GameEvent, GameOptions, GameState, Replay, Ruleset, Seat, Seed } from "./types";
 
 type Ending = Replay["endings"][number];
 
@@ -17,7 +18,7 @@ type Ending = Replay["endings"][number];
  * Re-simulates a game from scratch: the final state, or the first refusal. Events are those of every action.
  * The rules version comes from `init.options` (absent: the current version).
  */
-export function rebuild(init: { ruleset: Ruleset; seed: number; salt: string; options: GameOptions }, actions: Action[]): ApplyResult {
+export function rebuild(init: { ruleset: Ruleset; seed: Seed; salt: string; options: GameOptions }, actions: Action[]): ApplyResult {
   let state = newGame({ ...init.options, ruleset: init.ruleset }, init.seed, init.salt);
   const events: GameEvent[] = [];
   let last: ApplyResult = { ok: true, state, events };
@@ -87,7 +88,9 @@ function shapeError(r: Record<string, unknown>): VerifyResult | null {
   if (!isObj(r.players) || typeof r.players.A !== "string" || typeof r.players.B !== "string") return fail(null, "players", "must name seats A and B");
   if (r.ruleset !== "classic" && r.ruleset !== "mutators") return fail(null, "ruleset", "must be classic or mutators");
   if (r.rulesVersion !== undefined && !isRulesVersion(r.rulesVersion)) return fail(null, "rulesVersion", "is not a known rules version");
-  if (!Number.isInteger(r.seed) || (r.seed as number) < 0 || (r.seed as number) > MAX_SEED) return fail(null, "seed", "must be an integer 0..2^31-1");
+  // The seed's form follows the game's version: an integer before version 4, 32 hex digits from it.
+  const seedBad = seedProblem(r.rulesVersion ?? UNVERSIONED, r.seed);
+  if (seedBad) return fail(null, "seed", seedBad);
   if (typeof r.salt !== "string") return fail(null, "salt", "must be a string");
   if (typeof r.commitment !== "string") return fail(null, "commitment", "must be a string");
   const ch = r.champions;

@@ -8,7 +8,7 @@ import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
 import { MAX_RANK, MIN_RANK } from "./rules";
 import { ELEMENTS, HAND_SIZE, MUTATORS, PIECES } from "./setup";
-import { CURRENT_RULES_VERSION, RULES_VERSIONS, rulesOf, type RulesVersion } from "./versions";
+import { CURRENT_RULES_VERSION, RULES_VERSIONS, rulesOf, type DealGenerator, type RulesVersion } from "./versions";
 import { CAPTURE_KINDS, type CaptureKind, type ChampionId, type ChessPiece, type Mutator, type Ruleset } from "./types";
 
 /** One line per ability, capture kind, piece and mutator; the names themselves come from the engine. */
@@ -43,6 +43,10 @@ const MUTATOR: Record<Mutator, string> = {
   elemental: "three squares carry an element: +1 on every rank for a card of that element, -1 for another (within 1..10)",
 };
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];
+const SEED_FORM: Record<DealGenerator, string> = {
+  xoroshiro128plus: "an integer 0..2^31-1 seeding xoroshiro128+ (pure-rand) and its uniform integers",
+  "hmac-sha256": "128 random bits as 32 lowercase hex digits, keying HMAC-SHA-256 over the label tile-arena/deal/v4 and a block counter; integers by rejection sampling",
+};
 
 /** The rules of one version as plain JSON. */
 export function rulesData(version: RulesVersion) {
@@ -82,6 +86,11 @@ export function rulesData(version: RulesVersion) {
       lastPlacementWithout: [...v.lastPlacementWithout],
     },
     elements: [...ELEMENTS],
+    deal: {
+      generator: v.deal,
+      seed: SEED_FORM[v.deal],
+      order: "shuffle the pile, two chess tiles, the first mover, two champion draws, then (mutators) two mutators and (elemental) three element squares: docs/RULES.md, The deal",
+    },
     champions: ROSTER.map((id) => {
       const c = CHAMPIONS[id];
       return { champion: id, card: c.id, name: c.name, element: c.element, ranks: { ...c.ranks }, ability: ABILITY[id] };

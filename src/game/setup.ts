@@ -3,29 +3,31 @@
  * options say, so a replay that names the champions re-derives exactly the same pile, tiles and mutators:
  *   1. shuffle the catalogue (Fisher-Yates), 2. two chess tiles, 3. first player, 4. two champion draws,
  *   5. (mutators ruleset only) two mutators, then (elemental only) three squares with elements.
+ * The generator is the rules version's (src/game/seed.ts); the order is the same for all of them.
  */
 import { createHash } from "node:crypto";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { CELLS, squareOf } from "./board";
 import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
+import { dealDraw, gameSeed, type DealDraw } from "./seed";
 import { CURRENT_RULES_VERSION, HAND_SIZE, isRulesVersion, rulesOf } from "./versions";
-import type { ChampionId, ChessPiece, ChessTile, Element, GameOptions, GameState, Mutator, Seat, SquareElement } from "./types";
+import type { ChampionId, ChessPiece, ChessTile, Element, GameOptions, GameState, Mutator, Seat, Seed, SquareElement } from "./types";
 
 export { HAND_SIZE } from "./versions";
 export const PIECES: readonly ChessPiece[] = ["knight", "bishop", "rook", "queen", "king"];
 export const MUTATORS: readonly Mutator[] = ["same", "plus", "combo", "reverse", "elemental"];
 export const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];
-export const MAX_SEED = 2 ** 31 - 1;
 
-/** sha256 hex of `${seed}:${salt}`: published at creation, checked against the revealed seed and salt. */
-export function commitmentOf(seed: number, salt: string): string {
+/**
+ * sha256 hex of `${seed}:${salt}` (the seed in decimal for versions 1-3, its 32 hex digits from version 4):
+ * published at creation, checked against the revealed seed and salt.
+ */
+export function commitmentOf(seed: Seed, salt: string): string {
   return createHash("sha256").update(`${seed}:${salt}`).digest("hex");
 }
 
 /** Draws `count` distinct values of 0..size-1, in draw order (a partial Fisher-Yates). */
-function distinct(next: (lo: number, hi: number) => number, size: number, count: number): number[] {
+function distinct(next: DealDraw, size: number, count: number): number[] {
   const pool = Array.from({ length: size }, (_, i) => i);
   for (let i = 0; i < count; i++) {
     const j = next(i, size - 1);
@@ -47,15 +49,17 @@ function pickChampions(chosen: GameOptions["champions"], drawA: number, drawB: n
 }
 
 /**
- * A new game. `seed` is an integer 0..2^31-1 (other numbers are folded into that range), `salt` the secret
- * published with the seed at the end. The hands are dealt alternately from the top of the shuffled pile.
+ * A new game. `given`, the seed, is for rules versions 1-3 an integer 0..2^31-1 (other numbers are folded
+ * into 32 bits); from version 4, 32 lowercase hex digits, or a number n standing for numberedSeed(n), which
+ * the game then records as its seed (another string throws). `salt` is the secret published with the seed at the end. The
+ * hands are dealt alternately from the top of the shuffled pile.
  */
-export function newGame(options: GameOptions, seed: number, salt: string): GameState {
+export function newGame(options: GameOptions, given: Seed, salt: string): GameState {
   const rulesVersion = options.rulesVersion ?? CURRENT_RULES_VERSION;
   // The service and the verifier only pass versions they checked; anything else is a programming error.
   if (!isRulesVersion(rulesVersion)) throw new Error(`newGame: unknown rules version ${String(rulesVersion)}`);
-  const rng = xoroshiro128plus(seed | 0);
-  const next = (lo: number, hi: number) => uniformInt(rng, lo, hi);
+  const seed = gameSeed(rulesVersion, given);
+  const next = dealDraw(rulesVersion, seed);
   const ruleset = options.ruleset === "mutators" ? "mutators" : "classic";
 
   const pile = CATALOGUE.map((c) => c.id);

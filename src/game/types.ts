@@ -18,6 +18,12 @@ export type Level = "random" | "easy" | "normal" | "hard";
 /** What decided a finished game. Present only once the game is over. */
 export type DecidedBy = "board_full" | "resignation" | "timeout" | "aborted";
 export type Winner = Seat | "draw" | null;
+/**
+ * The secret a game is dealt from (src/game/seed.ts; docs/RULES.md, "The deal"). Rules versions 1-3: an integer
+ * 0..2^31-1. Version 4 on: 128 bits written as 32 lowercase hex digits, a string, since a JSON number cannot carry
+ * 128 bits through parsers that read doubles.
+ */
+export type Seed = number | string;
 /** Why a card flipped, in the order a placement resolves them (docs/RULES.md, "Captures"). */
 export const CAPTURE_KINDS = ["same", "plus", "basic", "chess", "knight", "combo"] as const;
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
@@ -102,7 +108,7 @@ export type ShownMove = Omit<MoveRecord, "after"> & { board: BoardCell[] };
 export interface GameState {
   ruleset: Ruleset;
   rulesVersion: RulesVersion;
-  seed: number;
+  seed: Seed;
   salt: string;
   /** sha256 hex over `${seed}:${salt}`, published at creation. */
   commitment: string;
@@ -173,7 +179,7 @@ export interface Replay {
   /** Always written by buildReplay; replays saved before rules were versioned have none (version 1). */
   rulesVersion?: RulesVersion;
   players: Record<Seat, string>;
-  seed: number;
+  seed: Seed;
   firstPlayer: Seat;
   score: Record<Seat, number>;
   moveCount: number;

@@ -10,13 +10,17 @@
  *      and two more in mutators, and a full board with equal scores goes to the first mover, not a draw.
  *   3  as 2, and in mutators the last placement of the game (the one nothing can answer) does not apply the
  *      plus mutator (docs/RULES.md, "Seat balance"); classic plays exactly as in version 2.
+ *   4  as 3, dealt differently (docs/RULES.md, "The deal"): the seed is 128 bits from the OS's secure generator
+ *      and the deal is drawn from HMAC-SHA-256 keyed by it, so no seat can recover the seed from what it sees.
+ *      Versions 1-3 drew their deal from xoroshiro128+ over a 31-bit seed, which a seat could find by trying
+ *      every seed against its own hand.
  */
 import type { Mutator, Ruleset } from "./types";
 
-export type RulesVersion = 1 | 2 | 3;
-export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2, 3];
+export type RulesVersion = 1 | 2 | 3 | 4;
+export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2, 3, 4];
 /** The version new games are created with. */
-export const CURRENT_RULES_VERSION: RulesVersion = 3;
+export const CURRENT_RULES_VERSION: RulesVersion = 4;
 /** The version of a record or replay that names none: everything stored before rules were versioned. */
 export const UNVERSIONED: RulesVersion = 1;
 
@@ -34,12 +38,20 @@ export interface VersionRules {
    * what makes that unanswerable card worth more in mutators. Every other placement uses all of them.
    */
   lastPlacementWithout: readonly Mutator[];
+  /**
+   * How the deal is drawn from the seed (src/game/seed.ts): "xoroshiro128plus" from an integer seed 0..2^31-1,
+   * "hmac-sha256" from a 128-bit seed written as 32 lowercase hex digits.
+   */
+  deal: DealGenerator;
 }
 
+export type DealGenerator = "xoroshiro128plus" | "hmac-sha256";
+
 const RULES: Record<RulesVersion, VersionRules> = {
-  1: { firstMoverExtraCards: { classic: 0, mutators: 0 }, tieGoesToFirstMover: false, lastPlacementWithout: [] },
-  2: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: [] },
-  3: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: ["plus"] },
+  1: { firstMoverExtraCards: { classic: 0, mutators: 0 }, tieGoesToFirstMover: false, lastPlacementWithout: [], deal: "xoroshiro128plus" },
+  2: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: [], deal: "xoroshiro128plus" },
+  3: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: ["plus"], deal: "xoroshiro128plus" },
+  4: { firstMoverExtraCards: { classic: 1, mutators: 2 }, tieGoesToFirstMover: true, lastPlacementWithout: ["plus"], deal: "hmac-sha256" },
 };
 
 /** Cards dealt to each seat from the pile before the first mover's extra ones; the champion comes on top. */

@@ -3,6 +3,7 @@
  * comparison is constant-time. Codes meant for people avoid look-alike characters.
  */
 import { randomBytes, randomInt } from "node:crypto";
+import { SEED_BYTES } from "../game/seed";
 import { safeEqualHex, sha256Hex } from "../store";
 
 export { sha256Hex };
@@ -28,8 +29,11 @@ export const newInviteCode = (): string => humanCode(8);
 export const newFriendCode = (): string => `P-${humanCode(8)}`;
 export const newTicketId = (): string => `qm_${randomBytes(12).toString("base64url")}`;
 export const newSalt = (): string => randomBytes(16).toString("hex");
-/** A game seed: a non-negative 31-bit integer. */
-export const newSeed = (): number => randomInt(0, 2 ** 31 - 1);
+/**
+ * A game seed of the current rules version: 128 bits from the OS's secure generator as 32 lowercase hex digits, so
+ * that nothing a seat sees of the deal narrows it down (src/game/seed.ts).
+ */
+export const newSeed = (): string => randomBytes(SEED_BYTES).toString("hex");
 
 /** Constant-time comparison of two hex digests; false when either is missing. */
 export const sameHash = (a: string | undefined, b: string | undefined): boolean => Boolean(a && b && safeEqualHex(a, b));

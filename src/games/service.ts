@@ -6,7 +6,7 @@
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
-import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, type Seat } from "../game";
+import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat } from "../game";
 import { splitNotation } from "../game/notation";
 import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
 import type { Metrics } from "../metrics";
@@ -240,7 +240,7 @@ export class GameService {
    */
   async createForLeague(
     id: string,
-    league: { leagueId: string; ruleset: GameRecord["ruleset"]; turnSeconds: number; seed: number },
+    league: { leagueId: string; ruleset: GameRecord["ruleset"]; turnSeconds: number; seed: GameRecord["seed"] },
     first: NewSeat & { tokenHash: string },
     second: NewSeat & { tokenHash: string },
   ): Promise<Seat | null> {
@@ -567,14 +567,15 @@ const openSeat = (code: string): SeatRecord => ({ playerId: "", name: "", kind: 
 
 /**
  * A new game waiting for its seats, with a fresh salt, a fresh seed (or a league deal's) and the seed's published
- * commitment.
+ * commitment. It is played under the current rules, or, dealt from an integer seed a league drew before rules
+ * version 4, under the newest version with integer seeds.
  */
-function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">, at: string, seed = newSeed()): GameRecord {
+function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">, at: string, seed: GameRecord["seed"] = newSeed()): GameRecord {
   const salt = newSalt();
   return {
     id: newGameId(),
     ...fields,
-    rulesVersion: CURRENT_RULES_VERSION,
+    rulesVersion: versionForSeed(seed, CURRENT_RULES_VERSION),
     seed,
     salt,
     commitment: commitmentOf(seed, salt),

@@ -48,7 +48,7 @@ interface Ending {
   decidedBy?: DecidedBy;
   result?: SeatResult | null;
   decision?: Decision;
-  reveal?: { seed: number; salt: string; commitment: string };
+  reveal?: { seed: GameRecord["seed"]; salt: string; commitment: string };
   replayUrl?: string;
 }
 

@@ -166,7 +166,7 @@ export function fitBradleyTerry(size: number, games: Iterable<PairResult>): Fit 
 export interface BootstrapOptions {
   /** Resamples drawn (1,000 by default). */
   resamples?: number;
-  /** Seed of the generator (xoroshiro128+ of pure-rand, as the game's deals): the same seed, the same interval. */
+  /** Seed of the generator (xoroshiro128+ of pure-rand, as the house AI's): the same seed, the same interval. */
   seed: number;
   /** Coverage of the interval, 0.95 by default. */
   level?: number;

@@ -28,7 +28,7 @@ export function roundRobin(entrants: readonly string[]): [string, string][][] {
 }
 
 /** Every deal of the league in release order: deal 0 of every pair first (round by round), then deal 1, and so on. */
-export function buildSchedule(entrants: readonly string[], deals: number, seed: () => number, gameId: () => string): LeagueDeal[] {
+export function buildSchedule(entrants: readonly string[], deals: number, seed: () => LeagueDeal["seed"], gameId: () => string): LeagueDeal[] {
   const rounds = roundRobin(entrants);
   const out: LeagueDeal[] = [];
   for (let deal = 0; deal < deals; deal++) {

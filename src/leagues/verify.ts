@@ -68,7 +68,7 @@ export async function verifyLeague(get: GetJson, leagueId: string): Promise<Veri
     if (one.first !== deal.a || one.second !== deal.b || two.first !== deal.b || two.second !== deal.a) {
       problems.push(`${where}: its games do not give each entrant the first move once`);
     }
-    const seeds: number[] = [];
+    const seeds: Replay["seed"][] = [];
     const outcomes: (LeagueOutcome | null)[] = [];
     // A deal still being played is not counted, and its finished game is sealed (no replay) until the other ends.
     if (deal.games.some((g) => g.outcome === null)) {

@@ -5,7 +5,7 @@
  * Conventions: all timestamps are ISO 8601 strings; records are plain JSON; methods never return live
  * references (callers may mutate what they get). Secrets are stored only as hashes.
  */
-import type { Action, ChampionId, DecidedBy, Level, Ruleset, RulesVersion, Seat, Winner } from "../game/types";
+import type { Action, ChampionId, DecidedBy, Level, Ruleset, RulesVersion, Seat, Seed, Winner } from "../game/types";
 
 export type GameStatus = "waiting" | "active" | "finished";
 export type OpponentKind = "house" | "friend" | "hosted" | "quick";
@@ -34,7 +34,8 @@ export interface GameRecord {
   level?: Exclude<Level, "random">;
   public: boolean;
   turnSeconds: number;
-  seed: number;
+  /** An integer for rules versions 1-3, 32 hex digits from version 4 (src/game/seed.ts). */
+  seed: Seed;
   salt: string;
   commitment: string;
   status: GameStatus;
@@ -296,7 +297,8 @@ export interface LeagueDeal {
   b: string;
   /** 0-based deal number of this pair. */
   deal: number;
-  seed: number;
+  /** Drawn when the league starts: 32 hex digits; an integer in leagues started before rules version 4. */
+  seed: Seed;
   games: [LeagueGame, LeagueGame];
   /** Set when the deal was released to be played (its games are then created, idempotently). */
   released?: boolean;

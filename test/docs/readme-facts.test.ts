@@ -307,7 +307,7 @@ describe("README: every fact it states matches the code", () => {
         moves.every((l) => l.endsWith(" 200")),
         `every move was accepted:\n${moves.join("\n")}`,
       );
-      assert.match(stdout, /"seed":\d+/, "the replay reveals the seed");
+      assert.match(stdout, /"seed":"[0-9a-f]{32}"/, "the replay reveals the seed, 128 bits as hex");
       assert.match(stdout, /"mark":/, "the review marks the moves");
       // Its files went to the temporary folder, none to the working directory.
       assert.ok(!existsSync("game.json") && !existsSync("sync.json"));

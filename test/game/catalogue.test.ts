@@ -28,7 +28,8 @@ describe("Unit: catalogue", () => {
 
   it("gives every element about the same share of cards kept in random self-play", () => {
     const kept: Record<string, [number, number]> = {};
-    for (let g = 0; g < 300; g++) {
+    // 1200 games: the rates' spread is then measured within about 0.02 (300 games left it within about 0.04).
+    for (let g = 0; g < 1200; g++) {
       let s = newGame({ ruleset: "classic" }, g, "balance");
       let k = g;
       while (s.status === "active") {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { apply, boardCells, newGame, commitmentOf, legalMoves, CHAMPIONS, type Action, type GameState } from "../../src/game";
+import { apply, boardCells, newGame, commitmentOf, legalMoves, numberedSeed, CHAMPIONS, type Action, type GameState } from "../../src/game";
 import { play, playOut, position } from "./helpers";
 
 const fresh = () => newGame({ ruleset: "classic", champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
@@ -25,8 +25,9 @@ describe("Unit: setup", () => {
 
   it("deals the first mover one card more from version 2, the next card of the same shuffled pile", () => {
     const v1 = newGame({ ruleset: "classic", rulesVersion: 1, champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
-    const s = fresh();
-    assert.ok(s.rulesVersion >= 2, "the current version deals as version 2 does");
+    // Version 3 deals from the same generator as version 1; version 4 deals the same hand sizes from another.
+    const s = newGame({ ruleset: "classic", rulesVersion: 3, champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
+    assert.deepEqual([fresh().hands[fresh().firstPlayer].length, fresh().hands[fresh().firstPlayer === "A" ? "B" : "A"].length], [6, 5]);
     const first = s.firstPlayer, second = first === "A" ? "B" : "A";
     assert.equal(s.hands[first].length, 6);
     assert.equal(s.hands[second].length, 5);
@@ -38,7 +39,8 @@ describe("Unit: setup", () => {
 
   it("deals the first mover two cards more in mutators from version 2", () => {
     const v1 = newGame({ ruleset: "mutators", rulesVersion: 1 }, 77, "m");
-    const s = newGame({ ruleset: "mutators" }, 77, "m");
+    const s = newGame({ ruleset: "mutators", rulesVersion: 3 }, 77, "m");
+    assert.equal(newGame({ ruleset: "mutators" }, 77, "m").pile.length, 30);
     const first = s.firstPlayer, second = first === "A" ? "B" : "A";
     assert.equal(s.hands[first].length, 7);
     assert.equal(s.hands[second].length, 5);
@@ -48,7 +50,9 @@ describe("Unit: setup", () => {
 
   it("derives everything from the seed: same seed same game, and a published commitment", () => {
     assert.deepEqual(fresh(), fresh());
-    assert.equal(fresh().commitment, commitmentOf(4242, "s4lt"));
+    // Under version 4 the number 4242 stands for the 128-bit seed derived from it, which the game records.
+    assert.equal(fresh().seed, numberedSeed(4242));
+    assert.equal(fresh().commitment, commitmentOf(numberedSeed(4242), "s4lt"));
     assert.match(commitmentOf(1, "x"), /^[0-9a-f]{64}$/);
     assert.notDeepEqual(newGame({ ruleset: "classic" }, 1, "x").pile, newGame({ ruleset: "classic" }, 2, "x").pile);
   });

@@ -103,7 +103,8 @@ function tamperings(rep: Replay): Array<[string, Replay]> {
   const variant = (path: string, f: (r: Replay) => void) => { const c = structuredClone(rep); f(c); out.push([path, c]); };
   const other = (s: "A" | "B") => (s === "A" ? "B" : "A");
   variant("ruleset", (r) => { r.ruleset = r.ruleset === "classic" ? "mutators" : "classic"; });
-  variant("seed", (r) => { r.seed = (r.seed + 1) % 2 ** 31; });
+  // Another seed of the same form: an integer before rules version 4, its last hex digit changed from it.
+  variant("seed", (r) => { r.seed = typeof r.seed === "number" ? (r.seed + 1) % 2 ** 31 : r.seed.replace(/.$/, (c) => (c === "0" ? "1" : "0")); });
   variant("salt", (r) => { r.salt += "0"; });
   variant("commitment", (r) => { r.commitment = r.commitment.replace(/^./, (c) => (c === "0" ? "1" : "0")); });
   variant("firstPlayer", (r) => { r.firstPlayer = other(r.firstPlayer); });

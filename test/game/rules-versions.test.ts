@@ -13,6 +13,10 @@ const load = (dir: string) => readdirSync(join(__dirname, "fixtures", dir)).filt
 const fixtures = load("rules-v1");
 /** Replays saved under rules version 2 while it was current (self-play and a resignation), before version 3. */
 const fixturesV2 = load("rules-v2");
+/** Replays saved under rules version 3 (integer seeds, xoroshiro128+ deals), checked against the code of version 3. */
+const fixturesV3 = load("rules-v3");
+/** Replays of version 4 (128-bit hex seeds, HMAC-SHA-256 deals): they pin the deal's derivation. */
+const fixturesV4 = load("rules-v4");
 
 /** The stored form of a fixture's game: a record (with the replay's rules version, if it names one) and its action log. */
 function stored(replay: Replay): { record: GameRecord; actions: StoredAction[] } {
@@ -120,6 +124,38 @@ describe("Unit: rules versions", () => {
     assert.equal(replay.rulesVersion, 2);
     assert.deepEqual(verifyReplay(replay), { ok: true });
     assert.equal(verifyReplay({ ...replay, rulesVersion: 1 }).ok, false);
+  });
+
+  for (const [version, set] of [[3, fixturesV3], [4, fixturesV4]] as const) {
+    it(`has version ${version} fixtures of both rulesets, played to a full board and ended by resignation, with seeds of the version's form`, () => {
+      assert.deepEqual(new Set(set.map((f) => f.replay.ruleset)), new Set(["classic", "mutators"]));
+      assert.ok(set.some((f) => f.replay.decidedBy === "resignation"));
+      for (const f of set) {
+        assert.equal(f.replay.rulesVersion, version, f.file);
+        assert.equal(typeof f.replay.seed, version === 4 ? "string" : "number", f.file);
+      }
+    });
+
+    for (const { file, replay } of set) {
+      it(`verifies the version ${version} replay ${file} and rebuilds it from its stored record`, () => {
+        assert.deepEqual(verifyReplay(replay), { ok: true });
+        assert.deepEqual(rebuiltReplay(replay, version), replay);
+        assert.deepEqual(reviewGame(replay).moves.map((m) => m.played), replay.moves.map((m) => m.notation));
+      });
+    }
+  }
+
+  it("tells versions 3 and 4 apart: neither's replay verifies under the other's version, whose seeds have another form", () => {
+    for (const { replay } of fixturesV3) {
+      const res = verifyReplay({ ...replay, rulesVersion: 4 });
+      assert.equal(res.ok, false, replay.id);
+      if (!res.ok) assert.equal(res.field, "seed");
+    }
+    for (const { replay } of fixturesV4) {
+      const res = verifyReplay({ ...replay, rulesVersion: 3 });
+      assert.equal(res.ok, false, replay.id);
+      if (!res.ok) assert.equal(res.field, "seed");
+    }
   });
 
   describe("version 3: the last placement of a mutators game does not apply plus", () => {

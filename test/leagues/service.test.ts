@@ -11,13 +11,13 @@ import { SqliteStore } from "../../src/store/sqlite";
 import type { AuthedBot } from "../../src/bots/service";
 import type { GameRecord } from "../../src/store/port";
 
-interface Created { id: string; leagueId: string; seed: number; first: string; second: string; tokenHash: string }
+interface Created { id: string; leagueId: string; seed: number | string; first: string; second: string; tokenHash: string }
 
 class FakeGames {
   created = new Map<string, Created>();
   failNext = 0;
   constructor(private readonly store: SqliteStore) {}
-  async createForLeague(id: string, l: { leagueId: string; seed: number }, first: { playerId: string; tokenHash: string }, second: { playerId: string }) {
+  async createForLeague(id: string, l: { leagueId: string; seed: number | string }, first: { playerId: string; tokenHash: string }, second: { playerId: string }) {
     // What the real service relies on: the league stored this game in its schedule, released, before creating it.
     const stored = await this.store.getLeague(l.leagueId);
     const deal = stored!.schedule.find((d) => d.games.some((g) => g.gameId === id));
@@ -76,7 +76,7 @@ describe("League service", function () {
     const id = await startLeague(4, 2);
     // Four entrants, one deal each at a time: two deals, four games.
     assert.equal(games.created.size, 4);
-    const byDeal = new Map<number, Created[]>();
+    const byDeal = new Map<Created["seed"], Created[]>();
     for (const c of games.created.values()) byDeal.set(c.seed, [...(byDeal.get(c.seed) ?? []), c]);
     assert.equal(byDeal.size, 2);
     for (const [one, two] of byDeal.values()) assert.deepEqual([one.first, one.second], [two.second, two.first]);

@@ -72,7 +72,7 @@ describe("Integration: MCP", function () {
 
   it("serves the rules as resources and a prompt that teaches the tool loop", async () => {
     const { resources } = await mcp.client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri).sort(), ["tile-arena://rules", "tile-arena://rules/1", "tile-arena://rules/2", "tile-arena://rules/3"]);
+    assert.deepEqual(resources.map((r) => r.uri).sort(), ["tile-arena://rules", "tile-arena://rules/1", "tile-arena://rules/2", "tile-arena://rules/3", "tile-arena://rules/4"]);
     const read = await mcp.client.readResource({ uri: "tile-arena://rules/3" });
     const rules = JSON.parse(String((read.contents[0] as { text: string }).text));
     assert.deepEqual(rules.board.edges.n, { fileStep: 0, rankStep: 1 });
@@ -85,7 +85,7 @@ describe("Integration: MCP", function () {
     const text = (prompt.messages[0].content as { text: string }).text;
     assert.match(text, /legalMoves/);
     assert.match(text, /quick_match/);
-    assert.match(text, /"version":3/);
+    assert.match(text, /"version":4/);
   });
 
   it("runs a one-round swiss through the tournament tools, its game played by sync and move", async () => {

@@ -298,8 +298,11 @@ describe("Integration: real answers conform to the OpenAPI document", function (
   it("the rules as data: every version, one version, an unknown version", async () => {
     const all = await call("GET", "/rules", "/rules");
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.versions.map((v: { version: number }) => v.version), [1, 2, 3]);
-    assert.equal((await call("GET", "/rules/{version}", "/rules/3")).body.current, true);
+    assert.deepEqual(all.body.versions.map((v: { version: number }) => v.version), [1, 2, 3, 4]);
+    // Version 4 differs from 3 only in how the deal is drawn, and says so.
+    const [v3, v4] = [(await call("GET", "/rules/{version}", "/rules/3")).body, (await call("GET", "/rules/{version}", "/rules/4")).body];
+    assert.deepEqual([v3.current, v4.current], [false, true]);
+    assert.deepEqual([v3.deal.generator, v4.deal.generator], ["xoroshiro128plus", "hmac-sha256"]);
     assert.equal((await call("GET", "/rules/{version}", "/rules/9")).status, 404);
     assert.equal((await call("GET", "/rules/{version}", "/rules/two")).status, 404);
   });

@@ -14,6 +14,17 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       assert.deepEqual(await store().getGame("G1"), g);
     });
 
+    it("keeps each seed's JSON type: an integer (rules versions 1-3) and 32 hex digits (version 4), also after a patch", async function () {
+      const old = game("G1", { rulesVersion: 3, seed: 2 ** 31 - 1 });
+      const hex = game("G2", { rulesVersion: 4, seed: "0123456789abcdef0123456789abcdef" });
+      await store().createGames([old, hex]);
+      await store().updateGame("G2", { status: "active", moveCount: 1 });
+      assert.deepEqual(await store().getGame("G1"), old);
+      const read = (await store().getGame("G2"))!;
+      assert.equal(read.seed, "0123456789abcdef0123456789abcdef");
+      assert.equal((await store().listUnfinishedGames()).find((g) => g.id === "G2")?.seed, "0123456789abcdef0123456789abcdef");
+    });
+
     it("returns copies so that mutating a result or the input changes nothing stored", async function () {
       const g = game("G1");
       await store().createGame(g);

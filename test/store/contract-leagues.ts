@@ -25,6 +25,13 @@ export function leaguesContract(store: PortRef<LeaguesPort>): void {
       assert.equal(await store().getLeague("nope"), null);
     });
 
+    it("keeps a deal's seed as it was drawn: an integer before rules version 4, 32 hex digits from it", async function () {
+      const l = league("L1", 0);
+      l.schedule.push({ ...l.schedule[0], deal: 1, seed: "fedcba9876543210fedcba9876543210" });
+      await store().createLeague(l);
+      assert.deepEqual((await store().getLeague("L1"))!.schedule.map((d) => d.seed), [2 ** 31 - 2, "fedcba9876543210fedcba9876543210"]);
+    });
+
     it("refuses a second league with the same id", async function () {
       await store().createLeague(league("L1", 0));
       await assert.rejects(store().createLeague(league("L1", 1)));

@@ -169,6 +169,9 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await page.goto(`${suite.server.url}/review/${gameId}`);
     await page.waitForSelector("#verify[data-verified='true']");
     assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
+    // A rules version 4 game: its seed is 128 bits written as 32 hex digits, and sha256(seed:salt) is over them.
+    assert.equal(replay.rulesVersion, 4);
+    assert.match(String(replay.seed), /^[0-9a-f]{32}$/);
     assert.equal(await page.textContent("#seed"), String(replay.seed));
     assert.equal(await page.textContent("#commitment"), replay.commitment);
     // The review's marks sit on the move list.

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../../errors";
 import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatResultSchema, SeatSchema, TieRuleSchema, WinnerSchema } from "../../events/catalog";
 import { RULES_VERSIONS } from "../../game/versions";
+import { HEX_SEED, MAX_SEED } from "../../game/seed";
 
 const url = z.string().describe("absolute URL on this service");
 const time = z.string().describe("ISO 8601 time");
@@ -41,7 +42,15 @@ const Decision = z
   .object({ by: DecidedBySchema, tiedBoard: z.boolean(), tieRule: TieRuleSchema, summary: z.string().describe("one sentence: how the game was decided") })
   .describe("how a finished game was decided; a tied full board names its tie rule (the first mover wins from rules version 2)")
   .meta({ id: "Decision" });
-const Reveal = z.object({ seed: int, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
+/**
+ * A game's seed as revealed (docs/DECISIONS.md, "Seeds as hex strings"): an integer under rules versions 1-3, 32
+ * lowercase hex digits (128 bits) from version 4, since a JSON number cannot carry 128 bits.
+ */
+const Seed = z
+  .union([int.min(0).max(MAX_SEED), z.string().regex(HEX_SEED)])
+  .describe("the seed the game was dealt from: an integer 0..2^31-1 under rules versions 1-3, 32 lowercase hex digits (128 bits) from version 4")
+  .meta({ id: "Seed" });
+const Reveal = z.object({ seed: Seed, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
 const Ending = {
   winner: WinnerSchema.optional(),
   decidedBy: DecidedBySchema.optional(),
@@ -306,7 +315,7 @@ export const Replay = z
     ruleset: z.string(),
     rulesVersion: RulesVersionSchema.optional().describe("absent on replays stored before rules were versioned (version 1)"),
     players: z.object({ A: z.string(), B: z.string() }).describe("seat names"),
-    seed: int,
+    seed: Seed,
     salt: z.string(),
     commitment: z.string(),
     firstPlayer: SeatSchema,
@@ -409,6 +418,9 @@ export const RulesVersion = z
     chessTiles: z.object({ perGame: int, pieces: z.array(z.object({ piece: z.string(), reaches: z.string() })) }),
     mutators: z.object({ ruleset: z.string(), perGame: int, kinds: z.array(described.extend({ mutator: z.string() })), lastPlacementWithout: z.array(z.string()) }),
     elements: z.array(Element),
+    deal: z
+      .object({ generator: z.enum(["xoroshiro128plus", "hmac-sha256"]), seed: z.string(), order: z.string() })
+      .describe("how the deal is drawn from the seed: the generator (hmac-sha256 from version 4) and the seed's form"),
     champions: z.array(z.object({ champion: z.string(), card: z.string(), name: z.string(), element: Element, ranks: RanksSchema, ability: z.string() })),
     cards: z.array(Card.omit({ champion: true })),
     end: z.object({ boardFull: z.string(), tiedBoard: z.enum(["first_mover", "draw"]), other: z.array(z.string()) }),
