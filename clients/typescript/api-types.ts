@@ -484,7 +484,7 @@ export interface paths {
         put?: never;
         /**
          * Unsubscribe a webhook
-         * @description Removes a subscription by id; removing one twice is not an error.
+         * @description Removes the subscription named by event name, arguments and callback URL (an id or secret may be sent; neither is needed); 200 whether or not it existed.
          */
         post: operations["unsubscribe"];
         delete?: never;
@@ -4251,7 +4251,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description the subscription's id, as subscribe answered it (or send delivery.secret) */
+                    /** @description the subscription's id, as subscribe answered it (optional: the triple names the subscription) */
                     id?: string;
                     /** @enum {string} */
                     name: "game.turn" | "game.started" | "game.move" | "game.finished" | "challenge.played" | "tournament.started" | "tournament.paired" | "tournament.finished" | "league.finished";
@@ -4261,7 +4261,7 @@ export interface operations {
                     };
                     delivery: {
                         url: string;
-                        /** @description the subscription's current secret (or send id) */
+                        /** @description the subscription's secret (optional: the triple names the subscription) */
                         secret?: string;
                     } & {
                         [key: string]: unknown;
@@ -4294,15 +4294,6 @@ export interface operations {
             };
             /** @description problem: `unauthorized` */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description problem: `forbidden` */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
