@@ -44,8 +44,8 @@ function tableFigure() {
     () => `g_${k++}`,
   );
   const outcomes = ["first", "second", "second", "first", "draw"] as const;
-  const decided = schedule.map((d) => ({ games: d.games.map((g) => ({ ...g, outcome: outcomes[randInt(rng, 0, outcomes.length - 1)] })) }));
-  const deals = countedDeals(decided as never);
+  const decided = new Map(schedule.flatMap((d) => d.games.map((g) => [g.gameId, outcomes[randInt(rng, 0, outcomes.length - 1)]] as const)));
+  const deals = countedDeals(schedule, decided);
   leagueTable(ids, deals, "l_warmup");
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
