@@ -7,7 +7,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import mongoose from "mongoose";
+import { MongoStore } from "../../src/store/mongo";
+import type { LeaguesPort } from "../../src/store/port";
 import { SqliteStore } from "../../src/store/sqlite";
+import { congoAvailable, useMongo } from "../support/congodb";
 import { releasedSet } from "../../src/store/league-shape";
 
 const whole = {
@@ -66,29 +70,58 @@ describe("Leagues stored whole", function () {
     const store = new SqliteStore({ path });
     await store.init();
     try {
-      const head = (await store.getLeague(whole.id))!;
-      assert.equal("schedule" in head, false);
-      assert.deepEqual(head.progress, { deals: 2, dealsPlayed: 1, games: 4, gamesPlayed: 3 });
-      assert.deepEqual(head.open, [1]);
-      assert.deepEqual([...releasedSet(head.released)], [0, 1]);
-      assert.equal(head.version, 7);
-      const schedule = (await store.getLeagueSchedule(whole.id))!;
-      assert.deepEqual(
-        schedule.map((d) => [d.seed, d.games.map((g) => Object.keys(g).sort().join())]),
-        [
-          [11, ["first,gameId,second", "first,gameId,second"]],
-          [12, ["first,gameId,second", "first,gameId,second"]],
-        ],
-      );
-      const results = (await store.leagueResults(whole.id)).map((r) => [r.gameId, r.deal, r.outcome]).sort();
-      assert.deepEqual(results, [
-        ["g0a", 0, "first"],
-        ["g0b", 0, "draw"],
-        ["g1a", 1, "second"],
-      ]);
-      assert.equal(JSON.stringify(await store.listLeagues(10)).includes("g0a"), false);
+      await splitAsBefore(store);
     } finally {
       await store.close();
     }
   });
 });
+
+/** What a store opened on a league stored whole answers. */
+async function splitAsBefore(store: LeaguesPort): Promise<void> {
+  const head = (await store.getLeague(whole.id))!;
+  assert.equal("schedule" in head, false);
+  assert.deepEqual(head.progress, { deals: 2, dealsPlayed: 1, games: 4, gamesPlayed: 3 });
+  assert.deepEqual(head.open, [1]);
+  assert.deepEqual([...releasedSet(head.released)], [0, 1]);
+  assert.equal(head.version, 7);
+  const schedule = (await store.getLeagueSchedule(whole.id))!;
+  assert.deepEqual(
+    schedule.map((d) => [d.seed, d.games.map((g) => Object.keys(g).sort().join())]),
+    [
+      [11, ["first,gameId,second", "first,gameId,second"]],
+      [12, ["first,gameId,second", "first,gameId,second"]],
+    ],
+  );
+  const results = (await store.leagueResults(whole.id)).map((r) => [r.gameId, r.deal, r.outcome]).sort();
+  assert.deepEqual(results, [
+    ["g0a", 0, "first"],
+    ["g0b", 0, "draw"],
+    ["g1a", 1, "second"],
+  ]);
+  assert.equal(JSON.stringify(await store.listLeagues(10)).includes("g0a"), false);
+}
+
+if (process.env.MONGODB_URL || congoAvailable()) {
+  describe("Leagues stored whole, on MongoDB", function () {
+    const mongo = useMongo();
+    it("are split into head, schedule and results when the MongoDB store opens", async () => {
+      const u = new URL(mongo.url()!);
+      u.pathname = `/league_whole_${process.pid}`;
+      const conn = await mongoose.createConnection(u.toString()).asPromise();
+      await conn.collection("leagues").insertOne({ ...whole });
+      await conn.close();
+      const store = new MongoStore({ url: u.toString() });
+      await store.init();
+      try {
+        await splitAsBefore(store);
+        // Opening again finds nothing left to split.
+        await store.init();
+        await splitAsBefore(store);
+      } finally {
+        await store.dropDatabase();
+        await store.close();
+      }
+    });
+  });
+}
