@@ -24,8 +24,9 @@ import type { LeagueTableTask } from "../ai/worker";
 
 /**
  * Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. Only
- * another process's write can win against this one (this process's writes to a league are serialised), and a
- * count that gives up leaves its results stored, for the next count or the start-up's reconcile.
+ * another process's write can win against this one (this process's writes to a league are serialised); every
+ * count begun after a result was stored counts it, and a count that gives up leaves its results stored, for the
+ * next count or the reconcile (at start-up, and after a take-over of a dead process's games).
  */
 const MAX_ATTEMPTS = 20;
 /** Standings tables kept in memory, each for one stored version of its league. */
