@@ -150,7 +150,7 @@ export class LeagueService {
     const l = await this.get(id);
     if (l.status !== "running") return;
     const schedule = await this.scheduleOf(l);
-    const outcomes = outcomesOf(await this.store.leagueResults(id, l.open));
+    const outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
     await this.createGames(l, schedule, outcomes);
     for (const i of l.open) {
       for (const g of schedule.deals[i].games) {
@@ -185,7 +185,7 @@ export class LeagueService {
     const l = await this.get(id);
     if (l.status === "open") return { id: l.id, deals: [] };
     const schedule = await this.scheduleOf(l);
-    const outcomes = outcomesOf(await this.store.leagueResults(id));
+    const outcomes = outcomesOf(await this.store.listLeagueResults(id));
     const released = releasedSet(l.released);
     return {
       id: l.id,
@@ -221,7 +221,7 @@ export class LeagueService {
       const l = await this.get(id);
       if (l.status !== "running") return;
       const schedule = await this.scheduleOf(l);
-      const outcomes = outcomesOf(await this.store.leagueResults(id, l.open));
+      const outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
       const done = l.open.filter((d) => dealDone(schedule.deals[d], outcomes));
       const gamesPlayed = (l.progress.dealsPlayed + done.length) * 2 + l.open.filter((d) => !done.includes(d)).reduce((n, d) => n + schedule.deals[d].games.filter((g) => outcomes.has(g.gameId)).length, 0);
       if (done.length === 0 && gamesPlayed === l.progress.gamesPlayed) return;
@@ -311,7 +311,7 @@ export class LeagueService {
       let dealsCounted = 0;
       if (l.status !== "open") {
         const schedule = await this.scheduleOf(l);
-        const outcomes: Outcomes = outcomesOf(await this.store.leagueResults(l.id));
+        const outcomes: Outcomes = outcomesOf(await this.store.listLeagueResults(l.id));
         deals = tableDeals(schedule.deals, outcomes);
         dealsCounted = countedDeals(schedule.deals, outcomes).length;
       }

@@ -658,7 +658,7 @@ export interface LeaguesPort {
   /** Stores a game's result unless one is stored for that game; true when this call stored it. */
   addLeagueResult(r: LeagueResult): Promise<boolean>;
   /** The league's results (only those of the deals listed, when given), in no particular order. */
-  leagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]>;
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]>;
 }
 
 export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort, LeaguesPort {}

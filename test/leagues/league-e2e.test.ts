@@ -266,7 +266,7 @@ describe("Duplicate league over REST", function () {
     assert.match(cli.stdout, new RegExp(`${6 * DEALS * 2} games checked, 0 mismatches`));
 
     // A result counted the other way round in the stored league: the replays no longer agree with it.
-    const [game] = await server.store.leagueResults(id);
+    const [game] = await server.store.listLeagueResults(id);
     const db = new Database(join(dir, "arena.db"));
     db.prepare("UPDATE league_results SET outcome = ? WHERE game_id = ?").run(game.outcome === "first" ? "second" : "first", game.gameId);
     db.close();

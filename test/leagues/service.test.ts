@@ -95,7 +95,7 @@ describe("League service", function () {
     ]);
     const stored = (await store.getLeague(id))!;
     assert.deepEqual((await service.games(id)).deals[0].games.map((g) => g.outcome), ["first", "first"]);
-    assert.deepEqual((await store.leagueResults(id)).length, 2);
+    assert.deepEqual((await store.listLeagueResults(id)).length, 2);
     assert.equal(stored.status, "finished");
     assert.deepEqual(stored.progress, { deals: 1, dealsPlayed: 1, games: 2, gamesPlayed: 2 });
     // Two joins and the start, then at most one version per counted result; repeats changed nothing.
@@ -218,7 +218,7 @@ describe("League service", function () {
     const head = (await store.getLeague(id))!;
     assert.equal(head.progress.gamesPlayed, 64);
     assert.equal(head.progress.dealsPlayed, 32);
-    assert.equal((await store.leagueResults(id)).length, 64);
+    assert.equal((await store.listLeagueResults(id)).length, 64);
     // The next wave was released and created in the same counts.
     assert.equal(head.open.length, 32);
     assert.equal(games.created.size, 128);
@@ -249,7 +249,7 @@ describe("League service", function () {
       getGame: store.getGame.bind(store),
       getLeague: (id: string) => (reads.push("getLeague"), port.getLeague(id)),
       getLeagueSchedule: (id: string) => (reads.push("getLeagueSchedule"), port.getLeagueSchedule(id)),
-      leagueResults: (id: string, deals?: readonly number[]) => (reads.push("leagueResults"), port.leagueResults(id, deals)),
+      listLeagueResults: (id: string, deals?: readonly number[]) => (reads.push("listLeagueResults"), port.listLeagueResults(id, deals)),
     };
     service = new LeagueService(counting, games, "http://arena.test");
     // Two leagues of 16 entrants and 50 deals a pair: 12,000 games each.
@@ -293,6 +293,6 @@ function bind(store: SqliteStore): LeaguesPort {
     putLeagueSchedule: store.putLeagueSchedule.bind(store),
     getLeagueSchedule: store.getLeagueSchedule.bind(store),
     addLeagueResult: store.addLeagueResult.bind(store),
-    leagueResults: store.leagueResults.bind(store),
+    listLeagueResults: store.listLeagueResults.bind(store),
   };
 }

@@ -93,7 +93,7 @@ async function splitAsBefore(store: LeaguesPort): Promise<void> {
       [12, ["first,gameId,second", "first,gameId,second"]],
     ],
   );
-  const results = (await store.leagueResults(whole.id)).map((r) => [r.gameId, r.deal, r.outcome]).sort();
+  const results = (await store.listLeagueResults(whole.id)).map((r) => [r.gameId, r.deal, r.outcome]).sort();
   assert.deepEqual(results, [
     ["g0a", 0, "first"],
     ["g0b", 0, "draw"],

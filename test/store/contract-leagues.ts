@@ -81,19 +81,19 @@ export function leaguesContract(store: PortRef<LeaguesPort>): void {
     it("stores a game's result once, however many report it at once, and never changes it", async function () {
       const reports = await Promise.all([result("G1", 0, "first"), result("G1", 0, "second"), result("G1", 0, "first")].map((r) => store().addLeagueResult(r)));
       assert.equal(reports.filter(Boolean).length, 1);
-      const [stored] = await store().leagueResults("L1");
-      assert.equal((await store().leagueResults("L1")).length, 1);
+      const [stored] = await store().listLeagueResults("L1");
+      assert.equal((await store().listLeagueResults("L1")).length, 1);
       assert.equal(await store().addLeagueResult({ ...stored, outcome: "void" }), false);
-      assert.deepEqual(await store().leagueResults("L1"), [stored]);
+      assert.deepEqual(await store().listLeagueResults("L1"), [stored]);
     });
 
     it("answers a league's results, or those of the deals asked for, and no other league's", async function () {
       const mine = [result("G0a", 0), result("G0b", 0, "draw"), result("G1a", 1, "void"), result("G2a", 2, "second")];
       for (const r of [...mine, { ...result("H0a", 0), leagueId: "L2" }]) assert.equal(await store().addLeagueResult(r), true);
-      assert.deepEqual(byGame(await store().leagueResults("L1")), byGame(mine));
-      assert.deepEqual(byGame(await store().leagueResults("L1", [0, 2])), byGame([mine[0], mine[1], mine[3]]));
-      assert.deepEqual(await store().leagueResults("L1", []), []);
-      assert.deepEqual(await store().leagueResults("L3"), []);
+      assert.deepEqual(byGame(await store().listLeagueResults("L1")), byGame(mine));
+      assert.deepEqual(byGame(await store().listLeagueResults("L1", [0, 2])), byGame([mine[0], mine[1], mine[3]]));
+      assert.deepEqual(await store().listLeagueResults("L1", []), []);
+      assert.deepEqual(await store().listLeagueResults("L3"), []);
     });
   });
 }

@@ -202,7 +202,7 @@ export class MongoStore implements Store {
   putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.leagues.putSchedule(leagueId, schedule); }
   getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.leagues.getSchedule(leagueId); }
   addLeagueResult(r: LeagueResult): Promise<boolean> { return this.leagues.addResult(r); }
-  leagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.leagues.resultsOf(leagueId, deals); }
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.leagues.resultsOf(leagueId, deals); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     await this.insert(this.m.players, p);

@@ -384,7 +384,7 @@ export class SqliteStore implements Store {
   putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.league.putSchedule(leagueId, schedule); }
   getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.league.getSchedule(leagueId); }
   addLeagueResult(r: LeagueResult): Promise<boolean> { return this.league.addResult(r); }
-  leagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.league.resultsOf(leagueId, deals); }
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.league.resultsOf(leagueId, deals); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     return this.durable(() => {
