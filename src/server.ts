@@ -308,7 +308,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         releaseDeliveries: async (id) => {
           if ((await store.expireDeliveriesOf(id, new Date().toISOString())) > 0) await events.dispatcher.recover();
         },
-        reconcile: () => tournaments.reconcileRunning(),
+        // Tournaments and leagues alike: a result the dead process stored but did not count is counted now.
+        reconcile: async () => {
+          const failed = (await Promise.allSettled([tournaments.reconcileRunning(), leagues.reconcileRunning()])).find((r) => r.status === "rejected");
+          if (failed) throw failed.reason;
+        },
         log,
       }) : null;
   await registry.start();

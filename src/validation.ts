@@ -26,3 +26,18 @@ export function queryInt(min: number, max: number | undefined, fallback: number)
     .meta({ type: "integer", minimum: min, maximum: top, default: fallback, description: range })
     .default(fallback);
 }
+
+/**
+ * Characters no name may hold: control characters (line breaks and tabs among them, C0, DEL and C1), the
+ * Unicode line and paragraph separators, and the bidirectional controls that make text display other than it
+ * reads. Names are shown on boards and leaderboards, in events and in line-based exports (TRF), where a line
+ * break in a name would start a record of its own.
+ */
+export const NAME_REFUSED = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * A name as every name is taken (players, bots, tournaments, leagues, clubs): trimmed, 1 to `max` characters,
+ * none of them refused (NAME_REFUSED).
+ */
+export const nameSchema = (max: number) =>
+  z.string().trim().min(1).max(max).refine((s) => !NAME_REFUSED.test(s), { message: "must not contain control characters (line breaks, tabs) or bidirectional controls" });

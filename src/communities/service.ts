@@ -7,9 +7,12 @@ import { AppError } from "../errors";
 import { HOUSE_RATING, rankOf } from "../players/rating";
 import type { PlayerService } from "../players/service";
 import type { CommunitiesPort, CommunityRecord, PlayerRecord, PlayersPort } from "../store/port";
+import { nameSchema, parse } from "../validation";
 
 export type CommunityKind = CommunityRecord["kind"];
 export interface Page { limit: number; offset: number }
+
+const CommunityName = nameSchema(80);
 
 /** How many leaders a listing shows per community. */
 const LEADERS_IN_LIST = 3;
@@ -94,8 +97,9 @@ export const plural = (kind: CommunityKind): "clubs" | "communities" => (kind ==
 export class CommunityAdmin {
   constructor(private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">, private readonly now: () => Date = () => new Date()) {}
 
+  /** Refuses a name as every name is refused (bad_request): empty, over 80 characters, or holding control characters. */
   async create(kind: CommunityKind, name: string): Promise<CommunityRecord> {
-    const c: CommunityRecord = { id: newCommunityId(kind), kind, name, members: [], createdAt: this.now().toISOString() };
+    const c: CommunityRecord = { id: newCommunityId(kind), kind, name: parse(CommunityName, name, "name"), members: [], createdAt: this.now().toISOString() };
     await this.store.createCommunity(c);
     return c;
   }

@@ -3,12 +3,12 @@
  * feed the OpenAPI document.
  */
 import { z } from "zod";
-import { queryInt } from "../validation";
+import { nameSchema, queryInt } from "../validation";
 
 export const RulesetSchema = z.enum(["classic", "mutators"]);
 export const LevelSchema = z.enum(["easy", "normal", "hard"]);
 export const ChampionSchema = z.enum(["knight", "bastion", "usurper", "herald", "tidecaller", "reaver"]);
-export const NameSchema = z.string().trim().min(1).max(40);
+export const NameSchema = nameSchema(40);
 export const PlayerRefSchema = z.object({ id: z.string().min(1).max(40), secret: z.string().min(8).max(200) }).strict();
 
 /** Asks for the new seat's WebSocket seat reservation in the answer (a WebSocket client's shortcut). */

@@ -1,9 +1,10 @@
 /**
  * A league's schedule, pure: every pair of entrants plays `deals` deals, each deal two games on one seed with
  * each entrant moving first in one. Deals are released in waves: a deal is released when neither of its
- * entrants has `parallel` deals unfinished, so a bot plays at most 2 * parallel games at once.
+ * entrants has `parallel` deals unfinished, so a bot plays at most 2 * parallel games at once. The schedule never
+ * changes once stored; what was released and what was played are kept beside it (the league's head, its results).
  */
-import type { LeagueDeal, LeagueGame, LeagueRecord } from "../store/port";
+import type { LeagueDeal, LeagueGame, LeagueOutcome, LeagueResult } from "../store/port";
 import { isCounted, type TableDeal } from "./table";
 
 /**
@@ -41,38 +42,44 @@ export function buildSchedule(entrants: readonly string[], deals: number, seed: 
   return out;
 }
 
-/** Whether both games of a deal have been counted. */
-export const dealDone = (d: LeagueDeal): boolean => d.games.every((g) => g.outcome !== undefined);
-
-/** Releases the deals the wave rule allows, in schedule order; answers those it released (marked in place). */
-export function releaseWave(schedule: LeagueDeal[], parallel: number): LeagueDeal[] {
+/**
+ * Releases the deals the wave rule allows, in schedule order: `released` holds every deal released so far and
+ * `open` those of them not yet played. Answers the deals it released, which it adds to both.
+ */
+export function releaseWave(schedule: readonly Pick<LeagueDeal, "a" | "b">[], released: Set<number>, open: number[], parallel: number): number[] {
   const busy = new Map<string, number>();
   const bump = (id: string) => busy.set(id, (busy.get(id) ?? 0) + 1);
-  for (const d of schedule) {
-    if (d.released && !dealDone(d)) {
-      bump(d.a);
-      bump(d.b);
-    }
+  for (const i of open) {
+    bump(schedule[i].a);
+    bump(schedule[i].b);
   }
-  const released: LeagueDeal[] = [];
-  for (const d of schedule) {
-    if (d.released) continue;
+  const now: number[] = [];
+  for (let i = 0; i < schedule.length; i++) {
+    const d = schedule[i];
+    if (released.has(i)) continue;
     if ((busy.get(d.a) ?? 0) >= parallel || (busy.get(d.b) ?? 0) >= parallel) continue;
-    d.released = true;
+    released.add(i);
     bump(d.a);
     bump(d.b);
-    released.push(d);
+    now.push(i);
   }
-  return released;
+  open.push(...now);
+  open.sort((x, y) => x - y);
+  return now;
 }
 
+/** Each counted game's outcome by game id. */
+export type Outcomes = ReadonlyMap<string, LeagueOutcome>;
+
+export const outcomesOf = (results: readonly Pick<LeagueResult, "gameId" | "outcome">[]): Map<string, LeagueOutcome> => new Map(results.map((r) => [r.gameId, r.outcome]));
+
+/** Whether both games of a deal have been counted. */
+export const dealDone = (d: Pick<LeagueDeal, "games">, outcomes: Outcomes): boolean => d.games.every((g) => outcomes.has(g.gameId));
+
 /** The schedule as the table reads it: every deal, in order, with its games' outcomes (undecided ones null). */
-export function tableDeals(schedule: readonly LeagueDeal[]): TableDeal[] {
-  return schedule.map((d) => ({ games: d.games.map((g: LeagueGame) => ({ first: g.first, second: g.second, outcome: g.outcome ?? null })) }));
+export function tableDeals(schedule: readonly LeagueDeal[], outcomes: Outcomes): TableDeal[] {
+  return schedule.map((d) => ({ games: d.games.map((g: LeagueGame) => ({ first: g.first, second: g.second, outcome: outcomes.get(g.gameId) ?? null })) }));
 }
 
 /** The deals the table counts (table.ts `isCounted`): both games decided, neither void. */
-export const countedDeals = (schedule: readonly LeagueDeal[]): TableDeal[] => tableDeals(schedule).filter(isCounted);
-
-/** Whether every deal of a running league has been played. */
-export const allPlayed = (l: Pick<LeagueRecord, "schedule">): boolean => l.schedule.every(dealDone);
+export const countedDeals = (schedule: readonly LeagueDeal[], outcomes: Outcomes): TableDeal[] => tableDeals(schedule, outcomes).filter(isCounted);

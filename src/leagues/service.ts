@@ -1,9 +1,12 @@
 /**
- * The leagues application service: duplicate round-robin leagues of bots. A league is one stored document
- * changed only by compare-and-set on its version (as a tournament is), so whichever process counts a result,
- * it is counted once and a deal is released once. The whole schedule, with every game id and deal seed, is
- * stored when the league starts, before any game exists; creating a released deal's games is idempotent, so a
- * crash between the two loses nothing.
+ * The leagues application service: duplicate round-robin leagues of bots. A league is stored in three parts:
+ * its head (status, entrants, progress, which deals are released), small and changed only by compare-and-set
+ * on its version (as a tournament is); its schedule, every deal with its game ids and seed, stored once when
+ * the league starts and never rewritten; and one result per finished game, stored once whichever process
+ * reports it. A finish stores its result first and then counts it into the head; counting reads only the
+ * results of the deals under way, and is serialised per league in this process (a burst of finishes is counted
+ * in one write), so the compare-and-set is lost only to another process. A result stored but not yet counted
+ * (a lost race, a crash) is counted by the league's next count or at start-up (reconcile).
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
@@ -13,15 +16,23 @@ import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";
 import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
-import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave, tableDeals } from "./schedule";
+import { releasedBits, releasedSet } from "../store/league-shape";
+import { buildSchedule, countedDeals, dealDone, outcomesOf, releaseWave, tableDeals, type Outcomes } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
 import { leagueTable, outcomeOf, RESAMPLES, type TableRow } from "./table";
 import type { LeagueTableTask } from "../ai/worker";
 
-/** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
+/**
+ * Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. Only
+ * another process's write can win against this one (this process's writes to a league are serialised); every
+ * count begun after a result was stored counts it, and a count that gives up leaves its results stored, for the
+ * next count or the reconcile (at start-up, and after a take-over of a dead process's games).
+ */
 const MAX_ATTEMPTS = 20;
 /** Standings tables kept in memory, each for one stored version of its league. */
 const TABLE_CACHE = 64;
+/** Schedules kept in memory (a schedule never changes once stored; 16 entrants and 50 deals make 1.2 MB of JSON). */
+const SCHEDULE_CACHE = 8;
 /**
  * How long a running league's table is served after it was computed, whatever was counted since. A table
  * refits the ratings a thousand times (0.3 to 0.4 s of CPU for 16 entrants: `npm run bench:league`), on a
@@ -30,12 +41,20 @@ const TABLE_CACHE = 64;
  */
 const RUNNING_TABLE_MS = 10_000;
 
+/** A stored schedule with the deal of each game id. */
+interface Schedule { deals: LeagueDeal[]; dealOf: Map<string, number> }
+
 export const newLeagueId = (): string => `l_${randomBytes(9).toString("base64url")}`;
 
 export class LeagueService {
   private readonly tables = new Map<string, { version: number; at: number; dealsCounted: number; rows: TableRow[] }>();
   /** Tables being computed, one per league: readers arriving meanwhile wait for the same one. */
   private readonly computing = new Map<string, Promise<{ dealsCounted: number; rows: TableRow[] }>>();
+  private readonly schedules = new Map<string, Schedule>();
+  /** This process's writes to one league, one at a time. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** A count queued and not yet begun, per league: every result stored meanwhile is counted by it. */
+  private readonly counting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: LeaguesPort & Pick<GamesPort, "getGame">,
@@ -53,12 +72,14 @@ export class LeagueService {
     const directorToken = newPlayerToken();
     const l: LeagueRecord = {
       id: newLeagueId(), name: body.name, ruleset: body.ruleset, deals: body.deals, parallel: body.parallel, turnSeconds: body.turnSeconds,
-      status: "open", createdAt: at, updatedAt: at, version: 1, directorTokenHash: sha256Hex(directorToken), entrants: [], schedule: [],
+      status: "open", createdAt: at, updatedAt: at, version: 1, directorTokenHash: sha256Hex(directorToken), entrants: [],
+      progress: { deals: 0, dealsPlayed: 0, games: 0, gamesPlayed: 0 }, open: [], released: "",
     };
     await this.store.createLeague(l);
     return { league: this.view(l), directorToken };
   }
 
+  /** The newest leagues, from their heads alone: no schedule or result is read. */
   async list(limit: number) {
     return { leagues: (await this.store.listLeagues(limit)).map((l) => this.view(l)) };
   }
@@ -81,69 +102,64 @@ export class LeagueService {
     return { league: this.view(l), playerId: bot.id, playerToken: token };
   }
 
-  /** Closes entries, stores the whole schedule and releases the first wave (the director token only). */
+  /**
+   * Closes entries and releases the first wave (the director token only), then stores the schedule and creates
+   * the wave's games. Which deal meets which pair follows from the entrants and the deals alone (buildSchedule),
+   * so the head's released deals stand whichever schedule is stored: the first one stored is kept, and a crash
+   * before it is stored is repaired by storing another (scheduleOf) before any of its games exists.
+   */
   async start(id: string, token: string) {
+    let drawn: LeagueDeal[] = [];
     const l = await this.change(id, (l) => {
       if (!sameHash(l.directorTokenHash, sha256Hex(token))) throw new AppError("forbidden", "only the league's director token may start it");
       if (l.status !== "open") throw new AppError("conflict", "the league has already started");
       if (l.entrants.length < 2) throw new AppError("conflict", "a league needs at least 2 entrants to start");
+      drawn = buildSchedule(l.entrants.map((e) => e.playerId), l.deals, newSeed, newGameId);
+      const released = new Set<number>();
+      l.open = [];
+      releaseWave(drawn, released, l.open, l.parallel);
       l.status = "running";
-      l.schedule = buildSchedule(l.entrants.map((e) => e.playerId), l.deals, newSeed, newGameId);
-      releaseWave(l.schedule, l.parallel);
+      l.released = releasedBits(released, drawn.length);
+      l.progress = { deals: drawn.length, dealsPlayed: 0, games: drawn.length * 2, gamesPlayed: 0 };
     });
-    await this.createGames(l);
+    const schedule = this.remember(id, await this.store.putLeagueSchedule(id, drawn));
+    await this.createGames(l, schedule, new Map());
     return this.view(l);
   }
 
   /**
-   * Counts a finished league game once, releases the deals it frees, and finishes the league after its last game.
-   * First, when the deal's other game has finished too, unseals both (their seed is the same: revealing it while
-   * either is played would show that game's hands and pile). Unsealing comes before counting, so a counted deal
-   * is always unsealed: a crash in between leaves the game uncounted, and reconcile runs this again. Of two games
-   * finishing at once, at least the later one's hook sees the other finished.
+   * Stores a finished league game's result (once, whoever reports it), then counts it: see `count`. The result
+   * is stored before anything else, so once this has begun the result is never lost, even if counting fails.
    */
   async onGameFinished(game: GameRecord): Promise<void> {
     if (!game.leagueId) return;
-    await this.unsealDeal(game.leagueId, game.id);
-    let finished = false;
-    const l = await this.change(game.leagueId, (l) => {
-      finished = false;
-      const g = l.schedule.flatMap((d) => d.games).find((x) => x.gameId === game.id);
-      if (!g || g.outcome) return false;
-      g.outcome = outcomeOf(game);
-      releaseWave(l.schedule, l.parallel);
-      if (allPlayed(l)) {
-        l.status = "finished";
-        l.finishedAt = new Date().toISOString();
-        finished = true;
-      }
-    });
-    // Every released deal's games, not only those this result released: a creation that failed before (the store
-    // refusing a write) is retried here rather than waiting for a restart's reconcile. An existing game is one read.
-    await this.createGames(l);
-    // Told by the one writer whose compare-and-set finished the league.
-    if (finished) {
-      const standings = (await this.table(l)).rows.map((r) => ({ rank: r.rank, player_id: r.playerId, rating: r.rating, low: r.low, high: r.high }));
-      this.emit({ name: "league.finished", match: { league_id: l.id }, data: { league_id: l.id, standings, url: `${this.baseUrl}/api/v1/leagues/${l.id}/standings` } });
-    }
+    const head = await this.store.getLeague(game.leagueId);
+    if (!head || head.status === "open") return;
+    const schedule = await this.scheduleOf(head);
+    const deal = schedule.dealOf.get(game.id);
+    if (deal === undefined) return;
+    await this.store.addLeagueResult({ leagueId: head.id, gameId: game.id, deal, outcome: outcomeOf(game), at: new Date().toISOString() });
+    await this.countSoon(head.id);
   }
 
   /**
-   * Counts what a crash may have left uncounted in a running league (a finished game whose finish hook never
-   * ran) and creates released games that do not exist yet. Idempotent; run at start-up.
+   * What a crash may have left in a running league: a schedule not stored, released games not created, a
+   * finished game whose result was never stored, results stored but not counted. Idempotent; run at start-up.
    */
   async reconcile(id: string): Promise<void> {
     const l = await this.get(id);
     if (l.status !== "running") return;
-    await this.createGames(l);
-    for (const d of l.schedule) {
-      if (!d.released || dealDone(d)) continue;
-      for (const g of d.games) {
-        if (g.outcome) continue;
+    const schedule = await this.scheduleOf(l);
+    const outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
+    await this.createGames(l, schedule, outcomes);
+    for (const i of l.open) {
+      for (const g of schedule.deals[i].games) {
+        if (outcomes.has(g.gameId)) continue;
         const game = await this.store.getGame(g.gameId);
-        if (game?.status === "finished") await this.onGameFinished(game);
+        if (game?.status === "finished") await this.store.addLeagueResult({ leagueId: id, gameId: g.gameId, deal: i, outcome: outcomeOf(game), at: new Date().toISOString() });
       }
     }
+    await this.countSoon(id);
   }
 
   /** Reconciles every running league among the newest `limit`; failures are the caller's to log. */
@@ -153,12 +169,13 @@ export class LeagueService {
     }
   }
 
+  /** The standings: read from the head alone while the table kept for it stands (see `table`). */
   async standings(id: string) {
     const l = await this.get(id);
     const names = new Map(l.entrants.map((e) => [e.playerId, e.name]));
     const table = await this.table(l);
     return {
-      id: l.id, status: l.status, deals: l.schedule.length, dealsCounted: table.dealsCounted, resamples: RESAMPLES,
+      id: l.id, status: l.status, deals: l.progress.deals, dealsCounted: table.dealsCounted, resamples: RESAMPLES,
       standings: table.rows.map((r) => ({ ...r, name: names.get(r.playerId)! })),
     };
   }
@@ -166,24 +183,107 @@ export class LeagueService {
   /** Every deal in schedule order with its two games (never its seed: the games reveal it when they end). */
   async games(id: string) {
     const l = await this.get(id);
+    if (l.status === "open") return { id: l.id, deals: [] };
+    const schedule = await this.scheduleOf(l);
+    const outcomes = outcomesOf(await this.store.listLeagueResults(id));
+    const released = releasedSet(l.released);
     return {
       id: l.id,
-      deals: l.schedule.map((d, index) => ({
-        index, a: d.a, b: d.b, deal: d.deal, released: Boolean(d.released),
-        games: d.games.map((g) => ({ gameId: g.gameId, first: g.first, second: g.second, outcome: g.outcome ?? null, url: `${this.baseUrl}/api/v1/games/${g.gameId}` })),
+      deals: schedule.deals.map((d, index) => ({
+        index, a: d.a, b: d.b, deal: d.deal, released: released.has(index),
+        games: d.games.map((g) => ({ gameId: g.gameId, first: g.first, second: g.second, outcome: outcomes.get(g.gameId) ?? null, url: `${this.baseUrl}/api/v1/games/${g.gameId}` })),
       })),
     };
   }
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  /** Unseals both games of the deal of `gameId` when both are stored finished (idempotent). */
-  private async unsealDeal(leagueId: string, gameId: string): Promise<void> {
-    const l = await this.store.getLeague(leagueId);
-    const deal = l?.schedule.find((d) => d.games.some((g) => g.gameId === gameId));
-    if (!deal) return;
-    const games = await Promise.all(deal.games.map((g) => this.store.getGame(g.gameId)));
-    if (games.every((g) => g?.status === "finished")) await this.gameService.unseal(deal.games.map((g) => g.gameId));
+  /** Counts the league's stored results after this process's current write to it; joins a count not yet begun. */
+  private countSoon(id: string): Promise<void> {
+    const queued = this.counting.get(id);
+    if (queued) return queued;
+    const run = this.serial(id, async () => {
+      this.counting.delete(id);
+      await this.count(id);
+    });
+    this.counting.set(id, run);
+    return run;
+  }
+
+  /**
+   * Counts every stored result of the deals under way into the head, in one write: a deal whose two results are
+   * stored is unsealed (both games finished: revealing the seed shows nothing still played), then counted as
+   * played; its entrants are freed, the next wave is released and its games created; after the last deal the
+   * league is finished. Unsealing comes before counting, so a counted deal is always unsealed.
+   */
+  private async count(id: string): Promise<void> {
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const l = await this.get(id);
+      if (l.status !== "running") return;
+      const schedule = await this.scheduleOf(l);
+      const outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
+      const done = l.open.filter((d) => dealDone(schedule.deals[d], outcomes));
+      const gamesPlayed = (l.progress.dealsPlayed + done.length) * 2 + l.open.filter((d) => !done.includes(d)).reduce((n, d) => n + schedule.deals[d].games.filter((g) => outcomes.has(g.gameId)).length, 0);
+      if (done.length === 0 && gamesPlayed === l.progress.gamesPlayed) return;
+      for (const d of done) await this.gameService.unseal(schedule.deals[d].games.map((g) => g.gameId));
+      const released = releasedSet(l.released);
+      l.open = l.open.filter((d) => !done.includes(d));
+      releaseWave(schedule.deals, released, l.open, l.parallel);
+      l.released = releasedBits(released, schedule.deals.length);
+      l.progress = { ...l.progress, dealsPlayed: l.progress.dealsPlayed + done.length, gamesPlayed };
+      const at = new Date().toISOString();
+      const finished = l.progress.dealsPlayed === l.progress.deals;
+      if (finished) {
+        l.status = "finished";
+        l.finishedAt = at;
+      }
+      l.version += 1;
+      l.updatedAt = at;
+      if (!(await this.store.replaceLeagueIf(l))) continue;
+      // Every open deal's games, not only those this count released: a creation that failed before (the store
+      // refusing a write) is retried here rather than waiting for a restart's reconcile. An existing game is one read.
+      await this.createGames(l, schedule, outcomes);
+      // Told by the one writer whose compare-and-set finished the league.
+      if (finished) {
+        const standings = (await this.table(l)).rows.map((r) => ({ rank: r.rank, player_id: r.playerId, rating: r.rating, low: r.low, high: r.high }));
+        this.emit({ name: "league.finished", match: { league_id: l.id }, data: { league_id: l.id, standings, url: `${this.baseUrl}/api/v1/leagues/${l.id}/standings` } });
+      }
+      return;
+    }
+    throw new AppError("conflict", "the league kept changing; its stored results are counted by its next count or at start-up");
+  }
+
+  /** Runs `work` after this process's earlier work on the same league has settled. */
+  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
+    this.queues.set(id, run);
+    void run.finally(() => {
+      if (this.queues.get(id) === run) this.queues.delete(id);
+    }).catch(() => {});
+    return run;
+  }
+
+  /**
+   * The schedule of a started league, kept in memory once read (it never changes). A running league whose
+   * schedule is missing (a crash between its start and storing the schedule) gets one now: no game of it exists
+   * yet, and its head's released deals name the same pairs in any schedule of its entrants.
+   */
+  private async scheduleOf(l: LeagueRecord): Promise<Schedule> {
+    const kept = this.schedules.get(l.id);
+    if (kept) return kept;
+    const stored = (await this.store.getLeagueSchedule(l.id))
+      ?? (await this.store.putLeagueSchedule(l.id, buildSchedule(l.entrants.map((e) => e.playerId), l.deals, newSeed, newGameId)));
+    return this.remember(l.id, stored);
+  }
+
+  private remember(id: string, deals: LeagueDeal[]): Schedule {
+    const dealOf = new Map<string, number>();
+    deals.forEach((d, i) => d.games.forEach((g) => dealOf.set(g.gameId, i)));
+    const schedule = { deals, dealOf };
+    this.schedules.delete(id);
+    this.schedules.set(id, schedule);
+    if (this.schedules.size > SCHEDULE_CACHE) this.schedules.delete(this.schedules.keys().next().value!);
+    return schedule;
   }
 
   private async get(id: string): Promise<LeagueRecord> {
@@ -194,7 +294,8 @@ export class LeagueService {
 
   /**
    * The table of a stored version, computed once (the bootstrap refits the ratings a thousand times); while the
-   * league runs, a table computed less than RUNNING_TABLE_MS ago stands for the newer versions too.
+   * league runs, a table computed less than RUNNING_TABLE_MS ago stands for the newer versions too. Only
+   * computing reads the schedule and the results.
    */
   private async table(l: LeagueRecord): Promise<{ dealsCounted: number; rows: TableRow[] }> {
     const hit = this.tables.get(l.id);
@@ -205,8 +306,17 @@ export class LeagueService {
     const pending = this.computing.get(l.id);
     if (pending) return pending;
     const computed = (async () => {
-      const rows = await this.compute({ entrants: l.entrants.map((e) => e.playerId), deals: tableDeals(l.schedule), leagueId: l.id });
-      const entry = { version: l.version, at: now, dealsCounted: countedDeals(l.schedule).length, rows };
+      const entrants = l.entrants.map((e) => e.playerId);
+      let deals: ReturnType<typeof tableDeals> = [];
+      let dealsCounted = 0;
+      if (l.status !== "open") {
+        const schedule = await this.scheduleOf(l);
+        const outcomes: Outcomes = outcomesOf(await this.store.listLeagueResults(l.id));
+        deals = tableDeals(schedule.deals, outcomes);
+        dealsCounted = countedDeals(schedule.deals, outcomes).length;
+      }
+      const rows = await this.compute({ entrants, deals, leagueId: l.id });
+      const entry = { version: l.version, at: now, dealsCounted, rows };
       // Kept unless a newer version's table was kept meanwhile.
       if ((this.tables.get(l.id)?.version ?? 0) <= l.version) {
         this.tables.delete(l.id);
@@ -219,28 +329,32 @@ export class LeagueService {
     return computed;
   }
 
-  /** Applies `edit` to a fresh read and stores it by compare-and-set, retrying from a new read on a lost race.
-   * `edit` returning false means nothing to change. */
-  private async change(id: string, edit: (l: LeagueRecord) => void | boolean): Promise<LeagueRecord> {
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const l = await this.get(id);
-      if (edit(l) === false) return l;
-      l.version += 1;
-      l.updatedAt = new Date().toISOString();
-      if (await this.store.replaceLeagueIf(l)) return l;
-    }
-    throw new AppError("conflict", "the league kept changing; retry");
+  /**
+   * Applies `edit` to a fresh read of the head and stores it by compare-and-set, retrying from a new read on a
+   * lost race; after this process's earlier writes to the league. `edit` returning false means nothing to change.
+   */
+  private change(id: string, edit: (l: LeagueRecord) => void | boolean): Promise<LeagueRecord> {
+    return this.serial(id, async () => {
+      for (let i = 0; i < MAX_ATTEMPTS; i++) {
+        const l = await this.get(id);
+        if (edit(l) === false) return l;
+        l.version += 1;
+        l.updatedAt = new Date().toISOString();
+        if (await this.store.replaceLeagueIf(l)) return l;
+      }
+      throw new AppError("conflict", "the league kept changing; retry");
+    });
   }
 
-  /** Creates the released games of unfinished deals that do not exist yet (idempotent: a crash or a race re-runs it). */
-  private async createGames(l: LeagueRecord): Promise<void> {
+  /** Creates the games of the open deals not counted yet that do not exist yet (idempotent: a crash or a race re-runs it). */
+  private async createGames(l: LeagueRecord, schedule: Schedule, outcomes: Outcomes): Promise<void> {
     if (l.status === "open") return;
     const byId = new Map(l.entrants.map((e) => [e.playerId, e]));
     const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: "bot" as const, tokenHash: byId.get(id)!.tokenHash });
-    const open = l.schedule.filter((d: LeagueDeal) => d.released && !dealDone(d));
-    for (const d of open) {
+    for (const i of l.open) {
+      const d = schedule.deals[i];
       for (const g of d.games) {
-        if (g.outcome) continue;
+        if (outcomes.has(g.gameId)) continue;
         const firstSeat = await this.gameService.createForLeague(g.gameId, { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed }, seat(g.first), seat(g.second));
         if (firstSeat) {
           this.seated(g.first, g.gameId, firstSeat);
@@ -251,12 +365,11 @@ export class LeagueService {
   }
 
   private view(l: LeagueRecord) {
-    const played = l.schedule.filter(dealDone).length;
     return {
       id: l.id, name: l.name, ruleset: l.ruleset, deals: l.deals, parallel: l.parallel, turnSeconds: l.turnSeconds, status: l.status,
       createdAt: l.createdAt, finishedAt: l.finishedAt ?? null,
       entrants: l.entrants.map((e) => ({ playerId: e.playerId, name: e.name })),
-      progress: { deals: l.schedule.length, dealsPlayed: played, games: l.schedule.length * 2, gamesPlayed: l.schedule.reduce((s, d) => s + d.games.filter((g) => g.outcome).length, 0) },
+      progress: { ...l.progress },
       urls: {
         self: `${this.baseUrl}/api/v1/leagues/${l.id}`,
         standings: `${this.baseUrl}/api/v1/leagues/${l.id}/standings`,

@@ -3,9 +3,10 @@
  * re-derives from the replays come from the same function and the same inputs in the same order.
  */
 import { bootstrapIntervals, fitBradleyTerry, type PairResult, type Unit } from "./bradley-terry";
+import type { LeagueOutcome } from "../store/port";
 
 /** A game's outcome as the league counts it; `void` (aborted with no winner) counts for nobody. */
-export type LeagueOutcome = "first" | "second" | "draw" | "void";
+export type { LeagueOutcome };
 
 /** One deal of one pair: two games on the same seed, each entrant moving first in one. */
 export interface TableDeal { games: { first: string; second: string; outcome?: LeagueOutcome | null }[] }

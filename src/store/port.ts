@@ -285,8 +285,11 @@ export interface TournamentRecord {
   arena?: TournamentArena;
 }
 
+/** How a league counts a finished game; `void` (aborted before both seats moved) counts for nobody. */
+export type LeagueOutcome = "first" | "second" | "draw" | "void";
+
 /** A game of a league deal: `first` takes the seat the seed makes the first mover. */
-export interface LeagueGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" | "void" }
+export interface LeagueGame { first: string; second: string; gameId: string }
 
 /**
  * One deal of one pair of entrants: two games on the same seed, `a` moving first in the first and `b` in the
@@ -300,8 +303,6 @@ export interface LeagueDeal {
   /** Drawn when the league starts: 32 hex digits; an integer in leagues started before rules version 4. */
   seed: Seed;
   games: [LeagueGame, LeagueGame];
-  /** Set when the deal was released to be played (its games are then created, idempotently). */
-  released?: boolean;
 }
 
 /** A bot entered in a league. */
@@ -312,9 +313,21 @@ export interface LeagueEntrant {
   tokenHash: string;
 }
 
+/** How far a league has been played, as its lists show it. */
+export interface LeagueProgress {
+  deals: number;
+  /** Deals whose two games are both counted. */
+  dealsPlayed: number;
+  games: number;
+  /** Games counted. */
+  gamesPlayed: number;
+}
+
 /**
- * A duplicate league as one document, replaced whole under a version check like a tournament: the schedule
- * (every deal with its game ids and seed) is stored when the league starts, before any game exists.
+ * A duplicate league's head: everything but its schedule, a few kilobytes whatever the league's size, replaced
+ * whole under a version check like a tournament. Lists read heads only. The schedule (every deal with its game
+ * ids and seed) is stored apart once, when the league starts, and never changes; each game's result is a row of
+ * its own (LeagueResult), and the head counts them.
  */
 export interface LeagueRecord {
   id: string;
@@ -333,8 +346,22 @@ export interface LeagueRecord {
   /** 1 when created; each replace stores `version + 1` of the one it read. */
   version: number;
   entrants: LeagueEntrant[];
-  /** Every deal in the order it is released; empty until the league starts. */
-  schedule: LeagueDeal[];
+  /** The results counted so far; zero deals until the league starts. */
+  progress: LeagueProgress;
+  /** Schedule indices of the deals released and not yet played (both games counted), in schedule order. */
+  open: number[];
+  /** Every released deal: one bit per schedule index, least significant first, as base64url; empty until the start. */
+  released: string;
+}
+
+/** A finished league game's result, stored once per game whichever process reports it. */
+export interface LeagueResult {
+  leagueId: string;
+  gameId: string;
+  /** Schedule index of the game's deal. */
+  deal: number;
+  outcome: LeagueOutcome;
+  at: string;
 }
 
 export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
@@ -611,15 +638,29 @@ export interface TournamentsPort {
   replaceTournamentIf(t: TournamentRecord): Promise<boolean>;
 }
 
-/** Duplicate leagues (src/leagues): one document each, replaced by compare-and-set on its version. */
+/**
+ * Duplicate leagues (src/leagues): a small head per league replaced by compare-and-set on its version, the
+ * schedule stored once, and one result per finished game.
+ */
 export interface LeaguesPort {
   /** Fails with a duplicate key when the id is taken. */
   createLeague(l: LeagueRecord): Promise<void>;
   getLeague(id: string): Promise<LeagueRecord | null>;
-  /** Newest first (createdAt, then id). */
+  /** Newest first (createdAt, then id): heads only, never a schedule. */
   listLeagues(limit: number): Promise<LeagueRecord[]>;
   /** Stores `l` when the stored version is `l.version - 1`; false (nothing written) when another write won. */
   replaceLeagueIf(l: LeagueRecord): Promise<boolean>;
+  /**
+   * Stores a league's schedule unless one is stored already, and answers the stored one: of two starts, both
+   * go on with the first schedule stored.
+   */
+  putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]>;
+  /** The league's schedule; null before it starts. */
+  getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null>;
+  /** Stores a game's result unless one is stored for that game; true when this call stored it. */
+  addLeagueResult(r: LeagueResult): Promise<boolean>;
+  /** The league's results (only those of the deals listed, when given), in no particular order. */
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]>;
 }
 
 export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort, LeaguesPort {}

@@ -1,9 +1,9 @@
 /** Request schemas of the tournaments API (zod; also the OpenAPI document's source). */
 import { z } from "zod";
-import { queryInt } from "../validation";
+import { nameSchema, queryInt } from "../validation";
 import { NameSchema, PlayerRefSchema, RulesetSchema } from "../games/schemas";
 
-const TournamentName = z.string().trim().min(1).max(60);
+const TournamentName = nameSchema(60);
 const MaxEntrants = z.number().int().min(2).max(10000).optional()
   .describe("most entrants this tournament accepts; at most the server's TOURNAMENT_MAX_ENTRANTS, which is the default");
 

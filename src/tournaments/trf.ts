@@ -4,6 +4,7 @@
  * rating order, as FIDE numbers players.
  */
 
+import { NAME_REFUSED } from "../validation";
 import { records, standings, type SwissPlayer, type SwissRound } from "./swiss";
 
 export interface TrfGame {
@@ -31,6 +32,14 @@ export interface TrfFile {
 
 const pad = (v: string | number, width: number): string => String(v).padStart(width).slice(-width);
 
+const REFUSED = new RegExp(NAME_REFUSED.source, "gu");
+
+/**
+ * Text as one TRF field: a record is one line, so whatever names refuse now (line breaks, other control
+ * characters: validation.ts) becomes a space. Names stored before they were refused are exported this way.
+ */
+export const trfField = (text: string): string => text.replace(REFUSED, " ").replace(/ {2,}/g, " ").trim();
+
 /** Exports a swiss as TRF-16 text (`totalRounds` goes into the XXR line that pairing checkers read). */
 export function exportTrf(name: string, totalRounds: number, players: readonly SwissPlayer[],
   rounds: readonly SwissRound[]): string {
@@ -38,9 +47,9 @@ export function exportTrf(name: string, totalRounds: number, players: readonly S
   const startRank = new Map(start.map((p, i) => [p.id, i + 1]));
   const rank = new Map(standings(players, rounds).map((s) => [s.id, s.rank]));
   const recs = records(players, rounds);
-  const lines = [`012 ${name}`, `062 ${players.length}`, `XXR ${totalRounds}`];
+  const lines = [`012 ${trfField(name)}`, `062 ${players.length}`, `XXR ${totalRounds}`];
   for (const p of start) {
-    let line = `001 ${pad(startRank.get(p.id)!, 4)}      ${p.id.slice(0, 33).padEnd(33)} ${pad(Math.round(p.rating), 4)}`;
+    let line = `001 ${pad(startRank.get(p.id)!, 4)}      ${trfField(p.id).slice(0, 33).padEnd(33)} ${pad(Math.round(p.rating), 4)}`;
     line = line.padEnd(80) + `${pad(recs.get(p.id)!.score.toFixed(1), 4)} ${pad(rank.get(p.id)!, 4)}`;
     for (const round of rounds) {
       line += "  " + cell(p.id, round, startRank);

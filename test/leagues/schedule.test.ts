@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { allPlayed, buildSchedule, countedDeals, dealDone, releaseWave, roundRobin } from "../../src/leagues/schedule";
-import type { LeagueDeal } from "../../src/store/port";
+import { buildSchedule, countedDeals, dealDone, releaseWave, roundRobin } from "../../src/leagues/schedule";
+import type { LeagueDeal, LeagueOutcome } from "../../src/store/port";
 
 const players = (n: number) => Array.from({ length: n }, (_, i) => `BOT-${i}`);
 
@@ -42,18 +42,23 @@ describe("League schedule", function () {
       fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.array(fc.nat(), { minLength: 400, maxLength: 400 }),
       (n, deals, parallel, picks) => {
         const s = schedule(n, deals);
-        releaseWave(s, parallel);
+        const released = new Set<number>();
+        const open: number[] = [];
+        const outcomes = new Map<string, LeagueOutcome>();
+        releaseWave(s, released, open, parallel);
         let k = 0;
-        while (!allPlayed({ schedule: s })) {
+        while (!s.every((d) => dealDone(d, outcomes))) {
           const busy = new Map<string, number>();
-          for (const d of s.filter((x) => x.released && !dealDone(x))) for (const p of [d.a, d.b]) busy.set(p, (busy.get(p) ?? 0) + 1);
+          for (const i of open) for (const p of [s[i].a, s[i].b]) busy.set(p, (busy.get(p) ?? 0) + 1);
+          assert.deepEqual(open, [...released].filter((i) => !dealDone(s[i], outcomes)).sort((x, y) => x - y));
           assert.ok([...busy.values()].every((v) => v <= parallel));
           // Nothing released could have been: every unreleased deal has an entrant at the limit.
-          for (const d of s.filter((x) => !x.released)) assert.ok((busy.get(d.a) ?? 0) >= parallel || (busy.get(d.b) ?? 0) >= parallel);
-          const open = s.filter((x) => x.released).flatMap((x) => x.games).filter((g) => !g.outcome);
-          assert.ok(open.length > 0, "something is always being played");
-          open[picks[k++ % picks.length] % open.length].outcome = "first";
-          releaseWave(s, parallel);
+          for (const d of s.filter((_, i) => !released.has(i))) assert.ok((busy.get(d.a) ?? 0) >= parallel || (busy.get(d.b) ?? 0) >= parallel);
+          const playing = open.flatMap((i) => s[i].games).filter((g) => !outcomes.has(g.gameId));
+          assert.ok(playing.length > 0, "something is always being played");
+          outcomes.set(playing[picks[k++ % picks.length] % playing.length].gameId, "first");
+          open.splice(0, open.length, ...open.filter((i) => !dealDone(s[i], outcomes)));
+          releaseWave(s, released, open, parallel);
         }
       },
     ), { numRuns: 60 });
@@ -61,11 +66,13 @@ describe("League schedule", function () {
 
   it("counts a deal once both games are decided, and not at all when one is void", function () {
     const s = schedule(3, 1);
-    s[0].games[0].outcome = "first";
-    s[1].games[0].outcome = "draw";
-    s[1].games[1].outcome = "second";
-    s[2].games[0].outcome = "void";
-    s[2].games[1].outcome = "first";
-    assert.deepEqual(countedDeals(s).map((d) => d.games.map((g) => g.outcome)), [["draw", "second"]]);
+    const outcomes = new Map<string, LeagueOutcome>([
+      [s[0].games[0].gameId, "first"],
+      [s[1].games[0].gameId, "draw"],
+      [s[1].games[1].gameId, "second"],
+      [s[2].games[0].gameId, "void"],
+      [s[2].games[1].gameId, "first"],
+    ]);
+    assert.deepEqual(countedDeals(s, outcomes).map((d) => d.games.map((g) => g.outcome)), [["draw", "second"]]);
   });
 });

@@ -9,7 +9,8 @@ import { leagueTable } from "../../src/leagues/table";
 import { LeagueService } from "../../src/leagues/service";
 import { SqliteStore } from "../../src/store/sqlite";
 import type { AuthedBot } from "../../src/bots/service";
-import type { GameRecord } from "../../src/store/port";
+import type { GameRecord, LeaguesPort } from "../../src/store/port";
+import { releasedSet } from "../../src/store/league-shape";
 
 interface Created { id: string; leagueId: string; seed: number | string; first: string; second: string; tokenHash: string }
 
@@ -20,8 +21,9 @@ class FakeGames {
   async createForLeague(id: string, l: { leagueId: string; seed: number | string }, first: { playerId: string; tokenHash: string }, second: { playerId: string }) {
     // What the real service relies on: the league stored this game in its schedule, released, before creating it.
     const stored = await this.store.getLeague(l.leagueId);
-    const deal = stored!.schedule.find((d) => d.games.some((g) => g.gameId === id));
-    assert.ok(deal?.released, `game ${id} created before its deal was stored as released`);
+    const schedule = (await this.store.getLeagueSchedule(l.leagueId)) ?? [];
+    const deal = schedule.findIndex((d) => d.games.some((g) => g.gameId === id));
+    assert.ok(deal >= 0 && releasedSet(stored!.released).has(deal), `game ${id} created before its deal was stored as released`);
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error("crashed while creating");
@@ -92,10 +94,12 @@ describe("League service", function () {
       ...Array.from({ length: 5 }, () => other.onGameFinished(finished(g2, "first"))),
     ]);
     const stored = (await store.getLeague(id))!;
-    assert.deepEqual(stored.schedule[0].games.map((g) => g.outcome), ["first", "first"]);
+    assert.deepEqual((await service.games(id)).deals[0].games.map((g) => g.outcome), ["first", "first"]);
+    assert.deepEqual((await store.listLeagueResults(id)).length, 2);
     assert.equal(stored.status, "finished");
-    // Each counted result is one version; repeats changed nothing.
-    assert.equal(stored.version, 1 + 2 + 1 + 2);
+    assert.deepEqual(stored.progress, { deals: 1, dealsPlayed: 1, games: 2, gamesPlayed: 2 });
+    // Two joins and the start, then at most one version per counted result; repeats changed nothing.
+    assert.ok(stored.version <= 1 + 2 + 1 + 2, `version ${stored.version}`);
     // Each entrant won the game it moved first in: the deal is split.
     const table = await service.standings(id);
     assert.deepEqual(table.standings.map((r) => [r.wins, r.losses, r.rating]), [[1, 1, 0], [1, 1, 0]]);
@@ -125,8 +129,7 @@ describe("League service", function () {
   it("releases the next deals as results free their entrants, and finishes after the last", async () => {
     const id = await startLeague(3, 2);
     for (let round = 0; round < 20 && (await service.read(id)).status === "running"; round++) {
-      const stored = (await store.getLeague(id))!;
-      const open = stored.schedule.filter((d) => d.released).flatMap((d) => d.games).filter((g) => !g.outcome);
+      const open = (await service.games(id)).deals.filter((d) => d.released).flatMap((d) => d.games).filter((g) => !g.outcome);
       for (const g of open) await service.onGameFinished(finished(games.created.get(g.gameId)!, "draw"));
     }
     const l = await service.read(id);
@@ -203,6 +206,72 @@ describe("League service", function () {
     assert.equal((await reading.read(league.id)).status, "finished");
   });
 
+  it("counts every one of 64 games finishing at once, reported by two processes, exactly once", async () => {
+    // 16 entrants, 4 deals each at once: 32 deals, 64 games under way.
+    const id = await startLeague(16, 2, 4);
+    const other = new LeagueService(store, games, "http://arena.test");
+    const wave = [...games.created.values()];
+    assert.equal(wave.length, 64);
+    // Every game reported by both processes at once, as a resignation wave with a failover would.
+    await Promise.all(wave.flatMap((c, i) => [service, other].map((s) => s.onGameFinished(finished(c, i % 3 === 0 ? "draw" : "first")))));
+    assert.equal((await service.read(id)).progress.gamesPlayed, 64);
+    const head = (await store.getLeague(id))!;
+    assert.equal(head.progress.gamesPlayed, 64);
+    assert.equal(head.progress.dealsPlayed, 32);
+    assert.equal((await store.listLeagueResults(id)).length, 64);
+    // The next wave was released and created in the same counts.
+    assert.equal(head.open.length, 32);
+    assert.equal(games.created.size, 128);
+  });
+
+  it("counts at start-up the results stored by a process that lost every write of the league's head", async () => {
+    const id = await startLeague(4, 1);
+    const wave = [...games.created.values()];
+    // A process whose every compare-and-set on the head loses (another writer always ahead of it).
+    const losing = new LeagueService({ ...bind(store), getGame: store.getGame.bind(store), replaceLeagueIf: async () => false }, games, "http://arena.test");
+    const reports = await Promise.allSettled(wave.map((c) => losing.onGameFinished(finished(c, "second"))));
+    assert.ok(reports.every((r) => r.status === "rejected"), "the counts gave up");
+    assert.equal((await service.read(id)).progress.gamesPlayed, 0);
+    // The restart: a new process reconciles the running leagues, and nothing reported was lost.
+    await new LeagueService(store, games, "http://arena.test").reconcileRunning();
+    assert.equal((await service.read(id)).progress.gamesPlayed, 4);
+    const head = (await store.getLeague(id))!;
+    assert.equal(head.progress.gamesPlayed, 4);
+    assert.equal(head.progress.dealsPlayed, 2);
+    assert.deepEqual((await service.games(id)).deals.filter((d) => d.released).flatMap((d) => d.games.map((g) => g.outcome)).slice(0, 4), ["second", "second", "second", "second"]);
+  });
+
+  it("lists leagues from their heads: no schedule or result is read, whatever the leagues' size", async () => {
+    const reads: string[] = [];
+    const port = bind(store);
+    const counting = {
+      ...port,
+      getGame: store.getGame.bind(store),
+      getLeague: (id: string) => (reads.push("getLeague"), port.getLeague(id)),
+      getLeagueSchedule: (id: string) => (reads.push("getLeagueSchedule"), port.getLeagueSchedule(id)),
+      listLeagueResults: (id: string, deals?: readonly number[]) => (reads.push("listLeagueResults"), port.listLeagueResults(id, deals)),
+    };
+    service = new LeagueService(counting, games, "http://arena.test");
+    // Two leagues of 16 entrants and 50 deals a pair: 12,000 games each.
+    for (let k = 0; k < 2; k++) {
+      const { league, directorToken } = await service.create({ name: `L${k}`, ruleset: "classic", deals: 50, parallel: 1, turnSeconds: 60 });
+      for (let i = 0; i < 16; i++) await service.join(league.id, bot(100 * k + i));
+      await service.start(league.id, directorToken);
+    }
+    reads.length = 0;
+    const { leagues } = await service.list(20);
+    assert.deepEqual(leagues.map((l) => l.progress.games), [12_000, 12_000]);
+    assert.deepEqual(reads, [], "the list read nothing but the heads");
+    // What the list parses, counted: the heads, a few kilobytes each (the schedules are 1.2 MB each).
+    const bytes = JSON.stringify(await store.listLeagues(20)).length;
+    assert.ok(bytes < 2 * 8_000, `the list read ${bytes} bytes of stored JSON`);
+    // Standings read again while the table kept for them stands: the head only.
+    await service.standings(leagues[0].id);
+    reads.length = 0;
+    await service.standings(leagues[0].id);
+    assert.deepEqual(reads, ["getLeague"]);
+  });
+
   it("refuses a start by anyone but the director, and entries once started", async () => {
     const { league, directorToken } = await service.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
     await service.join(league.id, bot(1));
@@ -215,11 +284,15 @@ describe("League service", function () {
 });
 
 /** The store's league methods, bound, so a test can swap getGame beside them. */
-function bind(store: SqliteStore) {
+function bind(store: SqliteStore): LeaguesPort {
   return {
     createLeague: store.createLeague.bind(store),
     getLeague: store.getLeague.bind(store),
     listLeagues: store.listLeagues.bind(store),
     replaceLeagueIf: store.replaceLeagueIf.bind(store),
+    putLeagueSchedule: store.putLeagueSchedule.bind(store),
+    getLeagueSchedule: store.getLeagueSchedule.bind(store),
+    addLeagueResult: store.addLeagueResult.bind(store),
+    listLeagueResults: store.listLeagueResults.bind(store),
   };
 }

@@ -90,6 +90,8 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
   ["replaceTournamentIf", (s) => s.replaceTournamentIf({ id: "TN1", version: 2, createdAt: at(0) } as unknown as TournamentRecord)],
   ["createLeague", (s) => s.createLeague({ id: "LG1", version: 1, createdAt: at(0) } as unknown as LeagueRecord)],
   ["replaceLeagueIf", (s) => s.replaceLeagueIf({ id: "LG1", version: 2, createdAt: at(0) } as unknown as LeagueRecord)],
+  ["putLeagueSchedule", (s) => s.putLeagueSchedule("LG1", [])],
+  ["addLeagueResult", (s) => s.addLeagueResult({ leagueId: "LG1", gameId: "G1", deal: 0, outcome: "first", at: at(1) })],
 ];
 
 /** The store's methods that write, by name (those that only read or manage the connection left out). */

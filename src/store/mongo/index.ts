@@ -4,12 +4,12 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
+  type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
-import { leaguesModel, MongoLeagues } from "./leagues";
+import { leagueModels, MongoLeagues } from "./leagues";
 import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
 import { GAME_FIELDS, MongoGames } from "./games";
@@ -62,7 +62,7 @@ export class MongoStore implements Store {
     this.games = new MongoGames(this.m.games, this.m.actions);
     this.communities = new MongoCommunities(this.m.communities, this.m.members);
     this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
-    this.leagues = new MongoLeagues(leaguesModel(this.conn, timeoutMs));
+    this.leagues = new MongoLeagues(leagueModels(this.conn, timeoutMs));
   }
 
   async health(): Promise<StoreHealth> {
@@ -199,6 +199,10 @@ export class MongoStore implements Store {
   getLeague(id: string): Promise<LeagueRecord | null> { return this.leagues.get(id); }
   listLeagues(limit: number): Promise<LeagueRecord[]> { return this.leagues.list(limit); }
   replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.leagues.replaceIf(l); }
+  putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.leagues.putSchedule(leagueId, schedule); }
+  getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.leagues.getSchedule(leagueId); }
+  addLeagueResult(r: LeagueResult): Promise<boolean> { return this.leagues.addResult(r); }
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.leagues.resultsOf(leagueId, deals); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     await this.insert(this.m.players, p);

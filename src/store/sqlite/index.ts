@@ -14,7 +14,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
-  type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
+  type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
@@ -381,6 +381,10 @@ export class SqliteStore implements Store {
   getLeague(id: string): Promise<LeagueRecord | null> { return this.league.get(id); }
   listLeagues(limit: number): Promise<LeagueRecord[]> { return this.league.list(limit); }
   replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.league.replaceIf(l); }
+  putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.league.putSchedule(leagueId, schedule); }
+  getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.league.getSchedule(leagueId); }
+  addLeagueResult(r: LeagueResult): Promise<boolean> { return this.league.addResult(r); }
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.league.resultsOf(leagueId, deals); }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     return this.durable(() => {

@@ -1,6 +1,10 @@
-/** The leagues table of the SQLite adapter: a league per row, its document replaced by compare-and-set on its version. */
+/**
+ * The league tables of the SQLite adapter: a league's head per row, replaced by compare-and-set on its version;
+ * its schedule in a row of its own, written once; a row per counted game in league_results.
+ */
 import type Database from "better-sqlite3";
-import type { LeagueRecord } from "../port";
+import type { LeagueDeal, LeagueRecord, LeagueResult } from "../port";
+import { isWholeLeague, splitWholeLeague } from "../league-shape";
 import { pageSize } from "../shared";
 
 export const LEAGUES_SCHEMA = `
@@ -11,23 +15,65 @@ CREATE TABLE IF NOT EXISTS leagues (
   doc TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS leagues_by_time ON leagues (created_at, id);
+CREATE TABLE IF NOT EXISTS league_schedules (
+  league_id TEXT PRIMARY KEY,
+  doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS league_results (
+  game_id TEXT PRIMARY KEY,
+  league_id TEXT NOT NULL,
+  deal INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS league_results_by_deal ON league_results (league_id, deal);
 `;
 
 type Row = { doc: string } | undefined;
+type ResultRow = { game_id: string; league_id: string; deal: number; outcome: LeagueResult["outcome"]; at: string };
+
+const resultOf = (r: ResultRow): LeagueResult => ({ leagueId: r.league_id, gameId: r.game_id, deal: r.deal, outcome: r.outcome, at: r.at });
 
 export class SqliteLeagues {
   private readonly insert: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly newest: Database.Statement;
   private readonly replace: Database.Statement;
+  private readonly insertSchedule: Database.Statement;
+  private readonly schedule: Database.Statement;
+  private readonly insertResult: Database.Statement;
+  private readonly results: Database.Statement;
+  private readonly resultsOfDeals: Database.Statement;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(private readonly db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
     db.exec(LEAGUES_SCHEMA);
     this.insert = db.prepare("INSERT INTO leagues (id, created_at, version, doc) VALUES (@id, @createdAt, @version, @doc)");
     this.byId = db.prepare("SELECT doc FROM leagues WHERE id = ?");
     this.newest = db.prepare("SELECT doc FROM leagues ORDER BY created_at DESC, id DESC LIMIT ?");
     this.replace = db.prepare("UPDATE leagues SET version = @version, doc = @doc WHERE id = @id AND version = @version - 1");
+    this.insertSchedule = db.prepare("INSERT INTO league_schedules (league_id, doc) VALUES (?, ?) ON CONFLICT (league_id) DO NOTHING");
+    this.schedule = db.prepare("SELECT doc FROM league_schedules WHERE league_id = ?");
+    this.insertResult = db.prepare("INSERT INTO league_results (game_id, league_id, deal, outcome, at) VALUES (@gameId, @leagueId, @deal, @outcome, @at) ON CONFLICT (game_id) DO NOTHING");
+    this.results = db.prepare("SELECT * FROM league_results WHERE league_id = ?");
+    this.resultsOfDeals = db.prepare("SELECT * FROM league_results WHERE league_id = ? AND deal IN (SELECT value FROM json_each(?))");
+    this.splitWhole();
+  }
+
+  /** Leagues stored whole (their schedule and results inside the document) are split once, at start-up. */
+  private splitWhole(): void {
+    const whole = (this.db.prepare("SELECT doc FROM leagues WHERE json_type(doc, '$.schedule') IS NOT NULL").all() as { doc: string }[])
+      .map((r) => JSON.parse(r.doc) as object).filter(isWholeLeague);
+    if (whole.length === 0) return;
+    const rewrite = this.db.prepare("UPDATE leagues SET doc = ? WHERE id = ?");
+    this.db.transaction(() => {
+      for (const doc of whole) {
+        const { head, schedule, results } = splitWholeLeague(doc);
+        if (schedule) this.insertSchedule.run(head.id, JSON.stringify(schedule));
+        for (const r of results) this.insertResult.run(r);
+        rewrite.run(JSON.stringify(head), head.id);
+      }
+    }).immediate();
   }
 
   async create(l: LeagueRecord): Promise<void> {
@@ -42,5 +88,20 @@ export class SqliteLeagues {
   }
   async replaceIf(l: LeagueRecord): Promise<boolean> {
     return this.write(() => this.replace.run({ id: l.id, version: l.version, doc: JSON.stringify(l) }).changes === 1);
+  }
+  async putSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
+    await this.write(() => this.insertSchedule.run(leagueId, JSON.stringify(schedule)));
+    return (await this.getSchedule(leagueId))!;
+  }
+  async getSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
+    const row = this.schedule.get(leagueId) as Row;
+    return row ? (JSON.parse(row.doc) as LeagueDeal[]) : null;
+  }
+  async addResult(r: LeagueResult): Promise<boolean> {
+    return this.write(() => this.insertResult.run({ gameId: r.gameId, leagueId: r.leagueId, deal: r.deal, outcome: r.outcome, at: r.at }).changes === 1);
+  }
+  async resultsOf(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
+    const rows = (deals ? this.resultsOfDeals.all(leagueId, JSON.stringify(deals)) : this.results.all(leagueId)) as ResultRow[];
+    return rows.map(resultOf);
   }
 }
