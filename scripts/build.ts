@@ -35,8 +35,9 @@ async function main() {
     tsconfig: "tsconfig.json",
     logLevel: "warning",
   });
-  // worker-entry.cjs exists only to load worker.ts through tsx; compiled, the pool loads worker.js.
-  const copied = SOURCES.flatMap((d) => files(d, ".cjs")).filter((f) => !f.endsWith("worker-entry.cjs"));
+  // The *-entry.cjs files exist only to load a thread's TypeScript through tsx (the AI pool's worker.ts, the
+  // SQLite writer's writer-thread.ts); compiled, their modules are started as .js directly.
+  const copied = SOURCES.flatMap((d) => files(d, ".cjs")).filter((f) => !f.endsWith("-entry.cjs"));
   for (const f of copied) {
     mkdirSync(dirname(join(OUT, f)), { recursive: true });
     copyFileSync(f, join(OUT, f));

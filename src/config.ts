@@ -22,10 +22,11 @@ export const EnvSchema = z.object({
   /** SQLite's fsync policy: FULL survives power loss (affordable with the group commit), NORMAL a process crash only. */
   SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   /**
-   * The shortest time between two commits of game writes (and, with SQLite and FULL, two WAL fsyncs), in
-   * milliseconds: what arrives sooner waits, at most this long, and shares the next commit; the commit's
-   * fsync may wait once more as long, when another write's fsync started meanwhile. 0 commits every
-   * event-loop turn's writes at once.
+   * With MongoDB, the shortest time between two commits of game writes, in milliseconds: what arrives sooner
+   * waits, at most this long, and shares the next commit; 0 commits every event-loop turn's writes at once.
+   * With SQLite and FULL, the shortest time between two fsyncs of the WAL for the main thread's writes (set-ups,
+   * profiles); SQLite's game writes are grouped by its writer thread instead, with no window: a batch closes
+   * when the previous one's fsync ends.
    */
   COMMIT_WINDOW_MS: z.coerce.number().min(0).max(50).default(4),
   /** Redis for presence, the matchmaking driver and rate-limit counters (several processes). Unset: in-process. */
@@ -147,7 +148,7 @@ export type Config = {
   host: string;
   database: string;
   sqliteSynchronous: "FULL" | "NORMAL";
-  /** COMMIT_WINDOW_MS: the shortest time between two commits of game writes (and two WAL fsyncs). */
+  /** COMMIT_WINDOW_MS: with MongoDB the shortest time between two commits of game writes; with SQLite, two WAL fsyncs of the main thread's writes. */
   commitWindowMs: number;
   mongodbUrl?: string;
   redisUrl?: string;

@@ -160,7 +160,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   metrics.deliveries.source = () => events.dispatcher.stats();
 
-  const commits = new GroupCommit(store, { windowMs: config.commitWindowMs });
+  // SQLite's writer thread groups the game writes itself, a batch closing when the previous one's fsync ends
+  // (store/sqlite/writer.ts): a window before it would only delay them.
+  const commits = new GroupCommit(store, { windowMs: config.mongodbUrl ? config.commitWindowMs : 0 });
   const roomDeps: RoomDeps = {
     store,
     commit: (write) => commits.submit(write),

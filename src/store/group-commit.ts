@@ -9,9 +9,9 @@
  * commit has a price of its own whatever it carries (the transaction's WAL write, and with FULL an fsync
  * that cost several hundred microseconds of CPU on the benchmark machine), and with a few hundred moves a
  * second spread over many games nearly every turn carried a single move: the price was paid per move. A
- * write that comes after a quiet spell is committed in the same turn, as without a window. With SQLite and
- * FULL the WAL's fsyncs are spaced by the same window on their own (wal-sync.ts), since the store's other
- * durable writes (set-ups, ratings) fsync too: a batch's fsync can then wait up to a window more.
+ * write that comes after a quiet spell is committed in the same turn, as without a window. The server sets a
+ * window for MongoDB only: SQLite's writer thread groups what arrives during its commit by itself
+ * (sqlite/writer.ts), so there this class only gathers one turn's writes into one message to it.
  */
 import type { GameWrite, GameWriteResult, Store } from "./port";
 

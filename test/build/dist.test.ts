@@ -1,8 +1,8 @@
 /**
  * The production build: `npm run build` compiles the server to dist/, and the `npm start` command runs
  * it with plain node (no TypeScript loader). The compiled server must find everything it reads at run time
- * from dist/: the AI pool's worker threads, the SQLite checkpointer's thread, the web client's sources and
- * styles, the committed assets and the API reference's files. `npm start` (and `npm run dev`) read a `.env`
+ * from dist/: the AI pool's worker threads, the SQLite checkpointer's and writer's threads, the web client's
+ * sources and styles, the committed assets and the API reference's files. `npm start` (and `npm run dev`) read a `.env`
  * file from the working folder through a preloaded module, quietly when there is none.
  */
 import { strict as assert } from "node:assert";
@@ -44,9 +44,17 @@ describe("Production build: npm run build, then npm start's command", function (
   });
 
   it("builds JavaScript with source maps, and the worker-thread files beside their modules", () => {
-    for (const f of ["dist/src/main.js", "dist/src/main.js.map", "dist/src/ai/worker.js", "dist/src/store/sqlite/checkpoint-thread.cjs"]) {
+    for (const f of [
+      "dist/src/main.js",
+      "dist/src/main.js.map",
+      "dist/src/ai/worker.js",
+      "dist/src/store/sqlite/checkpoint-thread.cjs",
+      "dist/src/store/sqlite/writer-thread.js",
+    ]) {
       assert.ok(existsSync(f), `${f} was built`);
     }
+    // The entries that load a thread's TypeScript through tsx are for the sources only.
+    for (const f of ["dist/src/ai/worker-entry.cjs", "dist/src/store/sqlite/writer-entry.cjs"]) assert.ok(!existsSync(f), `${f} was not copied`);
     assert.ok(pkg.scripts.start.includes("--enable-source-maps"));
     assert.match(pkg.scripts.prepare, /^npm run build( &&|$)/, "npm ci builds, so `npm ci && npm start` runs compiled code");
   });

@@ -21,6 +21,8 @@ describe("GroupCommit on a SQLite file", function () {
     store = new SqliteStore({ path });
     await store.init();
     for (const id of ["G1", "G2", "G3"]) await store.createGame(game(id, { status: "active" }));
+    // The store's writer thread is up (it starts in the background): the window test below times its commits.
+    await store.commitGames([]);
     commits = new GroupCommit(store);
   });
   afterEach(async function () {

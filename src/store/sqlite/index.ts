@@ -4,9 +4,10 @@
  *
  * Durability: the database runs in WAL mode. With synchronous=FULL (the default) a write resolves only once
  * the WAL is fsynced, so a resolved write survives power loss too; the fsync runs on the thread pool, not in
- * the commit (wal-sync.ts), and moves reach the store through a group commit (one transaction for all the
- * rooms' writes of an event-loop turn), so one fsync covers many moves. synchronous=NORMAL resolves at the
- * commit: it survives a process crash only.
+ * the commit (wal-sync.ts). Moves reach the store through a group commit (commitGames), which a file
+ * database runs on its writer thread (writer.ts): one transaction and one fsync for every game write that
+ * arrived while the previous batch was being committed, with no SQL of a move on the event loop.
+ * synchronous=NORMAL resolves at the commit: it survives a process crash only.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -17,15 +18,16 @@ import {
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
-import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
+import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
-import { GamePatches } from "./game-patch";
 import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
 import { SqliteLeagues } from "./leagues";
+import { gameRow, isPrimaryKeyViolation, parse, playerRow, RecordWrites } from "./record-writes";
+import { Writer } from "./writer";
 
 export interface SqliteStoreOptions {
   /** File path, or ":memory:" for a private in-memory database. */
@@ -58,34 +60,18 @@ export interface SqliteStoreOptions {
 type DocRow = { doc: string };
 type CommunityRow = { doc: string; members: string };
 
-const parse = <T>(row: DocRow | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
 const parseAll = <T>(rows: DocRow[]): T[] => rows.map((r) => JSON.parse(r.doc) as T);
 const community = (row: CommunityRow): CommunityRecord => ({ ...(JSON.parse(row.doc) as CommunityRecord), members: JSON.parse(row.members) as CommunityRecord["members"] });
 
-function gameRow(g: GameRecord) {
-  const [codeA, codeB] = seatCodes(g.seats);
-  const playerA = g.seats.A?.playerId ?? null;
-  const playerB = g.seats.B?.playerId ?? null;
-  return { id: g.id, createdAt: g.createdAt, status: g.status, public: g.public ? 1 : 0, codeA, codeB, playerA, playerB, doc: JSON.stringify(g) };
-}
 const subscriptionRow = (s: SubscriptionRecord) =>
   ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
 const deliveryRow = (d: DeliveryRecord) =>
   ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
-const playerRow = (p: PlayerRecord) => ({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
 const challengeRow = (c: ChallengeRecord) =>
   ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
 
-const isPrimaryKeyViolation = (e: unknown): boolean =>
-  (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 /** SQLITE_BUSY and its extended codes: the lock is held elsewhere, nothing was written. */
 const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
-/** Rolls back a write's savepoint in a batch (commitGame): its result, not an error. */
-class Refused extends Error {
-  constructor(readonly result: GameWriteResult) {
-    super(result);
-  }
-}
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -95,15 +81,10 @@ export class SqliteStore implements Store {
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
-  private readonly gamePatches: GamePatches;
-  /** One immediate transaction for a batch (one commit, one fsync after it); made once, like the statements. */
-  private readonly commitBatch: (writes: GameWrite[]) => GameWriteResult[];
-  /**
-   * Runs `fn` in one IMMEDIATE transaction (a savepoint inside one already open, such as a batch's). Made
-   * once: better-sqlite3's `transaction()` builds its wrapper functions anew on every call, which cost more
-   * than the statements of a small write.
-   */
-  private readonly atomically: <T>(fn: () => T) => T;
+  /** This connection's record writes (record-writes.ts); made by init with the statements. */
+  private w: RecordWrites | null = null;
+  /** A file database's writer thread, which commits the game writes (commitGames); null in memory. */
+  private writer: Writer | null = null;
   /** Its files and its writes' failures: a write into deleted files is refused, /healthz reports them. */
   private readonly condition = new StoreCondition();
 
@@ -121,11 +102,6 @@ export class SqliteStore implements Store {
     // Checkpoints run on the checkpointer thread (started by init), not inside a commit on the event loop.
     if (file) this.db.pragma("wal_autocheckpoint = 0");
     this.options = options;
-    this.gamePatches = new GamePatches(this.db);
-    const batch = this.db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
-    this.commitBatch = (writes) => batch.immediate(writes);
-    const transaction = this.db.transaction((fn: () => unknown) => fn());
-    this.atomically = <T>(fn: () => T) => transaction.immediate(fn) as T;
   }
 
   /**
@@ -179,6 +155,10 @@ export class SqliteStore implements Store {
     if (!this.s) throw new Error("store not initialised: call init() first");
     return this.s;
   }
+  private get writes(): RecordWrites {
+    if (!this.w) throw new Error("store not initialised: call init() first");
+    return this.w;
+  }
 
   /** Adds the columns a store made by an earlier version lacks, filled from its documents, then their indexes. */
   private addColumns(): void {
@@ -197,6 +177,7 @@ export class SqliteStore implements Store {
     this.db.exec(SCHEMA);
     this.addColumns();
     this.s = prepareStatements(this.db);
+    this.w = new RecordWrites(this.db, this.s);
     this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
     this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
@@ -204,6 +185,11 @@ export class SqliteStore implements Store {
     if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
     // From here on a write meets a held lock at once (SQLITE_BUSY) and writeUnbusy waits for it.
     this.db.pragma("busy_timeout = 0");
+    if (path !== ":memory:" && path !== "") {
+      // A private in-memory database has no second connection: its game writes stay on this one.
+      const { synchronous = "FULL", busyWaitMs = 5000, onFsync } = this.options;
+      this.writer = new Writer({ path, synchronous, busyWaitMs, onFsync });
+    }
     if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
       this.checkpointer = new Checkpointer(path, { intervalMs: checkpointMs, restartFrames: checkpointRestartFrames, onError: (message) => onState?.("checkpoint_failed", new Error(message)) });
     }
@@ -215,6 +201,9 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    // First: the game writes it was given are committed before the other connections close.
+    await this.writer?.close();
+    this.writer = null;
     await this.checkpointer?.close();
     this.checkpointer = null;
     await this.walSync?.close();
@@ -224,6 +213,8 @@ export class SqliteStore implements Store {
 
   /** Healthy when the store can keep a write now (condition.ts): its files are in place and a write succeeds. */
   async health(): Promise<StoreHealth> {
+    const stopped = this.writer?.stopped;
+    if (stopped) return { ok: false, adapter: "sqlite", state: stopped };
     return this.condition.health(() => this.durable(() => this.st.probe.run(nowIso())));
   }
 
@@ -232,7 +223,7 @@ export class SqliteStore implements Store {
       for (const p of players) this.st.insertPlayer.run(playerRow(p));
       this.st.insertGame.run(gameRow(game));
     };
-    return this.durable(players.length === 0 ? insert : () => this.atomically(insert));
+    return this.durable(players.length === 0 ? insert : () => this.writes.atomically(insert));
   }
   async createGames(games: GameRecord[]): Promise<void> {
     if (games.length === 0) return;
@@ -247,28 +238,15 @@ export class SqliteStore implements Store {
   }
   async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
     return this.durable(() => {
-      this.update<GameRecord>(this.st.getGame, id, patch, "id", this.writeGame);
+      this.writes.update<GameRecord>(this.st.getGame, id, patch, "id", this.writes.writeGame);
     });
   }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
-    return this.durable(() => this.patchGameIf(id, expected, patch));
-  }
-  /**
-   * updateGameIf's check and write, synchronous (so also inside a batch's transaction): one in-place UPDATE
-   * with the expectation as its condition (a room's claim, a move's fenced patch), or, for a patch of seats or
-   * `public` (their invite codes and flag are indexed columns), a read, a merge and a full-row rewrite.
-   */
-  private patchGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): boolean {
-    const plan = this.gamePatches.plan(id, patch, nowIso(), expected);
-    if (plan) return plan.statement.run(plan.params).changes > 0;
-    return this.update<GameRecord>(this.st.getGame, id, patch, "id", this.writeGame, expected);
+    return this.durable(() => this.writes.patchGameIf(id, expected, patch));
   }
   async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
     return this.durable(() => this.st.updateRematchIf.run({ id, version: version ?? null, rematch: JSON.stringify(rematch), updatedAt: nowIso() }).changes > 0);
   }
-  private readonly writeGame = (g: GameRecord): void => {
-    this.st.updateGame.run(gameRow(g));
-  };
   async findGameByCode(code: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
   }
@@ -307,55 +285,18 @@ export class SqliteStore implements Store {
     });
   }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    return this.durable(() => this.commitBatch(writes));
-  }
-  /**
-   * One write of a batch, undone alone when its condition fails without a savepoint: its actions go first (a
-   * taken index fails that INSERT alone), then the record patch fenced by the owner epoch; when the fence
-   * does not hold, the actions just inserted are deleted again.
-   */
-  private commitGame(w: GameWrite): GameWriteResult {
-    if (!w.players?.length) return this.commitGameAlone(w);
-    // With its profiles: all of it in a savepoint, rolled back when any condition fails.
+    if (!this.writer) return this.durable(() => this.writes.commitBatch(writes));
+    // As writeUnbusy and durable do for this connection's writes, with the commit and its fsync on the thread.
+    this.condition.refuseIfLost();
+    let results: GameWriteResult[];
     try {
-      return this.atomically(() => {
-        const result = this.commitGameAlone(w);
-        if (result !== "committed") throw new Refused(result);
-        for (const u of w.players!) {
-          if (!this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected)) throw new Refused("stale");
-        }
-        return result;
-      });
+      results = await this.writer.commit(writes);
     } catch (e) {
-      if (e instanceof Refused) return e.result;
-      throw e;
+      throw this.condition.failed(e);
     }
-  }
-  private commitGameAlone(w: GameWrite): GameWriteResult {
-    const inserted: StoredAction[] = [];
-    try {
-      for (const a of w.actions) {
-        this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
-        inserted.push(a);
-      }
-    } catch (e) {
-      this.undoActions(inserted);
-      if (isPrimaryKeyViolation(e)) return "conflict";
-      throw e;
-    }
-    if (this.patchGame(w)) return "committed";
-    this.undoActions(inserted);
-    return "conflict";
-  }
-  private undoActions(actions: StoredAction[]): void {
-    for (const a of actions) this.st.deleteAction.run({ gameId: a.gameId, index: a.index });
-  }
-  /** Applies a write's patch under its owner fence; false when the fence does not hold (nothing changed). */
-  private patchGame(w: GameWrite): boolean {
-    const fenced = w.ownerEpoch !== undefined;
-    // An empty patch leaves the record alone: only the fence is checked.
-    if (Object.keys(w.patch).length === 0) return !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
-    return this.patchGameIf(w.gameId, fenced ? { ownerEpoch: w.ownerEpoch } : {}, w.patch) || !fenced;
+    this.condition.refuseIfLost();
+    this.condition.succeeded();
+    return results;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
@@ -396,19 +337,16 @@ export class SqliteStore implements Store {
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
     return this.durable(() => {
-      this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writePlayer);
+      this.writes.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writes.writePlayer);
     });
   }
   async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
-    return this.durable(() => this.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writePlayer, expected));
+    return this.durable(() => this.writes.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writes.writePlayer, expected));
   }
   async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
-    return this.durable(() => this.atomically(() =>
-      updates.map((u) => this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected))));
+    return this.durable(() => this.writes.atomically(() =>
+      updates.map((u) => this.writes.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writes.writePlayer, u.expected))));
   }
-  private readonly writePlayer = (p: PlayerRecord): void => {
-    this.st.updatePlayer.run(playerRow(p));
-  };
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
     const [all, among] = options.listed ? [this.st.rankListed, this.st.rankListedAmong] : [this.st.rankAll, this.st.rankAmong];
@@ -418,7 +356,7 @@ export class SqliteStore implements Store {
 
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
     return this.durable(() => {
-      return this.atomically((): SubscriptionRecord => {
+      return this.writes.atomically((): SubscriptionRecord => {
         const existing = parse<SubscriptionRecord>(this.st.subscriptionByKey.get(s.key) as DocRow | undefined);
         if (!existing) {
           const created = copy(s);
@@ -447,7 +385,7 @@ export class SqliteStore implements Store {
   }
   async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
     return this.bookkeeping(() => {
-      this.update<SubscriptionRecord>(this.st.subscriptionById, id, patch, "id", (s) =>
+      this.writes.update<SubscriptionRecord>(this.st.subscriptionById, id, patch, "id", (s) =>
         this.st.updateSubscription.run(subscriptionRow(s)));
     });
   }
@@ -466,14 +404,14 @@ export class SqliteStore implements Store {
 
   async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
     return this.bookkeeping(() => {
-      this.atomically(() => {
+      this.writes.atomically(() => {
         for (const row of d) this.st.saveDelivery.run(deliveryRow(row));
       });
     });
   }
   async deleteDeliveries(eventIds: string[]): Promise<void> {
     return this.bookkeeping(() => {
-      this.atomically(() => {
+      this.writes.atomically(() => {
         for (const id of eventIds) this.st.deleteDelivery.run(id);
       });
     });
@@ -481,7 +419,7 @@ export class SqliteStore implements Store {
   async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
     return this.bookkeeping(() => {
       // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
-      return this.atomically((): DeliveryRecord[] => {
+      return this.writes.atomically((): DeliveryRecord[] => {
         const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
           .map((d) => ({ ...d, leaseUntil, ...(holder ? { holder } : {}) }));
         for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
@@ -526,12 +464,12 @@ export class SqliteStore implements Store {
   }
   async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
     return this.durable(() => {
-      this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
+      this.writes.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
     });
   }
   async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
     return this.durable(() => {
-      return this.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)), expected);
+      return this.writes.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)), expected);
     });
   }
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
@@ -556,7 +494,7 @@ export class SqliteStore implements Store {
 
   async createCommunity(c: CommunityRecord): Promise<void> {
     return this.durable(() => {
-      this.atomically(() => {
+      this.writes.atomically(() => {
         const { members, ...rest } = c;
         this.st.insertCommunity.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
         for (const playerId of members) this.st.addMember.run({ id: c.id, playerId });
@@ -583,20 +521,5 @@ export class SqliteStore implements Store {
   }
   async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
     return (this.st.communitiesOf.all(playerId) as CommunityRow[]).map(community);
-  }
-
-  /**
-   * Read-merge-write in one immediate transaction so a concurrent writer cannot interleave; with `expected`,
-   * only when the record matches it. Returns whether it wrote.
-   */
-  private update<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void, expected: object = {}): boolean {
-    return this.atomically(() => this.updateInTransaction(get, key, patch, keyField, write, expected));
-  }
-  /** update's read, check and write, inside a transaction the caller holds. */
-  private updateInTransaction<T extends object>(get: Database.Statement, key: string, patch: Partial<T>, keyField: keyof T, write: (merged: T) => void, expected: object): boolean {
-    const current = parse<T>(get.get(key) as DocRow | undefined);
-    if (!current || !matchesExpectation(current, expected)) return false;
-    write(mergePatch(current, patch, keyField));
-    return true;
   }
 }

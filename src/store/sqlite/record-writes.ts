@@ -1,0 +1,151 @@
+/**
+ * The SQLite store's synchronous writes of records on one connection: read-merge-write updates, a game's
+ * fenced patch and a group commit's batch. Both the main thread's connection (set-ups, REST writes) and the
+ * writer thread's (the rooms' game writes: writer-thread.ts) use them, so a batch is committed the same way
+ * wherever it runs.
+ */
+import type Database from "better-sqlite3";
+import type { GameExpectation, GameRecord, GameWrite, GameWriteResult, PlayerRecord, StoredAction } from "../port";
+import { matchesExpectation, mergePatch, nowIso, seatCodes } from "../shared";
+import { GamePatches } from "./game-patch";
+import type { Statements } from "./statements";
+
+type DocRow = { doc: string };
+
+export const parse = <T>(row: DocRow | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
+
+export function gameRow(g: GameRecord) {
+  const [codeA, codeB] = seatCodes(g.seats);
+  const playerA = g.seats.A?.playerId ?? null;
+  const playerB = g.seats.B?.playerId ?? null;
+  return { id: g.id, createdAt: g.createdAt, status: g.status, public: g.public ? 1 : 0, codeA, codeB, playerA, playerB, doc: JSON.stringify(g) };
+}
+export const playerRow = (p: PlayerRecord) => ({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
+
+export const isPrimaryKeyViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+
+/** Rolls back a write's savepoint in a batch (commitGame): its result, not an error. */
+class Refused extends Error {
+  constructor(readonly result: GameWriteResult) {
+    super(result);
+  }
+}
+
+export class RecordWrites {
+  private readonly gamePatches: GamePatches;
+  /** One immediate transaction for a batch (one commit, one fsync after it); made once, like the statements. */
+  readonly commitBatch: (writes: GameWrite[]) => GameWriteResult[];
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (a savepoint inside one already open, such as a batch's). Made
+   * once: better-sqlite3's `transaction()` builds its wrapper functions anew on every call, which cost more
+   * than the statements of a small write.
+   */
+  readonly atomically: <T>(fn: () => T) => T;
+
+  constructor(
+    db: Database.Database,
+    private readonly st: Statements,
+  ) {
+    this.gamePatches = new GamePatches(db);
+    const batch = db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
+    this.commitBatch = (writes) => batch.immediate(writes);
+    const transaction = db.transaction((fn: () => unknown) => fn());
+    this.atomically = <T>(fn: () => T) => transaction.immediate(fn) as T;
+  }
+
+  readonly writeGame = (g: GameRecord): void => {
+    this.st.updateGame.run(gameRow(g));
+  };
+  readonly writePlayer = (p: PlayerRecord): void => {
+    this.st.updatePlayer.run(playerRow(p));
+  };
+
+  /**
+   * updateGameIf's check and write, synchronous (so also inside a batch's transaction): one in-place UPDATE
+   * with the expectation as its condition (a room's claim, a move's fenced patch), or, for a patch of seats or
+   * `public` (their invite codes and flag are indexed columns), a read, a merge and a full-row rewrite.
+   */
+  patchGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): boolean {
+    const plan = this.gamePatches.plan(id, patch, nowIso(), expected);
+    if (plan) return plan.statement.run(plan.params).changes > 0;
+    return this.update<GameRecord>(this.st.getGame, id, patch, "id", this.writeGame, expected);
+  }
+
+  /**
+   * Read-merge-write in one immediate transaction so a concurrent writer cannot interleave; with `expected`,
+   * only when the record matches it. Returns whether it wrote.
+   */
+  update<T extends object>(
+    get: Database.Statement,
+    key: string,
+    patch: Partial<T>,
+    keyField: keyof T,
+    write: (merged: T) => void,
+    expected: object = {},
+  ): boolean {
+    return this.atomically(() => this.updateInTransaction(get, key, patch, keyField, write, expected));
+  }
+  /** update's read, check and write, inside a transaction the caller holds. */
+  updateInTransaction<T extends object>(
+    get: Database.Statement,
+    key: string,
+    patch: Partial<T>,
+    keyField: keyof T,
+    write: (merged: T) => void,
+    expected: object,
+  ): boolean {
+    const current = parse<T>(get.get(key) as DocRow | undefined);
+    if (!current || !matchesExpectation(current, expected)) return false;
+    write(mergePatch(current, patch, keyField));
+    return true;
+  }
+
+  /**
+   * One write of a batch, undone alone when its condition fails without a savepoint: its actions go first (a
+   * taken index fails that INSERT alone), then the record patch fenced by the owner epoch; when the fence
+   * does not hold, the actions just inserted are deleted again.
+   */
+  private commitGame(w: GameWrite): GameWriteResult {
+    if (!w.players?.length) return this.commitGameAlone(w);
+    // With its profiles: all of it in a savepoint, rolled back when any condition fails.
+    try {
+      return this.atomically(() => {
+        const result = this.commitGameAlone(w);
+        if (result !== "committed") throw new Refused(result);
+        for (const u of w.players!) {
+          if (!this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected)) throw new Refused("stale");
+        }
+        return result;
+      });
+    } catch (e) {
+      if (e instanceof Refused) return e.result;
+      throw e;
+    }
+  }
+  private commitGameAlone(w: GameWrite): GameWriteResult {
+    const inserted: StoredAction[] = [];
+    try {
+      for (const a of w.actions) {
+        this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
+        inserted.push(a);
+      }
+    } catch (e) {
+      this.undoActions(inserted);
+      if (isPrimaryKeyViolation(e)) return "conflict";
+      throw e;
+    }
+    if (this.patchGame(w)) return "committed";
+    this.undoActions(inserted);
+    return "conflict";
+  }
+  private undoActions(actions: StoredAction[]): void {
+    for (const a of actions) this.st.deleteAction.run({ gameId: a.gameId, index: a.index });
+  }
+  /** Applies a write's patch under its owner fence; false when the fence does not hold (nothing changed). */
+  private patchGame(w: GameWrite): boolean {
+    const fenced = w.ownerEpoch !== undefined;
+    // An empty patch leaves the record alone: only the fence is checked.
+    if (Object.keys(w.patch).length === 0) return !fenced || Boolean(this.st.gameOwnedAt.get({ id: w.gameId, epoch: w.ownerEpoch }));
+    return this.patchGameIf(w.gameId, fenced ? { ownerEpoch: w.ownerEpoch } : {}, w.patch) || !fenced;
+  }
+}
