@@ -24,7 +24,7 @@ export class BotService {
   ) {}
 
   /** Registers a bot and its profile; the key is in this answer only. */
-  async register(body: { name: string; owner?: string }) {
+  async register(body: { name: string; owner?: string; description?: string }) {
     const key = newBotKey();
     const at = this.now().toISOString();
     const profile = (id: string): PlayerRecord => ({
@@ -33,7 +33,7 @@ export class BotService {
       games: 0, wins: 0, losses: 0, draws: 0, recentForm: "", champions: {}, createdAt: at, updatedAt: at,
     });
     const player = await insertWithFreshId(newBotId, profile, (p) => this.store.createPlayer(p));
-    const bot: BotRecord = { id: player.id, name: body.name, ...(body.owner ? { owner: body.owner } : {}), keyHash: sha256Hex(key), createdAt: at };
+    const bot: BotRecord = { id: player.id, name: body.name, ...(body.owner ? { owner: body.owner } : {}), ...(body.description ? { description: body.description } : {}), keyHash: sha256Hex(key), createdAt: at };
     await this.store.createBot(bot);
     return { bot: await this.publicBot(bot), key };
   }
@@ -61,6 +61,7 @@ export class BotService {
       id: bot.id,
       name: bot.name,
       kind: "bot" as const,
+      description: bot.description ?? null,
       createdAt: bot.createdAt,
       revoked: Boolean(bot.revokedAt),
       player: p ? this.players.publicPlayer(p) : null,

@@ -15,7 +15,7 @@ import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
   type BotRecord, type LeagueRecord, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
-  type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
+  type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, matchesExpectation, mergePatch, nowIso, pageSize, seatCodes } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
@@ -26,6 +26,7 @@ import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
 import { SqliteLeagues } from "./leagues";
+import { SqliteRatings } from "./ratings";
 
 export interface SqliteStoreOptions {
   /** File path, or ":memory:" for a private in-memory database. */
@@ -92,6 +93,7 @@ export class SqliteStore implements Store {
   private s: Statements | null = null;
   private bots: SqliteBots | null = null;
   private leagues: SqliteLeagues | null = null;
+  private ratings: SqliteRatings | null = null;
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
@@ -199,6 +201,7 @@ export class SqliteStore implements Store {
     this.s = prepareStatements(this.db);
     this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
     this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
+    this.ratings = new SqliteRatings(this.db);
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
     if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
@@ -371,6 +374,14 @@ export class SqliteStore implements Store {
   getBot(id: string): Promise<BotRecord | null> { return this.bot.get(id); }
   findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bot.findByKey(keyHash); }
   updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bot.patch(id, patch); }
+  listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.bot.list(limit, offset); }
+
+  // ---- rating history (./ratings.ts) ----
+  private get rating(): SqliteRatings {
+    if (!this.ratings) throw new Error("store not initialised");
+    return this.ratings;
+  }
+  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.rating.history(playerId, after, limit); }
 
   // ---- leagues (./leagues.ts) ----
   private get league(): SqliteLeagues {
@@ -402,8 +413,10 @@ export class SqliteStore implements Store {
     return this.durable(() => this.atomically(() =>
       updates.map((u) => this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected))));
   }
+  /** Every profile update, alone or with its game's write: the point it carries joins the history in the same transaction. */
   private readonly writePlayer = (p: PlayerRecord): void => {
     this.st.updatePlayer.run(playerRow(p));
+    this.rating.addFrom(p);
   };
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
