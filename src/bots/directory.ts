@@ -40,4 +40,3 @@ export class BotDirectory {
     return { bots, nextOffset: page.length > limit ? offset + limit : null };
   }
 }
-

@@ -39,6 +39,11 @@ export class MongoRatings {
   async history(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
     const n = pageSize(limit);
     if (n === 0) return [];
-    return this.model.find({ playerId, n: { $gt: Math.max(0, Math.floor(after)) } }, FIELDS).sort({ n: 1 }).limit(n).lean<RatingPoint[]>().exec();
+    return this.model
+      .find({ playerId, n: { $gt: Math.max(0, Math.floor(after)) } }, FIELDS)
+      .sort({ n: 1 })
+      .limit(n)
+      .lean<RatingPoint[]>()
+      .exec();
   }
 }
