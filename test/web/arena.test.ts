@@ -7,9 +7,12 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { greedyMove, type Policy, type SeatSync } from "../../clients/typescript/client";
 import { playRest } from "../support/play";
 import { bearer, http } from "../support/server";
-import { browserSuite, openPage, screenshots } from "./browser";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { browserSuite, openPage, SHOTS_DIR } from "./browser";
 import { contrastAtLeast, fits } from "./checks";
 
 interface GameRow {
@@ -34,6 +37,36 @@ interface Standing {
   losses: number;
 }
 
+/** Plays one seat of a game to its end with `policy`, long-polling the seat's view, as a REST bot does. */
+async function playSeat(base: string, gameId: string, token: string, policy: Policy): Promise<void> {
+  let since = 0;
+  for (let i = 0; i < 400; i++) {
+    const s = await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${since}&timeout=5`, undefined, bearer(token));
+    if (s.status !== 200) throw new Error(`sync ${s.status}: ${s.text}`);
+    since = s.json.moveCount;
+    if (s.json.status === "finished") return;
+    if (!s.json.yourTurn) continue;
+    const move = await policy(s.json as SeatSync);
+    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, { move: move.move }, bearer(token));
+    if (m.status !== 200) throw new Error(`move ${m.status}: ${m.text}`);
+  }
+  throw new Error(`game ${gameId} did not finish`);
+}
+
+/** Saves the first screen of the page at 1280x800 and 390x844, as `<name>-laptop.png` and `<name>-phone.png` (docs/WEB.md shows them). */
+async function firstScreens(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  for (const [label, viewport] of [
+    ["laptop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.screenshot({ path: join(SHOTS_DIR, `${name}-${label}.png`) });
+  }
+  await page.setViewportSize({ width: 1100, height: 900 });
+}
+
 /** Marks the document, so a later check can tell the page was never reloaded. */
 const mark = (page: Page) => page.evaluate(() => void ((window as unknown as { unreloaded: boolean }).unreloaded = true));
 const unreloaded = (page: Page) => page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded === true);
@@ -55,20 +88,27 @@ describe("Browser: leagues, bots and rating history", function () {
 
   it("follows a league of scripted bots to its end, showing the API's ratings, intervals, records and replays", async () => {
     const base = suite.server.url;
-    const created = await http(base, "POST", "/api/v1/leagues", { name: "Browser league", deals: 1, turnSeconds: 60 });
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Browser league", deals: 2, turnSeconds: 60 });
     assert.equal(created.status, 201, created.text);
     const id = created.json.league.id as string;
-    const bots: Array<{ playerId: string; token: string; name: string }> = [];
-    for (const name of ["Corner bot", "Edge bot", "Centre bot"]) {
+    // Three ways of playing, so that the ratings differ: the greedy one, and two that take the first or the last legal move.
+    const policies: Record<string, Policy> = {
+      "Corner bot": greedyMove,
+      "Edge bot": (v) => v.legalMoves[0],
+      "Centre bot": (v) => v.legalMoves[v.legalMoves.length - 1],
+    };
+    const bots: Array<{ playerId: string; token: string; name: string; policy: Policy }> = [];
+    for (const name of Object.keys(policies)) {
       const reg = await http(base, "POST", "/api/v1/bots", { name, description: `${name}: a scripted test player` });
       const j = await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key));
       assert.equal(j.status, 201, j.text);
-      bots.push({ playerId: j.json.playerId, token: j.json.playerToken, name });
+      bots.push({ playerId: j.json.playerId, token: j.json.playerToken, name, policy: policies[name] });
     }
 
     const page = await openPage(suite.browser, suite.errors);
     // Listed before it starts, open for entries, with its bots.
-    await page.goto(`${base}/leagues`);
+    await page.goto(`${base}/`);
+    await page.locator("main").getByRole("link", { name: "Leagues of bots" }).click();
     await page.waitForSelector("body[data-ready='true']");
     const listed = page.locator(`tr[data-id='${id}']`);
     assert.equal(await listed.getAttribute("data-status"), "open");
@@ -88,7 +128,7 @@ describe("Browser: leagues, bots and rating history", function () {
           const deals = (await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals as DealRow[];
           for (const g of deals.filter((d) => d.released).flatMap((d) => d.games)) {
             if (g.outcome === null && (g.first === bot.playerId || g.second === bot.playerId) && !playing.has(g.gameId))
-              playing.set(g.gameId, playRest(base, g.gameId, bot.token));
+              playing.set(g.gameId, playSeat(base, g.gameId, bot.token, bot.policy));
           }
           await new Promise((r) => setTimeout(r, 100));
         }
@@ -98,7 +138,7 @@ describe("Browser: leagues, bots and rating history", function () {
 
     // The page follows on its own: running, then finished, never reloaded.
     await page.waitForSelector("body[data-status='finished']", { timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelectorAll("#deals td[data-state='open']").length === 6);
+    await page.waitForFunction(() => document.querySelectorAll("#deals td[data-state='open']").length === 12);
     assert.equal(await unreloaded(page), true, "the page was reloaded");
     const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
     assert.deepEqual(
@@ -109,7 +149,7 @@ describe("Browser: leagues, bots and rating history", function () {
 
     // The same ratings, intervals and records as the API, in the same order, in the table and in the plot.
     const api = (await http(base, "GET", `/api/v1/leagues/${id}/standings`)).json as { dealsCounted: number; standings: Standing[] };
-    assert.equal(api.dealsCounted, 3);
+    assert.equal(api.dealsCounted, 6);
     const tableRows = await page.locator("#standings tbody tr").evaluateAll((rows) =>
       rows.map((r) => ({
         id: r.getAttribute("data-id"),
@@ -151,19 +191,19 @@ describe("Browser: leagues, bots and rating history", function () {
     const replays = await page.locator("#deals a[href^='/replay/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
     const deals = (await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals as DealRow[];
     assert.deepEqual(replays.sort(), deals.flatMap((d) => d.games.map((g) => `/replay/${g.gameId}`)).sort());
-    assert.match((await page.textContent("#progress-text")) ?? "", /3 of 3 deals played, 6 of 6 games/);
+    assert.match((await page.textContent("#progress-text")) ?? "", /6 of 6 deals played, 12 of 12 games/);
 
     await fits(page, "the league page");
     await contrastAtLeast(page, "main", "the league page");
-    await screenshots(page, "league");
+    await firstScreens(page, "league");
     // The list shows it finished, with its progress.
     await page.goto(`${base}/leagues`);
     await page.waitForSelector("body[data-ready='true']");
     assert.equal(await page.locator(`tr[data-id='${id}']`).getAttribute("data-status"), "finished");
-    assert.match((await page.locator(`tr[data-id='${id}']`).textContent()) ?? "", /3 of 3 deals played/);
+    assert.match((await page.locator(`tr[data-id='${id}']`).textContent()) ?? "", /6 of 6 deals played/);
     await fits(page, "the leagues page");
     await contrastAtLeast(page, "main", "the leagues page");
-    await screenshots(page, "leagues");
+    await firstScreens(page, "leagues");
   });
 
   it("lists a registered bot in the directory, with its description, rating and league, and shows its mark and description on its profile", async () => {
@@ -184,7 +224,7 @@ describe("Browser: leagues, bots and rating history", function () {
     assert.match((await page.locator("tr", { hasText: "Corner bot" }).textContent()) ?? "", /Browser league/);
     await fits(page, "the bot directory");
     await contrastAtLeast(page, "main", "the bot directory");
-    await screenshots(page, "bots");
+    await firstScreens(page, "bots");
 
     await row.getByRole("link", { name: "Directory bot" }).click();
     await page.waitForSelector("body[data-ready='true']");
@@ -243,7 +283,7 @@ describe("Browser: leagues, bots and rating history", function () {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-game")), games[0]);
     await fits(page, "a player's profile");
     await contrastAtLeast(page, "main", "a player's profile");
-    await screenshots(page, "player-ratings");
+    await firstScreens(page, "player-ratings");
     await first.focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(`**/replay/${games[0]}`);

@@ -29,12 +29,12 @@ export function replaceChart(box: HTMLElement, chart: SVGSVGElement, attr: strin
   if (focused) chart.querySelector<SVGAElement>(`[${attr}="${CSS.escape(focused)}"] a, a[${attr}="${CSS.escape(focused)}"]`)?.focus();
 }
 
-/** Round figures for an axis from `lo` to `hi`: about `count` steps of 1, 2 or 5 times a power of ten. */
+/** Round figures for an axis from `lo` to `hi`: about `count` steps of 1, 2, 2.5 or 5 times a power of ten. */
 export function ticks(lo: number, hi: number, count = 5): number[] {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / count;
   const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? raw;
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? raw;
   const out: number[] = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6);
   return out;
@@ -79,7 +79,7 @@ export function forestPlot(rows: readonly ForestRow[], width: number): SVGSVGEle
     role: "group",
     "aria-label": "Ratings with their 95% intervals, best first",
   });
-  for (const t of ticks(x0, x1, Math.max(2, Math.floor(plotW / 70)))) {
+  for (const t of ticks(x0, x1, Math.max(3, Math.floor(plotW / 70)))) {
     plot.append(
       svg("line", { class: "grid", x1: x(t), x2: x(t), y1: top, y2: top + rows.length * rowH }),
       svg("text", { class: "tick", x: x(t), y: top + rows.length * rowH + 20, "text-anchor": "middle" }, String(t)),

@@ -33,7 +33,8 @@ function row(b: Entry): HTMLElement {
   return el(
     "tr",
     { "data-id": b.id },
-    ...COLUMNS.map((c) => el("td", { "data-label": c, class: c === "Description" ? "description" : undefined }, ...cells[c])),
+    // One span per cell, so a phone's card lays out two things a line: the column's name and the value.
+    ...COLUMNS.map((c) => el("td", { "data-label": c, class: c === "Description" ? "description" : undefined }, el("span", {}, ...cells[c]))),
   );
 }
 
