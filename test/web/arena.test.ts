@@ -204,6 +204,13 @@ describe("Browser: leagues, bots and rating history", function () {
     await fits(page, "the leagues page");
     await contrastAtLeast(page, "main", "the leagues page");
     await firstScreens(page, "leagues");
+    // An id no league has says so, and stops asking.
+    const unknown = await openPage(suite.browser, suite.errors);
+    await unknown.goto(`${base}/leagues/l_nosuchleague1`);
+    await unknown.waitForSelector("body[data-status='unknown']");
+    assert.match((await unknown.textContent("#notice")) ?? "", /There is no league with the id “l_nosuchleague1”/);
+    // The API's 404 is logged by the browser as a failed resource; nothing else may be (the check comes last, so every page error before it counts).
+    suite.errors = suite.errors.filter((e) => !/404/.test(e));
   });
 
   it("lists a registered bot in the directory, with its description, rating and league, and shows its mark and description on its profile", async () => {
