@@ -13,7 +13,7 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
-import { BotService, botBucket, BotStreamHub, streamsRouter } from "./bots";
+import { BotDirectory, botDirectoryRouter, BotService, botBucket, BotStreamHub, streamsRouter } from "./bots";
 import { EXPOSED_HEADERS } from "./api/edges";
 import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
@@ -111,6 +111,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const origins = new RequestOrigins();
   const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
   const bots = new BotService(store, players, baseUrl, undefined, () => origins.current());
+  const botDirectory = new BotDirectory(store, bots);
   const rooms = new RoomAccess(store, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
@@ -219,6 +220,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     tournaments,
     tournamentJoins,
     leagues,
+    bots: botDirectory,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
@@ -251,7 +253,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },

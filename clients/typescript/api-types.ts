@@ -333,6 +333,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/players/{id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a player's rating history
+         * @description One point per rated game, oldest first: the game, when it ended, the rating it left and whether that rating was provisional; paged with `after` (the last answer's `nextAfter`). Games rated before the history was kept have no point.
+         */
+        get: operations["getRatingHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/players": {
         parameters: {
             query?: never;
@@ -640,7 +660,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List bots
+         * @description The bot directory: every bot account, newest first, with its description, profile (rating, games), when it was last seen and the leagues and tournaments it entered; paged with `limit` and `offset`. Never a key or an owner's contact.
+         */
+        get: operations["listBots"];
         put?: never;
         /**
          * Register a bot
@@ -1762,6 +1786,26 @@ export interface components {
             /** @description absolute URL on this service */
             replayUrl: string;
         };
+        RatingHistory: {
+            /** @description the profile the points belong to (an account, for a guest that moved to one) */
+            playerId: string;
+            /** @description one point per rated game, oldest first */
+            ratings: {
+                /** @description the player's game count after this game: the point's place in the history */
+                n: number;
+                gameId: string;
+                /** @description when the game ended */
+                at: string;
+                /** @description the rating the game left (Glicko-2, rounded) */
+                rating: number;
+                /** @description whether the rating was still provisional after it */
+                provisional: boolean;
+                /** @description the game's record */
+                url: string;
+            }[];
+            /** @description send as `after` for the next page; null after the last */
+            nextAfter: number | null;
+        };
         Challenge: {
             token: string;
             /** @enum {string} */
@@ -1860,6 +1904,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             kind: "bot";
+            /** @description what the bot is, in its owner's words */
+            description: string | null;
             /** @description ISO 8601 time */
             createdAt: string;
             revoked: boolean;
@@ -3782,6 +3828,61 @@ export interface operations {
             };
         };
     };
+    getRatingHistory: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 500 */
+                limit?: number;
+                /** @description the last answer's `nextAfter`: points numbered above it (0: from the first) */
+                after?: number;
+            };
+            header?: never;
+            path: {
+                /** @description player id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     playerLeaderboard: {
         parameters: {
             query?: {
@@ -4809,6 +4910,109 @@ export interface operations {
             };
         };
     };
+    listBots: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 */
+                limit?: number;
+                /** @description an integer from 0 to 100000 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description newest first */
+                        bots: {
+                            /** @description the bot's id, also its profile's (BOT-...) */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "bot";
+                            /** @description what the bot is, in its owner's words */
+                            description: string | null;
+                            /** @description ISO 8601 time */
+                            createdAt: string;
+                            revoked: boolean;
+                            /** @description the bot's profile: rating, games */
+                            player: {
+                                id: string;
+                                name: string;
+                                rating: number;
+                                rank: string;
+                                provisional: boolean;
+                                games: number;
+                                winRate: number;
+                                favoriteChampion: {
+                                    name: string;
+                                    games: number;
+                                    wins: number;
+                                    winRate: number;
+                                } | null;
+                                recentForm: string;
+                                /** @description ISO 8601 time */
+                                updatedAt: string;
+                                /** @description absolute URL on this service */
+                                url: string;
+                                /** @description the player's secret, shown once, when the profile is made */
+                                secret?: string;
+                                /**
+                                 * @description present on a bot's profile (BOT MARK on boards and leaderboards)
+                                 * @enum {string}
+                                 */
+                                kind?: "bot";
+                            } | null;
+                            /** @description absolute URL on this service */
+                            url: string;
+                            /** @description when the bot's profile last changed: its latest result, or its registration */
+                            lastSeen: string;
+                            /** @description leagues it entered, among the newest 100 */
+                            leagues: {
+                                id: string;
+                                name: string;
+                                status: string;
+                            }[];
+                            /** @description tournaments it entered, among the newest 100 */
+                            tournaments: {
+                                id: string;
+                                name: string;
+                                status: string;
+                            }[];
+                        }[];
+                        /** @description send as `offset` for the next page; null after the last */
+                        nextOffset: number | null;
+                    };
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     registerBot: {
         parameters: {
             query?: never;
@@ -4827,8 +5031,10 @@ export interface operations {
                 "application/json": {
                     /** @description the bot's name, shown on boards and leaderboards */
                     name: string;
-                    /** @description how to reach the bot's owner (an email address or a URL) */
+                    /** @description how to reach the bot's owner (an email address or a URL); never shown */
                     owner?: string;
+                    /** @description what the bot is, in its owner's words: shown on its profile and in the bot directory */
+                    description?: string;
                 };
             };
         };

@@ -4,3 +4,5 @@ export { announceSeat, botAuth, botBucket, botOf, botsRouter, ChallengeBotBody, 
 export { BotStreamHub, type BotEvent } from "./stream-hub";
 export { streamsRouter, type StreamOptions } from "./streams";
 export { botKeyOf, isBotId } from "./ids";
+export { BotDirectory } from "./directory";
+export { botDirectoryRouter, ListBotsQuery } from "./directory-routes";

@@ -16,7 +16,8 @@ import { BotService, type AuthedBot } from "./service";
 export const RegisterBotBody = z
   .object({
     name: NameSchema.describe("the bot's name, shown on boards and leaderboards"),
-    owner: z.string().trim().min(1).max(200).optional().describe("how to reach the bot's owner (an email address or a URL)"),
+    owner: z.string().trim().min(1).max(200).optional().describe("how to reach the bot's owner (an email address or a URL); never shown"),
+    description: z.string().trim().min(1).max(280).optional().describe("what the bot is, in its owner's words: shown on its profile and in the bot directory"),
   })
   .strict();
 

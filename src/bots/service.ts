@@ -30,7 +30,7 @@ export class BotService {
   ) {}
 
   /** Registers a bot and its profile; the key is in this answer only. */
-  async register(body: { name: string; owner?: string }) {
+  async register(body: { name: string; owner?: string; description?: string }) {
     const key = newBotKey();
     const at = this.now().toISOString();
     const createdFrom = this.origin();
@@ -41,7 +41,7 @@ export class BotService {
       ...(createdFrom ? { createdFrom } : {}), createdAt: at, updatedAt: at,
     });
     const player = await insertWithFreshId(newBotId, profile, (p) => this.store.createPlayer(p));
-    const bot: BotRecord = { id: player.id, name: body.name, ...(body.owner ? { owner: body.owner } : {}), keyHash: sha256Hex(key), createdAt: at };
+    const bot: BotRecord = { id: player.id, name: body.name, ...(body.owner ? { owner: body.owner } : {}), ...(body.description ? { description: body.description } : {}), keyHash: sha256Hex(key), createdAt: at };
     await this.store.createBot(bot);
     return { bot: await this.publicBot(bot), key };
   }
@@ -69,6 +69,7 @@ export class BotService {
       id: bot.id,
       name: bot.name,
       kind: "bot" as const,
+      description: bot.description ?? null,
       createdAt: bot.createdAt,
       revoked: Boolean(bot.revokedAt),
       player: p ? this.players.publicPlayer(p) : null,

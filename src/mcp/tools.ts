@@ -77,6 +77,16 @@ export const TOOLS: ToolDef[] = [
       cursor: z.string().max(200).optional(),
     }).strict(),
     R.PlayerGames, (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor })),
+  def("player_ratings", true, "A player's rating history, oldest first: one point per rated game with the game id, when it ended, the rating it left and whether it was provisional. Paged with `after` (the last answer's nextAfter).",
+    z.object({
+      player_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "must be a player id").describe("the player's friend code"),
+      limit: z.number().int().min(1).max(500).default(100),
+      after: z.number().int().min(0).default(0).describe("the last answer's nextAfter (0: from the first point)"),
+    }).strict(),
+    R.RatingHistory, (a, d) => d.players.ratingHistory(a.player_id, a.after, a.limit)),
+  def("list_bots", true, "The bot directory, newest first: each bot's name, description, profile (rating, games), last seen, and the leagues and tournaments it entered. Paged with `offset` (the last answer's nextOffset).",
+    z.object({ limit: z.number().int().min(1).max(100).default(20), offset: z.number().int().min(0).max(100_000).default(0) }).strict(),
+    R.BotDirectory, (a, d) => d.bots.list(a.limit, a.offset)),
   ...TOURNAMENT_TOOLS,
   ...LEAGUE_TOOLS,
 ];

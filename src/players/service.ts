@@ -6,7 +6,7 @@ import type { ChampionId, Seat } from "../game";
 import { AppError } from "../errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
 import { insertWithFreshId } from "../store/duplicate";
-import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate } from "../store/port";
+import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate, RatingPoint, RatingsPort } from "../store/port";
 import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
 
@@ -22,7 +22,7 @@ const MAX_WRITE_ATTEMPTS = 20;
 
 export class PlayerService {
   constructor(
-    private readonly store: PlayersPort & CommunitiesPort,
+    private readonly store: PlayersPort & CommunitiesPort & RatingsPort,
     private readonly baseUrl: string,
     private readonly now: () => Date = () => new Date(),
     /** Draws a friend code; a repeat is retried with a new one (tests force repeats). */
@@ -142,9 +142,12 @@ export class PlayerService {
     const champions = { ...p.champions };
     const c = champions[champion] ?? { games: 0, wins: 0 };
     champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
+    // The rating history's point for this game, stored with the profile (RatingsPort); an unrated game adds none.
+    const lastRated = unrated ? {} : { lastRated: { gameId: game.id, at: game.finishedAt ?? this.now().toISOString(), n: p.games + 1, rating: rated.rating, rd: rated.rd } };
     return { id: p.id, expected: { version: p.version }, patch: {
       ...rated,
       ...beaten,
+      ...lastRated,
       games: p.games + 1,
       wins: p.wins + (outcome === "W" ? 1 : 0),
       losses: p.losses + (outcome === "L" ? 1 : 0),
@@ -179,6 +182,31 @@ export class PlayerService {
       player: this.publicPlayer(p),
       ...(movedFrom ? { movedFrom } : {}),
       clubs,
+    };
+  }
+
+  /**
+   * A player's rating history, a page of it: one point per rated game, oldest first, after the point numbered
+   * `after` (0: from the first). A guest that moved to an account answers with the account's, as profile does.
+   */
+  async ratingHistory(id: string, after: number, limit: number) {
+    let p = await this.store.getPlayer(id);
+    if (p?.movedTo) p = await this.store.getPlayer(p.movedTo);
+    if (!p) throw new AppError("not_found", `no player with id ${id}`);
+    // One more than asked tells whether another page follows.
+    const points = await this.store.ratingHistory(p.id, after, limit + 1);
+    const page = points.slice(0, limit);
+    return {
+      playerId: p.id,
+      ratings: page.map((x) => this.publicPoint(x)),
+      nextAfter: points.length > limit ? page[page.length - 1].n : null,
+    };
+  }
+
+  private publicPoint(x: RatingPoint) {
+    return {
+      n: x.n, gameId: x.gameId, at: x.at, rating: Math.round(x.rating), provisional: isProvisional(x.rd, x.n),
+      url: `${this.baseUrl}/api/v1/games/${encodeURIComponent(x.gameId)}`,
     };
   }
 

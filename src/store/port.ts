@@ -108,6 +108,12 @@ export interface PlayerRecord {
   createdFrom?: string;
   /** Ids of the opponents this profile beat in its latest games (newest last, at most 20). */
   beaten?: string[];
+  /**
+   * The newest point of the profile's rating history: the game it was last rated for and the rating it left.
+   * A profile write carrying a point the history does not hold yet adds it there (RatingsPort), so the history
+   * is written with the result itself, whichever way the result is stored.
+   */
+  lastRated?: RatingPointOf;
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
   /** "bot" for a bot's one profile (src/bots); absent for people. Rated in the same pool. */
@@ -494,6 +500,31 @@ export interface GamesPort {
   listActions(gameId: string): Promise<StoredAction[]>;
 }
 
+/** One point of a player's rating history: what one rated game left the rating at. */
+export interface RatingPoint {
+  playerId: string;
+  gameId: string;
+  /** When the game was rated (its end). */
+  at: string;
+  /** The profile's game count after this game: the point's place in the history, from 1. */
+  n: number;
+  /** Glicko-2 rating and deviation after the game, unrounded. */
+  rating: number;
+  rd: number;
+}
+/** A point as its profile carries it (PlayerRecord.lastRated). */
+export type RatingPointOf = Omit<RatingPoint, "playerId">;
+
+/**
+ * Players' rating histories: one point per rated game, added by the profile write that carries it
+ * (PlayerRecord.lastRated). SQLite adds it in the same transaction as the profile; MongoDB right after the
+ * profile's write (a crash between the two loses that one point, never the rating). Adding a point twice keeps one.
+ */
+export interface RatingsPort {
+  /** A player's points whose `n` is above `after` (0: from the first), oldest first, at most `limit`. */
+  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]>;
+}
+
 /** One conditional write of updatePlayersIf: updatePlayerIf's arguments. */
 export interface PlayerUpdate { id: string; expected: PlayerExpectation; patch: Partial<PlayerRecord> }
 
@@ -606,8 +637,10 @@ export interface CommunitiesPort {
 export interface BotRecord {
   id: string;
   name: string;
-  /** How to reach the bot's owner, as they gave it (optional). */
+  /** How to reach the bot's owner, as they gave it (optional; never shown). */
   owner?: string;
+  /** What the bot is, in its owner's words (optional; public). */
+  description?: string;
   /** sha256 hex of the bot's key (bk_...); the key itself is shown once and never stored. */
   keyHash: string;
   createdAt: string;
@@ -624,6 +657,8 @@ export interface BotsPort {
   findBotByKey(keyHash: string): Promise<BotRecord | null>;
   /** Ignored when the bot does not exist. */
   updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void>;
+  /** Bots newest first (createdAt, then id), revoked ones too, skipping `offset`, at most `limit`. */
+  listBots(limit: number, offset: number): Promise<BotRecord[]>;
 }
 
 /** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
@@ -663,4 +698,4 @@ export interface LeaguesPort {
   listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]>;
 }
 
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort, LeaguesPort {}
+export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort, LeaguesPort, RatingsPort {}

@@ -1,7 +1,7 @@
 /**
  * The web client's router: the HTML pages (`/`, `/play/:id`, `/watch/:id`, `/join/:code`,
  * `/challenge/:token`, `/replay/:id`, `/review/:id`, `/rules`, `/players/:id`, `/leaderboards[/:kind/:id]`,
- * `/tournaments[/:id]`),
+ * `/tournaments[/:id]`, `/leagues[/:id]`, `/bots`),
  * their scripts (built from web/src, see bundle.ts) and styles under `/web`, the client assets under
  * `/assets`, the Colyseus SDK's browser bundle at `/vendor/colyseus.js`, and an HTML 404 page for browsers. The pages are plain files: all game
  * data comes from the REST API and the game room at run time, so nothing here renders user data.
@@ -62,6 +62,9 @@ export function webRouter(): Router {
   r.get("/leaderboards/:kind/:id", page("leaderboards.html"));
   r.get("/tournaments", page("tournaments.html"));
   r.get("/tournaments/:id", page("tournament.html"));
+  r.get("/leagues", page("leagues.html"));
+  r.get("/leagues/:id", page("league.html"));
+  r.get("/bots", page("bots.html"));
 
   r.get("/vendor/colyseus.js", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=3600");

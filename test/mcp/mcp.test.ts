@@ -10,6 +10,7 @@ import { connect, playOneMove, playToTheEnd, type McpTestClient } from "./helper
 const TOOL_NAMES = [
   "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign", "rematch",
   "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
+  "player_ratings", "list_bots",
   "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
   "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
   "list_leagues", "get_league", "league_standings", "league_games",
@@ -31,7 +32,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the fourteen game tools, the nine tournament tools and the four league tools with their input schemas when a client connects", async () => {
+  it("lists the sixteen game, player and bot tools, the nine tournament tools and the four league tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;
@@ -160,6 +161,17 @@ describe("Integration: MCP", function () {
     assert.ok(review && typeof review === "object");
     const profile = await mcp.ok("player_profile", { player_id: created.player.id });
     assert.equal(profile.player.id, created.player.id);
+    const history = await mcp.ok("player_ratings", { player_id: created.player.id });
+    assert.deepEqual(history.ratings.map((r: { gameId: string; rating: number }) => [r.gameId, r.rating]), [[created.game.id, profile.player.rating]]);
+  });
+
+  it("lists a registered bot with its description, and never its key or its owner's contact, through list_bots", async () => {
+    const reg = await http(server.url, "POST", "/api/v1/bots", { name: "Mcp listed", owner: "owner@example.org", description: "Plays the corners first" });
+    const { bots } = await mcp.ok("list_bots", { limit: 100 });
+    const listed = bots.find((b: { id: string }) => b.id === reg.json.bot.id);
+    assert.equal(listed.description, "Plays the corners first");
+    const text = JSON.stringify(bots);
+    assert.ok(!text.includes(reg.json.key) && !text.includes("owner@example.org") && !/keyHash/.test(text));
   });
 
   it("refuses a move with code unauthorized when the player token is wrong, and keeps the session usable", async () => {

@@ -35,6 +35,25 @@ describe("Unit: player results", () => {
     assert.deepEqual(a.champions.knight, { games: 1, wins: 1 });
   });
 
+  it("keeps one rating history point per rated game, with the rating it left, and none for an unrated one", async () => {
+    const game = { ...(await finishedGame("A")), finishedAt: "2026-01-02T03:04:05.000Z" };
+    await players.recordResult(game, startEngine(game).champions);
+    await players.recordResult(game, startEngine(game).champions);
+    const a = (await store.getPlayer(game.seats.A!.playerId))!;
+    const history = await players.ratingHistory(a.id, 0, 10);
+    assert.deepEqual(history.ratings.map((p) => [p.n, p.gameId, p.at, p.rating, p.provisional]), [[1, "g_test", game.finishedAt, Math.round(a.rating), true]]);
+    assert.equal(history.nextAfter, null);
+    // Profiles made from one address the same day: counted, not rated (integrity.ts), so no point.
+    const b = game.seats.B!.playerId;
+    await store.updatePlayer(a.id, { createdFrom: "same" });
+    await store.updatePlayer(b, { createdFrom: "same" });
+    const again = { ...game, id: "g_test2" };
+    await players.recordResult(again, startEngine(again).champions);
+    assert.equal((await store.getPlayer(a.id))!.games, 2);
+    assert.deepEqual((await players.ratingHistory(a.id, 0, 10)).ratings.map((p) => p.gameId), ["g_test"]);
+    await assert.rejects(players.ratingHistory("P-NOBODY", 0, 10), /no player/);
+  });
+
   it("applies a game only once when its end is replayed after a restart", async () => {
     const game = await finishedGame("draw");
     await players.recordResult(game, startEngine(game).champions);

@@ -163,6 +163,10 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal(played.body.games[0].seat, house.body.seat);
     assert.equal((await call("GET", "/players/{id}/games", "/players/P-NOBODY/games")).status, 404);
     assert.equal((await call("GET", "/players/{id}/games", `/players/${guest.id}/games?limit=many`)).status, 400);
+    const ratings = await call("GET", "/players/{id}/ratings", `/players/${guest.id}/ratings`);
+    assert.deepEqual(ratings.body.ratings.map((r: { gameId: string }) => r.gameId), [hid]);
+    assert.equal((await call("GET", "/players/{id}/ratings", "/players/P-NOBODY/ratings")).status, 404);
+    assert.equal((await call("GET", "/players/{id}/ratings", `/players/${guest.id}/ratings?after=-1`)).status, 400);
     const ranking = await call("GET", "/players", "/players?limit=5");
     assert.ok(ranking.body.standings.some((s: { player: { id: string } }) => s.player.id === guest.id));
     assert.deepEqual(ranking.body.bots.map((b: { level: string }) => b.level), ["easy", "normal", "hard"]);
@@ -316,6 +320,9 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/bots/me", "/bots/me")).status, 401);
     assert.equal((await call("GET", "/bots/{id}", `/bots/${reg.body.bot.id}`)).status, 200);
     assert.equal((await call("GET", "/bots/{id}", "/bots/BOT-NOSUCH")).status, 404);
+    const listed = await call("GET", "/bots", "/bots?limit=100");
+    assert.ok(listed.body.bots.some((b: { id: string }) => b.id === reg.body.bot.id));
+    assert.equal((await call("GET", "/bots", "/bots?offset=x")).status, 400);
     const game = await call("POST", "/games", "/games", { body: { opponent: "house" }, headers: bearer(key) });
     assert.equal(game.status, 201);
     assert.equal(game.body.player.kind, "bot");

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { isDuplicateKey } from "../../src/store/duplicate";
 import type { BotRecord, BotsPort } from "../../src/store";
 import type { PortRef } from "./contract";
-import { T0 } from "./fixtures";
+import { at, T0 } from "./fixtures";
 
 const bot = (id: string, keyHash: string, extra: Partial<BotRecord> = {}): BotRecord => ({ id, name: `name-${id}`, keyHash, createdAt: T0, ...extra });
 
@@ -22,6 +22,16 @@ export function botsContract(store: PortRef<BotsPort>): void {
       await store().createBot(bot("BOT-A1", "h1"));
       await assert.rejects(store().createBot(bot("BOT-A1", "h2")), (e) => isDuplicateKey(e));
       await assert.rejects(store().createBot(bot("BOT-B1", "h1")), (e) => isDuplicateKey(e));
+    });
+
+    it("lists bots newest first, revoked ones too, by limit and offset", async function () {
+      await store().createBot(bot("BOT-A1", "h1", { createdAt: at(1) }));
+      await store().createBot(bot("BOT-B1", "h2", { createdAt: at(3), description: "plays fast" }));
+      await store().createBot(bot("BOT-C1", "h3", { createdAt: at(2), revokedAt: at(4) }));
+      assert.deepEqual((await store().listBots(10, 0)).map((b) => b.id), ["BOT-B1", "BOT-C1", "BOT-A1"]);
+      assert.deepEqual((await store().listBots(1, 1)).map((b) => b.id), ["BOT-C1"]);
+      assert.deepEqual(await store().listBots(0, 0), []);
+      assert.equal((await store().listBots(1, 0))[0].description, "plays fast");
     });
 
     it("updates the key hash and the revocation, so the old key finds nothing", async function () {

@@ -13,6 +13,7 @@ import { challengesContract, communitiesContract, playersContract } from "./cont
 import { subscriptionsContract } from "./contract-subscriptions";
 import { tournamentsContract } from "./contract-tournaments";
 import { leaguesContract } from "./contract-leagues";
+import { ratingsContract } from "./contract-ratings";
 
 /** Hands the current test's store to the sub-suites, which are defined before any store exists. */
 export type StoreRef = () => Store;
@@ -58,6 +59,7 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
     subscriptionsContract(ref);
     tournamentsContract(ref);
     leaguesContract(ref);
+    ratingsContract(ref);
     clusterContract(ref, openTwin);
     botsContract(ref);
   });

@@ -8,32 +8,7 @@ import assert from "node:assert/strict";
 import { playRest } from "../support/play";
 import { http } from "../support/server";
 import { browserSuite, openPage, screenshots } from "./browser";
-
-/** The lowest contrast ratio of any text in `selector` against the first opaque background behind it. */
-function lowestContrast(selector: string): { ratio: number; where: string } {
-  const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
-  const lum = ([r, g, b]: number[]) => {
-    const ch = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
-  };
-  const background = (node: Element | null): number[] => {
-    for (let n = node; n; n = n.parentElement) {
-      const c = rgb(getComputedStyle(n).backgroundColor);
-      if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
-    }
-    return [255, 255, 255];
-  };
-  let worst = { ratio: Infinity, where: "" };
-  const root = document.querySelector(selector)!;
-  for (const node of [root, ...root.querySelectorAll("*")]) {
-    const own = [...node.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim()).length > 0;
-    if (!own) continue;
-    const [a, b] = [lum(rgb(getComputedStyle(node).color)), lum(background(node))];
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < worst.ratio) worst = { ratio, where: `${node.className || node.tagName}: "${node.textContent}"` };
-  }
-  return worst;
-}
+import { lowestContrast } from "./checks";
 
 describe("Browser: the review page", function () {
   this.timeout(120_000);

@@ -11,6 +11,7 @@ import { playOpening } from "../support/play";
 import { bearer, http } from "../support/server";
 import { scoreColumns, scoreText, type StandingRow } from "../../web/src/lib/tournament";
 import { browserSuite, openPage, screenshots } from "./browser";
+import { fits } from "./checks";
 
 /** The page's standings row of a player, by name: its score cell's text. */
 const scoreOf = (page: Page, name: string) => page.locator("#standings tr", { hasText: name }).locator("td[data-col='score']").textContent();
@@ -20,25 +21,6 @@ const mark = (page: Page) => page.evaluate(() => void ((window as unknown as { u
 const unreloaded = (page: Page) => page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded === true);
 
 const stored = async (page: Page, id: string) => JSON.parse((await page.evaluate((k) => localStorage.getItem(k), `arena.tournament.${id}`)) ?? "{}");
-
-/** No horizontal scrolling, and every button and link in the header and the page at least 40 px tall (and wide, but for links in text). */
-async function fits(page: Page, what: string): Promise<void> {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
-    await page.setViewportSize(viewport);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 0, `${what} at ${viewport.width}px scrolls sideways by ${overflow}px`);
-    // The header's four links stay on one line (a taller header would push the game page's board down).
-    const header = await page.locator("header.top").boundingBox();
-    assert.ok(header && header.height <= 64, `${what} at ${viewport.width}px: header ${header?.height}px tall`);
-    const small = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>("header a, main button, main a, main input, main select")]
-      .filter((e) => e.offsetParent !== null && !e.closest("[hidden]"))
-      // Links inside text (a name in the table) are 40 px tall; buttons and the header's links are 40 px wide too.
-      .map((e) => ({ what: e.id || e.textContent?.trim() || e.tagName, h: e.getBoundingClientRect().height, w: e.closest("header, button, .button") ? e.getBoundingClientRect().width : 40 }))
-      .filter((b) => b.h < 40 || b.w < 40));
-    assert.deepEqual(small, [], `${what} at ${viewport.width}px: targets under 40 px`);
-  }
-  await page.setViewportSize({ width: 1100, height: 900 });
-}
 
 describe("Browser: tournaments", function () {
   this.timeout(120_000);

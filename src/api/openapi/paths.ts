@@ -6,13 +6,14 @@
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ChallengeBotBody, RegisterBotBody } from "../../bots/routes";
+import { ListBotsQuery } from "../../bots/directory-routes";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
 import { PageQuery } from "../../communities/routes";
 import { ERROR_CODES } from "../../errors";
 import { CURRENT_RULES_VERSION, RULES_VERSIONS } from "../../game";
 import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
-import { ClaimBody } from "../routes/players";
+import { ClaimBody, RatingHistoryQuery } from "../routes/players";
 import * as R from "./responses";
 import { OPERATION_TEXTS } from "./texts";
 import { tournamentOps } from "./tournaments";
@@ -211,6 +212,14 @@ const ops: RouteConfig[] = [
   },
   {
     method: "get",
+    path: "/players/{id}/ratings",
+    tags: ["players"],
+    operationId: "getRatingHistory",
+    request: { params: id("player"), query: RatingHistoryQuery },
+    responses: { 200: json(R.RatingHistory), ...problems(400, 404) },
+  },
+  {
+    method: "get",
     path: "/players",
     tags: ["players"],
     operationId: "playerLeaderboard",
@@ -339,6 +348,7 @@ const ops: RouteConfig[] = [
     request: { body: { content: { "application/json": { schema: RegisterBotBody, example: { name: "Greedy bot", owner: "you@example.org" } } } } },
     responses: { 201: json(R.BotRegistered, "registered: the key is in this answer only"), ...problems(400) },
   },
+  { method: "get", path: "/bots", tags: ["bots"], operationId: "listBots", request: { query: ListBotsQuery }, responses: { 200: json(R.BotDirectory), ...problems(400) } },
   { method: "get", path: "/bots/me", tags: ["bots"], operationId: "getMyBot", security: botKey, responses: { 200: json(R.Bot), ...problems(401) } },
   { method: "delete", path: "/bots/me", tags: ["bots"], operationId: "revokeBotKey", security: botKey, responses: { 200: json(R.BotRevoked), ...problems(401) } },
   { method: "get", path: "/bots/{id}", tags: ["bots"], operationId: "getBot", request: { params: id("bot") }, responses: { 200: json(R.Bot), ...problems(404) } },

@@ -352,6 +352,19 @@ export const Profile = z.object({
   clubs: z.array(z.looseObject({ id: z.string(), name: z.string() })),
 });
 
+export const RatingHistory = z.object({
+  playerId: z.string().describe("the profile the points belong to (an account, for a guest that moved to one)"),
+  ratings: z.array(z.object({
+    n: int.describe("the player's game count after this game: the point's place in the history"),
+    gameId: z.string(),
+    at: time.describe("when the game ended"),
+    rating: int.describe("the rating the game left (Glicko-2, rounded)"),
+    provisional: z.boolean().describe("whether the rating was still provisional after it"),
+    url: url.describe("the game's record"),
+  })).describe("one point per rated game, oldest first"),
+  nextAfter: int.nullable().describe("send as `after` for the next page; null after the last"),
+}).meta({ id: "RatingHistory" });
+
 export const Claimed = z.object({ account: z.object({ id: z.string(), secret: z.string() }), movedFrom: z.string(), player: PlayerSummary });
 
 export const EventCatalog = z.object({
@@ -433,12 +446,21 @@ export const Bot = z
     id: z.string().describe("the bot's id, also its profile's (BOT-...)"),
     name: z.string(),
     kind: z.literal("bot"),
+    description: z.string().nullable().describe("what the bot is, in its owner's words"),
     createdAt: time,
     revoked: z.boolean(),
     player: PlayerSummary.nullable().describe("the bot's profile: rating, games"),
     url,
   })
   .meta({ id: "Bot" });
+export const BotDirectory = z.object({
+  bots: z.array(Bot.extend({
+    lastSeen: time.describe("when the bot's profile last changed: its latest result, or its registration"),
+    leagues: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })).describe("leagues it entered, among the newest 100"),
+    tournaments: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })).describe("tournaments it entered, among the newest 100"),
+  })).describe("newest first"),
+  nextOffset: int.nullable().describe("send as `offset` for the next page; null after the last"),
+});
 export const BotRegistered = z.object({ bot: Bot, key: z.string().describe("the bot's key (bk_...), shown once: send it as `Authorization: Bearer bk_...`") });
 export const BotRevoked = z.object({ id: z.string(), revokedAt: time });
 export const BotChallenged = z.object({

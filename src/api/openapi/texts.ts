@@ -5,6 +5,8 @@
  */
 export const OPERATION_TEXTS: Record<string, { summary: string; description: string }> = {
   getInvite: { summary: "Check an invite code", description: "What an invite code opens, without claiming it: whether its seat is still open (`open`, `used`, `closed`) and the game's public facts." },
+  getRatingHistory: { summary: "Read a player's rating history", description: "One point per rated game, oldest first: the game, when it ended, the rating it left and whether that rating was provisional; paged with `after` (the last answer's `nextAfter`). Games rated before the history was kept have no point." },
+  listBots: { summary: "List bots", description: "The bot directory: every bot account, newest first, with its description, profile (rating, games), when it was last seen and the leagues and tournaments it entered; paged with `limit` and `offset`. Never a key or an owner's contact." },
   listPlayerGames: { summary: "List a player's games", description: "A player's public games, newest first, each with the seat they sat in and their result; paged with `cursor`." },
   playerLeaderboard: { summary: "The player leaderboard", description: "Every player with a rated game by rating (Glicko-2), provisional ratings marked; people and bots told apart by `kind`. Paged with `limit` and `offset`, which count listed players: a page is full while more follow, and `place` runs on from one page to the next." },
   createTournament: { summary: "Create a tournament", description: "A swiss tournament (`rounds`), open for entries until its director starts it, or an arena (`format: \"arena\"`, `minutes`), open for entries until its time is up. The `directorToken` is in this answer only." },

@@ -4,11 +4,15 @@ import { z } from "zod";
 import { AppError } from "../../errors";
 import { NameSchema } from "../../games/schemas";
 import type { PlayerService } from "../../players/service";
-import { parse } from "../../validation";
+import { parse, queryInt } from "../../validation";
 import * as R from "../openapi/responses";
 import { reply } from "../reply";
 
 export const ClaimBody = z.object({ secret: z.string().min(8).max(200), name: NameSchema.optional() }).strict();
+export const RatingHistoryQuery = z.object({
+  limit: queryInt(1, 500, 100),
+  after: queryInt(0, undefined, 0).describe("the last answer's `nextAfter`: points numbered above it (0: from the first)"),
+}).strict();
 
 export function playersRouter(players: PlayerService): Router {
   const r = Router();
@@ -16,6 +20,12 @@ export function playersRouter(players: PlayerService): Router {
     const id = String(req.params.id);
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
     reply(res, 200, R.Profile, await players.profile(id));
+  });
+  r.get("/players/:id/ratings", async (req, res) => {
+    const id = String(req.params.id);
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
+    const q = parse(RatingHistoryQuery, req.query, "query");
+    reply(res, 200, R.RatingHistory, await players.ratingHistory(id, q.after, q.limit));
   });
   // The guest's secret proves ownership; the account's new secret is in this answer and nowhere else.
   r.post("/players/:id/claim", async (req, res) => {

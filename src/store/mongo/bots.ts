@@ -2,6 +2,7 @@
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
 import type { BotRecord } from "../port";
+import { pageSize } from "../shared";
 import { DURABLY, INSERT_DURABLY } from "./writes";
 
 type Doc = Record<string, unknown>;
@@ -12,6 +13,7 @@ export function botsModel(conn: Connection, bufferTimeoutMS: number): Model<Doc>
   const s = new Schema<Doc>({}, { bufferTimeoutMS, strict: false, strictQuery: false, minimize: false, versionKey: false, id: false, autoIndex: false });
   s.index({ id: 1 }, { unique: true });
   s.index({ keyHash: 1 }, { unique: true });
+  s.index({ createdAt: -1, id: -1 });
   return conn.model<Doc>("Bot", s, "bots");
 }
 
@@ -30,6 +32,11 @@ export class MongoBots {
   }
   async findByKey(keyHash: string): Promise<BotRecord | null> {
     return (await this.model.findOne({ keyHash }, NO_ID).lean<BotRecord>().exec()) ?? null;
+  }
+  async list(limit: number, offset: number): Promise<BotRecord[]> {
+    const n = pageSize(limit);
+    if (n === 0) return []; // Mongo reads limit(0) as "no limit"
+    return this.model.find({}, NO_ID).sort({ createdAt: -1, id: -1 }).skip(pageSize(offset)).limit(n).lean<BotRecord[]>().exec();
   }
   async patch(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
     await this.model.updateOne({ id }, { $set: patch }, DURABLY).exec();

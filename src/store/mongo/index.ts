@@ -5,11 +5,12 @@
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
-  type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
+  type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
 import { leagueModels, MongoLeagues } from "./leagues";
+import { MongoRatings, ratingsModel } from "./ratings";
 import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
 import { GAME_FIELDS, MongoGames } from "./games";
@@ -37,6 +38,7 @@ export class MongoStore implements Store {
   private readonly communities: MongoCommunities;
   private readonly bots: MongoBots;
   private readonly leagues: MongoLeagues;
+  private readonly ratings: MongoRatings;
   private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
@@ -63,6 +65,7 @@ export class MongoStore implements Store {
     this.communities = new MongoCommunities(this.m.communities, this.m.members);
     this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
     this.leagues = new MongoLeagues(leagueModels(this.conn, timeoutMs));
+    this.ratings = new MongoRatings(ratingsModel(this.conn, timeoutMs));
   }
 
   async health(): Promise<StoreHealth> {
@@ -77,7 +80,7 @@ export class MongoStore implements Store {
 
   async init(): Promise<void> {
     await this.conn.asPromise();
-    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init(), this.leagues.init()]);
+    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init(), this.leagues.init(), this.ratings.init()]);
   }
 
   async close(): Promise<void> {
@@ -193,6 +196,10 @@ export class MongoStore implements Store {
   getBot(id: string): Promise<BotRecord | null> { return this.bots.get(id); }
   findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bots.findByKey(keyHash); }
   updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bots.patch(id, patch); }
+  listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.bots.list(limit, offset); }
+
+  // ---- rating history (./ratings.ts) ----
+  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.ratings.history(playerId, after, limit); }
 
   // ---- leagues (./leagues.ts) ----
   createLeague(l: LeagueRecord): Promise<void> { return this.leagues.create(l); }
@@ -212,9 +219,13 @@ export class MongoStore implements Store {
   }
   async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
     await this.patch(this.m.players, "id", id, patch);
+    await this.ratings.addFrom({ id, lastRated: patch.lastRated });
   }
+  /** Every conditional profile write, alone or for a game's write (commitGames): the point it carries joins the history. */
   async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
-    return this.patchIf(this.m.players, "id", id, expected, patch);
+    const wrote = await this.patchIf(this.m.players, "id", id, expected, patch);
+    if (wrote) await this.ratings.addFrom({ id, lastRated: patch.lastRated });
+    return wrote;
   }
   async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
     // In order, each atomic on its own, as the port asks: no multi-document transaction (that needs a replica set).

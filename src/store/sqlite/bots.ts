@@ -1,7 +1,7 @@
 /** The bots table of the SQLite adapter: a record per bot, found by id or by its key's hash. */
 import type Database from "better-sqlite3";
 import type { BotRecord } from "../port";
-import { mergePatch } from "../shared";
+import { mergePatch, pageSize } from "../shared";
 
 export const BOTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS bots (
@@ -9,6 +9,7 @@ CREATE TABLE IF NOT EXISTS bots (
   key_hash TEXT NOT NULL UNIQUE,
   doc TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS bots_by_time ON bots (json_extract(doc, '$.createdAt'), id);
 `;
 
 type Row = { doc: string } | undefined;
@@ -19,6 +20,7 @@ export class SqliteBots {
   private readonly byId: Database.Statement;
   private readonly byKey: Database.Statement;
   private readonly update: Database.Statement;
+  private readonly newest: Database.Statement;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
   constructor(db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
@@ -27,6 +29,7 @@ export class SqliteBots {
     this.byId = db.prepare("SELECT doc FROM bots WHERE id = ?");
     this.byKey = db.prepare("SELECT doc FROM bots WHERE key_hash = ?");
     this.update = db.prepare("UPDATE bots SET key_hash = @keyHash, doc = @doc WHERE id = @id");
+    this.newest = db.prepare("SELECT doc FROM bots ORDER BY json_extract(doc, '$.createdAt') DESC, id DESC LIMIT @limit OFFSET @offset");
   }
 
   async create(b: BotRecord): Promise<void> {
@@ -37,6 +40,9 @@ export class SqliteBots {
   }
   async findByKey(keyHash: string): Promise<BotRecord | null> {
     return parse(this.byKey.get(keyHash) as Row);
+  }
+  async list(limit: number, offset: number): Promise<BotRecord[]> {
+    return (this.newest.all({ limit: pageSize(limit), offset: pageSize(offset) }) as { doc: string }[]).map((r) => JSON.parse(r.doc) as BotRecord);
   }
   async patch(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
     await this.write(() => {

@@ -16,7 +16,7 @@ import { setTimeout as delayFor } from "node:timers/promises";
 import {
   ActionConflictError,
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
-  type GameWrite, type GameWriteResult, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
+  type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
@@ -28,6 +28,7 @@ import { SqliteBots } from "./bots";
 import { SqliteLeagues } from "./leagues";
 import { gameRow, isPrimaryKeyViolation, parse, playerRow, RecordWrites } from "./record-writes";
 import { Writer } from "./writer";
+import type { SqliteRatings } from "./ratings";
 
 export interface SqliteStoreOptions {
   /** File path, or ":memory:" for a private in-memory database. */
@@ -78,6 +79,7 @@ export class SqliteStore implements Store {
   private s: Statements | null = null;
   private bots: SqliteBots | null = null;
   private leagues: SqliteLeagues | null = null;
+  private ratings: SqliteRatings | null = null;
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
@@ -180,6 +182,7 @@ export class SqliteStore implements Store {
     this.w = new RecordWrites(this.db, this.s);
     this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
     this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
+    this.ratings = this.w.ratings;
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
     if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
@@ -312,6 +315,14 @@ export class SqliteStore implements Store {
   getBot(id: string): Promise<BotRecord | null> { return this.bot.get(id); }
   findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bot.findByKey(keyHash); }
   updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bot.patch(id, patch); }
+  listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.bot.list(limit, offset); }
+
+  // ---- rating history (./ratings.ts) ----
+  private get rating(): SqliteRatings {
+    if (!this.ratings) throw new Error("store not initialised");
+    return this.ratings;
+  }
+  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.rating.history(playerId, after, limit); }
 
   // ---- leagues (./leagues.ts) ----
   private get league(): SqliteLeagues {

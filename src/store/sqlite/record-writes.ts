@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import type { GameExpectation, GameRecord, GameWrite, GameWriteResult, PlayerRecord, StoredAction } from "../port";
 import { matchesExpectation, mergePatch, nowIso, seatCodes } from "../shared";
 import { GamePatches } from "./game-patch";
+import { SqliteRatings } from "./ratings";
 import type { Statements } from "./statements";
 
 type DocRow = { doc: string };
@@ -33,6 +34,8 @@ class Refused extends Error {
 
 export class RecordWrites {
   private readonly gamePatches: GamePatches;
+  /** The rating history: a profile write that carries a rated game's point adds it in the same transaction. */
+  readonly ratings: SqliteRatings;
   /** One immediate transaction for a batch (one commit, one fsync after it); made once, like the statements. */
   readonly commitBatch: (writes: GameWrite[]) => GameWriteResult[];
   /**
@@ -47,6 +50,7 @@ export class RecordWrites {
     private readonly st: Statements,
   ) {
     this.gamePatches = new GamePatches(db);
+    this.ratings = new SqliteRatings(db);
     const batch = db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
     this.commitBatch = (writes) => batch.immediate(writes);
     const transaction = db.transaction((fn: () => unknown) => fn());
@@ -56,8 +60,10 @@ export class RecordWrites {
   readonly writeGame = (g: GameRecord): void => {
     this.st.updateGame.run(gameRow(g));
   };
+  /** Every profile update, alone or with its game's write: the point it carries joins the history in the same transaction. */
   readonly writePlayer = (p: PlayerRecord): void => {
     this.st.updatePlayer.run(playerRow(p));
+    this.ratings.addFrom(p);
   };
 
   /**

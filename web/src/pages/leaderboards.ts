@@ -54,7 +54,8 @@ async function playersSection(): Promise<HTMLElement> {
     el("h2", { id: "players-h", text: "Players" }),
     b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No rated players yet: finish a game to appear here." }),
     el("p", { class: "muted small", text: "A ? marks a provisional rating, still settling after few games." }),
-    el("h3", { class: "small-h", text: "Bots: the house opponent, at fixed ratings" }),
+    el("p", { class: "muted small" }, "Bot accounts (marked BOT) are rated with people; every one is in ", el("a", { href: "/bots", text: "the bot directory" }), ", and their leagues are on ", el("a", { href: "/leagues", text: "the leagues page" }), "."),
+    el("h3", { class: "small-h", text: "The house opponent, at fixed ratings" }),
     bots,
   );
 }

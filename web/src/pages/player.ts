@@ -1,14 +1,21 @@
 // A player's profile (/players/{id}): rating, rank, form, favourite champion, clubs with their places, and
-// the player's public games (GET /players/{id}/games, the same for every visitor), with replay links.
+// the player's public games (GET /players/{id}/games, the same for every visitor), with replay links; the
+// rating over time (GET /players/{id}/ratings: one point per rated game); a bot's description (GET /bots/{id}).
 import type { PlayerService } from "../../../src/players/service";
 import type { GameService } from "../../../src/games/service";
 import { $, api, ApiError, el, errorText, plural, storedPlayer } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { CHAMPION_TIPS } from "../lib/glossary";
+import { ratingChart, replaceChart, type HistoryPoint } from "../lib/charts";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
 
 type Profile = Awaited<ReturnType<PlayerService["profile"]>>;
+type History = Awaited<ReturnType<PlayerService["ratingHistory"]>>;
+interface BotView { description: string | null; revoked: boolean }
+
+/** Points read for the chart, at most: ten pages of the history. */
+const MAX_POINTS = 5000;
 
 const playerId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const FORM: Record<string, string> = { W: "won", L: "lost", D: "draw" };
@@ -42,6 +49,42 @@ async function recentGames(cursor?: string): Promise<void> {
   more.onclick = () => void recentGames(body.nextCursor ?? undefined);
 }
 
+let points: HistoryPoint[] = [];
+
+function drawChart(): void {
+  const box = $("#rating-chart");
+  if (points.length) replaceChart(box, ratingChart(points, Math.max(260, box.clientWidth)), "data-game");
+}
+
+/** Every point of the rating history (up to MAX_POINTS), page by page, then the chart. */
+async function ratingHistory(): Promise<void> {
+  const all: HistoryPoint[] = [];
+  let after: number | null = 0;
+  while (after !== null && all.length < MAX_POINTS) {
+    const page: History = (await api<History>("GET", `/players/${encodeURIComponent(playerId)}/ratings?limit=500&after=${after}`)).body;
+    all.push(...page.ratings);
+    after = page.nextAfter;
+  }
+  points = all;
+  const summary = $("#ratings-summary");
+  if (!all.length) {
+    summary.textContent = "No rated games on record yet.";
+    return;
+  }
+  const ratings = all.map((p) => p.rating);
+  summary.textContent = `${plural(all.length, "rated game")}: from ${ratings[0]} after the first to ${ratings[ratings.length - 1]} now; highest ${Math.max(...ratings)}, lowest ${Math.min(...ratings)}.`;
+  $("#ratings-legend").hidden = false;
+  drawChart();
+}
+
+/** A bot's profile shows what its owner says it is, and whether it still plays. */
+async function botAbout(): Promise<void> {
+  const bot = (await api<BotView>("GET", `/bots/${encodeURIComponent(playerId)}`)).body;
+  const about = $("#about");
+  about.replaceChildren(bot.description ? el("span", { text: bot.description }) : el("span", { class: "muted", text: "A bot account; its owner gave no description." }), bot.revoked ? el("span", { class: "muted", text: " Retired: its key was revoked." }) : "");
+  about.hidden = false;
+}
+
 async function load(): Promise<void> {
   let body: Profile;
   try {
@@ -68,6 +111,8 @@ async function load(): Promise<void> {
       : [el("li", { class: "muted", text: "Not in any club or community." })]),
   );
   $("#profile-section").hidden = false;
+  if (p.kind === "bot") await botAbout().catch(() => undefined);
+  await ratingHistory().catch((e: unknown) => void ($("#ratings-summary").textContent = `Could not load the rating history: ${errorText(e)}`));
   await recentGames().catch((e: unknown) => {
     $("#recent-section").hidden = false;
     $("#recent").replaceChildren(el("li", { class: "error", text: `Could not load the games: ${errorText(e)}` }));
@@ -75,5 +120,13 @@ async function load(): Promise<void> {
   document.body.dataset.ready = "true";
 }
 
+let width = 0;
+new ResizeObserver(() => {
+  const w = $("#rating-chart").clientWidth;
+  if (w !== width) {
+    width = w;
+    drawChart();
+  }
+}).observe($("#rating-chart"));
 void load();
 enableTouchTips();

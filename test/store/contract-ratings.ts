@@ -1,0 +1,61 @@
+/** Contract: the rating history (one point per rated game per player, added by the profile write carrying it). */
+import assert from "node:assert/strict";
+import type { GamesPort, PlayersPort, RatingPointOf, RatingsPort } from "../../src/store";
+import type { PortRef } from "./contract";
+import { at, game, player } from "./fixtures";
+
+const point = (n: number, gameId = `G${n}`): RatingPointOf => ({ gameId, at: at(n), n, rating: 1500 + n * 10.25, rd: 300 - n });
+
+export function ratingsContract(store: PortRef<RatingsPort & PlayersPort & Pick<GamesPort, "createGame" | "commitGames">>): void {
+  describe("rating history", function () {
+    it("adds the point a conditional profile write carries, once, and pages a player's points oldest first", async function () {
+      await store().createPlayer(player("P1", 1500, { version: 0 }));
+      await store().createPlayer(player("P2", 1500, { version: 0 }));
+      for (let n = 1; n <= 3; n++)
+        assert.deepEqual(await store().updatePlayersIf([{ id: "P1", expected: { version: n - 1 }, patch: { lastRated: point(n), version: n } }]), [true]);
+      await store().updatePlayersIf([{ id: "P2", expected: { version: 0 }, patch: { lastRated: point(1, "G9"), version: 1 } }]);
+      // A later write of the profile that carries no new point (a name change) adds nothing.
+      await store().updatePlayer("P1", { name: "renamed" });
+      await store().updatePlayerIf("P1", { version: 3 }, { name: "again", version: 4 });
+      const all = await store().ratingHistory("P1", 0, 10);
+      assert.deepEqual(
+        all,
+        [1, 2, 3].map((n) => ({ playerId: "P1", ...point(n) })),
+      );
+      assert.deepEqual(
+        (await store().ratingHistory("P1", 1, 1)).map((p) => p.n),
+        [2],
+      );
+      assert.deepEqual(await store().ratingHistory("P1", 3, 10), []);
+      assert.deepEqual(
+        (await store().ratingHistory("P2", 0, 10)).map((p) => p.gameId),
+        ["G9"],
+      );
+      assert.deepEqual(await store().ratingHistory("P-NONE", 0, 10), []);
+    });
+
+    it("adds no point when the conditional write does not hold", async function () {
+      await store().createPlayer(player("P1", 1500, { version: 2 }));
+      assert.deepEqual(await store().updatePlayersIf([{ id: "P1", expected: { version: 1 }, patch: { lastRated: point(1), version: 2 } }]), [false]);
+      assert.deepEqual(await store().ratingHistory("P1", 0, 10), []);
+    });
+
+    it("adds the points of a game's write with its profiles, and none of a stale one", async function () {
+      await store().createGame(game("G1", { status: "active", owner: "p1", ownerEpoch: 1 }));
+      await store().createGame(game("G2", { status: "active", owner: "p1", ownerEpoch: 1 }));
+      await store().createPlayer(player("P1", 1500, { version: 1 }));
+      const finish = (gameId: string, version: number, n: number) => ({
+        gameId,
+        actions: [],
+        patch: { status: "finished" as const },
+        ownerEpoch: 1,
+        players: [{ id: "P1", expected: { version }, patch: { lastRated: point(n, gameId), version: version + 1 } }],
+      });
+      assert.deepEqual(await store().commitGames([finish("G1", 1, 1), finish("G2", 1, 2)]), ["committed", "stale"]);
+      assert.deepEqual(
+        (await store().ratingHistory("P1", 0, 10)).map((p) => p.gameId),
+        ["G1"],
+      );
+    });
+  });
+}
