@@ -27,7 +27,8 @@
  *     priced by that process's CPU. The game's per-move and per-game figures are printed beside it;
  *   - bgio: boardgame.io 0.50, a 4x4 placement game, two socket.io clients per match created and joined
  *     through its lobby API, in-memory storage (loadtest/lib/bgio.ts).
- * Then: durability cost (the group commit with FULL and NORMAL, loadtest/lib/commit-cost.ts); memory (RSS
+ * Then: the game actor alone (rooms/game-actor.ts without transport or store: loadtest/lib/actor-alone.ts), in
+ * this process, beside the whole room's steady-state move; durability cost (the group commit with FULL and NORMAL, loadtest/lib/commit-cost.ts); memory (RSS
  * and heap deltas after gc for K active games, their 2K connections, K bare rooms and K state rooms with two
  * clients each, after a warm-up of a few of each);
  * capacity (N games, each seat moving every 5 s spread evenly, N stepped up until p99 round trip > 50 ms or
@@ -58,6 +59,7 @@ import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
 import { STOCK_MOVES, STOCK_ROOM, STOCK_SQUARES, StockServer } from "./lib/stock-colyseus";
 import { StateRoom } from "./lib/state-room";
+import { measureActorAlone, type ActorAlone } from "./lib/actor-alone";
 import { GAME_ROOM } from "../src/games/room-access";
 import { corkForThisTurn } from "../src/transport";
 import { NO_PATCH_TIMER } from "../rooms/game-room";
@@ -178,11 +180,14 @@ async function runServer() {
       for (const kind of order) phases.push(await runPhase(child, kind, r, GAMES, SECONDS, WARMUP, cpuOf(kind)));
     }
 
+    // The game actor alone (no transport, no store), in this process while the servers are idle.
+    const actor = await measureActorAlone(GAMES, SECONDS, WARMUP);
+
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
     const capacity = CAP_MAX > 0 ? await measureCapacity(child, { max: CAP_MAX, from: CAP_FROM, seconds: CAP_SECONDS, rampSeconds: CAP_RAMP, threads: CAP_THREADS, seatPeriodMs: CAP_SEAT_MS }, commits) : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS, IDLE_SETTLE) : null;
 
-    report(phases, { commit, mem, capacity, idle }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN, clientNice: CLIENT_NICE });
+    report(phases, { commit, mem, capacity, idle, actor }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN, clientNice: CLIENT_NICE });
   } finally {
     await child.close().catch(() => undefined);
     bgio?.close();
@@ -420,7 +425,7 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   };
 }
 
-interface Extras { commit: CommitCost[]; mem: MemResult | null; capacity: CapResult | null; idle: IdleResult | null }
+interface Extras { commit: CommitCost[]; mem: MemResult | null; capacity: CapResult | null; idle: IdleResult | null; actor: ActorAlone }
 
 function report(phases: PhaseResult[], x: Extras, params: Record<string, number | string>) {
   const rows = phases.map((p) => [
@@ -469,6 +474,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     bgio: { movesPerSec: rate("bgio"), cpuUsPerMove: cpuPer("bgio"), matchesFinished: sum("bgio", (p) => p.games) },
     stock: { movesPerSec: rate("stock"), cpuUsPerMove: stockUs, cpuUsPerGame: cpuPerGame("stock"), gamesFinished: sum("stock", (p) => p.games) },
     gameAllIn: { cpuUsPerMove: gameUs, cpuUsPerGame: cpuPerGame("game") },
+    actorAlone: x.actor,
     cpuRatioGameToStock: round(gameUs / Math.max(0.001, stockUs), 2),
     cpuPerGameRatioToStock: round(cpuPerGame("game") / Math.max(0.001, cpuPerGame("stock")), 2),
     ratioGameToBare: round(median(ratio("game", "bare")), 3),
@@ -518,6 +524,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     ["server CPU us per game, all-in (set-up and every move)", out.gameAllIn.cpuUsPerGame, "stock Colyseus game", out.stock.cpuUsPerGame, vs(out.gameAllIn.cpuUsPerGame, out.stock.cpuUsPerGame), ""],
     ["moves/s as in real play (set-up included)", out.game.movesPerSec, "stock Colyseus game", out.stock.movesPerSec, vs(out.game.movesPerSec, out.stock.movesPerSec), ""],
     ["server CPU us per steady-state move", steadyUs, "bare msg with one patch", barePatchUs, vs(steadyUs, barePatchUs), "<= 3"],
+    ["server CPU us per move, the game actor alone (no transport, no store)", x.actor.cpuUsPerMove, "steady-state move, whole room", steadyUs, vs(x.actor.cpuUsPerMove, steadyUs), ""],
     ["server CPU us per game set-up", out.game.setupCpuUsPerGame, "bare room set-up", out.game.bareSetupCpuUs, vs(out.game.setupCpuUsPerGame, out.game.bareSetupCpuUs), "<= 1.2"],
     ["heap KB per game with both seats, at the start", memory?.start.heap ?? "-", "bare room, two clients", x.mem?.bareRoomHeapKB ?? "-", memory?.startToBare.heap ?? "-", "<= 1.5"],
     [`heap KB per game with both seats, mid-game (${MID_GAME_MOVES} moves)`, memory?.mid.heap ?? "-", "bare room, two clients", x.mem?.bareRoomHeapKB ?? "-", memory?.midToBare.heap ?? "-", "<= 1.5"],
