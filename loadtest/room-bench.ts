@@ -592,7 +592,7 @@ function memoryFigures(m: MemResult): MemFigures {
 
 interface TargetRow { figure: string; value: number | string; target: string; met: "yes" | "no" | "-" }
 
-/** The targets, each read from this run (a figure the run skipped reads "-"). */
+/** The room core's targets, each read from this run (a figure the run skipped reads "-"). */
 function targetRows(r: { allInToStock: number; steadyToBarePatch: number; setupToBare: number; gameToBgio: number }, cap: CapResult | null, mem: MemFigures | null, idle: IdleResult | null): TargetRow[] {
   const row = (figure: string, value: number | null | undefined, target: string, ok: ((v: number) => boolean) | null): TargetRow => ({
     figure, value: value ?? "-", target, met: value === null || value === undefined || !ok || !Number.isFinite(value) ? "-" : ok(value) ? "yes" : "no",
