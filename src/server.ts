@@ -105,7 +105,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     await store.close();
     throw e;
   }
-  const ownership = new Ownership(store, () => matchMaker.processId, log);
+  // Without shared presence the matchmaker knows no other process: every room is created here.
+  const ownership = new Ownership(store, () => matchMaker.processId, log, !infra);
 
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
@@ -117,7 +118,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
   });
-  const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics);
+  const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics, ownership);
   const botStreams = new BotStreamHub(presence, games, log);
   await botStreams.start();
   const quick = new QuickMatch(presence, rooms, players, games, (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }));

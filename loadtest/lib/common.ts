@@ -339,17 +339,19 @@ export function watchdog(ms: number, what: string): NodeJS.Timeout {
 
 /**
  * One measured window of a phase run by the load-generating child: start it, let it warm up, then read the
- * child's counters at both ends of `seconds` while this process's CPU time is measured; stop it.
+ * child's counters at both ends of `seconds` while the server's CPU time is measured (this process's, or
+ * `serverCpuUs` for a server in another process: its CPU time so far in microseconds); stop it.
  */
-export async function measureWindow<C>(child: Child, start: Message, startTimeoutMs: number, seconds: number, warmup: number, label = String(start.type)) {
+export async function measureWindow<C>(child: Child, start: Message, startTimeoutMs: number, seconds: number, warmup: number, label = String(start.type), serverCpuUs?: () => Promise<number>) {
   await child.ask(start, "start:done", startTimeoutMs);
   await sleep(warmup * 1000);
   const stopProfile = await profileWindow(label);
   const c0 = process.cpuUsage();
+  const o0 = serverCpuUs ? await serverCpuUs() : 0;
   const t0 = nowMs();
   const m0 = await child.ask<Message & C>({ type: "mark" }, "mark:done", 10_000);
   await sleep(seconds * 1000);
-  const cpu = cpuSince(c0);
+  const cpu = serverCpuUs ? (await serverCpuUs()) - o0 : cpuSince(c0);
   await stopProfile();
   const elapsed = (nowMs() - t0) / 1000;
   const m1 = await child.ask<Message & C>({ type: "mark", latencies: true }, "mark:done", 10_000);

@@ -4,6 +4,6 @@
  * See docs/DEPLOY.md.
  */
 export { assertCanJoin, ClusterConflictError, ProcessRegistry, type ClusterTiming } from "./registry";
-export { GAME_MOVED_CODE, Ownership, type GameFence, type HeldRoom } from "./ownership";
+export { GAME_MOVED_CODE, Ownership, type GameFence, type GameOwner, type HeldRoom } from "./ownership";
 export { Failover } from "./failover";
 export { detachListing, dropListings, relist } from "./listing";

@@ -27,14 +27,47 @@ export interface HeldRoom {
   sendAway(reason: string): void;
 }
 
-export class Ownership implements GameFence {
+/** What the game service needs to store a new game already claimed by this process (Ownership.own). */
+export interface GameOwner {
+  own(record: GameRecord): void;
+}
+
+export class Ownership implements GameFence, GameOwner {
   private readonly held = new Map<string, { epoch: number; room: HeldRoom }>();
+  /**
+   * New games stored already owned by this process (`own`), whose first room here claims them without a
+   * write of its own. An entry lives from the game's creation to its room's claim (a room whose creation
+   * failed leaves one behind until the game is opened again).
+   */
+  private readonly born = new Set<string>();
   /** Games whose claim by a room of this process is under way. */
   private readonly claiming = new Set<string>();
   private isLive: (processId: string) => boolean = () => false;
 
-  /** `processId` is read at each claim: Colyseus assigns it while the server starts. */
-  constructor(private readonly store: Pick<GamesPort, "getGame" | "updateGameIf">, private readonly processId: () => string, private readonly log: Logger) {}
+  /**
+   * `processId` is read at each claim: Colyseus assigns it while the server starts. `roomsHere`: every room
+   * is created in this process (no shared presence, so the matchmaker knows no other), which lets a new game
+   * be stored already claimed (`own`).
+   */
+  constructor(
+    private readonly store: Pick<GamesPort, "getGame" | "updateGameIf">,
+    private readonly processId: () => string,
+    private readonly log: Logger,
+    private readonly roomsHere = false,
+  ) {}
+
+  /**
+   * Makes a new record, not yet stored, owned by this process at epoch 1, when its room is about to be
+   * opened here: the game's creation is then also its claim, one durable write instead of two, and the
+   * room's claim (`claim`) writes nothing. Only when rooms are always created in this process: scaled out,
+   * the matchmaker may open the room on another process, which must claim the game with a write of its own.
+   */
+  own(record: GameRecord): void {
+    if (!this.roomsHere || record.ownerEpoch !== undefined) return;
+    record.owner = this.processId();
+    record.ownerEpoch = 1;
+    this.born.add(record.id);
+  }
 
   /** Liveness of peers, from the process registry (until it is set, every other process counts as gone). */
   setLiveness(isLive: (processId: string) => boolean): void {
@@ -50,6 +83,12 @@ export class Ownership implements GameFence {
     // before it resolves (the write waits for its fsync), so a second room reading the record meanwhile
     // would see this process as the owner with nobody held, and claim the game again over the first room.
     if (this.held.has(record.id) || this.claiming.has(record.id)) return null;
+    // Stored owned by this process at its creation (`own`) and held by no room since: already claimed. The
+    // entry is dropped either way, so only the first room of a new game can skip the write.
+    if (this.born.delete(record.id) && record.owner === me && record.ownerEpoch === 1) {
+      this.held.set(record.id, { epoch: 1, room });
+      return 1;
+    }
     this.claiming.add(record.id);
     try {
       const epoch = (record.ownerEpoch ?? 0) + 1;

@@ -9,6 +9,7 @@ import type { Review } from "../ai/review";
 import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat } from "../game";
 import { splitNotation } from "../game/notation";
 import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
+import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, PlayerSeatKind, SeatRecord } from "../store/port";
@@ -89,6 +90,8 @@ export class GameService {
     private readonly baseUrl: string,
     private readonly ai: Pick<AiPool, "review">,
     private readonly metrics?: Metrics,
+    /** Stores a game whose room opens at once already claimed by this process (src/cluster/ownership.ts). */
+    private readonly owner?: GameOwner,
   ) {
     this.rematches = new Rematches({
       store,
@@ -128,6 +131,8 @@ export class GameService {
     const resolved = await this.players.resolveWith(body.player, body.name, async (guest, player) => {
       record.seats[seat] = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
       if (house) this.start(record, at);
+      // Its room opens in this request (a house game's at once, a friend game's for the seat reservation).
+      if (house || body.reserveSeat) this.owner?.own(record);
       await this.store.createGame(record, guest ? [guest] : []);
       this.counted(record);
     });
@@ -320,6 +325,7 @@ export class GameService {
    * inline, with its creator's new guest profile in the game's write.)
    */
   private async open(record: GameRecord) {
+    if (record.status !== "waiting") this.owner?.own(record);
     await this.store.createGame(record);
     this.counted(record);
     if (record.status !== "waiting") await this.rooms.openStored(record.id);

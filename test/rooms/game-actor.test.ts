@@ -1,0 +1,276 @@
+import { strict as assert } from "node:assert";
+import { mock } from "node:test";
+import { legalMoves, type GameState, type Seat } from "../../src/game";
+import { rebuildContext } from "../../src/games/context";
+import type { OutEvent } from "../../src/games/game-events";
+import type { PlayerService } from "../../src/players/service";
+import type { GameRecord, GameWrite, GameWriteResult } from "../../src/store/port";
+import { createLogger } from "../../src/logger";
+import { createMetrics } from "../../src/metrics";
+import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../rooms/game-actor";
+import type { SeatHand } from "../../rooms/messages";
+import { game } from "../store/fixtures";
+
+const T0 = Date.parse("2026-01-01T00:00:00.000Z");
+const iso = (ms: number) => new Date(ms).toISOString();
+const metrics = createMetrics();
+
+/**
+ * The actor's two ports, recorded: every write it hands the commit port (answered at once with `answer`,
+ * or held until `release` when `hold` is set), and every announcement in order.
+ */
+class Ports implements CommitPort, AnnouncePort<string> {
+  writes: GameWrite[] = [];
+  told: string[] = [];
+  answer: GameWriteResult | Error = "committed";
+  hold = false;
+  private held: Array<() => void> = [];
+
+  commit(write: GameWrite): Promise<GameWriteResult> {
+    this.writes.push(write);
+    const answer = this.answer;
+    const settle = (): Promise<GameWriteResult> => (answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer));
+    if (!this.hold) return settle();
+    return new Promise((resolve, reject) => this.held.push(() => void settle().then(resolve, reject)));
+  }
+  /** Answers the oldest held write. */
+  release() {
+    this.held.shift()!();
+  }
+  moved(gameId: string, epoch: number) {
+    this.told.push(`moved ${gameId} ${epoch}`);
+  }
+  changed() {
+    this.told.push("changed");
+  }
+  acknowledge(from: string, engine: GameState, seat: Seat): SeatHand {
+    this.told.push(`ack ${from} ${seat} ${engine.moves.length}`);
+    return { cards: [], legal: [] };
+  }
+  finished() {
+    this.told.push("finished");
+  }
+  aborted() {
+    this.told.push("aborted");
+  }
+  released() {
+    this.told.push("released");
+  }
+}
+
+function deps(): ActorDeps & { events: { emit(e: OutEvent): void; emitted: string[] }; published: number[] } {
+  const emitted: string[] = [];
+  const published: number[] = [];
+  const players = { resultUpdates: async () => [], recordResult: async () => undefined } as unknown as PlayerService;
+  return {
+    players,
+    metrics,
+    events: { emitted, emit: (e: OutEvent) => emitted.push(e.name) },
+    listens: () => true,
+    publishChange: (_id, change) => published.push(change.moveCount),
+    published,
+    decide: async () => ({ card: "", square: "" }),
+    onFinished: async () => undefined,
+    log: createLogger("silent"),
+    baseUrl: "http://127.0.0.1:1",
+    houseDelayMs: 500,
+    waitingGameTtlS: 60,
+    finishedGraceMs: 30_000,
+  };
+}
+
+const seats = {
+  A: { playerId: "P1", name: "Ada", kind: "human" as const, tokenHash: "aa" },
+  B: { playerId: "P2", name: "Bo", kind: "human" as const, tokenHash: "bb" },
+};
+
+function actorOf(record: GameRecord) {
+  const ports = new Ports();
+  const d = deps();
+  const actor = new GameActor<string>(record.id, 7, rebuildContext(record, []), d, ports, ports);
+  actor.start();
+  return { actor, ports, deps: d };
+}
+
+const activeGame = () => actorOf(game("G1", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats }));
+
+/** The first legal move of the seat to move. */
+function nextMove(actor: GameActor<string>): { seat: Seat; move: { card: string; square: string } } {
+  const engine = actor.ctx.engine!;
+  const { card, square } = legalMoves(engine)[0];
+  return { seat: engine.turn, move: { card, square } };
+}
+
+/** Lets queued promise work and the after-turn immediates run. */
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+};
+
+describe("GameActor: the move pipeline without a server", function () {
+  beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
+  afterEach(() => mock.timers.reset());
+
+  it("runs concurrent actions one at a time, in arrival order, each validated after the one before is stored", async function () {
+    const { actor, ports } = activeGame();
+    ports.told.length = 0;
+    ports.hold = true;
+    const first = nextMove(actor);
+    const other: Seat = first.seat === "A" ? "B" : "A";
+    const move = actor.play(first.seat, first.move, "c1");
+    // Sent before the first move is stored: both pass the early checks (the turn is still theirs to judge).
+    const again = actor.play(first.seat, first.move, "c1");
+    const resign = actor.resignAs(other);
+    await settle();
+    assert.equal(ports.writes.length, 1, "the second action waits for the first one's write");
+    assert.deepEqual(ports.told, [], "nothing is shown before the write is stored");
+    ports.release();
+    const moved = await move;
+    assert.ok(moved.ok);
+    assert.equal(moved.value.move.n, 1);
+    const refused = await again;
+    assert.ok(!refused.ok && refused.code === "not_your_turn", "validated again inside the queue, after the first move");
+    await settle();
+    assert.equal(ports.writes.length, 2);
+    ports.release();
+    const resigned = await resign;
+    assert.ok(resigned.ok);
+    assert.deepEqual(
+      ports.writes.map((w) => w.actions.map((a) => `${a.index}:${a.action.kind}`).join()),
+      ["0:place", "1:abort"], // a resignation before each seat has moved aborts the game
+    );
+    assert.deepEqual(
+      ports.writes.map((w) => w.ownerEpoch),
+      [7, 7],
+    );
+    assert.equal(ports.told[0], `ack c1 ${first.seat} 1`, "the mover's hand is taken before the change is shown");
+    assert.equal(ports.told[1], "changed");
+  });
+
+  it("refuses a move whose write fails and changes nothing; the same move is then accepted", async function () {
+    const { actor, ports, deps: d } = activeGame();
+    ports.told.length = 0;
+    const before = actor.ctx;
+    const { seat, move } = nextMove(actor);
+    ports.answer = new Error("disk full");
+    const out = await actor.play(seat, move, "c1");
+    assert.ok(!out.ok);
+    assert.equal(out.code, "unavailable");
+    await settle();
+    assert.equal(actor.ctx, before, "the game is the same object as before");
+    assert.equal(actor.ctx.engine!.moves.length, 0);
+    assert.deepEqual(ports.told, [], "nothing was shown or acknowledged");
+    assert.deepEqual(d.published, [], "no long-poll was woken");
+    assert.deepEqual(d.events.emitted, [], "no event was emitted");
+    ports.answer = "committed";
+    const retried = await actor.play(seat, move, "c1");
+    assert.ok(retried.ok);
+    assert.equal(ports.writes.at(-1)!.actions[0].index, 0, "stored at the index the refused move would have taken");
+  });
+
+  it("refuses a move the owner fence refuses, and tells the fence the game moved", async function () {
+    const { actor, ports } = activeGame();
+    const { seat, move } = nextMove(actor);
+    ports.answer = "conflict";
+    const out = await actor.play(seat, move);
+    assert.ok(!out.ok);
+    assert.equal(out.code, "unavailable");
+    assert.ok(ports.told.includes("moved G1 7"));
+    assert.equal(actor.ctx.engine!.moves.length, 0);
+  });
+
+  it("aborts a waiting game when its waiting time runs out, and tells the room", async function () {
+    const {
+      actor,
+      ports,
+      deps: d,
+    } = actorOf(game("G2", { createdAt: iso(T0), seats: { A: seats.A, B: { playerId: "", name: "", kind: "human", code: "INV" } } }));
+    mock.timers.tick(59_000);
+    await settle();
+    assert.equal(actor.status(), "waiting");
+    mock.timers.tick(1_000);
+    await settle();
+    assert.equal(actor.status(), "finished");
+    assert.equal(actor.ctx.record.decidedBy, "aborted");
+    assert.deepEqual(
+      ports.writes.map((w) => w.patch.decidedBy),
+      ["aborted"],
+    );
+    assert.ok(ports.told.includes("aborted"));
+    assert.deepEqual(d.published, [0]);
+    const late = await actor.claimSeat("INV", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" });
+    assert.ok(!late.ok && late.code === "code_expired");
+  });
+
+  it("times the seat to move out when the turn clock fires, settles the finish and releases after the grace period", async function () {
+    const { actor, ports, deps: d } = activeGame();
+    for (let i = 0; i < 2; i++) {
+      const { seat, move } = nextMove(actor);
+      assert.ok((await actor.play(seat, move)).ok);
+    }
+    const late = actor.ctx.engine!.turn;
+    mock.timers.tick(9_999);
+    await settle();
+    assert.equal(actor.status(), "active");
+    mock.timers.tick(1);
+    await settle();
+    assert.equal(actor.status(), "finished");
+    const timeout = ports.writes[2];
+    assert.deepEqual(
+      timeout.actions.map((a) => a.action),
+      [{ kind: "timeout", seat: late }],
+    );
+    assert.equal(timeout.patch.status, undefined, "the finishing action is stored before the game is marked finished");
+    assert.equal(ports.writes[3].patch.status, "finished");
+    assert.equal(ports.writes[3].patch.decidedBy, "timeout");
+    assert.ok(ports.told.includes("finished"));
+    assert.ok(d.events.emitted.includes("game.finished"));
+    assert.ok(!ports.told.includes("released"));
+    mock.timers.tick(30_000);
+    assert.equal(ports.told.at(-1), "released");
+    const after = await actor.play(actor.ctx.engine!.turn, { move: "x" });
+    assert.ok(!after.ok && after.code === "game_over");
+  });
+
+  it("aborts a game whose first seat never moves when the turn clock fires (not yet played: nobody loses)", async function () {
+    const { actor, ports } = activeGame();
+    mock.timers.tick(10_000);
+    await settle();
+    assert.equal(actor.status(), "finished");
+    assert.deepEqual(
+      ports.writes[0].actions.map((a) => a.action.kind),
+      ["abort"],
+    );
+    assert.equal(actor.ctx.engine!.winner, null);
+  });
+
+  it("claims the open seat by its code, starts the game, and refuses the code once used", async function () {
+    const {
+      actor,
+      ports,
+      deps: d,
+    } = actorOf(game("G3", { createdAt: iso(T0), seats: { A: seats.A, B: { playerId: "", name: "", kind: "human", code: "INV" } } }));
+    assert.ok(!(await actor.claimSeat("NOPE", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" })).ok);
+    assert.equal(ports.writes.length, 0, "a wrong code writes nothing");
+    const out = await actor.claimSeat("INV", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" });
+    assert.ok(out.ok);
+    assert.deepEqual(out.value, { seat: "B", status: "active" });
+    assert.equal(ports.writes[0].patch.status, "active");
+    assert.equal(ports.writes[0].patch.seats?.B?.tokenHash, "bb");
+    assert.equal(actor.status(), "active");
+    assert.ok(actor.ctx.engine, "the engine starts with the second seat");
+    assert.ok(d.events.emitted.includes("game.started"));
+    const again = await actor.claimSeat("INV", { playerId: "P3", name: "Cy", kind: "human", tokenHash: "cc" });
+    assert.ok(!again.ok && again.code === "already_joined");
+  });
+
+  it("refuses a claim whose write fails and leaves the seat open", async function () {
+    const { actor, ports } = actorOf(game("G4", { createdAt: iso(T0), seats: { A: seats.A, B: { playerId: "", name: "", kind: "human", code: "INV" } } }));
+    ports.answer = new Error("disk full");
+    const out = await actor.claimSeat("INV", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" });
+    assert.ok(!out.ok && out.code === "unavailable");
+    assert.equal(actor.status(), "waiting");
+    assert.equal(actor.ctx.engine, null);
+    ports.answer = "committed";
+    assert.ok((await actor.claimSeat("INV", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" })).ok);
+  });
+});
