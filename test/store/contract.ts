@@ -13,6 +13,7 @@ import { challengesContract, communitiesContract, playersContract } from "./cont
 import { subscriptionsContract } from "./contract-subscriptions";
 import { tournamentsContract } from "./contract-tournaments";
 import { leaguesContract } from "./contract-leagues";
+import { logContract } from "./contract-log";
 
 /** Hands the current test's store to the sub-suites, which are defined before any store exists. */
 export type StoreRef = () => Store;
@@ -60,6 +61,7 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
     leaguesContract(ref);
     clusterContract(ref, openTwin);
     botsContract(ref);
+    logContract(ref, openTwin);
   });
 }
 
