@@ -14,12 +14,11 @@ export function checkEntry(e: GameEntry): EntryCheck {
   if (commitmentOf(e.seed as number, e.salt) !== e.commitment)
     return { ok: false, field: "commitment", detail: "sha256 of seed:salt does not match the commitment" };
   if (!isRulesVersion(e.rulesVersion)) return { ok: false, field: "rulesVersion", detail: `${e.rulesVersion} is not a known rules version` };
-  if (!e.seats.A || !e.seats.B) {
-    // A game aborted while it waited for its second seat was never dealt: nothing to re-simulate.
-    if (e.actions.length > 0 || e.decidedBy !== "aborted")
-      return { ok: false, field: "seats", detail: "a game without both seats can only have been aborted before any action" };
-    return { ok: true };
-  }
+  // A game aborted while it waited for its players never began (its abort is a record write, not an action):
+  // nothing to re-simulate.
+  if (e.actions.length === 0 && e.decidedBy === "aborted")
+    return e.winner === null ? { ok: true } : { ok: false, field: "winner", detail: "an aborted game has no winner" };
+  if (!e.seats.A || !e.seats.B) return { ok: false, field: "seats", detail: "a game that began has both seats" };
   const champions: Partial<Record<Seat, ChampionId>> = {};
   for (const seat of ["A", "B"] as const) if (e.seats[seat]?.champion) champions[seat] = e.seats[seat].champion;
   const res = rebuild(

@@ -17,6 +17,7 @@ import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
 import type { JoinCaps, TournamentService } from "../tournaments";
 import type { LeagueService } from "../leagues";
+import type { LogService } from "../log/service";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
@@ -27,6 +28,8 @@ export interface McpDeps {
   /** The caps on tournament joins per minute, shared with REST (absent: no cap). */
   tournamentJoins?: JoinCaps;
   leagues: LeagueService;
+  /** The public game log's reads. */
+  publicLog: LogService;
   events: Pick<Events, "subscriptions">;
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */

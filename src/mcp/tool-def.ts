@@ -6,6 +6,7 @@ import type { GameService } from "../games/service";
 import type { PlayerService } from "../players/service";
 import type { JoinCaps, TournamentService } from "../tournaments";
 import type { LeagueService } from "../leagues";
+import type { LogService } from "../log/service";
 
 export interface ToolDeps {
   games: GameService;
@@ -15,6 +16,8 @@ export interface ToolDeps {
   /** The caps on tournament joins per minute, shared with REST (absent: no cap). */
   tournamentJoins?: JoinCaps;
   leagues: LeagueService;
+  /** The public game log's reads. */
+  publicLog: LogService;
   /** Long-polls waiting per address, shared with REST. */
   longPolls: LongPolls;
   /** The client address of the session (the one that initialized it). */
