@@ -3,7 +3,17 @@ import { Router, type Request } from "express";
 import { AppError } from "../errors";
 import { reply } from "../api/reply";
 import { parse } from "../validation";
-import { ConsistencyProofAnswer, ConsistencyQuery, EntriesQuery, InclusionProofAnswer, LogEntries, LogKeyAnswer, ProofQuery, TreeHead } from "./schemas";
+import {
+  ConsistencyProofAnswer,
+  ConsistencyQuery,
+  EntriesQuery,
+  ExportQuery,
+  InclusionProofAnswer,
+  LogEntries,
+  LogKeyAnswer,
+  ProofQuery,
+  TreeHead,
+} from "./schemas";
 import type { LogService } from "./service";
 
 const GameId = /^[A-Za-z0-9_-]{1,64}$/;
@@ -35,6 +45,15 @@ export function logRouter(log: LogService): Router {
     const { from, count } = parse(EntriesQuery, req.query, "query");
     const [entries, head] = await Promise.all([log.entries(from, from + count), log.size()]);
     reply(res, 200, LogEntries, { treeSize: head, entries: entries as unknown as { index: number; leafHash: string; entry: Record<string, unknown> }[] });
+  });
+  // NDJSON, written as the client reads it (back-pressure); the tree size it was cut from is in a header.
+  r.get("/exports/games", async (req, res) => {
+    const q = parse(ExportQuery, req.query, "query");
+    const size = await log.size();
+    res.status(200).setHeader("content-type", "application/x-ndjson");
+    res.setHeader("log-tree-size", String(size));
+    await log.exportTo(q.month ? { kind: "month", month: q.month } : { kind: "index", from: q.from, to: q.to }, res, size);
+    res.end();
   });
   return r;
 }

@@ -64,3 +64,18 @@ export const LogEntries = z
     ),
   })
   .meta({ id: "LogEntries" });
+
+export const ExportQuery = z
+  .object({
+    from: queryInt(0, undefined, 0).describe("the first entry's index (ignored with month)"),
+    to: queryInt(0, undefined, 999_999_999).describe("the index after the last entry (ignored with month); at most the tree's size"),
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be YYYY-MM")
+      .optional()
+      .describe("only games finished in this month (UTC), YYYY-MM"),
+  })
+  .strict();
+export const ExportLine = z
+  .object({ index: z.number().int(), leafHash: hex, entry: z.record(z.string(), z.unknown()).describe("a public game's entry (docs/log-entry.schema.json)") })
+  .meta({ id: "ExportLine" });

@@ -3,7 +3,9 @@
  * consistency proof between two sizes, entries by index, and the key heads are signed with. Proofs are built
  * from the stored complete subtrees (src/log/merkle.ts plans which), one store read per proof.
  */
+import type { Writable } from "node:stream";
 import { AppError } from "../errors";
+import { writeExport, type ExportRange, type ExportSummary } from "./export";
 import type { LogEntryRecord, LogPort, TreeHeadRecord } from "../store/port";
 import type { LogEntry } from "./entry";
 import { signHead, type LogKey } from "./heads";
@@ -82,6 +84,11 @@ export class LogService {
     const computed = await this.compute([...nonNull, ...plan]);
     const rootHashes = roots.map((r) => (r ? computed.shift()! : EMPTY_ROOT));
     return { first, second: n, firstRootHash: hex(rootHashes[0]), secondRootHash: hex(rootHashes[1]), proof: computed.map(hex) };
+  }
+
+  /** Writes an export of the range's public entries (src/log/export.ts) within the stored tree of now. */
+  async exportTo(range: ExportRange, out: Writable, treeSize?: number): Promise<ExportSummary> {
+    return writeExport(this.store, treeSize ?? (await this.size()), range, out);
   }
 
   /** The stored tree's size now. */

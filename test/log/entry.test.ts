@@ -1,5 +1,8 @@
 /** A log entry: the public finished record of a game, its leaf, and the check every verifier runs on it. */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import Ajv from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import { canonicalJson } from "../../src/log/canonical";
 import { checkEntry } from "../../src/log/check";
 import { gameEntryOf, leafOf, privateEntryOf } from "../../src/log/entry";
@@ -55,5 +58,25 @@ describe("Log entries", function () {
     assert.ok(!canonicalJson(p).includes(record.id));
     assert.notEqual(privateEntryOf(e, "s2").digest, p.digest);
     assert.notEqual(privateEntryOf({ ...e, winner: null }, "s1").digest, p.digest);
+  });
+});
+
+describe("docs/log-entry.schema.json", function () {
+  it("accepts every kind of entry the log writes and refuses one with a member it does not name", function () {
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync("docs/log-entry.schema.json", "utf8")) as object);
+    for (let n = 0; n < 4; n++) {
+      const { record, actions } = playedGame(n, n === 1 ? { tournamentId: "t_x" } : {});
+      const e = gameEntryOf(record, actions);
+      assert.ok(validate(JSON.parse(canonicalJson(e))), ajv.errorsText(validate.errors));
+      assert.ok(validate(privateEntryOf(e, "s")), ajv.errorsText(validate.errors));
+      assert.ok(!validate({ ...e, extra: 1 }));
+    }
+    const aborted = gameEntryOf(
+      { ...playedGame(5).record, winner: null, decidedBy: "aborted", seed: "00ff00ff00ff00ff00ff00ff00ff00ff" as unknown as number },
+      [],
+    );
+    assert.ok(validate(aborted), ajv.errorsText(validate.errors));
   });
 });

@@ -1,7 +1,7 @@
 /** The public game log's operations of the OpenAPI document: request and answer schemas from src/log. */
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ConsistencyProofAnswer, ConsistencyQuery, EntriesQuery, InclusionProofAnswer, LogEntries, LogKeyAnswer, ProofQuery, TreeHead } from "../../log/schemas";
+import { ConsistencyProofAnswer, ConsistencyQuery, EntriesQuery, ExportLine, ExportQuery, InclusionProofAnswer, LogEntries, LogKeyAnswer, ProofQuery, TreeHead } from "../../log/schemas";
 
 type Problems = (...statuses: number[]) => RouteConfig["responses"];
 
@@ -26,5 +26,8 @@ export function logOps(problems: Problems): RouteConfig[] {
     op("/log/entries", "getLogEntries", "Entries of the public log by index",
       "Up to `count` entries from index `from`, each with its leaf hash; a private game's entry is only a salted hash of its record (docs/OPEN-DATA.md).",
       { request: { query: EntriesQuery }, responses: { 200: json(LogEntries), ...problems(400) } }),
+    op("/exports/games", "exportGames", "Open export of the public log's games (NDJSON)",
+      "Every public game's entry of an index range (`from`, `to`) or of a month of finish times (`month`, YYYY-MM), one `{index, leafHash, entry}` per line, streamed as the client reads it. Private games are left out. The `Log-Tree-Size` header names the tree the export was cut from; check it against a signed head (docs/OPEN-DATA.md).",
+      { tags: ["log"], request: { query: ExportQuery }, responses: { 200: { description: "one entry per line", content: { "application/x-ndjson": { schema: ExportLine } } }, ...problems(400) } }),
   ];
 }
