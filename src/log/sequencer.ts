@@ -22,6 +22,8 @@ export interface SequencerOptions {
   leaseMs: number;
   /** Most games per batch. */
   batchSize?: number;
+  /** The time the lease is reckoned in, ms since the epoch (tests move it); default Date.now. */
+  clock?: () => number;
 }
 
 /** Finished games looked at per page of the start-up catch-up. */
@@ -100,7 +102,7 @@ export class LogSequencer {
   }
 
   private async appendPending(): Promise<number> {
-    const now = Date.now();
+    const now = (this.options.clock ?? Date.now)();
     const lease = await this.store.claimLogLease(this.holder(), new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
     if (!lease) {
       this.tree = null;

@@ -43,9 +43,11 @@ describe("Public log sequencer", function () {
     stores.push(s);
     return s;
   }
+  /** The lease's clock, moved by the tests instead of waited for. */
+  let now = Date.parse("2026-11-02T10:00:00.000Z");
   const sequencer = async (store: Store, holder: string, leaseMs = 60_000) => {
     const key = await loadLogKey(store, undefined);
-    return { seq: new LogSequencer(store, key, () => holder, { batchMs: 1000, leaseMs }, log), service: new LogService(store, key), key };
+    return { seq: new LogSequencer(store, key, () => holder, { batchMs: 1000, leaseMs, clock: () => now }, log), service: new LogService(store, key), key };
   };
 
   it("appends each submitted game once, with a signed head whose inclusion proofs verify", async function () {
@@ -90,8 +92,7 @@ describe("Public log sequencer", function () {
     const b = await sequencer(second, "p2");
     assert.equal(b.key.keyId, a.key.keyId, "the key kept in the store signs on");
     for (let n = 3; n < 7; n++) await b.seq.submit((await storeGame(second, n)).record.id);
-    // p1's one-millisecond lease has run out by now.
-    await new Promise((r) => setTimeout(r, 5));
+    now += 5; // p1's one-millisecond lease has run out
     assert.equal(await b.seq.drain(), 4);
     const after = await b.service.head();
     assert.equal(after.size, 7);
@@ -108,7 +109,7 @@ describe("Public log sequencer", function () {
     assert.equal(await a.seq.drain(), 2);
     await b.seq.submit((await storeGame(s2, 2)).record.id);
     assert.equal(await b.seq.batch(), 0, "p1 holds the lease");
-    await new Promise((r) => setTimeout(r, 40));
+    now += 40;
     assert.equal(await b.seq.drain(), 1, "p2 took over once p1's lease ran out");
     await a.seq.submit((await storeGame(s1, 3)).record.id);
     assert.equal(await a.seq.batch(), 0, "p1 is fenced out while p2 holds the lease");
