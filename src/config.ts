@@ -108,6 +108,15 @@ export const EnvSchema = z.object({
   WEBHOOK_SLOW_SLOTS: z.coerce.number().int().min(1).max(32).default(16),
   /** A webhook answer later than this (ms), a POST unanswered by then, or a failed one moves its subscription to the slow lane. */
   WEBHOOK_SLOW_AFTER_MS: z.coerce.number().int().min(100).max(5000).default(1000),
+  /**
+   * The public game log's Ed25519 signing key, PKCS#8 PEM (its newlines may be written as \n). Unset: a key is
+   * generated on the first start and kept in the store, so every process sharing it signs with the same key.
+   */
+  LOG_SIGNING_KEY: z.string().optional(),
+  /** Longest wait between a game's finish and the public log's batch that appends it (one signed head per batch). */
+  LOG_BATCH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
+  /** How long the process appending to the public log holds that role before another may take it over. */
+  LOG_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** WebSocket frames (of any protocol type) one socket may send per second before it is closed. */
@@ -185,6 +194,10 @@ export type Config = {
   webhookLeaseMs: number;
   webhookSlowSlots: number;
   webhookSlowAfterMs: number;
+  /** PKCS#8 PEM of the public log's signing key; absent: the one kept in the store (src/log/heads.ts). */
+  logSigningKey?: string;
+  logBatchMs: number;
+  logLeaseMs: number;
 };
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
@@ -241,6 +254,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookLeaseMs: e.WEBHOOK_LEASE_MS,
     webhookSlowSlots: e.WEBHOOK_SLOW_SLOTS,
     webhookSlowAfterMs: e.WEBHOOK_SLOW_AFTER_MS,
+    logSigningKey: e.LOG_SIGNING_KEY ? e.LOG_SIGNING_KEY.replaceAll("\\n", "\n") : undefined,
+    logBatchMs: e.LOG_BATCH_MS,
+    logLeaseMs: e.LOG_LEASE_MS,
   };
 }
 

@@ -33,6 +33,7 @@ import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { SubscriptionCache } from "./games/subscription-cache";
 import { WaitingSweep } from "./games/waiting-sweep";
 import { docsRouter } from "./docs";
+import { loadLogKey, LogSequencer, LogService, logRouter } from "./log";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { operatorTools } from "./operator/tools";
@@ -107,6 +108,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   }
   // Without shared presence the matchmaker knows no other process: every room is created here.
   const ownership = new Ownership(store, () => matchMaker.processId, log, !infra);
+  // The public game log: every process marks its finished games pending; the lease holder appends them.
+  const logKey = await loadLogKey(store, config.logSigningKey);
+  const gameLog = new LogSequencer(store, logKey, () => matchMaker.processId, { batchMs: config.logBatchMs, leaseMs: config.logLeaseMs }, log);
+  const publicLog = new LogService(store, logKey);
 
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
@@ -167,7 +172,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const commits = new GroupCommit(store, { windowMs: config.mongodbUrl ? config.commitWindowMs : 0 });
   const roomDeps: RoomDeps = {
     store,
-    commit: (write) => commits.submit(write),
+    commit: async (write) => {
+      const result = await commits.submit(write);
+      // The store's finish write, which every game makes once (a move, a resignation, a timeout or an abort,
+      // also of a game that never began), marks it for the public log. Not awaited: the finishing move's answer
+      // does not wait for it; a crash before it is made up for at the next start (LogSequencer.catchUp).
+      if (result === "committed" && write.patch.status === "finished") {
+        gameLog.submit(write.gameId).catch((err: unknown) => log.warn({ err, gameId: write.gameId }, "could not mark a finished game for the public log"));
+      }
+      return result;
+    },
     released: (gameId) => subscriptionCache.forget(gameId),
     fence: ownership,
     events,
@@ -222,6 +236,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     tournamentJoins,
     leagues,
     bots: botDirectory,
+    publicLog,
     events,
     log,
     limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore },
@@ -254,7 +269,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl), logRouter(publicLog)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -262,6 +277,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         trustProxy: config.trustProxy,
         maxBodyBytes: config.limits.maxBodyBytes,
         longPolls,
+        logIndexOf: (gameId) => publicLog.indexOf(gameId),
         health: async () => {
           const storeHealth = await store.health();
           return { ok: storeHealth.ok, processId: matchMaker.processId, store: storeHealth };
@@ -324,6 +340,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   events.startSweep();
   await events.startRecovery();
   await resumeGames(store, rooms, log);
+  gameLog.start();
   // Results whose finish hook a crash cut off are counted now; a slow store must not hold up the start.
   void tournaments.reconcileRunning().catch((err: unknown) => log.warn({ err }, "tournament reconciliation failed"));
   void leagues.reconcileRunning().catch((err: unknown) => log.warn({ err }, "league reconciliation failed"));
@@ -354,6 +371,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         await server.gracefullyShutdown(false);
         // After the rooms closed: peers see this process leave and re-create its unfinished games.
         await registry.stop();
+        await gameLog.stop();
         await ai.close();
         await events.close();
         await infra?.close();

@@ -1149,6 +1149,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public log's newest signed tree head
+         * @description Size, root hash (RFC 9162) and time of the log of every finished game, signed with the log's Ed25519 key (GET /log/key) over the RFC 8785 canonical JSON of {rootHash, size, timestamp}. A new head follows each batch, at most a second apart.
+         */
+        get: operations["getLogHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public log's signing key
+         * @description The Ed25519 public key every tree head is signed with, as SPKI PEM, and its id (sha256 of its DER).
+         */
+        get: operations["getLogKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/games/{id}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game's inclusion proof
+         * @description The game's log index and the RFC 9162 audit path from its leaf to the root of the tree of `treeSize` entries (the newest head's by default). 404 while the game is not in the log yet.
+         */
+        get: operations["getLogInclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consistency proof between two tree sizes
+         * @description The RFC 9162 consistency proof that the tree of `first` entries is a prefix of the tree of `second` (the newest head's by default): the log only ever grew.
+         */
+        get: operations["getLogConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries of the public log by index
+         * @description Up to `count` entries from index `from`, each with its leaf hash; a private game's entry is only a salted hash of its record (docs/OPEN-DATA.md).
+         */
+        get: operations["getLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open export of the public log's games (NDJSON)
+         * @description Every public game's entry of an index range (`from`, `to`) or of a month of finish times (`month`, YYYY-MM), one `{index, leafHash, entry}` per line, streamed as the client reads it. Private games are left out. The `Log-Tree-Size` header names the tree the export was cut from; check it against a signed head (docs/OPEN-DATA.md).
+         */
+        get: operations["exportGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1336,6 +1456,8 @@ export interface components {
             };
             /** @description the replay, once the reveal is shown */
             replayUrl?: string;
+            /** @description a finished game's index in the public log (GET /api/v1/log/games/{id}/proof); absent until its batch is appended */
+            logIndex?: number;
         };
         GameLinks: {
             /** @description page: watch the game */
@@ -1785,6 +1907,8 @@ export interface components {
             };
             /** @description absolute URL on this service */
             replayUrl: string;
+            /** @description a finished game's index in the public log (GET /api/v1/log/games/{id}/proof); absent until its batch is appended */
+            logIndex?: number;
         };
         RatingHistory: {
             /** @description the profile the points belong to (an account, for a guest that moved to one) */
@@ -2369,6 +2493,65 @@ export interface components {
                 standings: string;
                 /** @description absolute URL on this service */
                 games: string;
+            };
+        };
+        TreeHead: {
+            size: number;
+            /** @description SHA-256, lowercase hex */
+            rootHash: string;
+            timestamp: string;
+            /** @description base64 Ed25519 signature over the RFC 8785 canonical JSON of {rootHash, size, timestamp} */
+            signature: string;
+        };
+        LogKey: {
+            /** @enum {string} */
+            algorithm: "Ed25519";
+            /** @description sha256 of the key's DER (SPKI) */
+            keyId: string;
+            /** @description SPKI PEM */
+            publicKey: string;
+        };
+        InclusionProof: {
+            gameId: string;
+            index: number;
+            treeSize: number;
+            /** @description SHA-256, lowercase hex */
+            rootHash: string;
+            /** @description SHA-256, lowercase hex */
+            leafHash: string;
+            /** @description RFC 9162 audit path, leaf side first */
+            path: string[];
+        };
+        ConsistencyProof: {
+            first: number;
+            second: number;
+            /** @description SHA-256, lowercase hex */
+            firstRootHash: string;
+            /** @description SHA-256, lowercase hex */
+            secondRootHash: string;
+            /** @description RFC 9162 consistency proof */
+            proof: string[];
+        };
+        LogEntries: {
+            /** @description the stored tree's size when read */
+            treeSize: number;
+            entries: {
+                index: number;
+                /** @description SHA-256, lowercase hex */
+                leafHash: string;
+                /** @description the entry (docs/OPEN-DATA.md); its RFC 8785 canonical JSON is the leaf */
+                entry: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        ExportLine: {
+            index: number;
+            /** @description SHA-256, lowercase hex */
+            leafHash: string;
+            /** @description a public game's entry (docs/log-entry.schema.json) */
+            entry: {
+                [key: string]: unknown;
             };
         };
     };
@@ -6550,6 +6733,230 @@ export interface operations {
             };
             /** @description problem: `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLogHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreeHead"];
+                };
+            };
+        };
+    };
+    getLogKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogKey"];
+                };
+            };
+        };
+    };
+    getLogInclusionProof: {
+        parameters: {
+            query?: {
+                /** @description the tree size to prove against; 0 or absent: the newest head's */
+                treeSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description game id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProof"];
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLogConsistencyProof: {
+        parameters: {
+            query?: {
+                /** @description the older tree size */
+                first?: number;
+                /** @description the newer tree size; 0 or absent: the newest head's */
+                second?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLogEntries: {
+        parameters: {
+            query?: {
+                /** @description the first entry's index */
+                from?: number;
+                /** @description how many entries at most */
+                count?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntries"];
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportGames: {
+        parameters: {
+            query?: {
+                /** @description the first entry's index (ignored with month) */
+                from?: number;
+                /** @description the index after the last entry (ignored with month); at most the tree's size */
+                to?: number;
+                /** @description only games finished in this month (UTC), YYYY-MM */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one entry per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ExportLine"];
+                };
+            };
+            /** @description problem: `bad_request` */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

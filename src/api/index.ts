@@ -35,6 +35,8 @@ export interface ApiDeps {
   maxBodyBytes?: number;
   /** Long-polls waiting per address, shared with MCP; default 20 per address for this router alone. */
   longPolls?: LongPolls;
+  /** A game's index in the public log (src/log), or null while it is not in it; a finished game's record and replay name it. */
+  logIndexOf?: (gameId: string) => Promise<number | null>;
   /** What /healthz reports beside `ok` (the store, the cluster); `ok: false` answers 503. */
   health?: () => Promise<{ ok: boolean } & Record<string, unknown>>;
 }
@@ -71,7 +73,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`, windowMs,
   );
   v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, registrations));
-  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20)));
+  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20), deps.logIndexOf));
   v1.use(playersRouter(deps.players));
   v1.use(rulesRouter());
   v1.use(notFoundHandler);

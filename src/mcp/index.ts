@@ -18,6 +18,7 @@ import type { PlayerService } from "../players/service";
 import type { JoinCaps, TournamentService } from "../tournaments";
 import type { LeagueService } from "../leagues";
 import type { BotDirectory } from "../bots/directory";
+import type { LogService } from "../log/service";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
@@ -30,6 +31,8 @@ export interface McpDeps {
   leagues: LeagueService;
   /** The bot directory (GET /bots). */
   bots: BotDirectory;
+  /** The public game log's reads. */
+  publicLog: LogService;
   events: Pick<Events, "subscriptions">;
   log: Logger;
   /** The per-IP limiter options of the API (the `mcp` policy: 120 requests per minute). */

@@ -7,6 +7,7 @@ import type { PlayerService } from "../players/service";
 import type { JoinCaps, TournamentService } from "../tournaments";
 import type { LeagueService } from "../leagues";
 import type { BotDirectory } from "../bots/directory";
+import type { LogService } from "../log/service";
 
 export interface ToolDeps {
   games: GameService;
@@ -18,6 +19,8 @@ export interface ToolDeps {
   leagues: LeagueService;
   /** The bot directory (GET /bots). */
   bots: BotDirectory;
+  /** The public game log's reads. */
+  publicLog: LogService;
   /** Long-polls waiting per address, shared with REST. */
   longPolls: LongPolls;
   /** The client address of the session (the one that initialized it). */

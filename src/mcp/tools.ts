@@ -9,6 +9,7 @@ import { CreateGameBody, JoinGameBody, QuickMatchBody } from "../games/schemas";
 import { def, type ToolDef } from "./tool-def";
 import { TOURNAMENT_TOOLS } from "./tournament-tools";
 import { LEAGUE_TOOLS } from "./league-tools";
+import { LOG_TOOLS } from "./log-tools";
 
 const gameId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a game id").describe("game id");
 const playerToken = z.string().min(1).max(200).describe("the seat's player token (pt_...), returned when the seat was taken");
@@ -89,4 +90,5 @@ export const TOOLS: ToolDef[] = [
     R.BotDirectory, (a, d) => d.bots.list(a.limit, a.offset)),
   ...TOURNAMENT_TOOLS,
   ...LEAGUE_TOOLS,
+  ...LOG_TOOLS,
 ];

@@ -14,6 +14,7 @@ const TOOL_NAMES = [
   "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
   "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
   "list_leagues", "get_league", "league_standings", "league_games",
+  "log_head", "log_key", "log_inclusion_proof", "log_consistency_proof", "log_entries",
 ];
 
 describe("Integration: MCP", function () {
@@ -32,7 +33,7 @@ describe("Integration: MCP", function () {
     await server?.close();
   });
 
-  it("lists the sixteen game, player and bot tools, the nine tournament tools and the four league tools with their input schemas when a client connects", async () => {
+  it("lists the sixteen game, player and bot tools, the nine tournament tools, the four league tools and the five public log tools with their input schemas when a client connects", async () => {
     const { tools } = await mcp.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const move = tools.find((t) => t.name === "move")!;

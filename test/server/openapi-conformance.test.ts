@@ -363,6 +363,36 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     }
   });
 
+  it("public log: head, key, a finished game's proof, consistency, entries, refusals", async () => {
+    const g = await call("POST", "/games", "/games", { body: { opponent: "house", level: "easy", name: "Logged" } });
+    const id = g.body.game.id as string;
+    await playToEnd(server.url, id, g.body.playerToken as string);
+    let proof = await call("GET", "/log/games/{id}/proof", `/log/games/${id}/proof`);
+    for (let i = 0; i < 100 && proof.status === 404; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      proof = await call("GET", "/log/games/{id}/proof", `/log/games/${id}/proof`);
+    }
+    assert.equal(proof.status, 200);
+    assert.equal((await call("GET", "/log/games/{id}/proof", `/log/games/${id}/proof?treeSize=999999`)).status, 400);
+    assert.equal((await call("GET", "/games/{id}", `/games/${id}`)).body.logIndex, proof.body.index);
+    assert.equal((await call("GET", "/games/{id}/replay", `/games/${id}/replay`)).body.logIndex, proof.body.index);
+    await call("GET", "/log/head", "/log/head");
+    await call("GET", "/log/key", "/log/key");
+    assert.equal((await call("GET", "/log/consistency", "/log/consistency?first=1")).status, 200);
+    assert.equal((await call("GET", "/log/consistency", "/log/consistency?first=x")).status, 400);
+    assert.equal((await call("GET", "/log/entries", "/log/entries?from=0&count=10")).status, 200);
+    assert.equal((await call("GET", "/log/entries", "/log/entries?count=0")).status, 400);
+    const exported = await fetch(`${server.url}/api/v1/exports/games?from=0`);
+    assert.equal(exported.headers.get("content-type"), "application/x-ndjson");
+    const lines = (await exported.text()).split("\n").filter((l) => l.trim() !== "");
+    assert.ok(lines.length >= 1);
+    const schema = JSON.parse(JSON.stringify(closed(doc.paths["/exports/games"].get.responses["200"].content!["application/x-ndjson"].schema)).replaceAll('"#/components', '"doc#/components')) as object;
+    const validate = ajv.compile(schema);
+    for (const l of lines) assert.ok(validate(JSON.parse(l)), ajv.errorsText(validate.errors));
+    assert.equal((await call("GET", "/exports/games", "/exports/games?month=2026-13")).status, 400);
+    exercised.get("get /exports/games")?.add("200") ?? exercised.set("get /exports/games", new Set(["200"]));
+  });
+
   it("tournaments: create, list, read, join, start, withdraw, standings, games, TRF, refusals", async () => {
     const created = await call("POST", "/tournaments", "/tournaments", { body: { name: "Docs swiss", rounds: 2 } });
     assert.equal(created.status, 201);

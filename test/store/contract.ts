@@ -14,6 +14,7 @@ import { subscriptionsContract } from "./contract-subscriptions";
 import { tournamentsContract } from "./contract-tournaments";
 import { leaguesContract } from "./contract-leagues";
 import { ratingsContract } from "./contract-ratings";
+import { logContract } from "./contract-log";
 
 /** Hands the current test's store to the sub-suites, which are defined before any store exists. */
 export type StoreRef = () => Store;
@@ -62,6 +63,7 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
     ratingsContract(ref);
     clusterContract(ref, openTwin);
     botsContract(ref);
+    logContract(ref, openTwin);
   });
 }
 

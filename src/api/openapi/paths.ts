@@ -18,6 +18,7 @@ import * as R from "./responses";
 import { OPERATION_TEXTS } from "./texts";
 import { tournamentOps } from "./tournaments";
 import { leagueOps } from "./leagues";
+import { logOps } from "./log";
 
 type Status = number;
 type Responses = RouteConfig["responses"];
@@ -415,7 +416,7 @@ export function buildRegistry(): OpenAPIRegistry {
   registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
   registry.registerComponent("securitySchemes", "botKey", { type: "http", scheme: "bearer", description: "A bot's key, `bk_...` (POST /bots): plays as the bot's profile and is rate limited per key" });
   // Any body can be too large or not JSON: 413 and 400 are answers of every operation that takes one.
-  for (const op of [...ops, ...tournamentOps(problems), ...leagueOps(problems)]) {
+  for (const op of [...ops, ...tournamentOps(problems), ...leagueOps(problems), ...logOps(problems)]) {
     const texts = op.operationId ? OPERATION_TEXTS[op.operationId] : undefined;
     const withTexts = { ...op, ...texts };
     registry.registerPath(op.request?.body ? { ...withTexts, responses: { ...problems(400, 413), ...op.responses } } : withTexts);

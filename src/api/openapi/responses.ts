@@ -101,6 +101,7 @@ export const GameRecord = z
     turnDeadline: time.nullable(),
     urls: GameLinks,
     ...Ending,
+    logIndex: int.optional().describe("a finished game's index in the public log (GET /api/v1/log/games/{id}/proof); absent until its batch is appended"),
   })
   .meta({ id: "Game" });
 
@@ -336,6 +337,7 @@ export const Replay = z
       .optional()
       .describe("cards left in each hand at the end"),
     replayUrl: url,
+    logIndex: int.optional().describe("a finished game's index in the public log (GET /api/v1/log/games/{id}/proof); absent until its batch is appended"),
   })
   .meta({ id: "Replay" });
 

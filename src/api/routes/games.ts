@@ -35,8 +35,13 @@ function requiredToken(req: Request): string {
 /** The address long-polls are counted by (Express resolves it through trusted proxies). */
 const addressOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? "unknown";
 
-export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: LongPolls): Router {
+export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: LongPolls, logIndexOf?: (gameId: string) => Promise<number | null>): Router {
   const r = Router();
+  /** A finished game's answer with its index in the public log, once its batch is appended. */
+  const withLogIndex = async <T extends object>(body: T, id: string, finished: boolean): Promise<T & { logIndex?: number }> => {
+    const index = finished && logIndexOf ? await logIndexOf(id) : null;
+    return index === null ? body : { ...body, logIndex: index };
+  };
 
   r.post("/games", async (req, res) => {
     const body = playAs(res, parse(CreateGameBody, req.body, "body"));
@@ -86,7 +91,9 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   });
 
   r.get("/games/:id", async (req, res) => {
-    reply(res, 200, R.GameRecord, await games.record(gameId(req)));
+    const id = gameId(req);
+    const record = await games.record(id);
+    reply(res, 200, R.GameRecord, await withLogIndex(record, id, record.status === "finished"));
   });
 
   r.get("/games/:id/sync", async (req, res) => {
@@ -119,7 +126,8 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   });
 
   r.get("/games/:id/replay", async (req, res) => {
-    reply(res, 200, R.Replay, await games.replay(gameId(req)));
+    const id = gameId(req);
+    reply(res, 200, R.Replay, await withLogIndex(await games.replay(id), id, true));
   });
 
   r.get("/games/:id/review", async (req, res) => {

@@ -6,11 +6,13 @@ import mongoose, { type Connection, type Model, type ProjectionType } from "mong
 import {
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
+  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord, type TreeHeadRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
 import { leagueModels, MongoLeagues } from "./leagues";
 import { MongoRatings, ratingsModel } from "./ratings";
+import { logModels, MongoLog } from "./log";
 import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
 import { GAME_FIELDS, MongoGames } from "./games";
@@ -39,6 +41,7 @@ export class MongoStore implements Store {
   private readonly bots: MongoBots;
   private readonly leagues: MongoLeagues;
   private readonly ratings: MongoRatings;
+  private readonly log: MongoLog;
   private state = "connecting";
 
   constructor(options: MongoStoreOptions) {
@@ -66,6 +69,7 @@ export class MongoStore implements Store {
     this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
     this.leagues = new MongoLeagues(leagueModels(this.conn, timeoutMs));
     this.ratings = new MongoRatings(ratingsModel(this.conn, timeoutMs));
+    this.log = new MongoLog(logModels(this.conn, timeoutMs), this.m.games);
   }
 
   async health(): Promise<StoreHealth> {
@@ -80,7 +84,7 @@ export class MongoStore implements Store {
 
   async init(): Promise<void> {
     await this.conn.asPromise();
-    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init(), this.leagues.init(), this.ratings.init()]);
+    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init(), this.leagues.init(), this.ratings.init(), this.log.init()]);
   }
 
   async close(): Promise<void> {
@@ -190,6 +194,20 @@ export class MongoStore implements Store {
   async listActions(gameId: string): Promise<StoredAction[]> {
     return this.games.listActions(gameId);
   }
+
+  // ---- the public game log (./log.ts) ----
+  logState(): Promise<LogStateRecord> { return this.log.state(); }
+  claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> { return this.log.claim(holder, now, until); }
+  appendLog(batch: LogAppend): Promise<boolean> { return this.log.append(batch); }
+  logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
+  logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
+  logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
+  logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
+  addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
+  logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
+  dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
+  unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.log.unlogged(cursor, limit); }
+  ensureLogKey(pem: string): Promise<string> { return this.log.ensureKey(pem); }
 
   // ---- bots (./bots.ts) ----
   createBot(b: BotRecord): Promise<void> { return this.bots.create(b); }

@@ -17,6 +17,7 @@ import {
   ActionConflictError,
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
+  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord, type TreeHeadRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
@@ -25,6 +26,7 @@ import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
+import { SqliteLog } from "./log";
 import { SqliteLeagues } from "./leagues";
 import { gameRow, isPrimaryKeyViolation, parse, playerRow, RecordWrites } from "./record-writes";
 import { Writer } from "./writer";
@@ -78,6 +80,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private s: Statements | null = null;
   private bots: SqliteBots | null = null;
+  private logTables: SqliteLog | null = null;
   private leagues: SqliteLeagues | null = null;
   private ratings: SqliteRatings | null = null;
   private readonly walSync: WalSync | null;
@@ -181,6 +184,7 @@ export class SqliteStore implements Store {
     this.s = prepareStatements(this.db);
     this.w = new RecordWrites(this.db, this.s);
     this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
+    this.logTables = new SqliteLog(this.db, (fn) => this.durable(fn));
     this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
     this.ratings = this.w.ratings;
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
@@ -305,6 +309,24 @@ export class SqliteStore implements Store {
     const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
     return rows.map((r) => ({ gameId: r.game_id, index: r.idx, action: JSON.parse(r.action) as StoredAction["action"], at: r.at }));
   }
+
+  // ---- the public game log (./log.ts) ----
+  private get log(): SqliteLog {
+    if (!this.logTables) throw new Error("store not initialised");
+    return this.logTables;
+  }
+  logState(): Promise<LogStateRecord> { return this.log.state(); }
+  claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> { return this.log.claim(holder, now, until); }
+  appendLog(batch: LogAppend): Promise<boolean> { return this.log.appendBatch(batch); }
+  logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
+  logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
+  logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
+  logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
+  addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
+  logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
+  dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
+  unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.log.unlogged(cursor, limit); }
+  ensureLogKey(pem: string): Promise<string> { return this.log.ensureKey(pem); }
 
   // ---- bots (./bots.ts) ----
   private get bot(): SqliteBots {

@@ -1,0 +1,56 @@
+/**
+ * Verifies a server's public game log from the outside (src/log/verify.ts).
+ *   npm run log:verify -- <baseUrl> [--since head.json] [--save head.json] [--from N --count N | --sample N]
+ * Exit 0 when every check passes; 1 on any difference (each named on stderr); 2 on bad usage or an unreachable
+ * server. --save writes the newest head, to pass as --since next time.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { httpGetJson } from "../leagues/verify";
+import type { TreeHeadRecord } from "../store/port";
+import { verifyLog, type VerifyOptions } from "../log/verify";
+
+const USAGE = "usage: log:verify <baseUrl> [--since head.json] [--save head.json] [--from N] [--count N] [--sample N]\n";
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { since: { type: "string" }, save: { type: "string" }, from: { type: "string" }, count: { type: "string" }, sample: { type: "string" } },
+    });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const num = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : NaN);
+  const opts: VerifyOptions = { from: num(values.from), count: num(values.count), sample: num(values.sample) };
+  if (positionals.length !== 1 || [opts.from, opts.count, opts.sample].some((n) => Number.isNaN(n))) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  try {
+    if (values.since) opts.since = JSON.parse(readFileSync(values.since, "utf8")) as TreeHeadRecord;
+  } catch (e) {
+    process.stderr.write(`cannot read ${values.since}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  let report;
+  try {
+    report = await verifyLog(httpGetJson(positionals[0]), opts);
+  } catch (err) {
+    process.stderr.write(`cannot read the log: ${(err as Error).message}\n`);
+    return 2;
+  }
+  for (const p of report.problems) process.stderr.write(`MISMATCH ${p}\n`);
+  process.stdout.write(`head: size ${report.head.size}, root ${report.head.rootHash}, ${report.head.timestamp}\n`);
+  process.stdout.write(`${report.entriesChecked} entries checked, ${report.problems.length} mismatches\n`);
+  if (values.save && report.problems.length === 0) writeFileSync(values.save, `${JSON.stringify(report.head, null, 2)}\n`);
+  return report.problems.length === 0 ? 0 : 1;
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,103 @@
+/**
+ * A log entry: what the public log holds of one finished game. A public game's entry is its public finished
+ * record, everything needed to re-simulate it and check its result (seed and salt against the commitment,
+ * every action in order) and to count it in a table (its tournament or league, its finish time). A private
+ * game's entry is only a salted hash of that record: the log proves the game existed and is unchanged, and
+ * says nothing else about it (the salt stays with the server; exports leave such entries out).
+ *
+ * The leaf of the Merkle tree is the RFC 8785 canonical JSON of the entry, so anyone can recompute it.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { Action, ChampionId, DecidedBy, Ruleset, Seat, Winner } from "../game/types";
+import type { GameRecord, OpponentKind, StoredAction } from "../store/port";
+import { canonicalBytes, canonicalJson } from "./canonical";
+import { leafHash, type Hash } from "./merkle";
+
+/** The entry format; bumped only by a change a verifier must know about. */
+export const ENTRY_FORMAT = 1;
+
+export interface EntrySeat {
+  playerId: string;
+  kind: "human" | "house" | "bot";
+  champion?: ChampionId;
+}
+
+/** A public game's entry. */
+export interface GameEntry {
+  format: typeof ENTRY_FORMAT;
+  kind: "game";
+  gameId: string;
+  /** 1 for games stored before rules were versioned. */
+  rulesVersion: number;
+  ruleset: Ruleset;
+  opponent: OpponentKind;
+  /** A game aborted while it waited has one seat (or none taken by a player yet). */
+  seats: Partial<Record<Seat, EntrySeat>>;
+  commitment: string;
+  /** An integer before rules version 4, a hex string from then on: kept as the record has it. */
+  seed: number | string;
+  salt: string;
+  /** Every accepted action in order: placements and the resignation, timeout or abort that ended it. */
+  actions: Action[];
+  score: Record<Seat, number>;
+  winner: Winner;
+  decidedBy: DecidedBy;
+  tournamentId?: string;
+  leagueId?: string;
+  finishedAt: string;
+}
+
+/** A private game's entry: a salted hash of what its GameEntry would be. */
+export interface PrivateEntry {
+  format: typeof ENTRY_FORMAT;
+  kind: "private";
+  /** sha256 hex of `${salt}:${canonical GameEntry}`; the salt is kept by the server, never served. */
+  digest: string;
+  finishedAt: string;
+}
+
+export type LogEntry = GameEntry | PrivateEntry;
+
+/** The public finished record of a game, from its stored record and actions. */
+export function gameEntryOf(record: GameRecord, actions: readonly StoredAction[]): GameEntry {
+  if (record.status !== "finished") throw new Error(`gameEntryOf: game ${record.id} has not finished`);
+  const seats: GameEntry["seats"] = {};
+  for (const seat of ["A", "B"] as const) {
+    const s = record.seats[seat];
+    if (s) seats[seat] = { playerId: s.playerId, kind: s.kind, ...(s.champion ? { champion: s.champion } : {}) };
+  }
+  return {
+    format: ENTRY_FORMAT,
+    kind: "game",
+    gameId: record.id,
+    rulesVersion: record.rulesVersion ?? 1,
+    ruleset: record.ruleset,
+    opponent: record.opponent,
+    seats,
+    commitment: record.commitment,
+    seed: record.seed,
+    salt: record.salt,
+    actions: [...actions].sort((a, b) => a.index - b.index).map((a) => a.action),
+    score: { A: record.score.A, B: record.score.B },
+    winner: record.winner,
+    decidedBy: record.decidedBy ?? "aborted",
+    ...(record.tournamentId ? { tournamentId: record.tournamentId } : {}),
+    ...(record.leagueId ? { leagueId: record.leagueId } : {}),
+    finishedAt: record.finishedAt ?? record.updatedAt,
+  };
+}
+
+export const newPrivateSalt = (): string => randomBytes(16).toString("hex");
+
+export function privateEntryOf(entry: GameEntry, salt: string): PrivateEntry {
+  const digest = createHash("sha256")
+    .update(`${salt}:${canonicalJson(entry)}`)
+    .digest("hex");
+  return { format: ENTRY_FORMAT, kind: "private", digest, finishedAt: entry.finishedAt };
+}
+
+/** The entry's leaf bytes (RFC 8785 canonical JSON, UTF-8) and their leaf hash. */
+export function leafOf(entry: LogEntry): { bytes: Buffer; hash: Hash } {
+  const bytes = canonicalBytes(entry);
+  return { bytes, hash: leafHash(bytes) };
+}

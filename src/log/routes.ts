@@ -1,0 +1,59 @@
+/** REST reads of the public game log under /api/v1/log: the signed head, the key, proofs and entries. */
+import { Router, type Request } from "express";
+import { AppError } from "../errors";
+import { reply } from "../api/reply";
+import { parse } from "../validation";
+import {
+  ConsistencyProofAnswer,
+  ConsistencyQuery,
+  EntriesQuery,
+  ExportQuery,
+  InclusionProofAnswer,
+  LogEntries,
+  LogKeyAnswer,
+  ProofQuery,
+  TreeHead,
+} from "./schemas";
+import type { LogService } from "./service";
+
+const GameId = /^[A-Za-z0-9_-]{1,64}$/;
+
+function gameId(req: Request): string {
+  const id = String(req.params.id);
+  if (!GameId.test(id)) throw new AppError("not_found", `no game with id ${id}`);
+  return id;
+}
+
+export function logRouter(log: LogService): Router {
+  const r = Router();
+  r.get("/log/head", async (_req, res) => {
+    reply(res, 200, TreeHead, await log.head());
+  });
+  r.get("/log/key", (_req, res) => {
+    reply(res, 200, LogKeyAnswer, log.publicKey());
+  });
+  r.get("/log/games/:id/proof", async (req, res) => {
+    const id = gameId(req);
+    const { treeSize } = parse(ProofQuery, req.query, "query");
+    reply(res, 200, InclusionProofAnswer, await log.inclusion(id, treeSize || undefined));
+  });
+  r.get("/log/consistency", async (req, res) => {
+    const { first, second } = parse(ConsistencyQuery, req.query, "query");
+    reply(res, 200, ConsistencyProofAnswer, await log.consistency(first, second || undefined));
+  });
+  r.get("/log/entries", async (req, res) => {
+    const { from, count } = parse(EntriesQuery, req.query, "query");
+    const [entries, head] = await Promise.all([log.entries(from, from + count), log.size()]);
+    reply(res, 200, LogEntries, { treeSize: head, entries: entries as unknown as { index: number; leafHash: string; entry: Record<string, unknown> }[] });
+  });
+  // NDJSON, written as the client reads it (back-pressure); the tree size it was cut from is in a header.
+  r.get("/exports/games", async (req, res) => {
+    const q = parse(ExportQuery, req.query, "query");
+    const size = await log.size();
+    res.status(200).setHeader("content-type", "application/x-ndjson");
+    res.setHeader("log-tree-size", String(size));
+    await log.exportTo(q.month ? { kind: "month", month: q.month } : { kind: "index", from: q.from, to: q.to }, res, size);
+    res.end();
+  });
+  return r;
+}

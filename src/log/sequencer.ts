@@ -1,0 +1,156 @@
+/**
+ * The sequencer: the one writer of the public log. Any process marks a finished game pending (submit, from the
+ * finish hook; a durable write, so a crash after it loses nothing); the process holding the store's lease
+ * appends what is pending every batch interval, as one batch with one signed tree head. A batch is written
+ * under the epoch of the lease and the size it read (LogPort.appendLog), so a process that lost the lease, or
+ * was cut off mid-batch, never forks the tree: the next holder continues from the stored one, and the games of
+ * a batch that did not go in are still pending. A game already in the log is never appended again.
+ */
+import type { Logger } from "../logger";
+import type { GamesPort, LogEntryRecord, LogNodeRecord, LogPort } from "../store/port";
+import { gameEntryOf, leafOf, newPrivateSalt, privateEntryOf } from "./entry";
+import { signHead, type LogKey } from "./heads";
+import { appendLeaf, frontierRefs, frontierRoot, refKey, type Hash } from "./merkle";
+import { canonicalJson } from "./canonical";
+
+export type SequencerStore = LogPort & Pick<GamesPort, "getGame" | "listActions">;
+
+export interface SequencerOptions {
+  /** The longest time between a game's finish and the batch that appends it. */
+  batchMs: number;
+  /** How long one holding of the lease lasts; renewed at every batch. */
+  leaseMs: number;
+  /** Most games per batch. */
+  batchSize?: number;
+  /** The time the lease is reckoned in, ms since the epoch (tests move it); default Date.now. */
+  clock?: () => number;
+}
+
+/** Finished games looked at per page of the start-up catch-up. */
+const CATCH_UP_PAGE = 500;
+
+export class LogSequencer {
+  /** The tree as this process last appended to it, while it holds the lease: its epoch, size and frontier. */
+  private tree: { epoch: number; size: number; frontier: Hash[] } | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly store: SequencerStore,
+    private readonly key: LogKey,
+    private readonly holder: () => string,
+    private readonly options: SequencerOptions,
+    private readonly log: Logger,
+  ) {}
+
+  /** The finish hook: marks the game to be appended by the next batch (of whichever process holds the lease). */
+  async submit(gameId: string): Promise<void> {
+    await this.store.addLogPending([gameId]);
+  }
+
+  /** Starts the batches, and marks pending the finished games a crash kept out of the log (in the background). */
+  start(): void {
+    this.stopped = false;
+    void this.catchUp().catch((err: unknown) => this.log.warn({ err }, "public log catch-up failed"));
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => 0);
+  }
+
+  /** Marks pending every finished game the log does not hold. Idempotent; returns how many it marked. */
+  async catchUp(): Promise<number> {
+    let cursor: string | null = null;
+    let marked = 0;
+    do {
+      const page = await this.store.unloggedGames(cursor, CATCH_UP_PAGE);
+      await this.store.addLogPending(page.gameIds);
+      marked += page.gameIds.length;
+      cursor = page.next;
+    } while (cursor && !this.stopped);
+    if (marked) this.log.info({ games: marked }, "public log: finished games not yet logged marked pending");
+    return marked;
+  }
+
+  /** One batch now (one at a time): how many games it appended; 0 when not the holder or nothing is pending. */
+  batch(): Promise<number> {
+    const run = (this.running ?? Promise.resolve(0)).catch(() => 0).then(() => this.appendPending());
+    this.running = run;
+    return run;
+  }
+
+  /** Batches until nothing is pending (or this process is not the holder): the total appended. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let n = await this.batch(); n > 0; n = await this.batch()) total += n;
+    return total;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.batch()
+        .catch((err: unknown) => this.log.error({ err }, "public log batch failed; retried at the next"))
+        .finally(() => this.schedule());
+    }, this.options.batchMs);
+    this.timer.unref();
+  }
+
+  private async appendPending(): Promise<number> {
+    const now = (this.options.clock ?? Date.now)();
+    const lease = await this.store.claimLogLease(this.holder(), new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
+    if (!lease) {
+      this.tree = null;
+      return 0;
+    }
+    if (!this.tree || this.tree.epoch !== lease.epoch || this.tree.size !== lease.size) {
+      // Taken over (or first held): continue from the stored tree, whose frontier is stored complete subtrees.
+      const refs = frontierRefs(lease.size);
+      const stored = new Map((await this.store.logNodes(refs)).map((n) => [refKey(n), Buffer.from(n.hash, "hex")]));
+      const frontier = refs.map((r) => stored.get(refKey(r)));
+      if (frontier.some((h) => !h)) throw new Error(`the public log's store lacks a node of the tree of ${lease.size}`);
+      this.tree = { epoch: lease.epoch, size: lease.size, frontier: frontier as Hash[] };
+    }
+    const ids = await this.store.logPending(this.options.batchSize ?? 500);
+    if (ids.length === 0) return 0;
+
+    const tree = this.tree;
+    const entries: LogEntryRecord[] = [];
+    const nodes: LogNodeRecord[] = [];
+    const settled: string[] = [];
+    let frontier = tree.frontier;
+    for (const gameId of ids) {
+      const [record, logged] = await Promise.all([this.store.getGame(gameId), this.store.logEntryOfGame(gameId)]);
+      // Already logged (a batch whose pending mark outlived it), or gone: nothing to append.
+      if (logged || !record || record.status !== "finished") {
+        settled.push(gameId);
+        continue;
+      }
+      const entry = gameEntryOf(record, await this.store.listActions(gameId));
+      const privateSalt = record.public ? undefined : newPrivateSalt();
+      const logEntry = privateSalt ? privateEntryOf(entry, privateSalt) : entry;
+      const leaf = leafOf(logEntry);
+      const index = tree.size + entries.length;
+      const grown = appendLeaf(frontier, index, leaf.hash);
+      frontier = grown.frontier;
+      for (const n of grown.nodes) nodes.push({ level: n.level, index: n.index, hash: n.hash.toString("hex") });
+      entries.push({ index, gameId, leaf: canonicalJson(logEntry), finishedAt: entry.finishedAt, ...(privateSalt ? { privateSalt } : {}) });
+    }
+    if (settled.length) await this.store.dropLogPending(settled);
+    if (entries.length === 0) return 0;
+    const size = tree.size + entries.length;
+    const head = signHead(this.key, { size, rootHash: frontierRoot(frontier).toString("hex"), timestamp: new Date().toISOString() });
+    if (!(await this.store.appendLog({ epoch: tree.epoch, fromSize: tree.size, entries, nodes, head }))) {
+      // Fenced out or raced: read the stored tree again at the next batch.
+      this.tree = null;
+      return 0;
+    }
+    this.tree = { epoch: tree.epoch, size, frontier };
+    return entries.length;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * What the public log answers (REST, MCP, the verifier): its newest signed head, a game's inclusion proof, a
+ * consistency proof between two sizes, entries by index, and the key heads are signed with. Proofs are built
+ * from the stored complete subtrees (src/log/merkle.ts plans which), one store read per proof.
+ */
+import type { Writable } from "node:stream";
+import { AppError } from "../errors";
+import { writeExport, type ExportRange, type ExportSummary } from "./export";
+import type { LogEntryRecord, LogPort, TreeHeadRecord } from "../store/port";
+import type { LogEntry } from "./entry";
+import { signHead, type LogKey } from "./heads";
+import { consistencyPlan, EMPTY_ROOT, evaluate, inclusionPlan, leafHash, refKey, refsOf, rootExpr, type Hash, type HashExpr } from "./merkle";
+
+/** Most entries one read returns. */
+export const MAX_ENTRIES_PER_READ = 1000;
+
+export interface InclusionProof {
+  gameId: string;
+  index: number;
+  treeSize: number;
+  rootHash: string;
+  leafHash: string;
+  /** Audit path, leaf side first (RFC 9162 2.1.3), hex. */
+  path: string[];
+}
+
+export interface ConsistencyProof {
+  first: number;
+  second: number;
+  firstRootHash: string;
+  secondRootHash: string;
+  /** RFC 9162 2.1.4, hex. */
+  proof: string[];
+}
+
+/** An entry as served: its index and leaf hash with the entry itself (the leaf's JSON, parsed). */
+export interface ServedEntry {
+  index: number;
+  leafHash: string;
+  entry: LogEntry;
+}
+
+const hex = (h: Hash) => h.toString("hex");
+
+export class LogService {
+  constructor(
+    private readonly store: LogPort,
+    private readonly key: LogKey,
+  ) {}
+
+  publicKey(): { algorithm: "Ed25519"; keyId: string; publicKey: string } {
+    return { algorithm: "Ed25519", keyId: this.key.keyId, publicKey: this.key.publicPem };
+  }
+
+  /** The newest signed head; the empty log's is signed on the spot (nothing is appended yet). */
+  async head(): Promise<TreeHeadRecord> {
+    const s = await this.store.logState();
+    return s.head ?? signHead(this.key, { size: 0, rootHash: hex(EMPTY_ROOT), timestamp: new Date().toISOString() });
+  }
+
+  /** The game's entry, or not_found while it is not in the log (a finished game is, within a batch interval). */
+  async entryOf(gameId: string): Promise<LogEntryRecord> {
+    const e = await this.store.logEntryOfGame(gameId);
+    if (!e) throw new AppError("not_found", `game ${gameId} is not in the public log (a finished game is appended within a second or so)`);
+    return e;
+  }
+
+  /** The game's inclusion proof in the tree of `treeSize` entries (the newest head's when absent). */
+  async inclusion(gameId: string, treeSize?: number): Promise<InclusionProof> {
+    const entry = await this.entryOf(gameId);
+    const size = await this.sizeOrHead(treeSize);
+    if (entry.index >= size) throw new AppError("bad_request", `game ${gameId} is entry ${entry.index}, not in the tree of ${size}`, { index: entry.index });
+    const plan = inclusionPlan(entry.index, size);
+    const [root, ...path] = await this.compute([rootExpr(size)!, ...plan]);
+    return { gameId, index: entry.index, treeSize: size, rootHash: hex(root), leafHash: hex(leafHash(Buffer.from(entry.leaf))), path: path.map(hex) };
+  }
+
+  async consistency(first: number, second?: number): Promise<ConsistencyProof> {
+    const n = await this.sizeOrHead(second);
+    if (!Number.isSafeInteger(first) || first < 0 || first > n) throw new AppError("bad_request", `first must be an integer 0..${n}`);
+    const plan = consistencyPlan(first, n);
+    const roots = [rootExpr(first), rootExpr(n)];
+    const nonNull = roots.filter((r): r is HashExpr => r !== null);
+    const computed = await this.compute([...nonNull, ...plan]);
+    const rootHashes = roots.map((r) => (r ? computed.shift()! : EMPTY_ROOT));
+    return { first, second: n, firstRootHash: hex(rootHashes[0]), secondRootHash: hex(rootHashes[1]), proof: computed.map(hex) };
+  }
+
+  /** Writes an export of the range's public entries (src/log/export.ts) within the stored tree of now. */
+  async exportTo(range: ExportRange, out: Writable, treeSize?: number): Promise<ExportSummary> {
+    return writeExport(this.store, treeSize ?? (await this.size()), range, out);
+  }
+
+  /** The stored tree's size now. */
+  async size(): Promise<number> {
+    return (await this.store.logState()).size;
+  }
+
+  /** The log index of a game, or null while it is not in the log. */
+  async indexOf(gameId: string): Promise<number | null> {
+    return (await this.store.logEntryOfGame(gameId))?.index ?? null;
+  }
+
+  /** Entries [from, to) of the stored tree, at most MAX_ENTRIES_PER_READ. */
+  async entries(from: number, to: number): Promise<ServedEntry[]> {
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from)
+      throw new AppError("bad_request", "from and to must be integers with 0 <= from <= to");
+    const rows = await this.store.logEntries(from, Math.min(to, from + MAX_ENTRIES_PER_READ));
+    return rows.map(served);
+  }
+
+  private async sizeOrHead(size: number | undefined): Promise<number> {
+    const { size: stored } = await this.store.logState();
+    if (size === undefined) return stored;
+    if (!Number.isSafeInteger(size) || size < 1 || size > stored) throw new AppError("bad_request", `the tree size must be an integer 1..${stored}`);
+    return size;
+  }
+
+  private async compute(exprs: HashExpr[]): Promise<Hash[]> {
+    const nodes = new Map((await this.store.logNodes(refsOf(exprs))).map((n) => [refKey(n), Buffer.from(n.hash, "hex")]));
+    return exprs.map((e) => evaluate(e, nodes));
+  }
+}
+
+export function served(e: LogEntryRecord): ServedEntry {
+  return { index: e.index, leafHash: hex(leafHash(Buffer.from(e.leaf))), entry: JSON.parse(e.leaf) as LogEntry };
+}

@@ -1,0 +1,178 @@
+/**
+ * The public game log's tables in the SQLite adapter (LogPort): entries by index, the hashes of the tree's
+ * complete subtrees, signed heads, the games waiting to be appended, and one state row (size, newest head,
+ * sequencer lease, signing key). An append is one transaction that first checks the state's epoch and size.
+ */
+import type Database from "better-sqlite3";
+import { isDuplicateKey } from "../duplicate";
+import type { LogAppend, LogEntryRecord, LogNodeRecord, LogStateRecord, TreeHeadRecord } from "../port";
+
+export const LOG_SCHEMA = `
+CREATE TABLE IF NOT EXISTS log_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  size INTEGER NOT NULL,
+  epoch INTEGER NOT NULL,
+  holder TEXT,
+  lease_until TEXT,
+  head TEXT,
+  signing_key TEXT
+);
+INSERT OR IGNORE INTO log_state (id, size, epoch) VALUES (1, 0, 0);
+CREATE TABLE IF NOT EXISTS log_entries (
+  idx INTEGER PRIMARY KEY,
+  game_id TEXT NOT NULL UNIQUE,
+  finished_at TEXT NOT NULL,
+  leaf TEXT NOT NULL,
+  private_salt TEXT
+);
+CREATE INDEX IF NOT EXISTS log_entries_by_finish ON log_entries (finished_at, idx);
+CREATE TABLE IF NOT EXISTS log_nodes (
+  level INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  hash BLOB NOT NULL,
+  PRIMARY KEY (level, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS log_heads (
+  size INTEGER PRIMARY KEY,
+  doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log_pending (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  game_id TEXT NOT NULL UNIQUE
+);
+`;
+
+type StateRow = { size: number; epoch: number; holder: string | null; lease_until: string | null; head: string | null };
+type EntryRow = { idx: number; game_id: string; finished_at: string; leaf: string; private_salt: string | null };
+
+const stateOf = (r: StateRow): LogStateRecord => ({
+  size: r.size,
+  epoch: r.epoch,
+  holder: r.holder,
+  leaseUntil: r.lease_until,
+  head: r.head ? (JSON.parse(r.head) as TreeHeadRecord) : null,
+});
+const entryOf = (r: EntryRow): LogEntryRecord => ({
+  index: r.idx,
+  gameId: r.game_id,
+  finishedAt: r.finished_at,
+  leaf: r.leaf,
+  ...(r.private_salt ? { privateSalt: r.private_salt } : {}),
+});
+
+/** A page of the unlogged-games scan: the last game looked at, as `createdAt|id`. */
+const cursorOf = (createdAt: string, id: string) => `${createdAt}|${id}`;
+
+export class SqliteLog {
+  private readonly st: Record<string, Database.Statement>;
+  private readonly append: (a: LogAppend) => boolean;
+
+  /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
+    db.exec(LOG_SCHEMA);
+    const p = (sql: string) => db.prepare(sql);
+    this.st = {
+      state: p("SELECT size, epoch, holder, lease_until, head FROM log_state WHERE id = 1"),
+      claim: p(
+        `UPDATE log_state SET epoch = CASE WHEN holder IS @holder THEN epoch ELSE epoch + 1 END, holder = @holder, lease_until = @until
+         WHERE id = 1 AND (holder IS @holder OR lease_until IS NULL OR lease_until <= @now)`,
+      ),
+      advance: p("UPDATE log_state SET size = @size, head = @head WHERE id = 1 AND epoch = @epoch AND size = @fromSize"),
+      insertEntry: p("INSERT INTO log_entries (idx, game_id, finished_at, leaf, private_salt) VALUES (@index, @gameId, @finishedAt, @leaf, @privateSalt)"),
+      putNode: p("INSERT OR REPLACE INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"),
+      node: p("SELECT hash FROM log_nodes WHERE level = ? AND idx = ?"),
+      putHead: p("INSERT OR REPLACE INTO log_heads (size, doc) VALUES (?, ?)"),
+      head: p("SELECT doc FROM log_heads WHERE size = ?"),
+      entries: p(
+        "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE idx >= ? AND idx < ? AND idx < (SELECT size FROM log_state WHERE id = 1) ORDER BY idx",
+      ),
+      entryOfGame: p(
+        "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)",
+      ),
+      addPending: p("INSERT OR IGNORE INTO log_pending (game_id) VALUES (?)"),
+      pending: p("SELECT game_id FROM log_pending ORDER BY seq LIMIT ?"),
+      dropPending: p("DELETE FROM log_pending WHERE game_id = ?"),
+      finishedAfter: p("SELECT id, created_at FROM games WHERE status = 'finished' AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?"),
+      logged: p("SELECT 1 FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)"),
+      setKey: p("UPDATE log_state SET signing_key = ? WHERE id = 1 AND signing_key IS NULL"),
+      key: p("SELECT signing_key FROM log_state WHERE id = 1"),
+    };
+    const append = db.transaction((a: LogAppend) => {
+      const moved = this.st.advance.run({ size: a.fromSize + a.entries.length, head: JSON.stringify(a.head), epoch: a.epoch, fromSize: a.fromSize });
+      if (moved.changes === 0) return false;
+      for (const e of a.entries) {
+        this.st.insertEntry.run({ index: e.index, gameId: e.gameId, finishedAt: e.finishedAt, leaf: e.leaf, privateSalt: e.privateSalt ?? null });
+        this.st.dropPending.run(e.gameId);
+      }
+      for (const n of a.nodes) this.st.putNode.run(n.level, n.index, Buffer.from(n.hash, "hex"));
+      this.st.putHead.run(a.head.size, JSON.stringify(a.head));
+      return true;
+    });
+    this.append = (a) => append.immediate(a);
+  }
+
+  async state(): Promise<LogStateRecord> {
+    return stateOf(this.st.state.get() as StateRow);
+  }
+  async claim(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
+    const changed = await this.write(() => this.st.claim.run({ holder, now, until }).changes);
+    return changed === 0 ? null : this.state();
+  }
+  async appendBatch(a: LogAppend): Promise<boolean> {
+    return this.write(() => {
+      try {
+        return this.append(a);
+      } catch (e) {
+        // A game already in the log (its entry's unique game id): the whole batch is refused, as in MongoDB.
+        if (isDuplicateKey(e)) return false;
+        throw e;
+      }
+    });
+  }
+  async nodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
+    const { size } = await this.state();
+    const out: LogNodeRecord[] = [];
+    for (const r of refs) {
+      if ((r.index + 1) * 2 ** r.level > size) continue;
+      const row = this.st.node.get(r.level, r.index) as { hash: Buffer } | undefined;
+      if (row) out.push({ level: r.level, index: r.index, hash: row.hash.toString("hex") });
+    }
+    return out;
+  }
+  async entries(from: number, to: number): Promise<LogEntryRecord[]> {
+    return (this.st.entries.all(from, to) as EntryRow[]).map(entryOf);
+  }
+  async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
+    const row = this.st.entryOfGame.get(gameId) as EntryRow | undefined;
+    return row ? entryOf(row) : null;
+  }
+  async head(size: number): Promise<TreeHeadRecord | null> {
+    const row = this.st.head.get(size) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as TreeHeadRecord) : null;
+  }
+  async addPending(gameIds: readonly string[]): Promise<void> {
+    if (gameIds.length === 0) return;
+    await this.write(() => this.db.transaction(() => gameIds.forEach((id) => this.st.addPending.run(id)))());
+  }
+  async pending(limit: number): Promise<string[]> {
+    return (this.st.pending.all(limit) as { game_id: string }[]).map((r) => r.game_id);
+  }
+  async dropPending(gameIds: readonly string[]): Promise<void> {
+    if (gameIds.length === 0) return;
+    await this.write(() => this.db.transaction(() => gameIds.forEach((id) => this.st.dropPending.run(id)))());
+  }
+  async unlogged(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
+    const [createdAt, id] = cursor ? [cursor.slice(0, cursor.indexOf("|")), cursor.slice(cursor.indexOf("|") + 1)] : ["", ""];
+    const rows = this.st.finishedAfter.all(createdAt, id, limit) as { id: string; created_at: string }[];
+    const gameIds = rows.filter((r) => !this.st.logged.get(r.id)).map((r) => r.id);
+    const last = rows.at(-1);
+    return { gameIds, next: rows.length === limit && last ? cursorOf(last.created_at, last.id) : null };
+  }
+  async ensureKey(pem: string): Promise<string> {
+    await this.write(() => this.st.setKey.run(pem));
+    return (this.st.key.get() as { signing_key: string }).signing_key;
+  }
+}

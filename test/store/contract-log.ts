@@ -1,0 +1,134 @@
+/** Contract: the public game log's port (entries, subtree hashes, heads, pending games, the sequencer lease). */
+import assert from "node:assert/strict";
+import type { LogAppend, LogPort, GamesPort } from "../../src/store";
+import type { PortRef, TwinRef } from "./contract";
+import { at, game } from "./fixtures";
+
+const head = (size: number, rootHash = "ab".repeat(32)) => ({ size, rootHash, timestamp: at(size), signature: "sig" });
+const entry = (index: number, gameId = `G${index}`) => ({ index, gameId, finishedAt: at(index), leaf: `{"n":${index}}` });
+function batch(epoch: number, fromSize: number, count: number, over: Partial<LogAppend> = {}): LogAppend {
+  const entries = Array.from({ length: count }, (_, i) => entry(fromSize + i));
+  return {
+    epoch,
+    fromSize,
+    entries,
+    nodes: entries.map((e) => ({ level: 0, index: e.index, hash: String(e.index).padStart(64, "0") })),
+    head: head(fromSize + count),
+    ...over,
+  };
+}
+
+export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef): void {
+  describe("public game log", function () {
+    it("starts empty, with no holder, and gives the lease to one holder at a time, bumping the epoch on a change", async function () {
+      assert.deepEqual(await store().logState(), { size: 0, epoch: 0, holder: null, leaseUntil: null, head: null });
+      const a = await store().claimLogLease("p1", at(0), at(1));
+      assert.equal(a?.holder, "p1");
+      assert.equal(await store().claimLogLease("p2", at(0), at(2)), null, "p1's lease runs until minute 1");
+      const renewed = await store().claimLogLease("p1", at(0), at(3));
+      assert.equal(renewed?.epoch, a?.epoch, "a renewal keeps the epoch");
+      const b = await store().claimLogLease("p2", at(3), at(4));
+      assert.equal(b?.holder, "p2");
+      assert.equal(b?.epoch, a.epoch + 1);
+    });
+
+    it("appends a batch only under the stored epoch and size, and shows nothing of a refused one", async function () {
+      const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;
+      assert.equal(await store().appendLog(batch(epoch, 0, 3)), true);
+      assert.equal(await store().appendLog(batch(epoch + 1, 3, 2)), false, "a stale epoch");
+      assert.equal(await store().appendLog(batch(epoch, 2, 2)), false, "a stale size");
+      const s = await store().logState();
+      assert.equal(s.size, 3);
+      assert.deepEqual(s.head, head(3));
+      assert.deepEqual(
+        (await store().logEntries(0, 10)).map((e) => e.index),
+        [0, 1, 2],
+      );
+      assert.deepEqual(await store().logEntryOfGame("G1"), entry(1));
+      assert.equal(await store().logEntryOfGame("G3"), null);
+      assert.deepEqual(await store().logHead(3), head(3));
+      assert.equal(await store().logHead(5), null);
+      assert.equal(await store().appendLog(batch(epoch, 3, 2)), true);
+      assert.deepEqual(
+        (await store().logEntries(1, 4)).map((e) => e.gameId),
+        ["G1", "G2", "G3"],
+      );
+    });
+
+    it("refuses a batch holding a game already in the log, storing none of it", async function () {
+      const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;
+      await store().appendLog(batch(epoch, 0, 2));
+      const again = batch(epoch, 2, 2);
+      again.entries[1] = { ...again.entries[1], gameId: "G0" };
+      assert.equal(await store().appendLog(again), false);
+      assert.equal((await store().logState()).size, 2);
+      assert.equal(await store().appendLog(batch(epoch, 2, 2)), true, "the next batch goes in where the refused one would have");
+      assert.equal((await store().logEntryOfGame("G3"))?.index, 3);
+    });
+
+    it("gives the stored nodes inside the tree only, with the private salt of an entry kept", async function () {
+      const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;
+      const b = batch(epoch, 0, 2);
+      b.entries[1] = { ...b.entries[1], privateSalt: "s" };
+      b.nodes.push({ level: 1, index: 0, hash: "cd".repeat(32) });
+      await store().appendLog(b);
+      const nodes = await store().logNodes([
+        { level: 0, index: 1 },
+        { level: 1, index: 0 },
+        { level: 0, index: 2 },
+        { level: 2, index: 0 },
+      ]);
+      assert.deepEqual(
+        nodes.sort((x, y) => x.level - y.level),
+        [
+          { level: 0, index: 1, hash: "1".padStart(64, "0") },
+          { level: 1, index: 0, hash: "cd".repeat(32) },
+        ],
+      );
+      assert.equal((await store().logEntryOfGame("G1"))?.privateSalt, "s");
+    });
+
+    it("keeps pending games once each, oldest first, until an append or a drop takes them off", async function () {
+      await store().addLogPending(["G0", "G1"]);
+      await store().addLogPending(["G1", "G2", "G3"]);
+      assert.deepEqual(await store().logPending(10), ["G0", "G1", "G2", "G3"]);
+      assert.deepEqual(await store().logPending(2), ["G0", "G1"]);
+      const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;
+      await store().appendLog(batch(epoch, 0, 2));
+      await store().dropLogPending(["G3"]);
+      assert.deepEqual(await store().logPending(10), ["G2"]);
+    });
+
+    it("finds the finished games that have no entry, a page at a time", async function () {
+      for (let i = 0; i < 5; i++) await store().createGame(game(`G${i}`, { createdAt: at(i), status: i === 4 ? "active" : "finished" }));
+      const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;
+      await store().appendLog({ ...batch(epoch, 0, 1), entries: [entry(0, "G1")] });
+      const first = await store().unloggedGames(null, 2);
+      assert.deepEqual(first.gameIds, ["G0"]);
+      assert.ok(first.next);
+      const second = await store().unloggedGames(first.next, 2);
+      assert.deepEqual(second.gameIds, ["G2", "G3"]);
+      const third = await store().unloggedGames(second.next, 2);
+      assert.deepEqual(third, { gameIds: [], next: null });
+    });
+
+    it("keeps the first signing key stored", async function () {
+      assert.equal(await store().ensureLogKey("k1"), "k1");
+      assert.equal(await store().ensureLogKey("k2"), "k1");
+    });
+
+    it("lets one of two processes take an expired lease, and only its appends count", async function () {
+      if (!twin) return this.skip();
+      const other = await twin();
+      const a = (await store().claimLogLease("p1", at(0), at(1)))!;
+      const b = (await other.claimLogLease("p2", at(2), at(3)))!;
+      assert.equal(b.epoch, a.epoch + 1);
+      assert.equal(await store().appendLog(batch(a.epoch, 0, 2)), false, "p1 was fenced out");
+      assert.equal(await other.appendLog(batch(b.epoch, 0, 1)), true);
+      assert.deepEqual(
+        (await store().logEntries(0, 5)).map((e) => e.index),
+        [0],
+      );
+    });
+  });
+}
