@@ -11,7 +11,7 @@ export type EntryCheck = { ok: true } | { ok: false; field: string; detail: stri
 
 export function checkEntry(e: GameEntry): EntryCheck {
   // The seed is hashed as the record writes it (`${seed}:${salt}`), whatever its type.
-  if (commitmentOf(e.seed as number, e.salt) !== e.commitment)
+  if (commitmentOf(e.seed, e.salt) !== e.commitment)
     return { ok: false, field: "commitment", detail: "sha256 of seed:salt does not match the commitment" };
   if (!isRulesVersion(e.rulesVersion)) return { ok: false, field: "rulesVersion", detail: `${e.rulesVersion} is not a known rules version` };
   // A game aborted while it waited for its players never began (its abort is a record write, not an action):
@@ -22,7 +22,7 @@ export function checkEntry(e: GameEntry): EntryCheck {
   const champions: Partial<Record<Seat, ChampionId>> = {};
   for (const seat of ["A", "B"] as const) if (e.seats[seat]?.champion) champions[seat] = e.seats[seat].champion;
   const res = rebuild(
-    { ruleset: e.ruleset, seed: e.seed as number, salt: e.salt, options: { ruleset: e.ruleset, rulesVersion: e.rulesVersion, champions } },
+    { ruleset: e.ruleset, seed: e.seed, salt: e.salt, options: { ruleset: e.ruleset, rulesVersion: e.rulesVersion, champions } },
     e.actions,
   );
   if (!res.ok) return { ok: false, field: "actions", detail: `an action is refused on re-simulation: ${res.detail}` };

@@ -92,11 +92,22 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
   ["replaceLeagueIf", (s) => s.replaceLeagueIf({ id: "LG1", version: 2, createdAt: at(0) } as unknown as LeagueRecord)],
   ["putLeagueSchedule", (s) => s.putLeagueSchedule("LG1", [])],
   ["addLeagueResult", (s) => s.addLeagueResult({ leagueId: "LG1", gameId: "G1", deal: 0, outcome: "first", at: at(1) })],
+  ["addLogPending", (s) => s.addLogPending(["G1"])],
+  ["dropLogPending", (s) => s.dropLogPending(["G1"])],
+  ["claimLogLease", (s) => s.claimLogLease("p1", at(1), at(2))],
+  // At the stored epoch, so the batch is written (whether or not the lease above was taken).
+  ["appendLog", async (s) => s.appendLog({
+    epoch: (await s.logState()).epoch, fromSize: 0,
+    entries: [{ index: 0, gameId: "G1", leaf: "{}", finishedAt: at(1) }],
+    nodes: [{ level: 0, index: 0, hash: "00".repeat(32) }],
+    head: { size: 1, rootHash: "00".repeat(32), timestamp: at(1), signature: "" },
+  })],
+  ["ensureLogKey", (s) => s.ensureLogKey("-----BEGIN PRIVATE KEY-----")],
 ];
 
 /** The store's methods that write, by name (those that only read or manage the connection left out). */
 function writeMethods(): string[] {
-  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor)/;
+  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|unloggedGames|log(State|Nodes|Entries|EntryOfGame|Head|Pending)$)/;
   return Object.getOwnPropertyNames(MongoStore.prototype).filter((m) => !reads.test(m)).sort();
 }
 
