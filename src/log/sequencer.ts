@@ -18,7 +18,7 @@ export type SequencerStore = LogPort & Pick<GamesPort, "getGame" | "listActions"
 export interface SequencerOptions {
   /** The longest time between a game's finish and the batch that appends it. */
   batchMs: number;
-  /** How long one holding of the lease lasts; renewed at every batch. */
+  /** How long one holding of the lease lasts; renewed at every batch that has games to append. */
   leaseMs: number;
   /** Most games per batch. */
   batchSize?: number;
@@ -102,6 +102,10 @@ export class LogSequencer {
   }
 
   private async appendPending(): Promise<number> {
+    // Nothing pending: no lease is taken or renewed, so an idle log writes nothing (every process would otherwise
+    // make a durable write per batch interval). A lapsed lease goes to whichever process next has work; taking it
+    // again as the same holder keeps the epoch.
+    if ((await this.store.logPending(1)).length === 0) return 0;
     const now = (this.options.clock ?? Date.now)();
     const lease = await this.store.claimLogLease(this.holder(), new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
     if (!lease) {

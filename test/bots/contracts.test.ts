@@ -38,8 +38,8 @@ describe("Contract: the OpenAPI document and the generated client types", functi
         if (!op.summary?.trim() || !op.description?.trim()) missing.push(`${method} ${path}`);
         for (const p of op.parameters ?? []) {
           const s = p.schema ?? {};
-          // A string parameter whose pattern is made of digits is an integer in disguise.
-          if (s.type === "string" && s.pattern && /^\^?(\\d|\[0-9\])/.test(s.pattern)) untyped.push(`${method} ${path} ${p.name}`);
+          // A string parameter whose pattern is digits alone is an integer in disguise (a month, YYYY-MM, is not).
+          if (s.type === "string" && s.pattern && /^\^?(\\d|\[0-9\])(\{\d+(,\d*)?\}|[+*?])?\$?$/.test(s.pattern)) untyped.push(`${method} ${path} ${p.name}`);
           if (s.type === "integer" && (s.minimum === undefined || s.maximum === undefined)) untyped.push(`${method} ${path} ${p.name} (no range)`);
         }
       }
