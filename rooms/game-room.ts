@@ -15,7 +15,8 @@ import type { GameState, Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
 import { rebuildContext } from "../src/games/context";
 import type { EventName } from "../src/games/game-events";
-import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
+import type { EventsNow, GameRoomApi } from "../src/games/room-api";
+import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
 import { seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
@@ -31,7 +32,8 @@ import { acknowledgedHand, deliverHands, type HandHolder } from "./hands";
 import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
 import { Projector } from "./projection";
 import { withSharedHandshake } from "./state-serializer";
-import { followRematch, noRematch } from "./rematch";
+import { noRematch } from "../src/games/rematch";
+import { followRematch } from "./rematch";
 
 const NO_HAND: SeatHand = { cards: [], legal: [] };
 
