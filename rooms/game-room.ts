@@ -20,7 +20,7 @@ import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
 import { seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
-import { sha256Hex } from "../src/games/secrets";
+import { sha256Hex } from "../src/secrets";
 import type { MoveAnswer, RecordBody, SyncBody } from "../src/games/views";
 import type { GameWrite, GameWriteResult } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";

@@ -15,7 +15,7 @@ import { queueRoomId, type SeatReservation } from "../src/games/room-access";
 import type { QueueRoomApi } from "../src/games/room-api";
 import { send } from "./messages";
 import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/games/schemas";
-import { newPlayerToken, sha256Hex } from "../src/games/secrets";
+import { newPlayerToken, sha256Hex } from "../src/secrets";
 import type { PlayerService } from "../src/players/service";
 import type { Logger } from "../src/logger";
 

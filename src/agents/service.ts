@@ -9,7 +9,7 @@ import type { EventData } from "../events/catalog";
 import type { EmittedEvent } from "../events/types";
 import { CreateGameBody } from "../games/schemas";
 import type { Seat } from "../game";
-import { newPlayerToken, sha256Hex } from "../games/secrets";
+import { newPlayerToken, sha256Hex } from "../secrets";
 import type { GameService } from "../games/service";
 import type { SeatClaim } from "../games/seats";
 import { linksFor } from "../games/views";

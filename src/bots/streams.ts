@@ -12,7 +12,7 @@ import { addressKey } from "../api/edges";
 import { HeldPerKey } from "../api/held";
 import { AppError } from "../errors";
 import { changeChannel } from "../games/ports";
-import { bearerToken, sha256Hex } from "../games/secrets";
+import { bearerToken, sha256Hex } from "../secrets";
 import type { GameService } from "../games/service";
 import { subscribeOnce } from "../games/waiter";
 import { botOf } from "./routes";

@@ -26,7 +26,7 @@ import { isDuplicateKey } from "../store/duplicate";
 import type { GameRecord, GameRematch, GamesPort } from "../store/port";
 import { seatOfToken } from "./record";
 import type { SeatReservation } from "./room-access";
-import { newGameId } from "./secrets";
+import { newGameId } from "../secrets";
 import type { SeatClaim } from "./seats";
 
 /** What a rematch needs of the service: the finished record, a new active game, a seat reservation, presence. */

@@ -20,7 +20,7 @@ import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
-import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
+import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "../secrets";
 import { gameRecordBody, linksFor, replayBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";

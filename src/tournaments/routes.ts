@@ -1,7 +1,7 @@
 /** REST for tournaments under /api/v1/tournaments: create, list, read, join, start, withdraw, standings, games, TRF. */
 import { Router, type Request } from "express";
 import { AppError } from "../errors";
-import { bearerToken } from "../games/secrets";
+import { bearerToken } from "../secrets";
 import { parse } from "../validation";
 import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "./schemas";
 import type { JoinCaps } from "./join-caps";

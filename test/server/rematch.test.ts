@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
 import { RoomAccess } from "../../src/games/room-access";
-import { newGameId, sha256Hex } from "../../src/games/secrets";
+import { newGameId, sha256Hex } from "../../src/secrets";
 import { playOpening } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { consumeWs, joinWs, type WsPlayer } from "../support/ws";
