@@ -17,6 +17,7 @@ import { BotDirectory, botDirectoryRouter, BotService, botBucket, BotStreamHub, 
 import { EXPOSED_HEADERS } from "./api/edges";
 import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
+import { eventsRouter } from "./api/routes/events";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
 import { JoinCaps, TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
@@ -254,7 +255,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl)],
+        extraRouters: [streams, eventsRouter({ subscriptions: events.subscriptions }), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
