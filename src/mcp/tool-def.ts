@@ -4,7 +4,8 @@ import type { LongPolls } from "../api/long-polls";
 import type { QuickMatch } from "../games/quick-match";
 import type { GameService } from "../games/service";
 import type { PlayerService } from "../players/service";
-import type { JoinCaps, TournamentService } from "../tournaments";
+import type { JoinCaps } from "../api/join-caps";
+import type { TournamentService } from "../tournaments";
 import type { LeagueService } from "../leagues";
 import type { BotDirectory } from "../bots/directory";
 
