@@ -1,7 +1,90 @@
 // ESLint flat config: typescript-eslint's type-aware recommended rules over every TypeScript file the type
-// check covers. `npm run lint` runs it; scripts/test.sh runs it before mocha.
+// check covers, and the server's layers (CONTRIBUTING.md, "Layers"). `npm run lint` runs it; scripts/test.sh
+// runs it before mocha.
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
+
+/**
+ * The server's layers, lowest first: a file may import its own layer and the ones below, never one above.
+ * Every top-level folder and file of src/ and rooms/ is in exactly one (test/scripts/layers.test.ts checks it).
+ */
+export const LAYERS = [
+  { name: "engine", paths: ["src/game"] },
+  {
+    name: "shared",
+    paths: [
+      "src/config.ts",
+      "src/env-file.ts",
+      "src/errors.ts",
+      "src/logger.ts",
+      "src/package-root.ts",
+      "src/redaction.ts",
+      "src/secrets.ts",
+      "src/tracing",
+      "src/types",
+      "src/validation.ts",
+    ],
+  },
+  { name: "store", paths: ["src/store", "src/scale.ts"] },
+  {
+    name: "services",
+    paths: [
+      "src/agents",
+      "src/ai",
+      "src/assets",
+      "src/bots",
+      "src/cluster",
+      "src/communities",
+      "src/events",
+      "src/games",
+      "src/leagues",
+      "src/log",
+      "src/metrics.ts",
+      "src/operator",
+      "src/players",
+      "src/tournaments",
+    ],
+  },
+  { name: "edges", paths: ["rooms", "src/api", "src/docs", "src/mcp", "src/transport", "src/web"] },
+  { name: "root", paths: ["src/cli", "src/main.ts", "src/server.ts"] },
+];
+
+/** Outside the server: tools and clients that use it, never used by it. */
+const OUTSIDE = ["clients", "loadtest", "scripts", "test", "web"];
+
+const above = (i) => LAYERS.slice(i + 1).flatMap((layer) => layer.paths);
+const layerZones = LAYERS.flatMap((layer, i) => [
+  ...(i < LAYERS.length - 1
+    ? [
+        {
+          target: layer.paths.map((p) => `./${p}`),
+          from: above(i).map((p) => `./${p}`),
+          message: `the ${layer.name} layer imports only its own layer and those below it (CONTRIBUTING.md, "Layers").`,
+        },
+      ]
+    : []),
+  {
+    target: layer.paths.map((p) => `./${p}`),
+    from: OUTSIDE.map((p) => `./${p}`),
+    message: "the server imports nothing of the tools, tests and clients built on it.",
+  },
+]);
+
+/** The layers' rules over the tree at `root`, on their own too, so a test can hold a scratch tree to them. */
+export const layerRulesAt = (root) => ({
+  files: ["src/**/*.ts", "rooms/**/*.ts"],
+  plugins: { "import-x": importX },
+  settings: {
+    "import-x/extensions": [".ts", ".d.ts", ".js", ".cjs"],
+    "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".d.ts"] },
+    "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".d.ts", ".js", ".cjs", ".json"] })],
+  },
+  rules: {
+    "import-x/no-restricted-paths": ["error", { basePath: root, zones: layerZones }],
+    "import-x/no-cycle": ["error", { ignoreExternal: true }],
+  },
+});
 
 export default tseslint.config(
   { ignores: ["node_modules/", "data/", "dist/", "public/", "web/", "**/*.cjs", "**/*.mjs"] },
@@ -25,6 +108,8 @@ export default tseslint.config(
       "@typescript-eslint/require-await": "off",
     },
   },
+  // The layers: an import against them, or an import circle, fails lint.
+  layerRulesAt(import.meta.dirname),
   {
     // Tests and load generators read JSON answers as `any` on purpose: their assertions (or the server under
     // test) are the type checks there.

@@ -17,7 +17,7 @@ import type { GameState, Ruleset } from "../src/game/types";
 import { type AiLevel, decide } from "../src/ai/decide";
 import { makeRng, mixSeed, pick, randInt } from "../src/ai/rng";
 import { fromState, place, simMoves } from "../src/ai/sim";
-import { createProgress } from "./lib/progress";
+import { createProgress } from "../src/cli/progress";
 
 const { values } = parseArgs({
   options: {

@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 import { args, HttpClient, median, nowMs, num, percentile, pickMove, round, sleep, table } from "./lib/common";
-import { createProgress } from "./lib/progress";
+import { createProgress } from "../src/cli/progress";
 import { startBenchServer } from "./lib/server";
 
 const argv = args();

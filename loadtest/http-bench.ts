@@ -18,7 +18,7 @@
  * beside it). Samples are taken one at a time on an otherwise idle server, playing whole games.
  * Prints a table, then one JSON line. Every loop is bounded by --seconds / --samples and a watchdog.
  */
-import { createProgress } from "./lib/progress";
+import { createProgress } from "../src/cli/progress";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import type { Server as HttpServer } from "node:http";

@@ -39,7 +39,7 @@ import { Client } from "@colyseus/sdk";
 import * as hdr from "hdr-histogram-js";
 import { args, assertLoopback, HttpClient, num, round, sleep, table, type Seat } from "./lib/common";
 import { newStats, SeatPlayer } from "./lib/player";
-import { createProgress } from "./lib/progress";
+import { createProgress } from "../src/cli/progress";
 import { SoakSampler, type SoakSample } from "./lib/soak";
 
 /** The soak's default load: many concurrent games moving slowly, not a few fast ones (see BENCHMARKS.md). */

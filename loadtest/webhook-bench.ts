@@ -29,7 +29,7 @@
  * whatever is still missing is lost. Duplicates are counted by eventId.
  * Prints a table, then one JSON line. Every loop is bounded by --seconds / --drain and a watchdog.
  */
-import { createProgress } from "./lib/progress";
+import { createProgress } from "../src/cli/progress";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";

@@ -14,7 +14,8 @@ import { parseMove, seatView, shownMove, type Action, type GameState, type MoveR
 import { fail, type Outcome } from "../src/errors";
 import { commit, factsOf, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
-import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
+import type { EventsNow, GameRoomApi } from "../src/games/room-api";
+import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
 import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";

@@ -15,11 +15,12 @@ import type { GameState, Seat } from "../src/game";
 import { fail, type ErrorCode, type Outcome } from "../src/errors";
 import { rebuildContext } from "../src/games/context";
 import type { EventName } from "../src/games/game-events";
-import type { EventsNow, GameRoomApi, SeatClaim } from "../src/games/room-api";
+import type { EventsNow, GameRoomApi } from "../src/games/room-api";
+import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
 import { seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
-import { sha256Hex } from "../src/games/secrets";
+import { sha256Hex } from "../src/secrets";
 import type { MoveAnswer, RecordBody, SyncBody } from "../src/games/views";
 import type { GameWrite, GameWriteResult } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
@@ -31,7 +32,8 @@ import { acknowledgedHand, deliverHands, type HandHolder } from "./hands";
 import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
 import { Projector } from "./projection";
 import { withSharedHandshake } from "./state-serializer";
-import { followRematch, noRematch } from "./rematch";
+import { noRematch } from "../src/games/rematch";
+import { followRematch } from "./rematch";
 
 const NO_HAND: SeatHand = { cards: [], legal: [] };
 

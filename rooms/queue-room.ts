@@ -9,13 +9,13 @@ import { schema, t } from "@colyseus/schema";
 import { z } from "zod";
 import type { Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
-import type { NewSeat } from "../src/games/service";
+import type { NewSeat, SeatClaim } from "../src/games/seats";
 import { seatKindOf } from "../src/games/record";
 import { queueRoomId, type SeatReservation } from "../src/games/room-access";
-import type { QueuedSeat, QueueRoomApi } from "../src/games/room-api";
+import type { QueueRoomApi } from "../src/games/room-api";
 import { send } from "./messages";
 import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/games/schemas";
-import { newPlayerToken, sha256Hex } from "../src/games/secrets";
+import { newPlayerToken, sha256Hex } from "../src/secrets";
 import type { PlayerService } from "../src/players/service";
 import type { Logger } from "../src/logger";
 
@@ -24,7 +24,7 @@ export type QueueState = InstanceType<typeof QueueState>;
 
 export interface QueueDeps {
   players: PlayerService;
-  createMatched(ruleset: "classic" | "mutators", seats: Record<Seat, NewSeat & { tokenHash: string }>): Promise<string>;
+  createMatched(ruleset: "classic" | "mutators", seats: Record<Seat, SeatClaim>): Promise<string>;
   /** Reserves a seat in a game's room for a player token (what `joinById` would ask for). */
   reserveSeat(gameId: string, playerToken: string): Promise<SeatReservation>;
   /** Records a REST ticket's match where any process can read it, and wakes its poller. */
@@ -36,7 +36,7 @@ export interface QueueDeps {
 
 type Entry =
   | { kind: "ws"; client: Client; seat: NewSeat; token: string; player: unknown }
-  | { kind: "rest"; ticket: string; seat: NewSeat & { tokenHash: string }; expiresAt: number };
+  | { kind: "rest"; ticket: string; seat: SeatClaim; expiresAt: number };
 
 const JoinOptions = z.object({
   ruleset: RulesetSchema.default("classic"),
@@ -87,7 +87,7 @@ export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomA
     this.refresh();
   }
 
-  enqueue(ticket: string, seat: QueuedSeat): Outcome<{ position: number }> {
+  enqueue(ticket: string, seat: SeatClaim): Outcome<{ position: number }> {
     if (this.entries.some((e) => e.kind === "rest" && e.ticket === ticket)) return fail("conflict", "this ticket is already queued");
     this.entries.push({ kind: "rest", ticket, seat, expiresAt: Date.now() + this.deps.restEntryTtlS * 1000 });
     this.schedulePairing();

@@ -13,13 +13,16 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { agentsRouter, ChallengeService } from "./agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
-import { BotDirectory, botDirectoryRouter, BotService, botBucket, BotStreamHub, streamsRouter } from "./bots";
+import { BotDirectory, botDirectoryRouter, BotService, botBucket, BotStreamHub } from "./bots";
+import { streamsRouter } from "./api/routes/streams";
 import { EXPOSED_HEADERS } from "./api/edges";
 import { LongPolls } from "./api/long-polls";
 import { gateMatchmaking } from "./api/matchmake-gate";
+import { eventsRouter } from "./api/routes/events";
 import { assetsRouter, loadAssets } from "./assets";
 import { communitiesRouter, CommunityService } from "./communities";
-import { JoinCaps, TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
+import { TournamentService, tournamentChannel, tournamentsRouter } from "./tournaments";
+import { JoinCaps } from "./api/join-caps";
 import { TournamentRoom } from "../rooms/tournament-room";
 import { LeagueService, leaguesRouter } from "./leagues";
 import type { Config } from "./config";
@@ -33,7 +36,8 @@ import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { SubscriptionCache } from "./games/subscription-cache";
 import { WaitingSweep } from "./games/waiting-sweep";
 import { docsRouter } from "./docs";
-import { loadLogKey, LogSequencer, LogService, logRouter } from "./log";
+import { loadLogKey, LogSequencer, LogService } from "./log";
+import { logRouter } from "./api/routes/log";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { operatorTools } from "./operator/tools";
@@ -269,7 +273,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, events.router(), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl), logRouter(publicLog)],
+        extraRouters: [streams, eventsRouter({ subscriptions: events.subscriptions }), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl), logRouter(publicLog)],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },

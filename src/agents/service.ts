@@ -9,8 +9,9 @@ import type { EventData } from "../events/catalog";
 import type { EmittedEvent } from "../events/types";
 import { CreateGameBody } from "../games/schemas";
 import type { Seat } from "../game";
-import { newPlayerToken, sha256Hex } from "../games/secrets";
-import type { GameService, NewSeat } from "../games/service";
+import { newPlayerToken, sha256Hex } from "../secrets";
+import type { GameService } from "../games/service";
+import type { SeatClaim } from "../games/seats";
 import { linksFor } from "../games/views";
 import type { PlayerService } from "../players/service";
 import type { ChallengeRecord, ChallengesPort, GameRecord, GamesPort } from "../store/port";
@@ -113,7 +114,7 @@ export class ChallengeService {
       gameId = await hosting.games.createMatched(c.ruleset, {
         [human]: { playerId: resolved.player.id, name: resolved.player.name, tokenHash: sha256Hex(tokens[human]), kind: seatKindOf(resolved.player) },
         [bot]: { playerId: botId, name: botProfile?.player.name ?? "Bot", tokenHash: sha256Hex(tokens[bot]), kind: "bot" },
-      } as Record<Seat, NewSeat & { tokenHash: string }>, { challengeToken: c.token, opponent: "hosted" });
+      } as Record<Seat, SeatClaim>, { challengeToken: c.token, opponent: "hosted" });
     } catch (e) {
       await this.deps.store.updateChallengeIf(c.token, { status: "playing", gameId: undefined }, { status: "open" });
       throw e;

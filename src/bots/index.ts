@@ -2,7 +2,6 @@
 export { BotService, type AuthedBot } from "./service";
 export { announceSeat, botAuth, botBucket, botOf, botsRouter, ChallengeBotBody, playAs, RegisterBotBody } from "./routes";
 export { BotStreamHub, type BotEvent } from "./stream-hub";
-export { streamsRouter, type StreamOptions } from "./streams";
-export { botKeyOf, isBotId } from "./ids";
+export { botKeyOf, isBotId } from "../secrets";
 export { BotDirectory } from "./directory";
 export { botDirectoryRouter, ListBotsQuery } from "./directory-routes";

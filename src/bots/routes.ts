@@ -9,7 +9,7 @@ import { NameSchema } from "../games/schemas";
 import { parse } from "../validation";
 import type { Seat } from "../game";
 import type { GameService } from "../games/service";
-import { botKeyOf } from "./ids";
+import { botKeyOf } from "../secrets";
 import type { BotStreamHub } from "./stream-hub";
 import { BotService, type AuthedBot } from "./service";
 

@@ -5,12 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
-import { sha256Hex } from "../games/secrets";
+import { newBotId, newBotKey, sha256Hex } from "../secrets";
 import type { PlayerService } from "../players/service";
 import { DEFAULT_RATING } from "../players/rating";
 import { insertWithFreshId } from "../store/duplicate";
 import type { BotRecord, BotsPort, PlayerRecord, PlayersPort } from "../store/port";
-import { newBotId, newBotKey } from "./ids";
 
 /** A bot as a request authenticated with its key sees it. */
 export interface AuthedBot { bot: BotRecord; key: string }

@@ -17,7 +17,7 @@ import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } fr
 import type { Ruleset } from "../game/types";
 import { AI_LEVELS, type AiLevel } from "../ai/decide";
 import { runMatch } from "../ai/selfplay";
-import { createProgress } from "../../loadtest/lib/progress";
+import { createProgress } from "./progress";
 
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];
 

@@ -1,13 +1,11 @@
 /**
  * The events context's public face: build it once in the composition root with `createEvents(deps)`, hand
- * `events.emit` to the rooms, mount `events.router()`, call `events.close()` at shutdown.
+ * `events.emit` to the rooms, mount src/api/routes/events.ts over `events.subscriptions`, call `events.close()` at shutdown.
  */
-import type { Router } from "express";
 import type { Config } from "../config";
 import type { SubscriptionsPort } from "../store/port";
 import { EventDispatcher } from "./dispatcher";
 import { createCallbackClient, type CallbackClient } from "./http-client";
-import { eventsRouter } from "./routes";
 import { SubscriptionService } from "./subscriptions";
 import type { CurrentState, EmittedEvent, EventsLogger, ResolveSeat } from "./types";
 
@@ -50,7 +48,6 @@ export interface Events {
   readonly dispatcher: EventDispatcher;
   /** Queues an event for its subscribers; never waits on the network. */
   emit(event: EmittedEvent): void;
-  router(): Router;
   /** Starts the expired-subscription sweep (default every minute). */
   startSweep(intervalMs?: number): void;
   /** Takes over the deliveries a previous run left unfinished, then keeps taking over expired leases. */
@@ -92,7 +89,6 @@ export function createEvents(deps: EventsDeps): Events {
     subscriptions,
     dispatcher,
     emit: (event) => dispatcher.emit(event),
-    router: () => eventsRouter({ subscriptions }),
     startSweep: (intervalMs) => dispatcher.startSweep(intervalMs),
     startRecovery: (intervalMs) => dispatcher.startRecovery(intervalMs),
     close: (drainMs) => dispatcher.close(drainMs),

@@ -3,8 +3,8 @@
  * board (won by the first mover from rules version 2) as a draw when they work the result out from the
  * score, so the decision names the tie rule whenever it decided the game.
  */
-import { rulesOf, UNVERSIONED, type RulesVersion } from "./versions";
-import type { DecidedBy, Seat, Winner } from "./types";
+import { rulesOf, UNVERSIONED } from "./versions";
+import type { DecidedBy, RulesVersion, Seat, Winner } from "./types";
 
 export type SeatResult = "win" | "loss" | "draw";
 

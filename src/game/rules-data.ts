@@ -8,8 +8,8 @@ import { CATALOGUE } from "./catalogue";
 import { CHAMPIONS, ROSTER } from "./champions";
 import { MAX_RANK, MIN_RANK } from "./rules";
 import { ELEMENTS, HAND_SIZE, MUTATORS, PIECES } from "./setup";
-import { CURRENT_RULES_VERSION, RULES_VERSIONS, rulesOf, type DealGenerator, type RulesVersion } from "./versions";
-import { CAPTURE_KINDS, type CaptureKind, type ChampionId, type ChessPiece, type Mutator, type Ruleset } from "./types";
+import { CURRENT_RULES_VERSION, RULES_VERSIONS, rulesOf, type DealGenerator } from "./versions";
+import { CAPTURE_KINDS, type CaptureKind, type ChampionId, type ChessPiece, type Mutator, type Ruleset, type RulesVersion } from "./types";
 
 /** One line per ability, capture kind, piece and mutator; the names themselves come from the engine. */
 const ABILITY: Record<ChampionId, string> = {

@@ -10,8 +10,8 @@
 import { createHash, createHmac } from "node:crypto";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { RULES_VERSIONS, rulesOf, type RulesVersion } from "./versions";
-import type { Seed } from "./types";
+import { RULES_VERSIONS, rulesOf } from "./versions";
+import type { RulesVersion, Seed } from "./types";
 
 /** The largest integer seed of versions 1-3. */
 export const MAX_SEED = 2 ** 31 - 1;

@@ -3,9 +3,8 @@
  * sent over the wire and re-simulated anywhere from (ruleset, seed, salt, options, actions).
  */
 
-import type { RulesVersion } from "./versions";
-
-export type { RulesVersion } from "./versions";
+/** The rules a game is played by (src/game/versions.ts says what each changed). */
+export type RulesVersion = 1 | 2 | 3 | 4;
 export type Seat = "A" | "B";
 export type Ruleset = "classic" | "mutators";
 export type Element = "ember" | "tide" | "gale" | "stone";

@@ -15,9 +15,8 @@
  *      Versions 1-3 drew their deal from xoroshiro128+ over a 31-bit seed, which a seat could find by trying
  *      every seed against its own hand.
  */
-import type { Mutator, Ruleset } from "./types";
+import type { Mutator, Ruleset, RulesVersion } from "./types";
 
-export type RulesVersion = 1 | 2 | 3 | 4;
 export const RULES_VERSIONS: readonly RulesVersion[] = [1, 2, 3, 4];
 /** The version new games are created with. */
 export const CURRENT_RULES_VERSION: RulesVersion = 4;

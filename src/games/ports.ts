@@ -8,7 +8,7 @@ import type { PlayerService } from "../players/service";
 import type { GameRecord, GameWrite, GameWriteResult, GamesPort } from "../store/port";
 import type { EventName, EventSink } from "./game-events";
 import type { GameFence } from "../cluster";
-import type { Rematches } from "../../rooms/rematch";
+import type { Rematches } from "./rematch";
 
 export type HouseLevel = Exclude<Level, "random">;
 
@@ -34,7 +34,7 @@ export interface RoomDeps {
   publishChange(gameId: string, change: GameChange): void;
   /** Called once when a game finishes (after it is stored), e.g. to settle an agent challenge. */
   onFinished(record: GameRecord): Promise<void>;
-  /** Rematches of finished games, shared with REST and MCP (rooms/rematch.ts). */
+  /** Rematches of finished games, shared with REST and MCP (./rematch.ts). */
   rematches: Rematches;
   log: Logger;
   metrics: Metrics;

@@ -13,7 +13,7 @@ import type { Seat } from "../game";
 import type { PlayerService } from "../players/service";
 import type { RoomAccess } from "./room-access";
 import type { QuickMatchBody } from "./schemas";
-import { newPlayerToken, newTicketId, sha256Hex } from "./secrets";
+import { newPlayerToken, newTicketId, sha256Hex } from "../secrets";
 import type { GameService } from "./service";
 import { seatKindOf } from "./record";
 import { subscribeOnce } from "./waiter";

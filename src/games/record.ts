@@ -2,7 +2,7 @@
 import type { Seat } from "../game";
 import type { GameRecord, PlayerRecord, PlayerSeatKind } from "../store/port";
 import { factsOf, type GameContext } from "./context";
-import { sameHash } from "./secrets";
+import { sameHash } from "../secrets";
 
 /**
  * What the store keeps queryable of a game after an action taken at `at` (status, score, winner and the

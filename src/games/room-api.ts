@@ -6,14 +6,12 @@
  */
 import type { Seat } from "../game";
 import type { Outcome } from "../errors";
-import type { PlayerSeatKind, SeatRecord } from "../store/port";
 import type { EventName, OutEvent } from "./game-events";
 import type { MoveBody } from "./schemas";
+import type { SeatClaim } from "./seats";
 import type { MoveAnswer, RecordBody, SyncBody } from "./views";
 
-export interface SeatClaim { playerId: string; name: string; kind: PlayerSeatKind; tokenHash: string; champion?: SeatRecord["champion"] }
 export interface EventsNow { events: OutEvent[]; moveCount: number }
-export interface QueuedSeat { playerId: string; name: string; kind: PlayerSeatKind; champion?: SeatRecord["champion"]; tokenHash: string }
 
 export interface GameRoomApi {
   /** A seat's move, named by the sha256 of its player token. */
@@ -33,7 +31,7 @@ export interface GameRoomApi {
 }
 
 export interface QueueRoomApi {
-  enqueue(ticket: string, seat: QueuedSeat): Outcome<{ position: number }>;
+  enqueue(ticket: string, seat: SeatClaim): Outcome<{ position: number }>;
   touch(ticket: string): Outcome<{ queued: boolean }>;
   leave(ticket: string): Outcome<{ removed: boolean }>;
 }

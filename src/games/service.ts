@@ -12,7 +12,7 @@ import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors"
 import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
-import type { GameRecord, GamesPort, PlayerSeatKind, SeatRecord } from "../store/port";
+import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
 import { factsOf, rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { seatKindOf, seatOfToken } from "./record";
@@ -20,11 +20,12 @@ import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
 import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
-import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "./secrets";
+import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "../secrets";
 import { gameRecordBody, linksFor, replayBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
 import { traced } from "../tracing";
-import { noRematch, Rematches, rematchView, type RematchView } from "../../rooms/rematch";
+import { noRematch, Rematches, rematchView, type RematchView } from "./rematch";
+import type { SeatClaim } from "./seats";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
 type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
@@ -55,7 +56,7 @@ const MAY_HIDE_KEPT_MOVE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unavaila
 const ROOMS_OPENED_AT_ONCE = 32;
 
 /** One game of a tournament round: its committed id and its two seats, `first` moving first. */
-export interface TournamentPairing { id: string; first: NewSeat & { tokenHash: string }; second: NewSeat & { tokenHash: string } }
+export interface TournamentPairing { id: string; first: SeatClaim; second: SeatClaim }
 
 /** Runs `task` on every item, at most `limit` at a time; resolves with the first error, after every task ran. */
 async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<Error | undefined> {
@@ -70,9 +71,6 @@ async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Prom
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return failure;
 }
-
-/** A seat about to be taken; `kind` is the profile's own (seatKindOf), so a bot's seat says "bot" everywhere. */
-export interface NewSeat { playerId: string; name: string; kind: PlayerSeatKind; champion?: SeatRecord["champion"] }
 
 export class GameService {
   private finished = new Map<string, GameContext>();
@@ -151,7 +149,7 @@ export class GameService {
    */
   async createMatched(
     ruleset: GameRecord["ruleset"],
-    seats: Record<Seat, NewSeat & { tokenHash: string }>,
+    seats: Record<Seat, SeatClaim>,
     fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"]; id?: string } = {},
   ): Promise<string> {
     const at = new Date().toISOString();
@@ -169,7 +167,7 @@ export class GameService {
    * most once) and active at once. `first` takes whichever seat the seed makes the first mover: that seat is
    * answered. Its turn clock (TOURNAMENT_TURN_SECONDS) forfeits a seat that does not move, from the first move on.
    */
-  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: NewSeat & { tokenHash: string }, second: NewSeat & { tokenHash: string }, turnSeconds = 120): Promise<Seat> {
+  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: SeatClaim, second: SeatClaim, turnSeconds = 120): Promise<Seat> {
     const existing = await this.store.getGame(id);
     if (existing) {
       // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
@@ -246,8 +244,8 @@ export class GameService {
   async createForLeague(
     id: string,
     league: { leagueId: string; ruleset: GameRecord["ruleset"]; turnSeconds: number; seed: GameRecord["seed"] },
-    first: NewSeat & { tokenHash: string },
-    second: NewSeat & { tokenHash: string },
+    first: SeatClaim,
+    second: SeatClaim,
   ): Promise<Seat | null> {
     if (await this.store.getGame(id)) return null;
     const at = new Date().toISOString();
@@ -389,7 +387,7 @@ export class GameService {
 
   /**
    * A seat offers a rematch of its finished game, or accepts the other seat's offer; once started, the answer
-   * carries this seat's new game id, seat and token: the seat's own, which plays the rematch (rooms/rematch.ts).
+   * carries this seat's new game id, seat and token: the seat's own, which plays the rematch (src/games/rematch.ts).
    */
   async rematch(gameId: string, token: string) {
     const out = unwrap(await this.rematches.offer(gameId, sha256Hex(token)));

@@ -4,7 +4,7 @@
  */
 import { buildReplay, decisionOf, legalMovesFor, resultFor, seatView, spectatorView, type Decision, type DecidedBy, type Replay, type Seat, type SeatResult, type SeatView, type ShownMove, type Winner } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
-import { isBotId } from "../bots/ids";
+import { isBotId } from "../secrets";
 import { fail, type Outcome } from "../errors";
 import { factsOf, snapshotAfter, type GameContext } from "./context";
 import { seatOfToken } from "./record";

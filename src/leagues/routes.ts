@@ -2,7 +2,7 @@
 import { Router, type Request } from "express";
 import { AppError } from "../errors";
 import { botOf } from "../bots/routes";
-import { bearerToken } from "../games/secrets";
+import { bearerToken } from "../secrets";
 import { parse } from "../validation";
 import { CreateLeagueBody, LeagueId, ListLeaguesQuery } from "./schemas";
 import type { LeagueService } from "./service";

@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import type { GameService } from "../games/service";
-import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../games/secrets";
+import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../secrets";
 import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";

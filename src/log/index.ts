@@ -6,4 +6,3 @@ export { loadLogKey, logKeyFrom, signHead, verifyHead, type LogKey } from "./hea
 export { LogSequencer } from "./sequencer";
 export { LogService, served, MAX_ENTRIES_PER_READ, type ConsistencyProof, type InclusionProof, type ServedEntry } from "./service";
 export * as merkle from "./merkle";
-export { logRouter } from "./routes";

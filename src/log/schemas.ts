@@ -1,4 +1,4 @@
-/** Requests and answers of the public log's REST reads (src/log/routes.ts) and its MCP tools, as zod schemas. */
+/** Requests and answers of the public log's REST reads (src/api/routes/log.ts) and its MCP tools, as zod schemas. */
 import { z } from "zod";
 import { queryInt } from "../validation";
 import { MAX_ENTRIES_PER_READ } from "./service";

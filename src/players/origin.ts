@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { RequestHandler } from "express";
-import { sha256Hex } from "../games/secrets";
+import { sha256Hex } from "../secrets";
 
 export class RequestOrigins {
   private readonly context = new AsyncLocalStorage<string>();

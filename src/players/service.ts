@@ -4,7 +4,7 @@
  */
 import type { ChampionId, Seat } from "../game";
 import { AppError } from "../errors";
-import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../games/secrets";
+import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../secrets";
 import { insertWithFreshId } from "../store/duplicate";
 import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate, RatingPoint, RatingsPort } from "../store/port";
 import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";

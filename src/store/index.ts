@@ -2,11 +2,12 @@
  * The store's public face: the port's types, a factory that picks the adapter from configuration, and
  * the hashing helpers every holder of a secret uses (secrets are stored only as hashes).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Store } from "./port";
 import { guardFailures } from "./failures";
 import { MongoStore } from "./mongo";
 import { SqliteStore } from "./sqlite";
+
+export { safeEqualHex, sha256Hex } from "../secrets";
 
 export * from "./port";
 
@@ -44,11 +45,3 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   return guardFailures(store, opts.onFailure ?? (() => undefined));
 }
 
-export const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
-
-/** Constant-time comparison of two hex digests; false (not an exception) when the lengths differ. */
-export function safeEqualHex(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return x.length === y.length && timingSafeEqual(x, y);
-}

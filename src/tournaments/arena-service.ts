@@ -11,14 +11,13 @@
  */
 import { AppError } from "../errors";
 import type { GameService } from "../games/service";
-import { newGameId, newPlayerToken, sameHash, sha256Hex } from "../games/secrets";
+import { isBotId, newGameId, newPlayerToken, sameHash, sha256Hex } from "../secrets";
 import type { PlayerService } from "../players/service";
 import type { ArenaGame, GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, TournamentRecord, TournamentsPort } from "../store/port";
 import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";
 import { arenaStandings, newArenaPlayer, pairArena, recordResult, type ArenaPlayer, type ArenaResult } from "./arena";
 import type { CreateArenaBody, JoinTournamentBody } from "./schemas";
-import { isBotId } from "../bots/ids";
 
 /** When finishing at the end failed (the store was unavailable), the timer tries again after this long. */
 const RETRY_MS = 5_000;

@@ -5,5 +5,4 @@ export * from "./arena";
 export { TournamentService, standingRows, tournamentChannel } from "./service";
 export { ArenaService, arenaStandingRows } from "./arena-service";
 export { tournamentsRouter } from "./routes";
-export { JoinCaps, type JoinLimits } from "./join-caps";
 export { CreateArenaBody, CreateSwissBody, CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery } from "./schemas";

@@ -1,10 +1,9 @@
 /** REST for tournaments under /api/v1/tournaments: create, list, read, join, start, withdraw, standings, games, TRF. */
-import { Router, type Request } from "express";
+import { Router, type Request, type RequestHandler } from "express";
 import { AppError } from "../errors";
-import { bearerToken } from "../games/secrets";
+import { bearerToken } from "../secrets";
 import { parse } from "../validation";
 import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "./schemas";
-import type { JoinCaps } from "./join-caps";
 import type { TournamentService } from "./service";
 
 function idOf(req: Request): string {
@@ -19,8 +18,8 @@ function tokenOf(req: Request): string {
   return token;
 }
 
-/** `joins`: the caps on joins per minute (join-caps.ts), when the server applies them. */
-export function tournamentsRouter(tournaments: TournamentService, joins?: JoinCaps): Router {
+/** `joins`: the caps on joins per minute (src/api/join-caps.ts), when the server applies them. */
+export function tournamentsRouter(tournaments: TournamentService, joins?: { middleware(): RequestHandler[] }): Router {
   const r = Router();
   const joinCaps = joins?.middleware() ?? [];
   r.post("/tournaments", async (req, res) => {

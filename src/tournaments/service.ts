@@ -7,10 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import type { GameService } from "../games/service";
-import { newGameId, newPlayerToken, sameHash, sha256Hex } from "../games/secrets";
+import { isBotId, newGameId, newPlayerToken, sameHash, sha256Hex } from "../secrets";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, TournamentRecord, TournamentsPort } from "../store/port";
-import { isBotId } from "../bots/ids";
 import { pairRound, standings, type SwissPlayer, type SwissRound } from "./swiss";
 import { exportTrf } from "./trf";
 import { countAbsence, noShowOf } from "./absence";

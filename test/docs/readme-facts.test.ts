@@ -14,7 +14,7 @@ import { apply, CATALOGUE, CURRENT_RULES_VERSION, legalMoves, newGame, rulesOf, 
 import { MUTATORS, PIECES } from "../../src/game/setup";
 import { LevelSchema } from "../../src/games/schemas";
 import { GAME_ROOM, QUEUE_ROOM } from "../../src/games/room-access";
-import { BOT_KEY_PREFIX } from "../../src/bots/ids";
+import { BOT_KEY_PREFIX } from "../../src/secrets";
 import { loadConfig } from "../../src/config";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, http } from "../support/server";

@@ -5,6 +5,7 @@ import express from "express";
 import { Webhook } from "standardwebhooks";
 import { jsonBody } from "../../src/api";
 import { errorHandler } from "../../src/api/problem";
+import { eventsRouter } from "../../src/api/routes/events";
 import { generateSecret } from "../../src/events/index";
 import { createLogger } from "../../src/logger";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
@@ -19,7 +20,7 @@ describe("Integration: events routes", () => {
     h = await harness();
     const app = express();
     // The API's own body parser and problem renderer, as src/api mounts them around every router.
-    app.use("/api/v1", jsonBody(), h.events.router());
+    app.use("/api/v1", jsonBody(), eventsRouter({ subscriptions: h.events.subscriptions }));
     app.use(errorHandler(createLogger("silent"), "http://127.0.0.1"));
     server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));

@@ -21,7 +21,7 @@ import {
   type Seed,
 } from "../../src/game";
 import { DEAL_LABEL, dealWords, uniformFrom } from "../../src/game/seed";
-import { newSeed } from "../../src/games/secrets";
+import { newSeed } from "../../src/secrets";
 import { dealSeed, playMatchGame } from "../../src/ai";
 import { play } from "./helpers";
 

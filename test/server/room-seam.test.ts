@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { AppError } from "../../src/errors";
 import { RoomAccess } from "../../src/games/room-access";
 import { GAME_ROOM_METHODS } from "../../src/games/room-api";
-import { sha256Hex } from "../../src/games/secrets";
+import { sha256Hex } from "../../src/secrets";
 import type { RunningServer } from "../../src/server";
 import { parseGameIn } from "../../rooms/messages";
 import { GameRoom } from "../../rooms/game-room";

@@ -4,7 +4,7 @@ import { announceSeat, playAs } from "../../bots";
 import { AppError } from "../../errors";
 import type { QuickMatch } from "../../games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
-import { bearerToken } from "../../games/secrets";
+import { bearerToken } from "../../secrets";
 import type { GameService } from "../../games/service";
 import { parse } from "../../validation";
 import * as R from "../openapi/responses";

@@ -4,8 +4,8 @@
 import { chessReach, indexOf, NEIGHBOURS, OPPOSITE, squareOf, type Edge } from "../../../src/game/board";
 import { cardById } from "../../../src/game/champions";
 import { effectiveRanks, resolvePlacement, type Cell, type RuleContext } from "../../../src/game/rules";
-import type { ChessPiece, Element, Mutator } from "../../../src/game/types";
-import { CURRENT_RULES_VERSION, rulesOf, type RulesVersion } from "../../../src/game/versions";
+import type { ChessPiece, Element, Mutator, RulesVersion } from "../../../src/game/types";
+import { CURRENT_RULES_VERSION, rulesOf } from "../../../src/game/versions";
 import type { Seat, Tile } from "./model";
 
 export interface CaptureReason { square: string; by: string; text: string }

@@ -8,15 +8,15 @@
  */
 import type { Presence } from "@colyseus/core";
 import { Router, type Request, type Response } from "express";
-import { addressKey } from "../api/edges";
-import { HeldPerKey } from "../api/held";
-import { AppError } from "../errors";
-import { changeChannel } from "../games/ports";
-import { bearerToken, sha256Hex } from "../games/secrets";
-import type { GameService } from "../games/service";
-import { subscribeOnce } from "../games/waiter";
-import { botOf } from "./routes";
-import type { BotStreamHub } from "./stream-hub";
+import { botOf } from "../../bots/routes";
+import type { BotStreamHub } from "../../bots/stream-hub";
+import { AppError } from "../../errors";
+import { changeChannel } from "../../games/ports";
+import type { GameService } from "../../games/service";
+import { subscribeOnce } from "../../games/waiter";
+import { bearerToken, sha256Hex } from "../../secrets";
+import { addressKey } from "../edges";
+import { HeldPerKey } from "../held";
 
 export interface StreamOptions {
   /** Seconds between heartbeats (an empty line); default 15. */

@@ -1,8 +1,8 @@
 /** REST reads of the public game log under /api/v1/log: the signed head, the key, proofs and entries. */
 import { Router, type Request } from "express";
-import { AppError } from "../errors";
-import { reply } from "../api/reply";
-import { parse } from "../validation";
+import { AppError } from "../../errors";
+import { reply } from "../reply";
+import { parse } from "../../validation";
 import {
   ConsistencyProofAnswer,
   ConsistencyQuery,
@@ -13,8 +13,8 @@ import {
   LogKeyAnswer,
   ProofQuery,
   TreeHead,
-} from "./schemas";
-import type { LogService } from "./service";
+} from "../../log/schemas";
+import type { LogService } from "../../log/service";
 
 const GameId = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -7,7 +7,7 @@
  */
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator, MemoryStore, type Store } from "express-rate-limit";
-import { actionLimiter, addressKey, type LimiterOptions } from "../api/edges";
+import { actionLimiter, addressKey, type LimiterOptions } from "./edges";
 import { AppError } from "../errors";
 
 export interface JoinLimits extends Pick<LimiterOptions, "scale" | "store"> {

@@ -3,10 +3,10 @@
  * run; errors are thrown as AppError and rendered by the service's one error middleware.
  */
 import express, { type Router } from "express";
-import * as R from "../api/openapi/responses";
-import { reply } from "../api/reply";
-import { eventCatalog } from "./catalog";
-import type { SubscriptionService } from "./subscriptions";
+import { eventCatalog } from "../../events/catalog";
+import type { SubscriptionService } from "../../events/subscriptions";
+import * as R from "../openapi/responses";
+import { reply } from "../reply";
 
 export interface EventsRouterDeps {
   subscriptions: Pick<SubscriptionService, "subscribe" | "unsubscribe">;

@@ -1,12 +1,19 @@
 /**
- * Identifiers and secrets. Player tokens carry 256 random bits and are stored only as sha256 hashes;
+ * Identifiers, secrets and their hashes, for every layer: a leaf that imports nothing of the server but the
+ * engine's seed size. Player tokens and bot keys carry 256 random bits and are stored only as sha256 hashes;
  * comparison is constant-time. Codes meant for people avoid look-alike characters.
  */
-import { randomBytes, randomInt } from "node:crypto";
-import { SEED_BYTES } from "../game/seed";
-import { safeEqualHex, sha256Hex } from "../store";
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { SEED_BYTES } from "./game/seed";
 
-export { sha256Hex };
+export const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** Constant-time comparison of two hex digests; false (not an exception) when the lengths differ. */
+export function safeEqualHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 const HUMAN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
@@ -43,4 +50,18 @@ export function bearerToken(header: string | undefined): string | undefined | nu
   if (header === undefined || header === "") return undefined;
   const m = /^Bearer\s+(pt_[A-Za-z0-9_-]{16,128})\s*$/.exec(header);
   return m ? m[1] : null;
+}
+
+// Bot accounts: the profile id says it is a bot's, so every seat a bot takes shows it.
+export const BOT_KEY_PREFIX = "bk_";
+/** A bot's key: 256 random bits, stored only as its sha256 hash. */
+export const newBotKey = (): string => `${BOT_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+/** A bot's id, which is also its profile's: "BOT-" and a friend code's letters, e.g. "BOT-7K2QXM4R". */
+export const newBotId = (): string => `BOT-${newFriendCode().slice(2)}`;
+export const isBotId = (playerId: string): boolean => playerId.startsWith("BOT-");
+
+/** Reads `Authorization: Bearer bk_...`; undefined when the header carries no bot key. */
+export function botKeyOf(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(bk_[A-Za-z0-9_-]{16,128})\s*$/.exec(header ?? "");
+  return m ? m[1] : undefined;
 }
