@@ -19,7 +19,7 @@ import type { RoomDeps } from "../src/games/ports";
 import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
-import type { GameRecord, GameWrite, GameWriteResult, PlayerUpdate, StoredAction } from "../src/store/port";
+import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../src/store/port";
 import { traced } from "../src/tracing";
 import { GameClock, type ClockHandlers } from "./game-clock";
 import type { SeatHand } from "./messages";
@@ -82,6 +82,8 @@ const STALE = fail("unavailable", "a player's profile changed meanwhile; retry")
 /** A finish whose profiles keep changing under it is rated on its own after this many tries (storeFinish). */
 const FINISH_ATTEMPTS = 5;
 
+/** A seat claim whose new guest profile's id is taken (GameWrite.guests): nothing stored; retried with a fresh id. */
+export const GUEST_TAKEN = fail("conflict", "the new player's id is taken; retry");
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
 
@@ -206,8 +208,11 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
     return { ok: true, value: eventsNow(this.game, name, args, this.deps.baseUrl) };
   }
 
-  /** Claims a seat by its invite code; the game starts when both seats are taken. */
-  claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>> {
+  /**
+   * Claims a seat by its invite code; the game starts when both seats are taken. The joining player's new
+   * guest profile, when it has one, is stored with the claim: one durable write.
+   */
+  claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>> {
     return this.serial(async () => {
       const r = this.game.record;
       const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
@@ -224,8 +229,9 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
         const at = new Date().toISOString();
         record = { ...record, status: "active", startedAt: at, firstPlayer: engine.firstPlayer, score: engine.score };
       }
-      const stored = await this.write([], { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score });
-      if (!stored.ok) return stored;
+      const patch = { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score };
+      const stored = await this.write([], patch, undefined, guest ? [guest] : undefined);
+      if (!stored.ok) return stored === STALE ? GUEST_TAKEN : stored;
       this.game = { ...this.game, record, engine };
       this.afterChange();
       this.publish();
@@ -377,9 +383,16 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
   }
 
   /** Stores actions and record fields through the commit port; a refusal when not stored. */
-  private async write(actions: StoredAction[], patch: Partial<GameRecord>, players?: PlayerUpdate[]): Promise<Outcome<null>> {
+  private async write(actions: StoredAction[], patch: Partial<GameRecord>, players?: PlayerUpdate[], guests?: PlayerRecord[]): Promise<Outcome<null>> {
     try {
-      const write = { gameId: this.gameId, actions, patch, ownerEpoch: this.epoch, ...(players?.length ? { players } : {}) };
+      const write = {
+        gameId: this.gameId,
+        actions,
+        patch,
+        ownerEpoch: this.epoch,
+        ...(players?.length ? { players } : {}),
+        ...(guests?.length ? { guests } : {}),
+      };
       const result = await traced("store.commit", { "store.actions": actions.length }, () => this.store.commit(write));
       if (result === "committed") return { ok: true, value: null };
       if (result === "stale") return STALE;
