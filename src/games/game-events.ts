@@ -48,7 +48,6 @@ export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEve
 }
 
 export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"> {
-  const t = ctx.timeline[index];
   const move = factsOf(ctx).moves[index];
   return {
     name: "game.move",
@@ -65,7 +64,8 @@ export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"
       captures: move.captures,
       score: move.score,
       board: boardCells(move.after),
-      status: t.state.status,
+      // A placement ends the game only by filling the board (resignations and timeouts are not placements).
+      status: move.after.every((c) => c !== null) ? "finished" : "active",
     },
   };
 }
