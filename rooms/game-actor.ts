@@ -10,7 +10,7 @@
  * The game room (rooms/game-room.ts) is its adapter to Colyseus: clients, seats, hands, the patch, the
  * rematch hold. The actor needs no server: test/rooms/game-actor.test.ts drives it with plain ports.
  */
-import { parseMove, seatView, shownMove, type Action, type GameState, type MoveRecord, type Seat } from "../src/game";
+import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
 import { commit, factsOf, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
@@ -72,6 +72,8 @@ export type ActorDeps = Pick<
  */
 export interface Performed {
   move?: MoveRecord;
+  /** The board after the move (its state's): the answer shows it, and the engine keeps no board per move. */
+  after?: readonly Cell[];
   settled: Promise<void>;
   hand?: SeatHand;
 }
@@ -175,7 +177,7 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
     if (!out.ok) return out;
     // A REST answer shows the game as everyone else sees it: finished only once it is rated and stored.
     await out.value.settled;
-    return { ok: true, value: { move: shownMove(out.value.move), view: seatView(this.game.engine!, seat), status: this.status() } };
+    return { ok: true, value: { move: shownMove(out.value.move, out.value.after!), view: seatView(this.game.engine!, seat), status: this.status() } };
   }
 
   async resign(tokenHash: string): Promise<Outcome<RecordBody>> {
@@ -327,7 +329,7 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
           // what only a finished game has in the store (its replay, the players' ratings). That is queued next,
           // ahead of anything that arrives later, and a crash before it is finished again by reconcile.
           const settled = this.serial(() => this.settleFinish(updated, patch, result.move));
-          return { ok: true, value: { move: result.move, settled, hand } };
+          return { ok: true, value: { move: result.move, after: updated.engine!.board, settled, hand } };
         }
         this.game = updated;
         // 4. announce (with the new clocks): the patch leaves with the acknowledgement. 5. publish and 6. emit
@@ -337,7 +339,7 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
           this.publishOf(updated);
           this.emitAfter(result.move, updated);
         });
-        return { ok: true, value: { move: result.move, settled: SETTLED, hand } };
+        return { ok: true, value: { move: result.move, after: updated.engine!.board, settled: SETTLED, hand } };
       }),
     );
   }

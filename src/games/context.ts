@@ -19,19 +19,21 @@ import {
   type SpectatorView,
   UNVERSIONED,
 } from "../game";
-import type { DecidedBy, Winner } from "../game/types";
+import type { Cell, DecidedBy, Winner } from "../game/types";
 import type { GameRecord, GameStatus, StoredAction } from "../store/port";
 
 /** Public state after a move: what a spectator could see at that moment. */
 export type PublicSnapshot = Pick<SpectatorView, "board" | "score" | "turn" | "hands" | "pile" | "status" | "winner" | "decidedBy">;
 
-/** A snapshot without the board, which the move itself holds (MoveRecord.after) and an answer expands. */
+/** A snapshot without the board, which an answer expands from the board after the move (PlacementDetail.board). */
 export type KeptSnapshot = Omit<PublicSnapshot, "board">;
 
 /** What a placement did and the public state it left, besides the engine's own MoveRecord. */
 export interface PlacementDetail {
   events: GameEvent[];
   state: KeptSnapshot;
+  /** The engine's board after it (cells shared, never changed). */
+  board: readonly Cell[];
 }
 
 export interface GameContext {
@@ -89,7 +91,7 @@ export function placementDetails(ctx: GameContext, from: number): PlacementDetai
   const count = engine?.moves.length ?? 0;
   if (!engine || from >= count) return [];
   // The engine's own start (its options, seed and salt): the state its actions were applied to.
-  let state = newGame(engine.options, engine.seed, engine.salt);
+  let state = newGame({ ...engine.options, ruleset: engine.ruleset }, engine.seed, engine.salt);
   const out: PlacementDetail[] = [];
   let placed = 0;
   for (const action of engine.actions) {
@@ -97,7 +99,7 @@ export function placementDetails(ctx: GameContext, from: number): PlacementDetai
     if (!r.ok) throw new Error(`game ${ctx.record.id}: its action ${JSON.stringify(action)} does not replay: ${r.detail}`);
     state = r.state;
     if (!r.move) continue;
-    if (placed >= from) out.push({ events: r.events, state: keptSnapshotOf(state) });
+    if (placed >= from) out.push({ events: r.events, state: keptSnapshotOf(state), board: state.board });
     if (++placed === count) break;
   }
   return out;
@@ -105,8 +107,14 @@ export function placementDetails(ctx: GameContext, from: number): PlacementDetai
 
 /** The public snapshot after move `index` of a context: the derived snapshot with the move's board expanded. */
 export function snapshotAfter(ctx: GameContext, index: number): PublicSnapshot {
-  const move = factsOf(ctx).moves[index];
-  return { board: boardCells(move.after), ...placementDetails(ctx, index)[0].state };
+  const d = placementDetails(ctx, index)[0];
+  return { board: boardCells(d.board), ...d.state };
+}
+
+/** The engine's board after move `index`: the current board for the last move, replayed for an earlier one. */
+export function boardAfter(ctx: GameContext, index: number): readonly Cell[] {
+  const engine = ctx.engine!;
+  return index === engine.moves.length - 1 ? engine.board : placementDetails(ctx, index)[0].board;
 }
 
 /** Creates the engine state for a record whose two seats are present. */

@@ -13,7 +13,7 @@ import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, PlayerSeatKind, SeatRecord } from "../store/port";
-import { factsOf, rebuildContext, startEngine, type GameContext } from "./context";
+import { boardAfter, factsOf, rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
@@ -382,7 +382,7 @@ export class GameService {
       const placed = splitNotation("card" in body ? `${body.card}@${body.square}` : body.move);
       const kept = placed && ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === placed.card && m.square === placed.square);
       if (kept && placed.captures !== null && placed.captures !== kept.captures) return null;
-      return kept ? { move: shownMove(kept), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
+      return kept ? { move: shownMove(kept, boardAfter(ctx, kept.n - 1)), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
     } catch {
       // The store failing too: the refusal already in hand is the answer.
       return null;

@@ -107,7 +107,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
         score: m.score,
         at: ctx.timeline[since + i],
         events: d.events,
-        state: { board: boardCells(m.after), ...d.state },
+        state: { board: boardCells(d.board), ...d.state },
       };
     }),
     lastMoveAt: r.lastMoveAt ?? null,
