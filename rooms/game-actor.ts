@@ -10,7 +10,7 @@
  * The game room (rooms/game-room.ts) is its adapter to Colyseus: clients, seats, hands, the patch, the
  * rematch hold. The actor needs no server: test/rooms/game-actor.test.ts drives it with plain ports.
  */
-import { parseMove, seatView, shownMove, type Action, type GameState, type MoveRecord, type Seat } from "../src/game";
+import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../src/game";
 import { fail, type Outcome } from "../src/errors";
 import { commit, factsOf, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
@@ -20,7 +20,7 @@ import type { RoomDeps } from "../src/games/ports";
 import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
-import type { GameRecord, GameWrite, GameWriteResult, PlayerUpdate, StoredAction } from "../src/store/port";
+import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../src/store/port";
 import { traced } from "../src/tracing";
 import { GameClock, type ClockHandlers } from "./game-clock";
 import type { SeatHand } from "./messages";
@@ -73,6 +73,8 @@ export type ActorDeps = Pick<
  */
 export interface Performed {
   move?: MoveRecord;
+  /** The board after the move (its state's): the answer shows it, and the engine keeps no board per move. */
+  after?: readonly Cell[];
   settled: Promise<void>;
   hand?: SeatHand;
 }
@@ -83,6 +85,8 @@ const STALE = fail("unavailable", "a player's profile changed meanwhile; retry")
 /** A finish whose profiles keep changing under it is rated on its own after this many tries (storeFinish). */
 const FINISH_ATTEMPTS = 5;
 
+/** A seat claim whose new guest profile's id is taken (GameWrite.guests): nothing stored; retried with a fresh id. */
+export const GUEST_TAKEN = fail("conflict", "the new player's id is taken; retry");
 /** A write refused by the owner fence: nothing was stored, the client retries on the new owner. */
 const MOVED = fail("unavailable", "this game moved to another process; retry in a moment", { retryAfter: 1 });
 
@@ -174,7 +178,7 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
     if (!out.ok) return out;
     // A REST answer shows the game as everyone else sees it: finished only once it is rated and stored.
     await out.value.settled;
-    return { ok: true, value: { move: shownMove(out.value.move), view: seatView(this.game.engine!, seat), status: this.status() } };
+    return { ok: true, value: { move: shownMove(out.value.move, out.value.after!), view: seatView(this.game.engine!, seat), status: this.status() } };
   }
 
   async resign(tokenHash: string): Promise<Outcome<RecordBody>> {
@@ -207,8 +211,11 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
     return { ok: true, value: eventsNow(this.game, name, args, this.deps.baseUrl) };
   }
 
-  /** Claims a seat by its invite code; the game starts when both seats are taken. */
-  claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>> {
+  /**
+   * Claims a seat by its invite code; the game starts when both seats are taken. The joining player's new
+   * guest profile, when it has one, is stored with the claim: one durable write.
+   */
+  claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>> {
     return this.serial(async () => {
       const r = this.game.record;
       const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
@@ -225,8 +232,9 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
         const at = new Date().toISOString();
         record = { ...record, status: "active", startedAt: at, firstPlayer: engine.firstPlayer, score: engine.score };
       }
-      const stored = await this.write([], { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score });
-      if (!stored.ok) return stored;
+      const patch = { seats, status: record.status, startedAt: record.startedAt, firstPlayer: record.firstPlayer, score: record.score };
+      const stored = await this.write([], patch, undefined, guest ? [guest] : undefined);
+      if (!stored.ok) return stored === STALE ? GUEST_TAKEN : stored;
       this.game = { ...this.game, record, engine };
       this.afterChange();
       this.publish();
@@ -322,7 +330,7 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
           // what only a finished game has in the store (its replay, the players' ratings). That is queued next,
           // ahead of anything that arrives later, and a crash before it is finished again by reconcile.
           const settled = this.serial(() => this.settleFinish(updated, patch, result.move));
-          return { ok: true, value: { move: result.move, settled, hand } };
+          return { ok: true, value: { move: result.move, after: updated.engine!.board, settled, hand } };
         }
         this.game = updated;
         // 4. announce (with the new clocks): the patch leaves with the acknowledgement. 5. publish and 6. emit
@@ -332,7 +340,7 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
           this.publishOf(updated);
           this.emitAfter(result.move, updated);
         });
-        return { ok: true, value: { move: result.move, settled: SETTLED, hand } };
+        return { ok: true, value: { move: result.move, after: updated.engine!.board, settled: SETTLED, hand } };
       }),
     );
   }
@@ -378,9 +386,16 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
   }
 
   /** Stores actions and record fields through the commit port; a refusal when not stored. */
-  private async write(actions: StoredAction[], patch: Partial<GameRecord>, players?: PlayerUpdate[]): Promise<Outcome<null>> {
+  private async write(actions: StoredAction[], patch: Partial<GameRecord>, players?: PlayerUpdate[], guests?: PlayerRecord[]): Promise<Outcome<null>> {
     try {
-      const write = { gameId: this.gameId, actions, patch, ownerEpoch: this.epoch, ...(players?.length ? { players } : {}) };
+      const write = {
+        gameId: this.gameId,
+        actions,
+        patch,
+        ownerEpoch: this.epoch,
+        ...(players?.length ? { players } : {}),
+        ...(guests?.length ? { guests } : {}),
+      };
       const result = await traced("store.commit", { "store.actions": actions.length }, () => this.store.commit(write));
       if (result === "committed") return { ok: true, value: null };
       if (result === "stale") return STALE;

@@ -22,7 +22,7 @@ import { seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/secrets";
 import type { MoveAnswer, RecordBody, SyncBody } from "../src/games/views";
-import type { GameWrite, GameWriteResult } from "../src/store/port";
+import type { GameWrite, GameWriteResult, PlayerRecord } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { corkForThisTurn } from "../src/transport";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
@@ -257,8 +257,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     return this.actor.eventsNow(name, args);
   }
 
-  claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>> {
-    return this.actor.claimSeat(code, claim);
+  claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>> {
+    return this.actor.claimSeat(code, claim, guest);
   }
 
   declineInvite(code: string): Promise<Outcome<null>> {

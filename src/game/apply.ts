@@ -24,9 +24,9 @@ export function boardCells(board: readonly Cell[]): BoardCell[] {
   return out;
 }
 
-/** A move as replays, events and answers show it: with the public cells of the board after it. */
-export function shownMove(m: MoveRecord): ShownMove {
-  return { n: m.n, seat: m.seat, card: m.card, square: m.square, name: m.name, notation: m.notation, captures: m.captures, score: { ...m.score }, board: boardCells(m.after) };
+/** A move as replays, events and answers show it: with the public cells of the board after it, `after`. */
+export function shownMove(m: MoveRecord, after: readonly Cell[]): ShownMove {
+  return { n: m.n, seat: m.seat, card: m.card, square: m.square, name: m.name, notation: m.notation, captures: m.captures, score: { ...m.score }, board: boardCells(after) };
 }
 
 function finish(state: GameState, winner: GameState["winner"], decidedBy: DecidedBy, events: GameEvent[]): void {
@@ -91,7 +91,6 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
     notation: notationOf(checked.card, checked.square, captures.length),
     captures: captures.length,
     score,
-    after: board,
   };
   const events: GameEvent[] = [{ type: "placed", seat: mover, card: checked.card, square: checked.square }];
   for (const c of captures) {

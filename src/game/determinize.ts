@@ -57,7 +57,6 @@ export function determinize(view: SeatView, opponentHand: string[], pile: string
       notation: notationOf(p.card, p.square, p.captures ?? 0),
       captures: p.captures ?? 0,
       score: { ...view.score },
-      after: board,
     });
     actions.push({ kind: "place", card: p.card, square: p.square });
   });

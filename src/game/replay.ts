@@ -10,7 +10,7 @@ import { ROSTER } from "./champions";
 import { seedProblem } from "./seed";
 import { commitmentOf, newGame } from "./setup";
 import { isRulesVersion, UNVERSIONED } from "./versions";
-import type { Action, ApplyResult, ChampionId, GameEvent, GameOptions, GameState, Replay, Ruleset, Seat, Seed } from "./types";
+import type { Action, ApplyResult, Cell, ChampionId, GameEvent, GameOptions, GameState, Replay, Ruleset, Seat, Seed } from "./types";
 
 type Ending = Replay["endings"][number];
 
@@ -33,6 +33,23 @@ export function rebuild(init: { ruleset: Ruleset; seed: Seed; salt: string; opti
 }
 
 /** The replay of a finished game. Throws when the game is still active: asking for it is a programming error. */
+/**
+ * The board after each placement of a state, rebuilt from its actions: the engine keeps no board per
+ * placement, so the rare reads that show past placements (a replay, a sync since a move) derive them.
+ */
+export function boardsAfterMoves(state: GameState): (readonly Cell[])[] {
+  let s = newGame({ ...state.options, ruleset: state.ruleset }, state.seed, state.salt);
+  const boards: (readonly Cell[])[] = [];
+  for (const a of state.actions) {
+    if (boards.length === state.moves.length) break;
+    const r = apply(s, a);
+    if (!r.ok) throw new Error(`an action of the state does not replay: ${r.detail}`);
+    s = r.state;
+    if (r.move) boards.push(s.board);
+  }
+  return boards;
+}
+
 export function buildReplay(state: GameState, meta: { id: string; players: Record<Seat, string>; replayUrl: string }): Replay {
   if (state.status !== "finished" || !state.decidedBy) throw new Error("buildReplay: the game has not finished");
   const endings: Ending[] = [];
@@ -50,7 +67,7 @@ export function buildReplay(state: GameState, meta: { id: string; players: Recor
     firstPlayer: state.firstPlayer,
     score: { ...state.score },
     moveCount: state.moves.length,
-    moves: state.moves.map(shownMove),
+    moves: ((boards) => state.moves.map((m, i) => shownMove(m, boards[i])))(boardsAfterMoves(state)),
     winner: state.winner,
     chessTiles: state.chessTiles.map((t) => ({ ...t })),
     replayUrl: meta.replayUrl,
@@ -139,7 +156,7 @@ export function verifyReplay(replay: unknown): VerifyResult {
     if (m.seat !== state.turn) return fail(n, "seat", `seat ${state.turn} was to move`);
     const res = apply(state, { kind: "place", card: m.card, square: m.square });
     if (!res.ok) return fail(n, typeof m.card === "string" && state.hands[state.turn].includes(m.card) ? "square" : "card", res.detail);
-    const got = shownMove(res.move!);
+    const got = shownMove(res.move!, res.state.board);
     for (const field of ["card", "square", "notation", "name", "captures", "score", "board"] as const) {
       if (!same(got[field], m[field])) return fail(n, field, `expected ${JSON.stringify(got[field]).slice(0, 200)}`);
     }

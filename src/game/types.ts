@@ -84,10 +84,10 @@ export type Action =
 export type Cell = null | { card: string; owner: Seat };
 
 /**
- * A placement as the engine keeps it. `after` is the engine's own board once the placement was resolved
- * (the state's board array of that moment, shared, never copied: cells are replaced, never changed), so a
- * move costs no board of its own; `shownMove` expands it into public cells when a replay, an event or an
- * answer shows the move.
+ * A placement as the engine keeps it. Its board after it is not kept (a live game would hold one board per
+ * placement): it is the state's board right after the placement (ApplyResult's `state.board`), and for an
+ * earlier placement it follows from replaying the actions; `shownMove` expands it into public cells when a
+ * replay, an event or an answer shows the move.
  */
 export interface MoveRecord {
   n: number;
@@ -98,11 +98,10 @@ export interface MoveRecord {
   notation: string;
   captures: number;
   score: Record<Seat, number>;
-  after: readonly Cell[];
 }
 
 /** A placement as shown (the spec's replay Move, plus the card and square it was parsed from). */
-export type ShownMove = Omit<MoveRecord, "after"> & { board: BoardCell[] };
+export type ShownMove = MoveRecord & { board: BoardCell[] };
 
 export interface GameState {
   ruleset: Ruleset;

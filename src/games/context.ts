@@ -1,7 +1,8 @@
 /**
  * A game as the service knows it: the record as created (with its seats and timestamps), the engine state
- * once both seats are present, and beside each placement what the engine does not keep (its events, the
- * public state after it, when it was played). The engine state is the truth of a live game: status, score,
+ * once both seats are present, and when each placement was played, which the engine does not keep. What a
+ * placement did (its events) and the public state after it follow from the engine's actions: they are
+ * derived when a rare read shows them (`placementDetails`), not kept by every live game. The engine state is the truth of a live game: status, score,
  * winner and move count are derived from it (`factsOf`), never copied and kept in step. A context is rebuilt
  * from the store's (record, actions) alone, which is what makes every game resumable on any process.
  */
@@ -18,29 +19,28 @@ import {
   type SpectatorView,
   UNVERSIONED,
 } from "../game";
-import type { DecidedBy, Winner } from "../game/types";
+import type { Cell, DecidedBy, Winner } from "../game/types";
 import type { GameRecord, GameStatus, StoredAction } from "../store/port";
 
 /** Public state after a move: what a spectator could see at that moment. */
 export type PublicSnapshot = Pick<SpectatorView, "board" | "score" | "turn" | "hands" | "pile" | "status" | "winner" | "decidedBy">;
 
-/**
- * A snapshot as the timeline keeps it: without the board, which the move itself holds (MoveRecord.after)
- * and which is expanded only when an answer shows the move (`snapshotAfter`).
- */
+/** A snapshot without the board, which an answer expands from the board after the move (PlacementDetail.board). */
 export type KeptSnapshot = Omit<PublicSnapshot, "board">;
 
-/** What a placement left besides the engine's own MoveRecord (engine.moves[i] is the move of entry i). */
-export interface TimelineEntry {
+/** What a placement did and the public state it left, besides the engine's own MoveRecord. */
+export interface PlacementDetail {
   events: GameEvent[];
   state: KeptSnapshot;
-  at: string;
+  /** The engine's board after it (cells shared, never changed). */
+  board: readonly Cell[];
 }
 
 export interface GameContext {
   record: GameRecord;
   engine: GameState | null;
-  timeline: TimelineEntry[];
+  /** When each placement was played (ISO timestamps): engine.moves[i] was played at timeline[i]. */
+  timeline: string[];
   /** Events of non-placement actions (resign, timeout, abort) in order. */
   endEvents: GameEvent[];
 }
@@ -81,10 +81,40 @@ function keptSnapshotOf(state: GameState): KeptSnapshot {
   };
 }
 
-/** The public snapshot after move `index` of a context: the kept snapshot with the move's board expanded. */
+/**
+ * The events and public state of each placement from index `from` on, derived by replaying the engine's
+ * actions from the game's start (a few microseconds a placement): only the rare reads that show past
+ * placements (a sync since a move, a replay) pay for them, instead of every live game keeping them.
+ */
+export function placementDetails(ctx: GameContext, from: number): PlacementDetail[] {
+  const engine = ctx.engine;
+  const count = engine?.moves.length ?? 0;
+  if (!engine || from >= count) return [];
+  // The engine's own start (its options, seed and salt): the state its actions were applied to.
+  let state = newGame({ ...engine.options, ruleset: engine.ruleset }, engine.seed, engine.salt);
+  const out: PlacementDetail[] = [];
+  let placed = 0;
+  for (const action of engine.actions) {
+    const r = apply(state, action);
+    if (!r.ok) throw new Error(`game ${ctx.record.id}: its action ${JSON.stringify(action)} does not replay: ${r.detail}`);
+    state = r.state;
+    if (!r.move) continue;
+    if (placed >= from) out.push({ events: r.events, state: keptSnapshotOf(state), board: state.board });
+    if (++placed === count) break;
+  }
+  return out;
+}
+
+/** The public snapshot after move `index` of a context: the derived snapshot with the move's board expanded. */
 export function snapshotAfter(ctx: GameContext, index: number): PublicSnapshot {
-  const move = factsOf(ctx).moves[index];
-  return { board: boardCells(move.after), ...ctx.timeline[index].state };
+  const d = placementDetails(ctx, index)[0];
+  return { board: boardCells(d.board), ...d.state };
+}
+
+/** The engine's board after move `index`: the current board for the last move, replayed for an earlier one. */
+export function boardAfter(ctx: GameContext, index: number): readonly Cell[] {
+  const engine = ctx.engine!;
+  return index === engine.moves.length - 1 ? engine.board : placementDetails(ctx, index)[0].board;
 }
 
 /** Creates the engine state for a record whose two seats are present. */
@@ -109,7 +139,7 @@ export function commit(ctx: GameContext, result: Extract<ApplyResult, { ok: true
   // Contexts are values (a room keeps showing the previous one while a finishing action settles), so the
   // list an action extends is copied; the other one is shared.
   if (result.move) {
-    const timeline = [...ctx.timeline, { events: result.events, state: keptSnapshotOf(result.state), at }];
+    const timeline = [...ctx.timeline, at];
     return { record: ctx.record, engine: result.state, timeline, endEvents: ctx.endEvents };
   }
   return { record: ctx.record, engine: result.state, timeline: ctx.timeline, endEvents: [...ctx.endEvents, ...result.events] };

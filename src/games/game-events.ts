@@ -5,7 +5,7 @@
  */
 import { boardCells, decisionOf, resultsOf, type Seat } from "../game";
 import type { EventName, EventOf } from "../events/catalog";
-import { factsOf, type GameContext } from "./context";
+import { boardAfter, factsOf, type GameContext } from "./context";
 import { linksFor, publicPlayers } from "./views";
 
 export type { EventName } from "../events/catalog";
@@ -48,8 +48,8 @@ export function turnEvent(ctx: GameContext, seat: Seat, baseUrl: string): OutEve
 }
 
 export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"> {
-  const t = ctx.timeline[index];
   const move = factsOf(ctx).moves[index];
+  const after = boardAfter(ctx, index);
   return {
     name: "game.move",
     match: { game_id: ctx.record.id },
@@ -64,8 +64,9 @@ export function moveEvent(ctx: GameContext, index: number): OutEvent<"game.move"
       name: move.name,
       captures: move.captures,
       score: move.score,
-      board: boardCells(move.after),
-      status: t.state.status,
+      board: boardCells(after),
+      // A placement ends the game only by filling the board (resignations and timeouts are not placements).
+      status: after.every((c) => c !== null) ? "finished" : "active",
     },
   };
 }

@@ -15,7 +15,7 @@ export function recordPatch(ctx: GameContext, at: string): Partial<GameRecord> {
   return {
     moveCount: f.moveCount,
     score: { ...f.score },
-    lastMoveAt: ctx.timeline.at(-1)?.at ?? ctx.record.lastMoveAt,
+    lastMoveAt: ctx.timeline.at(-1) ?? ctx.record.lastMoveAt,
     status: f.status,
     winner: f.winner,
     ...(finished ? { decidedBy: f.decidedBy, finishedAt: ctx.record.finishedAt ?? at } : {}),

@@ -6,6 +6,7 @@
  */
 import type { Seat } from "../game";
 import type { Outcome } from "../errors";
+import type { PlayerRecord } from "../store/port";
 import type { EventName, OutEvent } from "./game-events";
 import type { MoveBody } from "./schemas";
 import type { SeatClaim } from "./seats";
@@ -22,8 +23,12 @@ export interface GameRoomApi {
   record(): Outcome<RecordBody>;
   /** The events whose condition already holds for a new subscription. */
   eventsNow(name: EventName, args: Record<string, unknown>): Outcome<EventsNow>;
-  /** Claims a seat by its invite code; the game starts when both seats are taken. */
-  claimSeat(code: string, claim: SeatClaim): Promise<Outcome<{ seat: Seat; status: string }>>;
+  /**
+   * Claims a seat by its invite code; the game starts when both seats are taken. `guest`, the joining
+   * player's new guest profile, is stored with the claim in one write; the refusal is `duplicate` when its
+   * id is taken (nothing stored: retry with a fresh id).
+   */
+  claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>>;
   /** Aborts a waiting game through its open seat's invite code (a declined bot challenge). */
   declineInvite(code: string): Promise<Outcome<null>>;
   /** Drops a finished league game's seal (GameRecord.sealed), stored already, from what the room shows. */

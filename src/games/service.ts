@@ -13,7 +13,7 @@ import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
-import { factsOf, rebuildContext, startEngine, type GameContext } from "./context";
+import { boardAfter, factsOf, rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
@@ -23,6 +23,7 @@ import type { CreateGameBody, JoinGameBody, MoveBody } from "./schemas";
 import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex } from "../secrets";
 import { gameRecordBody, linksFor, replayBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
+import { TakenIdError } from "../store/duplicate";
 import { traced } from "../tracing";
 import { noRematch, Rematches, rematchView, type RematchView } from "./rematch";
 import type { SeatClaim } from "./seats";
@@ -261,11 +262,17 @@ export class GameService {
   async join(body: JoinGameBody) {
     const game = await this.store.findGameByCode(body.code.toUpperCase());
     if (!game) throw new AppError("not_found", "no game has this invite code");
-    const resolved = await this.players.resolve(body.player, body.name);
-    const { player } = resolved;
     const token = newPlayerToken();
-    const claim = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
-    const claimed = unwrap(await this.rooms.game(game.id).claimSeat(body.code.toUpperCase(), claim));
+    let claimed: { seat: Seat; status: string } | undefined;
+    // A new guest profile for the joining player is stored with its seat's claim, in one durable write.
+    const resolved = await this.players.resolveWith(body.player, body.name, async (guest, player) => {
+      const claim = { playerId: player.id, name: player.name, kind: seatKindOf(player), tokenHash: sha256Hex(token), champion: body.champion };
+      const outcome = await this.rooms.game(game.id).claimSeat(body.code.toUpperCase(), claim, guest ?? undefined);
+      // "conflict" is the one refusal of a claim that names its guest's id as taken (nothing was stored).
+      if (guest && !outcome.ok && outcome.code === "conflict") throw new TakenIdError(guest.id);
+      claimed = unwrap(outcome);
+    });
+    if (!claimed) throw new Error("a seat claim answered nothing");
     return {
       game: await this.record(game.id),
       seat: claimed.seat,
@@ -373,7 +380,7 @@ export class GameService {
       const placed = splitNotation("card" in body ? `${body.card}@${body.square}` : body.move);
       const kept = placed && ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === placed.card && m.square === placed.square);
       if (kept && placed.captures !== null && placed.captures !== kept.captures) return null;
-      return kept ? { move: shownMove(kept), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
+      return kept ? { move: shownMove(kept, boardAfter(ctx, kept.n - 1)), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
     } catch {
       // The store failing too: the refusal already in hand is the answer.
       return null;

@@ -2,11 +2,11 @@
  * Read models built from a GameContext: the sync body (seat or spectator), the public game record, and
  * the replay. Pure functions: the room uses them for live games, the facade for finished games.
  */
-import { buildReplay, decisionOf, legalMovesFor, resultFor, seatView, spectatorView, type Decision, type DecidedBy, type Replay, type Seat, type SeatResult, type SeatView, type ShownMove, type Winner } from "../game";
+import { boardCells, buildReplay, decisionOf, legalMovesFor, resultFor, seatView, spectatorView, type Decision, type DecidedBy, type Replay, type Seat, type SeatResult, type SeatView, type ShownMove, type Winner } from "../game";
 import type { GameRecord, SeatRecord } from "../store/port";
 import { isBotId } from "../secrets";
 import { fail, type Outcome } from "../errors";
-import { factsOf, snapshotAfter, type GameContext } from "./context";
+import { factsOf, placementDetails, type GameContext } from "./context";
 import { seatOfToken } from "./record";
 
 /** JSON links (`replay`, `review`) beside the pages a person opens (`watch`, `play`, `replayPage`, `reviewPage`). */
@@ -77,6 +77,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
   const f = factsOf(ctx);
   const state = ctx.engine ? (seat ? seatView(ctx.engine, seat) : spectatorView(ctx.engine)) : null;
   const turn = ctx.engine && f.status === "active" ? ctx.engine.turn : null;
+  const details = placementDetails(ctx, since);
   return {
     gameId: r.id,
     status: f.status,
@@ -93,7 +94,7 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
     commitment: r.commitment,
     state,
     moves: f.moves.slice(since).map((m, i) => {
-      const t = ctx.timeline[since + i];
+      const d = details[i];
       return {
         index: since + i,
         n: m.n,
@@ -104,9 +105,9 @@ export function syncBody(ctx: GameContext, seat: Seat | null, since: number, bas
         square: m.square,
         captures: m.captures,
         score: m.score,
-        at: t.at,
-        events: t.events,
-        state: snapshotAfter(ctx, since + i),
+        at: ctx.timeline[since + i],
+        events: d.events,
+        state: { board: boardCells(d.board), ...d.state },
       };
     }),
     lastMoveAt: r.lastMoveAt ?? null,

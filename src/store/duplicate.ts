@@ -4,8 +4,19 @@
  * again, instead of answering 500.
  */
 
-/** True for a unique-key violation from either adapter: SQLite's constraint error or MongoDB's E11000. */
+/**
+ * A new record's id was taken where no store error says so: a write refused as a whole (a seat claim whose
+ * new guest profile's id is taken, GameWrite.guests) is retried by insertWithFreshId as a duplicate key is.
+ */
+export class TakenIdError extends Error {
+  constructor(id: string) {
+    super(`the id ${id} is taken`);
+  }
+}
+
+/** True for a unique-key violation from either adapter (SQLite's constraint error or MongoDB's E11000), or a TakenIdError. */
 export function isDuplicateKey(e: unknown): boolean {
+  if (e instanceof TakenIdError) return true;
   const err = e as { code?: unknown; writeErrors?: { code?: unknown }[] } | null;
   if (err?.code === "SQLITE_CONSTRAINT_PRIMARYKEY" || err?.code === "SQLITE_CONSTRAINT_UNIQUE") return true;
   return err?.code === 11000 || (Array.isArray(err?.writeErrors) && err.writeErrors.some((w) => w.code === 11000));

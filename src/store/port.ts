@@ -406,6 +406,14 @@ export interface GameWrite {
    * refused, keeps its write, which counts the game once (a profile records the games it was rated for).
    */
   players?: readonly PlayerUpdate[];
+  /**
+   * New profiles stored with the game's part (the guest profile of a seat the write claims), so that a join
+   * is one durable write. The write is "stale" when one of their ids is taken: nothing of it is stored, and
+   * the caller retries with a fresh id. SQLite inserts them in the write's savepoint, all or none; MongoDB
+   * inserts them first and the game's part after (a profile inserted for a game's part then refused stays,
+   * unused, as a guest made for a failed request does).
+   */
+  guests?: readonly PlayerRecord[];
 }
 
 /**

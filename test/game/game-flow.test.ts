@@ -91,7 +91,7 @@ describe("Unit: turns and endings", () => {
     assert.equal(res.move!.n, 1);
     assert.equal(res.move!.seat, mover);
     assert.equal(res.move!.notation, `${card}@c3`);
-    assert.deepEqual(boardCells(res.move!.after).map((c) => c.square), ["c3"]);
+    assert.deepEqual(boardCells(res.state.board).map((c) => c.square), ["c3"]);
     assert.notEqual(res.state.turn, mover);
     assert.equal(res.state.hands[mover].length, s.hands[mover].length);
     assert.equal(res.state.pile.length, s.pile.length - 1);

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { legalMoves, newGame, spectatorView, type GameState } from "../../src/game";
-import { commit, snapshotAfter, step, type GameContext } from "../../src/games/context";
+import { legalMoves, newGame, spectatorView, type GameEvent, type GameState } from "../../src/game";
+import { commit, placementDetails, snapshotAfter, step, type GameContext } from "../../src/games/context";
 import { recordChanges, recordPatch } from "../../src/games/record";
 import type { GameRecord } from "../../src/store/port";
 import { game } from "../store/fixtures";
@@ -17,6 +17,7 @@ describe("GameContext timeline", function () {
       for (let seed = 1; seed <= 20; seed++) {
         let ctx: GameContext = { record: game(`G${seed}`), engine: newGame({ ruleset }, seed, "salt"), timeline: [], endEvents: [] };
         const states: GameState[] = [];
+        const events: GameEvent[][] = [];
         while (ctx.engine!.status === "active") {
           const moves = legalMoves(ctx.engine!);
           const m = moves[(seed * 7 + states.length * 13) % moves.length];
@@ -24,8 +25,15 @@ describe("GameContext timeline", function () {
           assert.ok(r.ok);
           ctx = commit(ctx, r, new Date(0).toISOString());
           states.push(r.state);
+          events.push(r.events);
         }
         assert.equal(ctx.timeline.length, 16);
+        assert.deepEqual(
+          placementDetails(ctx, 0).map((d) => d.events),
+          events,
+          `seed ${seed}: the events derived from the actions are those each placement had`,
+        );
+        assert.ok(ctx.timeline.every((at) => typeof at === "string"), "a live context keeps each placement's time only");
         ctx.timeline.forEach((_entry, i) => {
           assert.deepEqual(JSON.parse(JSON.stringify(snapshotAfter(ctx, i))), picked(states[i]), `seed ${seed}, move ${i + 1}`);
         });

@@ -12,7 +12,7 @@ import type { RunningServer } from "../../src/server";
  * creation is one durable write of the game, not the game and then its room's claim (the owner fence).
  * Counted as the store's WAL fsyncs (a SQLite file with synchronous=FULL: one per durable write), not timed.
  */
-describe("Integration: a game's creation is one durable write of the game, its room's claim included", function () {
+describe("Integration: a game's creation is one durable write (its room's claim included), and so is a join (its new guest included)", function () {
   let server: RunningServer;
   let dir: string;
   let fsyncs = 0;
@@ -50,6 +50,20 @@ describe("Integration: a game's creation is one durable write of the game, its r
     const moved = await http(server.url, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]));
     assert.equal(moved.status, 200, moved.text);
     assert.equal((await server.store.getGame(id))?.ownerEpoch, 1);
+  });
+
+  it("stores a join, the joining guest's new profile with its seat's claim, in one write", async function () {
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", reserveSeat: true });
+    assert.equal(created.status, 201, created.text);
+    fsyncs = 0;
+    const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, name: "Joiner", reserveSeat: true });
+    assert.equal(joined.status, 200, joined.text);
+    assert.equal(fsyncs, 1);
+    const profile = await server.store.getPlayer(joined.json.player.id);
+    assert.equal(profile?.name, "Joiner");
+    const game = await server.store.getGame(created.json.game.id);
+    assert.equal(game?.status, "active");
+    assert.equal(game?.seats[joined.json.seat as "A" | "B"]?.playerId, joined.json.player.id);
   });
 
   it("stores a house game, whose room opens at once, in one write", async function () {

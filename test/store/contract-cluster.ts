@@ -96,6 +96,17 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.equal((await store().getGame("G2"))!.status, "finished");
       assert.equal((await store().getPlayer("P1"))!.rating, 1550);
     });
+
+    it("stores a write's new guest profiles with it, and nothing of it when a guest's id is taken", async function () {
+      await store().createGame(game("G1", { status: "waiting", owner: "p1", ownerEpoch: 1 }));
+      await store().createPlayer(player("P1", 1500));
+      const claim = (guestId: string, ownerEpoch = 1) => ({ gameId: "G1", actions: [], patch: { status: "active" as const }, ownerEpoch, guests: [player(guestId, 1500)] });
+      assert.deepEqual(await store().commitGames([claim("P1")]), ["stale"], "a taken id refuses the write");
+      assert.equal((await store().getGame("G1"))!.status, "waiting", "nothing of the game's part is stored");
+      assert.deepEqual(await store().commitGames([claim("P2")]), ["committed"]);
+      assert.equal((await store().getGame("G1"))!.status, "active");
+      assert.equal((await store().getPlayer("P2"))!.id, "P2");
+    });
   });
 
   // Two stores on one database stand for two processes: the owner that lost its game and the one that took

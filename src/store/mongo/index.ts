@@ -17,7 +17,7 @@ import { MongoCommunities } from "./communities";
 import { claimDeliveries } from "./deliveries";
 import { GAME_FIELDS, MongoGames } from "./games";
 import { createModels, type Doc, type Models } from "./models";
-import { DURABLY, expectationFilter, INSERT_DURABLY, patchUpdate, retryingUpsert } from "./writes";
+import { DURABLY, expectationFilter, INSERT_DURABLY, isDuplicateKey, patchUpdate, retryingUpsert } from "./writes";
 
 export interface MongoStoreOptions {
   url: string;
@@ -111,6 +111,17 @@ export class MongoStore implements Store {
     return (await model.updateOne(expectationFilter(keyField, key, expected), patchUpdate(patch, keyField, true), DURABLY).exec()).matchedCount > 0;
   }
 
+  /** A new profile for a game's write (GameWrite.guests): false when its id is taken. */
+  private async insertGuest(p: PlayerRecord): Promise<boolean> {
+    try {
+      await this.insert(this.m.players, p);
+      return true;
+    } catch (e) {
+      if (isDuplicateKey(e)) return false;
+      throw e;
+    }
+  }
+
   async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
     // No multi-document transaction (that needs a replica set): the profiles first, so a game never refers to
     // a profile that is not stored.
@@ -182,6 +193,7 @@ export class MongoStore implements Store {
     const stale: boolean[] = [];
     for (const w of writes) {
       let held = true;
+      for (const p of w.guests ?? []) if (held) held = await this.insertGuest(p);
       for (const u of w.players ?? []) if (held) held = await this.updatePlayerIf(u.id, u.expected, u.patch);
       stale.push(!held);
     }

@@ -112,13 +112,21 @@ export class RecordWrites {
    * does not hold, the actions just inserted are deleted again.
    */
   private commitGame(w: GameWrite): GameWriteResult {
-    if (!w.players?.length) return this.commitGameAlone(w);
+    if (!w.players?.length && !w.guests?.length) return this.commitGameAlone(w);
     // With its profiles: all of it in a savepoint, rolled back when any condition fails.
     try {
       return this.atomically(() => {
+        for (const p of w.guests ?? []) {
+          try {
+            this.st.insertPlayer.run(playerRow(p));
+          } catch (e) {
+            if (isPrimaryKeyViolation(e)) throw new Refused("stale");
+            throw e;
+          }
+        }
         const result = this.commitGameAlone(w);
         if (result !== "committed") throw new Refused(result);
-        for (const u of w.players!) {
+        for (const u of w.players ?? []) {
           if (!this.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writePlayer, u.expected)) throw new Refused("stale");
         }
         return result;
