@@ -1,0 +1,102 @@
+/**
+ * A league's table checked against the public log (npm run log:verify -- <baseUrl> --league ID): every game the
+ * league counted is in the log under the newest signed head (its entry's leaf hash and inclusion proof), its
+ * entry names the league and the pairing's two players and re-simulates to the result it states, and the
+ * table the league publishes is the one the logged results give (src/leagues/table.ts computes both).
+ * Talks to the server only through its public REST reads.
+ */
+import { compareTables, type GetJson } from "../leagues/verify";
+import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "../leagues/table";
+import type { TreeHeadRecord } from "../store/port";
+import { canonicalBytes } from "./canonical";
+import { checkEntry } from "./check";
+import type { GameEntry } from "./entry";
+import { verifyHead } from "./heads";
+import { leafHash, verifyInclusion } from "./merkle";
+import type { InclusionProof, ServedEntry } from "./service";
+
+export interface TableVerifyReport {
+  head: TreeHeadRecord;
+  gamesChecked: number;
+  /** The table the logged results give. */
+  table: TableRow[];
+  problems: string[];
+}
+
+interface LeagueBody {
+  id: string;
+  entrants: { playerId: string }[];
+}
+interface GamesBody {
+  deals: { index: number; games: { gameId: string; first: string; second: string; outcome: LeagueOutcome | null }[] }[];
+}
+
+const hex = (s: string) => Buffer.from(s, "hex");
+
+/** The logged entry of a game, checked into the head; a string naming what is wrong otherwise. */
+async function loggedEntry(get: GetJson, gameId: string, head: TreeHeadRecord): Promise<GameEntry | string> {
+  const proof = (await get(`/api/v1/log/games/${encodeURIComponent(gameId)}/proof?treeSize=${head.size}`).catch((e: Error) => e)) as InclusionProof | Error;
+  if (proof instanceof Error) return `game ${gameId} is not in the log of ${head.size} entries (${proof.message})`;
+  const { entries } = (await get(`/api/v1/log/entries?from=${proof.index}&count=1`)) as { entries: ServedEntry[] };
+  const served = entries[0] as ServedEntry | undefined;
+  if (!served || served.index !== proof.index) return `game ${gameId}: entry ${proof.index} is missing`;
+  const leaf = leafHash(canonicalBytes(served.entry));
+  if (!verifyInclusion(leaf, proof.index, head.size, proof.path.map(hex), hex(head.rootHash)))
+    return `game ${gameId}: entry ${proof.index} and its inclusion proof do not lead to the signed root`;
+  if (served.entry.kind !== "game" || served.entry.gameId !== gameId) return `game ${gameId}: entry ${proof.index} is not its entry`;
+  const own = checkEntry(served.entry);
+  if (!own.ok) return `game ${gameId} (entry ${proof.index}): ${own.field} ${own.detail}`;
+  return served.entry;
+}
+
+/** How the league counts a logged game: its winner's player against the pairing's first mover. */
+function loggedOutcome(e: GameEntry, first: string): LeagueOutcome {
+  if (e.decidedBy === "aborted" || e.winner === null) return "void";
+  if (e.winner === "draw") return "draw";
+  return e.seats[e.winner]?.playerId === first ? "first" : "second";
+}
+
+export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise<TableVerifyReport> {
+  const problems: string[] = [];
+  const head = (await get("/api/v1/log/head")) as TreeHeadRecord;
+  const key = (await get("/api/v1/log/key")) as { publicKey: string };
+  if (!verifyHead(key.publicKey, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
+  const base = `/api/v1/leagues/${encodeURIComponent(leagueId)}`;
+  const league = (await get(base)) as LeagueBody;
+  const { deals } = (await get(`${base}/games`)) as GamesBody;
+  const published = ((await get(`${base}/standings`)) as { standings: TableRow[] }).standings;
+  let gamesChecked = 0;
+  const derived: TableDeal[] = [];
+  for (const deal of deals) {
+    // A deal the league has not counted yet (a game still being played) is not in its table either.
+    if (deal.games.some((g) => g.outcome === null)) {
+      derived.push({ games: deal.games.map((g) => ({ first: g.first, second: g.second, outcome: null })) });
+      continue;
+    }
+    const games: TableDeal["games"] = [];
+    for (const g of deal.games) {
+      const entry = await loggedEntry(get, g.gameId, head);
+      gamesChecked++;
+      if (typeof entry === "string") {
+        problems.push(`deal ${deal.index}: ${entry}`);
+        games.push({ first: g.first, second: g.second, outcome: null });
+        continue;
+      }
+      const at = `deal ${deal.index}, game ${g.gameId} (entry)`;
+      if (entry.leagueId !== league.id) problems.push(`${at}: logged under league ${entry.leagueId ?? "none"}`);
+      const players = [entry.seats.A?.playerId, entry.seats.B?.playerId].sort().join(" ");
+      if (players !== [g.first, g.second].sort().join(" ")) problems.push(`${at}: logged between ${players}, the league pairs ${g.first} and ${g.second}`);
+      const outcome = loggedOutcome(entry, g.first);
+      if (outcome !== g.outcome) problems.push(`${at}: the league counted ${g.outcome}, the log says ${outcome}`);
+      games.push({ first: g.first, second: g.second, outcome });
+    }
+    derived.push({ games });
+  }
+  const table = leagueTable(
+    league.entrants.map((e) => e.playerId),
+    derived,
+    league.id,
+  );
+  problems.push(...compareTables(table, published).map((p) => `table: ${p}`));
+  return { head, gamesChecked, table, problems };
+}
