@@ -1,12 +1,14 @@
 /**
- * A league's table checked against the public log (npm run log:verify -- <baseUrl> --league ID): every game the
- * league counted is in the log under the newest signed head (its entry's leaf hash and inclusion proof), its
- * entry names the league and the pairing's two players and re-simulates to the result it states, and the
- * table the league publishes is the one the logged results give (src/leagues/table.ts computes both).
+ * A league's or a swiss tournament's table checked against the public log (npm run log:verify -- <baseUrl>
+ * --league ID | --tournament ID): every game it counted is in the log under the newest signed head (its entry's
+ * leaf hash and inclusion proof), its entry names the league or tournament and the pairing's two players and
+ * re-simulates to the result it states, and the published table is the one the logged results give
+ * (src/leagues/table.ts and src/tournaments/swiss.ts compute both).
  * Talks to the server only through its public REST reads.
  */
 import { compareTables, type GetJson } from "../leagues/verify";
 import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "../leagues/table";
+import { standings, type Outcome, type SwissRound } from "../tournaments/swiss";
 import type { TreeHeadRecord } from "../store/port";
 import { canonicalBytes } from "./canonical";
 import { checkEntry } from "./check";
@@ -18,8 +20,6 @@ import type { InclusionProof, ServedEntry } from "./service";
 export interface TableVerifyReport {
   head: TreeHeadRecord;
   gamesChecked: number;
-  /** The table the logged results give. */
-  table: TableRow[];
   problems: string[];
 }
 
@@ -56,11 +56,42 @@ function loggedOutcome(e: GameEntry, first: string): LeagueOutcome {
   return e.seats[e.winner]?.playerId === first ? "first" : "second";
 }
 
-export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise<TableVerifyReport> {
-  const problems: string[] = [];
+/** The newest signed head, its signature checked. */
+async function signedHead(get: GetJson, problems: string[]): Promise<TreeHeadRecord> {
   const head = (await get("/api/v1/log/head")) as TreeHeadRecord;
   const key = (await get("/api/v1/log/key")) as { publicKey: string };
   if (!verifyHead(key.publicKey, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
+  return head;
+}
+
+/** A counted game against its logged entry: the entry's outcome, or null (each difference named in `problems`). */
+async function loggedResult(
+  get: GetJson,
+  head: TreeHeadRecord,
+  g: { gameId: string; first: string; second: string; outcome: string | null },
+  where: string,
+  owner: { leagueId?: string; tournamentId?: string },
+  problems: string[],
+): Promise<LeagueOutcome | null> {
+  const entry = await loggedEntry(get, g.gameId, head);
+  if (typeof entry === "string") {
+    problems.push(`${where}: ${entry}`);
+    return null;
+  }
+  const at = `${where}, game ${g.gameId} (entry)`;
+  if (owner.leagueId !== undefined && entry.leagueId !== owner.leagueId) problems.push(`${at}: logged under league ${entry.leagueId ?? "none"}`);
+  if (owner.tournamentId !== undefined && entry.tournamentId !== owner.tournamentId)
+    problems.push(`${at}: logged under tournament ${entry.tournamentId ?? "none"}`);
+  const players = [entry.seats.A?.playerId, entry.seats.B?.playerId].sort().join(" ");
+  if (players !== [g.first, g.second].sort().join(" ")) problems.push(`${at}: logged between ${players}, the pairing is ${g.first} and ${g.second}`);
+  const outcome = loggedOutcome(entry, g.first);
+  if (outcome !== g.outcome) problems.push(`${at}: counted ${g.outcome}, the log says ${outcome}`);
+  return outcome;
+}
+
+export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise<TableVerifyReport> {
+  const problems: string[] = [];
+  const head = await signedHead(get, problems);
   const base = `/api/v1/leagues/${encodeURIComponent(leagueId)}`;
   const league = (await get(base)) as LeagueBody;
   const { deals } = (await get(`${base}/games`)) as GamesBody;
@@ -75,20 +106,8 @@ export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise
     }
     const games: TableDeal["games"] = [];
     for (const g of deal.games) {
-      const entry = await loggedEntry(get, g.gameId, head);
       gamesChecked++;
-      if (typeof entry === "string") {
-        problems.push(`deal ${deal.index}: ${entry}`);
-        games.push({ first: g.first, second: g.second, outcome: null });
-        continue;
-      }
-      const at = `deal ${deal.index}, game ${g.gameId} (entry)`;
-      if (entry.leagueId !== league.id) problems.push(`${at}: logged under league ${entry.leagueId ?? "none"}`);
-      const players = [entry.seats.A?.playerId, entry.seats.B?.playerId].sort().join(" ");
-      if (players !== [g.first, g.second].sort().join(" ")) problems.push(`${at}: logged between ${players}, the league pairs ${g.first} and ${g.second}`);
-      const outcome = loggedOutcome(entry, g.first);
-      if (outcome !== g.outcome) problems.push(`${at}: the league counted ${g.outcome}, the log says ${outcome}`);
-      games.push({ first: g.first, second: g.second, outcome });
+      games.push({ first: g.first, second: g.second, outcome: await loggedResult(get, head, g, `deal ${deal.index}`, { leagueId: league.id }, problems) });
     }
     derived.push({ games });
   }
@@ -98,5 +117,60 @@ export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise
     league.id,
   );
   problems.push(...compareTables(table, published).map((p) => `table: ${p}`));
-  return { head, gamesChecked, table, problems };
+  return { head, gamesChecked, problems };
+}
+
+interface TournamentGames {
+  rounds?: { round: number; bye: string | null; games: { gameId: string; first: string; second: string; outcome: Outcome | null }[] }[];
+}
+interface TournamentRow {
+  rank: number;
+  playerId: string;
+  rating: number;
+  score: number;
+  buchholz: number;
+  sonnebornBerger: number;
+}
+
+/** A swiss tournament's standings (score, Buchholz, Sonneborn-Berger, rank) recomputed from its logged games. */
+export async function verifyTournamentInLog(get: GetJson, tournamentId: string): Promise<TableVerifyReport> {
+  const problems: string[] = [];
+  const head = await signedHead(get, problems);
+  const base = `/api/v1/tournaments/${encodeURIComponent(tournamentId)}`;
+  const { rounds } = (await get(`${base}/games`)) as TournamentGames;
+  if (!rounds) throw new Error(`tournament ${tournamentId} is not a swiss: only a swiss's table is checked against the log`);
+  const published = ((await get(`${base}/standings`)) as { standings: TournamentRow[] }).standings;
+  let gamesChecked = 0;
+  const derived: SwissRound[] = [];
+  for (const r of rounds) {
+    const pairings: SwissRound["pairings"] = [];
+    for (const g of r.games) {
+      // A game still being played counts for nothing yet, in the published table as here.
+      if (g.outcome === null) {
+        pairings.push({ first: g.first, second: g.second });
+        continue;
+      }
+      gamesChecked++;
+      const outcome = await loggedResult(get, head, g, `round ${r.round}`, { tournamentId }, problems);
+      pairings.push({ first: g.first, second: g.second, ...(outcome && outcome !== "void" ? { outcome } : {}) });
+    }
+    derived.push({ pairings, ...(r.bye ? { bye: r.bye } : {}) });
+  }
+  const table = standings(
+    published.map((p) => ({ id: p.playerId, rating: p.rating })),
+    derived,
+  );
+  const byId = new Map(published.map((p) => [p.playerId, p]));
+  for (const row of table) {
+    const p = byId.get(row.id)!;
+    for (const [k, mine] of [
+      ["score", row.score],
+      ["buchholz", row.buchholz],
+      ["sonnebornBerger", row.sonnebornBerger],
+      ["rank", row.rank],
+    ] as const) {
+      if (p[k] !== mine) problems.push(`table: ${row.id}: published ${k} ${p[k]}, the log gives ${mine}`);
+    }
+  }
+  return { head, gamesChecked, problems };
 }

@@ -1,7 +1,8 @@
 /**
- * `npm run log:verify -- <baseUrl> --league ID` on a real server: a league of two bots played out over REST is
- * found whole in the public log, its table following from the logged results (exit 0); once a stored result
- * the league counts is changed, or a logged entry, the check fails (exit 1, the game named).
+ * `npm run log:verify -- <baseUrl> --league ID` and `--tournament ID` on a real server: a league of two bots and a
+ * three-entrant swiss played out over REST are found whole in the public log, their tables following from the
+ * logged results (exit 0); once a stored result they count is changed, or a logged entry, the check fails
+ * (exit 1, the game named).
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import type { RunningServer } from "../../src/server";
+import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, http } from "../support/server";
 
 interface GameRow {
@@ -52,7 +54,7 @@ async function runVerify(...args: string[]): Promise<{ code: number; stdout: str
   }
 }
 
-describe("Public log: a league's table checked against the log", function () {
+describe("Public log: a league's or tournament's table checked against the log", function () {
   this.timeout(120_000);
   let server: RunningServer;
   let dir: string;
@@ -100,7 +102,7 @@ describe("Public log: a league's table checked against the log", function () {
     db.close();
     const tampered = await runVerify(base, "--league", id);
     assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
-    assert.match(tampered.stderr, new RegExp(`MISMATCH deal 0, game ${counted.gameId} \\(entry\\): the league counted`));
+    assert.match(tampered.stderr, new RegExp(`MISMATCH deal 0, game ${counted.gameId} \\(entry\\): counted `));
 
     // The other game's logged entry, changed in the store: it no longer leads to the signed root.
     const other = games.find((g) => g.gameId !== counted.gameId)!;
@@ -113,5 +115,42 @@ describe("Public log: a league's table checked against the log", function () {
 
     // An unknown league is a usage problem, not a pass.
     assert.equal((await runVerify(base, "--league", "lg_none")).code, 2);
+  });
+
+  it("passes on a swiss tournament played out, and fails once its stored result is changed", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/tournaments", { name: "Logged swiss", rounds: 1 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.tournament.id as string;
+    const tokens = new Map<string, string>();
+    for (const name of ["Ada", "Bo", "Cy"]) {
+      const j = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
+      assert.equal(j.status, 201, j.text);
+      tokens.set(j.json.playerId, j.json.playerToken);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const round = ((await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= 1, 30_000)).rounds as { games: GameRow[] }[])[0];
+    assert.equal(round.games.length, 1);
+    const game = round.games[0];
+    await Promise.all([playToEnd(base, game.gameId, tokens.get(game.first)!, 60_000), playToEnd(base, game.gameId, tokens.get(game.second)!, 60_000)]);
+    await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished", 30_000);
+    await waitForJson(base, `/api/v1/games/${game.gameId}`, (j) => typeof j.logIndex === "number", 30_000);
+
+    const ok = await runVerify(base, "--tournament", id);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /tournament .*: 1 games checked in the log, 0 mismatches/);
+
+    // The stored result changed: the API's standings follow it, the log does not.
+    const db = new Database(join(dir, "arena.db"));
+    const row = db.prepare("SELECT doc FROM tournaments WHERE id = ?").get(id) as { doc: string };
+    const doc = JSON.parse(row.doc) as { played: { games: { gameId: string; outcome?: string }[] }[] };
+    const stored = doc.played[0].games[0];
+    stored.outcome = stored.outcome === "first" ? "second" : "first";
+    db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
+    db.close();
+    const tampered = await runVerify(base, "--tournament", id);
+    assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
+    assert.match(tampered.stderr, new RegExp(`MISMATCH round 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));
+    assert.match(tampered.stderr, /MISMATCH table: .*published score/);
   });
 });
