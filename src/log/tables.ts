@@ -49,12 +49,15 @@ async function loggedEntry(get: GetJson, gameId: string, head: TreeHeadRecord): 
   return served.entry;
 }
 
-/** How the league counts a logged game: its winner's player against the pairing's first mover. */
-function loggedOutcome(e: GameEntry, first: string): LeagueOutcome {
-  if (e.decidedBy === "aborted" || e.winner === null) return "void";
-  if (e.winner === "draw") return "draw";
-  return e.seats[e.winner]?.playerId === first ? "first" : "second";
-}
+/** The pairing's side whose player sits in the seat that won. */
+const winningSide = (e: GameEntry, seat: "A" | "B", first: string) => (e.seats[seat]?.playerId === first ? "first" : "second");
+
+/** How a league counts a logged game (as src/leagues/table.ts's outcomeOf counts a record): an abort is void. */
+const leagueOutcome = (e: GameEntry, first: string): LeagueOutcome =>
+  e.decidedBy === "aborted" || e.winner === null ? "void" : e.winner === "draw" ? "draw" : winningSide(e, e.winner, first);
+
+/** How a swiss counts a logged game (as the tournament service counts a record): no winner is a draw. */
+const swissOutcome = (e: GameEntry, first: string): Outcome => (e.winner === null || e.winner === "draw" ? "draw" : winningSide(e, e.winner, first));
 
 /** The newest signed head, its signature checked. */
 async function signedHead(get: GetJson, problems: string[]): Promise<TreeHeadRecord> {
@@ -65,14 +68,15 @@ async function signedHead(get: GetJson, problems: string[]): Promise<TreeHeadRec
 }
 
 /** A counted game against its logged entry: the entry's outcome, or null (each difference named in `problems`). */
-async function loggedResult(
+async function loggedResult<O extends string>(
   get: GetJson,
   head: TreeHeadRecord,
   g: { gameId: string; first: string; second: string; outcome: string | null },
   where: string,
   owner: { leagueId?: string; tournamentId?: string },
   problems: string[],
-): Promise<LeagueOutcome | null> {
+  count: (e: GameEntry, first: string) => O,
+): Promise<O | null> {
   const entry = await loggedEntry(get, g.gameId, head);
   if (typeof entry === "string") {
     problems.push(`${where}: ${entry}`);
@@ -84,7 +88,7 @@ async function loggedResult(
     problems.push(`${at}: logged under tournament ${entry.tournamentId ?? "none"}`);
   const players = [entry.seats.A?.playerId, entry.seats.B?.playerId].sort().join(" ");
   if (players !== [g.first, g.second].sort().join(" ")) problems.push(`${at}: logged between ${players}, the pairing is ${g.first} and ${g.second}`);
-  const outcome = loggedOutcome(entry, g.first);
+  const outcome = count(entry, g.first);
   if (outcome !== g.outcome) problems.push(`${at}: counted ${g.outcome}, the log says ${outcome}`);
   return outcome;
 }
@@ -107,7 +111,11 @@ export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise
     const games: TableDeal["games"] = [];
     for (const g of deal.games) {
       gamesChecked++;
-      games.push({ first: g.first, second: g.second, outcome: await loggedResult(get, head, g, `deal ${deal.index}`, { leagueId: league.id }, problems) });
+      games.push({
+        first: g.first,
+        second: g.second,
+        outcome: await loggedResult(get, head, g, `deal ${deal.index}`, { leagueId: league.id }, problems, leagueOutcome),
+      });
     }
     derived.push({ games });
   }
@@ -151,8 +159,8 @@ export async function verifyTournamentInLog(get: GetJson, tournamentId: string):
         continue;
       }
       gamesChecked++;
-      const outcome = await loggedResult(get, head, g, `round ${r.round}`, { tournamentId }, problems);
-      pairings.push({ first: g.first, second: g.second, ...(outcome && outcome !== "void" ? { outcome } : {}) });
+      const outcome = await loggedResult(get, head, g, `round ${r.round}`, { tournamentId }, problems, swissOutcome);
+      pairings.push({ first: g.first, second: g.second, ...(outcome ? { outcome } : {}) });
     }
     derived.push({ pairings, ...(r.bye ? { bye: r.bye } : {}) });
   }
