@@ -1,6 +1,8 @@
 /**
  * Verifies a server's public game log from the outside (src/log/verify.ts).
  *   npm run log:verify -- <baseUrl> [--since head.json] [--save head.json] [--from N --count N | --sample N]
+ *   npm run log:verify -- <baseUrl> --league ID | --tournament ID   (every game of the league's or swiss
+ *     tournament's table is in the log, and the table follows from the logged results: src/log/tables.ts)
  * Exit 0 when every check passes; 1 on any difference (each named on stderr); 2 on bad usage or an unreachable
  * server. --save writes the newest head, to pass as --since next time.
  */
@@ -8,9 +10,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { httpGetJson } from "../leagues/verify";
 import type { TreeHeadRecord } from "../store/port";
+import { verifyLeagueInLog, verifyTournamentInLog } from "../log/tables";
 import { verifyLog, type VerifyOptions } from "../log/verify";
 
-const USAGE = "usage: log:verify <baseUrl> [--since head.json] [--save head.json] [--from N] [--count N] [--sample N]\n";
+const USAGE =
+  "usage: log:verify <baseUrl> [--since head.json] [--save head.json] [--from N] [--count N] [--sample N]\n       log:verify <baseUrl> --league ID | --tournament ID\n";
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -18,7 +22,15 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { since: { type: "string" }, save: { type: "string" }, from: { type: "string" }, count: { type: "string" }, sample: { type: "string" } },
+      options: {
+        since: { type: "string" },
+        save: { type: "string" },
+        from: { type: "string" },
+        count: { type: "string" },
+        sample: { type: "string" },
+        league: { type: "string" },
+        tournament: { type: "string" },
+      },
     });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}`);
@@ -31,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
+  if (values.league !== undefined) return verifyTable(positionals[0], { kind: "league", id: values.league });
+  if (values.tournament !== undefined) return verifyTable(positionals[0], { kind: "tournament", id: values.tournament });
   try {
     if (values.since) opts.since = JSON.parse(readFileSync(values.since, "utf8")) as TreeHeadRecord;
   } catch (e) {
@@ -48,6 +62,21 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`head: size ${report.head.size}, root ${report.head.rootHash}, ${report.head.timestamp}\n`);
   process.stdout.write(`${report.entriesChecked} entries checked, ${report.problems.length} mismatches\n`);
   if (values.save && report.problems.length === 0) writeFileSync(values.save, `${JSON.stringify(report.head, null, 2)}\n`);
+  return report.problems.length === 0 ? 0 : 1;
+}
+
+async function verifyTable(baseUrl: string, of: { kind: "league" | "tournament"; id: string }): Promise<number> {
+  let report;
+  try {
+    const get = httpGetJson(baseUrl);
+    report = of.kind === "league" ? await verifyLeagueInLog(get, of.id) : await verifyTournamentInLog(get, of.id);
+  } catch (err) {
+    process.stderr.write(`cannot read the ${of.kind} or the log: ${(err as Error).message}\n`);
+    return 2;
+  }
+  for (const p of report.problems) process.stderr.write(`MISMATCH ${p}\n`);
+  process.stdout.write(`head: size ${report.head.size}, root ${report.head.rootHash}, ${report.head.timestamp}\n`);
+  process.stdout.write(`${of.kind} ${of.id}: ${report.gamesChecked} games checked in the log, ${report.problems.length} mismatches\n`);
   return report.problems.length === 0 ? 0 : 1;
 }
 

@@ -162,15 +162,24 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     assert.equal(record.json.level, "easy");
   });
 
-  it("the replay steps by arrow keys, verifies the deal in the browser and explains every capture", async () => {
+  it("the replay steps by arrow keys, verifies the deal and the game's public log inclusion in the browser, and explains every capture", async () => {
     const page = await openPage(suite.browser, suite.errors);
     const gameId = await houseGame(page, "normal");
     await playToEnd(page);
+    // The end panel names the game's place in the public log once its batch is appended, checked here too.
+    await page.waitForSelector("#end-log[data-verified='true']");
+    assert.match((await page.textContent("#end-log")) ?? "", /in the public log at #\d+ ✔ verified/);
     const replay = (await http(suite.server.url, "GET", `/api/v1/games/${gameId}/replay`)).json;
 
     await page.goto(`${suite.server.url}/review/${gameId}`);
     await page.waitForSelector("#verify[data-verified='true']");
     assert.match((await page.textContent("#verify")) ?? "", /deal verified/);
+    // Its place in the public log: the inclusion proof and the head's signature checked by Web Crypto.
+    await page.waitForSelector("#log-proof[data-verified='true']");
+    const logIndex = (await http(suite.server.url, "GET", `/api/v1/games/${gameId}`)).json.logIndex as number;
+    assert.equal(typeof logIndex, "number");
+    assert.match((await page.textContent("#log-proof")) ?? "", new RegExp(`in the public log at #${logIndex} ✔ verified`));
+    assert.equal(await page.getAttribute("#log-proof", "data-signature"), "verified");
     // A rules version 4 game: its seed is 128 bits written as 32 hex digits, and sha256(seed:salt) is over them.
     assert.equal(replay.rulesVersion, 4);
     assert.match(String(replay.seed), /^[0-9a-f]{32}$/);
@@ -206,6 +215,20 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     assert.equal(await flipAnimation(), "none");
     await page.emulateMedia({ reducedMotion: null });
     await screenshots(page, "replay");
+
+    // A proof changed on its way to the browser is shown as not verified.
+    const tampered = await openPage(suite.browser, suite.errors);
+    await tampered.route("**/api/v1/log/games/*/proof*", async (route) => {
+      const res = await route.fetch();
+      const proof = (await res.json()) as { path: string[] };
+      const flip = (h: string) => (h[0] === "0" ? "1" : "0") + h.slice(1);
+      proof.path = proof.path.length ? [flip(proof.path[0]), ...proof.path.slice(1)] : ["00".repeat(32)];
+      await route.fulfill({ response: res, json: proof });
+    });
+    await tampered.goto(`${suite.server.url}/replay/${gameId}`);
+    await tampered.waitForSelector("#log-proof[data-verified='false']");
+    assert.match((await tampered.textContent("#log-proof")) ?? "", new RegExp(`in the public log at #${logIndex} ✘ not verified`));
+    assert.doesNotMatch((await tampered.textContent("#log-proof")) ?? "", /✔/);
   });
 
   it("the rules page pictures every capture kind with the engine's own captures", async () => {

@@ -8,6 +8,7 @@ import { explainLast, ruleContext, type Placement } from "../lib/captures";
 import { GameConnection, type LinkState, type ServerMessage } from "../lib/connection";
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
 import { drawEnd, rematchOffer, rememberRating } from "../lib/end-panel";
+import { showLogProof } from "../lib/log-badge";
 import { fromRecord, fromRoomState, other, type GameRecord, type Seat, type ViewModel } from "../lib/model";
 import { markFavicon } from "../lib/turn-icon";
 import { createView, type ViewContext } from "../lib/view";
@@ -113,6 +114,10 @@ function draw(next: ViewModel): void {
   drawEnd(model, { mySeat: ctx.mySeat, gameId, seat, record: readRecord, save: () => void saveMySeat(), send: (type) => conn.send(type) });
   if (model.status === "finished" && before?.status !== "finished") {
     $("#end-title").focus({ preventScroll: true });
+    void readRecord().then(
+      (record) => showLogProof($("#end-log"), gameId, record),
+      () => showLogProof($("#end-log"), gameId, null),
+    );
     if (seat?.challenge) void reportChallenge(gameId, seat, model).then(() => saveMySeat());
   }
 }

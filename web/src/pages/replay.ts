@@ -10,6 +10,7 @@ import { drawBoard } from "../lib/board";
 import { UNVERSIONED } from "../../../src/game/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import { MUTATOR_TIPS } from "../lib/glossary";
+import { showLogProof } from "../lib/log-badge";
 import { boardFromCells, decidedText, type Seat, type Tile, type ViewModel } from "../lib/model";
 import { enableTouchTips } from "../lib/touch-tips";
 
@@ -192,6 +193,7 @@ function start(r: Replay, review: Review | null, record: RecordBody | null): voi
   // The review page opens on the first move, the replay on the final position.
   show(location.pathname.startsWith("/review/") ? 1 : r.moves.length);
   void verifyDeal(r).catch((e: unknown) => void ($("#verify").textContent = `Could not check: ${errorText(e)}`));
+  showLogProof($("#log-proof"), gameId, record);
 }
 
 async function load(): Promise<void> {

@@ -1,0 +1,156 @@
+/**
+ * `npm run log:verify -- <baseUrl> --league ID` and `--tournament ID` on a real server: a league of two bots and a
+ * three-entrant swiss played out over REST are found whole in the public log, their tables following from the
+ * logged results (exit 0); once a stored result they count is changed, or a logged entry, the check fails
+ * (exit 1, the game named).
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import type { RunningServer } from "../../src/server";
+import { playToEnd, waitForJson } from "../agents/play";
+import { bearer, bootServer, http } from "../support/server";
+
+interface GameRow {
+  gameId: string;
+  first: string;
+  second: string;
+  outcome: string | null;
+}
+
+/** Plays one seat of a game to its end with the first legal move, long-polling the seat's view. */
+async function playSeat(base: string, gameId: string, token: string): Promise<void> {
+  let since = 0;
+  for (let i = 0; i < 400; i++) {
+    const s = await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${since}&timeout=5`, undefined, bearer(token));
+    // A released deal's games are created just after the write that lists them.
+    if (s.status === 404 && since === 0 && i < 20) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    assert.equal(s.status, 200, s.text);
+    since = s.json.moveCount;
+    if (s.json.status === "finished") return;
+    if (!s.json.yourTurn) continue;
+    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, { move: s.json.legalMoves[0].move }, bearer(token));
+    assert.equal(m.status, 200, m.text);
+  }
+  throw new Error(`game ${gameId} did not finish`);
+}
+
+/** Runs `npm run log:verify`'s script (tsx src/cli/log-verify.ts) as a child process. */
+async function runVerify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = join(__dirname, "..", "..");
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(root, "src/cli/log-verify.ts"), ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+describe("Public log: a league's or tournament's table checked against the log", function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "log-tables-"));
+    server = await bootServer({ database: join(dir, "arena.db"), logBatchMs: 50 });
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("passes on a league played out, and fails once a stored result is changed", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/leagues", { name: "Logged", deals: 1, turnSeconds: 60 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.league.id as string;
+    const tokens = new Map<string, string>();
+    for (const name of ["Left", "Right"]) {
+      const reg = await http(base, "POST", "/api/v1/bots", { name });
+      const j = await http(base, "POST", `/api/v1/leagues/${id}/join`, undefined, bearer(reg.json.key));
+      assert.equal(j.status, 201, j.text);
+      tokens.set(j.json.playerId, j.json.playerToken);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/leagues/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const games = ((await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals as { games: GameRow[] }[]).flatMap((d) => d.games);
+    assert.equal(games.length, 2);
+    await Promise.all(games.flatMap((g) => [playSeat(base, g.gameId, tokens.get(g.first)!), playSeat(base, g.gameId, tokens.get(g.second)!)]));
+    // The league counts both games, and both are in the log (their records name their index).
+    for (let i = 0; i < 200; i++) {
+      const league = (await http(base, "GET", `/api/v1/leagues/${id}`)).json;
+      const records = await Promise.all(games.map(async (g) => (await http(base, "GET", `/api/v1/games/${g.gameId}`)).json));
+      if (league.status === "finished" && records.every((r) => typeof r.logIndex === "number")) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const ok = await runVerify(base, "--league", id);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /2 games checked in the log, 0 mismatches/);
+
+    // A result the league counts, changed in the store: the published table no longer follows from the log.
+    const counted = ((await http(base, "GET", `/api/v1/leagues/${id}/games`)).json.deals as { games: GameRow[] }[])[0].games[0];
+    const db = new Database(join(dir, "arena.db"));
+    db.prepare("UPDATE league_results SET outcome = ? WHERE game_id = ?").run(counted.outcome === "first" ? "second" : "first", counted.gameId);
+    db.close();
+    const tampered = await runVerify(base, "--league", id);
+    assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
+    assert.match(tampered.stderr, new RegExp(`MISMATCH deal 0, game ${counted.gameId} \\(entry\\): counted `));
+
+    // The other game's logged entry, changed in the store: it no longer leads to the signed root.
+    const other = games.find((g) => g.gameId !== counted.gameId)!;
+    const db2 = new Database(join(dir, "arena.db"));
+    assert.equal(db2.prepare(`UPDATE log_entries SET leaf = replace(leaf, '"salt":"', '"salt":"0') WHERE game_id = ?`).run(other.gameId).changes, 1);
+    db2.close();
+    const changed = await runVerify(base, "--league", id);
+    assert.equal(changed.code, 1, changed.stdout + changed.stderr);
+    assert.match(changed.stderr, new RegExp(`MISMATCH deal 0: game ${other.gameId}: entry \\d+ and its inclusion proof do not lead to the signed root`));
+
+    // An unknown league is a usage problem, not a pass.
+    assert.equal((await runVerify(base, "--league", "lg_none")).code, 2);
+  });
+
+  it("passes on a swiss tournament played out, and fails once its stored result is changed", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/tournaments", { name: "Logged swiss", rounds: 1 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.tournament.id as string;
+    const tokens = new Map<string, string>();
+    for (const name of ["Ada", "Bo", "Cy"]) {
+      const j = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
+      assert.equal(j.status, 201, j.text);
+      tokens.set(j.json.playerId, j.json.playerToken);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const round = ((await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= 1, 30_000)).rounds as { games: GameRow[] }[])[0];
+    assert.equal(round.games.length, 1);
+    const game = round.games[0];
+    await Promise.all([playToEnd(base, game.gameId, tokens.get(game.first)!, 60_000), playToEnd(base, game.gameId, tokens.get(game.second)!, 60_000)]);
+    await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished", 30_000);
+    await waitForJson(base, `/api/v1/games/${game.gameId}`, (j) => typeof j.logIndex === "number", 30_000);
+
+    const ok = await runVerify(base, "--tournament", id);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /tournament .*: 1 games checked in the log, 0 mismatches/);
+
+    // The stored result changed: the API's standings follow it, the log does not.
+    const db = new Database(join(dir, "arena.db"));
+    const row = db.prepare("SELECT doc FROM tournaments WHERE id = ?").get(id) as { doc: string };
+    const doc = JSON.parse(row.doc) as { played: { games: { gameId: string; outcome?: string }[] }[] };
+    const stored = doc.played[0].games[0];
+    stored.outcome = stored.outcome === "first" ? "second" : "first";
+    db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
+    db.close();
+    const tampered = await runVerify(base, "--tournament", id);
+    assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
+    assert.match(tampered.stderr, new RegExp(`MISMATCH round 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));
+    assert.match(tampered.stderr, /MISMATCH table: .*published score/);
+  });
+});
