@@ -6,8 +6,8 @@ import type { Client } from "@colyseus/core";
 import type { Seat } from "../src/game";
 import type { Rematches } from "../src/games/rematch";
 import { send } from "./messages";
+import { otherSeat } from "../src/game";
 
-const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
 
 /**
  * A finished game's room tells its seats' clients of its rematch: the offer and a decline to every seat's
@@ -29,7 +29,7 @@ export function followRematch(rematches: Rematches, gameId: string, clients: () 
       joined.forEach((client, i) => {
         const { seat, token } = dataOf(client);
         const seatReservation = reservations[i];
-        send(client, { type: "rematchStarted", gameId: change.gameId, seat: other(seat!), playerToken: token!, ...(seatReservation ? { seatReservation } : {}) });
+        send(client, { type: "rematchStarted", gameId: change.gameId, seat: otherSeat(seat!), playerToken: token!, ...(seatReservation ? { seatReservation } : {}) });
       }),
     );
   });

@@ -17,6 +17,7 @@ import type { PlayerService } from "../players/service";
 import type { ChallengeRecord, ChallengesPort, GameRecord, GamesPort } from "../store/port";
 import { seatKindOf } from "../games/record";
 import { ChallengeToken, type AcceptChallengeBody, type CreateChallengeBody, type ResultBody } from "./schemas";
+import { otherSeat } from "../game";
 
 export interface ChallengeDeps {
   store: ChallengesPort & Pick<GamesPort, "getGame">;
@@ -107,7 +108,7 @@ export class ChallengeService {
     let gameId: string;
     const resolved = await hosting.players.resolve(body.player, body.name);
     const human = Math.random() < 0.5 ? "A" : "B";
-    const bot: Seat = human === "A" ? "B" : "A";
+    const bot: Seat = otherSeat(human);
     const tokens = { [human]: newPlayerToken(), [bot]: newPlayerToken() } as Record<Seat, string>;
     const botProfile = await this.deps.players.profile(botId).catch(() => null);
     try {

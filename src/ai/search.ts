@@ -2,7 +2,6 @@
  * Perfect-information search over simulator positions. The house opponent runs it on sampled worlds
  * (guessed hidden cards); the review runs it on the real position once everything is public.
  */
-import type { Seat } from "../game/types";
 import * as simModule from "./sim";
 import * as learnedModule from "./learned";
 import type { LearnedTable } from "./learned";
@@ -31,7 +30,6 @@ export interface SearchCtx {
   learned?: LearnedTable;
 }
 
-export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
 export const moveKey = (m: Placement): string => `${m.card}@${m.square}`;
 export const toPlacement = ([c, sq]: SimMove): Placement => ({ card: IDS[c], square: squareName(sq) });
 export const toSimMove = (m: Placement): SimMove => [cardIndex(m.card), "abcd".indexOf(m.square[0]) + 4 * (Number(m.square[1]) - 1)];
@@ -134,3 +132,4 @@ export function rootValues(sim: Sim, rules: SimRules, depth: number, ctx: Search
     return depth <= 1 ? evaluate(next, rules, root, ctx) : minimax(next, rules, depth - 1, -Infinity, Infinity, root, ctx);
   });
 }
+

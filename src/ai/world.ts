@@ -3,10 +3,9 @@
  * "world" is one full state consistent with it, built by the engine's `determinize` from a sampled
  * opponent hand and pile order.
  */
-import { determinize, opponentChampionInHand, unseenCards } from "../game";
+import { determinize, opponentChampionInHand, unseenCards, otherSeat } from "../game";
 import type { GameState, SeatView } from "../game/types";
 import type { Placement } from "./search";
-import { other } from "./search";
 import { type Rng, shuffled } from "./rng";
 
 const SQUARES = ["a", "b", "c", "d"].flatMap((f) => [1, 2, 3, 4].map((r) => `${f}${r}`));
@@ -24,7 +23,7 @@ export function viewMoves(view: SeatView): Placement[] {
  * uniform guess over the unseen cards.
  */
 export function sampleWorld(view: SeatView, rng: Rng): GameState {
-  const opp = other(view.seat);
+  const opp = otherSeat(view.seat);
   const champ = opponentChampionInHand(view);
   const pool = shuffled(rng, unseenCards(view));
   const hand = pool.splice(0, Math.max(0, view.hands[opp] - (champ ? 1 : 0)));

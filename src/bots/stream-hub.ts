@@ -19,7 +19,7 @@
  * the revocation may reach the stream route just after it).
  */
 import type { Presence } from "@colyseus/core";
-import { resultFor, type Seat } from "../game";
+import { resultFor, type Seat, otherSeat } from "../game";
 import { changeChannel } from "../games/ports";
 import type { GameService } from "../games/service";
 import type { Logger } from "../logger";
@@ -214,7 +214,7 @@ export class BotStreamHub {
       const first = g.firstPlayer;
       const turns = g.status === "active" ? g.moveCount + 1 : g.moveCount;
       for (let m = entry.turnsSeen; first && m < turns; m++) {
-        if ((m % 2 === 0 ? first : first === "A" ? "B" : "A") !== seat) continue;
+        if ((m % 2 === 0 ? first : otherSeat(first)) !== seat) continue;
         this.push(botId, { id: `${gameId}/${m}/yourTurn`, type: "yourTurn", gameId, seat, moveCount: m, lastMove: g.moves[m - 1] ?? null });
       }
       if (first) entry.turnsSeen = Math.max(entry.turnsSeen, turns);

@@ -8,8 +8,8 @@ import { notationOf, refuse, splitNotation } from "./notation";
 import { resolvePlacement, scoreOf } from "./rules";
 import { rulesOf } from "./versions";
 import type { Action, ApplyResult, BoardCell, Cell, DecidedBy, GameEvent, GameState, MoveRecord, Refusal, Seat, ShownMove, Square } from "./types";
+import { otherSeat } from "./seats";
 
-const other = (s: Seat): Seat => (s === "A" ? "B" : "A");
 const isSeat = (s: unknown): s is Seat => s === "A" || s === "B";
 
 /** The whole board as public cells, in square order a1, b1, c1, d1, a2, ... (empty squares left out). */
@@ -94,7 +94,7 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
   };
   const events: GameEvent[] = [{ type: "placed", seat: mover, card: checked.card, square: checked.square }];
   for (const c of captures) {
-    events.push({ type: "captured", square: squareOf(c.index), card: board[c.index]!.card, from: other(mover), to: mover, by: c.by });
+    events.push({ type: "captured", square: squareOf(c.index), card: board[c.index]!.card, from: otherSeat(mover), to: mover, by: c.by });
   }
   if (drawn > 0) events.push({ type: "drew", seat: mover, count: drawn });
 
@@ -106,7 +106,7 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
     moves: [...state.moves, move],
     actions: [...state.actions, { kind: "place", card: checked.card, square: checked.square }],
     score,
-    turn: other(mover),
+    turn: otherSeat(mover),
   };
   if (board.every((c) => c !== null)) finish(next, boardWinner(next), "board_full", events);
   return { ok: true, state: next, events, move };
@@ -133,7 +133,7 @@ export function apply(state: GameState, action: Action): ApplyResult {
       if (act.kind === "timeout" && seat !== state.turn) return refuse("not_your_turn", `only seat ${state.turn}, the seat to move, can run out of time`);
       const next: GameState = { ...state, actions: [...state.actions, { kind: act.kind, seat }] };
       const events: GameEvent[] = [act.kind === "resign" ? { type: "resigned", seat } : { type: "timed_out", seat }];
-      finish(next, other(seat), act.kind === "resign" ? "resignation" : "timeout", events);
+      finish(next, otherSeat(seat), act.kind === "resign" ? "resignation" : "timeout", events);
       return { ok: true, state: next, events };
     }
     case "abort": {

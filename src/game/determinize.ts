@@ -13,12 +13,12 @@ import { unknownSeed } from "./seed";
 import { commitmentOf } from "./setup";
 import { notationOf, seatOfPlacement, splitNotation } from "./notation";
 import type { Action, GameState, MoveRecord, Seat, SeatView } from "./types";
+import { otherSeat } from "./seats";
 
-const other = (s: Seat): Seat => (s === "A" ? "B" : "A");
 
 /** The opponent's champion card id while it is still in their hand (not yet placed by them), else null. */
 export function opponentChampionInHand(view: SeatView): string | null {
-  const opp = other(view.seat);
+  const opp = otherSeat(view.seat);
   const id = CHAMPIONS[view.champions[opp]].id;
   const placed = view.history.some((text, i) => seatOfPlacement(view, i) === opp && splitNotation(text)?.card === id);
   return placed ? null : id;
@@ -37,7 +37,7 @@ export function unseenCards(view: SeatView): string[] {
  * search only reads the latest ones).
  */
 export function determinize(view: SeatView, opponentHand: string[], pile: string[]): GameState {
-  const opp = other(view.seat);
+  const opp = otherSeat(view.seat);
   const champ = opponentChampionInHand(view);
   const oppHand = [...opponentHand];
   if (champ && !oppHand.includes(champ)) oppHand.push(champ);

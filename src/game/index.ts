@@ -15,5 +15,6 @@ export { notationOf } from "./notation";
 export { legalMovesFor, seatView, spectatorView, type LegalMove } from "./views";
 export { decisionOf, resultFor, resultsOf, type Decision, type SeatResult } from "./outcome";
 export { allRulesData, rulesData, type RulesData } from "./rules-data";
+export { otherSeat } from "./seats";
 export { rebuild, boardsAfterMoves, buildReplay, verifyReplay } from "./replay";
 export { determinize, unseenCards, opponentChampionInHand } from "./determinize";

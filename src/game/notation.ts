@@ -4,6 +4,7 @@
  */
 import { indexOf } from "./board";
 import type { GameState, Refusal, Square } from "./types";
+import { otherSeat } from "./seats";
 
 const MOVE = /^\s*([a-z]\d{1,2})@([a-d][1-4])(?:x(\d{1,2}))?\s*$/i;
 
@@ -25,5 +26,5 @@ export function refuse(code: Refusal["code"], detail: string): Refusal {
 
 /** Seat that made the i-th placement (0-based): seats alternate from the first player. */
 export function seatOfPlacement(state: Pick<GameState, "firstPlayer">, i: number) {
-  return i % 2 === 0 ? state.firstPlayer : state.firstPlayer === "A" ? "B" : "A";
+  return i % 2 === 0 ? state.firstPlayer : otherSeat(state.firstPlayer);
 }

@@ -28,6 +28,7 @@ import { seatOfToken } from "./record";
 import type { SeatReservation } from "./room-access";
 import { newGameId } from "../secrets";
 import type { SeatClaim } from "./seats";
+import { otherSeat } from "../game";
 
 /** What a rematch needs of the service: the finished record, a new active game, a seat reservation, presence. */
 export interface RematchDeps {
@@ -58,7 +59,6 @@ export const OFFER_TTL_MS = 15 * 60_000;
 /** Compare-and-set rounds of one request: each lost round means another request changed the rematch meanwhile. */
 const ATTEMPTS = 5;
 
-const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
 
 /** Why a finished game offers no rematch, or null when it does. */
 export function noRematch(record: GameRecord): string | null {
@@ -180,7 +180,7 @@ export class Rematches {
       const made = await this.create(record, newId);
       if (!made.ok) return made;
     }
-    return { ok: true, value: { ...rematchView(record), started: { gameId: newId, seat: other(seat) } } };
+    return { ok: true, value: { ...rematchView(record), started: { gameId: newId, seat: otherSeat(seat) } } };
   }
 
   private async create(record: GameRecord, newId: string): Promise<Outcome<void>> {

@@ -6,7 +6,7 @@
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
-import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat } from "../game";
+import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat, otherSeat } from "../game";
 import { splitNotation } from "../game/notation";
 import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
 import type { GameOwner } from "../cluster";
@@ -121,7 +121,7 @@ export class GameService {
       return { game: this.waitingBody(record), seats: { A: invite(codes.A), B: invite(codes.B) }, urls: { watch: links.watch } };
     }
     const seat: Seat = body.seat === "random" ? (Math.random() < 0.5 ? "A" : "B") : body.seat;
-    const other: Seat = seat === "A" ? "B" : "A";
+    const other: Seat = otherSeat(seat);
     const token = newPlayerToken();
     const house = body.opponent === "house";
     const code = house ? "" : newInviteCode();
@@ -229,7 +229,7 @@ export class GameService {
     const record = { ...newRecord({ ruleset, opponent: "friend", public: true, turnSeconds }, at), id: g.id, tournamentId };
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
-    const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
+    const secondSeat: Seat = otherSeat(firstSeat);
     record.seats = { [firstSeat]: { ...g.first }, [secondSeat]: { ...g.second } };
     return record;
   }
@@ -253,7 +253,7 @@ export class GameService {
     const record = { ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed), id, leagueId: league.leagueId, sealed: true };
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
-    const secondSeat: Seat = firstSeat === "A" ? "B" : "A";
+    const secondSeat: Seat = otherSeat(firstSeat);
     record.seats = { [firstSeat]: { ...first }, [secondSeat]: { ...second } };
     await this.open(record);
     return firstSeat;
@@ -306,7 +306,7 @@ export class GameService {
     const seat = game && (["A", "B"] as const).find((s) => game.seats[s]?.code === upper);
     if (!game || !seat) throw new AppError("not_found", "no game has this invite code");
     const status = game.seats[seat]!.tokenHash ? "used" : game.status !== "waiting" ? "closed" : "open";
-    const host = game.seats[seat === "A" ? "B" : "A"];
+    const host = game.seats[otherSeat(seat)];
     return { code: upper, status, game: { id: game.id, ruleset: game.ruleset, host: host?.tokenHash ? host.name : null } } as const;
   }
 

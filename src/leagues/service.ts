@@ -21,6 +21,7 @@ import { buildSchedule, countedDeals, dealDone, outcomesOf, releaseWave, tableDe
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
 import { leagueTable, outcomeOf, RESAMPLES, type TableRow } from "./table";
 import type { LeagueTableTask } from "../ai/worker";
+import { otherSeat } from "../game";
 
 /**
  * Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. Only
@@ -358,7 +359,7 @@ export class LeagueService {
         const firstSeat = await this.gameService.createForLeague(g.gameId, { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed }, seat(g.first), seat(g.second));
         if (firstSeat) {
           this.seated(g.first, g.gameId, firstSeat);
-          this.seated(g.second, g.gameId, firstSeat === "A" ? "B" : "A");
+          this.seated(g.second, g.gameId, otherSeat(firstSeat));
         }
       }
     }

@@ -8,7 +8,7 @@
  * the two games of a deal were dealt from the same seed. Then it refits the table from the replays' outcomes
  * and compares it with the published standings.
  */
-import { verifyReplay } from "../game";
+import { verifyReplay, otherSeat } from "../game";
 import type { Replay } from "../game/types";
 import { leagueTable, outcomeOf, type LeagueOutcome, type TableDeal, type TableRow } from "./table";
 
@@ -87,7 +87,7 @@ export async function verifyLeague(get: GetJson, leagueId: string): Promise<Veri
       if (!checked.ok) problems.push(`${at}: the replay does not re-simulate: move ${checked.move}: ${checked.field}: ${checked.detail}`);
       if (record.commitment !== replay.commitment) problems.push(`${at}: the replay's commitment is not the one the game published`);
       const firstSeat = replay.firstPlayer;
-      const secondSeat = firstSeat === "A" ? "B" : "A";
+      const secondSeat = otherSeat(firstSeat);
       if (record.players[firstSeat]?.id !== g.first || record.players[secondSeat]?.id !== g.second) {
         problems.push(`${at}: the first mover is ${record.players[firstSeat]?.id ?? "nobody"}, the league says ${g.first}`);
       }

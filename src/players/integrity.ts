@@ -10,6 +10,7 @@
 import type { Seat } from "../game";
 import type { PlayerRecord } from "../store/port";
 import { isProvisional } from "./rating";
+import { otherSeat } from "../game";
 
 export const SAME_ORIGIN_WINDOW_MS = 24 * 3600_000;
 export const FRESH_MS = 7 * 24 * 3600_000;
@@ -30,7 +31,7 @@ export function unratedBecause(profiles: Record<Seat, PlayerRecord>, winner: Sea
   }
   if (winner !== "A" && winner !== "B") return null;
   const won = profiles[winner];
-  const lost = profiles[winner === "A" ? "B" : "A"];
+  const lost = profiles[otherSeat(winner)];
   const before = (won.beaten ?? []).filter((id) => id === lost.id).length;
   return before >= REPEATED_WINS && fresh(lost, now) ? "repeated_opponent" : null;
 }

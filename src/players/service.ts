@@ -9,6 +9,7 @@ import { insertWithFreshId } from "../store/duplicate";
 import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate, RatingPoint, RatingsPort } from "../store/port";
 import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
 import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
+import { otherSeat } from "../game";
 
 export interface PlayerRef { id: string; secret: string }
 /** A seat's profile as read for rating (none for the house), and the rating it plays at. */
@@ -128,7 +129,7 @@ export class PlayerService {
    * (integrity.ts) counts in the record but leaves the rating as it was.
    */
   private resultUpdate(game: GameRecord, seat: Seat, profiles: Record<Seat, Loaded>, champion: ChampionId, unrated: Unrated | null): PlayerUpdate | null {
-    const other: Seat = seat === "A" ? "B" : "A";
+    const other: Seat = otherSeat(seat);
     const mine = profiles[seat];
     const theirs = profiles[other];
     const p = mine.player;

@@ -18,6 +18,7 @@ import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";
 import { arenaStandings, newArenaPlayer, pairArena, recordResult, type ArenaPlayer, type ArenaResult } from "./arena";
 import type { CreateArenaBody, JoinTournamentBody } from "./schemas";
+import { otherSeat } from "../game";
 
 /** When finishing at the end failed (the store was unavailable), the timer tries again after this long. */
 const RETRY_MS = 5_000;
@@ -353,7 +354,7 @@ export class ArenaService {
     for (const g of paired) {
       const firstSeat = firstSeats.get(g.gameId) ?? "A";
       tell(g.first, g, firstSeat, true, g.second);
-      tell(g.second, g, firstSeat === "A" ? "B" : "A", false, g.first);
+      tell(g.second, g, otherSeat(firstSeat), false, g.first);
     }
   }
 

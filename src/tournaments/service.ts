@@ -18,6 +18,7 @@ import type { CreateTournamentBody, JoinTournamentBody } from "./schemas";
 import type { EmittedEvent } from "../events";
 import type { EventData } from "../events/catalog";
 import type { Seat } from "../game";
+import { otherSeat } from "../game";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
@@ -283,7 +284,7 @@ export class TournamentService {
     for (const g of round.games) {
       const firstSeat = firstSeats.get(g.gameId) ?? "A";
       tell(g.first, g.gameId, firstSeat, true, g.second);
-      tell(g.second, g.gameId, firstSeat === "A" ? "B" : "A", false, g.first);
+      tell(g.second, g.gameId, otherSeat(firstSeat), false, g.first);
     }
     if (round.bye) tell(round.bye, null, null, false, null);
   }
