@@ -8,7 +8,9 @@
  * This file is the one import point: it re-exports every port and record, and composes the Store.
  *
  * Conventions: all timestamps are ISO 8601 strings; records are plain JSON; methods never return live
- * references (callers may mutate what they get). Secrets are stored only as hashes.
+ * references (callers may mutate what they get). Secrets that are only checked (tokens, keys, profile secrets)
+ * are stored only as hashes; a webhook subscription's secret is stored as given, since deliveries are signed
+ * with it.
  *
  * Shared rules of every adapter:
  * - update* shallow-merge the patch, never change the record's key (id/token), drop members the patch sets
@@ -31,7 +33,7 @@ import type { TournamentsPort } from "./ports/tournaments";
 export type * from "./ports/bots";
 export type * from "./ports/challenges";
 export type * from "./ports/communities";
-export * from "./ports/games";
+export type * from "./ports/games";
 export type * from "./ports/leagues";
 export type * from "./ports/lifecycle";
 export type * from "./ports/log";

@@ -64,7 +64,7 @@ export interface GameRecord {
    * cannot write any more.
    */
   ownerEpoch?: number;
-  /** A finished game's rematch, once a seat offered one (rooms/rematch.ts); written by updateRematchIf only. */
+  /** A finished game's rematch, once a seat offered one (src/games/rematch.ts); written by updateRematchIf only. */
   rematch?: GameRematch;
   createdAt: string;
   updatedAt: string;
@@ -90,7 +90,7 @@ export interface GameRematch {
   version: number;
   /** The seat whose offer stands; null once declined or taken back. */
   offeredBy: Seat | null;
-  /** When `offeredBy` last changed: an offer lapses a while after it (rooms/rematch.ts). */
+  /** When `offeredBy` last changed: an offer lapses a while after it (src/games/rematch.ts). */
   at: string;
   /** The accepted rematch's game, set once and never changed. */
   gameId?: string;
@@ -102,7 +102,10 @@ export type GameExpectation = Partial<Pick<GameRecord, "owner" | "ownerEpoch" | 
 export interface ListGamesQuery {
   status?: GameStatus;
   publicOnly?: boolean;
-  /** Only games with a seat of this player (profile id); the status filter is not combined with it. */
+  /**
+   * Only the public games with a seat of this player (profile id), for the public profile: neither the status
+   * nor the public filter is combined with it.
+   */
   playerId?: string;
   limit: number;
   cursor?: string;
@@ -119,7 +122,7 @@ export interface GameWrite {
   gameId: string;
   /** Appended in order. */
   actions: StoredAction[];
-  /** Shallow-merged into the record exactly like updateGame (an empty patch leaves the record alone). */
+  /** Shallow-merged into the record exactly like updateGameIf's (an empty patch leaves the record alone). */
   patch: Partial<GameRecord>;
   /** The epoch the writing room claimed its game with; the write is a "conflict" once it is not the stored one. */
   ownerEpoch?: number;
@@ -150,15 +153,11 @@ export interface GameWrite {
  */
 export type GameWriteResult = "committed" | "conflict" | "stale";
 
-/** Raised by appendAction when the index is already taken (two writers raced). */
-export class ActionConflictError extends Error {
-  constructor(readonly gameId: string, readonly index: number) {
-    super(`action ${index} of game ${gameId} already exists`);
-    this.name = "ActionConflictError";
-  }
-}
-
-/** Games and their action logs. Only a game's room writes a game after creation (through commitGames). */
+/**
+ * Games and their action logs. After creation a game's room writes its seats, moves and finish through
+ * commitGames; besides it, updateGameIf writes a room's claim of its game (src/cluster/ownership.ts) and the
+ * league's unsealing (GameService.unseal), and updateRematchIf a finished game's rematch (src/games/rematch.ts).
+ */
 export interface GamesPort {
   /**
    * Stores a new game with the new profiles its seats refer to (a guest made for its creator's seat), so that
@@ -174,12 +173,13 @@ export interface GamesPort {
    */
   createGames(games: GameRecord[]): Promise<void>;
   getGame(id: string): Promise<GameRecord | null>;
-  /** Shallow-merges the patch and bumps updatedAt. */
-  updateGame(id: string, patch: Partial<GameRecord>): Promise<void>;
   findGameByCode(code: string): Promise<GameRecord | null>;
   /** Newest first (createdAt, then id); cursor is opaque. A malformed cursor throws AppError bad_request. */
   listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }>;
-  /** Games not finished (for resuming rooms after a restart), oldest first. */
+  /**
+   * Games not finished, oldest first: a process taking over a gone one's games, and its sweep for orphaned
+   * ones, look for those of an owner (src/cluster/failover.ts).
+   */
   listUnfinishedGames(): Promise<GameRecord[]>;
   /**
    * Games of one unfinished status, oldest first (createdAt, then id): those created before `createdBefore`
@@ -189,8 +189,9 @@ export interface GamesPort {
   listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]>;
 
   /**
-   * Like updateGame, but only when every member of `expected` equals the stored one (undefined: absent).
-   * Check and write are atomic across processes; resolves with whether it wrote.
+   * Shallow-merges the patch and bumps updatedAt, but only when every member of `expected` equals the stored
+   * one (undefined: absent; `{}` always holds). Check and write are atomic across processes; resolves with
+   * whether it wrote (false also when the game does not exist).
    */
   updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean>;
 
@@ -203,14 +204,11 @@ export interface GamesPort {
   updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean>;
 
   /**
-   * Appends the next action of a stored game's log. Durable before it resolves. Throws ActionConflictError
-   * if the index exists.
-   */
-  appendAction(a: StoredAction): Promise<void>;
-  /**
-   * Group commit: every write of the batch in one transaction (one durable commit). A write whose condition
-   * fails is skipped and reported "conflict"; the others still commit. A rejection means nothing of the
-   * batch was stored.
+   * Group commit of the rooms' writes (src/store/group-commit.ts). SQLite commits every write of the batch in
+   * one transaction (one durable commit); MongoDB makes each write one conditional update of its game's
+   * document. A write whose condition fails is skipped and reported "conflict" (or "stale": GameWrite.players);
+   * the others still commit. A rejection means nothing of the batch's games was stored (MongoDB undoes the
+   * writes that applied; a profile it wrote first keeps its write, as GameWrite.players says).
    */
   commitGames(writes: GameWrite[]): Promise<GameWriteResult[]>;
   /** In index order. */

@@ -69,8 +69,6 @@ export interface LogPort {
   /** Entries with index in [from, to) and below the stored size, in index order. */
   logEntries(from: number, to: number): Promise<LogEntryRecord[]>;
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null>;
-  /** The signed head of that size, when a batch ended there. */
-  logHead(size: number): Promise<TreeHeadRecord | null>;
   /** Marks finished games to be appended (idempotent). */
   addLogPending(gameIds: readonly string[]): Promise<void>;
   /** Up to `limit` pending games, oldest first. */

@@ -1,7 +1,7 @@
 /** The tournaments port: swiss tournaments and arenas, one document each (src/tournaments). */
 import type { GameRecord } from "./games";
 
-/** A played or running game of a tournament round: seats by player id, `first` moves first (seat A). */
+/** A played or running game of a tournament round: seats by player id; `first` takes the seat that moves first. */
 export interface TournamentGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" }
 
 /** An arena game: when it was paired, and when each side had become free (for the wait it took). */

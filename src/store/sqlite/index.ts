@@ -14,10 +14,9 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import {
-  ActionConflictError,
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
-  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord, type TreeHeadRecord,
+  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
@@ -28,7 +27,7 @@ import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
 import { SqliteLog } from "./log";
 import { SqliteLeagues } from "./leagues";
-import { gameRow, isPrimaryKeyViolation, parse, playerRow, RecordWrites } from "./record-writes";
+import { gameRow, parse, playerRow, RecordWrites } from "./record-writes";
 import { Writer } from "./writer";
 import type { SqliteRatings } from "./ratings";
 
@@ -243,11 +242,6 @@ export class SqliteStore implements Store {
   async getGame(id: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
   }
-  async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
-    return this.durable(() => {
-      this.writes.update<GameRecord>(this.st.getGame, id, patch, "id", this.writes.writeGame);
-    });
-  }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
     return this.durable(() => this.writes.patchGameIf(id, expected, patch));
   }
@@ -280,17 +274,6 @@ export class SqliteStore implements Store {
     return parseAll<GameRecord>(this.st.gamesWithStatus.all(params) as DocRow[]);
   }
 
-  async appendAction(a: StoredAction): Promise<void> {
-    return this.durable(() => {
-      // A single autocommit INSERT: the commit happens before run() returns; durable() then waits for the fsync.
-      try {
-        this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
-      } catch (e) {
-        if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
-        throw e;
-      }
-    });
-  }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
     if (!this.writer) return this.durable(() => this.writes.commitBatch(writes));
     // As writeUnbusy and durable do for this connection's writes, with the commit and its fsync on the thread.
@@ -321,7 +304,6 @@ export class SqliteStore implements Store {
   logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
   logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
-  logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
   addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
   logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
   dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
