@@ -56,12 +56,15 @@ export interface GameRecord {
    * (GameService.unseal); absent on every other game.
    */
   sealed?: boolean;
-  /** Process id that holds the game's room (Colyseus processId), set when a room claims the game. */
+  /**
+   * Process id that holds the game's room (Colyseus processId), set when a room claims the game, or at
+   * creation when the room is to open in the creating process (Ownership.own: the creation is the claim).
+   */
   owner?: string;
   /**
-   * Bumped by every claim of the game by a room (updateGameIf on it). Every group-commit write of a room
-   * carries the epoch it claimed (GameWrite.ownerEpoch), so a room that lost its game to another process
-   * cannot write any more.
+   * 1 from a claim at creation, then bumped by every claim of the game by a room (updateGameIf on it). Every
+   * group-commit write of a room carries the epoch it claimed (GameWrite.ownerEpoch), so a room that lost its
+   * game to another process cannot write any more.
    */
   ownerEpoch?: number;
   /** A finished game's rematch, once a seat offered one (src/games/rematch.ts); written by updateRematchIf only. */

@@ -7,6 +7,7 @@ export interface SubscriptionRecord {
   /** Arguments as stored: never a player token (game.turn keeps only game_id and seat). */
   arguments: Record<string, unknown>;
   url: string;
+  /** The signing secret (whsec_...), as given: every delivery is signed with it, so it cannot be a hash. */
   secret: string;
   expiresAt: string;
   failures: number;
