@@ -1,4 +1,5 @@
 /** The bots port: bot accounts (src/bots). */
+
 /** A registered bot. Its profile (a PlayerRecord of kind "bot") has the same id. */
 export interface BotRecord {
   id: string;

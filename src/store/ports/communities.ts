@@ -1,4 +1,5 @@
 /** The communities port: clubs and communities with their members (src/communities). */
+
 export interface CommunityRecord {
   id: string;
   kind: "club" | "community";

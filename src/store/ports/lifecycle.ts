@@ -1,4 +1,5 @@
 /** The store's lifecycle: opening, closing and its health. */
+
 /** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
 export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
 

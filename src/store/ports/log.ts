@@ -1,4 +1,5 @@
 /** The log port: the public game log's entries, tree, heads and sequencer lease (src/log). */
+
 /** One entry of the public game log (src/log), at its index: its leaf is `leaf`, the entry's canonical JSON. */
 export interface LogEntryRecord {
   index: number;

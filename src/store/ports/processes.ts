@@ -1,4 +1,5 @@
 /** The processes port: the server processes sharing the store (src/cluster). */
+
 /** A server process sharing the store, as it registered itself (see src/cluster). */
 export interface ProcessRecord {
   /** Colyseus processId. */

@@ -1,4 +1,5 @@
 /** The ratings port: players' rating histories. */
+
 /** One point of a player's rating history: what one rated game left the rating at. */
 export interface RatingPoint {
   playerId: string;

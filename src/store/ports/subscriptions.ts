@@ -1,4 +1,5 @@
 /** The subscriptions port: webhook subscriptions, their pending deliveries and verified callback URLs. */
+
 export interface SubscriptionRecord {
   id: string;
   name: string;
