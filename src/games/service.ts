@@ -82,7 +82,7 @@ export class GameService {
   readonly rematches: Rematches;
 
   constructor(
-    private readonly store: Omit<GamesPort, "updateGame" | "commitGames" | "appendAction">,
+    private readonly store: Omit<GamesPort, "commitGames">,
     private readonly rooms: RoomAccess,
     private readonly players: PlayerService,
     private readonly presence: Presence,

@@ -2,11 +2,11 @@
  * One answer for a failing store, whichever adapter: an operation that fails for a reason of the store's own
  * (a disk that refuses writes, deleted files, a database that does not answer) is an `unavailable` AppError
  * (503 with Retry-After, a WebSocket or MCP refusal), never an unexpected error (500). What callers handle
- * themselves passes through unchanged: a taken id or action index, and refusals already phrased as AppErrors.
+ * themselves passes through unchanged: a taken id, and refusals already phrased as AppErrors.
  */
 import { AppError } from "../errors";
 import { isDuplicateKey } from "./duplicate";
-import { ActionConflictError, type Store } from "./port";
+import type { Store } from "./port";
 
 /** Seconds a client is told to wait before retrying against a failing store. */
 const RETRY_AFTER_S = 5;
@@ -14,7 +14,7 @@ const RETRY_AFTER_S = 5;
 /** Lifecycle methods report failures their own way (startup, shutdown, the health report). */
 const LIFECYCLE = new Set<PropertyKey>(["init", "close", "health", "constructor"]);
 
-const passesThrough = (e: unknown): boolean => e instanceof AppError || e instanceof ActionConflictError || isDuplicateKey(e);
+const passesThrough = (e: unknown): boolean => e instanceof AppError || isDuplicateKey(e);
 
 /**
  * The store with every operation's store failures turned into `unavailable`; `onFailure` is told the

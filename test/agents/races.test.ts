@@ -56,7 +56,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
   }
 
   async function finish(gameId: string, token: string): Promise<void> {
-    await store.updateGame(gameId, { status: "finished", winner: "A", score: { A: 9, B: 7 }, decidedBy: "board_full", challengeToken: token });
+    await store.updateGameIf(gameId, {}, { status: "finished", winner: "A", score: { A: 9, B: 7 }, decidedBy: "board_full", challengeToken: token });
   }
 
   it("lets exactly one of two racing accepts start a game", async () => {

@@ -64,7 +64,7 @@ describe("Unit: game ownership fenced by an owner epoch", () => {
 
   it("lets one of two processes re-creating a gone owner's game at once claim it", async () => {
     const [p2, p3] = [process("p2"), process("p3")];
-    await store.updateGame("G1", { owner: "dead", ownerEpoch: 4 });
+    await store.updateGameIf("G1", {}, { owner: "dead", ownerEpoch: 4 });
     const seen = (await store.getGame("G1"))!;
     const claims = await Promise.all([p2.claim(seen, new FakeRoom()), p3.claim(seen, new FakeRoom())]);
     assert.deepEqual(claims.filter((c) => c !== null), [5]);
@@ -72,7 +72,7 @@ describe("Unit: game ownership fenced by an owner epoch", () => {
 
   it("lets one of two rooms of the same process claim a gone owner's game, however their reads and writes interleave", async () => {
     const p2 = process("p2");
-    await store.updateGame("G1", { owner: "dead", ownerEpoch: 4 });
+    await store.updateGameIf("G1", {}, { owner: "dead", ownerEpoch: 4 });
     // The first claim's update is in the store before its promise resolves (a durable write waits for its
     // fsync); the second room reads the record in between and sees this process as the owner.
     const first = p2.claim((await store.getGame("G1"))!, new FakeRoom());

@@ -90,7 +90,7 @@ describe("Unit: rematches shared through the store", () => {
       assert.deepEqual(creations.map((c) => c.id), [stored.gameId]);
       assert.equal(told.filter((c) => c.type === "started").length, 1);
       // The next round from no rematch again.
-      await store.updateGame("G1", { rematch: undefined });
+      await store.updateGameIf("G1", {}, { rematch: undefined });
       creations = [];
       told = [];
     }

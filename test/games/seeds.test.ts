@@ -80,7 +80,7 @@ describe("Games: seeds of rules version 4 through the service, and integer seeds
       updatedAt: at,
     });
     const actions = [...old.moves.map((m) => ({ kind: "place" as const, card: m.card, square: m.square })), ...old.endings.map((e) => e.action)];
-    for (const [index, action] of actions.entries()) await server.store.appendAction({ gameId: id, index, action, at });
+    await server.store.commitGames([{ gameId: id, actions: actions.map((action, index) => ({ gameId: id, index, action, at })), patch: {} }]);
 
     const game = await http(server.url, "GET", `/api/v1/games/${id}`);
     assert.equal(game.status, 200, game.text);

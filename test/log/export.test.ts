@@ -51,7 +51,7 @@ describe("Open exports of the public log", function () {
       // Games 0-2 finish in October, 3-5 in November; game 4 is private.
       const { record, actions } = playedGame(n, { public: n !== 4, finishedAt: n < 3 ? `2026-10-0${n + 1}T12:00:00.000Z` : `2026-11-0${n}T12:00:00.000Z` });
       await store.createGame(record);
-      for (const a of actions) await store.appendAction(a);
+      await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
       await seq.submit(record.id);
     }
     await seq.drain();
@@ -122,7 +122,7 @@ describe("npm run export:games", function () {
       for (let n = 0; n < 4; n++) {
         const { record, actions } = playedGame(n, { finishedAt: n < 2 ? "2026-10-05T00:00:00.000Z" : "2026-11-05T00:00:00.000Z" });
         await store.createGame(record);
-        for (const a of actions) await store.appendAction(a);
+        await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
         await seq.submit(record.id);
       }
       await seq.drain();

@@ -23,7 +23,7 @@ const hex = (s: string) => Buffer.from(s, "hex");
 async function storeGame(store: Store, n: number, over = {}) {
   const { record, actions } = playedGame(n, over);
   await store.createGame(record);
-  for (const a of actions) await store.appendAction(a);
+  await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
   return { record, actions };
 }
 

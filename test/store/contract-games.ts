@@ -1,7 +1,7 @@
 /** Contract: games and their action logs. */
 import assert from "node:assert/strict";
 import { AppError } from "../../src/errors";
-import { ActionConflictError, type GameRecord, type GameRematch } from "../../src/store";
+import type { GameRecord, GameRematch } from "../../src/store";
 import type { GamesPort, PlayersPort } from "../../src/store";
 import type { PortRef } from "./contract";
 import { at, game, player, T0 } from "./fixtures";
@@ -18,7 +18,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       const old = game("G1", { rulesVersion: 3, seed: 2 ** 31 - 1 });
       const hex = game("G2", { rulesVersion: 4, seed: "0123456789abcdef0123456789abcdef" });
       await store().createGames([old, hex]);
-      await store().updateGame("G2", { status: "active", moveCount: 1 });
+      await store().updateGameIf("G2", {}, { status: "active", moveCount: 1 });
       assert.deepEqual(await store().getGame("G1"), old);
       const read = (await store().getGame("G2"))!;
       assert.equal(read.seed, "0123456789abcdef0123456789abcdef");
@@ -71,7 +71,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
 
     it("merges the patch shallowly and bumps updatedAt when a game is updated", async function () {
       await store().createGame(game("G1"));
-      await store().updateGame("G1", { status: "active", moveCount: 3, startedAt: at(1), score: { A: 6, B: 4 } });
+      assert.equal(await store().updateGameIf("G1", {}, { status: "active", moveCount: 3, startedAt: at(1), score: { A: 6, B: 4 } }), true);
       const g = (await store().getGame("G1"))!;
       assert.equal(g.status, "active");
       assert.equal(g.moveCount, 3);
@@ -84,7 +84,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
 
     it("keeps the id and removes members set to undefined when a patch says so", async function () {
       await store().createGame(game("G1", { firstPlayer: "A" }));
-      await store().updateGame("G1", { id: "OTHER", firstPlayer: undefined });
+      await store().updateGameIf("G1", {}, { id: "OTHER", firstPlayer: undefined });
       const g = (await store().getGame("G1"))!;
       assert.equal(g.id, "G1");
       assert.equal("firstPlayer" in g, false);
@@ -92,7 +92,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
     });
 
     it("does nothing when the updated game does not exist", async function () {
-      await store().updateGame("missing", { status: "active" });
+      assert.equal(await store().updateGameIf("missing", {}, { status: "active" }), false);
       assert.equal(await store().getGame("missing"), null);
     });
 
@@ -110,7 +110,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         assert.deepEqual(g.rematch, offer(2, { gameId: "G2" }));
         assert.ok(g.updatedAt > T0);
         assert.equal(g.seed, 12345, "the rest of the record is kept");
-        await store().updateGame("G1", { moveCount: 4 });
+        await store().updateGameIf("G1", {}, { moveCount: 4 });
         assert.deepEqual((await store().getGame("G1"))!.rematch, offer(2, { gameId: "G2" }), "a patch without it keeps it");
       });
 
@@ -139,7 +139,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       assert.equal((await store().findGameByCode("CODEA"))?.id, "G1");
       assert.equal((await store().findGameByCode("CODEB"))?.id, "G2");
       assert.equal(await store().findGameByCode("NOPE"), null);
-      await store().updateGame("G1", { seats: { A: { playerId: "P1", name: "Ada", kind: "human" } } });
+      await store().updateGameIf("G1", {}, { seats: { A: { playerId: "P1", name: "Ada", kind: "human" } } });
       assert.equal(await store().findGameByCode("CODEA"), null);
     });
 
@@ -279,9 +279,9 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       });
 
       it("lists a game's actions in index order", async function () {
-        await store().appendAction({ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) });
-        await store().appendAction({ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(3) });
-        await store().appendAction({ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) });
+        await store().commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) }], patch: {} }]);
+        await store().commitGames([{ gameId: "G2", actions: [{ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(3) }], patch: {} }]);
+        await store().commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) }], patch: {} }]);
         assert.deepEqual(await store().listActions("G1"), [
           { gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) },
           { gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) },
@@ -290,23 +290,11 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         assert.deepEqual(await store().listActions("none"), []);
       });
 
-      it("throws ActionConflictError and keeps the first action when the index is taken", async function () {
-        await store().appendAction({ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) });
-        await assert.rejects(
-          store().appendAction({ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(2) }),
-          (e: unknown) => e instanceof ActionConflictError && e.gameId === "G1" && e.index === 0,
-        );
-        const actions = await store().listActions("G1");
-        assert.equal(actions.length, 1);
-        assert.deepEqual(actions[0].action, { kind: "place", card: "E7", square: "b3" });
-      });
-
-      it("lets exactly one of two racing appends of the same index win", async function () {
-        const results = await Promise.allSettled([0, 1].map((n) =>
-          store().appendAction({ gameId: "G1", index: 0, action: { kind: "timeout", seat: n ? "B" : "A" }, at: at(n) })));
-        assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
-        const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-        assert.ok(rejected.reason instanceof ActionConflictError);
+      it("lets exactly one of two racing writes of the same index win, and keeps its action", async function () {
+        const timeout = (n: number) => ({ gameId: "G1", index: 0, action: { kind: "timeout" as const, seat: n ? "B" as const : "A" as const }, at: at(n) });
+        const results = await Promise.all([0, 1].map((n) => store().commitGames([{ gameId: "G1", actions: [timeout(n)], patch: {} }])));
+        assert.deepEqual(results.flat().sort(), ["committed", "conflict"]);
+        assert.deepEqual(await store().listActions("G1"), [timeout(results[0][0] === "committed" ? 0 : 1)]);
       });
     });
 
@@ -340,7 +328,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       it("refuses only the write whose action index is taken, and stores nothing of it", async function () {
         await store().createGame(game("G1", { status: "active" }));
         await store().createGame(game("G2", { status: "active" }));
-        await store().appendAction(place("G1", 0, 1));
+        await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 1)], patch: {} }]);
         const results = await store().commitGames([
           { gameId: "G1", actions: [place("G1", 1, 2), place("G1", 0, 3)], patch: { moveCount: 2 } },
           { gameId: "G2", actions: [place("G2", 0, 2)], patch: { moveCount: 1 } },
@@ -398,7 +386,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         assert.equal((await store().listActions("G1")).length, 1);
       });
 
-      it("merges a patch like updateGame: null is kept, undefined removes, objects and the status column follow", async function () {
+      it("merges a patch like updateGameIf: null is kept, undefined removes, objects and the status column follow", async function () {
         await store().createGame(game("G1", { status: "active", winner: "A", decidedBy: "board_full" }));
         const patch = { winner: null, decidedBy: undefined, score: { A: 3, B: 5 }, status: "finished" as const, lastMoveAt: at(4) };
         assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 4)], patch }]), ["committed"]);

@@ -46,8 +46,6 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
       );
       assert.deepEqual(await store().logEntryOfGame("G1"), entry(1));
       assert.equal(await store().logEntryOfGame("G3"), null);
-      assert.deepEqual(await store().logHead(3), head(3));
-      assert.equal(await store().logHead(5), null);
       assert.equal(await store().appendLog(batch(epoch, 3, 2)), true);
       assert.deepEqual(
         (await store().logEntries(1, 4)).map((e) => e.gameId),

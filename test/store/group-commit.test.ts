@@ -83,7 +83,7 @@ describe("GroupCommit on a SQLite file", function () {
   });
 
   it("reports a conflict for the write whose index is taken while the rest of the batch commits", async function () {
-    await store.appendAction(place("G1", 0));
+    await store.commitGames([{ gameId: "G1", actions: [place("G1", 0)], patch: {} }]);
     const results = await Promise.all([
       commits.submit({ gameId: "G1", actions: [place("G1", 0)], patch: { moveCount: 1 } }),
       commits.submit({ gameId: "G2", actions: [place("G2", 0)], patch: { moveCount: 1 } }),

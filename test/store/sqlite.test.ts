@@ -37,7 +37,7 @@ describe("SqliteStore on a file", function () {
     const first = new SqliteStore({ path, synchronous: "FULL" });
     await first.init();
     await first.createGame(game("G1"));
-    await first.appendAction({ gameId: "G1", index: 0, action: { kind: "abort" }, at: "2024-01-01T00:00:01.000Z" });
+    await first.commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: "2024-01-01T00:00:01.000Z" }], patch: {} }]);
     await first.close();
 
     const second = new SqliteStore({ path });

@@ -9,7 +9,6 @@
  */
 import type { Model } from "mongoose";
 import type { GameRecord, GameWrite, GameWriteResult, StoredAction } from "../port";
-import { ActionConflictError } from "../port";
 import { copy, nowIso } from "../shared";
 import { DURABLY, INSERT_DURABLY, isDuplicateKey, patchUpdate } from "./writes";
 import type { Doc } from "./models";
@@ -44,14 +43,6 @@ export class MongoGames {
       }
       throw e;
     }
-  }
-
-  /** Appends the game's next action; ActionConflictError when its index is not the log's length. */
-  async append(a: StoredAction): Promise<void> {
-    const wrote = await this.games.updateOne({ id: a.gameId, log: { $size: a.index } }, { $push: { log: copy(a) } }, DURABLY).exec();
-    if (wrote.matchedCount > 0) return;
-    if (!(await this.games.exists({ id: a.gameId }))) throw new Error(`game ${a.gameId} does not exist`);
-    throw new ActionConflictError(a.gameId, a.index);
   }
 
   /**

@@ -6,7 +6,7 @@ import mongoose, { type Connection, type Model, type ProjectionType } from "mong
 import {
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
-  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord, type TreeHeadRecord,
+  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
@@ -134,9 +134,6 @@ export class MongoStore implements Store {
   async getGame(id: string): Promise<GameRecord | null> {
     return this.one<GameRecord>(this.m.games, { id }, GAME_FIELDS);
   }
-  async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
-    await this.patch(this.m.games, "id", id, patch);
-  }
   async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
     return this.patchIf(this.m.games, "id", id, expected, patch);
   }
@@ -184,9 +181,6 @@ export class MongoStore implements Store {
       .lean<GameRecord[]>().exec();
   }
 
-  async appendAction(a: StoredAction): Promise<void> {
-    await this.games.append(a);
-  }
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
     // A write's profiles first (GameWrite.players), in order, the writes in batch order as SQLite's transaction
     // applies them; a write one of whose profiles did not hold is "stale" and left out of the batch.
@@ -214,7 +208,6 @@ export class MongoStore implements Store {
   logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
   logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
-  logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
   addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
   logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
   dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }

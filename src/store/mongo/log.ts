@@ -165,11 +165,6 @@ export class MongoLog {
     return d && (d.index as number) < size ? entryOf(d) : null;
   }
 
-  async head(size: number): Promise<TreeHeadRecord | null> {
-    const d = await this.m.heads.findOne({ size }, NO_ID).lean<Doc>().exec();
-    return d ? { size: d.size as number, rootHash: d.rootHash as string, timestamp: d.timestamp as string, signature: d.signature as string } : null;
-  }
-
   async addPending(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length === 0) return;
     const seq = Date.now();

@@ -47,7 +47,7 @@ export class GamePatches {
     conditions.forEach((key, i) => (params[`e${i}`] = expected[key] ?? null));
     for (const [key, value] of Object.entries(patch)) {
       if (ROW_FIELDS.has(key) || !PLAIN_KEY.test(key) || key === "updatedAt") return null;
-      // As in updateGame, a member set to undefined is dropped from the record.
+      // As in a full-row update, a member set to undefined is dropped from the record.
       if (value === undefined) removed.push(key);
       else {
         params[`v${set.length}`] = JSON.stringify(value);

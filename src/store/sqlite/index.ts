@@ -8,27 +8,41 @@
  * database runs on its writer thread (writer.ts): one transaction and one fsync for every game write that
  * arrived while the previous batch was being committed, with no SQL of a move on the event loop.
  * synchronous=NORMAL resolves at the commit: it survives a process crash only.
+ *
+ * This class holds the connection, its durability and its threads, and composes the tables: each table (or a
+ * table with those that belong to it, such as a game's actions) has a class of its own in its own file, which
+ * creates its schema and prepares its statements, and is handed the store's ways of writing (durable,
+ * bookkeeping, writeUnbusy). The games, actions and players tables, which the writer thread writes too, share
+ * their schema (schema.ts) and writing statements (statements.ts, record-writes.ts) with it.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
-import {
-  ActionConflictError,
-  type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
-  type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
-  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord, type TreeHeadRecord,
+import type {
+  BotRecord, LeagueRecord, LeagueDeal, LeagueResult, ChallengeExpectation, ChallengeRecord, CommunityRecord, TournamentRecord, DeliveryRecord, GameExpectation, GameRecord, GameRematch, ListGamesQuery, PlayerExpectation, PlayerRecord, PlayerUpdate, ProcessRecord, RankOptions,
+  GameWrite, GameWriteResult, RatingPoint, Store, StoreHealth, StoredAction, SubscriptionRecord,
+  LogAppend, LogEntryRecord, LogNodeRecord, LogStateRecord,
 } from "../port";
-import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
+import { nowIso } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
 import { WalSync } from "./wal-sync";
 import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
 import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
+import { SqliteChallenges } from "./challenges";
+import { SqliteCommunities } from "./communities";
+import { SqliteDeliveries } from "./deliveries";
+import { SqliteGames } from "./games";
+import { SqlitePlayers } from "./players";
+import { SqliteProcesses } from "./processes";
+import { SqliteSubscriptions } from "./subscriptions";
+import { SqliteTournaments } from "./tournaments";
+import { SqliteVerifiedUrls } from "./verified-urls";
 import { SqliteLog } from "./log";
 import { SqliteLeagues } from "./leagues";
-import { gameRow, isPrimaryKeyViolation, parse, playerRow, RecordWrites } from "./record-writes";
+import { RecordWrites } from "./record-writes";
 import { Writer } from "./writer";
 import type { SqliteRatings } from "./ratings";
 
@@ -60,34 +74,38 @@ export interface SqliteStoreOptions {
   onFsync?: (seconds: number) => void;
 }
 
-type DocRow = { doc: string };
-type CommunityRow = { doc: string; members: string };
-
-const parseAll = <T>(rows: DocRow[]): T[] => rows.map((r) => JSON.parse(r.doc) as T);
-const community = (row: CommunityRow): CommunityRecord => ({ ...(JSON.parse(row.doc) as CommunityRecord), members: JSON.parse(row.members) as CommunityRecord["members"] });
-
-const subscriptionRow = (s: SubscriptionRecord) =>
-  ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
-const deliveryRow = (d: DeliveryRecord) =>
-  ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
-const challengeRow = (c: ChallengeRecord) =>
-  ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
-
 /** SQLITE_BUSY and its extended codes: the lock is held elsewhere, nothing was written. */
 const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
 
+/**
+ * The store's tables, each behind its class, and what the game and player writes share: their statements and
+ * this connection's record writes (record-writes.ts).
+ */
+interface Tables {
+  st: Statements;
+  writes: RecordWrites;
+  games: SqliteGames;
+  players: SqlitePlayers;
+  ratings: SqliteRatings;
+  subscriptions: SqliteSubscriptions;
+  deliveries: SqliteDeliveries;
+  verifiedUrls: SqliteVerifiedUrls;
+  processes: SqliteProcesses;
+  challenges: SqliteChallenges;
+  communities: SqliteCommunities;
+  bots: SqliteBots;
+  tournaments: SqliteTournaments;
+  leagues: SqliteLeagues;
+  log: SqliteLog;
+}
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
-  private s: Statements | null = null;
-  private bots: SqliteBots | null = null;
-  private logTables: SqliteLog | null = null;
-  private leagues: SqliteLeagues | null = null;
-  private ratings: SqliteRatings | null = null;
+  /** The tables' classes, one per table (or per table and the tables beside it); made by init. */
+  private t: Tables | null = null;
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
-  /** This connection's record writes (record-writes.ts); made by init with the statements. */
-  private w: RecordWrites | null = null;
   /** A file database's writer thread, which commits the game writes (commitGames); null in memory. */
   private writer: Writer | null = null;
   /** Its files and its writes' failures: a write into deleted files is refused, /healthz reports them. */
@@ -156,37 +174,36 @@ export class SqliteStore implements Store {
     }
   }
 
-  private get st(): Statements {
-    if (!this.s) throw new Error("store not initialised: call init() first");
-    return this.s;
-  }
-  private get writes(): RecordWrites {
-    if (!this.w) throw new Error("store not initialised: call init() first");
-    return this.w;
-  }
-
-  /** Adds the columns a store made by an earlier version lacks, filled from its documents, then their indexes. */
-  private addColumns(): void {
-    this.db.transaction(() => {
-      for (const { table, column, fill } of ADDED_COLUMNS) {
-        const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-        if (columns.some((c) => c.name === column)) continue;
-        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT; UPDATE ${table} SET ${column} = ${fill};`);
-      }
-      this.db.exec(ADDED_INDEXES);
-    })();
+  private get tables(): Tables {
+    if (!this.t) throw new Error("store not initialised: call init() first");
+    return this.t;
   }
 
   async init(): Promise<void> {
-    if (this.s) return;
+    if (this.t) return;
     this.db.exec(SCHEMA);
     this.addColumns();
-    this.s = prepareStatements(this.db);
-    this.w = new RecordWrites(this.db, this.s);
-    this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
-    this.logTables = new SqliteLog(this.db, (fn) => this.durable(fn));
-    this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
-    this.ratings = this.w.ratings;
+    const st = prepareStatements(this.db);
+    const writes = new RecordWrites(this.db, st);
+    const durable = <T>(fn: () => T) => this.durable(fn);
+    const committed = <T>(fn: () => T) => this.writeUnbusy(fn);
+    this.t = {
+      st,
+      writes,
+      games: new SqliteGames(this.db, st, writes, durable, (batch) => this.commitBatch(batch)),
+      players: new SqlitePlayers(this.db, st, writes, durable),
+      ratings: writes.ratings,
+      subscriptions: new SqliteSubscriptions(this.db, writes, durable, (fn) => this.bookkeeping(fn)),
+      deliveries: new SqliteDeliveries(this.db, writes, (fn) => this.bookkeeping(fn)),
+      verifiedUrls: new SqliteVerifiedUrls(this.db, durable),
+      processes: new SqliteProcesses(this.db, committed),
+      challenges: new SqliteChallenges(this.db, writes, durable),
+      communities: new SqliteCommunities(this.db, writes, durable),
+      bots: new SqliteBots(this.db, durable),
+      tournaments: new SqliteTournaments(this.db, durable),
+      leagues: new SqliteLeagues(this.db, durable),
+      log: new SqliteLog(this.db, durable),
+    };
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
     if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
@@ -215,84 +232,31 @@ export class SqliteStore implements Store {
     this.checkpointer = null;
     await this.walSync?.close();
     if (this.db.open) this.db.close();
-    this.s = null;
+    this.t = null;
   }
 
   /** Healthy when the store can keep a write now (condition.ts): its files are in place and a write succeeds. */
   async health(): Promise<StoreHealth> {
     const stopped = this.writer?.stopped;
     if (stopped) return { ok: false, adapter: "sqlite", state: stopped };
-    return this.condition.health(() => this.durable(() => this.st.probe.run(nowIso())));
+    return this.condition.health(() => this.durable(() => this.tables.st.probe.run(nowIso())));
   }
 
-  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
-    const insert = () => {
-      for (const p of players) this.st.insertPlayer.run(playerRow(p));
-      this.st.insertGame.run(gameRow(game));
-    };
-    return this.durable(players.length === 0 ? insert : () => this.writes.atomically(insert));
-  }
-  async createGames(games: GameRecord[]): Promise<void> {
-    if (games.length === 0) return;
-    // One transaction, so one commit and one fsync for the lot; a taken id rolls back every insert.
-    const insertAll = this.db.transaction((rows: GameRecord[]) => {
-      for (const g of rows) this.st.insertGame.run(gameRow(g));
-    });
-    return this.durable(() => insertAll(games));
-  }
-  async getGame(id: string): Promise<GameRecord | null> {
-    return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
-  }
-  async updateGame(id: string, patch: Partial<GameRecord>): Promise<void> {
-    return this.durable(() => {
-      this.writes.update<GameRecord>(this.st.getGame, id, patch, "id", this.writes.writeGame);
-    });
-  }
-  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
-    return this.durable(() => this.writes.patchGameIf(id, expected, patch));
-  }
-  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
-    return this.durable(() => this.st.updateRematchIf.run({ id, version: version ?? null, rematch: JSON.stringify(rematch), updatedAt: nowIso() }).changes > 0);
-  }
-  async findGameByCode(code: string): Promise<GameRecord | null> {
-    return parse<GameRecord>(this.st.gameByCode.get({ code }) as DocRow | undefined);
-  }
-  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
-    const limit = pageSize(q.limit);
-    // No cursor: start above every ISO timestamp, so one statement serves the first page and the rest.
-    const after = q.cursor ? decodeCursor(q.cursor) : { createdAt: "\uffff", id: "" };
-    const l = this.st.listGames;
-    // A player's games are only listed publicly (public = 1): the one caller is the public profile.
-    const stmt = q.playerId ? l.playerPublic : q.status ? (q.publicOnly ? l.statusPublic : l.status) : q.publicOnly ? l.public : l.all;
-    const params: Record<string, unknown> = { ...after, status: q.status, limit: limit + 1, ...(q.playerId ? { playerId: q.playerId } : {}) };
-    if (!q.status || q.playerId) delete params.status;
-    const games = parseAll<GameRecord>(stmt.all(params) as DocRow[]);
-    const more = games.length > limit;
-    if (more) games.length = limit;
-    const last = games[games.length - 1];
-    return { games, nextCursor: more && last ? encodeCursor(last) : null };
-  }
-  async listUnfinishedGames(): Promise<GameRecord[]> {
-    return parseAll<GameRecord>(this.st.unfinishedGames.all() as DocRow[]);
-  }
-  async listGamesWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
-    const params = { status, before: q.createdBefore ?? "\uffff", limit: q.limit === undefined ? -1 : pageSize(q.limit) };
-    return parseAll<GameRecord>(this.st.gamesWithStatus.all(params) as DocRow[]);
-  }
-
-  async appendAction(a: StoredAction): Promise<void> {
-    return this.durable(() => {
-      // A single autocommit INSERT: the commit happens before run() returns; durable() then waits for the fsync.
-      try {
-        this.st.insertAction.run({ gameId: a.gameId, index: a.index, at: a.at, action: JSON.stringify(a.action) });
-      } catch (e) {
-        if (isPrimaryKeyViolation(e)) throw new ActionConflictError(a.gameId, a.index);
-        throw e;
+  /** Adds the columns a store made by an earlier version lacks, filled from its documents, then their indexes. */
+  private addColumns(): void {
+    this.db.transaction(() => {
+      for (const { table, column, fill } of ADDED_COLUMNS) {
+        const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+        if (columns.some((c) => c.name === column)) continue;
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT; UPDATE ${table} SET ${column} = ${fill};`);
       }
-    });
+      this.db.exec(ADDED_INDEXES);
+    })();
   }
-  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    if (!this.writer) return this.durable(() => this.writes.commitBatch(writes));
+
+  /** A group commit's batch: on the writer thread for a file database, on this connection in memory. */
+  private async commitBatch(writes: GameWrite[]): Promise<GameWriteResult[]> {
+    if (!this.writer) return this.durable(() => this.tables.writes.commitBatch(writes));
     // As writeUnbusy and durable do for this connection's writes, with the commit and its fsync on the thread.
     this.condition.refuseIfLost();
     let results: GameWriteResult[];
@@ -305,254 +269,99 @@ export class SqliteStore implements Store {
     this.condition.succeeded();
     return results;
   }
-  async listActions(gameId: string): Promise<StoredAction[]> {
-    const rows = this.st.listActions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];
-    return rows.map((r) => ({ gameId: r.game_id, index: r.idx, action: JSON.parse(r.action) as StoredAction["action"], at: r.at }));
-  }
 
-  // ---- the public game log (./log.ts) ----
-  private get log(): SqliteLog {
-    if (!this.logTables) throw new Error("store not initialised");
-    return this.logTables;
-  }
-  logState(): Promise<LogStateRecord> { return this.log.state(); }
-  claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> { return this.log.claim(holder, now, until); }
-  appendLog(batch: LogAppend): Promise<boolean> { return this.log.appendBatch(batch); }
-  logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
-  logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
-  logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
-  logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
-  addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
-  logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
-  dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
-  unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.log.unlogged(cursor, limit); }
-  ensureLogKey(pem: string): Promise<string> { return this.log.ensureKey(pem); }
+  // ---- games and actions (./games.ts) ----
+  async createGame(game: GameRecord, players?: readonly PlayerRecord[]): Promise<void> { return this.tables.games.create(game, players); }
+  async createGames(games: GameRecord[]): Promise<void> { return this.tables.games.createAll(games); }
+  async getGame(id: string): Promise<GameRecord | null> { return this.tables.games.get(id); }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> { return this.tables.games.patchIf(id, expected, patch); }
+  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> { return this.tables.games.rematchIfAt(id, version, rematch); }
+  async findGameByCode(code: string): Promise<GameRecord | null> { return this.tables.games.findByCode(code); }
+  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> { return this.tables.games.list(q); }
+  async listUnfinishedGames(): Promise<GameRecord[]> { return this.tables.games.listUnfinished(); }
+  async listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]> { return this.tables.games.listWithStatus(status, q); }
+  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> { return this.tables.games.commitAll(writes); }
+  async listActions(gameId: string): Promise<StoredAction[]> { return this.tables.games.listActions(gameId); }
+
+  // ---- players (./players.ts) and their rating history (./ratings.ts) ----
+  async createPlayer(p: PlayerRecord): Promise<void> { return this.tables.players.create(p); }
+  async getPlayer(id: string): Promise<PlayerRecord | null> { return this.tables.players.get(id); }
+  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> { await this.tables.players.patch(id, patch); }
+  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> { return this.tables.players.patch(id, patch, expected); }
+  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> { return this.tables.players.patchAll(updates); }
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options?: RankOptions): Promise<PlayerRecord[]> { return this.tables.players.rank(ids, limit, offset, options); }
+  async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.tables.ratings.history(playerId, after, limit); }
+
+  // ---- webhooks: subscriptions (./subscriptions.ts), deliveries (./deliveries.ts), verified urls (./verified-urls.ts) ----
+  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> { return this.tables.subscriptions.upsert(s); }
+  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> { return this.tables.subscriptions.getByKey(key); }
+  async deleteSubscriptionByKey(key: string): Promise<boolean> { return this.tables.subscriptions.removeByKey(key); }
+  async deleteSubscription(id: string): Promise<void> { return this.tables.subscriptions.remove(id); }
+  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> { return this.tables.subscriptions.patch(id, patch); }
+  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> { return this.tables.subscriptions.find(name, match, now); }
+  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> { return this.tables.subscriptions.ofGameId(gameId); }
+  async deleteExpiredSubscriptions(now: string): Promise<number> { return this.tables.subscriptions.removeExpired(now); }
+  async saveDeliveries(d: DeliveryRecord[]): Promise<void> { return this.tables.deliveries.saveAll(d); }
+  async deleteDeliveries(eventIds: string[]): Promise<void> { return this.tables.deliveries.removeAll(eventIds); }
+  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> { return this.tables.deliveries.claim(expiredBy, leaseUntil, limit, holder); }
+  async expireDeliveriesOf(holder: string, now: string): Promise<number> { return this.tables.deliveries.expireOfHolder(holder, now); }
+  async markUrlVerified(url: string, at: string): Promise<void> { return this.tables.verifiedUrls.markVerified(url, at); }
+  async urlVerifiedAt(url: string): Promise<string | null> { return this.tables.verifiedUrls.verifiedAt(url); }
+
+  // ---- processes (./processes.ts) ----
+  async registerProcess(p: ProcessRecord): Promise<void> { return this.tables.processes.register(p); }
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> { return this.tables.processes.renew(id, heartbeatAt); }
+  async listProcesses(): Promise<ProcessRecord[]> { return this.tables.processes.list(); }
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> { return this.tables.processes.remove(id, heartbeatAt); }
+
+  // ---- challenges (./challenges.ts) ----
+  async createChallenge(c: ChallengeRecord): Promise<void> { return this.tables.challenges.create(c); }
+  async getChallenge(token: string): Promise<ChallengeRecord | null> { return this.tables.challenges.get(token); }
+  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> { await this.tables.challenges.patch(token, patch); }
+  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> { return this.tables.challenges.patch(token, patch, expected); }
+  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> { return this.tables.challenges.list(agentName, limit); }
+
+  // ---- communities (./communities.ts) ----
+  async createCommunity(c: CommunityRecord): Promise<void> { return this.tables.communities.create(c); }
+  async getCommunity(id: string): Promise<CommunityRecord | null> { return this.tables.communities.get(id); }
+  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> { return this.tables.communities.list(kind); }
+  async addMember(id: string, playerId: string): Promise<void> { return this.tables.communities.add(id, playerId); }
+  async removeMember(id: string, playerId: string): Promise<void> { return this.tables.communities.remove(id, playerId); }
+  async communitiesOf(playerId: string): Promise<CommunityRecord[]> { return this.tables.communities.of(playerId); }
 
   // ---- bots (./bots.ts) ----
-  private get bot(): SqliteBots {
-    if (!this.bots) throw new Error("store not initialised");
-    return this.bots;
-  }
-  createBot(b: BotRecord): Promise<void> { return this.bot.create(b); }
-  getBot(id: string): Promise<BotRecord | null> { return this.bot.get(id); }
-  findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bot.findByKey(keyHash); }
-  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bot.patch(id, patch); }
-  listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.bot.list(limit, offset); }
+  async createBot(b: BotRecord): Promise<void> { return this.tables.bots.create(b); }
+  async getBot(id: string): Promise<BotRecord | null> { return this.tables.bots.get(id); }
+  async findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.tables.bots.findByKey(keyHash); }
+  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.tables.bots.patch(id, patch); }
+  async listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.tables.bots.list(limit, offset); }
 
-  // ---- rating history (./ratings.ts) ----
-  private get rating(): SqliteRatings {
-    if (!this.ratings) throw new Error("store not initialised");
-    return this.ratings;
-  }
-  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.rating.history(playerId, after, limit); }
+  // ---- tournaments (./tournaments.ts) ----
+  async createTournament(t: TournamentRecord): Promise<void> { return this.tables.tournaments.create(t); }
+  async getTournament(id: string): Promise<TournamentRecord | null> { return this.tables.tournaments.get(id); }
+  async listTournaments(limit: number): Promise<TournamentRecord[]> { return this.tables.tournaments.list(limit); }
+  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> { return this.tables.tournaments.replaceIf(t); }
 
   // ---- leagues (./leagues.ts) ----
-  private get league(): SqliteLeagues {
-    if (!this.leagues) throw new Error("store not initialised");
-    return this.leagues;
-  }
-  createLeague(l: LeagueRecord): Promise<void> { return this.league.create(l); }
-  getLeague(id: string): Promise<LeagueRecord | null> { return this.league.get(id); }
-  listLeagues(limit: number): Promise<LeagueRecord[]> { return this.league.list(limit); }
-  replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.league.replaceIf(l); }
-  putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.league.putSchedule(leagueId, schedule); }
-  getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.league.getSchedule(leagueId); }
-  addLeagueResult(r: LeagueResult): Promise<boolean> { return this.league.addResult(r); }
-  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.league.resultsOf(leagueId, deals); }
+  async createLeague(l: LeagueRecord): Promise<void> { return this.tables.leagues.create(l); }
+  async getLeague(id: string): Promise<LeagueRecord | null> { return this.tables.leagues.get(id); }
+  async listLeagues(limit: number): Promise<LeagueRecord[]> { return this.tables.leagues.list(limit); }
+  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.tables.leagues.replaceIf(l); }
+  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.tables.leagues.putSchedule(leagueId, schedule); }
+  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.tables.leagues.getSchedule(leagueId); }
+  async addLeagueResult(r: LeagueResult): Promise<boolean> { return this.tables.leagues.addResult(r); }
+  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.tables.leagues.resultsOf(leagueId, deals); }
 
-  async createPlayer(p: PlayerRecord): Promise<void> {
-    return this.durable(() => {
-      this.st.insertPlayer.run(playerRow(p));
-    });
-  }
-  async getPlayer(id: string): Promise<PlayerRecord | null> {
-    return parse<PlayerRecord>(this.st.getPlayer.get(id) as DocRow | undefined);
-  }
-  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
-    return this.durable(() => {
-      this.writes.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writes.writePlayer);
-    });
-  }
-  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
-    return this.durable(() => this.writes.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writes.writePlayer, expected));
-  }
-  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
-    return this.durable(() => this.writes.atomically(() =>
-      updates.map((u) => this.writes.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writes.writePlayer, u.expected))));
-  }
-  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
-    const page = { limit: pageSize(limit), offset: pageSize(offset) };
-    const [all, among] = options.listed ? [this.st.rankListed, this.st.rankListedAmong] : [this.st.rankAll, this.st.rankAmong];
-    const rows = ids === undefined ? all.all(page) : among.all({ ...page, ids: JSON.stringify(ids) });
-    return parseAll<PlayerRecord>(rows as DocRow[]);
-  }
-
-  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
-    return this.durable(() => {
-      return this.writes.atomically((): SubscriptionRecord => {
-        const existing = parse<SubscriptionRecord>(this.st.subscriptionByKey.get(s.key) as DocRow | undefined);
-        if (!existing) {
-          const created = copy(s);
-          this.st.insertSubscription.run(subscriptionRow(created));
-          return created;
-        }
-        // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
-        const replaced = copy({ ...s, id: existing.id, createdAt: existing.createdAt });
-        this.st.updateSubscription.run(subscriptionRow(replaced));
-        return replaced;
-      });
-    });
-  }
-  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
-    return parse<SubscriptionRecord>(this.st.subscriptionByKey.get(key) as DocRow | undefined);
-  }
-  async deleteSubscriptionByKey(key: string): Promise<boolean> {
-    return this.durable(() => {
-      return this.st.deleteSubscriptionByKey.run(key).changes > 0;
-    });
-  }
-  async deleteSubscription(id: string): Promise<void> {
-    return this.durable(() => {
-      this.st.deleteSubscription.run(id);
-    });
-  }
-  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
-    return this.bookkeeping(() => {
-      this.writes.update<SubscriptionRecord>(this.st.subscriptionById, id, patch, "id", (s) =>
-        this.st.updateSubscription.run(subscriptionRow(s)));
-    });
-  }
-  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
-    const live = parseAll<SubscriptionRecord>(this.st.liveSubscriptions.all(name, now) as DocRow[]);
-    return live.filter((s) => matchesArguments(s.arguments, match));
-  }
-  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
-    return parseAll<SubscriptionRecord>(this.st.gameSubscriptions.all(gameId) as DocRow[]);
-  }
-  async deleteExpiredSubscriptions(now: string): Promise<number> {
-    return this.bookkeeping(() => {
-      return this.st.deleteExpired.run(now).changes;
-    });
-  }
-
-  async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
-    return this.bookkeeping(() => {
-      this.writes.atomically(() => {
-        for (const row of d) this.st.saveDelivery.run(deliveryRow(row));
-      });
-    });
-  }
-  async deleteDeliveries(eventIds: string[]): Promise<void> {
-    return this.bookkeeping(() => {
-      this.writes.atomically(() => {
-        for (const id of eventIds) this.st.deleteDelivery.run(id);
-      });
-    });
-  }
-  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
-    return this.bookkeeping(() => {
-      // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
-      return this.writes.atomically((): DeliveryRecord[] => {
-        const claimed = parseAll<DeliveryRecord>(this.st.expiredDeliveries.all(expiredBy, pageSize(limit)) as DocRow[])
-          .map((d) => ({ ...d, leaseUntil, ...(holder ? { holder } : {}) }));
-        for (const d of claimed) this.st.saveDelivery.run(deliveryRow(d));
-        return claimed;
-      });
-    });
-  }
-
-  async registerProcess(p: ProcessRecord): Promise<void> {
-    await this.writeUnbusy(() => this.st.saveProcess.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) }));
-  }
-  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
-    return this.writeUnbusy(() => this.st.touchProcess.run({ id, heartbeatAt }).changes > 0);
-  }
-  async listProcesses(): Promise<ProcessRecord[]> {
-    return parseAll<ProcessRecord>(this.st.listProcesses.all() as DocRow[]);
-  }
-  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
-    return this.writeUnbusy(() => this.st.removeProcessIf.run(id, heartbeatAt).changes > 0);
-  }
-
-  async expireDeliveriesOf(holder: string, now: string): Promise<number> {
-    return this.writeUnbusy(() => this.st.expireDeliveriesOf.run({ holder, now }).changes);
-  }
-
-  async markUrlVerified(url: string, at: string): Promise<void> {
-    return this.durable(() => {
-      this.st.markUrl.run(url, at);
-    });
-  }
-  async urlVerifiedAt(url: string): Promise<string | null> {
-    return (this.st.urlAt.get(url) as { at: string } | undefined)?.at ?? null;
-  }
-
-  async createChallenge(c: ChallengeRecord): Promise<void> {
-    return this.durable(() => {
-      this.st.insertChallenge.run(challengeRow(c));
-    });
-  }
-  async getChallenge(token: string): Promise<ChallengeRecord | null> {
-    return parse<ChallengeRecord>(this.st.getChallenge.get(token) as DocRow | undefined);
-  }
-  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
-    return this.durable(() => {
-      this.writes.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)));
-    });
-  }
-  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
-    return this.durable(() => {
-      return this.writes.update<ChallengeRecord>(this.st.getChallenge, token, patch, "token", (c) => this.st.updateChallenge.run(challengeRow(c)), expected);
-    });
-  }
-  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
-    return parseAll<ChallengeRecord>(this.st.listChallenges.all(agentName, pageSize(limit)) as DocRow[]);
-  }
-
-  async createTournament(t: TournamentRecord): Promise<void> {
-    return this.durable(() => {
-      this.st.insertTournament.run({ id: t.id, createdAt: t.createdAt, version: t.version, doc: JSON.stringify(t) });
-    });
-  }
-  async getTournament(id: string): Promise<TournamentRecord | null> {
-    const row = this.st.getTournament.get(id) as DocRow | undefined;
-    return row ? (JSON.parse(row.doc) as TournamentRecord) : null;
-  }
-  async listTournaments(limit: number): Promise<TournamentRecord[]> {
-    return parseAll<TournamentRecord>(this.st.listTournaments.all(pageSize(limit)) as DocRow[]);
-  }
-  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
-    return this.durable(() => this.st.replaceTournament.run({ id: t.id, version: t.version, doc: JSON.stringify(t) }).changes === 1);
-  }
-
-  async createCommunity(c: CommunityRecord): Promise<void> {
-    return this.durable(() => {
-      this.writes.atomically(() => {
-        const { members, ...rest } = c;
-        this.st.insertCommunity.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
-        for (const playerId of members) this.st.addMember.run({ id: c.id, playerId });
-      });
-    });
-  }
-  async getCommunity(id: string): Promise<CommunityRecord | null> {
-    const row = this.st.getCommunity.get(id) as CommunityRow | undefined;
-    return row ? community(row) : null;
-  }
-  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
-    const rows = kind ? this.st.listCommunitiesOfKind.all(kind) : this.st.listCommunities.all();
-    return (rows as CommunityRow[]).map(community);
-  }
-  async addMember(id: string, playerId: string): Promise<void> {
-    return this.durable(() => {
-      this.st.addMember.run({ id, playerId });
-    });
-  }
-  async removeMember(id: string, playerId: string): Promise<void> {
-    return this.durable(() => {
-      this.st.removeMember.run(id, playerId);
-    });
-  }
-  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
-    return (this.st.communitiesOf.all(playerId) as CommunityRow[]).map(community);
-  }
+  // ---- the public game log (./log.ts) ----
+  async logState(): Promise<LogStateRecord> { return this.tables.log.state(); }
+  async claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> { return this.tables.log.claim(holder, now, until); }
+  async appendLog(batch: LogAppend): Promise<boolean> { return this.tables.log.appendBatch(batch); }
+  async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.tables.log.nodes(refs); }
+  async logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.tables.log.entries(from, to); }
+  async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.tables.log.entryOfGame(gameId); }
+  async addLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.addPending(gameIds); }
+  async logPending(limit: number): Promise<string[]> { return this.tables.log.pending(limit); }
+  async dropLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.dropPending(gameIds); }
+  async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.tables.log.unlogged(cursor, limit); }
+  async ensureLogKey(pem: string): Promise<string> { return this.tables.log.ensureKey(pem); }
 }

@@ -85,7 +85,6 @@ export class SqliteLog {
       putNode: p("INSERT OR REPLACE INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"),
       node: p("SELECT hash FROM log_nodes WHERE level = ? AND idx = ?"),
       putHead: p("INSERT OR REPLACE INTO log_heads (size, doc) VALUES (?, ?)"),
-      head: p("SELECT doc FROM log_heads WHERE size = ?"),
       entries: p(
         "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE idx >= ? AND idx < ? AND idx < (SELECT size FROM log_state WHERE id = 1) ORDER BY idx",
       ),
@@ -148,10 +147,6 @@ export class SqliteLog {
   async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
     const row = this.st.entryOfGame.get(gameId) as EntryRow | undefined;
     return row ? entryOf(row) : null;
-  }
-  async head(size: number): Promise<TreeHeadRecord | null> {
-    const row = this.st.head.get(size) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as TreeHeadRecord) : null;
   }
   async addPending(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length === 0) return;

@@ -1,6 +1,8 @@
 /**
- * SQLite schema. Records live in a JSON `doc` column (keeps the adapter small and the port's records
- * verbatim); the columns beside it exist only to be indexed and filtered on.
+ * SQLite schema of the tables both connections write (games, actions, players: the store's own and the writer
+ * thread's, writer-thread.ts) and of the health probe; every other table's schema is in its class's file
+ * (bots.ts, tournaments.ts, ...), which creates it. Records live in a JSON `doc` column (keeps the adapter small
+ * and the port's records verbatim); the columns beside it exist only to be indexed and filtered on.
  */
 /**
  * A player the leaderboard lists (RankOptions.listed): at least one game, not moved to an account. Queries
@@ -43,68 +45,6 @@ CREATE INDEX IF NOT EXISTS players_by_rating ON players (rating DESC, id);
 -- rankPlayers' listed option (the player leaderboard): OFFSET steps over this index alone instead of reading
 -- every skipped profile's document to test the filter (many profiles never finish a game).
 CREATE INDEX IF NOT EXISTS players_listed_by_rating ON players (rating DESC, id) WHERE ${LISTED_PLAYER};
-
-CREATE TABLE IF NOT EXISTS subscriptions (
-  id TEXT PRIMARY KEY,
-  key TEXT NOT NULL UNIQUE,
-  name TEXT NOT NULL,
-  expires_at TEXT NOT NULL,
-  doc TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS subscriptions_by_name ON subscriptions (name, expires_at);
-CREATE INDEX IF NOT EXISTS subscriptions_by_expiry ON subscriptions (expires_at);
--- findGameSubscriptions: a live game's room loads its subscriptions by game (the query's expression, verbatim).
-CREATE INDEX IF NOT EXISTS subscriptions_by_game ON subscriptions (json_extract(doc, '$.arguments.game_id'));
-
-CREATE TABLE IF NOT EXISTS deliveries (
-  event_id TEXT PRIMARY KEY,
-  lease_until TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  doc TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS deliveries_by_lease ON deliveries (lease_until, created_at);
-
-CREATE TABLE IF NOT EXISTS processes (
-  id TEXT PRIMARY KEY,
-  heartbeat_at TEXT NOT NULL,
-  doc TEXT NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS verified_urls (
-  url TEXT PRIMARY KEY,
-  at TEXT NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS challenges (
-  token TEXT PRIMARY KEY,
-  agent_name TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  doc TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS challenges_by_agent ON challenges (agent_name, created_at, token);
-
-CREATE TABLE IF NOT EXISTS communities (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  doc TEXT NOT NULL
-);
--- seq keeps members in the order they joined; the unique pair makes addMember idempotent.
-CREATE TABLE IF NOT EXISTS community_members (
-  seq INTEGER PRIMARY KEY,
-  community_id TEXT NOT NULL,
-  player_id TEXT NOT NULL,
-  UNIQUE (community_id, player_id)
-);
-CREATE INDEX IF NOT EXISTS community_members_by_player ON community_members (player_id);
-
-CREATE TABLE IF NOT EXISTS tournaments (
-  id TEXT PRIMARY KEY,
-  created_at TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  doc TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tournaments_by_time ON tournaments (created_at, id);
 
 -- One row the health check rewrites: a write that is stored and synced shows the store can keep one.
 CREATE TABLE IF NOT EXISTS health_probe (

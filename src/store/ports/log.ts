@@ -1,0 +1,85 @@
+/** The log port: the public game log's entries, tree, heads and sequencer lease (src/log). */
+
+/** One entry of the public game log (src/log), at its index: its leaf is `leaf`, the entry's canonical JSON. */
+export interface LogEntryRecord {
+  index: number;
+  gameId: string;
+  /** RFC 8785 canonical JSON of the entry (src/log/entry.ts); its UTF-8 bytes are the Merkle leaf. */
+  leaf: string;
+  finishedAt: string;
+  /** A private game's: the salt of the digest its entry holds. Never served; lets the server prove the entry later. */
+  privateSalt?: string;
+}
+
+/** A complete subtree of the log's Merkle tree: 2^level leaves from index * 2^level; hash in hex. */
+export interface LogNodeRecord { level: number; index: number; hash: string }
+
+/** A signed tree head: the log's size and root at a time, signed by the log's key (src/log/heads.ts). */
+export interface TreeHeadRecord {
+  size: number;
+  /** Hex. */
+  rootHash: string;
+  timestamp: string;
+  /** Base64 Ed25519 signature over the head's canonical JSON without the signature. */
+  signature: string;
+}
+
+/** The log's one state: its size, its newest head and the sequencer lease (who appends, fenced by epoch). */
+export interface LogStateRecord {
+  size: number;
+  head: TreeHeadRecord | null;
+  /** Bumped by every change of holder: an append carries the epoch it claimed, so a fenced-out one cannot write. */
+  epoch: number;
+  holder: string | null;
+  leaseUntil: string | null;
+}
+
+/** One batch of the sequencer: written only while the stored epoch and size are still the ones it read. */
+export interface LogAppend {
+  epoch: number;
+  fromSize: number;
+  /** Indexes fromSize, fromSize + 1, ... in order. */
+  entries: LogEntryRecord[];
+  /** Every complete subtree the entries complete (their leaves included). */
+  nodes: LogNodeRecord[];
+  head: TreeHeadRecord;
+}
+
+/**
+ * The public game log (src/log): its entries, the hashes of its tree's complete subtrees, its signed heads, the
+ * games waiting to be appended and the sequencer's lease. Only the lease holder appends (appendLog's fence), so
+ * the tree is one whatever the number of processes; readers see entries and nodes below the stored size only.
+ */
+export interface LogPort {
+  logState(): Promise<LogStateRecord>;
+  /**
+   * Takes or renews the sequencer lease for `holder` until `until` when it holds it or the lease ended by `now`
+   * (a new holder bumps the epoch); null, changing nothing, while another holder's lease runs. Atomic across
+   * processes.
+   */
+  claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null>;
+  /**
+   * Stores a batch and its head when the stored epoch and size are `epoch` and `fromSize`, and takes its games
+   * off the pending list; false, storing nothing readers see, otherwise (SQLite: one transaction; MongoDB: the
+   * state's compare-and-set comes last, and what a refused or cut-off batch left beyond the size is replaced by
+   * the next batch of a later epoch).
+   */
+  appendLog(batch: LogAppend): Promise<boolean>;
+  /** The stored nodes among `refs` that lie inside the stored tree. */
+  logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]>;
+  /** Entries with index in [from, to) and below the stored size, in index order. */
+  logEntries(from: number, to: number): Promise<LogEntryRecord[]>;
+  logEntryOfGame(gameId: string): Promise<LogEntryRecord | null>;
+  /** Marks finished games to be appended (idempotent). */
+  addLogPending(gameIds: readonly string[]): Promise<void>;
+  /** Up to `limit` pending games, oldest first. */
+  logPending(limit: number): Promise<string[]>;
+  dropLogPending(gameIds: readonly string[]): Promise<void>;
+  /**
+   * Finished games with no entry, after the opaque cursor (all from the start when null), a page at a time:
+   * what a crash between a game's finish and its pending mark left out, found again at start.
+   */
+  unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }>;
+  /** Stores the log's signing key (PKCS#8 PEM) unless one is stored already; resolves with the stored one. */
+  ensureLogKey(pem: string): Promise<string>;
+}
