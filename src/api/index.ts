@@ -3,7 +3,8 @@
  * every response needs. It holds no game state; see src/games for what the routes call.
  */
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
-import { botAuth, botsRouter, type BotService, type BotStreamHub } from "../bots";
+import type { BotService, BotStreamHub } from "../bots";
+import { botAuth, botsRouter } from "./routes/bots";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
@@ -16,6 +17,8 @@ import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
 import { rulesRouter } from "./routes/rules";
 import { openApiDocument } from "./openapi/document";
+import { OpenApiDocument } from "./openapi/paths";
+import { reply } from "./reply";
 
 export interface ApiDeps {
   games: GameService;
@@ -58,7 +61,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   v1.use(jsonBody(deps.maxBodyBytes));
   v1.use(botAuth(deps.bots, deps.botStreams));
   v1.get("/openapi.json", (_req, res) => {
-    res.json(openApiDocument(deps.baseUrl));
+    reply(res, 200, OpenApiDocument, openApiDocument(deps.baseUrl));
   });
   // A superseded spelling kept for old clients; it shows the deprecation headers of spec 9.4.
   v1.get(
@@ -81,6 +84,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   app.use("/api", v1);
   app.get("/healthz", async (_req, res) => {
     const report = deps.health ? await deps.health() : { ok: true };
+    // Outside the API and its document, so there is no response schema to answer through.
     res.status(report.ok ? 200 : 503).json(report);
   });
 }

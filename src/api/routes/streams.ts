@@ -8,7 +8,7 @@
  */
 import type { Presence } from "@colyseus/core";
 import { Router, type Request, type Response } from "express";
-import { botOf } from "../../bots/routes";
+import { botOf } from "./bots";
 import type { BotStreamHub } from "../../bots/stream-hub";
 import { AppError } from "../../errors";
 import { changeChannel } from "../../games/ports";
