@@ -5,6 +5,7 @@
  * joins: at most `spectatorsPerGame` in the room and `spectatorsPerAddress` from one client address.
  */
 import { ServerError, type Client } from "@colyseus/core";
+import { ROOM_CODES } from "../src/errors";
 
 export interface AdmissionLimits {
   /** Spectators one game admits (config SPECTATORS_PER_GAME). */
@@ -19,7 +20,7 @@ export const DEFAULT_ADMISSION: AdmissionLimits = { spectatorsPerGame: 100, spec
 export const ADMIT_ALL = Number.MAX_SAFE_INTEGER;
 
 /** The close and error code of a spectator refused by the cap (the 4xxx range is the application's). */
-export const SPECTATORS_FULL = 4429;
+export const SPECTATORS_FULL = ROOM_CODES.close.rate_limited;
 
 export class Admission {
   /** The spectators admitted, with their address; clients that left drop out of the room's list. Made with the first one. */
