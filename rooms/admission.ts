@@ -5,6 +5,7 @@
  * joins: at most `spectatorsPerGame` in the room and `spectatorsPerAddress` from one client address.
  */
 import { ServerError, type Client } from "@colyseus/core";
+import { DEFAULTS } from "../src/config";
 import { ROOM_CODES } from "../src/errors";
 
 export interface AdmissionLimits {
@@ -14,7 +15,7 @@ export interface AdmissionLimits {
   spectatorsPerAddress: number;
 }
 
-export const DEFAULT_ADMISSION: AdmissionLimits = { spectatorsPerGame: 100, spectatorsPerAddress: 10 };
+export const DEFAULT_ADMISSION: AdmissionLimits = { spectatorsPerGame: DEFAULTS.spectatorsPerGame, spectatorsPerAddress: DEFAULTS.spectatorsPerAddress };
 
 /** A game room's `maxClients`: never reached, so Colyseus never locks a game against its seats. */
 export const ADMIT_ALL = Number.MAX_SAFE_INTEGER;

@@ -13,6 +13,7 @@
 import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
 import type { GameState, Seat } from "../src/game";
 import { fail, ROOM_CODES, type ErrorCode, type Outcome } from "../src/errors";
+import { DEFAULTS } from "../src/config";
 import { rebuildContext } from "../src/games/context";
 import type { EventName } from "../src/games/game-events";
 import type { EventsNow, GameRoomApi } from "../src/games/room-api";
@@ -44,7 +45,7 @@ export const NO_PATCH_TIMER = 2 ** 31 - 1;
 interface ClientData extends HandHolder { windowStart: number; messages: number; token?: string }
 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
-const MESSAGES_PER_SECOND = 20;
+const MESSAGES_PER_SECOND = DEFAULTS.wsFramesPerSecond;
 
 /** How long a finished room waits for a rematch between two seats that stay connected. */
 const REMATCH_HOLD_MS = 10 * 60_000;

@@ -9,6 +9,7 @@ import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
+import { DEFAULTS } from "../config";
 import { AppError } from "../errors";
 import { actionLimiter, addressKey, apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
@@ -76,7 +77,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`, windowMs,
   );
   v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, registrations));
-  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20), deps.logIndexOf));
+  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress), deps.logIndexOf));
   v1.use(playersRouter(deps.players));
   v1.use(rulesRouter());
   v1.use(notFoundHandler);
@@ -93,7 +94,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
  * The API's one body parser: JSON up to `limitBytes` (64 KiB by default; MAX_BODY_BYTES); a body in another format (curl -d sends a form) is refused
  * rather than read as no body at all. Parse failures reach the error handler as body-parser errors.
  */
-export const jsonBody = (limitBytes = 64 * 1024): RequestHandler[] => [
+export const jsonBody = (limitBytes: number = DEFAULTS.maxBodyBytes): RequestHandler[] => [
   express.json({ limit: limitBytes, type: ["application/json", "application/*+json"] }),
   (req, _res, next) => {
     const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;

@@ -1,5 +1,6 @@
 /** Request schemas of the bots context: registering a bot, one bot challenging another, the directory's page. */
 import { z } from "zod";
+import { DEFAULTS } from "../config";
 import { NameSchema } from "../games/schemas";
 import { queryInt } from "../validation";
 
@@ -14,7 +15,7 @@ export const RegisterBotBody = z
 export const ChallengeBotBody = z
   .object({
     ruleset: z.enum(["classic", "mutators"]).default("classic"),
-    turnSeconds: z.number().int().min(10).max(86400).default(120),
+    turnSeconds: z.number().int().min(10).max(86400).default(DEFAULTS.turnSeconds),
   })
   .strict();
 
