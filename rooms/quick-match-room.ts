@@ -45,7 +45,7 @@ const JoinOptions = z.object({
   champion: ChampionSchema.optional(),
 });
 
-export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomApi {
+export class QuickMatchRoom extends Room<{ state: QueueState }> implements QueueRoomApi {
   override state = new QueueState();
   private deps!: QueueDeps;
   private ruleset: "classic" | "mutators" = "classic";
@@ -74,7 +74,7 @@ export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomA
     return { player, secret, champion: parsed.data.champion };
   }
 
-  override onJoin(client: Client, _options: unknown, auth: Awaited<ReturnType<QueueRoom["onAuth"]>>) {
+  override onJoin(client: Client, _options: unknown, auth: Awaited<ReturnType<QuickMatchRoom["onAuth"]>>) {
     const token = newPlayerToken();
     const publicPlayer = this.deps.players.introduce(auth);
     this.entries.push({ kind: "ws", client, token, player: publicPlayer, seat: { playerId: auth.player.id, name: auth.player.name, kind: seatKindOf(auth.player), champion: auth.champion } });

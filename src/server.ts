@@ -54,7 +54,7 @@ import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
 import { GroupCommit } from "./store/group-commit";
 import { GameRoom } from "../rooms/game-room";
-import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
+import { QuickMatchRoom, type QueueDeps } from "../rooms/quick-match-room";
 import { scaledInfra } from "./scale";
 import { colyseusLogger, GuardedTransport, IndexedLocalDriver } from "./transport";
 import { webRouter } from "./web";
@@ -305,7 +305,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const admission = { spectatorsPerGame: config.limits.spectatorsPerGame, spectatorsPerAddress: config.limits.spectatorsPerAddress };
   // The room's own count of its messages uses the transport's frame budget: one number for both.
   server.define(GAME_ROOM, GameRoom, { deps: roomDeps, admission, framesPerSecond: config.limits.framesPerSecond } as never);
-  server.define(QUEUE_ROOM, QueueRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
+  server.define(QUEUE_ROOM, QuickMatchRoom, { deps: queueDeps } as never).filterBy(["ruleset"]);
   server.define("tournament", TournamentRoom, { deps: { read: (id: string) => store.getTournament(id), reconcile: (id: string) => tournaments.reconcile(id), log } } as never).filterBy(["tournamentId"]);
 
   await server.listen(config.port, config.host);
