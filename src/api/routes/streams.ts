@@ -34,6 +34,7 @@ const perKey = (max: number, what: string) => new HeldPerKey(max, `${max} ${what
 
 /** Starts an NDJSON answer with heartbeats; `line` writes one object, `end` stops everything once. */
 function startNdjson(req: Request, res: Response, heartbeatS: number, onEnd: () => void) {
+  // Lines written as events happen, not one JSON answer: the document's schemas describe each line, not reply.
   res.status(200).set({ "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
   res.flushHeaders();
   const beat = setInterval(() => res.write("\n"), heartbeatS * 1000);

@@ -50,7 +50,7 @@ export function tournamentsRouter(tournaments: TournamentService, joins?: { midd
     reply(res, 200, Games, await tournaments.games(idOf(req)));
   });
   r.get("/tournaments/:id/trf", async (req, res) => {
-    // TRF-16 is text, not JSON: it goes out as it is.
+    // TRF-16 is text, not JSON, so it does not go through reply.
     const body = await tournaments.trf(idOf(req));
     res.type("text/plain").send(body);
   });
