@@ -11,10 +11,24 @@ import { createLogger } from "../../src/logger";
 describe("Unit: room refusal and close codes", () => {
   it("keeps the numbers clients know", () => {
     assert.deepEqual(ROOM_CODES.close, {
-      bad_request: 4400, unauthorized: 4401, forbidden: 4403, not_found: 4404, conflict: 4409, code_expired: 4410, rate_limited: 4429, unavailable: 4503,
+      bad_request: 4400,
+      unauthorized: 4401,
+      forbidden: 4403,
+      not_found: 4404,
+      conflict: 4409,
+      code_expired: 4410,
+      rate_limited: 4429,
+      unavailable: 4503,
     });
     assert.deepEqual(ROOM_CODES.http, {
-      bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, code_expired: 410, rate_limited: 429, unavailable: 503,
+      bad_request: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      conflict: 409,
+      code_expired: 410,
+      rate_limited: 429,
+      unavailable: 503,
     });
     assert.equal(ROOM_CODES.policy, 4008);
     assert.equal(ROOM_CODES.gameMoved, 4012);
