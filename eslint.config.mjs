@@ -21,6 +21,7 @@ export const LAYERS = [
       "src/package-root.ts",
       "src/redaction.ts",
       "src/secrets.ts",
+      "src/standings",
       "src/tracing",
       "src/types",
       "src/validation.ts",

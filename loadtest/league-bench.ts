@@ -21,7 +21,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { makeRng, randInt } from "../src/ai/rng";
 import { buildSchedule, countedDeals } from "../src/leagues/schedule";
-import { leagueTable } from "../src/leagues/table";
+import { leagueTable } from "../src/standings/league-table";
 import { LeagueService } from "../src/leagues/service";
 import { SqliteStore } from "../src/store/sqlite";
 import type { GameRecord } from "../src/store/port";

@@ -5,6 +5,8 @@
  * joins: at most `spectatorsPerGame` in the room and `spectatorsPerAddress` from one client address.
  */
 import { ServerError, type Client } from "@colyseus/core";
+import { DEFAULTS } from "../src/config";
+import { ROOM_CODES } from "../src/errors";
 
 export interface AdmissionLimits {
   /** Spectators one game admits (config SPECTATORS_PER_GAME). */
@@ -13,13 +15,13 @@ export interface AdmissionLimits {
   spectatorsPerAddress: number;
 }
 
-export const DEFAULT_ADMISSION: AdmissionLimits = { spectatorsPerGame: 100, spectatorsPerAddress: 10 };
+export const DEFAULT_ADMISSION: AdmissionLimits = { spectatorsPerGame: DEFAULTS.spectatorsPerGame, spectatorsPerAddress: DEFAULTS.spectatorsPerAddress };
 
 /** A game room's `maxClients`: never reached, so Colyseus never locks a game against its seats. */
 export const ADMIT_ALL = Number.MAX_SAFE_INTEGER;
 
 /** The close and error code of a spectator refused by the cap (the 4xxx range is the application's). */
-export const SPECTATORS_FULL = 4429;
+export const SPECTATORS_FULL = ROOM_CODES.close.rate_limited;
 
 export class Admission {
   /** The spectators admitted, with their address; clients that left drop out of the room's list. Made with the first one. */

@@ -12,7 +12,8 @@
  */
 import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
 import type { GameState, Seat } from "../src/game";
-import { fail, type ErrorCode, type Outcome } from "../src/errors";
+import { fail, ROOM_CODES, type ErrorCode, type Outcome } from "../src/errors";
+import { DEFAULTS } from "../src/config";
 import { rebuildContext } from "../src/games/context";
 import type { EventName } from "../src/games/game-events";
 import type { EventsNow, GameRoomApi } from "../src/games/room-api";
@@ -44,7 +45,7 @@ export const NO_PATCH_TIMER = 2 ** 31 - 1;
 interface ClientData extends HandHolder { windowStart: number; messages: number; token?: string }
 
 /** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
-const MESSAGES_PER_SECOND = 20;
+const MESSAGES_PER_SECOND = DEFAULTS.wsFramesPerSecond;
 
 /** How long a finished room waits for a rematch between two seats that stay connected. */
 const REMATCH_HOLD_MS = 10 * 60_000;
@@ -76,13 +77,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
     this.patchRate = NO_PATCH_TIMER;
     this.maxClients = ADMIT_ALL; // spectators are capped by `admission`, so a seat is never locked out
     const record = await this.deps.store.getGame(options.gameId);
-    if (!record) throw new ServerError(4404, `no game ${options.gameId}`);
+    if (!record) throw new ServerError(ROOM_CODES.close.not_found, `no game ${options.gameId}`);
     // Claim before reading the log: a write of the previous owner is then either in the log or refused.
     const epoch = await this.deps.fence.claim(record, this);
-    if (epoch === null) throw new ServerError(4409, `game ${record.id} was claimed by another room meanwhile`);
+    if (epoch === null) throw new ServerError(ROOM_CODES.close.conflict, `game ${record.id} was claimed by another room meanwhile`);
     const actions = await this.deps.store.listActions(record.id);
     this.actor = new GameActor<Client>(record.id, epoch, rebuildContext(record, actions), this.deps, this, this);
-    if (!(await this.actor.reconcile(actions.at(-1)?.at))) throw new ServerError(4503, `game ${record.id} could not be brought up to date; retry`);
+    if (!(await this.actor.reconcile(actions.at(-1)?.at))) throw new ServerError(ROOM_CODES.close.unavailable, `game ${record.id} could not be brought up to date; retry`);
     // One handler for every frame: parsed into a GameIn at the boundary (rooms/messages.ts).
     this.onMessage("*", (client, type, message) => this.withinLimit(client) && void this.onClientIn(client, parseGameIn(type, message)));
     this.actor.start();
@@ -93,14 +94,14 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   override onAuth(client: Client, options: { playerToken?: unknown }, context?: AuthContext) {
     // A seat reserved just before the room began closing would otherwise hold the closing room open.
-    if (this.closing) throw new ServerError(4503, "this game's room is closing; join again in a moment");
+    if (this.closing) throw new ServerError(ROOM_CODES.close.unavailable, "this game's room is closing; join again in a moment");
     const token = options?.playerToken;
     if (token === undefined || token === null || token === "") {
       this.admission.spectator(this.clients, client, context?.ip);
       return { seat: null };
     }
     const seat = typeof token === "string" ? seatOfToken(this.actor.ctx.record, sha256Hex(token)) : null;
-    if (!seat) throw new ServerError(4401, "unauthorized: wrong player token for this game");
+    if (!seat) throw new ServerError(ROOM_CODES.close.unauthorized, "unauthorized: wrong player token for this game");
     return { seat, token };
   }
 
@@ -223,7 +224,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
       data.messages = 0;
     }
     if (++data.messages <= this.messagesPerSecond) return true;
-    client.leave(4008, "too many messages per second");
+    client.leave(ROOM_CODES.policy, "too many messages per second");
     return false;
   }
 

@@ -5,6 +5,7 @@
  * stored change on presence, so it shows changes made by any process. It accepts no messages.
  */
 import { Room, ServerError } from "@colyseus/core";
+import { ROOM_CODES } from "../src/errors";
 import { z } from "zod";
 import type { TournamentRecord } from "../src/store/port";
 import { tournamentChannel } from "../src/tournaments";
@@ -33,12 +34,12 @@ export class TournamentRoom extends Room<{ state: TournamentRoomState }> {
   override async onCreate(options: { tournamentId?: unknown; deps: TournamentRoomDeps }) {
     const parsed = CreateOptions.safeParse(options);
     // Thrown while a matchmaking request is answered: its code becomes the HTTP status.
-    if (!parsed.success) throw new ServerError(400, "bad_request: join options are { tournamentId }");
+    if (!parsed.success) throw new ServerError(ROOM_CODES.http.bad_request, "join options are { tournamentId }");
     this.deps = options.deps;
     this.tournamentId = parsed.data.tournamentId;
     this.roomId = `tournament-${this.tournamentId}`;
     const stored = await this.deps.read(this.tournamentId);
-    if (!stored) throw new ServerError(404, `not_found: no tournament with id ${this.tournamentId}`);
+    if (!stored) throw new ServerError(ROOM_CODES.http.not_found, `no tournament with id ${this.tournamentId}`);
     projectTournament(stored, this.state);
     await this.presence.subscribe(tournamentChannel(this.tournamentId), this.onChange);
     // A change it makes is announced on the channel just subscribed, so the room shows it.

@@ -9,6 +9,31 @@ const bool = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
+/**
+ * Defaults that modules fall back to when built without a Config (a test's server, a room made without
+ * options), and that requests fall back to (a game's turn clock): the settings below take theirs from here,
+ * so each default is written once. `turnSeconds` is the turn clock of a game nobody set one for: a created
+ * game's, a quick-match or bot challenge game's, and a tournament's (TOURNAMENT_TURN_SECONDS).
+ */
+const defaults = {
+  turnSeconds: 120,
+  tournamentMaxEntrants: 1000,
+  streamHeartbeatS: 15,
+  streamsPerKey: 2,
+  streamsPerAddress: 40,
+  webhookLeaseMs: 120_000,
+  webhookSlowAfterMs: 1000,
+  wsFramesPerSecond: 20,
+  maxBodyBytes: 64 * 1024,
+  spectatorsPerGame: 100,
+  spectatorsPerAddress: 10,
+  mcpMaxSessions: 5000,
+  mcpSessionsPerAddress: 20,
+  longPollsPerAddress: 20,
+  mcpIdleS: 300,
+};
+export const DEFAULTS: Readonly<typeof defaults> = Object.freeze(defaults);
+
 /** Every environment variable the service reads; `npm run env:example` writes them to .env.example with their comments. */
 export const EnvSchema = z.object({
   /** HTTP and WebSocket port. */
@@ -40,9 +65,9 @@ export const EnvSchema = z.object({
   /** Milliseconds the house opponent waits before moving (a human-like pace). */
   HOUSE_DELAY_MS: z.coerce.number().int().min(0).max(60000).default(800),
   /** Most entrants one tournament accepts (a round's pairing and its games' creation stay bounded). */
-  TOURNAMENT_MAX_ENTRANTS: z.coerce.number().int().min(2).max(10000).default(1000),
+  TOURNAMENT_MAX_ENTRANTS: z.coerce.number().int().min(2).max(10000).default(DEFAULTS.tournamentMaxEntrants),
   /** Turn clock of tournament games, in seconds: a seat that does not move in time loses the game. */
-  TOURNAMENT_TURN_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
+  TOURNAMENT_TURN_SECONDS: z.coerce.number().int().min(1).max(86400).default(DEFAULTS.turnSeconds),
   /** Tournaments one address may join per minute (scaled by RATE_LIMIT_SCALE like every per-minute limit). */
   TOURNAMENT_JOINS_PER_ADDRESS: z.coerce.number().int().min(1).max(10000).default(20),
   /** Tournaments one player profile may join per minute (scaled by RATE_LIMIT_SCALE). */
@@ -60,14 +85,14 @@ export const EnvSchema = z.object({
   /** Multiplies every per-minute rate limit (load tests raise it; keep 1 or more in production). */
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Seconds between heartbeats (an empty line) on the NDJSON streams of bots and games. */
-  STREAM_HEARTBEAT_S: z.coerce.number().int().min(1).max(300).default(15),
+  STREAM_HEARTBEAT_S: z.coerce.number().int().min(1).max(300).default(DEFAULTS.streamHeartbeatS),
   /** Event streams one bot key may hold open in one process. */
-  STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
+  STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100).default(DEFAULTS.streamsPerKey),
   /**
    * NDJSON streams (bot event streams and game streams together) one client address may hold open in one
    * process (429 past it). Bot keys are free, so the bound per key alone would not bound an address.
    */
-  STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(40),
+  STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.streamsPerAddress),
   /** Bots one address may register per BOT_REGISTRATION_WINDOW_S (times RATE_LIMIT_SCALE; 429 past it). */
   BOT_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
   /** The window BOT_REGISTRATIONS_PER_ADDRESS counts over, in seconds: 3600 for a rate per hour, 60 per minute. */
@@ -103,11 +128,11 @@ export const EnvSchema = z.object({
   /** A process whose heartbeat is older than this is dead and its games are re-created elsewhere. */
   CLUSTER_DEAD_AFTER_MS: z.coerce.number().int().min(300).max(600000).default(3000),
   /** How long a process holds a webhook delivery before another may send it (a dead holder's run out after this). */
-  WEBHOOK_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(120_000),
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(20_000).max(3_600_000).default(DEFAULTS.webhookLeaseMs),
   /** Webhook POSTs the slow lane may hold (of 64 in all): slow or failing subscriptions share these, healthy ones keep the rest. */
   WEBHOOK_SLOW_SLOTS: z.coerce.number().int().min(1).max(32).default(16),
   /** A webhook answer later than this (ms), a POST unanswered by then, or a failed one moves its subscription to the slow lane. */
-  WEBHOOK_SLOW_AFTER_MS: z.coerce.number().int().min(100).max(5000).default(1000),
+  WEBHOOK_SLOW_AFTER_MS: z.coerce.number().int().min(100).max(5000).default(DEFAULTS.webhookSlowAfterMs),
   /**
    * The public game log's Ed25519 signing key, PKCS#8 PEM (its newlines may be written as \n). Unset: a key is
    * generated on the first start and kept in the store, so every process sharing it signs with the same key.
@@ -120,21 +145,21 @@ export const EnvSchema = z.object({
   /** Trust X-Forwarded-For from this many proxies in front of the service. */
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** WebSocket frames (of any protocol type) one socket may send per second before it is closed. */
-  WS_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
+  WS_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.wsFramesPerSecond),
   /** Largest request body on any route, matchmaking included (bytes). */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(DEFAULTS.maxBodyBytes),
   /** Spectators one game's room admits; seats always get in. */
-  SPECTATORS_PER_GAME: z.coerce.number().int().min(0).max(10_000).default(100),
+  SPECTATORS_PER_GAME: z.coerce.number().int().min(0).max(10_000).default(DEFAULTS.spectatorsPerGame),
   /** Spectators one address may have in one game. */
-  SPECTATORS_PER_ADDRESS: z.coerce.number().int().min(0).max(10_000).default(10),
+  SPECTATORS_PER_ADDRESS: z.coerce.number().int().min(0).max(10_000).default(DEFAULTS.spectatorsPerAddress),
   /** MCP sessions open at once in the process (503 past it). */
-  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(5000),
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(DEFAULTS.mcpMaxSessions),
   /** MCP sessions one client address may hold (429 past it). */
-  MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULTS.mcpSessionsPerAddress),
   /** Long-polls (sync or quick-match polls with a timeout) one address may have waiting at once, REST and MCP together. */
-  LONG_POLLS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  LONG_POLLS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.longPollsPerAddress),
   /** Seconds an MCP session may stay unused before it is ended. */
-  MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(300),
+  MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(DEFAULTS.mcpIdleS),
 });
 
 /**

@@ -26,6 +26,32 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The error codes a room refuses with where Colyseus carries a number rather than a problem document. */
+const ROOM_REFUSALS = ["bad_request", "unauthorized", "forbidden", "not_found", "conflict", "code_expired", "rate_limited", "unavailable"] as const;
+export type RoomRefusal = (typeof ROOM_REFUSALS)[number];
+
+const numbered = (of: (code: RoomRefusal) => number) => Object.fromEntries(ROOM_REFUSALS.map((c) => [c, of(c)])) as Record<RoomRefusal, number>;
+
+/**
+ * The numbers rooms refuse and close with, from the table above where an error code maps. `http`: a refusal
+ * thrown while Colyseus answers a matchmaking request (a queue's or tournament's onCreate, the matchmaking
+ * guard) is sent as the HTTP status, so it is the error's own. `close`: a refusal on a room's socket (onAuth)
+ * is a WebSocket close code, in the application's range, 4000 + the error's status; a game room, created by
+ * the service rather than by a client's request, refuses in that form too. src/api/matchmake-problems.ts
+ * reads either form back.
+ */
+export const ROOM_CODES = {
+  http: numbered((c) => ERROR_CODES[c].status),
+  close: numbered((c) => 4000 + ERROR_CODES[c].status),
+  /** A socket closed for breaking the protocol or sending too fast: a policy violation (WebSocket's 1008). */
+  policy: 4008,
+  /** A game's room closed because another process took the game over: its clients join it again there. */
+  gameMoved: 4012,
+} as const;
+
+/** The room refusal an HTTP status stands for (a room's status, or its socket code less 4000), if any. */
+export const roomRefusalOf = (status: number): RoomRefusal | undefined => ROOM_REFUSALS.find((c) => ERROR_CODES[c].status === status);
+
 export class AppError extends Error {
   readonly status: number;
   constructor(

@@ -1,4 +1,3 @@
-/** The agents context's public face: hosted agent challenges (service, routes, request schemas). */
+/** The agents context's public face: hosted agent challenges (service, request schemas). */
 export { ChallengeService, type ChallengeDeps } from "./service";
-export { agentsRouter } from "./routes";
 export { CreateChallengeBody, AcceptChallengeBody, ResultBody, HistoryQuery, ChallengeToken } from "./schemas";

@@ -92,7 +92,7 @@ export class ChallengeService {
         await this.deps.store.updateChallengeIf(token, { status: "playing", gameId: undefined }, { status: "open" });
         throw e;
       }
-      if (!("playerToken" in created) || !created.player) throw new Error("a house game always seats its creator");
+      if (!("playerToken" in created) || !created.player || !created.urls) throw new Error("a house game always seats its creator");
       await this.deps.store.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
       return { game: created.game, seat: created.seat, playerToken: created.playerToken, player: created.player, urls: created.urls, challenge: this.challengeUrl(token) };
     });
@@ -107,7 +107,7 @@ export class ChallengeService {
     if (!hosting) throw new AppError("forbidden", "this server does not let bots host challenges");
     let gameId: string;
     const resolved = await hosting.players.resolve(body.player, body.name);
-    const human = Math.random() < 0.5 ? "A" : "B";
+    const human: Seat = Math.random() < 0.5 ? "A" : "B";
     const bot: Seat = otherSeat(human);
     const tokens = { [human]: newPlayerToken(), [bot]: newPlayerToken() } as Record<Seat, string>;
     const botProfile = await this.deps.players.profile(botId).catch(() => null);

@@ -9,8 +9,8 @@ import Piscina from "piscina";
 import type { Level, Replay, SeatView } from "../game/types";
 import type { Review } from "./review";
 import type { Placement } from "./search";
-import type { TableRow } from "../leagues/table";
-import { decideTask, leagueTableTask, reviewTask, type DecideTask, type LeagueTableTask } from "./worker";
+import type { LeagueTableTask, TableRow } from "../standings/league-table";
+import { decideTask, leagueTableTask, reviewTask, type DecideTask } from "./worker";
 
 export interface AiPool {
   /** Worker threads at most; 0 when tasks run inline. */

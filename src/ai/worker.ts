@@ -7,7 +7,7 @@ import type { Level, Replay, SeatView } from "../game/types";
 import { decide } from "./decide";
 import { reviewGame, type Review } from "./review";
 import type { Placement } from "./search";
-import { leagueTable, type TableDeal, type TableRow } from "../leagues/table";
+import { leagueTable, type LeagueTableTask, type TableRow } from "../standings/league-table";
 
 export interface DecideTask { view: SeatView; level: Level }
 
@@ -19,9 +19,7 @@ export function reviewTask(replay: Replay): Review {
   return reviewGame(replay);
 }
 
-/** A duplicate league's standings: the Bradley-Terry fit and its bootstrap refits (src/leagues/table.ts). */
-export interface LeagueTableTask { entrants: string[]; deals: TableDeal[]; leagueId: string }
-
+/** A duplicate league's standings: the Bradley-Terry fit and its bootstrap refits (src/standings/league-table.ts). */
 export function leagueTableTask({ entrants, deals, leagueId }: LeagueTableTask): TableRow[] {
   return leagueTable(entrants, deals, leagueId);
 }

@@ -3,11 +3,13 @@
  * every response needs. It holds no game state; see src/games for what the routes call.
  */
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
-import { botAuth, botsRouter, type BotService, type BotStreamHub } from "../bots";
+import type { BotService, BotStreamHub } from "../bots";
+import { botAuth, botsRouter } from "./routes/bots";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
 import type { Logger } from "../logger";
 import type { PlayerService } from "../players/service";
+import { DEFAULTS } from "../config";
 import { AppError } from "../errors";
 import { actionLimiter, addressKey, apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
@@ -16,6 +18,8 @@ import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
 import { rulesRouter } from "./routes/rules";
 import { openApiDocument } from "./openapi/document";
+import { OpenApiDocument } from "./openapi/paths";
+import { reply } from "./reply";
 
 export interface ApiDeps {
   games: GameService;
@@ -58,7 +62,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   v1.use(jsonBody(deps.maxBodyBytes));
   v1.use(botAuth(deps.bots, deps.botStreams));
   v1.get("/openapi.json", (_req, res) => {
-    res.json(openApiDocument(deps.baseUrl));
+    reply(res, 200, OpenApiDocument, openApiDocument(deps.baseUrl));
   });
   // A superseded spelling kept for old clients; it shows the deprecation headers of spec 9.4.
   v1.get(
@@ -73,7 +77,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`, windowMs,
   );
   v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, registrations));
-  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(20), deps.logIndexOf));
+  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress), deps.logIndexOf));
   v1.use(playersRouter(deps.players));
   v1.use(rulesRouter());
   v1.use(notFoundHandler);
@@ -81,6 +85,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   app.use("/api", v1);
   app.get("/healthz", async (_req, res) => {
     const report = deps.health ? await deps.health() : { ok: true };
+    // Outside the API and its document, so there is no response schema to answer through.
     res.status(report.ok ? 200 : 503).json(report);
   });
 }
@@ -89,7 +94,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
  * The API's one body parser: JSON up to `limitBytes` (64 KiB by default; MAX_BODY_BYTES); a body in another format (curl -d sends a form) is refused
  * rather than read as no body at all. Parse failures reach the error handler as body-parser errors.
  */
-export const jsonBody = (limitBytes = 64 * 1024): RequestHandler[] => [
+export const jsonBody = (limitBytes: number = DEFAULTS.maxBodyBytes): RequestHandler[] => [
   express.json({ limit: limitBytes, type: ["application/json", "application/*+json"] }),
   (req, _res, next) => {
     const content = req.get("transfer-encoding") !== undefined || Number(req.get("content-length")) > 0;

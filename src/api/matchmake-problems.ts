@@ -5,7 +5,7 @@
  * failures), before a byte of it is sent.
  */
 import type { ServerResponse } from "node:http";
-import { AppError, type ErrorCode } from "../errors";
+import { AppError, roomRefusalOf, type ErrorCode } from "../errors";
 import type { Logger } from "../logger";
 import { problemBody } from "./problem";
 
@@ -19,9 +19,6 @@ const COLYSEUS: Record<number, [ErrorCode, string]> = {
   525: ["unauthorized", "matchmaking authentication failed"],
   526: ["bad_request", "the room refused the request"],
 };
-
-/** A 4xx status a room chose (directly, or as 4000 + status in a ServerError code), by our error codes. */
-const BY_STATUS: Record<number, ErrorCode> = { 400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 410: "code_expired", 429: "rate_limited" };
 
 function messageOf(body: string): string | undefined {
   try {
@@ -40,12 +37,13 @@ export function matchmakingRefusal(status: number, body: string, log: Logger): A
     log.info({ status, reason: messageOf(body) }, "matchmaking request refused");
     return new AppError(known[0], known[1]);
   }
+  // A 4xx status a room chose, directly or as a socket code (4000 + status): errors.ts' ROOM_CODES.
   const http = status >= 4000 && status < 4600 ? status - 4000 : status;
   if (http === 503) return new AppError("unavailable", "the server is shutting down; retry shortly");
   if (http >= 400 && http < 500) {
     // A room's ServerError (ours, worded for clients) or Colyseus' own malformed-body answer.
-    const detail = (messageOf(body) ?? "the matchmaking request was refused").replace(/^[a-z_]+: /, "");
-    return new AppError(BY_STATUS[http] ?? "bad_request", detail, {}, http);
+    const detail = messageOf(body) ?? "the matchmaking request was refused";
+    return new AppError(roomRefusalOf(http) ?? "bad_request", detail, {}, http);
   }
   log.error({ status, reason: messageOf(body) ?? body.slice(0, 200) }, "matchmaking request failed");
   return new AppError("internal", "an unexpected error occurred");

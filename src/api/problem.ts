@@ -3,6 +3,7 @@
  * spec's members (status, error, code, hint, type, title, detail, docs) plus any extra members.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import { DEFAULTS } from "../config";
 import { AppError, ERROR_CODES } from "../errors";
 import type { Logger } from "../logger";
 
@@ -34,7 +35,7 @@ function toAppError(err: unknown, log: Logger): AppError {
   const e = err as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number };
   const status = e?.status ?? e?.statusCode;
   if (e?.type === "entity.parse.failed") return new AppError("bad_request", "the request body is not valid JSON");
-  if (e?.type === "entity.too.large") return new AppError("payload_too_large", `the request body is larger than ${e.limit ?? 65536} bytes`);
+  if (e?.type === "entity.too.large") return new AppError("payload_too_large", `the request body is larger than ${e.limit ?? DEFAULTS.maxBodyBytes} bytes`);
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") return new AppError("bad_request", "unsupported body encoding");
   if (status && status >= 400 && status < 500) return new AppError("bad_request", e.message ?? "bad request", {}, status);
   log.error({ err }, "unhandled error");

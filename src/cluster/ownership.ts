@@ -5,11 +5,12 @@
  * dead-after time and came back) finds its writes refused: it closes without acknowledging anything and
  * sends its clients to the new owner.
  */
+import { ROOM_CODES } from "../errors";
 import type { Logger } from "../logger";
 import type { GamesPort, GameRecord } from "../store/port";
 
 /** Close code sent to WebSocket clients of a room whose game moved to another process: rejoin by game id. */
-export const GAME_MOVED_CODE = 4012;
+export const GAME_MOVED_CODE = ROOM_CODES.gameMoved;
 
 /** What a game room needs to hold its game: claim it, write under its epoch, and be sent away. */
 export interface GameFence {

@@ -29,7 +29,9 @@ export class CommunityService {
     const items = await Promise.all(
       slice.map(async (c) => ({ ...this.summary(c), leaders: await this.standings(c, { limit: LEADERS_IN_LIST, offset: 0 }) })),
     );
-    return { kind, total: all.length, limit: page.limit, offset: page.offset, [plural(kind)]: items };
+    const head = { kind, total: all.length, limit: page.limit, offset: page.offset };
+    // Spelled out per kind (as plural() names them) so the answer's type names its list: ClubList or CommunityList.
+    return kind === "club" ? { ...head, clubs: items } : { ...head, communities: items };
   }
 
   /** One community's leaderboard: members ranked by rating, with games played and recent form. */

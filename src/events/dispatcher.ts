@@ -20,6 +20,7 @@
  */
 import type { DeliveryRecord, SubscriptionRecord, SubscriptionsPort } from "../store/port";
 import { performance } from "node:perf_hooks";
+import { DEFAULTS } from "../config";
 import { isSequenced } from "./catalog";
 import { FairQueue } from "./fair-queue";
 import { SlowLane, type Lane } from "./lanes";
@@ -140,12 +141,12 @@ export class EventDispatcher {
     this.maxQueue = o.maxQueue ?? 10_000;
     this.concurrency = o.concurrency ?? 64;
     this.slowSlots = Math.min(this.concurrency, o.slowSlots ?? Math.max(1, Math.floor(this.concurrency / 4)));
-    this.slowAfterMs = o.slowAfterMs ?? 1000;
+    this.slowAfterMs = o.slowAfterMs ?? DEFAULTS.webhookSlowAfterMs;
     this.slowLane = new SlowLane(o.healthyToReturn ?? 3, this.maxQueue);
     this.perSubscription = o.perSubscription ?? 1;
     this.latencyBudgetMs = o.latencyBudgetMs ?? 2000;
     this.maxFailures = o.maxFailures ?? 5;
-    this.leaseMs = o.leaseMs ?? 120_000;
+    this.leaseMs = o.leaseMs ?? DEFAULTS.webhookLeaseMs;
   }
 
   /** Queues an event for every live matching subscription; returns at once. */

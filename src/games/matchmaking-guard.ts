@@ -5,6 +5,7 @@
  * included. The quick-match queue is entered with `joinOrCreate("quick", { ruleset })`.
  */
 import { matchMaker, ServerError } from "@colyseus/core";
+import { ROOM_CODES } from "../errors";
 import { GAME_ROOM, QUEUE_ROOM } from "./room-access";
 
 /** Why a client's matchmaking call is refused, or null when it may go ahead. */
@@ -43,7 +44,7 @@ export function guardMatchmaking(open: (roomId: string) => Promise<void> = async
   controller.invokeMethod = async (method, roomName, ...rest) => {
     const refusal = refusalOf(method, roomName);
     // An HTTP status as the code: Colyseus answers a matchmaking request with the error's code as its status.
-    if (refusal) throw new ServerError(403, refusal);
+    if (refusal) throw new ServerError(ROOM_CODES.http.forbidden, refusal);
     // For joinById the "room name" is the room's id.
     if (method === "joinById") await guarded.open(roomName);
     return invoke(method, roomName, ...rest);

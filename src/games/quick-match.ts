@@ -23,9 +23,9 @@ const key = (ticket: string) => `qm:${ticket}`;
 
 interface TicketState {
   status: "queued" | "matched";
-  ruleset: string;
+  ruleset: QuickMatchBody["ruleset"];
   playerToken: string;
-  player: Record<string, unknown>;
+  player: ReturnType<PlayerService["introduce"]>;
   gameId?: string;
   seat?: Seat;
   reserveSeat?: boolean;

@@ -3,6 +3,7 @@
  * feed the OpenAPI document.
  */
 import { z } from "zod";
+import { DEFAULTS } from "../config";
 import { nameSchema, queryInt } from "../validation";
 
 export const RulesetSchema = z.enum(["classic", "mutators"]);
@@ -25,7 +26,7 @@ export const CreateGameBody = z
     name: NameSchema.optional(),
     player: PlayerRefSchema.optional(),
     champion: ChampionSchema.optional(),
-    turnSeconds: z.number().int().min(10).max(86400).default(120),
+    turnSeconds: z.number().int().min(10).max(86400).default(DEFAULTS.turnSeconds),
     public: z.boolean().default(true),
     seat: z.enum(["A", "B", "random"]).default("A"),
     reserveSeat: ReserveSeat,

@@ -8,6 +8,7 @@ import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
 import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat, otherSeat } from "../game";
 import { splitNotation } from "../game/notation";
+import { DEFAULTS } from "../config";
 import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
 import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
@@ -154,7 +155,7 @@ export class GameService {
     fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"]; id?: string } = {},
   ): Promise<string> {
     const at = new Date().toISOString();
-    const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: true, turnSeconds: 120 }, at);
+    const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: true, turnSeconds: DEFAULTS.turnSeconds }, at);
     if (fixed.id) record.id = fixed.id;
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
     record.seats = { A: { ...seats.A }, B: { ...seats.B } };
@@ -168,7 +169,7 @@ export class GameService {
    * most once) and active at once. `first` takes whichever seat the seed makes the first mover: that seat is
    * answered. Its turn clock (TOURNAMENT_TURN_SECONDS) forfeits a seat that does not move, from the first move on.
    */
-  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: SeatClaim, second: SeatClaim, turnSeconds = 120): Promise<Seat> {
+  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: SeatClaim, second: SeatClaim, turnSeconds: number = DEFAULTS.turnSeconds): Promise<Seat> {
     const existing = await this.store.getGame(id);
     if (existing) {
       // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
@@ -188,7 +189,7 @@ export class GameService {
    * mover's seat, and the first error of a room that would not open (after the others opened): its game is
    * stored, so its room opens at a seat's first request or the next reconciliation.
    */
-  async createForTournamentRound(tournamentId: string, ruleset: GameRecord["ruleset"], games: TournamentPairing[], turnSeconds = 120): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
+  async createForTournamentRound(tournamentId: string, ruleset: GameRecord["ruleset"], games: TournamentPairing[], turnSeconds: number = DEFAULTS.turnSeconds): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
     const at = new Date().toISOString();
     const firstSeats = new Map<string, Seat>();
     const fresh: GameRecord[] = [];

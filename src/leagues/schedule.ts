@@ -5,7 +5,7 @@
  * changes once stored; what was released and what was played are kept beside it (the league's head, its results).
  */
 import type { LeagueDeal, LeagueGame, LeagueOutcome, LeagueResult } from "../store/port";
-import { isCounted, type TableDeal } from "./table";
+import { isCounted, type TableDeal } from "../standings/league-table";
 
 /**
  * Round-robin rounds by the circle method: in each round every entrant meets at most one other, so taking the

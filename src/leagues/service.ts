@@ -19,8 +19,7 @@ import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } fro
 import { releasedBits, releasedSet } from "../store/league-shape";
 import { buildSchedule, countedDeals, dealDone, outcomesOf, releaseWave, tableDeals, type Outcomes } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
-import { leagueTable, outcomeOf, RESAMPLES, type TableRow } from "./table";
-import type { LeagueTableTask } from "../ai/worker";
+import { leagueTable, outcomeOf, RESAMPLES, type LeagueTableTask, type TableRow } from "../standings/league-table";
 import { otherSeat } from "../game";
 
 /**

@@ -10,7 +10,7 @@
  */
 import { verifyReplay, otherSeat } from "../game";
 import type { Replay } from "../game/types";
-import { leagueTable, outcomeOf, type LeagueOutcome, type TableDeal, type TableRow } from "./table";
+import { leagueTable, outcomeOf, type LeagueOutcome, type TableDeal, type TableRow } from "../standings/league-table";
 
 export type GetJson = (path: string) => Promise<unknown>;
 

@@ -3,11 +3,11 @@
  * --league ID | --tournament ID): every game it counted is in the log under the newest signed head (its entry's
  * leaf hash and inclusion proof), its entry names the league or tournament and the pairing's two players and
  * re-simulates to the result it states, and the published table is the one the logged results give
- * (src/leagues/table.ts and src/tournaments/swiss.ts compute both).
+ * (src/standings/league-table.ts and src/tournaments/swiss.ts compute both).
  * Talks to the server only through its public REST reads.
  */
 import { compareTables, type GetJson } from "../leagues/verify";
-import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "../leagues/table";
+import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "../standings/league-table";
 import { standings, type Outcome, type SwissRound } from "../tournaments/swiss";
 import type { TreeHeadRecord } from "../store/port";
 import { canonicalBytes } from "./canonical";
@@ -52,7 +52,7 @@ async function loggedEntry(get: GetJson, gameId: string, head: TreeHeadRecord): 
 /** The pairing's side whose player sits in the seat that won. */
 const winningSide = (e: GameEntry, seat: "A" | "B", first: string) => (e.seats[seat]?.playerId === first ? "first" : "second");
 
-/** How a league counts a logged game (as src/leagues/table.ts's outcomeOf counts a record): an abort is void. */
+/** How a league counts a logged game (as src/standings/league-table.ts's outcomeOf counts a record): an abort is void. */
 const leagueOutcome = (e: GameEntry, first: string): LeagueOutcome =>
   e.decidedBy === "aborted" || e.winner === null ? "void" : e.winner === "draw" ? "draw" : winningSide(e, e.winner, first);
 

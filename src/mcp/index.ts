@@ -4,6 +4,7 @@
  * is one McpServer + transport, found again by the `mcp-session-id` header; idle sessions are ended.
  */
 import { randomUUID } from "node:crypto";
+import { DEFAULTS } from "../config";
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -62,14 +63,14 @@ function rpcFailure(res: Response, status: number, code: number, message: string
 // The API's JSON parser is mounted on /api only; a malformed body here is a JSON-RPC parse error.
 const jsonErrors: ErrorRequestHandler = (err: { type?: string }, _req, res, next) => {
   if (err?.type === "entity.parse.failed") return rpcFailure(res, 400, -32700, "parse error: the body is not valid JSON");
-  if (err?.type === "entity.too.large") return rpcFailure(res, 413, -32600, `the request body is larger than ${(err as { limit?: number }).limit ?? 65536} bytes`);
+  if (err?.type === "entity.too.large") return rpcFailure(res, 413, -32600, `the request body is larger than ${(err as { limit?: number }).limit ?? DEFAULTS.maxBodyBytes} bytes`);
   next(err);
 };
 
 export function createMcpRouter(deps: McpDeps): McpRouter {
-  const idleMs = deps.idleMs ?? 5 * 60_000;
-  const maxSessions = deps.maxSessions ?? 5000;
-  const perAddress = deps.sessionsPerAddress ?? 20;
+  const idleMs = deps.idleMs ?? DEFAULTS.mcpIdleS * 1000;
+  const maxSessions = deps.maxSessions ?? DEFAULTS.mcpMaxSessions;
+  const perAddress = deps.sessionsPerAddress ?? DEFAULTS.mcpSessionsPerAddress;
   const sessions = new Map<string, Session>();
   /** Open sessions per client address: one address cannot fill the process-wide cap. */
   const byAddress = new Map<string, number>();
@@ -96,7 +97,7 @@ export function createMcpRouter(deps: McpDeps): McpRouter {
   };
 
   router.use(limiter("mcp", deps.limits));
-  router.use(express.json({ limit: deps.maxBodyBytes ?? 64 * 1024, type: ["application/json", "application/*+json"] }), jsonErrors);
+  router.use(express.json({ limit: deps.maxBodyBytes ?? DEFAULTS.maxBodyBytes, type: ["application/json", "application/*+json"] }), jsonErrors);
 
   const existing = (req: Request, res: Response): Session | undefined => {
     const id = req.get("mcp-session-id");

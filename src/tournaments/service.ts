@@ -5,6 +5,7 @@
  * are created, and creating them is idempotent, so a crash between the two loses nothing.
  */
 import { randomBytes } from "node:crypto";
+import { DEFAULTS } from "../config";
 import { AppError } from "../errors";
 import type { GameService } from "../games/service";
 import { isBotId, newGameId, newPlayerToken, sameHash, sha256Hex } from "../secrets";
@@ -34,9 +35,9 @@ export class TournamentService {
     private readonly emit: (e: EmittedEvent) => void = () => {},
     /** Told after every stored change, so the tournament's room (in any process) shows it. */
     private readonly changed: (id: string) => void = () => {},
-    private readonly maxEntrants = 1000,
+    private readonly maxEntrants: number = DEFAULTS.tournamentMaxEntrants,
     /** Turn clock of the tournament's games (TOURNAMENT_TURN_SECONDS). */
-    private readonly turnSeconds = 120,
+    private readonly turnSeconds: number = DEFAULTS.turnSeconds,
   ) {}
 
   /** Arena tournaments (arena-service.ts); each public method below hands an arena to it. */

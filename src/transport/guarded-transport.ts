@@ -17,7 +17,7 @@ import { matchMaker } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type { WebSocket } from "ws";
 import { problemBody } from "../api/problem";
-import { AppError } from "../errors";
+import { AppError, ROOM_CODES } from "../errors";
 import type { Logger } from "../logger";
 import { FrameBudget } from "./frame-budget";
 import { StaggeredHeartbeat, type Pingable } from "./heartbeat";
@@ -36,7 +36,7 @@ export interface GuardOptions {
 }
 
 /** The close code of a socket past its budget or talking out of turn (a policy violation, in the 4xxx range). */
-export const CLOSE_POLICY = 4008;
+export const CLOSE_POLICY = ROOM_CODES.policy;
 /** Colyseus' ROOM_REQUEST protocol byte (Protocol.ROOM_REQUEST in @colyseus/shared-types). */
 const ROOM_REQUEST = 21;
 

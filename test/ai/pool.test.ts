@@ -3,7 +3,7 @@ import { apply, buildReplay, newGame, seatView } from "../../src/game";
 import type { GameState } from "../../src/game/types";
 import { decide, reviewGame } from "../../src/ai";
 import { createAiPool, type AiPool } from "../../src/ai/pool";
-import { leagueTable } from "../../src/leagues/table";
+import { leagueTable } from "../../src/standings/league-table";
 
 /** A position a few plies in, where the hard search has real work to do. */
 function midGame(seed: number): GameState {

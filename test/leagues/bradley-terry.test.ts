@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { bootstrapIntervals, fitBradleyTerry, quantile, type PairResult, type Unit } from "../../src/leagues/bradley-terry";
-import { leagueTable } from "../../src/leagues/table";
+import { bootstrapIntervals, fitBradleyTerry, quantile, type PairResult, type Unit } from "../../src/standings/bradley-terry";
+import { leagueTable } from "../../src/standings/league-table";
 import { makeRng, rand01 } from "../../src/ai/rng";
 
 const ELO = 400 / Math.LN10;

@@ -5,7 +5,7 @@
  * is counted.
  */
 import { strict as assert } from "node:assert";
-import { leagueTable } from "../../src/leagues/table";
+import { leagueTable } from "../../src/standings/league-table";
 import { LeagueService } from "../../src/leagues/service";
 import { SqliteStore } from "../../src/store/sqlite";
 import type { AuthedBot } from "../../src/bots/service";

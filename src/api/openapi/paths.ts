@@ -5,10 +5,9 @@
  */
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ChallengeBotBody, RegisterBotBody } from "../../bots/routes";
-import { ListBotsQuery } from "../../bots/directory-routes";
+import { ChallengeBotBody, ListBotsQuery, RegisterBotBody } from "../../bots/schemas";
 import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
-import { PageQuery } from "../../communities/routes";
+import { PageQuery } from "../../communities/schemas";
 import { ERROR_CODES } from "../../errors";
 import { CURRENT_RULES_VERSION, RULES_VERSIONS } from "../../game";
 import { SubscribeBody, UnsubscribeBody } from "../../events/subscriptions";
@@ -38,6 +37,9 @@ function problems(...statuses: Status[]): Responses {
   }
   return out;
 }
+
+/** What GET /openapi.json answers: this document. */
+export const OpenApiDocument = z.looseObject({ openapi: z.string() });
 
 const id = (what: string) => z.object({ id: z.string().describe(`${what} id`) });
 const bearer = [{ playerToken: [] }];
@@ -407,7 +409,7 @@ const ops: RouteConfig[] = [
     path: "/openapi.json",
     tags: ["meta"],
     operationId: "getOpenApi",
-    responses: { 200: json(z.looseObject({ openapi: z.string() }), "this document"), ...problems() },
+    responses: { 200: json(OpenApiDocument, "this document"), ...problems() },
   },
 ];
 

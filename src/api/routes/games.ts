@@ -1,6 +1,6 @@
 /** REST routes of games: create, join, quick-match, move, resign, rematch, list, read, sync, replay, review. */
 import { Router, type Request } from "express";
-import { announceSeat, playAs } from "../../bots";
+import { announceSeat, playAs } from "./bots";
 import { AppError } from "../../errors";
 import type { QuickMatch } from "../../games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../games/schemas";
@@ -65,14 +65,16 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   r.post("/games/quick-match", async (req, res) => {
     const out = await quick.enqueue(playAs(res, parse(QuickMatchBody, req.body, "body")));
     announceSeat(res, out);
-    res.status(out.status === "matched" ? 200 : 202).json(out);
+    if (out.status === "matched") reply(res, 200, R.QuickMatchMatched, out);
+    else reply(res, 202, R.QuickMatchQueued, out);
   });
 
   r.get("/games/quick-match/:ticket", async (req, res) => {
     const { timeout } = parse(TicketQuery, req.query, "query");
     const out = await longPolls.hold(addressOf(req), timeout, () => quick.poll(String(req.params.ticket), timeout));
     announceSeat(res, out);
-    res.status(out.status === "matched" ? 200 : 202).json(out);
+    if (out.status === "matched") reply(res, 200, R.QuickMatchMatched, out);
+    else reply(res, 202, R.QuickMatchQueued, out);
   });
 
   r.delete("/games/quick-match/:ticket", async (req, res) => {
@@ -106,8 +108,7 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
   r.post("/games/:id/moves", async (req, res) => {
     const id = gameId(req);
     const token = requiredToken(req);
-    // The room's answer crosses a process boundary untyped; the conformance test holds it to R.MovePlayed.
-    res.json(await games.move(id, token, parse(MoveBody, req.body, "body")));
+    reply(res, 200, R.MovePlayed, await games.move(id, token, parse(MoveBody, req.body, "body")));
   });
 
   r.post("/games/:id/resign", async (req, res) => {

@@ -46,7 +46,7 @@ export function logRouter(log: LogService): Router {
     const [entries, head] = await Promise.all([log.entries(from, from + count), log.size()]);
     reply(res, 200, LogEntries, { treeSize: head, entries: entries as unknown as { index: number; leafHash: string; entry: Record<string, unknown> }[] });
   });
-  // NDJSON, written as the client reads it (back-pressure); the tree size it was cut from is in a header.
+  // NDJSON, written as the client reads it (back-pressure), so not one answer for reply; the tree size it was cut from is in a header.
   r.get("/exports/games", async (req, res) => {
     const q = parse(ExportQuery, req.query, "query");
     const size = await log.size();

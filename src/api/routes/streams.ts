@@ -8,8 +8,9 @@
  */
 import type { Presence } from "@colyseus/core";
 import { Router, type Request, type Response } from "express";
-import { botOf } from "../../bots/routes";
+import { botOf } from "./bots";
 import type { BotStreamHub } from "../../bots/stream-hub";
+import { DEFAULTS } from "../../config";
 import { AppError } from "../../errors";
 import { changeChannel } from "../../games/ports";
 import type { GameService } from "../../games/service";
@@ -33,6 +34,7 @@ const perKey = (max: number, what: string) => new HeldPerKey(max, `${max} ${what
 
 /** Starts an NDJSON answer with heartbeats; `line` writes one object, `end` stops everything once. */
 function startNdjson(req: Request, res: Response, heartbeatS: number, onEnd: () => void) {
+  // Lines written as events happen, not one JSON answer: the document's schemas describe each line, not reply.
   res.status(200).set({ "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
   res.flushHeaders();
   const beat = setInterval(() => res.write("\n"), heartbeatS * 1000);
@@ -51,10 +53,10 @@ function startNdjson(req: Request, res: Response, heartbeatS: number, onEnd: () 
 export type StreamsRouter = Router & { close(): void };
 
 export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; presence: Presence }, opts: StreamOptions = {}): StreamsRouter {
-  const heartbeatS = opts.heartbeatS ?? 15;
-  const events = perKey(opts.perKey ?? 2, "event streams");
+  const heartbeatS = opts.heartbeatS ?? DEFAULTS.streamHeartbeatS;
+  const events = perKey(opts.perKey ?? DEFAULTS.streamsPerKey, "event streams");
   const gameStreams = perKey(opts.gameStreamsPerKey ?? 8, "game streams");
-  const maxPerAddress = opts.perAddress ?? 40;
+  const maxPerAddress = opts.perAddress ?? DEFAULTS.streamsPerAddress;
   const addresses = new HeldPerKey(maxPerAddress, `this address already has ${maxPerAddress} streams open, the most allowed: close one first`, 5);
   /** Counts a stream against its address and its key; both are given back by the one release. */
   const take = (req: Request, bound: HeldPerKey, key: string): (() => void) => {

@@ -1,9 +1,10 @@
 /** The leagues port: duplicate leagues, their schedules and results (src/leagues). */
 import type { Seed } from "../../game/types";
+import type { LeagueOutcome } from "../../standings/league-table";
 import type { GameRecord } from "./games";
 
-/** How a league counts a finished game; `void` (aborted before both seats moved) counts for nobody. */
-export type LeagueOutcome = "first" | "second" | "draw" | "void";
+/** How a league counts a finished game: the standings' own union, stored as the table reads it. */
+export type { LeagueOutcome };
 
 /** A game of a league deal: `first` takes the seat the seed makes the first mover. */
 export interface LeagueGame { first: string; second: string; gameId: string }

@@ -1,11 +1,13 @@
 /** REST for duplicate leagues under /api/v1/leagues: create, list, read, join, start, standings, games. */
 import { Router, type Request } from "express";
-import { AppError } from "../errors";
-import { botOf } from "../bots/routes";
-import { bearerToken } from "../secrets";
-import { parse } from "../validation";
-import { CreateLeagueBody, LeagueId, ListLeaguesQuery } from "./schemas";
-import type { LeagueService } from "./service";
+import { AppError } from "../../errors";
+import { bearerToken } from "../../secrets";
+import { parse } from "../../validation";
+import { CreateLeagueBody, LeagueId, ListLeaguesQuery } from "../../leagues/schemas";
+import type { LeagueService } from "../../leagues/service";
+import { CreatedLeague, JoinedLeague, League, LeagueGames, LeagueList, LeagueStandings } from "../openapi/leagues";
+import { reply } from "../reply";
+import { botOf } from "./bots";
 
 function idOf(req: Request): string {
   const id = String(req.params.id);
@@ -22,26 +24,26 @@ function directorTokenOf(req: Request): string {
 export function leaguesRouter(leagues: LeagueService): Router {
   const r = Router();
   r.post("/leagues", async (req, res) => {
-    res.status(201).json(await leagues.create(parse(CreateLeagueBody, req.body, "body")));
+    reply(res, 201, CreatedLeague, await leagues.create(parse(CreateLeagueBody, req.body, "body")));
   });
   r.get("/leagues", async (req, res) => {
-    res.json(await leagues.list(parse(ListLeaguesQuery, req.query, "query").limit));
+    reply(res, 200, LeagueList, await leagues.list(parse(ListLeaguesQuery, req.query, "query").limit));
   });
   r.get("/leagues/:id", async (req, res) => {
-    res.json(await leagues.read(idOf(req)));
+    reply(res, 200, League, await leagues.read(idOf(req)));
   });
   // The bot's key (read by botAuth for every /api request) is what enters it: a league is for bots.
   r.post("/leagues/:id/join", async (req, res) => {
-    res.status(201).json(await leagues.join(idOf(req), botOf(res)));
+    reply(res, 201, JoinedLeague, await leagues.join(idOf(req), botOf(res)));
   });
   r.post("/leagues/:id/start", async (req, res) => {
-    res.json(await leagues.start(idOf(req), directorTokenOf(req)));
+    reply(res, 200, League, await leagues.start(idOf(req), directorTokenOf(req)));
   });
   r.get("/leagues/:id/standings", async (req, res) => {
-    res.json(await leagues.standings(idOf(req)));
+    reply(res, 200, LeagueStandings, await leagues.standings(idOf(req)));
   });
   r.get("/leagues/:id/games", async (req, res) => {
-    res.json(await leagues.games(idOf(req)));
+    reply(res, 200, LeagueGames, await leagues.games(idOf(req)));
   });
   return r;
 }

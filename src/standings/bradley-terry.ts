@@ -11,7 +11,8 @@
  * Ratings are on the Elo scale, 400 * log10(p), shifted so the entrants' mean is 0: a 100-point gap means the
  * higher rated is expected to score 64%.
  */
-import { randInt, makeRng } from "../ai/rng";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 /** One counted game between entrants `a` and `b` (indexes), with a's score: 1 win, 0.5 draw, 0 loss. */
 export interface PairResult { a: number; b: number; score: 0 | 0.5 | 1 }
@@ -184,7 +185,7 @@ export function bootstrapIntervals(size: number, units: readonly Unit[], options
   const resamples = options.resamples ?? 1000;
   const level = options.level ?? 0.95;
   const samples = Array.from({ length: size }, () => new Float64Array(resamples));
-  const rng = makeRng(options.seed);
+  const rng = xoroshiro128plus(Math.trunc(options.seed) | 0);
   // Each refit starts from the fit of all the units, which a resample stays near: fewer Newton steps, same optimum.
   const whole = tally(size, units.flat());
   const start = newton(whole.w, whole.n).theta;
@@ -211,7 +212,7 @@ export function bootstrapIntervals(size: number, units: readonly Unit[], options
       n[i].fill(0);
     }
     drawn.fill(0);
-    for (let k = 0; k < units.length; k++) drawn[kindOf[randInt(rng, 0, units.length - 1)]]++;
+    for (let k = 0; k < units.length; k++) drawn[kindOf[uniformInt(rng, 0, units.length - 1)]]++;
     for (let kind = 0; kind < kindUnits.length; kind++) {
       if (drawn[kind] > 0) for (const g of kindUnits[kind]) add(w, n, g, drawn[kind]);
     }

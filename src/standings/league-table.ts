@@ -1,12 +1,16 @@
 /**
- * A league's standings from its counted games: pure, so the server's table and the one `league:verify`
- * re-derives from the replays come from the same function and the same inputs in the same order.
+ * A league's standings from its counted games: pure, so the server's table, the one `league:verify`
+ * re-derives from the replays and the one an AI pool thread computes come from the same function and the
+ * same inputs in the same order. It sits below the services so that each of them (leagues, the public log,
+ * the AI pool's threads) uses it without importing another.
  */
 import { bootstrapIntervals, fitBradleyTerry, type PairResult, type Unit } from "./bradley-terry";
-import type { LeagueOutcome } from "../store/port";
 
-/** A game's outcome as the league counts it; `void` (aborted with no winner) counts for nobody. */
-export type { LeagueOutcome };
+/**
+ * A game's outcome as the league counts it; `void` (aborted with no winner) counts for nobody. The store's
+ * leagues port stores this type as it is (store/ports/leagues.ts re-exports it).
+ */
+export type LeagueOutcome = "first" | "second" | "draw" | "void";
 
 /** One deal of one pair: two games on the same seed, each entrant moving first in one. */
 export interface TableDeal { games: { first: string; second: string; outcome?: LeagueOutcome | null }[] }
@@ -17,6 +21,9 @@ export function outcomeOf(game: { winner: "A" | "B" | "draw" | null; firstPlayer
   if (game.winner === "draw") return "draw";
   return game.winner === game.firstPlayer ? "first" : "second";
 }
+
+/** A league's table to compute, as plain data an AI pool thread can be handed (src/ai/worker.ts). */
+export interface LeagueTableTask { entrants: string[]; deals: TableDeal[]; leagueId: string }
 
 export interface TableRow {
   rank: number;

@@ -1,25 +1,20 @@
 /**
- * REST routes of bot accounts: register (the key is answered once), read, revoke. `botAuth` reads a bot
- * key on any /api request and leaves the bot in `res.locals.bot`; an unknown or revoked key is refused.
+ * REST routes of bot accounts: register (the key is answered once), read, revoke, challenge another bot, and
+ * the bot directory (`GET /bots`, paged with `limit` and `offset`). `botAuth` reads a bot key on any /api
+ * request and leaves the bot in `res.locals.bot`; an unknown or revoked key is refused.
  */
 import { Router, type Request, type RequestHandler, type Response } from "express";
-import { z } from "zod";
-import { AppError } from "../errors";
-import { NameSchema } from "../games/schemas";
-import { parse } from "../validation";
-import type { Seat } from "../game";
-import type { GameService } from "../games/service";
-import { botKeyOf } from "../secrets";
-import type { BotStreamHub } from "./stream-hub";
-import { BotService, type AuthedBot } from "./service";
-
-export const RegisterBotBody = z
-  .object({
-    name: NameSchema.describe("the bot's name, shown on boards and leaderboards"),
-    owner: z.string().trim().min(1).max(200).optional().describe("how to reach the bot's owner (an email address or a URL); never shown"),
-    description: z.string().trim().min(1).max(280).optional().describe("what the bot is, in its owner's words: shown on its profile and in the bot directory"),
-  })
-  .strict();
+import { AppError } from "../../errors";
+import { parse } from "../../validation";
+import type { Seat } from "../../game";
+import type { GameService } from "../../games/service";
+import { botKeyOf } from "../../secrets";
+import type { BotStreamHub } from "../../bots/stream-hub";
+import type { BotDirectory } from "../../bots/directory";
+import { BotService, type AuthedBot } from "../../bots/service";
+import { ChallengeBotBody, ListBotsQuery, RegisterBotBody } from "../../bots/schemas";
+import * as R from "../openapi/responses";
+import { reply } from "../reply";
 
 /** Refuses an unknown or revoked bot key; a valid one leaves the bot in `res.locals.bot`. */
 export function botAuth(bots: BotService, hub?: BotStreamHub): RequestHandler {
@@ -70,13 +65,6 @@ export function playAs<B extends { player?: unknown; name?: string }>(res: Respo
   return { ...body, ...BotService.asPlayer(b) };
 }
 
-export const ChallengeBotBody = z
-  .object({
-    ruleset: z.enum(["classic", "mutators"]).default("classic"),
-    turnSeconds: z.number().int().min(10).max(86400).default(120),
-  })
-  .strict();
-
 /** `registrations` caps registrations per address (BOT_REGISTRATIONS_PER_ADDRESS): keys are free, a bot's profile is not. */
 export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub, registrations: RequestHandler): Router {
   const r = Router();
@@ -98,7 +86,7 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
       kind: "challenge", botId: target.id,
       event: { id: `${out.game.id}/0/challenge`, type: "challenge", from: { id: me.bot.id, name: me.bot.name }, gameId: out.game.id, code: out.code, ruleset: body.ruleset, expiresAt: null },
     });
-    res.status(201).json({ game: out.game, seat: out.seat, playerToken: out.playerToken, code: out.code, challenged: target.id });
+    reply(res, 201, R.BotChallenged, { game: out.game, seat: out.seat, playerToken: out.playerToken, code: out.code, challenged: target.id });
   });
   // Challenges are named by their invite code, the one thing the challenged bot was given. Declining aborts the
   // waiting game (unrated) and tells the challenger on its stream, rather than leaving it to wait out the invite.
@@ -113,26 +101,35 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
         event: { id: `${out.gameId}/0/challengeDeclined`, type: "challengeDeclined", gameId: out.gameId, by: { id: me.bot.id, name: me.bot.name } },
       });
     }
-    res.json({ gameId: out.gameId, status: "declined" });
+    reply(res, 200, R.BotChallengeDeclined, { gameId: out.gameId, status: "declined" });
   });
   r.post("/bots", registrations, async (req, res) => {
     const out = await bots.register(parse(RegisterBotBody, req.body, "body"));
-    res.status(201).location(out.bot.url).json(out);
+    reply(res.location(out.bot.url), 201, R.BotRegistered, out);
   });
   r.get("/bots/me", async (_req, res) => {
-    res.json(await bots.publicBot(requireBot(res).bot));
+    reply(res, 200, R.Bot, await bots.publicBot(requireBot(res).bot));
   });
   // The key's open streams end before the answer, on every process: none carries an event after it.
   r.delete("/bots/me", async (_req, res) => {
     const me = requireBot(res);
     const out = await bots.revoke(me);
     await hub.revoke(me.bot.id);
-    res.json(out);
+    reply(res, 200, R.BotRevoked, out);
   });
   r.get("/bots/:id", async (req, res) => {
     const id = String(req.params.id);
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no bot with id ${id.slice(0, 40)}`);
-    res.json(await bots.get(id));
+    reply(res, 200, R.Bot, await bots.get(id));
+  });
+  return r;
+}
+
+export function botDirectoryRouter(directory: BotDirectory): Router {
+  const r = Router();
+  r.get("/bots", async (req, res) => {
+    const q = parse(ListBotsQuery, req.query, "query");
+    reply(res, 200, R.BotDirectory, await directory.list(q.limit, q.offset));
   });
   return r;
 }

@@ -3,10 +3,12 @@
  * `/api/agent`). Every route carries a limiter: creating 30/min, reporting 60/min, reads 120/min per IP.
  */
 import { Router } from "express";
-import { botOf } from "../bots/routes";
-import { parse } from "../validation";
-import type { ChallengeService } from "./service";
-import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "./schemas";
+import { botOf } from "./bots";
+import { parse } from "../../validation";
+import type { ChallengeService } from "../../agents/service";
+import { AcceptChallengeBody, CreateChallengeBody, HistoryQuery, ResultBody } from "../../agents/schemas";
+import * as R from "../openapi/responses";
+import { reply } from "../reply";
 
 /** Rate limits (challenge 30, result 60, reads 120 per minute) are applied by policy in src/api. */
 export function agentsRouter(challenges: ChallengeService): Router {
@@ -14,25 +16,25 @@ export function agentsRouter(challenges: ChallengeService): Router {
 
   r.post("/agent/challenge", async (req, res) => {
     const out = await challenges.create(parse(CreateChallengeBody, req.body, "body"), botOf(res)?.bot.id);
-    res.status(201).location(`/api/v1/agent/challenge/${out.token}`).json(out);
+    reply(res.location(`/api/v1/agent/challenge/${out.token}`), 201, R.ChallengeCreated, out);
   });
 
   // Accepting creates a game, so it counts against the same per-IP budget as creating games.
   r.post("/agent/challenge/:token/accept", async (req, res) => {
-    res.json(await challenges.accept(String(req.params.token), parse(AcceptChallengeBody, req.body, "body")));
+    reply(res, 200, R.ChallengeAccepted, await challenges.accept(String(req.params.token), parse(AcceptChallengeBody, req.body, "body")));
   });
 
   r.get("/agent/challenge/:token", async (req, res) => {
-    res.json(await challenges.get(String(req.params.token)));
+    reply(res, 200, R.Challenge, await challenges.get(String(req.params.token)));
   });
 
   r.get("/agent/challenges", async (req, res) => {
     const q = parse(HistoryQuery, req.query, "query");
-    res.json(await challenges.history(q.agent, q.limit));
+    reply(res, 200, R.ChallengeHistory, await challenges.history(q.agent, q.limit));
   });
 
   r.post("/agent/result", async (req, res) => {
-    res.json(await challenges.report(parse(ResultBody, req.body, "body")));
+    reply(res, 200, R.Challenge, await challenges.report(parse(ResultBody, req.body, "body")));
   });
 
   return r;

@@ -8,7 +8,7 @@ import { Room, ServerError, type Client } from "@colyseus/core";
 import { schema, t } from "@colyseus/schema";
 import { z } from "zod";
 import type { Seat } from "../src/game";
-import { fail, type Outcome } from "../src/errors";
+import { fail, ROOM_CODES, type Outcome } from "../src/errors";
 import type { NewSeat, SeatClaim } from "../src/games/seats";
 import { seatKindOf } from "../src/games/record";
 import { queueRoomId, type SeatReservation } from "../src/games/room-access";
@@ -45,7 +45,7 @@ const JoinOptions = z.object({
   champion: ChampionSchema.optional(),
 });
 
-export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomApi {
+export class QuickMatchRoom extends Room<{ state: QueueState }> implements QueueRoomApi {
   override state = new QueueState();
   private deps!: QueueDeps;
   private ruleset: "classic" | "mutators" = "classic";
@@ -55,7 +55,7 @@ export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomA
   override onCreate(options: { ruleset?: string; deps: QueueDeps }) {
     const ruleset = RulesetSchema.safeParse(options.ruleset ?? "classic");
     // Thrown while a matchmaking request is answered: its code becomes the HTTP status.
-    if (!ruleset.success) throw new ServerError(400, "bad_request: ruleset is \"classic\" or \"mutators\"");
+    if (!ruleset.success) throw new ServerError(ROOM_CODES.http.bad_request, "ruleset is \"classic\" or \"mutators\"");
     this.deps = options.deps;
     this.ruleset = ruleset.data;
     this.roomId = queueRoomId(this.ruleset);
@@ -67,14 +67,14 @@ export class QueueRoom extends Room<{ state: QueueState }> implements QueueRoomA
 
   override async onAuth(_client: Client, options: unknown) {
     const parsed = JoinOptions.safeParse(options ?? {});
-    if (!parsed.success) throw new ServerError(4400, "bad_request: join options are { ruleset, name?, player?, champion? }");
+    if (!parsed.success) throw new ServerError(ROOM_CODES.close.bad_request, "bad_request: join options are { ruleset, name?, player?, champion? }");
     const { player, secret } = await this.deps.players.resolve(parsed.data.player, parsed.data.name).catch(() => {
-      throw new ServerError(4401, "unauthorized: unknown player id or wrong player secret");
+      throw new ServerError(ROOM_CODES.close.unauthorized, "unauthorized: unknown player id or wrong player secret");
     });
     return { player, secret, champion: parsed.data.champion };
   }
 
-  override onJoin(client: Client, _options: unknown, auth: Awaited<ReturnType<QueueRoom["onAuth"]>>) {
+  override onJoin(client: Client, _options: unknown, auth: Awaited<ReturnType<QuickMatchRoom["onAuth"]>>) {
     const token = newPlayerToken();
     const publicPlayer = this.deps.players.introduce(auth);
     this.entries.push({ kind: "ws", client, token, player: publicPlayer, seat: { playerId: auth.player.id, name: auth.player.name, kind: seatKindOf(auth.player), champion: auth.champion } });

@@ -10,7 +10,7 @@
 import type * as Monitor from "@colyseus/monitor";
 import type * as Playground from "@colyseus/playground";
 import { Router } from "express";
-import { requireToken } from "./auth";
+import { requireToken } from "../../operator/auth";
 
 export function operatorTools(token: string): Router {
   /* eslint-disable @typescript-eslint/no-require-imports */

@@ -1,10 +1,12 @@
 /** REST for tournaments under /api/v1/tournaments: create, list, read, join, start, withdraw, standings, games, TRF. */
 import { Router, type Request, type RequestHandler } from "express";
-import { AppError } from "../errors";
-import { bearerToken } from "../secrets";
-import { parse } from "../validation";
-import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "./schemas";
-import type { TournamentService } from "./service";
+import { AppError } from "../../errors";
+import { bearerToken } from "../../secrets";
+import { parse } from "../../validation";
+import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, TournamentId } from "../../tournaments/schemas";
+import type { TournamentService } from "../../tournaments/service";
+import { CreatedTournament, Games, JoinedTournament, Standings, Tournament, TournamentList } from "../openapi/tournaments";
+import { reply } from "../reply";
 
 function idOf(req: Request): string {
   const id = String(req.params.id);
@@ -23,31 +25,32 @@ export function tournamentsRouter(tournaments: TournamentService, joins?: { midd
   const r = Router();
   const joinCaps = joins?.middleware() ?? [];
   r.post("/tournaments", async (req, res) => {
-    res.status(201).json(await tournaments.create(parse(CreateTournamentBody, req.body, "body")));
+    reply(res, 201, CreatedTournament, await tournaments.create(parse(CreateTournamentBody, req.body, "body")));
   });
   r.get("/tournaments", async (req, res) => {
-    res.json(await tournaments.list(parse(ListTournamentsQuery, req.query, "query").limit));
+    reply(res, 200, TournamentList, await tournaments.list(parse(ListTournamentsQuery, req.query, "query").limit));
   });
   r.get("/tournaments/:id", async (req, res) => {
-    res.json(await tournaments.read(idOf(req)));
+    reply(res, 200, Tournament, await tournaments.read(idOf(req)));
   });
   r.post("/tournaments/:id/join", ...joinCaps, async (req, res) => {
     const id = idOf(req);
-    res.status(201).json(await tournaments.join(id, parse(JoinTournamentBody, req.body, "body")));
+    reply(res, 201, JoinedTournament, await tournaments.join(id, parse(JoinTournamentBody, req.body, "body")));
   });
   r.post("/tournaments/:id/start", async (req, res) => {
-    res.json(await tournaments.start(idOf(req), tokenOf(req)));
+    reply(res, 200, Tournament, await tournaments.start(idOf(req), tokenOf(req)));
   });
   r.post("/tournaments/:id/withdraw", async (req, res) => {
-    res.json(await tournaments.withdraw(idOf(req), tokenOf(req)));
+    reply(res, 200, Tournament, await tournaments.withdraw(idOf(req), tokenOf(req)));
   });
   r.get("/tournaments/:id/standings", async (req, res) => {
-    res.json(await tournaments.standings(idOf(req)));
+    reply(res, 200, Standings, await tournaments.standings(idOf(req)));
   });
   r.get("/tournaments/:id/games", async (req, res) => {
-    res.json(await tournaments.games(idOf(req)));
+    reply(res, 200, Games, await tournaments.games(idOf(req)));
   });
   r.get("/tournaments/:id/trf", async (req, res) => {
+    // TRF-16 is text, not JSON, so it does not go through reply.
     const body = await tournaments.trf(idOf(req));
     res.type("text/plain").send(body);
   });

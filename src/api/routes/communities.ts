@@ -1,0 +1,31 @@
+/** Public, read-only leaderboards: GET /players, /clubs, /clubs/{id}, /communities, /communities/{id} (120/min per IP). */
+import { Router } from "express";
+import { AppError } from "../../errors";
+import { parse } from "../../validation";
+import type { CommunityKind, CommunityService } from "../../communities/service";
+import { PageQuery } from "../../communities/schemas";
+import * as R from "../openapi/responses";
+import { reply } from "../reply";
+
+const CommunityId = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function communitiesRouter(communities: CommunityService): Router {
+  const r = Router();
+  const mount = (path: string, kind: CommunityKind, list: typeof R.ClubList | typeof R.CommunityList) => {
+    r.get(`/${path}`, async (req, res) => {
+      reply(res, 200, list, await communities.list(kind, parse(PageQuery, req.query, "query")));
+    });
+    r.get(`/${path}/:id`, async (req, res) => {
+      const id = String(req.params.id);
+      if (!CommunityId.test(id)) throw new AppError("not_found", `no ${kind} with id ${id}`);
+      reply(res, 200, R.Leaderboard, await communities.leaderboard(kind, id, parse(PageQuery, req.query, "query")));
+    });
+  };
+  // The players' own leaderboard: everyone, not one community's members.
+  r.get("/players", async (req, res) => {
+    reply(res, 200, R.PlayerLeaderboard, await communities.playerLeaderboard(parse(PageQuery, req.query, "query")));
+  });
+  mount("clubs", "club", R.ClubList);
+  mount("communities", "community", R.CommunityList);
+  return r;
+}
