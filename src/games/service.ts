@@ -6,15 +6,15 @@
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
-import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat, otherSeat } from "../game";
-import { splitNotation } from "../game/notation";
+import { commitmentOf, CURRENT_RULES_VERSION, versionForSeed, type Seat, otherSeat } from "../game";
 import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
 import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
-import { boardAfter, factsOf, rebuildContext, startEngine, type GameContext } from "./context";
+import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
+import { keptMoveIn } from "./kept-move";
 import { seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
@@ -366,21 +366,18 @@ export class GameService {
   /**
    * The answer to a move already kept, when its first answer was lost: its room stopped answering while it
    * was under way (the room stores a move before it answers, so a process that dies between the two leaves a
-   * kept move without its answer), or the client sent it again (MAY_HIDE_KEPT_MOVE). A card is played once in
-   * a game, so this seat's placement of this card on this square is this move; the answer is the kept move and
-   * the seat's view now, as the room answers a move. Null when it is not (yet) there, or is another square's,
-   * another seat's, or says other captures than it made.
+   * kept move without its answer), or the client sent it again (MAY_HIDE_KEPT_MOVE). The answer is the kept
+   * move and the seat's view now, as the room answers a move (src/games/kept-move.ts). A room in this process
+   * answers it from its own moves; otherwise the game is rebuilt from the store. Null when it is not (yet)
+   * there, or is another square's, another seat's, or says other captures than it made.
    */
   private async keptMove(gameId: string, tokenHash: string, body: MoveBody): Promise<MoveAnswer | null> {
+    const local = this.rooms.localGame(gameId);
+    if (local) return local.keptMove(tokenHash, body);
     try {
       const game = await this.store.getGame(gameId);
-      const seat = game && seatOfToken(game, tokenHash);
-      if (!seat) return null;
-      const ctx = rebuildContext(game, await this.store.listActions(gameId));
-      const placed = splitNotation("card" in body ? `${body.card}@${body.square}` : body.move);
-      const kept = placed && ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === placed.card && m.square === placed.square);
-      if (kept && placed.captures !== null && placed.captures !== kept.captures) return null;
-      return kept ? { move: shownMove(kept, boardAfter(ctx, kept.n - 1)), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
+      if (!game || !seatOfToken(game, tokenHash)) return null;
+      return keptMoveIn(rebuildContext(game, await this.store.listActions(gameId)), tokenHash, body);
     } catch {
       // The store failing too: the refusal already in hand is the answer.
       return null;
