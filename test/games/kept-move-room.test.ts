@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
 import { LocalPresence } from "@colyseus/core";
+import { fail } from "../../src/errors";
 import type { Seat } from "../../src/game";
 import type { RoomAccess } from "../../src/games/room-access";
 import type { MoveBody } from "../../src/games/schemas";
@@ -33,7 +34,11 @@ function liveGame() {
   // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.
   const here = service({ localGame: () => actor });
   const elsewhere = service({ localGame: () => undefined, game: () => actor as never });
-  return { actor, reads: () => [...reads], here, elsewhere };
+  // A process whose call to the room's process goes unanswered (that process ending between storing a move
+  // and answering it).
+  const silent = new Proxy({}, { get: () => async () => fail("unavailable", "the process holding this game did not answer", { retryAfter: 1 }) });
+  const unanswered = service({ localGame: () => undefined, game: () => silent as never });
+  return { actor, reads: () => [...reads], here, elsewhere, unanswered };
 }
 
 /** The move the seat to move would play, with its token. */
@@ -108,6 +113,7 @@ describe("Games: a kept move sent again is answered from the live room, the stor
         [t.token, elsewhereSquare],
         [t.token, { move: `${t.body.card}@${t.body.square}x3` }],
         [tokens[other], t.body],
+        ["pt_" + "x".repeat(43), t.body],
       ] as const) {
         await games.move("K1", token, body as MoveBody).then(
           () => codes.push("answered"),
@@ -117,9 +123,22 @@ describe("Games: a kept move sent again is answered from the live room, the stor
       return codes;
     };
     const live = await refusals(here);
-    assert.deepEqual(live, ["not_your_turn", "not_your_turn", "illegal_move"]);
+    assert.deepEqual(live, ["not_your_turn", "not_your_turn", "illegal_move", "unauthorized"]);
     assert.deepEqual(reads(), []);
     assert.deepEqual(await refusals(elsewhere), live);
     assert.equal(actor.ctx.engine!.moves.length, 1);
+  });
+
+  it("answers a kept move whose room did not answer from the store, and refuses as unavailable one never made", async function () {
+    const { actor, here, unanswered } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    assert.deepEqual(await unanswered.move("K1", t.token, { card: t.body.card.toLowerCase(), square: t.body.square }), first);
+    assert.deepEqual(await unanswered.move("K1", t.token, { move: `${t.body.card}@${t.body.square}` }), first);
+    const o = next(actor);
+    const refused = (e: { code?: string }) => e.code === "unavailable";
+    // The other seat's move, never made; and the same card sent by the wrong seat, which is not this move.
+    await assert.rejects(unanswered.move("K1", o.token, o.body), refused);
+    await assert.rejects(unanswered.move("K1", o.token, t.body), refused);
   });
 });

@@ -1,8 +1,10 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
 import type { Seat } from "../../src/game";
+import { rebuildContext } from "../../src/games/context";
+import { replayBody } from "../../src/games/views";
 import { game } from "../store/fixtures";
-import { activeGame, actorOf, iso, nextMove, seats, settle, T0 } from "./actor-fixtures";
+import { activeGame, actorOf, iso, nextMove, seats, settle, storedBy, T0 } from "./actor-fixtures";
 
 describe("GameActor: the move pipeline without a server", function () {
   beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
@@ -89,6 +91,7 @@ describe("GameActor: the move pipeline without a server", function () {
     await settle();
     assert.equal(actor.status(), "finished");
     assert.equal(actor.ctx.record.decidedBy, "aborted");
+    assert.equal(actor.ctx.record.winner, null);
     assert.deepEqual(
       ports.writes.map((w) => w.patch.decidedBy),
       ["aborted"],
@@ -109,6 +112,7 @@ describe("GameActor: the move pipeline without a server", function () {
     mock.timers.tick(9_999);
     await settle();
     assert.equal(actor.status(), "active");
+    const woken = d.published.length;
     mock.timers.tick(1);
     await settle();
     assert.equal(actor.status(), "finished");
@@ -120,6 +124,8 @@ describe("GameActor: the move pipeline without a server", function () {
     assert.equal(timeout.patch.status, undefined, "the finishing action is stored before the game is marked finished");
     assert.equal(ports.writes[3].patch.status, "finished");
     assert.equal(ports.writes[3].patch.decidedBy, "timeout");
+    assert.equal(ports.writes[3].patch.winner, late === "A" ? "B" : "A", "the seat that ran out of time loses");
+    assert.ok(d.published.length > woken, "long-polls are woken by the end");
     assert.ok(ports.told.includes("finished"));
     assert.ok(d.events.emitted.includes("game.finished"));
     assert.ok(!ports.told.includes("released"));
@@ -170,5 +176,23 @@ describe("GameActor: the move pipeline without a server", function () {
     assert.equal(actor.ctx.engine, null);
     ports.answer = "committed";
     assert.ok((await actor.claimSeat("INV", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" })).ok);
+  });
+
+  it("ends a played game on resignation: the other seat wins, moves after the end are refused, the stored game replays it", async function () {
+    const record = game("G5", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats });
+    const { actor, ports } = actorOf(record);
+    for (let i = 0; i < 2; i++) {
+      const { seat, move } = nextMove(actor);
+      assert.ok((await actor.play(seat, move)).ok);
+    }
+    const resigning = actor.ctx.engine!.turn;
+    const out = await actor.resign(seats[resigning].tokenHash);
+    assert.ok(out.ok);
+    assert.deepEqual([out.value.status, out.value.decidedBy, out.value.winner], ["finished", "resignation", resigning === "A" ? "B" : "A"]);
+    const late = await actor.move(seats[resigning].tokenHash, { card: "E1", square: "a1" });
+    assert.ok(!late.ok && late.code === "game_over");
+    const store = storedBy(record, ports);
+    const replay = replayBody(rebuildContext((await store.getGame("G5"))!, await store.listActions("G5")), "http://127.0.0.1:1");
+    assert.equal(replay?.decidedBy, "resignation");
   });
 });
