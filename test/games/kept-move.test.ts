@@ -1,14 +1,158 @@
 import { strict as assert } from "node:assert";
+import { mock } from "node:test";
+import { LocalPresence } from "@colyseus/core";
+import { fail } from "../../src/errors";
+import type { Seat } from "../../src/game";
+import type { RoomAccess } from "../../src/games/room-access";
+import type { MoveBody } from "../../src/games/schemas";
+import { GameService } from "../../src/games/service";
+import { sha256Hex } from "../../src/secrets";
 import type { RunningServer } from "../../src/server";
+import type { GamesPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";
+import { actorOf, iso, nextMove, storedBy, T0 } from "../rooms/actor-fixtures";
+import { game } from "../store/fixtures";
 import { pickMove } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
+
+const tokens: Record<Seat, string> = { A: "pt_seat-a", B: "pt_seat-b" };
+
+/** A live game on plain ports, and the game service in two processes: the one holding its room, and another. */
+function liveGame() {
+  const seats = {
+    A: { playerId: "P1", name: "Ada", kind: "human" as const, tokenHash: sha256Hex(tokens.A) },
+    B: { playerId: "P2", name: "Bo", kind: "human" as const, tokenHash: sha256Hex(tokens.B) },
+  };
+  const record = game("K1", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 0, seats });
+  const { actor, ports } = actorOf(record);
+  /** Every read of the store, by method: counted, so that a read that should not happen shows. */
+  const reads: (keyof GamesPort)[] = [];
+  const stored = storedBy(record, ports);
+  const store = new Proxy(stored, {
+    get: (target, name: keyof typeof stored) => {
+      reads.push(name);
+      return target[name];
+    },
+  }) as unknown as GamesPort;
+  const service = (rooms: Partial<RoomAccess>) =>
+    new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never);
+  // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.
+  const here = service({ localGame: () => actor });
+  const elsewhere = service({ localGame: () => undefined, game: () => actor as never });
+  // A process whose call to the room's process goes unanswered (that process ending between storing a move
+  // and answering it).
+  const silent = new Proxy({}, { get: () => async () => fail("unavailable", "the process holding this game did not answer", { retryAfter: 1 }) });
+  const unanswered = service({ localGame: () => undefined, game: () => silent as never });
+  return { actor, reads: () => [...reads], here, elsewhere, unanswered };
+}
+
+/** The move the seat to move would play, with its token. */
+function next(actor: ReturnType<typeof liveGame>["actor"]): { seat: Seat; token: string; body: { card: string; square: string } } {
+  const { seat, move } = nextMove(actor);
+  return { seat, token: tokens[seat], body: move };
+}
+
+/**
+ * A move sent again after it was applied is refused by the room as a new move, and answered as the kept move
+ * (GameService.move): from the room's own moves when the room is in this process, without reading the store;
+ * from the store's log otherwise. The answer is the same either way.
+ */
+describe("Games: a kept move sent again is answered from the live room, the store only without one", function () {
+  beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
+  afterEach(() => mock.timers.reset());
+
+  it("answers the same move sent again as that move, reading no store while the room is live", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    assert.equal(first.move.n, 1);
+    assert.deepEqual(reads(), [], "an accepted move reads nothing");
+
+    const again = await here.move("K1", t.token, { card: t.body.card.toLowerCase(), square: t.body.square });
+    assert.deepEqual(again, first);
+    assert.deepEqual(reads(), [], "the live room answered the retry: no store read");
+
+    const fromStore = await elsewhere.move("K1", t.token, { move: `${t.body.card}@${t.body.square}` });
+    assert.deepEqual(fromStore, first, "the store's answer is the live room's");
+    assert.ok(reads().includes("listActions"), "without the room at hand, the store's log is replayed");
+    assert.equal(actor.ctx.engine!.moves.length, 1, "no retry was applied");
+  });
+
+  it("answers a retry after the opponent moved with the kept move and the view now, the same from either", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    const o = next(actor);
+    await here.move("K1", o.token, o.body);
+    const again = await here.move("K1", t.token, t.body);
+    assert.deepEqual(again.move, first.move);
+    assert.equal(again.view.turn, t.seat, "the view now: the seat's turn again");
+    assert.deepEqual(reads(), []);
+    assert.deepEqual(await elsewhere.move("K1", t.token, t.body), again);
+  });
+
+  it("answers a retry of the finishing move as that move, finished, the same from either", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    let last: ReturnType<typeof next> | undefined;
+    let finishing;
+    while (actor.status() === "active") {
+      last = next(actor);
+      finishing = await here.move("K1", last.token, last.body);
+    }
+    assert.equal(finishing.status, "finished");
+    const again = await here.move("K1", last!.token, last!.body);
+    assert.deepEqual(again, finishing);
+    assert.deepEqual(reads(), []);
+    assert.deepEqual(await elsewhere.move("K1", last!.token, last!.body), finishing);
+  });
+
+  it("still refuses what is not the kept move, in either process", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    const t = next(actor);
+    await here.move("K1", t.token, t.body);
+    const other: Seat = t.seat === "A" ? "B" : "A";
+    const elsewhereSquare = { card: t.body.card, square: t.body.square === "a1" ? "d4" : "a1" };
+    const refusals = async (games: GameService) => {
+      const codes: string[] = [];
+      for (const [token, body] of [
+        [t.token, elsewhereSquare],
+        [t.token, { move: `${t.body.card}@${t.body.square}x3` }],
+        [tokens[other], t.body],
+        ["pt_" + "x".repeat(43), t.body],
+      ] as const) {
+        await games.move("K1", token, body as MoveBody).then(
+          () => codes.push("answered"),
+          (e: { code?: string }) => codes.push(String(e.code)),
+        );
+      }
+      return codes;
+    };
+    const live = await refusals(here);
+    assert.deepEqual(live, ["not_your_turn", "not_your_turn", "illegal_move", "unauthorized"]);
+    assert.deepEqual(reads(), []);
+    assert.deepEqual(await refusals(elsewhere), live);
+    assert.equal(actor.ctx.engine!.moves.length, 1);
+  });
+
+  it("answers a kept move whose room did not answer from the store, and refuses as unavailable one never made", async function () {
+    const { actor, here, unanswered } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    assert.deepEqual(await unanswered.move("K1", t.token, { card: t.body.card.toLowerCase(), square: t.body.square }), first);
+    assert.deepEqual(await unanswered.move("K1", t.token, { move: `${t.body.card}@${t.body.square}` }), first);
+    const o = next(actor);
+    const refused = (e: { code?: string }) => e.code === "unavailable";
+    // The other seat's move, never made; and the same card sent by the wrong seat, which is not this move.
+    await assert.rejects(unanswered.move("K1", o.token, o.body), refused);
+    await assert.rejects(unanswered.move("K1", o.token, t.body), refused);
+  });
+});
 
 /**
  * A client that sends a move again after it was applied (its connection dropped before the answer, or it
  * retried across a restart) reaches a live room, which refuses it as a new move: the facade answers it as the
  * kept move instead, over REST and MCP. Which retries are that move, and the answer without a live room (from
- * the store), are tested without a server: test/games/kept-move-room.test.ts.
+ * the store), are tested without a server above.
  */
 describe("Games: a move sent again after it was applied is answered as that move", function () {
   this.timeout(30_000);
@@ -71,5 +215,4 @@ describe("Games: a move sent again after it was applied is answered as that move
       await mcp.close();
     }
   });
-
 });
