@@ -17,6 +17,7 @@ export const LAYERS = [
       "src/config.ts",
       "src/env-file.ts",
       "src/errors.ts",
+      "src/keyed-queue.ts",
       "src/logger.ts",
       "src/package-root.ts",
       "src/redaction.ts",

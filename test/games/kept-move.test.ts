@@ -93,17 +93,18 @@ describe("Games: a kept move sent again is answered from the live room, the stor
 
   it("answers a retry of the finishing move as that move, finished, the same from either", async function () {
     const { actor, reads, here, elsewhere } = liveGame();
-    let last: ReturnType<typeof next> | undefined;
-    let finishing;
-    while (actor.status() === "active") {
+    let last = next(actor);
+    let finishing = await here.move("K1", last.token, last.body);
+    while (finishing.status === "active") {
       last = next(actor);
       finishing = await here.move("K1", last.token, last.body);
     }
     assert.equal(finishing.status, "finished");
-    const again = await here.move("K1", last!.token, last!.body);
+    assert.equal(finishing.move.n, 16, "the board's last square");
+    const again = await here.move("K1", last.token, last.body);
     assert.deepEqual(again, finishing);
     assert.deepEqual(reads(), []);
-    assert.deepEqual(await elsewhere.move("K1", last!.token, last!.body), finishing);
+    assert.deepEqual(await elsewhere.move("K1", last.token, last.body), finishing);
   });
 
   it("still refuses what is not the kept move, in either process", async function () {
