@@ -88,7 +88,7 @@ export const layerRulesAt = (root) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "data/", "dist/", "public/", "web/", "**/*.cjs", "**/*.mjs"] },
+  { ignores: ["node_modules/", "data/", "dist/", "public/", "**/*.cjs", "**/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
