@@ -195,4 +195,25 @@ describe("GameActor: the move pipeline without a server", function () {
     const replay = replayBody(rebuildContext((await store.getGame("G5"))!, await store.listActions("G5")), "http://127.0.0.1:1");
     assert.equal(replay?.decidedBy, "resignation");
   });
+
+  it("refuses a move out of turn, a card not in hand, a malformed notation and a taken square, writing nothing", async function () {
+    const { actor, ports } = activeGame();
+    const mover = actor.ctx.engine!.turn;
+    const waiter: Seat = mover === "A" ? "B" : "A";
+    const card = actor.ctx.engine!.hands[mover][0];
+    const code = async (seat: Seat, input: Parameters<typeof actor.play>[1]) => {
+      const out = await actor.play(seat, input);
+      return out.ok ? "accepted" : out.code;
+    };
+    assert.equal(await code(waiter, { card: actor.ctx.engine!.hands[waiter][0], square: "a1" }), "not_your_turn");
+    assert.equal(await code(mover, { card: "ZZ9", square: "a1" }), "illegal_move");
+    assert.equal(await code(mover, { move: "hello" }), "bad_request");
+    assert.equal(ports.writes.length, 0, "no refusal wrote anything");
+    assert.equal(actor.ctx.engine!.moves.length, 0);
+    assert.equal(await code(mover, { move: `${card}@a1` }), "accepted");
+    const taken = await actor.play(waiter, { card: actor.ctx.engine!.hands[waiter][0], square: "a1" });
+    assert.ok(!taken.ok && taken.code === "illegal_move");
+    assert.match(taken.detail, /a1/);
+    assert.equal(ports.writes.length, 1);
+  });
 });
