@@ -108,7 +108,6 @@ export const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
 };
 
-
 /**
  * What the store holds of the actor's game: `record` as it was opened, with every write the commit port took
  * applied in order (its record fields and its actions; for ports that commit every write), read through the
