@@ -44,8 +44,8 @@ const SEAT_READ_TIMEOUT_MS = 2000;
 const MOVE_TIMEOUT_MS = 3000;
 
 /**
- * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is the
- * store asked for it (keptMove). `unavailable`: the room's process died, or stalled, between storing the move
+ * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is it
+ * looked for (keptMove: the live room, or the store). `unavailable`: the room's process died, or stalled, between storing the move
  * and answering. The others answer a retry (a client whose connection dropped before the answer, or one
  * retrying across a restart) that reaches a live room after the move was applied: `not_your_turn`, the
  * opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn again); `game_over`,
@@ -372,14 +372,14 @@ export class GameService {
    * there, or is another square's, another seat's, or says other captures than it made.
    */
   private async keptMove(gameId: string, tokenHash: string, body: MoveBody): Promise<MoveAnswer | null> {
-    const local = this.rooms.localGame(gameId);
-    if (local) return local.keptMove(tokenHash, body);
     try {
+      const local = this.rooms.localGame(gameId);
+      if (local) return await local.keptMove(tokenHash, body);
       const game = await this.store.getGame(gameId);
       if (!game || !seatOfToken(game, tokenHash)) return null;
       return keptMoveIn(rebuildContext(game, await this.store.listActions(gameId)), tokenHash, body);
     } catch {
-      // The store failing too: the refusal already in hand is the answer.
+      // The store (or the room) failing too: the refusal already in hand is the answer.
       return null;
     }
   }
