@@ -45,11 +45,12 @@ const MOVE_TIMEOUT_MS = 3000;
 
 /**
  * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is it
- * looked for (keptMove: the live room, or the store). `unavailable`: the room's process died, or stalled, between storing the move
- * and answering. The others answer a retry (a client whose connection dropped before the answer, or one
- * retrying across a restart) that reaches a live room after the move was applied: `not_your_turn`, the
- * opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn again); `game_over`,
- * the move ended the game. Any other refusal (a wrong token, a malformed move) cannot hide a kept move.
+ * looked for (keptMove: the live room, or the store). `unavailable`: the room's process died, or stalled,
+ * between storing the move and answering. The others answer a retry (a client whose connection dropped before
+ * the answer, or one retrying across a restart) that reaches a live room after the move was applied:
+ * `not_your_turn`, the opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn
+ * again); `game_over`, the move ended the game. Any other refusal (a wrong token, a malformed move) cannot
+ * hide a kept move.
  */
 const MAY_HIDE_KEPT_MOVE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unavailable", "not_your_turn", "illegal_move", "game_over"]);
 
