@@ -17,6 +17,7 @@ export const LAYERS = [
       "src/config.ts",
       "src/env-file.ts",
       "src/errors.ts",
+      "src/keyed-queue.ts",
       "src/logger.ts",
       "src/package-root.ts",
       "src/redaction.ts",
@@ -88,7 +89,7 @@ export const layerRulesAt = (root) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "data/", "dist/", "public/", "web/", "**/*.cjs", "**/*.mjs"] },
+  { ignores: ["node_modules/", "data/", "dist/", "public/", "**/*.cjs", "**/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -17,10 +17,10 @@
  *   npx tsx loadtest/hardening-bench.ts
  */
 import https from "node:https";
-import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createCallbackClient, generateSecret } from "../src/events/index";
 import { echo, harness, startReceiver, subBody, testCert } from "../test/events/helpers";
+import { postBody, statusOf } from "../test/support/post-body";
 import { bootServer, http } from "../test/support/server";
 import { round, table } from "./lib/common";
 
@@ -120,58 +120,12 @@ async function mcpBatch(url: string) {
   return { gamesCreated: (await count()) - before, statuses: [...statuses].join("/") };
 }
 
-/**
- * POSTs `body` with its Content-Length, or `chunked` in 64 KiB pieces as fast as the server takes them: the
- * status read and any socket error before the close.
- */
-function postSized(base: string, path: string, body: Buffer, chunked = false): Promise<string> {
-  return new Promise((resolve) => {
-    const u = new URL(path, base);
-    let status = 0;
-    let error = "";
-    let pending = 2;
-    const done = () => --pending === 0 && resolve(`${status}${error ? ` ${error}` : ""}`);
-    const req = httpRequest(
-      {
-        hostname: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: "POST",
-        agent: false,
-        headers: { "content-type": "application/json", ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(body.length) }) },
-      },
-      (res) => {
-        status = res.statusCode ?? 0;
-        res.resume();
-        res.on("end", done);
-        res.on("error", (e: NodeJS.ErrnoException) => (error ||= e.code ?? e.message));
-      },
-    );
-    req.on("error", (e: NodeJS.ErrnoException) => (error ||= e.code ?? e.message));
-    req.on("close", () => {
-      if (status === 0) pending--;
-      done();
-    });
-    if (!chunked) return void req.end(body);
-    let sent = 0;
-    const write = (): void => {
-      while (sent < body.length && !req.destroyed) {
-        const piece = body.subarray(sent, sent + 64 * 1024);
-        sent += piece.length;
-        if (!req.write(piece)) return void req.once("drain", write);
-      }
-      if (!req.destroyed) req.end();
-    };
-    write();
-  });
-}
-
 async function largeBodies(url: string) {
   const body = Buffer.alloc(10 * 1024 * 1024, 0x20);
   const out: Record<string, number> = {};
   for (const path of ["/api/v1/games", "/mcp", "/matchmake/joinOrCreate/game"]) {
     let clean = 0;
-    for (let i = 0; i < 10; i++) if ((await postSized(url, path, body)) === "413") clean++;
+    for (let i = 0; i < 10; i++) if (statusOf(await postBody(url, path, body)) === "413") clean++;
     out[path] = clean;
   }
   return out;
@@ -182,7 +136,7 @@ async function largeChunkedBodies(url: string) {
   const out: Record<string, number> = {};
   for (const path of ["/api/v1/games", "/mcp", "/matchmake/joinOrCreate/game"]) {
     let clean = 0;
-    for (let i = 0; i < 30; i++) if ((await postSized(url, path, body, true)) === "413") clean++;
+    for (let i = 0; i < 30; i++) if (statusOf(await postBody(url, path, body, true)) === "413") clean++;
     out[path] = clean;
   }
   return out;

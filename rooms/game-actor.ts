@@ -14,7 +14,9 @@ import { parseMove, seatView, shownMove, type Action, type Cell, type GameState,
 import { fail, type Outcome } from "../src/errors";
 import { commit, factsOf, startEngine, step, type GameContext } from "../src/games/context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
-import type { EventsNow, GameRoomApi } from "../src/games/room-api";
+import { keptMoveIn } from "../src/games/kept-move";
+import type { LocalGameRoom } from "../src/games/room-access";
+import type { EventsNow } from "../src/games/room-api";
 import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
 import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
@@ -117,7 +119,7 @@ function runAfterTurn(): void {
   for (const fn of due) fn();
 }
 
-export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
+export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly clock: GameClock;
   /**
@@ -196,6 +198,14 @@ export class GameActor<From = never> implements GameRoomApi, ClockHandlers {
 
   record(): Outcome<RecordBody> {
     return { ok: true, value: gameRecordBody(this.game, this.deps.baseUrl) };
+  }
+
+  /**
+   * The answer to a move this seat already made, from the game's own moves, once everything queued before it
+   * is done: a finishing move is answered when it is settled (shown finished), as its first answer was.
+   */
+  keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null> {
+    return this.serial(async () => keptMoveIn(this.game, tokenHash, input));
   }
 
   unseal(): Outcome<null> {

@@ -16,7 +16,8 @@ import { fail, ROOM_CODES, type ErrorCode, type Outcome } from "../src/errors";
 import { DEFAULTS } from "../src/config";
 import { rebuildContext } from "../src/games/context";
 import type { EventName } from "../src/games/game-events";
-import type { EventsNow, GameRoomApi } from "../src/games/room-api";
+import type { LocalGameRoom } from "../src/games/room-access";
+import type { EventsNow } from "../src/games/room-api";
 import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
 import { seatOfToken } from "../src/games/record";
@@ -50,7 +51,7 @@ const MESSAGES_PER_SECOND = DEFAULTS.wsFramesPerSecond;
 /** How long a finished room waits for a rematch between two seats that stay connected. */
 const REMATCH_HOLD_MS = 10 * 60_000;
 
-export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoomApi, HeldRoom, CommitPort, AnnouncePort<Client> {
+export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGameRoom, HeldRoom, CommitPort, AnnouncePort<Client> {
   private deps!: RoomDeps;
   private actor!: GameActor<Client>;
   private connected: Record<Seat, boolean> = { A: false, B: false };
@@ -260,6 +261,11 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements GameRoom
 
   claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>> {
     return this.actor.claimSeat(code, claim, guest);
+  }
+
+  /** Asked of a room in this process only (LocalGameRoom). */
+  keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null> {
+    return this.actor.keptMove(tokenHash, input);
   }
 
   declineInvite(code: string): Promise<Outcome<null>> {

@@ -10,6 +10,8 @@ import { AppError, fail, type Outcome } from "../errors";
 import type { Logger } from "../logger";
 import type { GamesPort } from "../store/port";
 import { GAME_ROOM_METHODS, QUEUE_ROOM_METHODS, type GameRoomApi, type QueueRoomApi, type RoomProxy } from "./room-api";
+import type { MoveBody } from "./schemas";
+import type { MoveAnswer } from "./views";
 
 export const GAME_ROOM = "game";
 export const QUEUE_ROOM = "quick";
@@ -18,6 +20,18 @@ const REMOTE_TIMEOUT_MS = 8000;
 
 /** What Colyseus' matchmaking answers and `client.consumeSeatReservation` takes. */
 export type SeatReservation = matchMaker.ISeatReservation;
+
+/**
+ * A game's room in this process, called directly: GameRoomApi, and what only a room at hand is asked (never
+ * across processes, where the store answers instead).
+ */
+export interface LocalGameRoom extends GameRoomApi {
+  /**
+   * The answer to a move this seat already made, asked again (GameService.move, on a refusal that may hide
+   * it), from the room's own moves; null when the room holds no such move (src/games/kept-move.ts).
+   */
+  keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null>;
+}
 
 /**
  * The room of this process with that id, if any. Colyseus keeps its local rooms in a plain object, so an id
@@ -50,8 +64,8 @@ export class RoomAccess {
   }
 
   /** The game's room if it lives in this process (no I/O), called directly. */
-  localGame(gameId: string): GameRoomApi | undefined {
-    return localRoom(gameId) as (GameRoomApi & object) | undefined;
+  localGame(gameId: string): LocalGameRoom | undefined {
+    return localRoom(gameId) as (LocalGameRoom & object) | undefined;
   }
 
   /** The quick-match queue room of a ruleset, created when needed. */

@@ -6,16 +6,16 @@
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
-import { commitmentOf, CURRENT_RULES_VERSION, seatView, shownMove, versionForSeed, type Seat, otherSeat } from "../game";
-import { splitNotation } from "../game/notation";
+import { commitmentOf, CURRENT_RULES_VERSION, versionForSeed, type Seat, otherSeat } from "../game";
 import { DEFAULTS } from "../config";
 import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors";
 import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
-import { boardAfter, factsOf, rebuildContext, startEngine, type GameContext } from "./context";
+import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
+import { keptMoveIn } from "./kept-move";
 import { seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
@@ -45,12 +45,13 @@ const SEAT_READ_TIMEOUT_MS = 2000;
 const MOVE_TIMEOUT_MS = 3000;
 
 /**
- * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is the
- * store asked for it (keptMove). `unavailable`: the room's process died, or stalled, between storing the move
- * and answering. The others answer a retry (a client whose connection dropped before the answer, or one
- * retrying across a restart) that reaches a live room after the move was applied: `not_your_turn`, the
- * opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn again); `game_over`,
- * the move ended the game. Any other refusal (a wrong token, a malformed move) cannot hide a kept move.
+ * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is it
+ * looked for (keptMove: the live room, or the store). `unavailable`: the room's process died, or stalled,
+ * between storing the move and answering. The others answer a retry (a client whose connection dropped before
+ * the answer, or one retrying across a restart) that reaches a live room after the move was applied:
+ * `not_your_turn`, the opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn
+ * again); `game_over`, the move ended the game. Any other refusal (a wrong token, a malformed move) cannot
+ * hide a kept move.
  */
 const MAY_HIDE_KEPT_MOVE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unavailable", "not_your_turn", "illegal_move", "game_over"]);
 
@@ -359,7 +360,7 @@ export class GameService {
       const out = await this.live(gameId, (room) => room.move(tokenHash, body));
       // A success is answered as is, without a store read; a refusal that may be a retry of a kept move is
       // answered as that move when the store has it.
-      if (!out.ok && MAY_HIDE_KEPT_MOVE.has(out.code)) return (await this.keptMove(gameId, tokenHash, body)) ?? unwrap(out);
+      if (!out.ok && MAY_HIDE_KEPT_MOVE.has(out.code)) return (await this.keptMove(gameId, tokenHash, body, out.code === "unavailable")) ?? unwrap(out);
       return unwrap(out);
     });
   }
@@ -367,23 +368,25 @@ export class GameService {
   /**
    * The answer to a move already kept, when its first answer was lost: its room stopped answering while it
    * was under way (the room stores a move before it answers, so a process that dies between the two leaves a
-   * kept move without its answer), or the client sent it again (MAY_HIDE_KEPT_MOVE). A card is played once in
-   * a game, so this seat's placement of this card on this square is this move; the answer is the kept move and
-   * the seat's view now, as the room answers a move. Null when it is not (yet) there, or is another square's,
-   * another seat's, or says other captures than it made.
+   * kept move without its answer), or the client sent it again (MAY_HIDE_KEPT_MOVE). The answer is the kept
+   * move and the seat's view now, as the room answers a move (src/games/kept-move.ts). A room in this process
+   * answers it from its own moves; otherwise the game is rebuilt from the store. After an `unavailable`
+   * refusal the room here may have just lost the game to another process, which may have kept the move: then
+   * the store is read when the room here does not hold it. Null when it is not (yet) there, or is another
+   * square's, another seat's, or says other captures than it made.
    */
-  private async keptMove(gameId: string, tokenHash: string, body: MoveBody): Promise<MoveAnswer | null> {
+  private async keptMove(gameId: string, tokenHash: string, body: MoveBody, mayHaveMoved: boolean): Promise<MoveAnswer | null> {
     try {
+      const local = this.rooms.localGame(gameId);
+      if (local) {
+        const kept = await local.keptMove(tokenHash, body);
+        if (kept || !mayHaveMoved) return kept;
+      }
       const game = await this.store.getGame(gameId);
-      const seat = game && seatOfToken(game, tokenHash);
-      if (!seat) return null;
-      const ctx = rebuildContext(game, await this.store.listActions(gameId));
-      const placed = splitNotation("card" in body ? `${body.card}@${body.square}` : body.move);
-      const kept = placed && ctx.engine?.moves.find((m) => m.seat === seat && m.card.toUpperCase() === placed.card && m.square === placed.square);
-      if (kept && placed.captures !== null && placed.captures !== kept.captures) return null;
-      return kept ? { move: shownMove(kept, boardAfter(ctx, kept.n - 1)), view: seatView(ctx.engine!, seat), status: factsOf(ctx).status } : null;
+      if (!game || !seatOfToken(game, tokenHash)) return null;
+      return keptMoveIn(rebuildContext(game, await this.store.listActions(gameId)), tokenHash, body);
     } catch {
-      // The store failing too: the refusal already in hand is the answer.
+      // The store (or the room) failing too: the refusal already in hand is the answer.
       return null;
     }
   }

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
+import { KeyedQueue } from "../keyed-queue";
 import type { GameService } from "../games/service";
 import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../secrets";
 import type { AuthedBot } from "../bots/service";
@@ -52,7 +53,7 @@ export class LeagueService {
   private readonly computing = new Map<string, Promise<{ dealsCounted: number; rows: TableRow[] }>>();
   private readonly schedules = new Map<string, Schedule>();
   /** This process's writes to one league, one at a time. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyedQueue();
   /** A count queued and not yet begun, per league: every result stored meanwhile is counted by it. */
   private readonly counting = new Map<string, Promise<void>>();
 
@@ -202,7 +203,7 @@ export class LeagueService {
   private countSoon(id: string): Promise<void> {
     const queued = this.counting.get(id);
     if (queued) return queued;
-    const run = this.serial(id, async () => {
+    const run = this.queue.run(id, async () => {
       this.counting.delete(id);
       await this.count(id);
     });
@@ -251,16 +252,6 @@ export class LeagueService {
       return;
     }
     throw new AppError("conflict", "the league kept changing; its stored results are counted by its next count or at start-up");
-  }
-
-  /** Runs `work` after this process's earlier work on the same league has settled. */
-  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
-    this.queues.set(id, run);
-    void run.finally(() => {
-      if (this.queues.get(id) === run) this.queues.delete(id);
-    }).catch(() => {});
-    return run;
   }
 
   /**
@@ -334,7 +325,7 @@ export class LeagueService {
    * lost race; after this process's earlier writes to the league. `edit` returning false means nothing to change.
    */
   private change(id: string, edit: (l: LeagueRecord) => void | boolean): Promise<LeagueRecord> {
-    return this.serial(id, async () => {
+    return this.queue.run(id, async () => {
       for (let i = 0; i < MAX_ATTEMPTS; i++) {
         const l = await this.get(id);
         if (edit(l) === false) return l;

@@ -10,6 +10,7 @@
  * tournament room opening) and by a timer in each process that started or reconciled the arena.
  */
 import { AppError } from "../errors";
+import { KeyedQueue } from "../keyed-queue";
 import type { GameService } from "../games/service";
 import { isBotId, newGameId, newPlayerToken, sameHash, sha256Hex } from "../secrets";
 import type { PlayerService } from "../players/service";
@@ -122,7 +123,7 @@ export class ArenaService {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** This process's changes to one arena, one at a time: its finish hooks arrive together, and each would
    * otherwise lose most compare-and-set races to the others. Other processes are still held off by the version. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyedQueue();
   private stopped = false;
   /** Finished games waiting for this process's next write to their arena, counted together. */
   private readonly finishing = new Map<string, { games: GameRecord[]; done: Promise<void> }>();
@@ -204,7 +205,7 @@ export class ArenaService {
     let batch = this.finishing.get(id);
     if (!batch) {
       const games: GameRecord[] = [];
-      const done = this.serial(id, async () => {
+      const done = this.queue.run(id, async () => {
         this.finishing.delete(id);
         await this.count(id, games);
       });
@@ -293,17 +294,7 @@ export class ArenaService {
   // ---- internals ---------------------------------------------------------------------------------
 
   private change(id: string, edit: (t: TournamentRecord) => void | boolean): Promise<TournamentRecord> {
-    return this.serial(id, () => this.deps.change(id, edit));
-  }
-
-  /** Runs `work` after this process's earlier work on the same arena has settled. */
-  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
-    this.queues.set(id, run);
-    void run.finally(() => {
-      if (this.queues.get(id) === run) this.queues.delete(id);
-    }).catch(() => {});
-    return run;
+    return this.queue.run(id, () => this.deps.change(id, edit));
   }
 
   /**

@@ -1,65 +1,159 @@
 import { strict as assert } from "node:assert";
+import { mock } from "node:test";
 import { LocalPresence } from "@colyseus/core";
 import { fail } from "../../src/errors";
-import { GameService } from "../../src/games/service";
+import type { Seat } from "../../src/game";
 import type { RoomAccess } from "../../src/games/room-access";
+import type { MoveBody } from "../../src/games/schemas";
+import { GameService } from "../../src/games/service";
+import { sha256Hex } from "../../src/secrets";
 import type { RunningServer } from "../../src/server";
+import type { GamesPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";
+import { actorOf, iso, nextMove, storedBy, T0 } from "../rooms/actor-fixtures";
+import { game } from "../store/fixtures";
 import { pickMove } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
-/**
- * A move whose room stopped answering while it was under way (its process ending between storing the move and
- * answering) must not be reported refused when it was kept: the facade looks it up in the store. Here the room
- * is a stand-in that never answers, and the store is a real server's, holding the game and its moves.
- */
-describe("Games: a move whose room did not answer is answered from the store", function () {
-  this.timeout(20_000);
-  let server: RunningServer;
-  before(async () => {
-    server = await bootServer();
-  });
-  after(async () => server.close());
+const tokens: Record<Seat, string> = { A: "pt_seat-a", B: "pt_seat-b" };
 
-  /** The game service as a process that cannot reach the game's room sees it. */
-  const unreachable = () => {
-    const silent = new Proxy({}, { get: () => async () => fail("unavailable", "the process holding this game did not answer; it is being moved to a live process, retry shortly", { retryAfter: 1 }) });
-    const rooms = { localGame: () => undefined, game: () => silent } as unknown as RoomAccess;
-    return new GameService(server.store, rooms, undefined as never, new LocalPresence(), server.url, undefined as never);
+/** A live game on plain ports, and the game service in two processes: the one holding its room, and another. */
+function liveGame() {
+  const seats = {
+    A: { playerId: "P1", name: "Ada", kind: "human" as const, tokenHash: sha256Hex(tokens.A) },
+    B: { playerId: "P2", name: "Bo", kind: "human" as const, tokenHash: sha256Hex(tokens.B) },
   };
+  const record = game("K1", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 0, seats });
+  const { actor, ports } = actorOf(record);
+  /** Every read of the store, by method: counted, so that a read that should not happen shows. */
+  const reads: (keyof GamesPort)[] = [];
+  const stored = storedBy(record, ports);
+  const store = new Proxy(stored, {
+    get: (target, name: keyof typeof stored) => {
+      reads.push(name);
+      return target[name];
+    },
+  }) as unknown as GamesPort;
+  const service = (rooms: Partial<RoomAccess>) =>
+    new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never);
+  // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.
+  const here = service({ localGame: () => actor });
+  const elsewhere = service({ localGame: () => undefined, game: () => actor as never });
+  // A process whose call to the room's process goes unanswered (that process ending between storing a move
+  // and answering it).
+  const silent = new Proxy({}, { get: () => async () => fail("unavailable", "the process holding this game did not answer", { retryAfter: 1 }) });
+  const unanswered = service({ localGame: () => undefined, game: () => silent as never });
+  return { actor, reads: () => [...reads], here, elsewhere, unanswered };
+}
 
-  it("answers 200 with the kept move, and refuses as unavailable a move that was not kept", async () => {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
-    const first = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
-    const view = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[first]))).json;
-    const body = pickMove(view.state);
-    const played = await http(server.url, "POST", `/api/v1/games/${id}/moves`, body, bearer(tokens[first]));
-    assert.equal(played.status, 200, played.text);
+/** The move the seat to move would play, with its token. */
+function next(actor: ReturnType<typeof liveGame>["actor"]): { seat: Seat; token: string; body: { card: string; square: string } } {
+  const { seat, move } = nextMove(actor);
+  return { seat, token: tokens[seat], body: move };
+}
 
-    const games = unreachable();
-    // The same move, its answer lost: found in the store, in either notation, whatever the case of the card.
-    const kept = await games.move(id, tokens[first], { card: body.card.toLowerCase(), square: body.square });
-    assert.equal(kept.move.n, 1);
-    assert.equal(kept.move.card, played.json.move.card);
-    assert.deepEqual(kept.view.hand, played.json.view.hand);
-    assert.equal((await games.move(id, tokens[first], { move: `${body.card}@${body.square}` })).move.n, 1);
+/**
+ * A move sent again after it was applied is refused by the room as a new move, and answered as the kept move
+ * (GameService.move): from the room's own moves when the room is in this process, without reading the store;
+ * from the store's log otherwise. The answer is the same either way.
+ */
+describe("Games: a kept move sent again is answered from the live room, the store only without one", function () {
+  beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
+  afterEach(() => mock.timers.reset());
 
-    // The other seat's move, never made: refused, nothing claimed.
-    const second = first === "A" ? "B" : "A";
-    const other = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[second]))).json;
-    await assert.rejects(games.move(id, tokens[second], pickMove(other.state)), (e: { code?: string }) => e.code === "unavailable");
-    // The same card by the wrong seat is not this move either.
-    await assert.rejects(games.move(id, tokens[second], body), (e: { code?: string }) => e.code === "unavailable");
+  it("answers the same move sent again as that move, reading no store while the room is live", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    assert.equal(first.move.n, 1);
+    assert.deepEqual(reads(), [], "an accepted move reads nothing");
+
+    const again = await here.move("K1", t.token, { card: t.body.card.toLowerCase(), square: t.body.square });
+    assert.deepEqual(again, first);
+    assert.deepEqual(reads(), [], "the live room answered the retry: no store read");
+
+    const fromStore = await elsewhere.move("K1", t.token, { move: `${t.body.card}@${t.body.square}` });
+    assert.deepEqual(fromStore, first, "the store's answer is the live room's");
+    assert.ok(reads().includes("listActions"), "without the room at hand, the store's log is replayed");
+    assert.equal(actor.ctx.engine!.moves.length, 1, "no retry was applied");
+  });
+
+  it("answers a retry after the opponent moved with the kept move and the view now, the same from either", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    const o = next(actor);
+    await here.move("K1", o.token, o.body);
+    const again = await here.move("K1", t.token, t.body);
+    assert.deepEqual(again.move, first.move);
+    assert.equal(again.view.turn, t.seat, "the view now: the seat's turn again");
+    assert.deepEqual(reads(), []);
+    assert.deepEqual(await elsewhere.move("K1", t.token, t.body), again);
+  });
+
+  it("answers a retry of the finishing move as that move, finished, the same from either", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    let last = next(actor);
+    let finishing = await here.move("K1", last.token, last.body);
+    while (finishing.status === "active") {
+      last = next(actor);
+      finishing = await here.move("K1", last.token, last.body);
+    }
+    assert.equal(finishing.status, "finished");
+    assert.equal(finishing.move.n, 16, "the board's last square");
+    const again = await here.move("K1", last.token, last.body);
+    assert.deepEqual(again, finishing);
+    assert.deepEqual(reads(), []);
+    assert.deepEqual(await elsewhere.move("K1", last.token, last.body), finishing);
+  });
+
+  it("still refuses what is not the kept move, in either process", async function () {
+    const { actor, reads, here, elsewhere } = liveGame();
+    const t = next(actor);
+    await here.move("K1", t.token, t.body);
+    const other: Seat = t.seat === "A" ? "B" : "A";
+    const elsewhereSquare = { card: t.body.card, square: t.body.square === "a1" ? "d4" : "a1" };
+    const refusals = async (games: GameService) => {
+      const codes: string[] = [];
+      for (const [token, body] of [
+        [t.token, elsewhereSquare],
+        [t.token, { move: `${t.body.card}@${t.body.square}x3` }],
+        [tokens[other], t.body],
+        ["pt_" + "x".repeat(43), t.body],
+      ] as const) {
+        await games.move("K1", token, body as MoveBody).then(
+          () => codes.push("answered"),
+          (e: { code?: string }) => codes.push(String(e.code)),
+        );
+      }
+      return codes;
+    };
+    const live = await refusals(here);
+    assert.deepEqual(live, ["not_your_turn", "not_your_turn", "illegal_move", "unauthorized"]);
+    assert.deepEqual(reads(), []);
+    assert.deepEqual(await refusals(elsewhere), live);
+    assert.equal(actor.ctx.engine!.moves.length, 1);
+  });
+
+  it("answers a kept move whose room did not answer from the store, and refuses as unavailable one never made", async function () {
+    const { actor, here, unanswered } = liveGame();
+    const t = next(actor);
+    const first = await here.move("K1", t.token, t.body);
+    assert.deepEqual(await unanswered.move("K1", t.token, { card: t.body.card.toLowerCase(), square: t.body.square }), first);
+    assert.deepEqual(await unanswered.move("K1", t.token, { move: `${t.body.card}@${t.body.square}` }), first);
+    const o = next(actor);
+    const refused = (e: { code?: string }) => e.code === "unavailable";
+    // The other seat's move, never made; and the same card sent by the wrong seat, which is not this move.
+    await assert.rejects(unanswered.move("K1", o.token, o.body), refused);
+    await assert.rejects(unanswered.move("K1", o.token, t.body), refused);
   });
 });
 
 /**
  * A client that sends a move again after it was applied (its connection dropped before the answer, or it
  * retried across a restart) reaches a live room, which refuses it as a new move: the facade answers it as the
- * kept move instead. Only this seat's placement of this card on this square is that move.
+ * kept move instead, over REST and MCP. Which retries are that move, and the answer without a live room (from
+ * the store), are tested without a server above.
  */
 describe("Games: a move sent again after it was applied is answered as that move", function () {
   this.timeout(30_000);
@@ -104,68 +198,6 @@ describe("Games: a move sent again after it was applied is answered as that move
     assert.equal((await server.store.listActions(id)).length, 1);
   });
 
-  it("answers a retry after the opponent has moved (the seat's turn again) with the kept move and the view now", async () => {
-    const { id, tokens } = await friendGame();
-    const t = await turn(id, tokens);
-    const body = pickMove(t.view.state);
-    const first = await move(id, body, t.token);
-    assert.equal(first.status, 200, first.text);
-    const o = await turn(id, tokens);
-    assert.notEqual(o.seat, t.seat);
-    assert.equal((await move(id, pickMove(o.view.state), o.token)).status, 200);
-
-    const again = await move(id, body, t.token);
-    assert.equal(again.status, 200, again.text);
-    assert.deepEqual(again.json.move, first.json.move);
-    const now = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(t.token))).json;
-    assert.deepEqual(again.json.view.hand, now.state.hand);
-    assert.equal(again.json.view.turn, t.seat);
-    assert.equal(await moveCount(id), 2);
-  });
-
-  it("answers a retry of the game's last move with 200, not game_over", async () => {
-    const { id, tokens } = await friendGame();
-    for (let n = 0; n < 15; n++) {
-      const t = await turn(id, tokens);
-      assert.equal((await move(id, pickMove(t.view.state), t.token)).status, 200);
-    }
-    const last = await turn(id, tokens);
-    const body = pickMove(last.view.state);
-    const finishing = await move(id, body, last.token);
-    assert.equal(finishing.status, 200, finishing.text);
-    assert.equal(finishing.json.status, "finished");
-    const again = await move(id, body, last.token);
-    assert.equal(again.status, 200, again.text);
-    assert.deepEqual(again.json.move, finishing.json.move);
-    assert.equal(again.json.status, "finished");
-    assert.equal(await moveCount(id), 16);
-    // The same card on another square (one taken before) is not that move: still game_over.
-    const other = await move(id, { card: body.card, square: last.view.state.board[0].square }, last.token);
-    assert.equal(other.status, 409);
-    assert.equal(other.json.code, "game_over");
-  });
-
-  it("still refuses the same card on another square", async () => {
-    const { id, tokens } = await friendGame();
-    const t = await turn(id, tokens);
-    const body = pickMove(t.view.state);
-    assert.equal((await move(id, body, t.token)).status, 200);
-    const elsewhere = { card: body.card, square: body.square === "a1" ? "d4" : "a1" };
-    const early = await move(id, elsewhere, t.token);
-    assert.equal(early.status, 409, early.text);
-    assert.equal(early.json.code, "not_your_turn");
-    // A kept move claimed with other captures than it made is not that move either.
-    const captures = await move(id, { move: `${body.card}@${body.square}x3` }, t.token);
-    assert.equal(captures.json.code, "not_your_turn");
-
-    const o = await turn(id, tokens);
-    assert.equal((await move(id, pickMove(o.view.state), o.token)).status, 200);
-    const later = await move(id, elsewhere, t.token);
-    assert.equal(later.status, 422, later.text);
-    assert.equal(later.json.code, "illegal_move");
-    assert.equal(await moveCount(id), 2);
-  });
-
   it("answers the same move sent again over MCP (the move tool) as that move", async () => {
     const { id, tokens } = await friendGame();
     const t = await turn(id, tokens);
@@ -183,19 +215,5 @@ describe("Games: a move sent again after it was applied is answered as that move
     } finally {
       await mcp.close();
     }
-  });
-
-  it("refuses the other seat's token sending the opponent's kept move", async () => {
-    const { id, tokens } = await friendGame();
-    const t = await turn(id, tokens);
-    const body = pickMove(t.view.state);
-    assert.equal((await move(id, body, t.token)).status, 200);
-    const otherSeat = t.seat === "A" ? "B" : "A";
-    const stolen = await move(id, body, tokens[otherSeat]);
-    assert.equal(stolen.status, 422, stolen.text);
-    assert.equal(stolen.json.code, "illegal_move");
-    const wrong = await move(id, body, "pt_" + "x".repeat(43));
-    assert.equal(wrong.status, 401);
-    assert.equal(await moveCount(id), 1);
   });
 });

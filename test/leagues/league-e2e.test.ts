@@ -6,13 +6,11 @@
  * A deal's first finished game shows no reveal, replay or review (REST, MCP, webhook) while its other game runs.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import { greedyMove, type Policy, type SeatSync } from "../../clients/typescript/client";
+import { greedyMove, type Policy } from "../../clients/typescript/client";
 import { generateSecret } from "../../src/events";
 import { verifyReplay } from "../../src/game";
 import type { RunningServer } from "../../src/server";
@@ -20,39 +18,13 @@ import { httpGetJson, verifyLeague } from "../../src/leagues/verify";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { connect, type McpTestClient } from "../mcp/helpers";
 import { bearer, bootServer, http } from "../support/server";
-
-interface GameRow { gameId: string; first: string; second: string; outcome: string | null }
-interface DealRow { index: number; a: string; b: string; released: boolean; games: GameRow[] }
+import { firstMove, playSeat, runCli, type DealRow } from "./play";
 
 const DEALS = 2;
 const PARALLEL = 2;
 
-/** The first legal move in the list: a weak but legal player. */
-const firstMove: Policy = (v) => v.legalMoves[0];
 /** The last legal move: another weak one, so the weak bots differ from each other. */
 const lastMove: Policy = (v) => v.legalMoves[v.legalMoves.length - 1];
-
-/** Plays one seat of a game to its end with `policy`, long-polling the seat's view. */
-async function playSeat(base: string, gameId: string, token: string, policy: Policy): Promise<void> {
-  let since = 0;
-  for (let i = 0; i < 400; i++) {
-    const s = await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${since}&timeout=5`, undefined, bearer(token));
-    // A deal is listed as released by the write that releases it, and its games are created just after that
-    // write: a poll of the list can see a game a moment before it exists.
-    if (s.status === 404 && since === 0 && i < 20) {
-      await new Promise((r) => setTimeout(r, 50));
-      continue;
-    }
-    if (s.status !== 200) throw new Error(`sync ${s.status}: ${s.text}`);
-    since = s.json.moveCount;
-    if (s.json.status === "finished") return;
-    if (!s.json.yourTurn) continue;
-    const move = await policy(s.json as SeatSync);
-    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, { move: move.move }, bearer(token));
-    if (m.status !== 200) throw new Error(`move ${m.status}: ${m.text}`);
-  }
-  throw new Error(`game ${gameId} did not finish`);
-}
 
 /** Hunter's MM fit of the same model (a virtual draw against a reference of strength 1), written apart from the server's. */
 function independentRatings(ids: string[], games: { winner: string | null; loser: string | null; draw: [string, string] | null }[]) {
@@ -261,7 +233,7 @@ describe("Duplicate league over REST", function () {
     const report = await verifyLeague(httpGetJson(base), id);
     assert.deepEqual(report.problems, []);
     assert.equal(report.gamesChecked, 6 * DEALS * 2);
-    const cli = await runVerify(base, id);
+    const cli = await runCli("league-verify.ts", base, id);
     assert.equal(cli.code, 0, cli.stderr);
     assert.match(cli.stdout, new RegExp(`${6 * DEALS * 2} games checked, 0 mismatches`));
 
@@ -272,7 +244,7 @@ describe("Duplicate league over REST", function () {
     db.close();
     const tampered = await verifyLeague(httpGetJson(base), id);
     assert.ok(tampered.problems.some((p) => p.includes(game.gameId) && p.includes("the replay says")), tampered.problems.join("\n"));
-    const failed = await runVerify(base, id);
+    const failed = await runCli("league-verify.ts", base, id);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /MISMATCH/);
   });
@@ -420,18 +392,6 @@ async function followStream(base: string, key: string): Promise<{ lines: string[
     }
   })();
   return { lines, stop: () => abort.abort() };
-}
-
-/** Runs `npm run league:verify`'s script (tsx src/cli/league-verify.ts) as a child process. */
-async function runVerify(base: string, id: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const root = join(__dirname, "..", "..");
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(root, "src/cli/league-verify.ts"), base, id], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
 }
 
 describe("Duplicate league: a wave of games resigned at once", function () {

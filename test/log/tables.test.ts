@@ -5,54 +5,14 @@
  * (exit 1, the game named).
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import type { RunningServer } from "../../src/server";
 import { playToEnd, waitForJson } from "../agents/play";
+import { playSeat, runCli, type GameRow } from "../leagues/play";
 import { bearer, bootServer, http } from "../support/server";
-
-interface GameRow {
-  gameId: string;
-  first: string;
-  second: string;
-  outcome: string | null;
-}
-
-/** Plays one seat of a game to its end with the first legal move, long-polling the seat's view. */
-async function playSeat(base: string, gameId: string, token: string): Promise<void> {
-  let since = 0;
-  for (let i = 0; i < 400; i++) {
-    const s = await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${since}&timeout=5`, undefined, bearer(token));
-    // A released deal's games are created just after the write that lists them.
-    if (s.status === 404 && since === 0 && i < 20) {
-      await new Promise((r) => setTimeout(r, 50));
-      continue;
-    }
-    assert.equal(s.status, 200, s.text);
-    since = s.json.moveCount;
-    if (s.json.status === "finished") return;
-    if (!s.json.yourTurn) continue;
-    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, { move: s.json.legalMoves[0].move }, bearer(token));
-    assert.equal(m.status, 200, m.text);
-  }
-  throw new Error(`game ${gameId} did not finish`);
-}
-
-/** Runs `npm run log:verify`'s script (tsx src/cli/log-verify.ts) as a child process. */
-async function runVerify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const root = join(__dirname, "..", "..");
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", join(root, "src/cli/log-verify.ts"), ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
 
 describe("Public log: a league's or tournament's table checked against the log", function () {
   this.timeout(120_000);
@@ -91,7 +51,7 @@ describe("Public log: a league's or tournament's table checked against the log",
       await new Promise((r) => setTimeout(r, 50));
     }
 
-    const ok = await runVerify(base, "--league", id);
+    const ok = await runCli("log-verify.ts", base, "--league", id);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /2 games checked in the log, 0 mismatches/);
 
@@ -100,7 +60,7 @@ describe("Public log: a league's or tournament's table checked against the log",
     const db = new Database(join(dir, "arena.db"));
     db.prepare("UPDATE league_results SET outcome = ? WHERE game_id = ?").run(counted.outcome === "first" ? "second" : "first", counted.gameId);
     db.close();
-    const tampered = await runVerify(base, "--league", id);
+    const tampered = await runCli("log-verify.ts", base, "--league", id);
     assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
     assert.match(tampered.stderr, new RegExp(`MISMATCH deal 0, game ${counted.gameId} \\(entry\\): counted `));
 
@@ -109,12 +69,12 @@ describe("Public log: a league's or tournament's table checked against the log",
     const db2 = new Database(join(dir, "arena.db"));
     assert.equal(db2.prepare(`UPDATE log_entries SET leaf = replace(leaf, '"salt":"', '"salt":"0') WHERE game_id = ?`).run(other.gameId).changes, 1);
     db2.close();
-    const changed = await runVerify(base, "--league", id);
+    const changed = await runCli("log-verify.ts", base, "--league", id);
     assert.equal(changed.code, 1, changed.stdout + changed.stderr);
     assert.match(changed.stderr, new RegExp(`MISMATCH deal 0: game ${other.gameId}: entry \\d+ and its inclusion proof do not lead to the signed root`));
 
     // An unknown league is a usage problem, not a pass.
-    assert.equal((await runVerify(base, "--league", "lg_none")).code, 2);
+    assert.equal((await runCli("log-verify.ts", base, "--league", "lg_none")).code, 2);
   });
 
   it("passes on a swiss tournament played out, and fails once its stored result is changed", async () => {
@@ -136,7 +96,7 @@ describe("Public log: a league's or tournament's table checked against the log",
     await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished", 30_000);
     await waitForJson(base, `/api/v1/games/${game.gameId}`, (j) => typeof j.logIndex === "number", 30_000);
 
-    const ok = await runVerify(base, "--tournament", id);
+    const ok = await runCli("log-verify.ts", base, "--tournament", id);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /tournament .*: 1 games checked in the log, 0 mismatches/);
 
@@ -148,7 +108,7 @@ describe("Public log: a league's or tournament's table checked against the log",
     stored.outcome = stored.outcome === "first" ? "second" : "first";
     db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
     db.close();
-    const tampered = await runVerify(base, "--tournament", id);
+    const tampered = await runCli("log-verify.ts", base, "--tournament", id);
     assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
     assert.match(tampered.stderr, new RegExp(`MISMATCH round 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));
     assert.match(tampered.stderr, /MISMATCH table: .*published score/);

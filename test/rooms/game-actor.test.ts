@@ -1,110 +1,10 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
-import { legalMoves, type GameState, type Seat } from "../../src/game";
+import type { Seat } from "../../src/game";
 import { rebuildContext } from "../../src/games/context";
-import type { OutEvent } from "../../src/games/game-events";
-import type { PlayerService } from "../../src/players/service";
-import type { GameRecord, GameWrite, GameWriteResult } from "../../src/store/port";
-import { createLogger } from "../../src/logger";
-import { createMetrics } from "../../src/metrics";
-import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../rooms/game-actor";
-import type { SeatHand } from "../../rooms/messages";
+import { replayBody } from "../../src/games/views";
 import { game } from "../store/fixtures";
-
-const T0 = Date.parse("2026-01-01T00:00:00.000Z");
-const iso = (ms: number) => new Date(ms).toISOString();
-const metrics = createMetrics();
-
-/**
- * The actor's two ports, recorded: every write it hands the commit port (answered at once with `answer`,
- * or held until `release` when `hold` is set), and every announcement in order.
- */
-class Ports implements CommitPort, AnnouncePort<string> {
-  writes: GameWrite[] = [];
-  told: string[] = [];
-  answer: GameWriteResult | Error = "committed";
-  hold = false;
-  private held: Array<() => void> = [];
-
-  commit(write: GameWrite): Promise<GameWriteResult> {
-    this.writes.push(write);
-    const answer = this.answer;
-    const settle = (): Promise<GameWriteResult> => (answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer));
-    if (!this.hold) return settle();
-    return new Promise((resolve, reject) => this.held.push(() => void settle().then(resolve, reject)));
-  }
-  /** Answers the oldest held write. */
-  release() {
-    this.held.shift()!();
-  }
-  moved(gameId: string, epoch: number) {
-    this.told.push(`moved ${gameId} ${epoch}`);
-  }
-  changed() {
-    this.told.push("changed");
-  }
-  acknowledge(from: string, engine: GameState, seat: Seat): SeatHand {
-    this.told.push(`ack ${from} ${seat} ${engine.moves.length}`);
-    return { cards: [], legal: [] };
-  }
-  finished() {
-    this.told.push("finished");
-  }
-  aborted() {
-    this.told.push("aborted");
-  }
-  released() {
-    this.told.push("released");
-  }
-}
-
-function deps(): ActorDeps & { events: { emit(e: OutEvent): void; emitted: string[] }; published: number[] } {
-  const emitted: string[] = [];
-  const published: number[] = [];
-  const players = { resultUpdates: async () => [], recordResult: async () => undefined } as unknown as PlayerService;
-  return {
-    players,
-    metrics,
-    events: { emitted, emit: (e: OutEvent) => emitted.push(e.name) },
-    listens: () => true,
-    publishChange: (_id, change) => published.push(change.moveCount),
-    published,
-    decide: async () => ({ card: "", square: "" }),
-    onFinished: async () => undefined,
-    log: createLogger("silent"),
-    baseUrl: "http://127.0.0.1:1",
-    houseDelayMs: 500,
-    waitingGameTtlS: 60,
-    finishedGraceMs: 30_000,
-  };
-}
-
-const seats = {
-  A: { playerId: "P1", name: "Ada", kind: "human" as const, tokenHash: "aa" },
-  B: { playerId: "P2", name: "Bo", kind: "human" as const, tokenHash: "bb" },
-};
-
-function actorOf(record: GameRecord) {
-  const ports = new Ports();
-  const d = deps();
-  const actor = new GameActor<string>(record.id, 7, rebuildContext(record, []), d, ports, ports);
-  actor.start();
-  return { actor, ports, deps: d };
-}
-
-const activeGame = () => actorOf(game("G1", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats }));
-
-/** The first legal move of the seat to move. */
-function nextMove(actor: GameActor<string>): { seat: Seat; move: { card: string; square: string } } {
-  const engine = actor.ctx.engine!;
-  const { card, square } = legalMoves(engine)[0];
-  return { seat: engine.turn, move: { card, square } };
-}
-
-/** Lets queued promise work and the after-turn immediates run. */
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-};
+import { activeGame, actorOf, iso, nextMove, seats, settle, storedBy, T0 } from "./actor-fixtures";
 
 describe("GameActor: the move pipeline without a server", function () {
   beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
@@ -191,6 +91,7 @@ describe("GameActor: the move pipeline without a server", function () {
     await settle();
     assert.equal(actor.status(), "finished");
     assert.equal(actor.ctx.record.decidedBy, "aborted");
+    assert.equal(actor.ctx.record.winner, null);
     assert.deepEqual(
       ports.writes.map((w) => w.patch.decidedBy),
       ["aborted"],
@@ -211,6 +112,7 @@ describe("GameActor: the move pipeline without a server", function () {
     mock.timers.tick(9_999);
     await settle();
     assert.equal(actor.status(), "active");
+    const woken = d.published.length;
     mock.timers.tick(1);
     await settle();
     assert.equal(actor.status(), "finished");
@@ -222,6 +124,8 @@ describe("GameActor: the move pipeline without a server", function () {
     assert.equal(timeout.patch.status, undefined, "the finishing action is stored before the game is marked finished");
     assert.equal(ports.writes[3].patch.status, "finished");
     assert.equal(ports.writes[3].patch.decidedBy, "timeout");
+    assert.equal(ports.writes[3].patch.winner, late === "A" ? "B" : "A", "the seat that ran out of time loses");
+    assert.ok(d.published.length > woken, "long-polls are woken by the end");
     assert.ok(ports.told.includes("finished"));
     assert.ok(d.events.emitted.includes("game.finished"));
     assert.ok(!ports.told.includes("released"));
@@ -272,5 +176,44 @@ describe("GameActor: the move pipeline without a server", function () {
     assert.equal(actor.ctx.engine, null);
     ports.answer = "committed";
     assert.ok((await actor.claimSeat("INV", { playerId: "P2", name: "Bo", kind: "human", tokenHash: "bb" })).ok);
+  });
+
+  it("ends a played game on resignation: the other seat wins, moves after the end are refused, the stored game replays it", async function () {
+    const record = game("G5", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats });
+    const { actor, ports } = actorOf(record);
+    for (let i = 0; i < 2; i++) {
+      const { seat, move } = nextMove(actor);
+      assert.ok((await actor.play(seat, move)).ok);
+    }
+    const resigning = actor.ctx.engine!.turn;
+    const out = await actor.resign(seats[resigning].tokenHash);
+    assert.ok(out.ok);
+    assert.deepEqual([out.value.status, out.value.decidedBy, out.value.winner], ["finished", "resignation", resigning === "A" ? "B" : "A"]);
+    const late = await actor.move(seats[resigning].tokenHash, { card: "E1", square: "a1" });
+    assert.ok(!late.ok && late.code === "game_over");
+    const store = storedBy(record, ports);
+    const replay = replayBody(rebuildContext((await store.getGame("G5"))!, await store.listActions("G5")), "http://127.0.0.1:1");
+    assert.equal(replay?.decidedBy, "resignation");
+  });
+
+  it("refuses a move out of turn, a card not in hand, a malformed notation and a taken square, writing nothing", async function () {
+    const { actor, ports } = activeGame();
+    const mover = actor.ctx.engine!.turn;
+    const waiter: Seat = mover === "A" ? "B" : "A";
+    const card = actor.ctx.engine!.hands[mover][0];
+    const code = async (seat: Seat, input: Parameters<typeof actor.play>[1]) => {
+      const out = await actor.play(seat, input);
+      return out.ok ? "accepted" : out.code;
+    };
+    assert.equal(await code(waiter, { card: actor.ctx.engine!.hands[waiter][0], square: "a1" }), "not_your_turn");
+    assert.equal(await code(mover, { card: "ZZ9", square: "a1" }), "illegal_move");
+    assert.equal(await code(mover, { move: "hello" }), "bad_request");
+    assert.equal(ports.writes.length, 0, "no refusal wrote anything");
+    assert.equal(actor.ctx.engine!.moves.length, 0);
+    assert.equal(await code(mover, { move: `${card}@a1` }), "accepted");
+    const taken = await actor.play(waiter, { card: actor.ctx.engine!.hands[waiter][0], square: "a1" });
+    assert.ok(!taken.ok && taken.code === "illegal_move");
+    assert.match(taken.detail, /a1/);
+    assert.equal(ports.writes.length, 1);
   });
 });

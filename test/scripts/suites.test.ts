@@ -1,11 +1,11 @@
 /**
  * `npm test` (the fast suite), `npm run test:browser` and `npm run test:slow` together run every test file,
- * each once: the browser and slow suites' patterns are the fast suite's --ignores. Files are collected with mocha's own collector, from the
- * patterns package.json gives it.
+ * each once: the browser and slow suites' patterns are the fast suite's ignores. Files are collected with mocha's
+ * own collector, from the mocha config each script names (test/suites/).
  */
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 
 // Mocha's file collector (what `mocha <spec> --ignore <pattern>` runs); not a documented export.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,12 +20,12 @@ const collect = require("mocha/lib/cli/collect-files.cjs") as (o: {
 
 const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
 
-/** The quoted patterns of a script: its specs, and what follows --ignore. */
+/** The spec and ignore patterns of the mocha config a script names (`--config <file>`), and nothing else. */
 function patterns(script: string): { spec: string[]; ignore: string[] } {
-  const spec: string[] = [];
-  const ignore: string[] = [];
-  const words = [...script.matchAll(/(--ignore )?'([^']+)'/g)];
-  for (const [, flag, pattern] of words) (flag ? ignore : spec).push(pattern);
+  const config = /^mocha (?:--parallel --jobs 2 )?--config (\S+)$/.exec(script)?.[1];
+  assert.ok(config, `${script}: mocha with a suite's config, no patterns of its own`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spec = [], ignore = [] } = require(resolve(config)) as { spec?: string[]; ignore?: string[] };
   return { spec, ignore };
 }
 

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { greedyMove, type Policy, type SeatSync } from "../../clients/typescript/client";
+import { greedyMove, type Policy } from "../../clients/typescript/client";
+import { playSeat, type DealRow } from "../leagues/play";
 import { playRest } from "../support/play";
 import { bearer, http } from "../support/server";
 import { mkdirSync } from "node:fs";
@@ -15,17 +16,6 @@ import { join } from "node:path";
 import { browserSuite, openPage, SHOTS_DIR } from "./browser";
 import { contrastAtLeast, fits } from "./checks";
 
-interface GameRow {
-  gameId: string;
-  first: string;
-  second: string;
-  outcome: string | null;
-}
-interface DealRow {
-  index: number;
-  released: boolean;
-  games: GameRow[];
-}
 interface Standing {
   playerId: string;
   name: string;
@@ -35,22 +25,6 @@ interface Standing {
   wins: number;
   draws: number;
   losses: number;
-}
-
-/** Plays one seat of a game to its end with `policy`, long-polling the seat's view, as a REST bot does. */
-async function playSeat(base: string, gameId: string, token: string, policy: Policy): Promise<void> {
-  let since = 0;
-  for (let i = 0; i < 400; i++) {
-    const s = await http(base, "GET", `/api/v1/games/${gameId}/sync?since=${since}&timeout=5`, undefined, bearer(token));
-    if (s.status !== 200) throw new Error(`sync ${s.status}: ${s.text}`);
-    since = s.json.moveCount;
-    if (s.json.status === "finished") return;
-    if (!s.json.yourTurn) continue;
-    const move = await policy(s.json as SeatSync);
-    const m = await http(base, "POST", `/api/v1/games/${gameId}/moves`, { move: move.move }, bearer(token));
-    if (m.status !== 200) throw new Error(`move ${m.status}: ${m.text}`);
-  }
-  throw new Error(`game ${gameId} did not finish`);
 }
 
 /** Saves the first screen of the page at 1280x800 and 390x844, as `<name>-laptop.png` and `<name>-phone.png` (docs/WEB.md shows them). */

@@ -105,7 +105,7 @@ function explainOn(cellsBefore: readonly Cell[], pageRules: PageRules, card: str
       : by === "plus" ? `${sq}: plus, equal sums on two or more edges: ${sums(index)}`
       : by === "combo" ? `${sq}: combo, flipped by a card this move captured`
       : by === "knight" ? `${sq}: the knight champion's jump, total ranks beat ${name(index)}'s`
-      : `${sq}: ${by}`;
+      : `${sq}: ${String(by)}`;
     return { square: sq, by, text };
   });
 }

@@ -4,10 +4,11 @@
 // or a join fails, the page joins again with a growing delay, so it lands on whichever process holds the
 // room now, unless the room is over for good.
 import type { Client, Room } from "@colyseus/sdk";
+import type * as ColyseusSdk from "@colyseus/sdk";
 
 declare global {
   /** The SDK's browser bundle (/vendor/colyseus.js) defines this global. */
-  const Colyseus: typeof import("@colyseus/sdk");
+  const Colyseus: typeof ColyseusSdk;
 }
 
 export type LinkState = "connecting" | "live" | "dropped" | "offline" | "closed";

@@ -76,6 +76,8 @@ export function scoreColumns(format: string, rows: readonly StandingRow[]): Arra
 
 /** A score as people write it: 1½, ½, 2.75. */
 export function scoreText(v: unknown): string {
+  // A standing's cell is a number, or absent (shown empty); anything else is shown as String shows it.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (typeof v !== "number") return String(v ?? "");
   const whole = Math.floor(v);
   if (v - whole === 0.5) return whole ? `${whole}½` : "½";

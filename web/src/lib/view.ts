@@ -8,7 +8,7 @@ import { SQUARES_TOP_DOWN, artOf, cardText, other, type CardView, type Seat, typ
 /** What the page knows beyond the model: its seat, the chosen card, and whether a move is on its way. */
 export interface ViewContext { mySeat: Seat | null; selected: string | null; gameId: string; pending: boolean; offline: boolean }
 
-export interface ViewHandlers { onSquare(square: string): void; onCard(id: string): void }
+export interface ViewHandlers { onSquare: (square: string) => void; onCard: (id: string) => void }
 
 /** The tooltip of a card: its champion ability or its tier. */
 export function cardTip(c: CardView): string {

@@ -109,7 +109,8 @@ function graph(r: Replay, review: Review | null, onStep: (step: number) => void)
 function start(r: Replay, review: Review | null, record: RecordBody | null): void {
   const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
   const elements: Tile[] = r.squareElements.map((t) => ({ square: t.square, kind: t.element }));
-  const boards: ViewModel["board"][] = [new Map(), ...r.moves.map((m) => boardFromCells(m.board))];
+  const empty: ViewModel["board"] = new Map();
+  const boards: ViewModel["board"][] = [empty, ...r.moves.map((m) => boardFromCells(m.board))];
   const rules = ruleContext(tiles, elements, r.mutators, r.rulesVersion ?? UNVERSIONED);
   const name = (s: Seat) => r.players[s] || s;
   document.title = `${name("A")} vs ${name("B")} · Replay · Tile Arena`;

@@ -1,0 +1,2 @@
+// The fast suite's mocha config: test/suites/index.cjs.
+module.exports = require("./index.cjs").suites.fast;

@@ -1,0 +1,26 @@
+/**
+ * The three test suites (CONTRIBUTING.md, "Tests"), each a mocha config: the browser flows and the slow tests
+ * are listed here once, and the fast suite is every other test file. A slow test file joins `slow` here and
+ * nowhere else. package.json's scripts run each suite with its config (`--config test/suites/<suite>.cjs`);
+ * test/scripts/suites.test.ts checks that the three together run every test file once.
+ */
+const base = require("../../.mocharc.json");
+
+/** The browser flows in Chromium: test/web, a hosted bot against a person, the API reference at /docs. */
+const browser = ["test/{web/*,bots/hosted-browser,server/docs-reference}.test.ts"];
+
+/**
+ * Files that need more than about 20 seconds: strength matches between house levels, benchmark smoke runs,
+ * the self-play CLI, and the trials that start, kill and restart server processes.
+ */
+const slow = [
+  "test/{ai/strength,ai/selfplay-cli,loadtest/*-smoke,cluster/failover,cluster/tournament-failover,cluster/nginx,cluster/webhooks,cluster/registry,cluster/rematch,server/restart,events/crash-recovery,log/crash}.test.ts",
+];
+
+const suites = {
+  fast: { ...base, spec: ["test/**/*.test.ts"], ignore: [...browser, ...slow] },
+  browser: { ...base, spec: browser },
+  slow: { ...base, spec: slow },
+};
+
+module.exports = { suites };
