@@ -501,7 +501,9 @@ export interface GamesPort {
   /**
    * Group commit: every write of the batch in one transaction (one durable commit). A write whose condition
    * fails is skipped and reported "conflict"; the others still commit. A rejection means nothing of the
-   * batch was stored.
+   * batch was stored. A committed write whose patch sets status "finished" also marks its game pending for
+   * the public log (LogPort.addLogPending), in the same transaction where the store has one; a finished game
+   * is never acknowledged without the mark.
    */
   commitGames(writes: GameWrite[]): Promise<GameWriteResult[]>;
   /** In index order. */

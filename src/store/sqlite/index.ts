@@ -182,9 +182,10 @@ export class SqliteStore implements Store {
     this.db.exec(SCHEMA);
     this.addColumns();
     this.s = prepareStatements(this.db);
+    // The log's tables before the record writes: a game's finish write marks it pending in the log's table.
+    this.logTables = new SqliteLog(this.db, (fn) => this.durable(fn));
     this.w = new RecordWrites(this.db, this.s);
     this.bots = new SqliteBots(this.db, (fn) => this.durable(fn));
-    this.logTables = new SqliteLog(this.db, (fn) => this.durable(fn));
     this.leagues = new SqliteLeagues(this.db, (fn) => this.durable(fn));
     this.ratings = this.w.ratings;
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
