@@ -65,6 +65,7 @@ export type ActorDeps = Pick<
   | "houseDelayMs"
   | "waitingGameTtlS"
   | "finishedGraceMs"
+  | "timers"
 >;
 
 /**
