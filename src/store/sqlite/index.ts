@@ -29,7 +29,7 @@ import { SqliteBots } from "./bots";
 import { SqliteLog } from "./log";
 import { SqliteLeagues } from "./leagues";
 import { gameRow, isPrimaryKeyViolation, parse, playerRow, RecordWrites } from "./record-writes";
-import { Writer } from "./writer";
+import { Writer, type WriterStats } from "./writer";
 import type { SqliteRatings } from "./ratings";
 
 export interface SqliteStoreOptions {
@@ -201,6 +201,11 @@ export class SqliteStore implements Store {
     if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
       this.checkpointer = new Checkpointer(path, { intervalMs: checkpointMs, restartFrames: checkpointRestartFrames, onError: (message) => onState?.("checkpoint_failed", new Error(message)) });
     }
+  }
+
+  /** The writer thread's batches and the game writes they carried, since start (null in memory: no thread). */
+  writerStats(): WriterStats | null {
+    return this.writer?.stats() ?? null;
   }
 
   /** Resolves after the checkpointer's next checkpoint (file databases; at once in memory). */
