@@ -65,7 +65,6 @@ export type ActorDeps = Pick<
   | "houseDelayMs"
   | "waitingGameTtlS"
   | "finishedGraceMs"
-  | "timers"
 >;
 
 /**

@@ -1,8 +1,7 @@
 /**
  * The timers of one game: the turn clock, the wait for a second player, the house opponent's pause and
- * the grace period before a finished game's room is released. Deadlines on the process's shared timers
- * (shared-timers.ts: one Node timer for every game; no room tick), so an idle game costs nothing; set from the
- * game after every change, so a restart resumes them. The house opponent's pause is a plain Node timer.
+ * the grace period before a finished game's room is released. Plain Node timers (no room tick), so an
+ * idle game costs nothing; set from the game after every change, so a restart resumes them.
  *
  * Every move pushes the turn deadline later, so the turn timer is not re-made on each one: the timer armed
  * for an earlier deadline is kept and, when it fires before the current deadline, armed again for the
@@ -10,8 +9,6 @@
  */
 import type { Seat } from "../src/game";
 import { factsOf, type GameContext } from "../src/games/context";
-import type { Deadline, DeadlineTimers } from "../src/games/ports";
-import { SharedTimers } from "./shared-timers";
 
 export interface ClockHandlers {
   onTurnTimeout(): void;
@@ -20,19 +17,13 @@ export interface ClockHandlers {
   onReleased(): void;
 }
 
-export interface ClockSettings {
-  houseDelayMs: number;
-  waitingGameTtlS: number;
-  finishedGraceMs: number;
-  /** The process's shared deadlines (one Node timer for every game); without it the clock keeps its own. */
-  timers?: DeadlineTimers;
-}
+export interface ClockSettings { houseDelayMs: number; waitingGameTtlS: number; finishedGraceMs: number }
 
 /** What the main timer waits for: the seat to move running out of time, the second player, the release. */
 type MainWait = "turn" | "waiting" | "release";
 
 export class GameClock {
-  private main?: Deadline;
+  private main?: NodeJS.Timeout;
   private mainWait: MainWait | null = null;
   /** Epoch ms at which `main` fires. */
   private mainAt = 0;
@@ -44,11 +35,7 @@ export class GameClock {
   private readonly mainFired = () => this.onMain();
   private readonly houseFired = () => this.on.onHouseTurn(this.houseSeat);
 
-  private readonly timers: DeadlineTimers;
-
-  constructor(private readonly settings: ClockSettings, private readonly on: ClockHandlers) {
-    this.timers = settings.timers ?? new SharedTimers();
-  }
+  constructor(private readonly settings: ClockSettings, private readonly on: ClockHandlers) {}
 
   /** Sets every timer from the game as it is now. */
   arm(ctx: GameContext, now = Date.now()): void {
@@ -57,13 +44,13 @@ export class GameClock {
     const status = factsOf(ctx).status;
     this.deadlineMs = 0;
     if (status === "finished") {
-      this.setMain("release", now + this.settings.finishedGraceMs);
+      this.setMain("release", now + this.settings.finishedGraceMs, now);
     } else if (status === "waiting") {
-      this.setMain("waiting", Date.parse(r.createdAt) + this.settings.waitingGameTtlS * 1000);
+      this.setMain("waiting", Date.parse(r.createdAt) + this.settings.waitingGameTtlS * 1000, now);
     } else if (ctx.engine) {
       this.deadlineMs = Date.parse(r.lastMoveAt ?? r.startedAt ?? r.createdAt) + r.turnSeconds * 1000;
       // Kept when it fires no later than the new deadline (onMain re-arms it for the rest).
-      if (!(this.mainWait === "turn" && this.mainAt <= this.deadlineMs)) this.setMain("turn", this.deadlineMs);
+      if (!(this.mainWait === "turn" && this.mainAt <= this.deadlineMs)) this.setMain("turn", this.deadlineMs, now);
       const turn = ctx.engine.turn;
       if (r.seats[turn]?.kind === "house") {
         this.houseSeat = turn;
@@ -79,16 +66,15 @@ export class GameClock {
     this.clearHouse();
   }
 
-  private setMain(wait: MainWait, at: number): void {
-    this.timers.cancel(this.main);
+  private setMain(wait: MainWait, at: number, now: number): void {
+    clearTimeout(this.main);
     this.mainWait = wait;
     this.mainAt = at;
-    // One already due fires from the timer all the same, never from within arm().
-    this.main = this.timers.add(at, this.mainFired);
+    this.main = setTimeout(this.mainFired, Math.max(0, at - now));
   }
 
   private clearMain(): void {
-    this.timers.cancel(this.main);
+    clearTimeout(this.main);
     this.main = undefined;
     this.mainWait = null;
   }
@@ -105,7 +91,7 @@ export class GameClock {
     switch (wait) {
       case "turn": {
         const now = Date.now();
-        if (now < this.deadlineMs) return this.setMain("turn", this.deadlineMs);
+        if (now < this.deadlineMs) return this.setMain("turn", this.deadlineMs, now);
         return this.on.onTurnTimeout();
       }
       case "waiting":

@@ -48,7 +48,6 @@ import { PlayerService } from "./players/service";
 import { openStore, type Store } from "./store";
 import { GroupCommit } from "./store/group-commit";
 import { GameRoom } from "../rooms/game-room";
-import { SharedTimers } from "../rooms/shared-timers";
 import { QueueRoom, type QueueDeps } from "../rooms/queue-room";
 import { scaledInfra } from "./scale";
 import { colyseusLogger, GuardedTransport, IndexedLocalDriver } from "./transport";
@@ -200,7 +199,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     waitingGameTtlS: config.waitingGameTtlS,
     waitingRoomIdleMs: config.waitingRoomIdleMs,
     finishedGraceMs: opts.finishedGraceMs ?? 30_000,
-    timers: new SharedTimers(),
     reconnectSeconds: 60,
   };
   const queueDeps: QueueDeps = {

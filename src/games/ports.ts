@@ -45,20 +45,8 @@ export interface RoomDeps {
   waitingRoomIdleMs: number;
   /** How long a finished game's room stays up so connected clients see the end. */
   finishedGraceMs: number;
-  /** The process's shared deadlines: every game's turn clock and waits on one Node timer (each its own without). */
-  timers?: DeadlineTimers;
   /** Seconds a dropped seat may take to reconnect. */
   reconnectSeconds: number;
-}
-
-/** A deadline of DeadlineTimers, to cancel it by. */
-export interface Deadline {
-  readonly at: number;
-}
-/** Calls back at a time (epoch ms) until cancelled (rooms/shared-timers.ts). */
-export interface DeadlineTimers {
-  add(at: number, fire: () => void): Deadline;
-  cancel(deadline: Deadline | undefined): void;
 }
 
 export interface GameChange { moveCount: number; status: GameRecord["status"] }
