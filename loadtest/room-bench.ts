@@ -61,6 +61,9 @@ import { STOCK_MOVES, STOCK_ROOM, STOCK_SQUARES, StockServer } from "./lib/stock
 import { StateRoom } from "./lib/state-room";
 import { measureActorAlone, type ActorAlone } from "./lib/actor-alone";
 import { GAME_ROOM } from "../src/games/room-access";
+import type { Store } from "../src/store";
+import type { SqliteStore } from "../src/store/sqlite";
+import type { WriterStats } from "../src/store/sqlite/writer";
 import { corkForThisTurn } from "../src/transport";
 import { NO_PATCH_TIMER } from "../rooms/game-room";
 
@@ -158,7 +161,8 @@ async function runServer() {
   matchMaker.defineRoomType("bare", BareRoom);
   matchMaker.defineRoomType("barepatch", BarePatchRoom);
   matchMaker.defineRoomType("state", StateRoom);
-  const commits = { batches: new CommitTimer(server.store), fsyncs };
+  const sqlite = server.store as Store & Partial<Pick<SqliteStore, "writerStats">>;
+  const commits = { batches: new CommitTimer(server.store), fsyncs, writer: () => sqlite.writerStats?.() ?? { batches: 0, writes: 0 } };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const stock = kinds.includes("stock") ? await StockServer.start(await freePort()) : null;
   const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : []), ...(stock ? ["--stock", stock.url] : [])], CLIENT_NICE);
@@ -215,6 +219,8 @@ interface CapStep {
   /** The WAL fsyncs in the window (synchronous=FULL; none with NORMAL): how long each took on the disk. */
   fsync: CommitLatency;
   fsyncsPerSec: number;
+  /** The SQLite writer thread's transactions a second in the window, and the game writes each carried on average. */
+  writerBatchesPerSec: number; writesPerWriterBatch: number;
   /** Event-loop delay and GC pauses of the server and of the load generator (its worst thread) over the step's window. */
   server: LoopHealth; client: LoopHealth;
 }
@@ -242,7 +248,7 @@ type CapMark = Message & GeneratorMark & { cpuUs: number };
  * generator (loadtest/lib/generator.ts) in the phases' load-generator process: `threads` worker threads
  * speaking Colyseus' protocol directly, each holding its share of the games; its CPU is that process's.
  */
-async function measureCapacity(child: Child, o: CapOptions, commits: { batches: CommitTimer; fsyncs: LatencyRecorder }): Promise<CapResult> {
+async function measureCapacity(child: Child, o: CapOptions, commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats }): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${o.max}`;
   const loop = new LoopMonitor();
@@ -264,12 +270,14 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
       loop.reset();
       commits.batches.reset();
       commits.fsyncs.reset();
+      const w0 = commits.writer();
       await sleep(o.seconds * 1000);
       const cpu = cpuSince(c0);
       const elapsed = (nowMs() - t0) / 1000;
       const server = loop.read();
       const commit = commits.batches.read();
       const fsync = commits.fsyncs.read();
+      const w1 = commits.writer();
       const m1 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
       last = m1;
       // After the window's round trips are read: writing a profile holds the loop for a while.
@@ -291,6 +299,8 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
         commit,
         fsync,
         fsyncsPerSec: round(fsync.count / elapsed, 0),
+        writerBatchesPerSec: round((w1.batches - w0.batches) / elapsed, 0),
+        writesPerWriterBatch: round((w1.writes - w0.writes) / Math.max(1, w1.batches - w0.batches), 2),
       });
       if (!held) {
         limit = p99Ms >= 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : serverCpuPct >= 90 ? `server CPU ${serverCpuPct}% at ${n} games` : `no move at ${n} games`;
@@ -552,10 +562,10 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
   if (x.capacity) {
     const cap = x.capacity;
     console.log(table(`Capacity: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "server us/game-s", "generator cpu", "generator us/move", "commit p99/max ms", "fsyncs/s, p99/max ms", "server loop p99/max ms", "server gc ms (max)", "generator loop p99/max ms", "generator gc ms (max)", "refused", "held"],
+      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "server us/game-s", "generator cpu", "generator us/move", "commit p99/max ms", "fsyncs/s, p99/max ms", "writer batches/s, writes each", "server loop p99/max ms", "server gc ms (max)", "generator loop p99/max ms", "generator gc ms (max)", "refused", "held"],
       x.capacity.steps.map((c) => [
         c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, c.serverUsPerGameSecond, `${c.clientCpuPct}%`, c.clientUsPerMove, `${c.commit.p99Ms}/${c.commit.maxMs}`,
-        `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
+        `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`, `${c.writerBatchesPerSec}, ${c.writesPerWriterBatch}`,
         `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
         `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
         c.errors ? `${c.refused} (+${c.errors} set-up errors)` : c.refused, c.held ? "yes" : "no",

@@ -182,16 +182,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const commits = new GroupCommit(store, { windowMs: config.mongodbUrl ? config.commitWindowMs : 0 });
   const roomDeps: RoomDeps = {
     store,
-    commit: async (write) => {
-      const result = await commits.submit(write);
-      // The store's finish write, which every game makes once (a move, a resignation, a timeout or an abort,
-      // also of a game that never began), marks it for the public log. Not awaited: the finishing move's answer
-      // does not wait for it; a crash before it is made up for at the next start (LogSequencer.catchUp).
-      if (result === "committed" && write.patch.status === "finished") {
-        gameLog.submit(write.gameId).catch((err: unknown) => log.warn({ err, gameId: write.gameId }, "could not mark a finished game for the public log"));
-      }
-      return result;
-    },
+    // A game's finish write also marks it for the public log, in the store's own commit (store/port.ts, commitGames).
+    commit: (write) => commits.submit(write),
     released: (gameId) => subscriptionCache.forget(gameId),
     fence: ownership,
     events,

@@ -1,6 +1,6 @@
 /**
- * The sequencer: the one writer of the public log. Any process marks a finished game pending (submit, from the
- * finish hook; a durable write, so a crash after it loses nothing); the process holding the store's lease
+ * The sequencer: the one writer of the public log. A game's finish write marks it pending (the store's
+ * commitGames, in the same transaction, so no finished game is stored without its mark); the process holding the store's lease
  * appends what is pending every batch interval, as one batch with one signed tree head. A batch is written
  * under the epoch of the lease and the size it read (LogPort.appendLog), so a process that lost the lease, or
  * was cut off mid-batch, never forks the tree: the next holder continues from the stored one, and the games of
@@ -44,12 +44,11 @@ export class LogSequencer {
     private readonly log: Logger,
   ) {}
 
-  /** The finish hook: marks the game to be appended by the next batch (of whichever process holds the lease). */
-  async submit(gameId: string): Promise<void> {
-    await this.store.addLogPending([gameId]);
-  }
-
-  /** Starts the batches, and marks pending the finished games a crash kept out of the log (in the background). */
+  /**
+   * Starts the batches, and marks pending the finished games the log does not hold and no mark covers (in the
+   * background): games a store kept before it marked them in their finish write, and, on a store without a
+   * transaction spanning both (MongoDB), a finish a crash cut off before its mark.
+   */
   start(): void {
     this.stopped = false;
     void this.catchUp().catch((err: unknown) => this.log.warn({ err }, "public log catch-up failed"));

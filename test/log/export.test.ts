@@ -52,7 +52,7 @@ describe("Open exports of the public log", function () {
       const { record, actions } = playedGame(n, { public: n !== 4, finishedAt: n < 3 ? `2026-10-0${n + 1}T12:00:00.000Z` : `2026-11-0${n}T12:00:00.000Z` });
       await store.createGame(record);
       await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
-      await seq.submit(record.id);
+      await store.addLogPending([record.id]);
     }
     await seq.drain();
   });
@@ -123,7 +123,7 @@ describe("npm run export:games", function () {
         const { record, actions } = playedGame(n, { finishedAt: n < 2 ? "2026-10-05T00:00:00.000Z" : "2026-11-05T00:00:00.000Z" });
         await store.createGame(record);
         await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
-        await seq.submit(record.id);
+        await store.addLogPending([record.id]);
       }
       await seq.drain();
       const head = (await store.logState()).head;

@@ -20,10 +20,12 @@ import { playedGame } from "./fixtures";
 const log = createLogger("silent");
 const hex = (s: string) => Buffer.from(s, "hex");
 
+/** A finished game stored and marked pending, as its finish write marks it (commitGames). */
 async function storeGame(store: Store, n: number, over = {}) {
   const { record, actions } = playedGame(n, over);
   await store.createGame(record);
   await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
+  await store.addLogPending([record.id]);
   return { record, actions };
 }
 
@@ -50,15 +52,14 @@ describe("Public log sequencer", function () {
     return { seq: new LogSequencer(store, key, () => holder, { batchMs: 1000, leaseMs, clock: () => now }, log), service: new LogService(store, key), key };
   };
 
-  it("appends each submitted game once, with a signed head whose inclusion proofs verify", async function () {
+  it("appends each pending game once, with a signed head whose inclusion proofs verify", async function () {
     const store = await open();
     const { seq, service, key } = await sequencer(store, "p1");
     const games = [];
     for (let n = 0; n < 5; n++) games.push(await storeGame(store, n, n === 2 ? { public: false } : {}));
-    for (const g of games) await seq.submit(g.record.id);
-    await seq.submit(games[0].record.id);
+    await store.addLogPending([games[0].record.id]);
     assert.equal(await seq.drain(), 5);
-    await seq.submit(games[1].record.id);
+    await store.addLogPending([games[1].record.id]);
     assert.equal(await seq.drain(), 0, "a game already logged is not appended again");
 
     const head = await service.head();
@@ -82,7 +83,7 @@ describe("Public log sequencer", function () {
   it("continues the same tree after a restart, consistent with the head before it", async function () {
     const first = await open();
     const a = await sequencer(first, "p1", 1);
-    for (let n = 0; n < 3; n++) await a.seq.submit((await storeGame(first, n)).record.id);
+    for (let n = 0; n < 3; n++) await storeGame(first, n);
     await a.seq.drain();
     const before = await a.service.head();
     await first.close();
@@ -91,7 +92,7 @@ describe("Public log sequencer", function () {
     const second = await open();
     const b = await sequencer(second, "p2");
     assert.equal(b.key.keyId, a.key.keyId, "the key kept in the store signs on");
-    for (let n = 3; n < 7; n++) await b.seq.submit((await storeGame(second, n)).record.id);
+    for (let n = 3; n < 7; n++) await storeGame(second, n);
     now += 5; // p1's one-millisecond lease has run out
     assert.equal(await b.seq.drain(), 4);
     const after = await b.service.head();
@@ -105,13 +106,13 @@ describe("Public log sequencer", function () {
     const s2 = await open();
     const a = await sequencer(s1, "p1", 30);
     const b = await sequencer(s2, "p2", 60_000);
-    for (let n = 0; n < 2; n++) await a.seq.submit((await storeGame(s1, n)).record.id);
+    for (let n = 0; n < 2; n++) await storeGame(s1, n);
     assert.equal(await a.seq.drain(), 2);
-    await b.seq.submit((await storeGame(s2, 2)).record.id);
+    await storeGame(s2, 2);
     assert.equal(await b.seq.batch(), 0, "p1 holds the lease");
     now += 40;
     assert.equal(await b.seq.drain(), 1, "p2 took over once p1's lease ran out");
-    await a.seq.submit((await storeGame(s1, 3)).record.id);
+    await storeGame(s1, 3);
     assert.equal(await a.seq.batch(), 0, "p1 is fenced out while p2 holds the lease");
     assert.equal(await b.seq.drain(), 1);
     const head = await b.service.head();

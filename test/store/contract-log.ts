@@ -97,6 +97,24 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
       assert.deepEqual(await store().logPending(10), ["G2"]);
     });
 
+    it("marks a game pending with the write that finishes it, and not with any other or a refused one", async function () {
+      const place = (gameId: string, index: number) => ({ gameId, index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(index + 1) });
+      for (const id of ["F1", "F2", "F3"]) await store().createGame(game(id, { status: "active", owner: "p1", ownerEpoch: 1 }));
+      assert.deepEqual(
+        await store().commitGames([
+          { gameId: "F1", actions: [place("F1", 0)], patch: { moveCount: 1 }, ownerEpoch: 1 },
+          { gameId: "F2", actions: [place("F2", 0)], patch: { moveCount: 1 }, ownerEpoch: 1 },
+        ]),
+        ["committed", "committed"],
+      );
+      assert.deepEqual(await store().logPending(10), [], "a write that does not finish the game marks nothing");
+      const finish = (gameId: string, ownerEpoch: number) =>
+        ({ gameId, actions: [place(gameId, 1)], patch: { moveCount: 2, status: "finished" as const, winner: "A" as const, decidedBy: "board_full" as const }, ownerEpoch });
+      assert.deepEqual(await store().commitGames([finish("F1", 1), finish("F2", 2), { gameId: "F3", actions: [], patch: { status: "finished", decidedBy: "aborted" }, ownerEpoch: 1 }]), ["committed", "conflict", "committed"]);
+      assert.deepEqual((await store().logPending(10)).sort(), ["F1", "F3"], "the finish writes that held, and not the one its fence refused");
+      assert.equal((await store().getGame("F2"))!.status, "active");
+    });
+
     it("finds the finished games that have no entry, a page at a time", async function () {
       for (let i = 0; i < 5; i++) await store().createGame(game(`G${i}`, { createdAt: at(i), status: i === 4 ? "active" : "finished" }));
       const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;

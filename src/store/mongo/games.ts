@@ -20,7 +20,15 @@ export const GAME_FIELDS = { _id: 0, log: 0 } as const;
 interface Applied { filter: Doc; update: Doc }
 
 export class MongoGames {
-  constructor(private readonly games: Model<Doc>, private readonly legacyActions: Model<Doc>) {}
+  /**
+   * `markFinished` marks a game for the public log; a game's finish write calls it before the write is
+   * answered (commitOne).
+   */
+  constructor(
+    private readonly games: Model<Doc>,
+    private readonly legacyActions: Model<Doc>,
+    private readonly markFinished: (gameId: string) => Promise<void>,
+  ) {}
 
   async create(game: GameRecord): Promise<void> {
     await this.games.insertMany([{ ...copy(game), log: [] }], INSERT_DURABLY);
@@ -96,7 +104,19 @@ export class MongoGames {
       returnDocument: "before", projection: { _id: 0, id: 1, ...before }, ...DURABLY,
     }).lean<Doc>().exec();
     if (!prior) return { result: w.actions.length === 0 && !fenced ? "committed" : "conflict" };
-    return { result: "committed", applied: undoOf(w, prior, first, patched ? stamp : undefined) };
+    const applied = undoOf(w, prior, first, patched ? stamp : undefined);
+    if (w.patch.status === "finished") {
+      // The public log's pending mark, before the write is answered. No transaction spans the two documents:
+      // a mark that fails undoes the game's write (the batch then rejects as a whole), and a crash between
+      // them leaves a finished game unmarked, which the log's catch-up at the next start marks.
+      try {
+        await this.markFinished(w.gameId);
+      } catch (e) {
+        await this.games.updateOne(applied.filter, applied.update, DURABLY).exec();
+        throw e;
+      }
+    }
+    return { result: "committed", applied };
   }
 
   async listActions(gameId: string): Promise<StoredAction[]> {

@@ -64,7 +64,7 @@ export class MongoStore implements Store {
       options.onState?.("error", err);
     });
     this.m = createModels(this.conn, timeoutMs);
-    this.games = new MongoGames(this.m.games, this.m.actions);
+    this.games = new MongoGames(this.m.games, this.m.actions, (gameId) => this.log.addPending([gameId]));
     this.communities = new MongoCommunities(this.m.communities, this.m.members);
     this.bots = new MongoBots(botsModel(this.conn, timeoutMs));
     this.leagues = new MongoLeagues(leagueModels(this.conn, timeoutMs));

@@ -211,7 +211,11 @@ export interface GamesPort {
    * one transaction (one durable commit); MongoDB makes each write one conditional update of its game's
    * document. A write whose condition fails is skipped and reported "conflict" (or "stale": GameWrite.players);
    * the others still commit. A rejection means nothing of the batch's games was stored (MongoDB undoes the
-   * writes that applied; a profile it wrote first keeps its write, as GameWrite.players says).
+   * writes that applied; a profile it wrote first keeps its write, as GameWrite.players says). A committed
+   * write whose patch sets status "finished" also marks its game pending for the public log
+   * (LogPort.addLogPending): SQLite in the same transaction; MongoDB before the write is answered (a crash
+   * between the two leaves the mark to the log's start-up catch-up). A finished game is never acknowledged
+   * without the mark.
    */
   commitGames(writes: GameWrite[]): Promise<GameWriteResult[]>;
   /** In index order. */

@@ -43,7 +43,7 @@ import { SqliteVerifiedUrls } from "./verified-urls";
 import { SqliteLog } from "./log";
 import { SqliteLeagues } from "./leagues";
 import { RecordWrites } from "./record-writes";
-import { Writer } from "./writer";
+import { Writer, type WriterStats } from "./writer";
 import type { SqliteRatings } from "./ratings";
 
 export interface SqliteStoreOptions {
@@ -184,8 +184,10 @@ export class SqliteStore implements Store {
     this.db.exec(SCHEMA);
     this.addColumns();
     const st = prepareStatements(this.db);
-    const writes = new RecordWrites(this.db, st);
     const durable = <T>(fn: () => T) => this.durable(fn);
+    // The log's tables before the record writes: a game's finish write marks it pending in the log's table.
+    const log = new SqliteLog(this.db, durable);
+    const writes = new RecordWrites(this.db, st);
     const committed = <T>(fn: () => T) => this.writeUnbusy(fn);
     this.t = {
       st,
@@ -202,7 +204,7 @@ export class SqliteStore implements Store {
       bots: new SqliteBots(this.db, durable),
       tournaments: new SqliteTournaments(this.db, durable),
       leagues: new SqliteLeagues(this.db, durable),
-      log: new SqliteLog(this.db, durable),
+      log,
     };
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
@@ -217,6 +219,11 @@ export class SqliteStore implements Store {
     if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
       this.checkpointer = new Checkpointer(path, { intervalMs: checkpointMs, restartFrames: checkpointRestartFrames, onError: (message) => onState?.("checkpoint_failed", new Error(message)) });
     }
+  }
+
+  /** The writer thread's batches and the game writes they carried, since start (null in memory: no thread). */
+  writerStats(): WriterStats | null {
+    return this.writer?.stats() ?? null;
   }
 
   /** Resolves after the checkpointer's next checkpoint (file databases; at once in memory). */

@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS log_pending (
 );
 `;
 
+/** Marks a game pending; also run by a game's finish write (record-writes.ts), in that write's transaction. */
+export const LOG_PENDING_INSERT = "INSERT OR IGNORE INTO log_pending (game_id) VALUES (?)";
+
 type StateRow = { size: number; epoch: number; holder: string | null; lease_until: string | null; head: string | null };
 type EntryRow = { idx: number; game_id: string; finished_at: string; leaf: string; private_salt: string | null };
 
@@ -91,7 +94,7 @@ export class SqliteLog {
       entryOfGame: p(
         "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)",
       ),
-      addPending: p("INSERT OR IGNORE INTO log_pending (game_id) VALUES (?)"),
+      addPending: p(LOG_PENDING_INSERT),
       pending: p("SELECT game_id FROM log_pending ORDER BY seq LIMIT ?"),
       dropPending: p("DELETE FROM log_pending WHERE game_id = ?"),
       finishedAfter: p("SELECT id, created_at FROM games WHERE status = 'finished' AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?"),

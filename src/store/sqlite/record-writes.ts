@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import type { GameExpectation, GameRecord, GameWrite, GameWriteResult, PlayerRecord, StoredAction } from "../port";
 import { matchesExpectation, mergePatch, nowIso, seatCodes } from "../shared";
 import { GamePatches } from "./game-patch";
+import { LOG_PENDING_INSERT } from "./log";
 import { SqliteRatings } from "./ratings";
 import type { Statements } from "./statements";
 
@@ -44,6 +45,8 @@ export class RecordWrites {
    * than the statements of a small write.
    */
   readonly atomically: <T>(fn: () => T) => T;
+  /** Marks a game for the public log (its table exists: the main thread makes the log's schema first). */
+  private readonly markLogPending: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -51,6 +54,7 @@ export class RecordWrites {
   ) {
     this.gamePatches = new GamePatches(db);
     this.ratings = new SqliteRatings(db);
+    this.markLogPending = db.prepare(LOG_PENDING_INSERT);
     const batch = db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
     this.commitBatch = (writes) => batch.immediate(writes);
     const transaction = db.transaction((fn: () => unknown) => fn());
@@ -148,7 +152,12 @@ export class RecordWrites {
       if (isPrimaryKeyViolation(e)) return "conflict";
       throw e;
     }
-    if (this.patchGame(w)) return "committed";
+    if (this.patchGame(w)) {
+      // The finish write marks the game for the public log in its own transaction: a finished game is never
+      // stored without being pending, and no second write follows it (a refused write rolls the mark back).
+      if (w.patch.status === "finished") this.markLogPending.run(w.gameId);
+      return "committed";
+    }
     this.undoActions(inserted);
     return "conflict";
   }
