@@ -36,6 +36,23 @@ export interface CommitPort {
 }
 
 /**
+ * The commit port of an actor opened by a game room: the process's group commit, and its owner fence told
+ * of a refused write (which sends the room away). Here rather than in the room: it is the service's, not
+ * Colyseus'; one small object per game, without closures.
+ */
+export class ProcessCommit implements CommitPort {
+  constructor(private readonly deps: Pick<RoomDeps, "commit" | "fence">) {}
+
+  commit(write: GameWrite): Promise<GameWriteResult> {
+    return this.deps.commit(write);
+  }
+
+  moved(gameId: string, epoch: number) {
+    this.deps.fence.moved(gameId, epoch);
+  }
+}
+
+/**
  * Whoever shows the game (the game room): told of each change after it is durable, in the queue's order.
  * `From` is what a move came from (the room's WebSocket client), handed back to `acknowledge`.
  */

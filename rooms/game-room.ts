@@ -1,10 +1,11 @@
 /**
  * One game's room: the Colyseus adapter of its game actor (rooms/game-actor.ts). The actor owns the game
  * and its move pipeline (serial queue, perform, settle, claim, abort, clock); the room claims the game for
- * this process, opens the actor on it, turns WebSocket frames and the facade's calls (GameRoomApi: REST and
- * MCP through src/games/room-api.ts) into the actor's actions, and is its commit port (the process's group
- * commit and owner fence) and its announce port: a change is projected into the schema state and leaves as
- * one patch, with each seat's hand to its own clients, in one write per client.
+ * this process, opens the actor on it with the process's group commit and owner fence (ProcessCommit), turns
+ * WebSocket frames (rooms/game-inbox.ts) and the facade's calls (GameRoomApi: REST and MCP through
+ * src/games/room-api.ts) into the actor's actions, and is its announce port: a change is projected into the
+ * schema state and leaves as one patch, with each seat's hand to its own clients, in one write per client.
+ * What it keeps per client is in rooms/seat-clients.ts, when it closes in rooms/room-hold.ts.
  *
  * The room sends patches only when something changed (no patch timer), so an idle game costs no CPU, and
  * builds its replicated state only once a WebSocket client joins (a game nobody watches keeps none). The
@@ -12,8 +13,7 @@
  */
 import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
 import type { GameState, Seat } from "../src/game";
-import { fail, ROOM_CODES, type ErrorCode, type Outcome } from "../src/errors";
-import { DEFAULTS } from "../src/config";
+import { ROOM_CODES, type Outcome } from "../src/errors";
 import { rebuildContext } from "../src/games/context";
 import type { EventName } from "../src/games/game-events";
 import type { LocalGameRoom } from "../src/games/room-access";
@@ -24,50 +24,36 @@ import { seatOfToken } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { sha256Hex } from "../src/secrets";
 import type { MoveAnswer, RecordBody, SyncBody } from "../src/games/views";
-import type { GameWrite, GameWriteResult, PlayerRecord } from "../src/store/port";
+import type { PlayerRecord } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
 import { corkForThisTurn } from "../src/transport";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
-import { GameActor, type AnnouncePort, type CommitPort } from "./game-actor";
+import { GameActor, ProcessCommit, type AnnouncePort } from "./game-actor";
+import { answerFrame } from "./game-inbox";
 import { GameRoomState } from "./game-state";
-import { acknowledgedHand, deliverHands, type HandHolder } from "./hands";
-import { parseGameIn, send, type GameIn, type SeatHand } from "./messages";
+import { acknowledgedHand, deliverHands } from "./hands";
+import { parseGameIn, send, type SeatHand } from "./messages";
 import { Projector } from "./projection";
+import { RoomHold, type HoldingRoom } from "./room-hold";
+import { dataOf, MESSAGES_PER_SECOND, newClientData, withinWindow, type ClientData } from "./seat-clients";
 import { withSharedHandshake } from "./state-serializer";
-import { noRematch } from "../src/games/rematch";
-import { followRematch } from "./rematch";
-
-const NO_HAND: SeatHand = { cards: [], legal: [] };
 
 /** setInterval's largest delay: the patch timer then never fires; patches are sent on change. */
 export const NO_PATCH_TIMER = 2 ** 31 - 1;
 
-/** `token`: a seat's own player token, as it joined; its seat in a rematch is reserved with it (rooms/rematch.ts). */
-interface ClientData extends HandHolder { windowStart: number; messages: number; token?: string }
-
-/** Room messages per second per client, unless the server passes its frame budget (WS_FRAMES_PER_SECOND). */
-const MESSAGES_PER_SECOND = DEFAULTS.wsFramesPerSecond;
-
-/** How long a finished room waits for a rematch between two seats that stay connected. */
-const REMATCH_HOLD_MS = 10 * 60_000;
-
-export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGameRoom, HeldRoom, CommitPort, AnnouncePort<Client> {
+export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGameRoom, HeldRoom, HoldingRoom, AnnouncePort<Client> {
   private deps!: RoomDeps;
   private actor!: GameActor<Client>;
-  private connected: Record<Seat, boolean> = { A: false, B: false };
+  /** Whether each seat has a client connected: shown in the state, and read by the rematch hold. */
+  readonly connected: Record<Seat, boolean> = { A: false, B: false };
   /** Set once the room is being closed (released, or the server shutting down): nobody is waited for. */
-  private closing = false;
+  closing = false;
   private admission!: Admission;
+  /** The waiting game's idle close and the finished game's rematch hold (rooms/room-hold.ts). */
+  private hold!: RoomHold;
   /** Writes the replicated state; made with it, when the first client joins. */
   private projector: Projector | null = null;
   private messagesPerSecond = MESSAGES_PER_SECOND;
-  /** A waiting game's room closes when nobody has been connected for a while (closeWhenIdle). */
-  private idle?: NodeJS.Timeout;
-  /** Set while a finished game's seats are told of its rematch (followRematch); the room's release waits for them. */
-  private rematchFollowed?: () => void;
-  private releaseDeferred = false;
-  /** Two tabs left open hold the room at most this long after its grace period (REMATCH_HOLD_MS). */
-  private rematchHold?: NodeJS.Timeout;
 
   override async onCreate(options: { gameId: string; deps: RoomDeps; admission?: AdmissionLimits; framesPerSecond?: number }) {
     this.deps = options.deps;
@@ -83,12 +69,13 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     const epoch = await this.deps.fence.claim(record, this);
     if (epoch === null) throw new ServerError(ROOM_CODES.close.conflict, `game ${record.id} was claimed by another room meanwhile`);
     const actions = await this.deps.store.listActions(record.id);
-    this.actor = new GameActor<Client>(record.id, epoch, rebuildContext(record, actions), this.deps, this, this);
+    this.actor = new GameActor<Client>(record.id, epoch, rebuildContext(record, actions), this.deps, new ProcessCommit(this.deps), this);
     if (!(await this.actor.reconcile(actions.at(-1)?.at))) throw new ServerError(ROOM_CODES.close.unavailable, `game ${record.id} could not be brought up to date; retry`);
+    this.hold = new RoomHold(this, this.actor, this.deps);
     // One handler for every frame: parsed into a GameIn at the boundary (rooms/messages.ts).
-    this.onMessage("*", (client, type, message) => this.withinLimit(client) && void this.onClientIn(client, parseGameIn(type, message)));
+    this.onMessage("*", (client, type, message) => this.withinLimit(client) && void this.onFrame(client, type, message));
     this.actor.start();
-    this.closeWhenIdle();
+    this.hold.closeWhenIdle();
   }
 
   // ---- WebSocket clients -------------------------------------------------------------------------
@@ -107,7 +94,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
   }
 
   override onJoin(client: Client<{ userData: ClientData }>, _options: unknown, auth: ClientData) {
-    client.userData = { seat: auth.seat, token: auth.token, windowStart: Date.now(), messages: 0 };
+    client.userData = newClientData(auth.seat, auth.token);
     if (!this.state) {
       // Until a client joins nobody reads the replicated state, so the room has none: a game played or left
       // idle over REST keeps its engine state only, without the schema state, its change trees and Colyseus'
@@ -119,7 +106,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     }
     if (auth.seat) {
       this.connected[auth.seat] = true;
-      this.followRematch();
+      this.hold.followRematch();
       // Also sends this client its hand (it has received none yet), queued by Colyseus behind its full state.
       this.changed();
     }
@@ -130,7 +117,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     if (!seat) return;
     this.connected[seat] = false;
     this.changed();
-    this.releaseHeld();
+    this.hold.releaseHeld();
     // A client cut off by our own closing is not waited for: its seat resumes wherever the game is re-opened.
     if (this.closing) return;
     await this.allowReconnection(client, this.deps.reconnectSeconds).catch(() => undefined);
@@ -148,12 +135,12 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
 
   override onLeave(client: Client<{ userData: ClientData }>) {
     const seat = client.userData?.seat;
-    if (seat && !this.clients.some((c) => c !== client && (c.userData as ClientData | undefined)?.seat === seat)) {
+    if (seat && !this.clients.some((c) => c !== client && dataOf(c)?.seat === seat)) {
       this.connected[seat] = false;
       this.changed();
     }
-    this.releaseHeld();
-    this.closeWhenIdle();
+    this.hold.releaseHeld();
+    this.hold.closeWhenIdle();
   }
 
   /** Colyseus makes a plain SchemaSerializer whenever the state is set; the game rooms share their handshake. */
@@ -167,9 +154,7 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
   }
 
   override onDispose() {
-    clearTimeout(this.idle);
-    clearTimeout(this.rematchHold);
-    this.rematchFollowed?.();
+    this.hold?.dispose();
     this.actor?.stop();
     this.deps.released(this.roomId);
     this.deps.fence.release(this.roomId, this);
@@ -185,52 +170,23 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     void this.disconnect(GAME_MOVED_CODE).catch(() => undefined);
   }
 
-  private async onClientIn(client: Client, message: GameIn) {
-    const seat = (client.userData as ClientData | undefined)?.seat ?? null;
-    switch (message.type) {
-      case "move": {
-        const out = await this.actor.play(seat, message.body, client);
-        if (!out.ok) this.refuse(client, out.code, out.detail);
-        else send(client, { type: "moved", notation: out.value.move.notation, n: out.value.move.n, hand: out.value.hand ?? NO_HAND });
-        return;
-      }
-      case "resign": {
-        const out = seat ? await this.actor.resignAs(seat) : fail("unauthorized", "spectators cannot resign");
-        if (!out.ok) this.refuse(client, out.code, out.detail);
-        return;
-      }
-      case "rematch":
-      case "declineRematch": {
-        const tokenHash = seat ? this.actor.ctx.record.seats[seat]?.tokenHash ?? null : null;
-        const { rematches } = this.deps;
-        const out = message.type === "rematch" ? await rematches.offer(this.roomId, tokenHash) : await rematches.decline(this.roomId, tokenHash);
-        if (!out.ok) this.refuse(client, out.code, out.detail);
-        return;
-      }
-      case "unexpected":
-        return this.refuse(client, "bad_request", message.detail);
-    }
+  /** Closes the room: released, or aborted with nobody to show it to (RoomHold). */
+  closeRoom() {
+    this.closing = true;
+    void this.disconnect().catch(() => undefined);
   }
 
-  /**
-   * At most MESSAGES_PER_SECOND messages per client; a client past it is disconnected (a turn-based client
-   * never needs more). Colyseus' own `maxMessagesPerSecond` reads the room clock, which this room does not
-   * tick, so the window is kept here with the wall clock.
-   */
+  /** A frame, parsed at the boundary, is answered (rooms/game-inbox.ts) by at most one message to its sender. */
+  private async onFrame(client: Client, type: string | number, message: unknown) {
+    const answer = await answerFrame(this.actor, this.deps.rematches, client, dataOf(client)?.seat ?? null, parseGameIn(type, message));
+    if (answer) send(client, answer);
+  }
+
+  /** A client past its message window (rooms/seat-clients.ts) is disconnected. */
   private withinLimit(client: Client): boolean {
-    const data = client.userData as ClientData;
-    const now = Date.now();
-    if (now - data.windowStart >= 1000) {
-      data.windowStart = now;
-      data.messages = 0;
-    }
-    if (++data.messages <= this.messagesPerSecond) return true;
+    if (withinWindow(dataOf(client)!, this.messagesPerSecond)) return true;
     client.leave(ROOM_CODES.policy, "too many messages per second");
     return false;
-  }
-
-  private refuse(client: Client, code: ErrorCode, detail: string) {
-    send(client, { type: "refused", code, detail });
   }
 
   // ---- GameRoomApi: what the facade calls, locally or remotely (arguments and results are JSON) -----
@@ -272,16 +228,6 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     return this.actor.declineInvite(code);
   }
 
-  // ---- CommitPort: the process's group commit and owner fence --------------------------------------
-
-  commit(write: GameWrite): Promise<GameWriteResult> {
-    return this.deps.commit(write);
-  }
-
-  moved(gameId: string, epoch: number) {
-    this.deps.fence.moved(gameId, epoch);
-  }
-
   // ---- AnnouncePort: the actor's changes shown to the room's clients -------------------------------
 
   /** Projects the game (with its clocks) into the schema state; the hands and the patch leave in one write per client. */
@@ -301,69 +247,15 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
   }
 
   finished() {
-    this.followRematch();
+    this.hold.followRematch();
   }
 
   aborted() {
     // Opened only to abort (the waiting sweep, a declined challenge), with nobody to show the end to: no grace period.
-    if (this.clients.length === 0) this.released();
+    if (this.clients.length === 0) this.hold.released();
   }
 
   released() {
-    // A finished game whose two seats are both still here stays open for their rematch.
-    this.releaseDeferred = this.holdForRematch();
-    if (this.releaseDeferred) {
-      this.rematchHold ??= setTimeout(() => this.stopHolding(), REMATCH_HOLD_MS);
-      return;
-    }
-    this.closing = true;
-    void this.disconnect().catch(() => undefined);
-  }
-
-  // ---- Waiting games and rematches (rooms/rematch.ts) -----------------------------------------------
-
-  /**
-   * A waiting game needs no room while nobody is connected: its store record answers for it, and a claim
-   * or a watcher opens a room again (GameService.open). So once its last client has left (or none came), the
-   * room closes after `waitingRoomIdleMs`, giving up its ownership so that the next room, on any process,
-   * may claim the game. A seat reserved meanwhile is taken within Colyseus' reservation time, which is shorter.
-   */
-  private closeWhenIdle() {
-    clearTimeout(this.idle);
-    if (this.actor.ctx.record.status !== "waiting" || this.clients.length > 0) return;
-    this.idle = setTimeout(() => void this.releaseIdle(), this.deps.waitingRoomIdleMs);
-  }
-
-  private async releaseIdle() {
-    if (this.closing) return;
-    const out = await this.actor.releaseWaiting(() => !this.closing && this.clients.length === 0);
-    if (out === "busy" && !this.closing) this.closeWhenIdle();
-    else if (out === "released") this.released();
-  }
-
-  /** Once the game has finished with a rematch to offer, its seats' clients are told of it. */
-  private followRematch() {
-    if (this.rematchFollowed || this.actor.status() !== "finished" || noRematch(this.actor.asStored())) return;
-    this.rematchFollowed = followRematch(this.deps.rematches, this.roomId, () => this.clients);
-  }
-
-  /**
-   * A release held for a rematch happens once a seat has gone (a closed tab, or moved on to the new game):
-   * from its drop too, without waiting out the seat's reconnection time.
-   */
-  private releaseHeld() {
-    if (this.releaseDeferred && !this.holdForRematch()) this.released();
-  }
-
-  /** The hold is over: the room closes, and the seats' pages go on over REST (the offer is kept there). */
-  private stopHolding() {
-    this.rematchFollowed?.();
-    this.rematchFollowed = undefined;
-    this.released();
-  }
-
-  /** Whether the finished room stays open: both seats connected, a rematch on offer, not yet started. */
-  private holdForRematch(): boolean {
-    return !this.closing && this.connected.A && this.connected.B && this.rematchFollowed !== undefined && this.deps.rematches.open(this.roomId);
+    this.hold.released();
   }
 }

@@ -2,7 +2,25 @@ import { strict as assert } from "node:assert";
 import { Socket } from "node:net";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
-import { bootServer, eventually, http } from "../support/server";
+import { matchMaker } from "@colyseus/core";
+import { bearer, bootServer, eventually, http } from "../support/server";
+
+/**
+ * Counts every write the server makes to a socket it accepted (the clients' own sockets are in this process
+ * too), WebSocket pings left out, from the call until `restore`.
+ */
+function countServerWrites() {
+  const writes = new Map<Socket, number>();
+  type WriteGeneric = (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) => unknown;
+  const proto = Socket.prototype as unknown as { _writeGeneric: WriteGeneric };
+  const original = proto._writeGeneric;
+  proto._writeGeneric = function (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) {
+    const first = writev ? (data as Array<{ chunk: Buffer }>)[0]?.chunk : (data as Buffer);
+    if ((this as Socket & { server?: unknown }).server && !(Buffer.isBuffer(first) && first[0] === 0x89)) writes.set(this, (writes.get(this) ?? 0) + 1);
+    return original.call(this, writev, data, ...rest);
+  };
+  return { writes, restore: () => (proto._writeGeneric = original) };
+}
 
 describe("Integration: one patch per accepted action", function () {
   let server: RunningServer;
@@ -77,17 +95,7 @@ describe("Integration: one patch per accepted action", function () {
       return room;
     };
     const rooms = { A: await join("A"), B: await join("B") };
-    // Every write the server makes to a socket it accepted (the clients' own sockets are in this process too),
-    // WebSocket pings left out.
-    const writes = new Map<Socket, number>();
-    type WriteGeneric = (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) => unknown;
-    const proto = Socket.prototype as unknown as { _writeGeneric: WriteGeneric };
-    const original = proto._writeGeneric;
-    proto._writeGeneric = function (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) {
-      const first = writev ? (data as Array<{ chunk: Buffer }>)[0]?.chunk : (data as Buffer);
-      if ((this as Socket & { server?: unknown }).server && !(Buffer.isBuffer(first) && first[0] === 0x89)) writes.set(this, (writes.get(this) ?? 0) + 1);
-      return original.call(this, writev, data, ...rest);
-    };
+    const { writes, restore } = countServerWrites();
     try {
       await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state).seats?.get(s)?.connected), "both seats connected");
       for (let n = 0; n < 4; n++) {
@@ -101,8 +109,46 @@ describe("Integration: one patch per accepted action", function () {
         assert.deepEqual([...writes.values()], [1, 1], `move ${n + 1}: one write to each seat's socket`);
       }
     } finally {
-      proto._writeGeneric = original;
+      restore();
       await Promise.all([rooms.A.leave(true), rooms.B.leave(true)]);
+    }
+  });
+  it("writes to each WebSocket client once per move sent over REST: each seat's patch with its hand, the spectator's patch", async function () {
+    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
+    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
+    const id = a.json.game.id as string;
+    const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
+    const client = new Client(server.url);
+    const hands: Record<"A" | "B", { n: number; legal: string[] } | undefined> = { A: undefined, B: undefined };
+    const join = async (seat: "A" | "B") => {
+      const room = await client.joinById(id, { playerToken: tokens[seat] });
+      room.onStateChange(() => undefined);
+      room.onMessage("hand", (m) => (hands[seat] = m));
+      return room;
+    };
+    const rooms = { A: await join("A"), B: await join("B") };
+    const spectator = await client.joinById(id, {});
+    spectator.onStateChange(() => undefined);
+    const { writes, restore } = countServerWrites();
+    try {
+      // Every client has its full state (the spectator's comes once its join is acknowledged) before writes count.
+      await eventually(() => [rooms.A, rooms.B, spectator].every((r) => (["A", "B"] as const).every((s) => r.state.seats?.get(s)?.connected)), "both seats connected");
+      // The room's WebSocket clients' server-side sockets: the REST requests' sockets are not counted.
+      const sockets = new Map(matchMaker.getLocalRoomById(id).clients.map((c) => [(c.ref as unknown as { _socket: Socket })._socket, c]));
+      assert.equal(sockets.size, 3);
+      for (let n = 0; n < 4; n++) {
+        const seat = rooms.A.state.turn as "A" | "B";
+        await eventually(() => hands[seat]?.n === n, "the seat to move got its hand");
+        writes.clear();
+        const moved = await http(server.url, "POST", `/api/v1/games/${id}/moves`, { move: hands[seat]!.legal[0] }, bearer(tokens[seat]));
+        assert.equal(moved.status, 200, JSON.stringify(moved.json));
+        await eventually(() => hands.A?.n === n + 1 && hands.B?.n === n + 1 && spectator.state.moveCount === n + 1, `move ${n + 1} shown`);
+        const counted = [...sockets.keys()].map((s) => writes.get(s) ?? 0);
+        assert.deepEqual(counted, [1, 1, 1], `move ${n + 1}: one write to each WebSocket client`);
+      }
+    } finally {
+      restore();
+      await Promise.all([rooms.A.leave(true), rooms.B.leave(true), spectator.leave(true)]);
     }
   });
 });
