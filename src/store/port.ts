@@ -531,6 +531,8 @@ export type RatingPointOf = Omit<RatingPoint, "playerId">;
 export interface RatingsPort {
   /** A player's points whose `n` is above `after` (0: from the first), oldest first, at most `limit`. */
   ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]>;
+  /** For each of `playerIds` whose history has a point for the game: that point and the one before it (null: none). */
+  ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]>;
 }
 
 /** One conditional write of updatePlayersIf: updatePlayerIf's arguments. */
@@ -776,6 +778,8 @@ export interface LogPort {
   logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]>;
   /** Entries with index in [from, to) and below the stored size, in index order. */
   logEntries(from: number, to: number): Promise<LogEntryRecord[]>;
+  /** Up to `limit` entries below the stored size finished in [start, end), by (finishedAt, index), after the `after` one. */
+  logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]>;
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null>;
   /** The signed head of that size, when a batch ended there. */
   logHead(size: number): Promise<TreeHeadRecord | null>;

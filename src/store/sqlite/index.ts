@@ -320,6 +320,7 @@ export class SqliteStore implements Store {
   appendLog(batch: LogAppend): Promise<boolean> { return this.log.appendBatch(batch); }
   logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
   logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
+  logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> { return this.log.entriesFinished(start, end, after, limit); }
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
   logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
   addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
@@ -345,6 +346,7 @@ export class SqliteStore implements Store {
     return this.ratings;
   }
   ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.rating.history(playerId, after, limit); }
+  ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> { return this.rating.changes(gameId, playerIds); }
 
   // ---- leagues (./leagues.ts) ----
   private get league(): SqliteLeagues {

@@ -89,6 +89,13 @@ export class SqliteLog {
       entries: p(
         "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE idx >= ? AND idx < ? AND idx < (SELECT size FROM log_state WHERE id = 1) ORDER BY idx",
       ),
+      // Keyset pages of a finish-time range, along log_entries_by_finish (finished_at, idx).
+      finished: p(
+        `SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries INDEXED BY log_entries_by_finish
+         WHERE finished_at >= @start AND finished_at < @end AND (finished_at, idx) > (@afterAt, @afterIdx)
+           AND idx < (SELECT size FROM log_state WHERE id = 1)
+         ORDER BY finished_at, idx LIMIT @limit`,
+      ),
       entryOfGame: p(
         "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)",
       ),
@@ -144,6 +151,10 @@ export class SqliteLog {
   }
   async entries(from: number, to: number): Promise<LogEntryRecord[]> {
     return (this.st.entries.all(from, to) as EntryRow[]).map(entryOf);
+  }
+  async entriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+    const rows = this.st.finished.all({ start, end, afterAt: after?.finishedAt ?? "", afterIdx: after?.index ?? -1, limit }) as EntryRow[];
+    return rows.map(entryOf);
   }
   async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
     const row = this.st.entryOfGame.get(gameId) as EntryRow | undefined;
