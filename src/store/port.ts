@@ -781,6 +781,8 @@ export interface LogPort {
   /** Up to `limit` entries below the stored size finished in [start, end), by (finishedAt, index), after the `after` one. */
   logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]>;
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null>;
+  /** The game's index below the stored size, or null; reads no entry (an inclusion proof needs only this and nodes). */
+  logIndexOfGame(gameId: string): Promise<number | null>;
   /** The signed head of that size, when a batch ended there. */
   logHead(size: number): Promise<TreeHeadRecord | null>;
   /** Marks finished games to be appended (idempotent). */

@@ -175,6 +175,11 @@ export class MongoLog {
     return docs.map(entryOf);
   }
 
+  async indexOfGame(gameId: string): Promise<number | null> {
+    const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, { _id: 0, index: 1 }).lean<Doc>().exec(), this.state()]);
+    return d && (d.index as number) < size ? (d.index as number) : null;
+  }
+
   async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
     const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, NO_ID).lean<Doc>().exec(), this.state()]);
     return d && (d.index as number) < size ? entryOf(d) : null;

@@ -322,6 +322,7 @@ export class SqliteStore implements Store {
   logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
   logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> { return this.log.entriesFinished(start, end, after, limit); }
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
+  logIndexOfGame(gameId: string): Promise<number | null> { return this.log.indexOfGame(gameId); }
   logHead(size: number): Promise<TreeHeadRecord | null> { return this.log.head(size); }
   addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
   logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
