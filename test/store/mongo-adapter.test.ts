@@ -107,7 +107,7 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
 
 /** The store's methods that write, by name (those that only read or manage the connection left out). */
 function writeMethods(): string[] {
-  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|unloggedGames|log(State|Nodes|Entries|EntryOfGame|Head|Pending)$)/;
+  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Head|Pending)$)/;
   return Object.getOwnPropertyNames(MongoStore.prototype).filter((m) => !reads.test(m)).sort();
 }
 
