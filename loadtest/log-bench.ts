@@ -3,7 +3,8 @@
  * engine-played game's entry, its id varied), appended in batches through the store port as the sequencer
  * appends them (entries, completed subtrees, a signed head per batch); then
  *  - proofs: `--proofs` inclusion proofs of random games against the newest head (LogService.inclusion, the
- *    REST read's work without HTTP), each timed: p50, p99, max;
+ *    REST read's work without HTTP), each timed: p50, p99, max of the wall time, and p50, p99 of the process's
+ *    CPU time (user + system) during it, which a machine shared with other work does not stretch;
  *  - export: every entry written as NDJSON (src/log/export.ts) into a sink that counts bytes, timed, with the
  *    process's peak RSS and heap during it against before it (flat memory: the export holds a page at a time).
  * One table, then one JSON line (`{"bench":"log",...}`).
@@ -102,11 +103,15 @@ async function main(): Promise<void> {
     for (let k = 0; k < 200; k++) await proofOf(Math.floor(Math.random() * entries));
     global.gc?.();
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let k = 0; k < proofs; k++) {
       const i = Math.floor(Math.random() * entries);
+      const c0 = process.cpuUsage();
       const t0 = nowMs();
       const p = await proofOf(i);
       times.push(nowMs() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
       if (p.index !== i) throw new Error("wrong index");
     }
 
@@ -136,6 +141,8 @@ async function main(): Promise<void> {
       proofP50Ms: round(percentile(times, 50), 3),
       proofP99Ms: round(percentile(times, 99), 3),
       proofMaxMs: round(Math.max(...times), 3),
+      proofCpuP50Ms: round(percentile(cpu, 50), 3),
+      proofCpuP99Ms: round(percentile(cpu, 99), 3),
       exportEntries: summary.count,
       exportMB: round(mb),
       exportSeconds: round(exportS, 2),
@@ -152,6 +159,7 @@ async function main(): Promise<void> {
         [
           ["build (s)", result.buildSeconds],
           [`inclusion proof p50 / p99 / max (ms, ${proofs})`, `${result.proofP50Ms} / ${result.proofP99Ms} / ${result.proofMaxMs}`],
+          ["inclusion proof CPU p50 / p99 (ms)", `${result.proofCpuP50Ms} / ${result.proofCpuP99Ms}`],
           ["export (MB, s, MB/s)", `${result.exportMB}, ${result.exportSeconds}, ${result.exportMBps}`],
           ["RSS before / peak during export (MB)", `${result.rssBeforeMB} / ${result.rssPeakMB}`],
           ["heap before / peak during export (MB)", `${result.heapBeforeMB} / ${result.heapPeakMB}`],

@@ -1,8 +1,8 @@
 /**
  * Verifies a server's public game log from the outside (src/log/verify.ts).
  *   npm run log:verify -- <baseUrl> [--since head.json] [--save head.json] [--from N --count N | --sample N]
- *   npm run log:verify -- <baseUrl> --league ID | --tournament ID   (every game of the league's or swiss
- *     tournament's table is in the log, and the table follows from the logged results: src/log/tables.ts)
+ *   npm run log:verify -- <baseUrl> --league ID | --tournament ID   (every game of the league's or
+ *     tournament's table, swiss or arena, is in the log, and the table follows from the logged results: src/log/tables.ts)
  * Exit 0 when every check passes; 1 on any difference (each named on stderr); 2 on bad usage or an unreachable
  * server. --save writes the newest head, to pass as --since next time.
  */

@@ -13,18 +13,41 @@ import type { GameRecord, OpponentKind, StoredAction } from "../store/port";
 import { canonicalBytes, canonicalJson } from "./canonical";
 import { leafHash, type Hash } from "./merkle";
 
-/** The entry format; bumped only by a change a verifier must know about. */
-export const ENTRY_FORMAT = 1;
+/**
+ * The entry format; bumped only by a change a verifier must know about. 2: a rated game's seats carry their
+ * ratings before and after it (absent: the game was not rated for that seat). Format 1 entries, appended before,
+ * say nothing about ratings; they stay in the log as they are and verify as they did.
+ */
+export const ENTRY_FORMAT = 2;
+export type EntryFormat = 1 | typeof ENTRY_FORMAT;
+export const ENTRY_FORMATS: readonly EntryFormat[] = [1, ENTRY_FORMAT];
+
+/** A Glicko-2 rating and deviation, unrounded, as the player's rating history holds it. */
+export interface EntryRating {
+  rating: number;
+  rd: number;
+}
 
 export interface EntrySeat {
   playerId: string;
   kind: "human" | "house" | "bot";
   champion?: ChampionId;
+  /** Format 2, a seat the game was rated for: its rating before the game (the history's previous point, or the initial rating). */
+  ratingBefore?: EntryRating;
+  /** Format 2, likewise: the rating the game left (the history's point for the game). */
+  ratingAfter?: EntryRating;
+}
+
+/** What a rated game did to one seat's rating: the players' rating histories (RatingsPort.ratingChanges) give it. */
+export interface SeatRating {
+  playerId: string;
+  before: EntryRating;
+  after: EntryRating;
 }
 
 /** A public game's entry. */
 export interface GameEntry {
-  format: typeof ENTRY_FORMAT;
+  format: EntryFormat;
   kind: "game";
   gameId: string;
   /** 1 for games stored before rules were versioned. */
@@ -49,7 +72,7 @@ export interface GameEntry {
 
 /** A private game's entry: a salted hash of what its GameEntry would be. */
 export interface PrivateEntry {
-  format: typeof ENTRY_FORMAT;
+  format: EntryFormat;
   kind: "private";
   /** sha256 hex of `${salt}:${canonical GameEntry}`; the salt is kept by the server, never served. */
   digest: string;
@@ -58,13 +81,23 @@ export interface PrivateEntry {
 
 export type LogEntry = GameEntry | PrivateEntry;
 
-/** The public finished record of a game, from its stored record and actions. */
-export function gameEntryOf(record: GameRecord, actions: readonly StoredAction[]): GameEntry {
+/**
+ * The public finished record of a game, from its stored record and actions and what the game did to its seats'
+ * ratings (none for an unrated game; a seat is matched by its player id).
+ */
+export function gameEntryOf(record: GameRecord, actions: readonly StoredAction[], ratings: readonly SeatRating[] = []): GameEntry {
   if (record.status !== "finished") throw new Error(`gameEntryOf: game ${record.id} has not finished`);
   const seats: GameEntry["seats"] = {};
   for (const seat of ["A", "B"] as const) {
     const s = record.seats[seat];
-    if (s) seats[seat] = { playerId: s.playerId, kind: s.kind, ...(s.champion ? { champion: s.champion } : {}) };
+    if (!s) continue;
+    const rated = ratings.find((r) => r.playerId === s.playerId);
+    seats[seat] = {
+      playerId: s.playerId,
+      kind: s.kind,
+      ...(s.champion ? { champion: s.champion } : {}),
+      ...(rated ? { ratingBefore: { rating: rated.before.rating, rd: rated.before.rd }, ratingAfter: { rating: rated.after.rating, rd: rated.after.rd } } : {}),
+    };
   }
   return {
     format: ENTRY_FORMAT,

@@ -6,7 +6,7 @@
  */
 import type { Writable } from "node:stream";
 import { AppError } from "../errors";
-import type { LogPort } from "../store/port";
+import type { LogEntryRecord, LogPort } from "../store/port";
 import { leafHash } from "./merkle";
 
 export type ExportRange = { kind: "index"; from: number; to: number } | { kind: "month"; month: string };
@@ -22,7 +22,7 @@ export function monthBounds(month: string): { start: string; end: string } {
   return { start: new Date(Date.UTC(y, mo - 1, 1)).toISOString(), end: new Date(Date.UTC(y, mo, 1)).toISOString() };
 }
 
-/** What an export wrote: the first and last index, and how many entries. */
+/** What an export wrote: the lowest and highest index among its entries, and how many entries. */
 export interface ExportSummary {
   treeSize: number;
   first: number | null;
@@ -30,33 +30,53 @@ export interface ExportSummary {
   count: number;
 }
 
+type Rows = AsyncGenerator<LogEntryRecord[], void, void>;
+
+/** An index range, a page at a time, in index order. */
+async function* byIndex(store: Pick<LogPort, "logEntries">, from: number, to: number, page: number): Rows {
+  for (let at = from; at < to; at += page) yield store.logEntries(at, Math.min(to, at + page));
+}
+
 /**
- * Writes the range's public entries to `out` (not ended here), within the tree of `treeSize` entries. A month is
- * read from the whole log in index order (entries are appended in finishing order only roughly, since a game
- * may reach the log a batch later than another that finished after it).
+ * A month, a page at a time, along the entries' finish-time index: in finish order (ties by index), since a game
+ * may reach the log a batch later than another that finished after it. Entries beyond the export's tree are left
+ * out, so every line can be proven against the head it names.
+ */
+async function* byFinish(store: Pick<LogPort, "logEntriesFinished">, month: string, treeSize: number, page: number): Rows {
+  const { start, end } = monthBounds(month);
+  let after: { finishedAt: string; index: number } | null = null;
+  for (;;) {
+    const rows = await store.logEntriesFinished(start, end, after, page);
+    yield rows.filter((r) => r.index < treeSize);
+    if (rows.length < page) return;
+    const last = rows[rows.length - 1];
+    after = { finishedAt: last.finishedAt, index: last.index };
+  }
+}
+
+/**
+ * Writes the range's public entries to `out` (not ended here), within the tree of `treeSize` entries: an index
+ * range in index order, a month in finish order. The next page is read only once `out` has taken the last one.
  */
 export async function writeExport(
-  store: Pick<LogPort, "logEntries">,
+  store: Pick<LogPort, "logEntries" | "logEntriesFinished">,
   treeSize: number,
   range: ExportRange,
   out: Writable,
   page = PAGE,
 ): Promise<ExportSummary> {
-  const bounds = range.kind === "month" ? monthBounds(range.month) : null;
-  const from = range.kind === "index" ? range.from : 0;
-  const to = range.kind === "index" ? Math.min(range.to, treeSize) : treeSize;
+  // A bad month is refused at the first page, before anything is written.
+  const pages = range.kind === "month" ? byFinish(store, range.month, treeSize, page) : byIndex(store, range.from, Math.min(range.to, treeSize), page);
   const summary: ExportSummary = { treeSize, first: null, last: null, count: 0 };
-  for (let at = from; at < to; at += page) {
+  for await (const rows of pages) {
     if (out.destroyed) break;
-    const rows = await store.logEntries(at, Math.min(to, at + page));
     let chunk = "";
     for (const row of rows) {
       if (row.privateSalt) continue;
-      if (bounds && (row.finishedAt < bounds.start || row.finishedAt >= bounds.end)) continue;
       // The stored leaf is the entry's canonical JSON: written as it is, not parsed and serialised again.
       chunk += `{"index":${row.index},"leafHash":"${leafHash(Buffer.from(row.leaf)).toString("hex")}","entry":${row.leaf}}\n`;
-      summary.first ??= row.index;
-      summary.last = row.index;
+      summary.first = Math.min(summary.first ?? row.index, row.index);
+      summary.last = Math.max(summary.last ?? row.index, row.index);
       summary.count++;
     }
     if (chunk && !out.write(chunk))

@@ -7,13 +7,14 @@
  * a batch that did not go in are still pending. A game already in the log is never appended again.
  */
 import type { Logger } from "../logger";
-import type { GamesPort, LogEntryRecord, LogNodeRecord, LogPort } from "../store/port";
-import { gameEntryOf, leafOf, newPrivateSalt, privateEntryOf } from "./entry";
+import { DEFAULT_RATING } from "../players/rating";
+import type { GamesPort, GameRecord, LogEntryRecord, LogNodeRecord, LogPort, RatingsPort } from "../store/port";
+import { gameEntryOf, leafOf, newPrivateSalt, privateEntryOf, type SeatRating } from "./entry";
 import { signHead, type LogKey } from "./heads";
 import { appendLeaf, frontierRefs, frontierRoot, refKey, type Hash } from "./merkle";
 import { canonicalJson } from "./canonical";
 
-export type SequencerStore = LogPort & Pick<GamesPort, "getGame" | "listActions">;
+export type SequencerStore = LogPort & Pick<GamesPort, "getGame" | "listActions"> & Pick<RatingsPort, "ratingChanges">;
 
 export interface SequencerOptions {
   /** The longest time between a game's finish and the batch that appends it. */
@@ -103,8 +104,10 @@ export class LogSequencer {
   private async appendPending(): Promise<number> {
     // Nothing pending: no lease is taken or renewed, so an idle log writes nothing (every process would otherwise
     // make a durable write per batch interval). A lapsed lease goes to whichever process next has work; taking it
-    // again as the same holder keeps the epoch.
-    if ((await this.store.logPending(1)).length === 0) return 0;
+    // again as the same holder keeps the epoch. The batch is read once, before the lease: a game another holder
+    // appended meanwhile is found logged below and only taken off the list.
+    const ids = await this.store.logPending(this.options.batchSize ?? 500);
+    if (ids.length === 0) return 0;
     const now = (this.options.clock ?? Date.now)();
     const lease = await this.store.claimLogLease(this.holder(), new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
     if (!lease) {
@@ -119,9 +122,6 @@ export class LogSequencer {
       if (frontier.some((h) => !h)) throw new Error(`the public log's store lacks a node of the tree of ${lease.size}`);
       this.tree = { epoch: lease.epoch, size: lease.size, frontier: frontier as Hash[] };
     }
-    const ids = await this.store.logPending(this.options.batchSize ?? 500);
-    if (ids.length === 0) return 0;
-
     const tree = this.tree;
     const entries: LogEntryRecord[] = [];
     const nodes: LogNodeRecord[] = [];
@@ -134,7 +134,8 @@ export class LogSequencer {
         settled.push(gameId);
         continue;
       }
-      const entry = gameEntryOf(record, await this.store.listActions(gameId));
+      const [actions, ratings] = await Promise.all([this.store.listActions(gameId), this.seatRatings(record)]);
+      const entry = gameEntryOf(record, actions, ratings);
       const privateSalt = record.public ? undefined : newPrivateSalt();
       const logEntry = privateSalt ? privateEntryOf(entry, privateSalt) : entry;
       const leaf = leafOf(logEntry);
@@ -155,5 +156,20 @@ export class LogSequencer {
     }
     this.tree = { epoch: tree.epoch, size, frontier };
     return entries.length;
+  }
+
+  /**
+   * What the game did to its seats' ratings, from their rating histories: the game's point is the rating after,
+   * the point before it the rating before (none: the rating every profile starts from). The finish write stores
+   * the points with the record, so a rated game's points exist by the time it is appended; an unrated game has none.
+   */
+  private async seatRatings(record: GameRecord): Promise<SeatRating[]> {
+    const players = (["A", "B"] as const).flatMap((seat) => (record.seats[seat] ? [record.seats[seat].playerId] : []));
+    const changes = players.length ? await this.store.ratingChanges(record.id, players) : [];
+    return changes.map(({ after, before }) => ({
+      playerId: after.playerId,
+      before: before ? { rating: before.rating, rd: before.rd } : { rating: DEFAULT_RATING.rating, rd: DEFAULT_RATING.rd },
+      after: { rating: after.rating, rd: after.rd },
+    }));
   }
 }

@@ -1,7 +1,9 @@
 /**
  * What the public log answers (REST, MCP, the verifier): its newest signed head, a game's inclusion proof, a
  * consistency proof between two sizes, entries by index, and the key heads are signed with. Proofs are built
- * from the stored complete subtrees (src/log/merkle.ts plans which), one store read per proof.
+ * from the stored complete subtrees (src/log/merkle.ts plans which), one store read of nodes per proof. An
+ * inclusion proof reads the game's index, the size and its nodes (the leaf hash is the stored level-0 node),
+ * never the entry itself: three small reads, whatever the size of the log.
  */
 import type { Writable } from "node:stream";
 import { AppError } from "../errors";
@@ -61,18 +63,18 @@ export class LogService {
   /** The game's entry, or not_found while it is not in the log (a finished game is, within a batch interval). */
   async entryOf(gameId: string): Promise<LogEntryRecord> {
     const e = await this.store.logEntryOfGame(gameId);
-    if (!e) throw new AppError("not_found", `game ${gameId} is not in the public log (a finished game is appended within a second or so)`);
+    if (!e) throw notLogged(gameId);
     return e;
   }
 
   /** The game's inclusion proof in the tree of `treeSize` entries (the newest head's when absent). */
   async inclusion(gameId: string, treeSize?: number): Promise<InclusionProof> {
-    const entry = await this.entryOf(gameId);
-    const size = await this.sizeOrHead(treeSize);
-    if (entry.index >= size) throw new AppError("bad_request", `game ${gameId} is entry ${entry.index}, not in the tree of ${size}`, { index: entry.index });
-    const plan = inclusionPlan(entry.index, size);
-    const [root, ...path] = await this.compute([rootExpr(size)!, ...plan]);
-    return { gameId, index: entry.index, treeSize: size, rootHash: hex(root), leafHash: hex(leafHash(Buffer.from(entry.leaf))), path: path.map(hex) };
+    const [index, size] = await Promise.all([this.store.logIndexOfGame(gameId), this.sizeOrHead(treeSize)]);
+    if (index === null) throw notLogged(gameId);
+    if (index >= size) throw new AppError("bad_request", `game ${gameId} is entry ${index}, not in the tree of ${size}`, { index });
+    const plan = inclusionPlan(index, size);
+    const [leaf, root, ...path] = await this.compute([{ kind: "node", ref: { level: 0, index } }, rootExpr(size)!, ...plan]);
+    return { gameId, index, treeSize: size, rootHash: hex(root), leafHash: hex(leaf), path: path.map(hex) };
   }
 
   async consistency(first: number, second?: number): Promise<ConsistencyProof> {
@@ -98,7 +100,7 @@ export class LogService {
 
   /** The log index of a game, or null while it is not in the log. */
   async indexOf(gameId: string): Promise<number | null> {
-    return (await this.store.logEntryOfGame(gameId))?.index ?? null;
+    return this.store.logIndexOfGame(gameId);
   }
 
   /** Entries [from, to) of the stored tree, at most MAX_ENTRIES_PER_READ. */
@@ -121,6 +123,9 @@ export class LogService {
     return exprs.map((e) => evaluate(e, nodes));
   }
 }
+
+const notLogged = (gameId: string) =>
+  new AppError("not_found", `game ${gameId} is not in the public log (a finished game is appended within a second or so)`);
 
 export function served(e: LogEntryRecord): ServedEntry {
   return { index: e.index, leafHash: hex(leafHash(Buffer.from(e.leaf))), entry: JSON.parse(e.leaf) as LogEntry };

@@ -1,14 +1,19 @@
 /**
- * A league's or a swiss tournament's table checked against the public log (npm run log:verify -- <baseUrl>
+ * A league's or a tournament's table checked against the public log (npm run log:verify -- <baseUrl>
  * --league ID | --tournament ID): every game it counted is in the log under the newest signed head (its entry's
  * leaf hash and inclusion proof), its entry names the league or tournament and the pairing's two players and
  * re-simulates to the result it states, and the published table is the one the logged results give
- * (src/standings/league-table.ts and src/tournaments/swiss.ts compute both).
+ * (src/standings/league-table.ts, src/tournaments/swiss.ts and src/tournaments/arena.ts compute each).
+ *
+ * No table's figures come from the players' ratings the entries carry: a league's ratings are fitted to its own
+ * results (Bradley-Terry), and a tournament's `rating` column is the entrant's rating when they joined, a tie-break
+ * the server published before the games, taken here as given.
  * Talks to the server only through its public REST reads.
  */
 import { compareTables, type GetJson } from "../leagues/verify";
 import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "../standings/league-table";
 import { standings, type Outcome, type SwissRound } from "../tournaments/swiss";
+import { arenaStandings, replayArena, type ArenaGameResult } from "../tournaments/arena";
 import type { TreeHeadRecord } from "../store/port";
 import { canonicalBytes } from "./canonical";
 import { checkEntry } from "./check";
@@ -56,8 +61,8 @@ const winningSide = (e: GameEntry, seat: "A" | "B", first: string) => (e.seats[s
 const leagueOutcome = (e: GameEntry, first: string): LeagueOutcome =>
   e.decidedBy === "aborted" || e.winner === null ? "void" : e.winner === "draw" ? "draw" : winningSide(e, e.winner, first);
 
-/** How a swiss counts a logged game (as the tournament service counts a record): no winner is a draw. */
-const swissOutcome = (e: GameEntry, first: string): Outcome => (e.winner === null || e.winner === "draw" ? "draw" : winningSide(e, e.winner, first));
+/** How a tournament (swiss or arena) counts a logged game (as its service counts a record): no winner is a draw. */
+const tournamentOutcome = (e: GameEntry, first: string): Outcome => (e.winner === null || e.winner === "draw" ? "draw" : winningSide(e, e.winner, first));
 
 /** The newest signed head, its signature checked. */
 async function signedHead(get: GetJson, problems: string[]): Promise<TreeHeadRecord> {
@@ -128,8 +133,11 @@ export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise
   return { head, gamesChecked, problems };
 }
 
+type CountedGame = { gameId: string; first: string; second: string; outcome: Outcome | null };
 interface TournamentGames {
-  rounds?: { round: number; bye: string | null; games: { gameId: string; first: string; second: string; outcome: Outcome | null }[] }[];
+  rounds?: { round: number; bye: string | null; games: CountedGame[] }[];
+  /** An arena's games, in the order paired. */
+  games?: CountedGame[];
 }
 interface TournamentRow {
   rank: number;
@@ -140,13 +148,73 @@ interface TournamentRow {
   sonnebornBerger: number;
 }
 
-/** A swiss tournament's standings (score, Buchholz, Sonneborn-Berger, rank) recomputed from its logged games. */
+interface ArenaRow {
+  rank: number;
+  playerId: string;
+  rating: number;
+  score: number;
+  streak: number;
+  games: number;
+}
+
+/** Each figure of the published rows that differs from the recomputed one, named. */
+function compareRows<R extends { playerId: string }>(published: readonly R[], derived: ReadonlyMap<string, Partial<R>>, keys: readonly (keyof R & string)[]): string[] {
+  const out: string[] = [];
+  for (const p of published) {
+    const mine = derived.get(p.playerId);
+    if (!mine) {
+      out.push(`table: ${p.playerId} is published but not an entrant the games give`);
+      continue;
+    }
+    for (const k of keys) if (p[k] !== mine[k]) out.push(`table: ${p.playerId}: published ${k} ${String(p[k])}, the log gives ${String(mine[k])}`);
+  }
+  return out;
+}
+
+/** A tournament's standings recomputed from its logged games: a swiss's or an arena's, as its format is. */
 export async function verifyTournamentInLog(get: GetJson, tournamentId: string): Promise<TableVerifyReport> {
+  const base = `/api/v1/tournaments/${encodeURIComponent(tournamentId)}`;
+  const { format } = (await get(base)) as { format: "swiss" | "arena" };
+  return format === "arena" ? verifyArenaInLog(get, tournamentId, base) : verifySwissInLog(get, tournamentId, base);
+}
+
+/**
+ * An arena's standings (score with its streak bonuses, streak, games, rank) recomputed from its logged games in
+ * the order paired, by the arena's own replay (src/tournaments/arena.ts replayArena, arenaStandings).
+ */
+async function verifyArenaInLog(get: GetJson, tournamentId: string, base: string): Promise<TableVerifyReport> {
   const problems: string[] = [];
   const head = await signedHead(get, problems);
-  const base = `/api/v1/tournaments/${encodeURIComponent(tournamentId)}`;
+  const { games } = (await get(`${base}/games`)) as TournamentGames;
+  if (!games) throw new Error(`tournament ${tournamentId}'s games name no arena games`);
+  const published = ((await get(`${base}/standings`)) as { standings: ArenaRow[] }).standings;
+  let gamesChecked = 0;
+  const derived: ArenaGameResult[] = [];
+  for (const [i, g] of games.entries()) {
+    // A game still being played counts for nothing yet, in the published table as here.
+    if (g.outcome === null) {
+      derived.push({ first: g.first, second: g.second });
+      continue;
+    }
+    gamesChecked++;
+    const outcome = await loggedResult(get, head, g, `game ${i + 1}`, { tournamentId }, problems, tournamentOutcome);
+    derived.push({ first: g.first, second: g.second, outcome });
+  }
+  const players = replayArena(
+    published.map((p) => ({ playerId: p.playerId, rating: p.rating })),
+    derived,
+  );
+  const table = new Map(arenaStandings([...players.values()]).map((p) => [p.id, { rank: p.rank, score: p.score, streak: p.streak, games: players.get(p.id)!.games }]));
+  problems.push(...compareRows(published, table, ["score", "streak", "games", "rank"]));
+  return { head, gamesChecked, problems };
+}
+
+/** A swiss tournament's standings (score, Buchholz, Sonneborn-Berger, rank) recomputed from its logged games. */
+async function verifySwissInLog(get: GetJson, tournamentId: string, base: string): Promise<TableVerifyReport> {
+  const problems: string[] = [];
+  const head = await signedHead(get, problems);
   const { rounds } = (await get(`${base}/games`)) as TournamentGames;
-  if (!rounds) throw new Error(`tournament ${tournamentId} is not a swiss: only a swiss's table is checked against the log`);
+  if (!rounds) throw new Error(`tournament ${tournamentId}'s games name no rounds`);
   const published = ((await get(`${base}/standings`)) as { standings: TournamentRow[] }).standings;
   let gamesChecked = 0;
   const derived: SwissRound[] = [];
@@ -159,7 +227,7 @@ export async function verifyTournamentInLog(get: GetJson, tournamentId: string):
         continue;
       }
       gamesChecked++;
-      const outcome = await loggedResult(get, head, g, `round ${r.round}`, { tournamentId }, problems, swissOutcome);
+      const outcome = await loggedResult(get, head, g, `round ${r.round}`, { tournamentId }, problems, tournamentOutcome);
       pairings.push({ first: g.first, second: g.second, ...(outcome ? { outcome } : {}) });
     }
     derived.push({ pairings, ...(r.bye ? { bye: r.bye } : {}) });
@@ -168,17 +236,6 @@ export async function verifyTournamentInLog(get: GetJson, tournamentId: string):
     published.map((p) => ({ id: p.playerId, rating: p.rating })),
     derived,
   );
-  const byId = new Map(published.map((p) => [p.playerId, p]));
-  for (const row of table) {
-    const p = byId.get(row.id)!;
-    for (const [k, mine] of [
-      ["score", row.score],
-      ["buchholz", row.buchholz],
-      ["sonnebornBerger", row.sonnebornBerger],
-      ["rank", row.rank],
-    ] as const) {
-      if (p[k] !== mine) problems.push(`table: ${row.id}: published ${k} ${p[k]}, the log gives ${mine}`);
-    }
-  }
+  problems.push(...compareRows(published, new Map(table.map((r) => [r.id, r])), ["score", "buchholz", "sonnebornBerger", "rank"]));
   return { head, gamesChecked, problems };
 }

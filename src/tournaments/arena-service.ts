@@ -17,7 +17,7 @@ import type { PlayerService } from "../players/service";
 import type { ArenaGame, GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, TournamentRecord, TournamentsPort } from "../store/port";
 import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";
-import { arenaStandings, newArenaPlayer, pairArena, recordResult, type ArenaPlayer, type ArenaResult } from "./arena";
+import { arenaStandings, pairArena, replayArena, type ArenaStanding } from "./arena";
 import type { CreateArenaBody, JoinTournamentBody } from "./schemas";
 import { otherSeat } from "../game";
 
@@ -38,29 +38,16 @@ export interface ArenaDeps {
   turnSeconds: number;
 }
 
-/** A player's arena record replayed from the games: the pure module's player, plus games played and first moves. */
-export interface ArenaStanding extends ArenaPlayer { games: number; firsts: number; playing: boolean }
+export type { ArenaStanding };
 
 const arenaOf = (t: TournamentRecord) => {
   if (!t.arena) throw new Error(`tournament ${t.id} is not an arena`);
   return t.arena;
 };
 
-/** Replays the counted games, in the order paired (a player's games never overlap), into each entrant's record. */
+/** Replays the counted games into each entrant's record (./arena.ts replayArena). */
 export function arenaPlayers(t: TournamentRecord): Map<string, ArenaStanding> {
-  const out = new Map<string, ArenaStanding>(t.entrants.map((e) => [e.playerId, { ...newArenaPlayer(e.playerId, e.rating), games: 0, firsts: 0, playing: false }]));
-  for (const g of arenaOf(t).games) {
-    const [a, b] = [out.get(g.first)!, out.get(g.second)!];
-    a.firsts += 1;
-    if (!g.outcome) {
-      a.playing = b.playing = true;
-      continue;
-    }
-    const [ra, rb]: [ArenaResult, ArenaResult] = g.outcome === "draw" ? ["draw", "draw"] : g.outcome === "first" ? ["win", "loss"] : ["loss", "win"];
-    out.set(g.first, { ...a, ...recordResult(a, g.second, ra), games: a.games + 1 });
-    out.set(g.second, { ...b, ...recordResult(b, g.first, rb), games: b.games + 1 });
-  }
-  return out;
+  return replayArena(t.entrants, arenaOf(t).games);
 }
 
 /** The arena table as REST, events and the tournament room show it: score, then rating, then id. */

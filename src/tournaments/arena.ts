@@ -80,6 +80,33 @@ export function pairArena(waiting: readonly ArenaPlayer[]): { pairs: [ArenaPlaye
   return { pairs, left };
 }
 
+/** A player's arena record replayed from the games: the player, plus games played and first moves. */
+export interface ArenaStanding extends ArenaPlayer { games: number; firsts: number; playing: boolean }
+
+/** An arena game as the replay counts it: its pairing (first mover first) and outcome, none while under way. */
+export interface ArenaGameResult { first: string; second: string; outcome?: "first" | "second" | "draw" | null }
+
+/**
+ * Replays the games, in the order paired (a player's games never overlap), into each entrant's record: what the
+ * server's table and the public log's verifier (src/log/tables.ts) both compute an arena's standings from.
+ */
+export function replayArena(entrants: readonly { playerId: string; rating: number }[], games: readonly ArenaGameResult[]): Map<string, ArenaStanding> {
+  const out = new Map<string, ArenaStanding>(entrants.map((e) => [e.playerId, { ...newArenaPlayer(e.playerId, e.rating), games: 0, firsts: 0, playing: false }]));
+  for (const g of games) {
+    const [a, b] = [out.get(g.first), out.get(g.second)];
+    if (!a || !b) throw new Error(`an arena game of ${g.first} and ${g.second}, who are not both entrants`);
+    a.firsts += 1;
+    if (!g.outcome) {
+      a.playing = b.playing = true;
+      continue;
+    }
+    const [ra, rb]: [ArenaResult, ArenaResult] = g.outcome === "draw" ? ["draw", "draw"] : g.outcome === "first" ? ["win", "loss"] : ["loss", "win"];
+    out.set(g.first, { ...a, ...recordResult(a, g.second, ra), games: a.games + 1 });
+    out.set(g.second, { ...b, ...recordResult(b, g.first, rb), games: b.games + 1 });
+  }
+  return out;
+}
+
 /** Arena standings: score, then rating, then id. */
 export function arenaStandings(players: readonly ArenaPlayer[]): (ArenaPlayer & { rank: number })[] {
   return [...players]

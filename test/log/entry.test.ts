@@ -79,4 +79,56 @@ describe("docs/log-entry.schema.json", function () {
     );
     assert.ok(validate(aborted), ajv.errorsText(validate.errors));
   });
+
+  it("accepts a rated game's format 2 entry and a format 1 entry already in a log, and refuses ratings in format 1", function () {
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync("docs/log-entry.schema.json", "utf8")) as object);
+    const rated = ratedEntry();
+    assert.equal(rated.format, 2);
+    assert.ok(validate(JSON.parse(canonicalJson(rated))), ajv.errorsText(validate.errors));
+    const old = formatOne();
+    assert.ok(validate(old), ajv.errorsText(validate.errors));
+    assert.ok(validate(privateEntryOf(old, "s")) && validate({ ...privateEntryOf(old, "s"), format: 1 }));
+    assert.ok(!validate({ ...rated, format: 1 }), "ratings in a format 1 entry");
+    assert.ok(!validate({ ...rated, format: 3 }));
+    const halfRated = { ...rated, seats: { ...rated.seats, B: { ...rated.seats.B!, ratingAfter: undefined } } };
+    assert.ok(!validate(JSON.parse(JSON.stringify(halfRated))), "a rating before without one after");
+  });
+});
+
+/** A rated game's entry: seat A from a previous point, seat B from the initial rating. */
+function ratedEntry() {
+  const { record, actions } = playedGame(2);
+  return gameEntryOf(record, actions, [
+    { playerId: "PA", before: { rating: 1612.25, rd: 240.5 }, after: { rating: 1630.125, rd: 230.75 } },
+    { playerId: "PB", before: { rating: 1500, rd: 350 }, after: { rating: 1420.5, rd: 290.25 } },
+  ]);
+}
+
+/** An entry as format 1 wrote it: no ratings. */
+function formatOne() {
+  const { record, actions } = playedGame(3);
+  return { ...gameEntryOf(record, actions), format: 1 as const };
+}
+
+describe("Entry formats", function () {
+  it("puts a rated seat's ratings in its entry, and none in an unrated game's", function () {
+    const e = ratedEntry();
+    assert.deepEqual(e.seats.A?.ratingBefore, { rating: 1612.25, rd: 240.5 });
+    assert.deepEqual(e.seats.B?.ratingAfter, { rating: 1420.5, rd: 290.25 });
+    const { record, actions } = playedGame(2);
+    const unrated = gameEntryOf(record, actions);
+    assert.ok(!("ratingBefore" in unrated.seats.A!) && !("ratingAfter" in unrated.seats.B!));
+  });
+
+  it("checks a format 2 entry's ratings and still accepts a format 1 entry", function () {
+    assert.deepEqual(checkEntry(ratedEntry()), { ok: true });
+    assert.deepEqual(checkEntry(formatOne()), { ok: true });
+    const rated = ratedEntry();
+    assert.equal((checkEntry({ ...rated, format: 1 }) as { field: string }).field, "seats.A");
+    assert.equal((checkEntry({ ...rated, format: 3 as 2 }) as { field: string }).field, "format");
+    const noAfter = { ...rated, seats: { ...rated.seats, B: { playerId: "PB", kind: "bot" as const, ratingBefore: { rating: 1500, rd: 350 } } } };
+    assert.equal((checkEntry(noAfter) as { field: string }).field, "seats.B");
+  });
 });

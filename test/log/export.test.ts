@@ -77,12 +77,29 @@ describe("Open exports of the public log", function () {
     }
   });
 
-  it("writes a month's games only", async function () {
+  it("writes a month's games only, read by finish time, not by a scan of the whole log", async function () {
     const s = sink();
-    await writeExport(store, 6, { kind: "month", month: "2026-11" }, s.out);
+    const read: string[] = [];
+    const byFinish = {
+      logEntries: (): Promise<LogEntryRecord[]> => Promise.reject(new Error("a month is not read by index")),
+      logEntriesFinished: (start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number) => {
+        read.push(`${start}..${end}`);
+        return store.logEntriesFinished(start, end, after, limit);
+      },
+    };
+    const summary = await writeExport(byFinish, 6, { kind: "month", month: "2026-11" }, s.out, 1);
     assert.deepEqual(
       s.lines().map((l) => l.entry.gameId),
       ["G00003", "G00005"],
+    );
+    assert.deepEqual(summary, { treeSize: 6, first: 3, last: 5, count: 2 });
+    assert.ok(read.every((r) => r === "2026-11-01T00:00:00.000Z..2026-12-01T00:00:00.000Z"), read.join());
+    const cut = sink();
+    await writeExport(store, 4, { kind: "month", month: "2026-11" }, cut.out);
+    assert.deepEqual(
+      cut.lines().map((l) => l.index),
+      [3],
+      "an entry beyond the export's tree is left out",
     );
     await assert.rejects(writeExport(store, 6, { kind: "month", month: "2026-13" }, sink().out), /YYYY-MM/);
   });
@@ -94,6 +111,7 @@ describe("Open exports of the public log", function () {
         pages++;
         return store.logEntries(from, to);
       },
+      logEntriesFinished: () => Promise.reject(new Error("an index range is read by index")),
     };
     const s = sink(true);
     // A page of one entry: each page is one write, which the reader holds.

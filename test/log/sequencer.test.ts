@@ -8,13 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../src/logger";
 import { canonicalJson } from "../../src/log/canonical";
-import { gameEntryOf } from "../../src/log/entry";
+import { ENTRY_FORMAT, gameEntryOf, type GameEntry } from "../../src/log/entry";
+import { DEFAULT_RATING } from "../../src/players/rating";
 import { loadLogKey, verifyHead } from "../../src/log/heads";
 import { leafHash, verifyConsistency, verifyInclusion } from "../../src/log/merkle";
 import { LogSequencer } from "../../src/log/sequencer";
 import { LogService } from "../../src/log/service";
 import { SqliteStore } from "../../src/store/sqlite";
-import type { Store } from "../../src/store";
+import type { RatingPointOf, Store } from "../../src/store";
+import { player } from "../store/fixtures";
 import { playedGame } from "./fixtures";
 
 const log = createLogger("silent");
@@ -134,5 +136,60 @@ describe("Public log sequencer", function () {
     assert.equal(await seq.drain(), 2);
     assert.equal(await seq.catchUp(), 0);
     assert.equal((await service.head()).size, 2);
+  });
+
+  it("gives a rated game's seats their ratings before and after it, from the players' rating histories", async function () {
+    const store = await open();
+    const { seq, service } = await sequencer(store, "p1");
+    const rated = await storeGame(store, 0);
+    const unrated = await storeGame(store, 1);
+    const point = (gameId: string, n: number, rating: number, rd: number): RatingPointOf => ({ gameId, at: rated.record.finishedAt!, n, rating, rd });
+    // Ada: rated for an earlier game (point 1), then an unrated one (no point 2), then this one (point 3).
+    await store.createPlayer(player("PA", 1500, { version: 0 }));
+    await store.updatePlayersIf([{ id: "PA", expected: { version: 0 }, patch: { lastRated: point("G-EARLIER", 1, 1612.25, 240.5), version: 1 } }]);
+    await store.updatePlayersIf([{ id: "PA", expected: { version: 1 }, patch: { lastRated: point(rated.record.id, 3, 1630.125, 230.75), version: 2 } }]);
+    // Bo: this is the first rated game, so it started from the initial rating.
+    await store.createPlayer(player("PB", 1500, { version: 0 }));
+    await store.updatePlayersIf([{ id: "PB", expected: { version: 0 }, patch: { lastRated: point(rated.record.id, 1, 1420.5, 290.25), version: 1 } }]);
+    await store.addLogPending([rated.record.id, unrated.record.id]);
+    assert.equal(await seq.drain(), 2);
+
+    const entry = JSON.parse((await service.entryOf(rated.record.id)).leaf) as GameEntry;
+    assert.equal(entry.format, ENTRY_FORMAT);
+    assert.equal(ENTRY_FORMAT, 2);
+    assert.deepEqual(entry.seats.A, { playerId: "PA", kind: "human", champion: "knight", ratingBefore: { rating: 1612.25, rd: 240.5 }, ratingAfter: { rating: 1630.125, rd: 230.75 } });
+    assert.deepEqual(entry.seats.B, {
+      playerId: "PB",
+      kind: "bot",
+      champion: "bastion",
+      ratingBefore: { rating: DEFAULT_RATING.rating, rd: DEFAULT_RATING.rd },
+      ratingAfter: { rating: 1420.5, rd: 290.25 },
+    });
+    const plain = JSON.parse((await service.entryOf(unrated.record.id)).leaf) as GameEntry;
+    assert.equal(plain.format, 2);
+    assert.deepEqual(plain.seats.A, { playerId: "PA", kind: "human", champion: "knight" }, "an unrated game carries no ratings");
+  });
+
+  it("reads the pending games once per batch", async function () {
+    const store = await open();
+    let reads = 0;
+    const counted = new Proxy(store, {
+      get(target, key) {
+        if (key === "logPending")
+          return (limit: number) => {
+            reads++;
+            return target.logPending(limit);
+          };
+        const v = Reflect.get(target, key) as unknown;
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const key = await loadLogKey(store, undefined);
+    const seq = new LogSequencer(counted, key, () => "p1", { batchMs: 1000, leaseMs: 60_000, clock: () => now }, log);
+    for (let n = 0; n < 3; n++) await storeGame(store, n);
+    assert.equal(await seq.batch(), 3);
+    assert.equal(reads, 1);
+    assert.equal(await seq.batch(), 0);
+    assert.equal(reads, 2, "an empty batch reads the list once and takes no lease");
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `npm run log:verify -- <baseUrl> --league ID` and `--tournament ID` on a real server: a league of two bots and a
- * three-entrant swiss played out over REST are found whole in the public log, their tables following from the
+ * `npm run log:verify -- <baseUrl> --league ID` and `--tournament ID` on a real server: a league of two bots, a
+ * three-entrant swiss and a two-entrant arena played out over REST are found whole in the public log, their tables following from the
  * logged results (exit 0); once a stored result they count is changed, or a logged entry, the check fails
  * (exit 1, the game named).
  */
@@ -111,6 +111,42 @@ describe("Public log: a league's or tournament's table checked against the log",
     const tampered = await runCli("log-verify.ts", base, "--tournament", id);
     assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
     assert.match(tampered.stderr, new RegExp(`MISMATCH round 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));
+    assert.match(tampered.stderr, /MISMATCH table: .*published score/);
+  });
+
+  it("passes on an arena's games, and fails once a result it counted is changed", async () => {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/tournaments", { name: "Logged arena", format: "arena", minutes: 30 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.tournament.id as string;
+    const tokens = new Map<string, string>();
+    for (const name of ["Ann", "Ben"]) {
+      const j = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
+      assert.equal(j.status, 201, j.text);
+      tokens.set(j.json.playerId, j.json.playerToken);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    // Two entrants meet once: the next pairing avoids the previous opponent, so the arena has one game.
+    const game = ((await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.games?.length >= 1, 30_000)).games as GameRow[])[0];
+    await Promise.all([playToEnd(base, game.gameId, tokens.get(game.first)!, 60_000), playToEnd(base, game.gameId, tokens.get(game.second)!, 60_000)]);
+    await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.games[0].outcome !== null, 30_000);
+    await waitForJson(base, `/api/v1/games/${game.gameId}`, (j) => typeof j.logIndex === "number", 30_000);
+
+    const ok = await runCli("log-verify.ts", base, "--tournament", id);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /tournament .*: 1 games checked in the log, 0 mismatches/);
+
+    // The counted result changed in the store: the arena's standings follow it, the log does not.
+    const db = new Database(join(dir, "arena.db"));
+    const row = db.prepare("SELECT doc FROM tournaments WHERE id = ?").get(id) as { doc: string };
+    const doc = JSON.parse(row.doc) as { arena: { games: { gameId: string; outcome?: string }[] } };
+    const stored = doc.arena.games[0];
+    stored.outcome = stored.outcome === "first" ? "second" : "first";
+    db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
+    db.close();
+    const tampered = await runCli("log-verify.ts", base, "--tournament", id);
+    assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
+    assert.match(tampered.stderr, new RegExp(`MISMATCH game 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));
     assert.match(tampered.stderr, /MISMATCH table: .*published score/);
   });
 });

@@ -10,11 +10,17 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { httpGetJson } from "../../src/leagues/verify";
+import { canonicalJson } from "../../src/log/canonical";
+import { gameEntryOf, leafOf, type LogEntry } from "../../src/log/entry";
+import { loadLogKey, signHead } from "../../src/log/heads";
+import { appendLeaf, frontierRoot, type Hash } from "../../src/log/merkle";
 import { verifyLog } from "../../src/log/verify";
+import { SqliteStore } from "../../src/store/sqlite";
 import type { RunningServer } from "../../src/server";
 import type { TreeHeadRecord } from "../../src/store";
 import { playToEnd } from "../agents/play";
 import { bootServer, http } from "../support/server";
+import { playedGame } from "./fixtures";
 
 const run = promisify(execFile);
 
@@ -141,5 +147,54 @@ describe("Integration: the public log's verifier", function () {
     } finally {
       db.prepare("UPDATE games SET doc = ? WHERE id = ?").run(before, id);
     }
+  });
+});
+
+describe("Integration: a log holding format 1 entries", function () {
+  this.timeout(90_000);
+  let server: RunningServer | undefined;
+  let dir: string;
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("still verifies once the server appends format 2 entries after them", async function () {
+    dir = mkdtempSync(join(tmpdir(), "log-format1-"));
+    const database = join(dir, "arena.db");
+    // A log as the server wrote it before ratings were recorded: two format 1 entries under a signed head.
+    const store = new SqliteStore({ path: database, checkpointMs: 0 });
+    await store.init();
+    const key = await loadLogKey(store, undefined);
+    const lease = (await store.claimLogLease("earlier", new Date(0).toISOString(), new Date(1).toISOString()))!;
+    let frontier: Hash[] = [];
+    const entries = [];
+    const nodes = [];
+    for (let n = 0; n < 2; n++) {
+      const { record, actions } = playedGame(n);
+      await store.createGame(record);
+      await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
+      const entry = { ...gameEntryOf(record, actions), format: 1 as const };
+      const grown = appendLeaf(frontier, n, leafOf(entry).hash);
+      frontier = grown.frontier;
+      nodes.push(...grown.nodes.map((x) => ({ level: x.level, index: x.index, hash: x.hash.toString("hex") })));
+      entries.push({ index: n, gameId: record.id, leaf: canonicalJson(entry), finishedAt: entry.finishedAt });
+    }
+    const head = signHead(key, { size: 2, rootHash: frontierRoot(frontier).toString("hex"), timestamp: new Date().toISOString() });
+    assert.ok(await store.appendLog({ epoch: lease.epoch, fromSize: 0, entries, nodes, head }));
+    await store.close();
+
+    server = await bootServer({ logBatchMs: 50, database });
+    const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Ann" });
+    await playToEnd(server.url, created.json.game.id as string, created.json.playerToken as string);
+    for (let i = 0; i < 200 && (await http(server.url, "GET", "/api/v1/log/head")).json.size < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    const served = (await http(server.url, "GET", "/api/v1/log/entries?from=0&count=10")).json.entries as { entry: LogEntry }[];
+    assert.deepEqual(
+      served.map((e) => e.entry.format),
+      [1, 1, 2],
+    );
+    const report = await verifyLog(httpGetJson(server.url));
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.entriesChecked, 3);
   });
 });

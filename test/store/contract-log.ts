@@ -46,6 +46,8 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
       );
       assert.deepEqual(await store().logEntryOfGame("G1"), entry(1));
       assert.equal(await store().logEntryOfGame("G3"), null);
+      assert.equal(await store().logIndexOfGame("G1"), 1);
+      assert.equal(await store().logIndexOfGame("G3"), null, "not in the log");
       assert.equal(await store().appendLog(batch(epoch, 3, 2)), true);
       assert.deepEqual(
         (await store().logEntries(1, 4)).map((e) => e.gameId),
@@ -84,6 +86,41 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
         ],
       );
       assert.equal((await store().logEntryOfGame("G1"))?.privateSalt, "s");
+    });
+
+    it("reads a finish-time range a page at a time, by finish time then index, inside the stored tree only", async function () {
+      const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;
+      // Appended out of finishing order (a game may reach the log a batch after one that finished later).
+      const minutes = [5, 3, 3, 9, 4, 12];
+      const b = batch(epoch, 0, minutes.length);
+      b.entries = b.entries.map((e, i) => ({ ...e, finishedAt: at(minutes[i]) }));
+      await store().appendLog(b);
+      const b2 = batch(epoch, 6, 1);
+      b2.entries = [{ ...b2.entries[0], finishedAt: at(4) }];
+      // Refused (a stale size): nothing of it is read.
+      await store().appendLog({ ...b2, fromSize: 5 });
+      const page1 = await store().logEntriesFinished(at(3), at(10), null, 3);
+      assert.deepEqual(
+        page1.map((e) => [e.index, e.finishedAt]),
+        [
+          [1, at(3)],
+          [2, at(3)],
+          [4, at(4)],
+        ],
+      );
+      const last = page1[2];
+      const page2 = await store().logEntriesFinished(at(3), at(10), { finishedAt: last.finishedAt, index: last.index }, 3);
+      assert.deepEqual(
+        page2.map((e) => e.index),
+        [0, 3],
+      );
+      assert.deepEqual(await store().logEntriesFinished(at(3), at(10), { finishedAt: at(9), index: 3 }, 3), []);
+      assert.deepEqual(await store().logEntriesFinished(at(20), at(30), null, 3), []);
+      await store().appendLog(b2);
+      assert.deepEqual(
+        (await store().logEntriesFinished(at(4), at(5), null, 10)).map((e) => e.index),
+        [4, 6],
+      );
     });
 
     it("keeps pending games once each, oldest first, until an append or a drop takes them off", async function () {

@@ -57,5 +57,28 @@ export function ratingsContract(store: PortRef<RatingsPort & PlayersPort & Pick<
         ["G1"],
       );
     });
+
+    it("gives a game's points for the players asked, each with the point before it", async function () {
+      await store().createPlayer(player("P1", 1500, { version: 0 }));
+      await store().createPlayer(player("P2", 1500, { version: 0 }));
+      await store().createPlayer(player("P3", 1500, { version: 0 }));
+      // P1: points 1 and 2 for earlier games, none for its unrated fourth game, point 5 for G7.
+      for (const [v, n, gameId] of [[0, 1, "G1"], [1, 2, "G2"], [2, 5, "G7"], [3, 6, "G8"]] as const)
+        await store().updatePlayersIf([{ id: "P1", expected: { version: v }, patch: { lastRated: point(n, gameId), version: v + 1 } }]);
+      // P2: G7 is its first rated game. P3 was not rated for G7.
+      await store().updatePlayersIf([{ id: "P2", expected: { version: 0 }, patch: { lastRated: point(1, "G7"), version: 1 } }]);
+      await store().updatePlayersIf([{ id: "P3", expected: { version: 0 }, patch: { lastRated: point(1, "G6"), version: 1 } }]);
+      const changes = await store().ratingChanges("G7", ["P1", "P2", "P3", "P1"]);
+      assert.deepEqual(
+        changes.sort((a, b) => (a.after.playerId < b.after.playerId ? -1 : 1)),
+        [
+          { after: { playerId: "P1", ...point(5, "G7") }, before: { playerId: "P1", ...point(2, "G2") } },
+          { after: { playerId: "P2", ...point(1, "G7") }, before: null },
+        ],
+      );
+      assert.deepEqual(await store().ratingChanges("G7", ["P3"]), []);
+      assert.deepEqual(await store().ratingChanges("G-NONE", ["P1", "P2"]), []);
+      assert.deepEqual(await store().ratingChanges("G7", []), []);
+    });
   });
 }

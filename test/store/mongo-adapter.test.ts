@@ -105,7 +105,7 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
 
 /** The store's methods that write, by name (those that only read or manage the connection left out). */
 function writeMethods(): string[] {
-  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|unloggedGames|log(State|Nodes|Entries|EntryOfGame|Pending)$)/;
+  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending)$)/;
   return Object.getOwnPropertyNames(MongoStore.prototype).filter((m) => !reads.test(m)).sort();
 }
 

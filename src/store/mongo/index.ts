@@ -207,7 +207,9 @@ export class MongoStore implements Store {
   appendLog(batch: LogAppend): Promise<boolean> { return this.log.append(batch); }
   logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
   logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
+  logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> { return this.log.entriesFinished(start, end, after, limit); }
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
+  logIndexOfGame(gameId: string): Promise<number | null> { return this.log.indexOfGame(gameId); }
   addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
   logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
   dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
@@ -223,6 +225,7 @@ export class MongoStore implements Store {
 
   // ---- rating history (./ratings.ts) ----
   ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.ratings.history(playerId, after, limit); }
+  ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> { return this.ratings.changes(gameId, playerIds); }
 
   // ---- leagues (./leagues.ts) ----
   createLeague(l: LeagueRecord): Promise<void> { return this.leagues.create(l); }

@@ -160,6 +160,26 @@ export class MongoLog {
     return docs.map(entryOf);
   }
 
+  async entriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+    const { size } = await this.state();
+    const from = after
+      ? { $or: [{ finishedAt: { $gt: after.finishedAt, $lt: end } }, { finishedAt: after.finishedAt, index: { $gt: after.index, $lt: size } }] }
+      : {};
+    const docs = await this.m.entries
+      .find({ finishedAt: { $gte: start, $lt: end }, index: { $lt: size }, ...from }, NO_ID)
+      .sort({ finishedAt: 1, index: 1 })
+      .limit(limit)
+      .hint({ finishedAt: 1, index: 1 })
+      .lean<Doc[]>()
+      .exec();
+    return docs.map(entryOf);
+  }
+
+  async indexOfGame(gameId: string): Promise<number | null> {
+    const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, { _id: 0, index: 1 }).lean<Doc>().exec(), this.state()]);
+    return d && (d.index as number) < size ? (d.index as number) : null;
+  }
+
   async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
     const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, NO_ID).lean<Doc>().exec(), this.state()]);
     return d && (d.index as number) < size ? entryOf(d) : null;

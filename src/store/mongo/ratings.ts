@@ -16,6 +16,8 @@ export function ratingsModel(conn: Connection, bufferTimeoutMS: number): Model<D
   // Like the other models (./models.ts): no declared paths, the point stored as the port defines it.
   const s = new Schema<Doc>({}, { bufferTimeoutMS, strict: false, strictQuery: false, minimize: false, versionKey: false, id: false, autoIndex: false });
   s.index({ playerId: 1, n: 1 }, { unique: true });
+  // A game's points (the public log's entry of a rated game carries them).
+  s.index({ playerId: 1, gameId: 1 });
   return conn.model<Doc>("RatingPoint", s, "rating_history");
 }
 
@@ -45,5 +47,18 @@ export class MongoRatings {
       .limit(n)
       .lean<RatingPoint[]>()
       .exec();
+  }
+
+  async changes(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
+    const afters = await this.model
+      .find({ playerId: { $in: [...new Set(playerIds)] }, gameId }, FIELDS)
+      .lean<RatingPoint[]>()
+      .exec();
+    return Promise.all(
+      afters.map(async (after) => ({
+        after,
+        before: await this.model.findOne({ playerId: after.playerId, n: { $lt: after.n } }, FIELDS).sort({ n: -1 }).lean<RatingPoint>().exec(),
+      })),
+    );
   }
 }

@@ -69,7 +69,11 @@ export interface LogPort {
   logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]>;
   /** Entries with index in [from, to) and below the stored size, in index order. */
   logEntries(from: number, to: number): Promise<LogEntryRecord[]>;
+  /** Up to `limit` entries below the stored size finished in [start, end), by (finishedAt, index), after the `after` one. */
+  logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]>;
   logEntryOfGame(gameId: string): Promise<LogEntryRecord | null>;
+  /** The game's index below the stored size, or null; reads no entry (an inclusion proof needs only this and nodes). */
+  logIndexOfGame(gameId: string): Promise<number | null>;
   /** Marks finished games to be appended (idempotent). */
   addLogPending(gameIds: readonly string[]): Promise<void>;
   /** Up to `limit` pending games, oldest first. */

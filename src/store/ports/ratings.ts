@@ -23,4 +23,6 @@ export type RatingPointOf = Omit<RatingPoint, "playerId">;
 export interface RatingsPort {
   /** A player's points whose `n` is above `after` (0: from the first), oldest first, at most `limit`. */
   ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]>;
+  /** For each of `playerIds` whose history has a point for the game: that point and the one before it (null: none). */
+  ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]>;
 }

@@ -298,6 +298,7 @@ export class SqliteStore implements Store {
   async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> { return this.tables.players.patchAll(updates); }
   async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options?: RankOptions): Promise<PlayerRecord[]> { return this.tables.players.rank(ids, limit, offset, options); }
   async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.tables.ratings.history(playerId, after, limit); }
+  async ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> { return this.tables.ratings.changes(gameId, playerIds); }
 
   // ---- webhooks: subscriptions (./subscriptions.ts), deliveries (./deliveries.ts), verified urls (./verified-urls.ts) ----
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> { return this.tables.subscriptions.upsert(s); }
@@ -365,7 +366,9 @@ export class SqliteStore implements Store {
   async appendLog(batch: LogAppend): Promise<boolean> { return this.tables.log.appendBatch(batch); }
   async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.tables.log.nodes(refs); }
   async logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.tables.log.entries(from, to); }
+  async logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> { return this.tables.log.entriesFinished(start, end, after, limit); }
   async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.tables.log.entryOfGame(gameId); }
+  async logIndexOfGame(gameId: string): Promise<number | null> { return this.tables.log.indexOfGame(gameId); }
   async addLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.addPending(gameIds); }
   async logPending(limit: number): Promise<string[]> { return this.tables.log.pending(limit); }
   async dropLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.dropPending(gameIds); }

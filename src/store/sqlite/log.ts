@@ -86,11 +86,26 @@ export class SqliteLog {
       advance: p("UPDATE log_state SET size = @size, head = @head WHERE id = 1 AND epoch = @epoch AND size = @fromSize"),
       insertEntry: p("INSERT INTO log_entries (idx, game_id, finished_at, leaf, private_salt) VALUES (@index, @gameId, @finishedAt, @leaf, @privateSalt)"),
       putNode: p("INSERT OR REPLACE INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"),
-      node: p("SELECT hash FROM log_nodes WHERE level = ? AND idx = ?"),
+      // The nodes of a key list ([[level, index], ...] as JSON) inside the stored tree, in one statement: a
+      // proof's nodes are one read of the primary key per node, and the size is read with them.
+      nodes: p(
+        `SELECT n.level, n.idx, n.hash FROM json_each(?) AS k
+         JOIN log_nodes AS n ON n.level = k.value ->> 0 AND n.idx = k.value ->> 1
+         WHERE (n.idx + 1) << n.level <= (SELECT size FROM log_state WHERE id = 1)`,
+      ),
       putHead: p("INSERT OR REPLACE INTO log_heads (size, doc) VALUES (?, ?)"),
       entries: p(
         "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE idx >= ? AND idx < ? AND idx < (SELECT size FROM log_state WHERE id = 1) ORDER BY idx",
       ),
+      // Keyset pages of a finish-time range, along log_entries_by_finish (finished_at, idx).
+      finished: p(
+        `SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries INDEXED BY log_entries_by_finish
+         WHERE finished_at >= @start AND finished_at < @end AND (finished_at, idx) > (@afterAt, @afterIdx)
+           AND idx < (SELECT size FROM log_state WHERE id = 1)
+         ORDER BY finished_at, idx LIMIT @limit`,
+      ),
+      // Answered from the unique index on game_id (it holds idx), without reading the entry itself.
+      indexOfGame: p("SELECT idx FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)"),
       entryOfGame: p(
         "SELECT idx, game_id, finished_at, leaf, private_salt FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)",
       ),
@@ -135,17 +150,19 @@ export class SqliteLog {
     });
   }
   async nodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
-    const { size } = await this.state();
-    const out: LogNodeRecord[] = [];
-    for (const r of refs) {
-      if ((r.index + 1) * 2 ** r.level > size) continue;
-      const row = this.st.node.get(r.level, r.index) as { hash: Buffer } | undefined;
-      if (row) out.push({ level: r.level, index: r.index, hash: row.hash.toString("hex") });
-    }
-    return out;
+    if (refs.length === 0) return [];
+    const rows = this.st.nodes.all(JSON.stringify(refs.map((r) => [r.level, r.index]))) as { level: number; idx: number; hash: Buffer }[];
+    return rows.map((r) => ({ level: r.level, index: r.idx, hash: r.hash.toString("hex") }));
   }
   async entries(from: number, to: number): Promise<LogEntryRecord[]> {
     return (this.st.entries.all(from, to) as EntryRow[]).map(entryOf);
+  }
+  async entriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+    const rows = this.st.finished.all({ start, end, afterAt: after?.finishedAt ?? "", afterIdx: after?.index ?? -1, limit }) as EntryRow[];
+    return rows.map(entryOf);
+  }
+  async indexOfGame(gameId: string): Promise<number | null> {
+    return (this.st.indexOfGame.get(gameId) as { idx: number } | undefined)?.idx ?? null;
   }
   async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
     const row = this.st.entryOfGame.get(gameId) as EntryRow | undefined;

@@ -21,15 +21,21 @@ CREATE UNIQUE INDEX IF NOT EXISTS rating_history_by_game ON rating_history (play
 
 type Row = { player_id: string; n: number; game_id: string; at: string; rating: number; rd: number };
 
+const pointOf = (r: Row): RatingPoint => ({ playerId: r.player_id, gameId: r.game_id, at: r.at, n: r.n, rating: r.rating, rd: r.rd });
+
 export class SqliteRatings {
   private readonly insert: Database.Statement;
   private readonly page: Database.Statement;
+  private readonly ofGame: Database.Statement;
+  private readonly previous: Database.Statement;
 
   constructor(db: Database.Database) {
     db.exec(RATINGS_SCHEMA);
     // A point already held (the same game, or the same place) is kept as it is: writing a profile again adds nothing.
     this.insert = db.prepare("INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd) VALUES (@playerId, @n, @gameId, @at, @rating, @rd)");
     this.page = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND n > ? ORDER BY n LIMIT ?");
+    this.ofGame = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND game_id = ?");
+    this.previous = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND n < ? ORDER BY n DESC LIMIT 1");
   }
 
   /** Adds the profile's newest point, if it has one; runs inside the caller's transaction (the profile's write). */
@@ -39,6 +45,17 @@ export class SqliteRatings {
 
   async history(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
     const rows = this.page.all(playerId, Math.max(0, Math.floor(after)), pageSize(limit)) as Row[];
-    return rows.map((r) => ({ playerId: r.player_id, gameId: r.game_id, at: r.at, n: r.n, rating: r.rating, rd: r.rd }));
+    return rows.map(pointOf);
+  }
+
+  async changes(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
+    const out: { after: RatingPoint; before: RatingPoint | null }[] = [];
+    for (const playerId of new Set(playerIds)) {
+      const after = this.ofGame.get(playerId, gameId) as Row | undefined;
+      if (!after) continue;
+      const before = this.previous.get(playerId, after.n) as Row | undefined;
+      out.push({ after: pointOf(after), before: before ? pointOf(before) : null });
+    }
+    return out;
   }
 }
