@@ -128,9 +128,9 @@ export class LogSequencer {
     const settled: string[] = [];
     let frontier = tree.frontier;
     for (const gameId of ids) {
-      const [record, logged] = await Promise.all([this.store.getGame(gameId), this.store.logEntryOfGame(gameId)]);
+      const [record, logged] = await Promise.all([this.store.getGame(gameId), this.store.logIndexOfGame(gameId)]);
       // Already logged (a batch whose pending mark outlived it), or gone: nothing to append.
-      if (logged || !record || record.status !== "finished") {
+      if (logged !== null || !record || record.status !== "finished") {
         settled.push(gameId);
         continue;
       }
