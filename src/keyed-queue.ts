@@ -1,7 +1,7 @@
 /**
- * Work run one at a time per key (a league, an arena) within this process: each piece starts once the earlier
- * work on its key has settled, whether that succeeded or failed. Other processes are not held off by it: the
- * services that use it guard their writes with the record's version as well.
+ * Work run one at a time per key (a league, an arena, an agent challenge) within this process: each piece
+ * starts once the earlier work on its key has settled, whether that succeeded or failed. Other processes are
+ * not held off by it: the services that use it guard their writes with the record's version as well.
  */
 export class KeyedQueue {
   private readonly tails = new Map<string, Promise<unknown>>();

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
+import { KeyedQueue } from "../keyed-queue";
 import type { EventData } from "../events/catalog";
 import type { EmittedEvent } from "../events/types";
 import { CreateGameBody } from "../games/schemas";
@@ -45,7 +46,7 @@ export class ChallengeService {
    * Per-token queue: accept, report and settle of one challenge never interleave in this process. Across
    * processes each step is also a conditional store update, so exactly one of two racing steps wins.
    */
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly perToken = new KeyedQueue();
 
   constructor(private readonly deps: ChallengeDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -269,11 +270,6 @@ export class ChallengeService {
   }
 
   private serial<T>(token: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.locks.get(token) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.locks.set(token, tail);
-    void tail.then(() => this.locks.get(token) === tail && this.locks.delete(token));
-    return run;
+    return this.perToken.run(token, fn);
   }
 }
