@@ -14,6 +14,9 @@ import { playToEnd, waitForJson } from "../agents/play";
 import { playSeat, runCli, type GameRow } from "../leagues/play";
 import { bearer, bootServer, http } from "../support/server";
 
+/** A game as a tournament's stored document counts it. */
+type CountedGame = { gameId: string; outcome?: string };
+
 describe("Public log: a league's or tournament's table checked against the log", function () {
   this.timeout(120_000);
   let server: RunningServer;
@@ -26,6 +29,34 @@ describe("Public log: a league's or tournament's table checked against the log",
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /** A tournament created with `body`, joined by `names` and started: its id and each entrant's player token. */
+  async function startedTournament(body: object, names: string[]) {
+    const base = server.url;
+    const created = await http(base, "POST", "/api/v1/tournaments", body);
+    assert.equal(created.status, 201, created.text);
+    const id = created.json.tournament.id as string;
+    const tokens = new Map<string, string>();
+    for (const name of names) {
+      const j = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
+      assert.equal(j.status, 201, j.text);
+      tokens.set(j.json.playerId, j.json.playerToken);
+    }
+    assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    return { id, tokens };
+  }
+
+  /** Swaps, in the stored tournament, the outcome of the game `pick` finds in its document; the game as changed. */
+  function flipStoredOutcome<Doc>(id: string, pick: (doc: Doc) => CountedGame): CountedGame {
+    const db = new Database(join(dir, "arena.db"));
+    const row = db.prepare("SELECT doc FROM tournaments WHERE id = ?").get(id) as { doc: string };
+    const doc = JSON.parse(row.doc) as Doc;
+    const stored = pick(doc);
+    stored.outcome = stored.outcome === "first" ? "second" : "first";
+    db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
+    db.close();
+    return stored;
+  }
 
   it("passes on a league played out, and fails once a stored result is changed", async () => {
     const base = server.url;
@@ -79,16 +110,7 @@ describe("Public log: a league's or tournament's table checked against the log",
 
   it("passes on a swiss tournament played out, and fails once its stored result is changed", async () => {
     const base = server.url;
-    const created = await http(base, "POST", "/api/v1/tournaments", { name: "Logged swiss", rounds: 1 });
-    assert.equal(created.status, 201, created.text);
-    const id = created.json.tournament.id as string;
-    const tokens = new Map<string, string>();
-    for (const name of ["Ada", "Bo", "Cy"]) {
-      const j = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
-      assert.equal(j.status, 201, j.text);
-      tokens.set(j.json.playerId, j.json.playerToken);
-    }
-    assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const { id, tokens } = await startedTournament({ name: "Logged swiss", rounds: 1 }, ["Ada", "Bo", "Cy"]);
     const round = ((await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= 1, 30_000)).rounds as { games: GameRow[] }[])[0];
     assert.equal(round.games.length, 1);
     const game = round.games[0];
@@ -101,13 +123,7 @@ describe("Public log: a league's or tournament's table checked against the log",
     assert.match(ok.stdout, /tournament .*: 1 games checked in the log, 0 mismatches/);
 
     // The stored result changed: the API's standings follow it, the log does not.
-    const db = new Database(join(dir, "arena.db"));
-    const row = db.prepare("SELECT doc FROM tournaments WHERE id = ?").get(id) as { doc: string };
-    const doc = JSON.parse(row.doc) as { played: { games: { gameId: string; outcome?: string }[] }[] };
-    const stored = doc.played[0].games[0];
-    stored.outcome = stored.outcome === "first" ? "second" : "first";
-    db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
-    db.close();
+    const stored = flipStoredOutcome(id, (doc: { played: { games: CountedGame[] }[] }) => doc.played[0].games[0]);
     const tampered = await runCli("log-verify.ts", base, "--tournament", id);
     assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
     assert.match(tampered.stderr, new RegExp(`MISMATCH round 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));
@@ -116,16 +132,7 @@ describe("Public log: a league's or tournament's table checked against the log",
 
   it("passes on an arena's games, and fails once a result it counted is changed", async () => {
     const base = server.url;
-    const created = await http(base, "POST", "/api/v1/tournaments", { name: "Logged arena", format: "arena", minutes: 30 });
-    assert.equal(created.status, 201, created.text);
-    const id = created.json.tournament.id as string;
-    const tokens = new Map<string, string>();
-    for (const name of ["Ann", "Ben"]) {
-      const j = await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
-      assert.equal(j.status, 201, j.text);
-      tokens.set(j.json.playerId, j.json.playerToken);
-    }
-    assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken))).status, 200);
+    const { id, tokens } = await startedTournament({ name: "Logged arena", format: "arena", minutes: 30 }, ["Ann", "Ben"]);
     // Two entrants meet once: the next pairing avoids the previous opponent, so the arena has one game.
     const game = ((await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.games?.length >= 1, 30_000)).games as GameRow[])[0];
     await Promise.all([playToEnd(base, game.gameId, tokens.get(game.first)!, 60_000), playToEnd(base, game.gameId, tokens.get(game.second)!, 60_000)]);
@@ -137,13 +144,7 @@ describe("Public log: a league's or tournament's table checked against the log",
     assert.match(ok.stdout, /tournament .*: 1 games checked in the log, 0 mismatches/);
 
     // The counted result changed in the store: the arena's standings follow it, the log does not.
-    const db = new Database(join(dir, "arena.db"));
-    const row = db.prepare("SELECT doc FROM tournaments WHERE id = ?").get(id) as { doc: string };
-    const doc = JSON.parse(row.doc) as { arena: { games: { gameId: string; outcome?: string }[] } };
-    const stored = doc.arena.games[0];
-    stored.outcome = stored.outcome === "first" ? "second" : "first";
-    db.prepare("UPDATE tournaments SET doc = ? WHERE id = ?").run(JSON.stringify(doc), id);
-    db.close();
+    const stored = flipStoredOutcome(id, (doc: { arena: { games: CountedGame[] } }) => doc.arena.games[0]);
     const tampered = await runCli("log-verify.ts", base, "--tournament", id);
     assert.equal(tampered.code, 1, tampered.stdout + tampered.stderr);
     assert.match(tampered.stderr, new RegExp(`MISMATCH game 1, game ${game.gameId} \\(entry\\): counted ${stored.outcome}, the log says`));

@@ -5,6 +5,14 @@ import type { RunningServer } from "../../src/server";
 import { matchMaker } from "@colyseus/core";
 import { bearer, bootServer, eventually, http } from "../support/server";
 
+/** A friend game whose two seats are taken over REST: its id, the seats' tokens and a client to join its room. */
+async function friendGame(url: string) {
+  const a = await http(url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
+  const b = await http(url, "POST", "/api/v1/games/join", { code: a.json.code });
+  const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
+  return { id: a.json.game.id as string, tokens, client: new Client(url) };
+}
+
 /**
  * Counts every write the server makes to a socket it accepted (the clients' own sockets are in this process
  * too), WebSocket pings left out, from the call until `restore`.
@@ -32,11 +40,7 @@ describe("Integration: one patch per accepted action", function () {
   });
 
   it("sends the mover exactly one state patch per accepted move, before its ack", async function () {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
-    const client = new Client(server.url);
+    const { id, tokens, client } = await friendGame(server.url);
     const patches = { A: 0, B: 0 };
     const acks = { A: 0, B: 0 };
     // Hands are messages, not state: they do not count as patches.
@@ -76,11 +80,7 @@ describe("Integration: one patch per accepted action", function () {
   });
 
   it("writes to each seat's socket once per move: the patch with the mover's ack, or with the hand of the seat to move", async function () {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
-    const client = new Client(server.url);
+    const { id, tokens, client } = await friendGame(server.url);
     const hands: Record<"A" | "B", { n: number; legal: string[] } | undefined> = { A: undefined, B: undefined };
     const acks = { A: 0, B: 0 };
     const join = async (seat: "A" | "B") => {
@@ -114,11 +114,7 @@ describe("Integration: one patch per accepted action", function () {
     }
   });
   it("writes to each WebSocket client once per move sent over REST: each seat's patch with its hand, the spectator's patch", async function () {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
-    const client = new Client(server.url);
+    const { id, tokens, client } = await friendGame(server.url);
     const hands: Record<"A" | "B", { n: number; legal: string[] } | undefined> = { A: undefined, B: undefined };
     const join = async (seat: "A" | "B") => {
       const room = await client.joinById(id, { playerToken: tokens[seat] });
