@@ -15,6 +15,7 @@ import { BotService, type AuthedBot } from "../../bots/service";
 import { ChallengeBotBody, ListBotsQuery, RegisterBotBody } from "../../bots/schemas";
 import * as R from "../openapi/responses";
 import { reply } from "../reply";
+import { PLAYER_ID } from "./path-id";
 
 /** Refuses an unknown or revoked bot key; a valid one leaves the bot in `res.locals.bot`. */
 export function botAuth(bots: BotService, hub?: BotStreamHub): RequestHandler {
@@ -119,7 +120,7 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
   });
   r.get("/bots/:id", async (req, res) => {
     const id = String(req.params.id);
-    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no bot with id ${id.slice(0, 40)}`);
+    if (!PLAYER_ID.test(id)) throw new AppError("not_found", `no bot with id ${id.slice(0, 40)}`);
     reply(res, 200, R.Bot, await bots.get(id));
   });
   return r;

@@ -1,11 +1,11 @@
 /** Public, read-only leaderboards: GET /players, /clubs, /clubs/{id}, /communities, /communities/{id} (120/min per IP). */
 import { Router } from "express";
-import { AppError } from "../../errors";
 import { parse } from "../../validation";
 import type { CommunityKind, CommunityService } from "../../communities/service";
 import { PageQuery } from "../../communities/schemas";
 import * as R from "../openapi/responses";
 import { reply } from "../reply";
+import { pathId } from "./path-id";
 
 const CommunityId = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -16,8 +16,7 @@ export function communitiesRouter(communities: CommunityService): Router {
       reply(res, 200, list, await communities.list(kind, parse(PageQuery, req.query, "query")));
     });
     r.get(`/${path}/:id`, async (req, res) => {
-      const id = String(req.params.id);
-      if (!CommunityId.test(id)) throw new AppError("not_found", `no ${kind} with id ${id}`);
+      const id = pathId(req, CommunityId, kind);
       reply(res, 200, R.Leaderboard, await communities.leaderboard(kind, id, parse(PageQuery, req.query, "query")));
     });
   };

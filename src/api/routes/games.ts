@@ -10,14 +10,9 @@ import { parse } from "../../validation";
 import * as R from "../openapi/responses";
 import type { LongPolls } from "../long-polls";
 import { reply } from "../reply";
+import { pathId, GAME_ID, PLAYER_ID } from "./path-id";
 
-const GameId = /^[A-Za-z0-9_-]{1,64}$/;
-
-function gameId(req: Request): string {
-  const id = String(req.params.id);
-  if (!GameId.test(id)) throw new AppError("not_found", `no game with id ${id}`);
-  return id;
-}
+const gameId = (req: Request): string => pathId(req, GAME_ID, "game");
 
 /** The bearer token if one was sent; a malformed Authorization header is refused, never ignored. */
 function optionalToken(req: Request): string | undefined {
@@ -87,8 +82,7 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
 
   // A player's public games: served here, beside the list whose fields it shares.
   r.get("/players/:id/games", async (req, res) => {
-    const id = String(req.params.id);
-    if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) throw new AppError("not_found", `no player with id ${id}`);
+    const id = pathId(req, PLAYER_ID, "player");
     reply(res, 200, R.PlayerGames, await games.playerGames(id, parse(PlayerGamesQuery, req.query, "query")));
   });
 

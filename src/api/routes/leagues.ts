@@ -8,12 +8,9 @@ import type { LeagueService } from "../../leagues/service";
 import { CreatedLeague, JoinedLeague, League, LeagueGames, LeagueList, LeagueStandings } from "../openapi/leagues";
 import { reply } from "../reply";
 import { botOf } from "./bots";
+import { pathId } from "./path-id";
 
-function idOf(req: Request): string {
-  const id = String(req.params.id);
-  if (!LeagueId.test(id)) throw new AppError("not_found", `no league with id ${id}`);
-  return id;
-}
+const idOf = (req: Request): string => pathId(req, LeagueId, "league");
 
 function directorTokenOf(req: Request): string {
   const token = bearerToken(req.headers.authorization);

@@ -1,6 +1,5 @@
 /** REST reads of the public game log under /api/v1/log: the signed head, the key, proofs and entries. */
 import { Router, type Request } from "express";
-import { AppError } from "../../errors";
 import { reply } from "../reply";
 import { parse } from "../../validation";
 import {
@@ -15,14 +14,9 @@ import {
   TreeHead,
 } from "../../log/schemas";
 import type { LogService } from "../../log/service";
+import { pathId, GAME_ID } from "./path-id";
 
-const GameId = /^[A-Za-z0-9_-]{1,64}$/;
-
-function gameId(req: Request): string {
-  const id = String(req.params.id);
-  if (!GameId.test(id)) throw new AppError("not_found", `no game with id ${id}`);
-  return id;
-}
+const gameId = (req: Request): string => pathId(req, GAME_ID, "game");
 
 export function logRouter(log: LogService): Router {
   const r = Router();

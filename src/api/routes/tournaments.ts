@@ -7,12 +7,9 @@ import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery, Tournam
 import type { TournamentService } from "../../tournaments/service";
 import { CreatedTournament, Games, JoinedTournament, Standings, Tournament, TournamentList } from "../openapi/tournaments";
 import { reply } from "../reply";
+import { pathId } from "./path-id";
 
-function idOf(req: Request): string {
-  const id = String(req.params.id);
-  if (!TournamentId.test(id)) throw new AppError("not_found", `no tournament with id ${id}`);
-  return id;
-}
+const idOf = (req: Request): string => pathId(req, TournamentId, "tournament");
 
 function tokenOf(req: Request): string {
   const token = bearerToken(req.headers.authorization);
