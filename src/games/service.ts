@@ -12,7 +12,7 @@ import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../errors"
 import type { GameOwner } from "../cluster";
 import type { Metrics } from "../metrics";
 import type { PlayerService } from "../players/service";
-import type { GameRecord, GamesPort, SeatRecord } from "../store/port";
+import type { GameRecord, GamesPort, LogPort, SeatRecord } from "../store/port";
 import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { keptMoveIn } from "./kept-move";
@@ -84,7 +84,7 @@ export class GameService {
   readonly rematches: Rematches;
 
   constructor(
-    private readonly store: Omit<GamesPort, "commitGames">,
+    private readonly store: Omit<GamesPort, "commitGames"> & Pick<LogPort, "addLogPending">,
     private readonly rooms: RoomAccess,
     private readonly players: PlayerService,
     private readonly presence: Presence,
@@ -420,13 +420,17 @@ export class GameService {
 
   /**
    * Unseals finished league games (both games of a deal, once both have finished): their records show the
-   * reveal and their replays and reviews exist from now on. Idempotent; a game not finished, or not stored, is
-   * left alone. A room still holding one of them in this process is told, since reads ask it first; a room in
-   * another process is not asked (a finished game is read there from the store).
+   * reveal and their replays and reviews exist from now on, and they are marked for the public log, which
+   * their finish writes left to this (a sealed game's entry would carry the seed). Idempotent; a game not
+   * finished, or not stored, is left alone. A room still holding one of them in this process is told, since
+   * reads ask it first; a room in another process is not asked (a finished game is read there from the store).
    */
   async unseal(gameIds: readonly string[]): Promise<void> {
     for (const id of gameIds) {
-      await this.store.updateGameIf(id, { status: "finished" }, { sealed: undefined });
+      // The seal goes first, then the mark, so the log never sees a marked game still sealed. A crash between
+      // the two leaves a finished, unsealed game unmarked: the log's catch-up at the next start marks it; a
+      // failed mark fails the league's count, whose next run unseals, and marks, again.
+      if (await this.store.updateGameIf(id, { status: "finished" }, { sealed: undefined })) await this.store.addLogPending([id]);
       this.finished.delete(id);
       this.rooms.localGame(id)?.unseal();
     }

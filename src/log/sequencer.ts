@@ -5,10 +5,16 @@
  * under the epoch of the lease and the size it read (LogPort.appendLog), so a process that lost the lease, or
  * was cut off mid-batch, never forks the tree: the next holder continues from the stored one, and the games of
  * a batch that did not go in are still pending. A game already in the log is never appended again.
+ *
+ * A sealed league game (GameRecord.sealed) is not pending: its finish write leaves it unmarked and its unsealing
+ * (once the deal's other game has finished) marks it, so it enters the log in the order of unsealing, after
+ * games that finished later. A sealed game marked all the same (by a version that marked every finish) is
+ * not appended; its mark is dropped and its unsealing marks it again.
  */
 import type { Logger } from "../logger";
 import { DEFAULT_RATING } from "../players/rating";
 import type { GamesPort, GameRecord, LogEntryRecord, LogNodeRecord, LogPort, RatingsPort } from "../store/port";
+import { entersPublicLog } from "../store/shared";
 import { gameEntryOf, leafOf, newPrivateSalt, privateEntryOf, type SeatRating } from "./entry";
 import { signHead, type LogKey } from "./heads";
 import { appendLeaf, frontierRefs, frontierRoot, refKey, type Hash } from "./merkle";
@@ -63,7 +69,7 @@ export class LogSequencer {
     await this.running?.catch(() => 0);
   }
 
-  /** Marks pending every finished game the log does not hold. Idempotent; returns how many it marked. */
+  /** Marks pending every finished game the log does not hold and may hold now (not sealed). Idempotent; returns how many it marked. */
   async catchUp(): Promise<number> {
     let cursor: string | null = null;
     let marked = 0;
@@ -126,12 +132,18 @@ export class LogSequencer {
     const entries: LogEntryRecord[] = [];
     const nodes: LogNodeRecord[] = [];
     const settled: string[] = [];
+    const held: string[] = [];
     let frontier = tree.frontier;
     for (const gameId of ids) {
       const [record, logged] = await Promise.all([this.store.getGame(gameId), this.store.logIndexOfGame(gameId)]);
       // Already logged (a batch whose pending mark outlived it), or gone: nothing to append.
       if (logged !== null || !record || record.status !== "finished") {
         settled.push(gameId);
+        continue;
+      }
+      if (!entersPublicLog(record)) {
+        settled.push(gameId);
+        held.push(gameId);
         continue;
       }
       const [actions, ratings] = await Promise.all([this.store.listActions(gameId), this.seatRatings(record)]);
@@ -146,6 +158,7 @@ export class LogSequencer {
       entries.push({ index, gameId, leaf: canonicalJson(logEntry), finishedAt: entry.finishedAt, ...(privateSalt ? { privateSalt } : {}) });
     }
     if (settled.length) await this.store.dropLogPending(settled);
+    await this.markUnsealed(held);
     if (entries.length === 0) return 0;
     const size = tree.size + entries.length;
     const head = signHead(this.key, { size, rootHash: frontierRoot(frontier).toString("hex"), timestamp: new Date().toISOString() });
@@ -156,6 +169,17 @@ export class LogSequencer {
     }
     this.tree = { epoch: tree.epoch, size, frontier };
     return entries.length;
+  }
+
+  /**
+   * Marks again those of `gameIds` (found sealed, their marks dropped) that were unsealed meanwhile: an unsealing
+   * between the read and the drop found the mark still there, and would otherwise be lost until the next start.
+   */
+  private async markUnsealed(gameIds: readonly string[]): Promise<void> {
+    if (gameIds.length === 0) return;
+    const records = await Promise.all(gameIds.map((id) => this.store.getGame(id)));
+    const unsealed = records.filter((r): r is GameRecord => r !== null && r.status === "finished" && entersPublicLog(r)).map((r) => r.id);
+    if (unsealed.length) await this.store.addLogPending(unsealed);
   }
 
   /**

@@ -8,7 +8,7 @@ import type { MoveBody } from "../../src/games/schemas";
 import { GameService } from "../../src/games/service";
 import { sha256Hex } from "../../src/secrets";
 import type { RunningServer } from "../../src/server";
-import type { GamesPort } from "../../src/store/port";
+import type { GamesPort, LogPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";
 import { actorOf, iso, nextMove, storedBy, T0 } from "../rooms/actor-fixtures";
 import { game } from "../store/fixtures";
@@ -33,7 +33,7 @@ function liveGame() {
       reads.push(name);
       return target[name];
     },
-  }) as unknown as GamesPort;
+  }) as unknown as GamesPort & LogPort;
   const service = (rooms: Partial<RoomAccess>) =>
     new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never);
   // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.

@@ -138,6 +138,23 @@ describe("Public log sequencer", function () {
     assert.equal((await service.head()).size, 2);
   });
 
+  it("never appends a sealed league game, even one marked pending; unsealed, it is found and appended after the games finished meanwhile", async function () {
+    const store = await open();
+    const { seq, service } = await sequencer(store, "p1");
+    // Marked as a version that marked every finish did: the mark is dropped, nothing appended.
+    const sealed = await storeGame(store, 0, { leagueId: "L1", sealed: true });
+    assert.equal(await seq.catchUp(), 0, "the catch-up does not look for a sealed game");
+    assert.equal(await seq.drain(), 0);
+    assert.deepEqual(await store.logPending(10), []);
+    assert.equal(await service.indexOf(sealed.record.id), null);
+    await storeGame(store, 1);
+    assert.equal(await seq.drain(), 1);
+    assert.equal(await store.updateGameIf(sealed.record.id, { status: "finished" }, { sealed: undefined }), true);
+    assert.equal(await seq.catchUp(), 1, "unsealed (its mark lost), it is found at start");
+    assert.equal(await seq.drain(), 1);
+    assert.equal(await service.indexOf(sealed.record.id), 1, "appended after the game that finished later");
+  });
+
   it("gives a rated game's seats their ratings before and after it, from the players' rating histories", async function () {
     const store = await open();
     const { seq, service } = await sequencer(store, "p1");

@@ -152,6 +152,23 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
       assert.equal((await store().getGame("F2"))!.status, "active");
     });
 
+    it("leaves a sealed game's finish unmarked, and finds it with no entry only once unsealed", async function () {
+      const place = (gameId: string, index: number) => ({ gameId, index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(index + 1) });
+      await store().createGame(game("S1", { status: "active", owner: "p1", ownerEpoch: 1, leagueId: "L1", sealed: true, createdAt: at(0) }));
+      await store().createGame(game("S2", { status: "active", owner: "p1", ownerEpoch: 1, createdAt: at(1) }));
+      const finish = (gameId: string) => ({
+        gameId,
+        actions: [place(gameId, 0)],
+        patch: { moveCount: 1, status: "finished" as const, winner: "A" as const, decidedBy: "resignation" as const },
+        ownerEpoch: 1,
+      });
+      assert.deepEqual(await store().commitGames([finish("S1"), finish("S2")]), ["committed", "committed"]);
+      assert.deepEqual(await store().logPending(10), ["S2"], "the sealed game's finish marks nothing");
+      assert.deepEqual((await store().unloggedGames(null, 10)).gameIds, ["S2"], "nor does the catch-up find it");
+      assert.equal(await store().updateGameIf("S1", { status: "finished" }, { sealed: undefined }), true);
+      assert.deepEqual((await store().unloggedGames(null, 10)).gameIds, ["S1", "S2"], "unsealed, it is looked for");
+    });
+
     it("finds the finished games that have no entry, a page at a time", async function () {
       for (let i = 0; i < 5; i++) await store().createGame(game(`G${i}`, { createdAt: at(i), status: i === 4 ? "active" : "finished" }));
       const { epoch } = (await store().claimLogLease("p1", at(0), at(1)))!;

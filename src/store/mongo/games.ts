@@ -9,7 +9,7 @@
  */
 import type { Model } from "mongoose";
 import type { GameRecord, GameWrite, GameWriteResult, StoredAction } from "../port";
-import { copy, nowIso } from "../shared";
+import { copy, entersPublicLog, nowIso } from "../shared";
 import { DURABLY, INSERT_DURABLY, isDuplicateKey, patchUpdate } from "./writes";
 import type { Doc } from "./models";
 
@@ -98,15 +98,17 @@ export class MongoGames {
     const stamp = nowIso();
     const update: Doc = patched ? patchUpdate(w.patch, "id", stamp) : {};
     if (w.actions.length > 0) update.$push = { log: { $each: copy(w.actions) } };
-    // The record as it was before (the patched members only), to undo this write if the batch is rejected.
+    // The record as it was before (the patched members only), to undo this write if the batch is rejected; and
+    // its seal, which a finish write does not change, for whether the finish enters the public log.
     const before = Object.fromEntries(Object.keys(w.patch).concat(patched ? ["updatedAt"] : []).map((k) => [k, 1]));
     const prior = await this.games.findOneAndUpdate(filter, update, {
-      returnDocument: "before", projection: { _id: 0, id: 1, ...before }, ...DURABLY,
+      returnDocument: "before", projection: { _id: 0, id: 1, sealed: 1, ...before }, ...DURABLY,
     }).lean<Doc>().exec();
     if (!prior) return { result: w.actions.length === 0 && !fenced ? "committed" : "conflict" };
     const applied = undoOf(w, prior, first, patched ? stamp : undefined);
-    if (w.patch.status === "finished") {
-      // The public log's pending mark, before the write is answered. No transaction spans the two documents:
+    if (w.patch.status === "finished" && entersPublicLog({ ...prior, ...w.patch })) {
+      // The public log's pending mark, before the write is answered (a sealed league game's comes with its
+      // unsealing instead: GameService.unseal). No transaction spans the two documents:
       // a mark that fails undoes the game's write (the batch then rejects as a whole), and a crash between
       // them leaves a finished game unmarked, which the log's catch-up at the next start marks.
       try {

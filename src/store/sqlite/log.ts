@@ -42,8 +42,18 @@ CREATE TABLE IF NOT EXISTS log_pending (
 );
 `;
 
-/** Marks a game pending; also run by a game's finish write (record-writes.ts), in that write's transaction. */
+/** Marks a game pending. */
 export const LOG_PENDING_INSERT = "INSERT OR IGNORE INTO log_pending (game_id) VALUES (?)";
+
+/** entersPublicLog (../shared.ts) as a condition on a games row: its document has no seal. */
+export const ENTERS_LOG_SQL = "COALESCE(json_extract(doc, '$.sealed'), 0) = 0";
+
+/**
+ * Marks a game pending when it enters the public log now (ENTERS_LOG_SQL): run by a game's finish write
+ * (record-writes.ts) in that write's transaction, after its patch, so a sealed league game is left unmarked
+ * until its unsealing marks it.
+ */
+export const LOG_PENDING_IF_ENTERS = `INSERT OR IGNORE INTO log_pending (game_id) SELECT id FROM games WHERE id = ? AND ${ENTERS_LOG_SQL}`;
 
 type StateRow = { size: number; epoch: number; holder: string | null; lease_until: string | null; head: string | null };
 type EntryRow = { idx: number; game_id: string; finished_at: string; leaf: string; private_salt: string | null };
@@ -112,7 +122,10 @@ export class SqliteLog {
       addPending: p(LOG_PENDING_INSERT),
       pending: p("SELECT game_id FROM log_pending ORDER BY seq LIMIT ?"),
       dropPending: p("DELETE FROM log_pending WHERE game_id = ?"),
-      finishedAfter: p("SELECT id, created_at FROM games WHERE status = 'finished' AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?"),
+      // Every finished game is looked at (the cursor runs over them all); only those entering the log are answered.
+      finishedAfter: p(
+        `SELECT id, created_at, ${ENTERS_LOG_SQL} AS enters FROM games WHERE status = 'finished' AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`,
+      ),
       logged: p("SELECT 1 FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)"),
       setKey: p("UPDATE log_state SET signing_key = ? WHERE id = 1 AND signing_key IS NULL"),
       key: p("SELECT signing_key FROM log_state WHERE id = 1"),
@@ -181,8 +194,8 @@ export class SqliteLog {
   }
   async unlogged(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
     const [createdAt, id] = cursor ? [cursor.slice(0, cursor.indexOf("|")), cursor.slice(cursor.indexOf("|") + 1)] : ["", ""];
-    const rows = this.st.finishedAfter.all(createdAt, id, limit) as { id: string; created_at: string }[];
-    const gameIds = rows.filter((r) => !this.st.logged.get(r.id)).map((r) => r.id);
+    const rows = this.st.finishedAfter.all(createdAt, id, limit) as { id: string; created_at: string; enters: number }[];
+    const gameIds = rows.filter((r) => r.enters && !this.st.logged.get(r.id)).map((r) => r.id);
     const last = rows.at(-1);
     return { gameIds, next: rows.length === limit && last ? cursorOf(last.created_at, last.id) : null };
   }

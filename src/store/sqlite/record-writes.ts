@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import type { GameExpectation, GameRecord, GameWrite, GameWriteResult, PlayerRecord, StoredAction } from "../port";
 import { matchesExpectation, mergePatch, nowIso, seatCodes } from "../shared";
 import { GamePatches } from "./game-patch";
-import { LOG_PENDING_INSERT } from "./log";
+import { LOG_PENDING_IF_ENTERS } from "./log";
 import { SqliteRatings } from "./ratings";
 import type { Statements } from "./statements";
 
@@ -45,7 +45,10 @@ export class RecordWrites {
    * than the statements of a small write.
    */
   readonly atomically: <T>(fn: () => T) => T;
-  /** Marks a game for the public log (its table exists: the main thread makes the log's schema first). */
+  /**
+   * Marks a game for the public log unless it is sealed (its table exists: the main thread makes the log's
+   * schema first).
+   */
   private readonly markLogPending: Database.Statement;
 
   constructor(
@@ -54,7 +57,7 @@ export class RecordWrites {
   ) {
     this.gamePatches = new GamePatches(db);
     this.ratings = new SqliteRatings(db);
-    this.markLogPending = db.prepare(LOG_PENDING_INSERT);
+    this.markLogPending = db.prepare(LOG_PENDING_IF_ENTERS);
     const batch = db.transaction((writes: GameWrite[]) => writes.map((w) => this.commitGame(w)));
     this.commitBatch = (writes) => batch.immediate(writes);
     const transaction = db.transaction((fn: () => unknown) => fn());
@@ -153,8 +156,9 @@ export class RecordWrites {
       throw e;
     }
     if (this.patchGame(w)) {
-      // The finish write marks the game for the public log in its own transaction: a finished game is never
-      // stored without being pending, and no second write follows it (a refused write rolls the mark back).
+      // The finish write marks the game for the public log in its own transaction: a finished game that enters
+      // the log is never stored without being pending, and no second write follows it (a refused write rolls
+      // the mark back). A sealed league game is marked by its unsealing instead (GameService.unseal).
       if (w.patch.status === "finished") this.markLogPending.run(w.gameId);
       return "committed";
     }
