@@ -31,6 +31,9 @@ const defaults = {
   mcpSessionsPerAddress: 20,
   longPollsPerAddress: 20,
   mcpIdleS: 300,
+  exportsPerAddress: 2,
+  exportsInAll: 16,
+  exportStallS: 30,
 };
 export const DEFAULTS: Readonly<typeof defaults> = Object.freeze(defaults);
 
@@ -160,6 +163,15 @@ export const EnvSchema = z.object({
   LONG_POLLS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.longPollsPerAddress),
   /** Seconds an MCP session may stay unused before it is ended. */
   MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(DEFAULTS.mcpIdleS),
+  /** Open exports (GET /api/v1/exports/games) one address may have running at once in the process (429 past it). */
+  EXPORTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(DEFAULTS.exportsPerAddress),
+  /** Open exports running at once in the process, every address together (503 past it). */
+  EXPORTS_IN_ALL: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.exportsInAll),
+  /**
+   * Seconds an export may go without its reader taking anything before it is cut, its slot given back: a reader
+   * that stopped reading, or reads a byte at a time, cannot hold a slot for ever.
+   */
+  EXPORT_STALL_S: z.coerce.number().int().min(1).max(3600).default(DEFAULTS.exportStallS),
 });
 
 /**
@@ -223,7 +235,16 @@ export type Config = {
   logSigningKey?: string;
   logBatchMs: number;
   logLeaseMs: number;
+  /** EXPORTS_PER_ADDRESS, EXPORTS_IN_ALL and EXPORT_STALL_S (in milliseconds): what open exports may hold. */
+  exports: ExportLimits;
 };
+
+/** What the open exports of the public log may hold at once in one process (src/api/export-slots.ts). */
+export interface ExportLimits {
+  perAddress: number;
+  inAll: number;
+  stallMs: number;
+}
 
 /** Builds the Config from an environment (process.env by default); throws a readable error on bad values. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -282,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logSigningKey: e.LOG_SIGNING_KEY ? e.LOG_SIGNING_KEY.replaceAll("\\n", "\n") : undefined,
     logBatchMs: e.LOG_BATCH_MS,
     logLeaseMs: e.LOG_LEASE_MS,
+    exports: { perAddress: e.EXPORTS_PER_ADDRESS, inAll: e.EXPORTS_IN_ALL, stallMs: e.EXPORT_STALL_S * 1000 },
   };
 }
 

@@ -44,6 +44,7 @@ import { WaitingSweep } from "./games/waiting-sweep";
 import { docsRouter } from "./docs";
 import { loadLogKey, LogSequencer, LogService } from "./log";
 import { logRouter } from "./api/routes/log";
+import { ExportSlots } from "./api/export-slots";
 import { createLogger, type Logger } from "./logger";
 import { createMetrics, metricsHandler } from "./metrics";
 import { operatorTools } from "./api/routes/operator";
@@ -271,7 +272,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
-        extraRouters: [streams, eventsRouter({ subscriptions: events.subscriptions }), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl), logRouter(publicLog)],
+        extraRouters: [streams, eventsRouter({ subscriptions: events.subscriptions }), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl), logRouter(publicLog, new ExportSlots(config.exports))],
         log,
         baseUrl,
         limits: { scale: config.rateLimitScale, store: infra?.rateLimitStore, keyOf: botBucket(bots) },
@@ -290,7 +291,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       if (tools) app.use("/colyseus", tools);
       app.use("/mcp", mcp);
       app.use(docsRouter());
-      app.use(webRouter());
+      app.use(webRouter({ playerExists: async (id) => (await store.getPlayer(id)) !== null }));
       finishApp(app, { log, baseUrl });
     },
   });

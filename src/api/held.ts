@@ -9,17 +9,21 @@ import { AppError } from "../errors";
 export class HeldPerKey {
   private readonly held = new Map<string, number>();
 
-  /** `max` may be held at once per key; one more is refused with 429 `rate_limited`, `refusal` as its detail. */
+  /**
+   * `max` may be held at once per key; one more is refused with 429 `rate_limited` (or `code`: 503 `unavailable`
+   * for a bound of the whole process, which no one client is over), `refusal` as its detail.
+   */
   constructor(
     readonly max: number,
     private readonly refusal: string,
     private readonly retryAfterS: number,
+    private readonly code: "rate_limited" | "unavailable" = "rate_limited",
   ) {}
 
   /** Counts one more held by `key`, or refuses it past the bound; answers its release (a second call does nothing). */
   take(key: string): () => void {
     const n = this.held.get(key) ?? 0;
-    if (n >= this.max) throw new AppError("rate_limited", this.refusal, { retryAfter: this.retryAfterS });
+    if (n >= this.max) throw new AppError(this.code, this.refusal, { retryAfter: this.retryAfterS });
     this.held.set(key, n + 1);
     let released = false;
     return () => {

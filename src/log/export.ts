@@ -32,6 +32,24 @@ export interface ExportSummary {
 
 type Rows = AsyncGenerator<LogEntryRecord[], void, void>;
 
+/**
+ * One served entry as JSON: its index, leaf hash and the entry. The stored leaf is the entry's canonical JSON,
+ * written as it is, not parsed and serialised again. An export's lines and the entries read (REST) are these.
+ */
+export function entryJson(row: LogEntryRecord): string {
+  return `{"index":${row.index},"leafHash":"${leafHash(Buffer.from(row.leaf)).toString("hex")}","entry":${row.leaf}}`;
+}
+
+/**
+ * Refuses an index range that does not lie within the tree of `treeSize` entries, as RFC 6962 logs refuse a
+ * get-entries past theirs: `to` before `from`, or `from` beyond the tree. An empty range at the tree's end is
+ * valid (a follower that has every entry reads nothing new).
+ */
+export function checkIndexRange(from: number, to: number, treeSize: number): void {
+  if (to < from) throw new AppError("bad_request", `to (${to}) is before from (${from})`);
+  if (from > treeSize) throw new AppError("bad_request", `from (${from}) is past the log's ${treeSize} entries`, { treeSize });
+}
+
 /** An index range, a page at a time, in index order. */
 async function* byIndex(store: Pick<LogPort, "logEntries">, from: number, to: number, page: number): Rows {
   for (let at = from; at < to; at += page) yield store.logEntries(at, Math.min(to, at + page));
@@ -65,7 +83,8 @@ export async function writeExport(
   out: Writable,
   page = PAGE,
 ): Promise<ExportSummary> {
-  // A bad month is refused at the first page, before anything is written.
+  // A bad range or month is refused before anything is written (a month at the first page).
+  if (range.kind === "index") checkIndexRange(range.from, range.to, treeSize);
   const pages = range.kind === "month" ? byFinish(store, range.month, treeSize, page) : byIndex(store, range.from, Math.min(range.to, treeSize), page);
   const summary: ExportSummary = { treeSize, first: null, last: null, count: 0 };
   for await (const rows of pages) {
@@ -73,8 +92,7 @@ export async function writeExport(
     let chunk = "";
     for (const row of rows) {
       if (row.privateSalt) continue;
-      // The stored leaf is the entry's canonical JSON: written as it is, not parsed and serialised again.
-      chunk += `{"index":${row.index},"leafHash":"${leafHash(Buffer.from(row.leaf)).toString("hex")}","entry":${row.leaf}}\n`;
+      chunk += `${entryJson(row)}\n`;
       summary.first = Math.min(summary.first ?? row.index, row.index);
       summary.last = Math.max(summary.last ?? row.index, row.index);
       summary.count++;

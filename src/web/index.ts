@@ -7,7 +7,7 @@
  * data comes from the REST API and the game room at run time, so nothing here renders user data.
  */
 import { dirname, join } from "node:path";
-import express, { Router, type Response } from "express";
+import express, { Router, type Request, type Response } from "express";
 import { ASSETS_DIR } from "../assets/serve";
 import { PACKAGE_ROOT } from "../package-root";
 import { lazyClient } from "./bundle";
@@ -47,7 +47,18 @@ function page(file: string) {
   };
 }
 
-export function webRouter(): Router {
+/** What the pages look up before answering: whether a player (or bot) profile exists. */
+export interface WebDeps {
+  playerExists(id: string): Promise<boolean>;
+}
+
+/** The HTML 404 page, for a browser asking for a page that does not exist. */
+function notFoundPage(req: Request, res: Response): void {
+  res.status(404);
+  page("404.html")(req, res);
+}
+
+export function webRouter(deps: WebDeps): Router {
   const r = Router();
   r.get("/", page("index.html"));
   r.get("/play/:id", page("game.html"));
@@ -57,7 +68,16 @@ export function webRouter(): Router {
   r.get("/replay/:id", page("replay.html"));
   r.get("/review/:id", page("replay.html"));
   r.get("/rules", page("rules.html"));
-  r.get("/players/:id", page("player.html"));
+  // A profile page for no one is a missing page, as its API answer is: a link or a crawler sees 404, not a page
+  // that loads and then says nothing is there. A malformed id is looked up like any other: it exists nowhere.
+  r.get("/players/:id", async (req, res, next) => {
+    try {
+      if (await deps.playerExists(String(req.params.id))) page("player.html")(req, res);
+      else notFoundPage(req, res);
+    } catch (e) {
+      next(e);
+    }
+  });
   r.get("/leaderboards", page("leaderboards.html"));
   r.get("/leaderboards/:kind/:id", page("leaderboards.html"));
   r.get("/tournaments", page("tournaments.html"));
@@ -109,8 +129,7 @@ export function webRouter(): Router {
   r.use((req, res, next) => {
     const wantsPage = (req.method === "GET" || req.method === "HEAD") && !req.path.startsWith("/api/") && req.accepts(["json", "html"]) === "html";
     if (!wantsPage) return next();
-    res.status(404);
-    page("404.html")(req, res);
+    notFoundPage(req, res);
   });
   return r;
 }

@@ -119,7 +119,7 @@ describe("Public log sequencer", function () {
     assert.equal(await b.seq.drain(), 1);
     const head = await b.service.head();
     assert.equal(head.size, 4);
-    const entries = await b.service.entries(0, 10);
+    const { entries } = await b.service.entries(0, 10);
     assert.deepEqual(
       entries.map((e) => e.index),
       [0, 1, 2, 3],
