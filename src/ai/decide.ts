@@ -53,8 +53,21 @@ export const LEVELS: Record<"normal" | "hard" | "hard-2026", SearchLevel> = {
   "hard-2026": { worlds: 10, depth: 2, refineTop: 8, refineDepth: 3, exactAt: 5, beam: 6, positional: 0.3, winBonus: 4, budget: 400_000 },
 };
 
-/** Chance that easy plays a uniformly random move instead of its greedy choice. */
-const EASY_BLUNDER = 0.25;
+/**
+ * Easy: one ply, greedy on the card margin plus edge safety (search.ts), with noise and random blunders so that it
+ * is beatable and varied. The safety term keeps the seats even between two easy players: without it easy left
+ * weak edges open, and in mutators the second mover's last card, which nothing answers, turned them into combo
+ * chains (the first mover took 41.9% of decided games; docs/RULES.md, "The easy level's open edges"). The
+ * safety term alone made easy stronger; the higher blunder rate (0.25 before) gives that back.
+ */
+const EASY = {
+  /** Chance of a uniformly random move instead of the greedy choice. */
+  blunder: 0.35,
+  /** Weight of edge safety beside the card margin, as `positional` of the search levels. */
+  positional: 1,
+  /** Uniform noise added to each move's value, in cards. */
+  noise: 1.5,
+} as const;
 
 /** Picks the seat's next placement. Throws when it is not this seat's turn in an active game. */
 export function decide(view: SeatView, level: AiLevel, opts: DecideOptions = {}): Placement {
@@ -67,15 +80,16 @@ export function decide(view: SeatView, level: AiLevel, opts: DecideOptions = {})
   return searchMove(view, moves, LEVELS[level], opts.budget, rng);
 }
 
-/** Immediate score gain in one guessed world, with noise so that easy is beatable and varied. */
+/** Immediate score gain and edge safety in one guessed world, with noise (EASY). */
 function greedy(view: SeatView, moves: Placement[], rng: Rng): Placement {
-  if (rand01(rng) < EASY_BLUNDER) return pick(rng, moves);
+  if (rand01(rng) < EASY.blunder) return pick(rng, moves);
   const { rules, sim } = fromState(sampleWorld(view, rng));
-  const ctx = { winBonus: 0, positional: 0 };
-  let best = moves[0], bestValue = -Infinity;
+  const ctx = { winBonus: 0, positional: EASY.positional };
+  let best = moves[0],
+    bestValue = -Infinity;
   for (const m of moves) {
     const [c, sq] = toSimMove(m);
-    const v = evaluate(place(sim, rules, c, sq), rules, sim.turn, ctx) + rand01(rng) * 1.5;
+    const v = evaluate(place(sim, rules, c, sq), rules, sim.turn, ctx) + rand01(rng) * EASY.noise;
     if (v > bestValue) [best, bestValue] = [m, v];
   }
   return best;
@@ -95,7 +109,10 @@ function searchMove(view: SeatView, moves: Placement[], cfg: SearchLevel, budget
   let sums = pass(worlds, candidates, exact ? empty : cfg.depth, cfg, total / (cfg.refineTop > 0 && !exact ? 2 : 1), learned);
   if (!exact && cfg.refineTop > 0 && candidates.length > 1) {
     // The deeper pass only looks at moves the shallow pass already rates highly, which keeps it affordable.
-    const order = candidates.map((_, i) => i).sort((a, b) => sums[b] - sums[a]).slice(0, cfg.refineTop);
+    const order = candidates
+      .map((_, i) => i)
+      .sort((a, b) => sums[b] - sums[a])
+      .slice(0, cfg.refineTop);
     candidates = order.map((i) => candidates[i]);
     sums = pass(worlds, candidates, cfg.refineDepth, cfg, total / 2, learned);
   }

@@ -4,6 +4,7 @@ import { apply, determinize, legalMoves, newGame, seatView, unseenCards } from "
 import type { GameState, Level, Ruleset } from "../../src/game/types";
 import { decide } from "../../src/ai";
 import { makeRng, randInt, shuffled } from "../../src/ai/rng";
+import { position as built } from "../game/helpers";
 
 /** A position after `plies` seeded random placements. */
 function position(ruleset: Ruleset, seed: number, plies: number): GameState {
@@ -67,6 +68,16 @@ describe("Unit: house opponent", () => {
       const first = decide(view, level, { seed: 7 });
       for (let i = 0; i < 3; i++) assert.deepEqual(decide(structuredClone(view), level, { seed: 7 }), first);
     }
+  });
+
+  it("plays easy with an eye on its open edges: of two cards that capture nothing, mostly the one with strong edges", () => {
+    // The first placement of a game: every move gains no card, so without the edge-safety term only easy's
+    // noise chose, and each card was played about half the time. S9 (6 6 6 5) leaves edges the opponent can
+    // hardly beat, S1 (4 4 4 4) weak ones; only easy's random blunders (EASY.blunder) still play S1.
+    const state = built({ hands: { A: ["S1", "S9"], B: ["G1", "G2", "G3", "G4", "G5"] }, pile: ["T1", "T2", "T3"] });
+    const view = seatView(state, "A");
+    const strong = Array.from({ length: 200 }, (_, seed) => decide(view, "easy", { seed })).filter((m) => m.card === "S9").length;
+    assert.ok(strong >= 0.75 * 200, `S9 played in ${strong} of 200 seeded decisions`);
   });
 
   it("refuses to decide when it is not the seat's turn", () => {
