@@ -10,14 +10,29 @@ export const HOUSE_RATING: Record<"easy" | "normal" | "hard", number> = { easy: 
 
 export interface Rated { rating: number; rd: number; volatility: number }
 
+/** The rating system every result goes through: τ = 0.5 and the paper's defaults. */
+const system = () => new Glicko2({ tau: 0.5, ...DEFAULT_RATING, vol: DEFAULT_RATING.volatility });
+const out = (p: ReturnType<Glicko2["makePlayer"]>): Rated => ({ rating: p.getRating(), rd: p.getRd(), volatility: p.getVol() });
+
 /** New ratings of `a` and `b` after one game; `scoreA` is 1 (a won), 0.5 (draw) or 0. */
 export function rateGame(a: Rated, b: Rated, scoreA: number): [Rated, Rated] {
-  const g = new Glicko2({ tau: 0.5, ...DEFAULT_RATING, vol: DEFAULT_RATING.volatility });
+  const g = system();
   const pa = g.makePlayer(a.rating, a.rd, a.volatility);
   const pb = g.makePlayer(b.rating, b.rd, b.volatility);
   g.updateRatings([[pa, pb, scoreA]]);
-  const out = (p: typeof pa): Rated => ({ rating: p.getRating(), rd: p.getRd(), volatility: p.getVol() });
   return [out(pa), out(pb)];
+}
+
+/**
+ * The new rating of `me` after one rating period of several games ([opponent, score]), by the same system as
+ * rateGame: the shape of Glickman's worked example, against which test/players/glicko-reference.test.ts
+ * checks it (the server rates each game as its own period).
+ */
+export function ratePeriod(me: Rated, games: Array<[Rated, number]>): Rated {
+  const g = system();
+  const p = g.makePlayer(me.rating, me.rd, me.volatility);
+  g.updateRatings(games.map(([o, score]) => [p, g.makePlayer(o.rating, o.rd, o.volatility), score]));
+  return out(p);
 }
 
 const LADDER: Array<[number, string]> = [

@@ -205,13 +205,25 @@ describe("Unit: EventDispatcher", () => {
     await d.close();
   });
 
-  it("accepts a pino logger as its logger", async () => {
+  it("accepts a pino logger as its logger, and writes its lines through it", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     const events = createEvents({
-      store, logger: pino({ level: "silent" }), config: { webhookAllowPrivate: false },
-      resolveSeat: async () => null, currentState: async () => ({ cursor: null, events: [] }),
+      store,
+      logger,
+      config: { webhookAllowPrivate: false },
+      resolveSeat: async () => null,
+      currentState: async () => ({ cursor: null, events: [] }),
     });
     events.emit({ name: "game.started", match: { game_id: "none" }, data: {} });
     await events.dispatcher.idle();
     await events.close();
+    assert.equal(lines.length, 0, "an event nobody subscribed to is not logged");
+    // An event emitted after close is dropped with a warning, which reaches pino's stream with its fields.
+    events.emit({ name: "game.finished", match: { game_id: "none" }, data: {} });
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0].level, 40);
+    assert.equal(lines[0].event, "game.finished");
+    assert.equal(lines[0].msg, "event emitted after the dispatcher closed; dropped");
   });
 });

@@ -102,15 +102,21 @@ describe("SqliteStore on a file", function () {
     }
   });
 
-  it("closes when its files were deleted before the checkpointer thread first opened them", async function () {
+  it("closes when its files were deleted before the checkpointer thread first opened them, having reported the failed checkpoint", async function () {
     this.timeout(10_000);
     const path = tempFile();
-    const store = new SqliteStore({ path, checkpointMs: 50 });
+    const told: string[] = [];
+    const store = new SqliteStore({ path, checkpointMs: 50, onState: (state, err) => told.push(`${state}: ${(err as Error).message}`) });
     await store.init();
     // At once, before the thread's first checkpoint (on a slow machine, before the thread has even started).
     for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-    await sleep(200);
+    // The thread's first checkpoint finds no file: it says so, and lives on to answer the close.
+    await store.checkpointed();
+    assert.ok(told.length >= 1, "the failed checkpoint was reported");
+    for (const line of told) assert.match(line, /^checkpoint_failed: .*unable to open database file/);
+    // A close that waited for a thread that had already ended would never resolve (the test's timeout).
     await store.close();
+    await assert.rejects(store.getGame("G1"), /init/, "a closed store refuses to be used");
   });
 
   it("writes a move as two WAL pages (its action's and its game's), a claim as one, and the status index only when the status changes", async function () {

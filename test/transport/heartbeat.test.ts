@@ -91,9 +91,28 @@ describe("StaggeredHeartbeat", () => {
     assert.equal(quiet.terminated, false);
   });
 
-  it("does nothing, and costs nothing, with no sockets", () => {
-    const hb = new StaggeredHeartbeat(new Set(), 3000, 2);
-    hb.tick();
-    hb.tick();
+  it("does nothing, and costs nothing, with no sockets, and pings a socket that joins within one period", () => {
+    // A set that counts the steps taken over it: a pass over no sockets takes none.
+    let steps = 0;
+    class CountingSet extends Set<Pingable> {
+      override values() {
+        const inner = super.values();
+        const next = inner.next.bind(inner);
+        inner.next = () => {
+          steps++;
+          return next();
+        };
+        return inner;
+      }
+    }
+    const sockets = new CountingSet();
+    const hb = new StaggeredHeartbeat(sockets, 300, 2, 100); // a pass every 3 ticks
+    for (let tick = 0; tick < 7; tick++) hb.tick(); // two passes and a third begun, over no sockets
+    assert.equal(steps, 0);
+    const joined = new FakeSocket(sockets);
+    // It joined mid-pass: reached by this pass or the next, so pinged within one period.
+    for (let tick = 0; tick < 3; tick++) hb.tick();
+    assert.ok(joined.pings >= 1, `pinged ${joined.pings} times in a period`);
+    assert.equal(joined.terminated, false);
   });
 });
