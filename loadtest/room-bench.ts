@@ -42,8 +42,28 @@ import { matchMaker, Room, type Client as ServerClient } from "@colyseus/core";
 import { schema, t } from "@colyseus/schema";
 import { Client, type Room as ClientRoom } from "@colyseus/sdk";
 import {
-  args, Child, cpuSince, freePort, HttpClient, joinSeat, measureWindow, median, num, nowMs, openFriendGame, percentile, round, serveParent, settledMemory, sleep, table, watchdog,
-  type FriendGame, type MemSample, type Message, type Seat,
+  args,
+  Child,
+  cpuSince,
+  freePort,
+  HttpClient,
+  joinSeat,
+  measureWindow,
+  median,
+  num,
+  nowMs,
+  openFriendGame,
+  percentile,
+  round,
+  serveParent,
+  settledMemory,
+  sleep,
+  table,
+  watchdog,
+  type FriendGame,
+  type MemSample,
+  type Message,
+  type Seat,
 } from "./lib/common";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -117,7 +137,21 @@ export class BarePatchRoom extends Room<{ state: InstanceType<typeof BareState> 
 
 type Kind = "bare" | "barepatch" | "state" | "game" | "setup" | "baresetup" | "stock" | "bgio";
 const KINDS: Kind[] = ["bare", "barepatch", "state", "game", "setup", "baresetup", "stock", "bgio"];
-interface PhaseResult { kind: Kind; round: number; seconds: number; acked: number; perSecond: number; cpuUsPerMsg: number; serverCpuPct: number; clientCpuPct: number; games: number; stalls: number; refused: Record<string, number>; p50Ms: number; p99Ms: number }
+interface PhaseResult {
+  kind: Kind;
+  round: number;
+  seconds: number;
+  acked: number;
+  perSecond: number;
+  cpuUsPerMsg: number;
+  serverCpuPct: number;
+  clientCpuPct: number;
+  games: number;
+  stalls: number;
+  refused: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+}
 
 async function runServer() {
   const GAMES = num(argv, "games", 50, 1, 2000);
@@ -148,14 +182,29 @@ async function runServer() {
   const SNAPSHOTS = argv.get("heap-snapshots");
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
   profileWindowsInto(argv.get("cpu-profile"));
-  const budgetMs = ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) + 120 + MEM_GAMES * 0.2 + CAP_MAX * 0.05 + 12 * (CAP_RAMP + CAP_SECONDS + 5) + IDLE_GAMES * 0.02 + IDLE_SECONDS + IDLE_SETTLE + 600) * 1000;
+  const budgetMs =
+    ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) +
+      120 +
+      MEM_GAMES * 0.2 +
+      CAP_MAX * 0.05 +
+      12 * (CAP_RAMP + CAP_SECONDS + 5) +
+      IDLE_GAMES * 0.02 +
+      IDLE_SECONDS +
+      IDLE_SETTLE +
+      600) *
+    1000;
   watchdog(budgetMs, "room-bench");
 
   const dir = mkdtempSync(join(tmpdir(), "room-bench-"));
   // Errors are logged (JSON lines on stdout; the report is the line that starts with {"bench").
   const fsyncs = new LatencyRecorder();
   const server = await startBenchServer(
-    { database: join(dir, "arena.sqlite"), sqliteSynchronous: SYNC, logLevel: "error", ...(COMMIT_WINDOW === undefined ? {} : { commitWindowMs: COMMIT_WINDOW }) },
+    {
+      database: join(dir, "arena.sqlite"),
+      sqliteSynchronous: SYNC,
+      logLevel: "error",
+      ...(COMMIT_WINDOW === undefined ? {} : { commitWindowMs: COMMIT_WINDOW }),
+    },
     { onFsync: (seconds) => fsyncs.recordSeconds(seconds) },
   );
   matchMaker.defineRoomType("bare", BareRoom);
@@ -165,7 +214,11 @@ async function runServer() {
   const commits = { batches: new CommitTimer(server.store), fsyncs, writer: () => sqlite.writerStats?.() ?? { batches: 0, writes: 0 } };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const stock = kinds.includes("stock") ? await StockServer.start(await freePort()) : null;
-  const child = new Child(__filename, ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : []), ...(stock ? ["--stock", stock.url] : [])], CLIENT_NICE);
+  const child = new Child(
+    __filename,
+    ["--url", server.url, "--ws-join", WS_JOIN, ...(bgio ? ["--bgio", bgio.url] : []), ...(stock ? ["--stock", stock.url] : [])],
+    CLIENT_NICE,
+  );
   try {
     await child.ask({ type: "hello" }, "hello:done", 30_000);
 
@@ -188,10 +241,30 @@ async function runServer() {
     const actor = await measureActorAlone(GAMES, SECONDS, WARMUP);
 
     // 3. capacity, 4. idle cost (last: its games stay open until the process exits)
-    const capacity = CAP_MAX > 0 ? await measureCapacity(child, { max: CAP_MAX, from: CAP_FROM, seconds: CAP_SECONDS, rampSeconds: CAP_RAMP, threads: CAP_THREADS, seatPeriodMs: CAP_SEAT_MS }, commits) : null;
+    const capacity =
+      CAP_MAX > 0
+        ? await measureCapacity(
+            child,
+            { max: CAP_MAX, from: CAP_FROM, seconds: CAP_SECONDS, rampSeconds: CAP_RAMP, threads: CAP_THREADS, seatPeriodMs: CAP_SEAT_MS },
+            commits,
+          )
+        : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS, IDLE_SETTLE) : null;
 
-    report(phases, { commit, mem, capacity, idle, actor }, { games: GAMES, seconds: SECONDS, rounds: ROUNDS, memGames: MEM_GAMES, synchronous: SYNC, commitWindowMs: server.config.commitWindowMs, wsJoin: WS_JOIN, clientNice: CLIENT_NICE });
+    report(
+      phases,
+      { commit, mem, capacity, idle, actor },
+      {
+        games: GAMES,
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        memGames: MEM_GAMES,
+        synchronous: SYNC,
+        commitWindowMs: server.config.commitWindowMs,
+        wsJoin: WS_JOIN,
+        clientNice: CLIENT_NICE,
+      },
+    );
   } finally {
     await child.close().catch(() => undefined);
     bgio?.close();
@@ -203,11 +276,18 @@ async function runServer() {
 }
 
 interface CapStep {
-  games: number; movesPerSec: number; p50Ms: number; p99Ms: number; serverCpuPct: number; refused: number; held: boolean;
+  games: number;
+  movesPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  serverCpuPct: number;
+  refused: number;
+  held: boolean;
   /** Set-ups that failed in the window (each retried). */
   errors: number;
   /** The load generator's CPU, every thread (it shares the machine's cores with the server), and per move made. */
-  clientCpuPct: number; clientUsPerMove: number;
+  clientCpuPct: number;
+  clientUsPerMove: number;
   /** Games finished and replaced by new ones in the window (set-ups as in real play). */
   replaced: number;
   /** The server's CPU (every thread: fsyncs and checkpoints too) over the window per move made in it, set-ups included. */
@@ -220,13 +300,26 @@ interface CapStep {
   fsync: CommitLatency;
   fsyncsPerSec: number;
   /** The SQLite writer thread's transactions a second in the window, and the game writes each carried on average. */
-  writerBatchesPerSec: number; writesPerWriterBatch: number;
+  writerBatchesPerSec: number;
+  writesPerWriterBatch: number;
   /** Event-loop delay and GC pauses of the server and of the load generator (its worst thread) over the step's window. */
-  server: LoopHealth; client: LoopHealth;
+  server: LoopHealth;
+  client: LoopHealth;
 }
-interface CapOptions { max: number; from: number; seconds: number; rampSeconds: number; threads: number; seatPeriodMs: number }
+interface CapOptions {
+  max: number;
+  from: number;
+  seconds: number;
+  rampSeconds: number;
+  threads: number;
+  seatPeriodMs: number;
+}
 interface CapResult {
-  steps: CapStep[]; largestHeld: number; limit: string; seatPeriodMs: number; threads: number;
+  steps: CapStep[];
+  largestHeld: number;
+  limit: string;
+  seatPeriodMs: number;
+  threads: number;
   /** The generator's and the server's CPU at the largest N that held (the first step when none held), and the server's CPU per game-second there. */
   atLargest: { games: number; held: boolean; clientCpuPct: number; serverCpuPct: number; serverUsPerGameSecond: number } | null;
   /** The generator's totals over the whole phase (every step, warm-ups included). */
@@ -248,7 +341,11 @@ type CapMark = Message & GeneratorMark & { cpuUs: number };
  * generator (loadtest/lib/generator.ts) in the phases' load-generator process: `threads` worker threads
  * speaking Colyseus' protocol directly, each holding its share of the games; its CPU is that process's.
  */
-async function measureCapacity(child: Child, o: CapOptions, commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats }): Promise<CapResult> {
+async function measureCapacity(
+  child: Child,
+  o: CapOptions,
+  commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats },
+): Promise<CapResult> {
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${o.max}`;
   const loop = new LoopMonitor();
@@ -289,10 +386,18 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
       const moves = m1.moves - m0.moves;
       if (m1.samples.length) process.stderr.write(`capacity ${n}: ${m1.samples.join(" | ")}\n`);
       steps.push({
-        games: n, movesPerSec: round(moves / elapsed, 0), p50Ms: round(p50Ms, 2), p99Ms: round(p99Ms, 2), serverCpuPct,
+        games: n,
+        movesPerSec: round(moves / elapsed, 0),
+        p50Ms: round(p50Ms, 2),
+        p99Ms: round(p99Ms, 2),
+        serverCpuPct,
         serverUsPerMove: round(cpu / Math.max(1, moves), 0),
         serverUsPerGameSecond: round(cpu / (n * elapsed), 1),
-        refused: m1.refused - m0.refused, errors: m1.errors - m0.errors, held, server, client: m1.loop,
+        refused: m1.refused - m0.refused,
+        errors: m1.errors - m0.errors,
+        held,
+        server,
+        client: m1.loop,
         clientCpuPct: round(((m1.cpuUs - m0.cpuUs) / 1e6 / elapsed) * 100, 0),
         clientUsPerMove: round((m1.cpuUs - m0.cpuUs) / Math.max(1, moves), 0),
         replaced: m1.replaced - m0.replaced,
@@ -303,7 +408,12 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
         writesPerWriterBatch: round((w1.writes - w0.writes) / Math.max(1, w1.batches - w0.batches), 2),
       });
       if (!held) {
-        limit = p99Ms >= 50 ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games` : serverCpuPct >= 90 ? `server CPU ${serverCpuPct}% at ${n} games` : `no move at ${n} games`;
+        limit =
+          p99Ms >= 50
+            ? `p99 round trip ${round(p99Ms, 1)} ms at ${n} games`
+            : serverCpuPct >= 90
+              ? `server CPU ${serverCpuPct}% at ${n} games`
+              : `no move at ${n} games`;
         break;
       }
     }
@@ -315,8 +425,14 @@ async function measureCapacity(child: Child, o: CapOptions, commits: { batches: 
   // With no step held, the first step's figures still price a game-second (read with its p99 beside it).
   const at = best ?? steps[0] ?? null;
   return {
-    steps, largestHeld: best?.games ?? 0, limit, seatPeriodMs: o.seatPeriodMs, threads: o.threads,
-    atLargest: at ? { games: at.games, held: at.held, clientCpuPct: at.clientCpuPct, serverCpuPct: at.serverCpuPct, serverUsPerGameSecond: at.serverUsPerGameSecond } : null,
+    steps,
+    largestHeld: best?.games ?? 0,
+    limit,
+    seatPeriodMs: o.seatPeriodMs,
+    threads: o.threads,
+    atLargest: at
+      ? { games: at.games, held: at.held, clientCpuPct: at.clientCpuPct, serverCpuPct: at.serverCpuPct, serverUsPerGameSecond: at.serverUsPerGameSecond }
+      : null,
     total: { moves: last?.moves ?? 0, replaced: last?.replaced ?? 0, refused: last?.refused ?? 0, errors: last?.errors ?? 0, dropped: last?.dropped ?? 0 },
   };
 }
@@ -328,9 +444,14 @@ async function roomsGone(name: string, timeoutMs: number): Promise<void> {
 }
 
 interface IdleResult {
-  games: number; seconds: number; serverCpuPct: number; heapKBPerGame: number; rssKBPerGame: number;
+  games: number;
+  seconds: number;
+  serverCpuPct: number;
+  heapKBPerGame: number;
+  rssKBPerGame: number;
   /** The server's main-thread GC pauses in the window (a heap this size is marked by V8's memory reducer once the burst of creations stops). */
-  gcMs: number; majorGcs: number;
+  gcMs: number;
+  majorGcs: number;
 }
 
 async function measureIdle(child: Child, k: number, seconds: number, settleSeconds: number): Promise<IdleResult> {
@@ -355,21 +476,43 @@ async function measureIdle(child: Child, k: number, seconds: number, settleSecon
   const { gcMs, majorGcs } = gc.read();
   gc.stop();
   return {
-    games: k, seconds: round(elapsed, 1), gcMs: round(gcMs, 0), majorGcs,
+    games: k,
+    seconds: round(elapsed, 1),
+    gcMs: round(gcMs, 0),
+    majorGcs,
     serverCpuPct: round((cpu / 1e6 / elapsed) * 100, 2),
     heapKBPerGame: round((m1.heapUsed - m0.heapUsed) / 1024 / k, 1),
     rssKBPerGame: round((m1.rss - m0.rss) / 1024 / k, 1),
   };
 }
 
-async function runPhase(child: Child, kind: Kind, roundNo: number, n: number, seconds: number, warmup: number, serverCpuUs?: () => Promise<number>): Promise<PhaseResult> {
-  const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(child, { type: "start", kind, n }, 60_000 + n * 500, seconds, warmup, `${kind}-round${roundNo + 1}`, serverCpuUs);
+async function runPhase(
+  child: Child,
+  kind: Kind,
+  roundNo: number,
+  n: number,
+  seconds: number,
+  warmup: number,
+  serverCpuUs?: () => Promise<number>,
+): Promise<PhaseResult> {
+  const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(
+    child,
+    { type: "start", kind, n },
+    60_000 + n * 500,
+    seconds,
+    warmup,
+    `${kind}-round${roundNo + 1}`,
+    serverCpuUs,
+  );
   // setup, baresetup and bgio count finished games as their unit of work (a set-up; a match of 16 moves).
   const acked = m1.acked - m0.acked;
   const refused: Record<string, number> = {};
   for (const [k, v] of Object.entries(m1.refused)) if (v - (m0.refused[k] ?? 0) > 0) refused[k] = v - (m0.refused[k] ?? 0);
   return {
-    kind, round: roundNo, seconds: round(elapsed, 2), acked,
+    kind,
+    round: roundNo,
+    seconds: round(elapsed, 2),
+    acked,
     perSecond: round(acked / elapsed, 0),
     cpuUsPerMsg: round(acked ? cpu / acked : 0, 1),
     serverCpuPct: round((cpu / 1e6 / elapsed) * 100, 0),
@@ -387,14 +530,27 @@ const MID_GAME_MOVES = 8;
 
 interface MemResult {
   /** What each game grew by over MID_GAME_MOVES moves, its seats connected. */
-  midGameHeapKB: number; midGameRssKB: number;
-  games: number; gameHeapKB: number; gameRssKB: number; connHeapKB: number; connRssKB: number; bareRoomHeapKB: number; bareRoomRssKB: number; stateRoomHeapKB: number; stateRoomRssKB: number }
+  midGameHeapKB: number;
+  midGameRssKB: number;
+  games: number;
+  gameHeapKB: number;
+  gameRssKB: number;
+  connHeapKB: number;
+  connRssKB: number;
+  bareRoomHeapKB: number;
+  bareRoomRssKB: number;
+  stateRoomHeapKB: number;
+  stateRoomRssKB: number;
+}
 
 /** Games and rooms of each kind opened and connected before the memory phase's baseline (see measureMemory). */
 const MEM_WARMUP = 20;
 
 async function measureMemory(child: Child, k: number, snapshots?: string): Promise<MemResult> {
-  const kb = (a: MemSample, b: MemSample, per: number) => ({ heap: round((b.heapUsed - a.heapUsed) / 1024 / per, 1), rss: round((b.rss - a.rss) / 1024 / per, 1) });
+  const kb = (a: MemSample, b: MemSample, per: number) => ({
+    heap: round((b.heapUsed - a.heapUsed) / 1024 / per, 1),
+    rss: round((b.rss - a.rss) / 1024 / per, 1),
+  });
   // Each snapshot is written after its sample (writing one allocates) and the next sample settles again.
   const snap = (name: string) => snapshots && v8.writeHeapSnapshot(join(snapshots, `room-bench-${name}.heapsnapshot`));
   if (snapshots) mkdirSync(snapshots, { recursive: true });
@@ -429,23 +585,63 @@ async function measureMemory(child: Child, k: number, snapshots?: string): Promi
   const state = kb(m3, m4, k);
   const mid = kb(m4, m5, k);
   return {
-    midGameHeapKB: mid.heap, midGameRssKB: mid.rss,
-    games: k, gameHeapKB: game.heap, gameRssKB: game.rss, connHeapKB: conn.heap, connRssKB: conn.rss,
-    bareRoomHeapKB: bare.heap, bareRoomRssKB: bare.rss, stateRoomHeapKB: state.heap, stateRoomRssKB: state.rss,
+    midGameHeapKB: mid.heap,
+    midGameRssKB: mid.rss,
+    games: k,
+    gameHeapKB: game.heap,
+    gameRssKB: game.rss,
+    connHeapKB: conn.heap,
+    connRssKB: conn.rss,
+    bareRoomHeapKB: bare.heap,
+    bareRoomRssKB: bare.rss,
+    stateRoomHeapKB: state.heap,
+    stateRoomRssKB: state.rss,
   };
 }
 
-interface Extras { commit: CommitCost[]; mem: MemResult | null; capacity: CapResult | null; idle: IdleResult | null; actor: ActorAlone }
+interface Extras {
+  commit: CommitCost[];
+  mem: MemResult | null;
+  capacity: CapResult | null;
+  idle: IdleResult | null;
+  actor: ActorAlone;
+}
 
 function report(phases: PhaseResult[], x: Extras, params: Record<string, number | string>) {
   const rows = phases.map((p) => [
-    `${p.kind} (round ${p.round + 1})`, p.perSecond, p.cpuUsPerMsg, `${p.serverCpuPct}%`, `${p.clientCpuPct}%`, p.p50Ms, p.p99Ms, p.kind === "game" || p.kind === "bgio" || p.kind === "stock" ? p.games : "-",
-    p.kind === "game" ? p.stalls : "-", Object.entries(p.refused).map(([k, v]) => `${k}:${v}`).join(" ") || "0",
+    `${p.kind} (round ${p.round + 1})`,
+    p.perSecond,
+    p.cpuUsPerMsg,
+    `${p.serverCpuPct}%`,
+    `${p.clientCpuPct}%`,
+    p.p50Ms,
+    p.p99Ms,
+    p.kind === "game" || p.kind === "bgio" || p.kind === "stock" ? p.games : "-",
+    p.kind === "game" ? p.stalls : "-",
+    Object.entries(p.refused)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(" ") || "0",
   ]);
   const of = (kind: Kind) => phases.filter((p) => p.kind === kind);
   const sum = (kind: Kind, f: (p: PhaseResult) => number) => of(kind).reduce((a, p) => a + f(p), 0);
-  const rate = (kind: Kind) => round(sum(kind, (p) => p.acked) / Math.max(0.001, sum(kind, (p) => p.seconds)), 0);
-  const cpuPer = (kind: Kind) => round(sum(kind, (p) => p.cpuUsPerMsg * p.acked) / Math.max(1, sum(kind, (p) => p.acked)), 1);
+  const rate = (kind: Kind) =>
+    round(
+      sum(kind, (p) => p.acked) /
+        Math.max(
+          0.001,
+          sum(kind, (p) => p.seconds),
+        ),
+      0,
+    );
+  const cpuPer = (kind: Kind) =>
+    round(
+      sum(kind, (p) => p.cpuUsPerMsg * p.acked) /
+        Math.max(
+          1,
+          sum(kind, (p) => p.acked),
+        ),
+      1,
+    );
   const rounds = [...new Set(phases.map((p) => p.round))];
   const inRound = (r: number, kind: Kind) => phases.find((p) => p.round === r && p.kind === kind);
   const perRound = (f: (r: number) => number | null) => rounds.map(f).filter((v): v is number => v !== null && Number.isFinite(v));
@@ -455,18 +651,27 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     const s = inRound(r, "setup");
     return g && s && g.acked ? (g.cpuUsPerMsg * g.acked - g.games * s.cpuUsPerMsg) / g.acked : null;
   });
-  const ratio = (a: Kind, b: Kind) => perRound((r) => {
-    const x = inRound(r, a);
-    const y = inRound(r, b);
-    return x && y?.perSecond ? x.perSecond / y.perSecond : null;
-  });
+  const ratio = (a: Kind, b: Kind) =>
+    perRound((r) => {
+      const x = inRound(r, a);
+      const y = inRound(r, b);
+      return x && y?.perSecond ? x.perSecond / y.perSecond : null;
+    });
   const steadyUs = round(median(steady), 1);
   const bareUs = cpuPer("bare");
   const stateUs = cpuPer("state");
   const barePatchUs = cpuPer("barepatch");
   const memory = x.mem ? memoryFigures(x.mem) : null;
   /** Server CPU per finished game, all-in: a phase's CPU over the games it finished. */
-  const cpuPerGame = (kind: Kind) => round(sum(kind, (p) => p.cpuUsPerMsg * p.acked) / Math.max(1, sum(kind, (p) => p.games)), 0);
+  const cpuPerGame = (kind: Kind) =>
+    round(
+      sum(kind, (p) => p.cpuUsPerMsg * p.acked) /
+        Math.max(
+          1,
+          sum(kind, (p) => p.games),
+        ),
+      0,
+    );
   const stockUs = cpuPer("stock");
   const gameUs = cpuPer("game");
   const out = {
@@ -476,9 +681,14 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     barePatch: { msgsPerSec: rate("barepatch"), cpuUsPerMsg: barePatchUs, ratioToBare: round(barePatchUs / Math.max(0.001, bareUs), 2) },
     state: { msgsPerSec: rate("state"), cpuUsPerMsg: stateUs, ratioToBare: round(stateUs / Math.max(0.001, bareUs), 2) },
     game: {
-      movesPerSec: rate("game"), cpuUsPerMove: cpuPer("game"), steadyCpuUsPerMove: steadyUs, setupCpuUsPerGame: cpuPer("setup"),
-      bareSetupCpuUs: cpuPer("baresetup"), setupRatioToBare: round(cpuPer("setup") / Math.max(0.001, cpuPer("baresetup")), 2),
-      gamesFinished: sum("game", (p) => p.games), stalls: sum("game", (p) => p.stalls),
+      movesPerSec: rate("game"),
+      cpuUsPerMove: cpuPer("game"),
+      steadyCpuUsPerMove: steadyUs,
+      setupCpuUsPerGame: cpuPer("setup"),
+      bareSetupCpuUs: cpuPer("baresetup"),
+      setupRatioToBare: round(cpuPer("setup") / Math.max(0.001, cpuPer("baresetup")), 2),
+      gamesFinished: sum("game", (p) => p.games),
+      stalls: sum("game", (p) => p.stalls),
       refused: of("game").reduce((a, p) => a + Object.values(p.refused).reduce((u, v) => u + v, 0), 0),
     },
     bgio: { movesPerSec: rate("bgio"), cpuUsPerMove: cpuPer("bgio"), matchesFinished: sum("bgio", (p) => p.games) },
@@ -500,112 +710,274 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     idle: x.idle,
     phases,
   };
-  console.log(table(
-    `Room throughput: ${params.games} rooms x 2 clients, ${params.seconds} s per phase, load generator in a second process (setup: set-ups/s and CPU per set-up)`,
-    ["phase", "acked/s", "server us/msg", "server cpu", "client cpu", "p50 ms", "p99 ms", "games", "stalls", "refused"],
-    rows,
-  ));
+  console.log(
+    table(
+      `Room throughput: ${params.games} rooms x 2 clients, ${params.seconds} s per phase, load generator in a second process (setup: set-ups/s and CPU per set-up)`,
+      ["phase", "acked/s", "server us/msg", "server cpu", "client cpu", "p50 ms", "p99 ms", "games", "stalls", "refused"],
+      rows,
+    ),
+  );
   console.log();
-  console.log(table("Summary", ["", "value", "target"], [
-    ["bare room, acked msgs/s", out.bare.msgsPerSec, ""],
-    ["game room, moves/s as in real play (set-up included)", out.game.movesPerSec, ""],
-    ["boardgame.io 0.50, moves/s (set-up included)", out.bgio.movesPerSec, ""],
-    ["ratio game/boardgame.io moves/s (median of rounds)", out.ratioGameToBgio, ">= 1.5 (goal 2.5)"],
-    ["ratio game/bare (median of rounds)", out.ratioGameToBare, ""],
-    ["server CPU us per bare msg", bareUs, ""],
-    ["server CPU us per bare msg with one patch (the inherent part of a move)", barePatchUs, ""],
-    ["bare msg with a patch CPU / bare msg CPU", out.barePatch.ratioToBare, ""],
-    ["server CPU us per move, all-in", out.game.cpuUsPerMove, ""],
-    ["server CPU us per game set-up (create, join, 2 WS joins, finish)", out.game.setupCpuUsPerGame, ""],
-    ["server CPU us per bare room set-up (matchmaker create, join by id, 1 msg, leave)", out.game.bareSetupCpuUs, ""],
-    ["game set-up CPU / bare room set-up CPU", out.game.setupRatioToBare, ""],
-    ["server CPU us per steady-state move", steadyUs, ""],
-    ["steady-state move CPU / bare msg CPU", out.steadyCpuRatioToBare, ""],
-    ["server CPU us per state room move (the game's replicated state, no service)", stateUs, ""],
-    ["state room move CPU / bare msg CPU", out.state.ratioToBare, ""],
-    ["steady-state move CPU / state room move CPU", out.steadyCpuRatioToState, ""],
-    ["steady-state move CPU / bare msg with a patch CPU", out.steadyCpuRatioToBarePatch, ""],
-    ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
-  ]));
+  console.log(
+    table(
+      "Summary",
+      ["", "value", "target"],
+      [
+        ["bare room, acked msgs/s", out.bare.msgsPerSec, ""],
+        ["game room, moves/s as in real play (set-up included)", out.game.movesPerSec, ""],
+        ["boardgame.io 0.50, moves/s (set-up included)", out.bgio.movesPerSec, ""],
+        ["ratio game/boardgame.io moves/s (median of rounds)", out.ratioGameToBgio, ">= 1.5 (goal 2.5)"],
+        ["ratio game/bare (median of rounds)", out.ratioGameToBare, ""],
+        ["server CPU us per bare msg", bareUs, ""],
+        ["server CPU us per bare msg with one patch (the inherent part of a move)", barePatchUs, ""],
+        ["bare msg with a patch CPU / bare msg CPU", out.barePatch.ratioToBare, ""],
+        ["server CPU us per move, all-in", out.game.cpuUsPerMove, ""],
+        ["server CPU us per game set-up (create, join, 2 WS joins, finish)", out.game.setupCpuUsPerGame, ""],
+        ["server CPU us per bare room set-up (matchmaker create, join by id, 1 msg, leave)", out.game.bareSetupCpuUs, ""],
+        ["game set-up CPU / bare room set-up CPU", out.game.setupRatioToBare, ""],
+        ["server CPU us per steady-state move", steadyUs, ""],
+        ["steady-state move CPU / bare msg CPU", out.steadyCpuRatioToBare, ""],
+        ["server CPU us per state room move (the game's replicated state, no service)", stateUs, ""],
+        ["state room move CPU / bare msg CPU", out.state.ratioToBare, ""],
+        ["steady-state move CPU / state room move CPU", out.steadyCpuRatioToState, ""],
+        ["steady-state move CPU / bare msg with a patch CPU", out.steadyCpuRatioToBarePatch, ""],
+        ["server CPU us per boardgame.io move", out.bgio.cpuUsPerMove, ""],
+      ],
+    ),
+  );
   console.log();
   const vs = (a: number, b: number) => (a && b ? round(a / b, 2) : "-");
-  console.log(table("Beside the engine's floor: each game figure, the figure it is held to (same run), their ratio and the target", ["figure", "this server", "held to", "the floor", "ratio", "target"], [
-    ["server CPU us per move, all-in (set-up included)", gameUs, "stock Colyseus game", stockUs, vs(gameUs, stockUs), "<= 1.5"],
-    ["server CPU us per game, all-in (set-up and every move)", out.gameAllIn.cpuUsPerGame, "stock Colyseus game", out.stock.cpuUsPerGame, vs(out.gameAllIn.cpuUsPerGame, out.stock.cpuUsPerGame), ""],
-    ["moves/s as in real play (set-up included)", out.game.movesPerSec, "stock Colyseus game", out.stock.movesPerSec, vs(out.game.movesPerSec, out.stock.movesPerSec), ""],
-    ["server CPU us per steady-state move", steadyUs, "bare msg with one patch", barePatchUs, vs(steadyUs, barePatchUs), "<= 3"],
-    ["server CPU us per move, the game actor alone (no transport, no store)", x.actor.cpuUsPerMove, "steady-state move, whole room", steadyUs, vs(x.actor.cpuUsPerMove, steadyUs), ""],
-    ["server CPU us per game set-up", out.game.setupCpuUsPerGame, "bare room set-up", out.game.bareSetupCpuUs, vs(out.game.setupCpuUsPerGame, out.game.bareSetupCpuUs), "<= 1.2"],
-    ["heap KB per game with both seats, at the start", memory?.start.heap ?? "-", "bare room, two clients", x.mem?.bareRoomHeapKB ?? "-", memory?.startToBare.heap ?? "-", "<= 1.5"],
-    [`heap KB per game with both seats, mid-game (${MID_GAME_MOVES} moves)`, memory?.mid.heap ?? "-", "bare room, two clients", x.mem?.bareRoomHeapKB ?? "-", memory?.midToBare.heap ?? "-", "<= 1.5"],
-  ]));
+  console.log(
+    table(
+      "Beside the engine's floor: each game figure, the figure it is held to (same run), their ratio and the target",
+      ["figure", "this server", "held to", "the floor", "ratio", "target"],
+      [
+        ["server CPU us per move, all-in (set-up included)", gameUs, "stock Colyseus game", stockUs, vs(gameUs, stockUs), "<= 1.5"],
+        [
+          "server CPU us per game, all-in (set-up and every move)",
+          out.gameAllIn.cpuUsPerGame,
+          "stock Colyseus game",
+          out.stock.cpuUsPerGame,
+          vs(out.gameAllIn.cpuUsPerGame, out.stock.cpuUsPerGame),
+          "",
+        ],
+        [
+          "moves/s as in real play (set-up included)",
+          out.game.movesPerSec,
+          "stock Colyseus game",
+          out.stock.movesPerSec,
+          vs(out.game.movesPerSec, out.stock.movesPerSec),
+          "",
+        ],
+        ["server CPU us per steady-state move", steadyUs, "bare msg with one patch", barePatchUs, vs(steadyUs, barePatchUs), "<= 3"],
+        [
+          "server CPU us per move, the game actor alone (no transport, no store)",
+          x.actor.cpuUsPerMove,
+          "steady-state move, whole room",
+          steadyUs,
+          vs(x.actor.cpuUsPerMove, steadyUs),
+          "",
+        ],
+        [
+          "server CPU us per game set-up",
+          out.game.setupCpuUsPerGame,
+          "bare room set-up",
+          out.game.bareSetupCpuUs,
+          vs(out.game.setupCpuUsPerGame, out.game.bareSetupCpuUs),
+          "<= 1.2",
+        ],
+        [
+          "heap KB per game with both seats, at the start",
+          memory?.start.heap ?? "-",
+          "bare room, two clients",
+          x.mem?.bareRoomHeapKB ?? "-",
+          memory?.startToBare.heap ?? "-",
+          "<= 1.5",
+        ],
+        [
+          `heap KB per game with both seats, mid-game (${MID_GAME_MOVES} moves)`,
+          memory?.mid.heap ?? "-",
+          "bare room, two clients",
+          x.mem?.bareRoomHeapKB ?? "-",
+          memory?.midToBare.heap ?? "-",
+          "<= 1.5",
+        ],
+      ],
+    ),
+  );
   console.log();
-  console.log(table(`Durability: group commit on a SQLite file, ${x.commit[0]?.games ?? 0} games per batch`, ["synchronous", "us per batch", "us per write", "CPU us per write", "WAL pages per write"],
-    x.commit.map((c) => [c.synchronous, c.usPerBatch, c.usPerWrite, c.cpuUsPerWrite, c.walPagesPerWrite])));
+  console.log(
+    table(
+      `Durability: group commit on a SQLite file, ${x.commit[0]?.games ?? 0} games per batch`,
+      ["synchronous", "us per batch", "us per write", "CPU us per write", "WAL pages per write"],
+      x.commit.map((c) => [c.synchronous, c.usPerBatch, c.usPerWrite, c.cpuUsPerWrite, c.walPagesPerWrite]),
+    ),
+  );
   console.log();
   if (x.mem && memory) {
     const m = x.mem;
-    console.log(table(`Server memory (deltas after gc, K = ${m.games})`, ["what", "heap KB", "RSS KB"], [
-      ["per active game (REST-created, no connection)", m.gameHeapKB, m.gameRssKB],
-      ["per WebSocket connection to a game", m.connHeapKB, m.connRssKB],
-      ["per active game with both seats connected, at the start", memory.start.heap, memory.start.rss],
-      [`per active game with both seats connected, mid-game (after ${MID_GAME_MOVES} moves)`, memory.mid.heap, memory.mid.rss],
-      ["per bare room with two clients", m.bareRoomHeapKB, m.bareRoomRssKB],
-      ["ratio game with both seats / bare room, at the start (target <= 1.5)", memory.startToBare.heap, memory.startToBare.rss],
-      ["ratio game with both seats / bare room, mid-game (target <= 1.5)", memory.midToBare.heap, memory.midToBare.rss],
-      ["per state room with two clients (the game's replicated state, no service)", m.stateRoomHeapKB, m.stateRoomRssKB],
-      ["ratio state room / bare room", round(m.stateRoomHeapKB / Math.max(0.1, m.bareRoomHeapKB), 2), round(m.stateRoomRssKB / Math.max(0.1, m.bareRoomRssKB), 2)],
-      ["ratio game with both seats / state room, at the start", round(memory.start.heap / Math.max(0.1, m.stateRoomHeapKB), 2), round(memory.start.rss / Math.max(0.1, m.stateRoomRssKB), 2)],
-    ]));
+    console.log(
+      table(
+        `Server memory (deltas after gc, K = ${m.games})`,
+        ["what", "heap KB", "RSS KB"],
+        [
+          ["per active game (REST-created, no connection)", m.gameHeapKB, m.gameRssKB],
+          ["per WebSocket connection to a game", m.connHeapKB, m.connRssKB],
+          ["per active game with both seats connected, at the start", memory.start.heap, memory.start.rss],
+          [`per active game with both seats connected, mid-game (after ${MID_GAME_MOVES} moves)`, memory.mid.heap, memory.mid.rss],
+          ["per bare room with two clients", m.bareRoomHeapKB, m.bareRoomRssKB],
+          ["ratio game with both seats / bare room, at the start (target <= 1.5)", memory.startToBare.heap, memory.startToBare.rss],
+          ["ratio game with both seats / bare room, mid-game (target <= 1.5)", memory.midToBare.heap, memory.midToBare.rss],
+          ["per state room with two clients (the game's replicated state, no service)", m.stateRoomHeapKB, m.stateRoomRssKB],
+          [
+            "ratio state room / bare room",
+            round(m.stateRoomHeapKB / Math.max(0.1, m.bareRoomHeapKB), 2),
+            round(m.stateRoomRssKB / Math.max(0.1, m.bareRoomRssKB), 2),
+          ],
+          [
+            "ratio game with both seats / state room, at the start",
+            round(memory.start.heap / Math.max(0.1, m.stateRoomHeapKB), 2),
+            round(memory.start.rss / Math.max(0.1, m.stateRoomRssKB), 2),
+          ],
+        ],
+      ),
+    );
     console.log();
   }
   if (x.capacity) {
     const cap = x.capacity;
-    console.log(table(`Capacity: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
-      ["active games", "moves/s", "replaced", "p50 ms", "p99 ms", "server cpu", "server us/move", "server us/game-s", "generator cpu", "generator us/move", "commit p99/max ms", "fsyncs/s, p99/max ms", "writer batches/s, writes each", "server loop p99/max ms", "server gc ms (max)", "generator loop p99/max ms", "generator gc ms (max)", "refused", "held"],
-      x.capacity.steps.map((c) => [
-        c.games, c.movesPerSec, c.replaced, c.p50Ms, c.p99Ms, `${c.serverCpuPct}%`, c.serverUsPerMove, c.serverUsPerGameSecond, `${c.clientCpuPct}%`, c.clientUsPerMove, `${c.commit.p99Ms}/${c.commit.maxMs}`,
-        `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`, `${c.writerBatchesPerSec}, ${c.writesPerWriterBatch}`,
-        `${c.server.delayP99Ms}/${c.server.delayMaxMs}`, `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
-        `${c.client.delayP99Ms}/${c.client.delayMaxMs}`, `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
-        c.errors ? `${c.refused} (+${c.errors} set-up errors)` : c.refused, c.held ? "yes" : "no",
-      ])));
-    const split = (x: StallSplit) => `${x.count}: ${round(x.ms, 0)} = ${round(x.runMs, 0)} + ${round(x.gcMs, 0)} + ${round(x.queuedMs, 0)} + ${round(x.asleepMs, 0)}`;
-    console.log(table(`Event-loop stalls (ticks >= ${STALL_MS} ms late): count: ms from the tick before = running + in GC + waiting for a CPU + asleep (the timer's wait or a system call)`,
-      ["active games", "server", "generator"], x.capacity.steps.map((c) => [c.games, split(c.server.stalls), split(c.client.stalls)])));
+    console.log(
+      table(
+        `Capacity: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
+        [
+          "active games",
+          "moves/s",
+          "replaced",
+          "p50 ms",
+          "p99 ms",
+          "server cpu",
+          "server us/move",
+          "server us/game-s",
+          "generator cpu",
+          "generator us/move",
+          "commit p99/max ms",
+          "fsyncs/s, p99/max ms",
+          "writer batches/s, writes each",
+          "server loop p99/max ms",
+          "server gc ms (max)",
+          "generator loop p99/max ms",
+          "generator gc ms (max)",
+          "refused",
+          "held",
+        ],
+        x.capacity.steps.map((c) => [
+          c.games,
+          c.movesPerSec,
+          c.replaced,
+          c.p50Ms,
+          c.p99Ms,
+          `${c.serverCpuPct}%`,
+          c.serverUsPerMove,
+          c.serverUsPerGameSecond,
+          `${c.clientCpuPct}%`,
+          c.clientUsPerMove,
+          `${c.commit.p99Ms}/${c.commit.maxMs}`,
+          `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
+          `${c.writerBatchesPerSec}, ${c.writesPerWriterBatch}`,
+          `${c.server.delayP99Ms}/${c.server.delayMaxMs}`,
+          `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
+          `${c.client.delayP99Ms}/${c.client.delayMaxMs}`,
+          `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
+          c.errors ? `${c.refused} (+${c.errors} set-up errors)` : c.refused,
+          c.held ? "yes" : "no",
+        ]),
+      ),
+    );
+    const split = (x: StallSplit) =>
+      `${x.count}: ${round(x.ms, 0)} = ${round(x.runMs, 0)} + ${round(x.gcMs, 0)} + ${round(x.queuedMs, 0)} + ${round(x.asleepMs, 0)}`;
+    console.log(
+      table(
+        `Event-loop stalls (ticks >= ${STALL_MS} ms late): count: ms from the tick before = running + in GC + waiting for a CPU + asleep (the timer's wait or a system call)`,
+        ["active games", "server", "generator"],
+        x.capacity.steps.map((c) => [c.games, split(c.server.stalls), split(c.client.stalls)]),
+      ),
+    );
     console.log();
   }
   if (x.idle) {
-    console.log(table("Idle cost", ["", "value"], [
-      ["active games, no moves", x.idle.games],
-      [`server CPU over ${x.idle.seconds} s (% of one core; target < 5)`, x.idle.serverCpuPct],
-      ["of which main-thread GC pauses, ms (major GCs)", `${x.idle.gcMs} (${x.idle.majorGcs})`],
-      ["heap KB per idle game", x.idle.heapKBPerGame],
-      ["RSS KB per idle game", x.idle.rssKBPerGame],
-    ]));
+    console.log(
+      table(
+        "Idle cost",
+        ["", "value"],
+        [
+          ["active games, no moves", x.idle.games],
+          [`server CPU over ${x.idle.seconds} s (% of one core; target < 5)`, x.idle.serverCpuPct],
+          ["of which main-thread GC pauses, ms (major GCs)", `${x.idle.gcMs} (${x.idle.majorGcs})`],
+          ["heap KB per idle game", x.idle.heapKBPerGame],
+          ["RSS KB per idle game", x.idle.rssKBPerGame],
+        ],
+      ),
+    );
     console.log();
   }
-  const targets = targetRows({ allInToStock: out.cpuRatioGameToStock, steadyToBarePatch: out.steadyCpuRatioToBarePatch, setupToBare: out.game.setupRatioToBare, gameToBgio: out.ratioGameToBgio }, x.capacity, memory, x.idle);
-  console.log(table("Targets: every figure of this run beside its target (ratios measured side by side, in this run)", ["figure", "value", "target", "met"], targets.map((t) => [t.figure, t.value, t.target, t.met])));
+  const targets = targetRows(
+    {
+      allInToStock: out.cpuRatioGameToStock,
+      steadyToBarePatch: out.steadyCpuRatioToBarePatch,
+      setupToBare: out.game.setupRatioToBare,
+      gameToBgio: out.ratioGameToBgio,
+    },
+    x.capacity,
+    memory,
+    x.idle,
+  );
+  console.log(
+    table(
+      "Targets: every figure of this run beside its target (ratios measured side by side, in this run)",
+      ["figure", "value", "target", "met"],
+      targets.map((t) => [t.figure, t.value, t.target, t.met]),
+    ),
+  );
   console.log(JSON.stringify({ ...out, targets }));
 }
 
-interface MemFigures { start: { heap: number; rss: number }; mid: { heap: number; rss: number }; startToBare: { heap: number; rss: number }; midToBare: { heap: number; rss: number } }
+interface MemFigures {
+  start: { heap: number; rss: number };
+  mid: { heap: number; rss: number };
+  startToBare: { heap: number; rss: number };
+  midToBare: { heap: number; rss: number };
+}
 
 /** A game with both seats connected at its start and mid-game, and each as a ratio to the bare room with two clients. */
 function memoryFigures(m: MemResult): MemFigures {
   const start = { heap: round(m.gameHeapKB + 2 * m.connHeapKB, 1), rss: round(m.gameRssKB + 2 * m.connRssKB, 1) };
   const mid = { heap: round(start.heap + m.midGameHeapKB, 1), rss: round(start.rss + m.midGameRssKB, 1) };
-  const to = (a: { heap: number; rss: number }) => ({ heap: round(a.heap / Math.max(0.1, m.bareRoomHeapKB), 2), rss: round(a.rss / Math.max(0.1, m.bareRoomRssKB), 2) });
+  const to = (a: { heap: number; rss: number }) => ({
+    heap: round(a.heap / Math.max(0.1, m.bareRoomHeapKB), 2),
+    rss: round(a.rss / Math.max(0.1, m.bareRoomRssKB), 2),
+  });
   return { start, mid, startToBare: to(start), midToBare: to(mid) };
 }
 
-interface TargetRow { figure: string; value: number | string; target: string; met: "yes" | "no" | "-" }
+interface TargetRow {
+  figure: string;
+  value: number | string;
+  target: string;
+  met: "yes" | "no" | "-";
+}
 
 /** The room core's targets, each read from this run (a figure the run skipped reads "-"). */
-function targetRows(r: { allInToStock: number; steadyToBarePatch: number; setupToBare: number; gameToBgio: number }, cap: CapResult | null, mem: MemFigures | null, idle: IdleResult | null): TargetRow[] {
+function targetRows(
+  r: { allInToStock: number; steadyToBarePatch: number; setupToBare: number; gameToBgio: number },
+  cap: CapResult | null,
+  mem: MemFigures | null,
+  idle: IdleResult | null,
+): TargetRow[] {
   const row = (figure: string, value: number | null | undefined, target: string, ok: ((v: number) => boolean) | null): TargetRow => ({
-    figure, value: value ?? "-", target, met: value === null || value === undefined || !ok || !Number.isFinite(value) ? "-" : ok(value) ? "yes" : "no",
+    figure,
+    value: value ?? "-",
+    target,
+    met: value === null || value === undefined || !ok || !Number.isFinite(value) ? "-" : ok(value) ? "yes" : "no",
   });
   const there = cap?.atLargest && !cap.atLargest.held ? ` (at ${cap.atLargest.games} games, which did not hold)` : "";
   return [
@@ -613,12 +985,22 @@ function targetRows(r: { allInToStock: number; steadyToBarePatch: number; setupT
     row("server CPU per steady-state move / a bare message with one patch", r.steadyToBarePatch || null, "<= 3", (v) => v <= 3),
     row("server CPU per game set-up / the bare room's set-up", r.setupToBare || null, "<= 1.2", (v) => v <= 1.2),
     row("moves/s as in real play, set-up included / boardgame.io's", r.gameToBgio || null, "", null),
-    row(`capacity: active games at a move per ${(cap?.seatPeriodMs ?? 5000) / 1000} s per seat, p99 < 50 ms, server CPU < 90%`, cap?.largestHeld, ">= 2,500 (goal 10,000)", (v) => v >= 2500),
+    row(
+      `capacity: active games at a move per ${(cap?.seatPeriodMs ?? 5000) / 1000} s per seat, p99 < 50 ms, server CPU < 90%`,
+      cap?.largestHeld,
+      ">= 2,500 (goal 10,000)",
+      (v) => v >= 2500,
+    ),
     row(`  the load generator's CPU there${there} (% of one core, every thread)`, cap?.atLargest?.clientCpuPct, "", null),
     row(`  the server's CPU there${there} (% of one core)`, cap?.atLargest?.serverCpuPct, "< 90", (v) => v < 90),
     row(`  server CPU us per game-second at that pace${there}`, cap?.atLargest?.serverUsPerGameSecond, "<= 250", (v) => v <= 250),
     row("memory per game with both seats / bare room with two clients, at the start (heap)", mem?.startToBare.heap, "<= 1.5", (v) => v <= 1.5),
-    row(`memory per game with both seats / bare room with two clients, mid-game (heap, after ${MID_GAME_MOVES} moves)`, mem?.midToBare.heap, "<= 1.5", (v) => v <= 1.5),
+    row(
+      `memory per game with both seats / bare room with two clients, mid-game (heap, after ${MID_GAME_MOVES} moves)`,
+      mem?.midToBare.heap,
+      "<= 1.5",
+      (v) => v <= 1.5,
+    ),
     row(`${idle?.games ?? 10_000} idle active games: server CPU (% of one core)`, idle?.serverCpuPct, "< 5", (v) => v < 5),
   ];
 }
@@ -631,7 +1013,15 @@ function ignoreHands(room: ClientRoom): ClientRoom {
 
 // ---- the load generator (child process) ---------------------------------------------------------
 
-interface Counters { acked: number; games: number; stalls: number; refused: Record<string, number>; cpuUs: number; p50Ms: number; p99Ms: number }
+interface Counters {
+  acked: number;
+  games: number;
+  stalls: number;
+  refused: Record<string, number>;
+  cpuUs: number;
+  p50Ms: number;
+  p99Ms: number;
+}
 
 async function runClient() {
   const url = argv.get("url")!;
@@ -659,23 +1049,25 @@ async function runClient() {
   async function playMemGames(from: number, moves: number) {
     const seatsOf = (game: number) => memGameRooms.filter((r) => r.game === game);
     const until = async (ok: () => boolean) => {
-      for (const stop = nowMs() + 5000; !ok(); ) {
+      for (const stop = nowMs() + 5000; !ok();) {
         if (nowMs() > stop) throw new Error("a memory game's move was not acknowledged within 5 s");
         await sleep(2);
       }
     };
     for (let i = from; i < memGames.length; i += 8) {
-      await Promise.all(Array.from({ length: Math.min(8, memGames.length - i) }, async (_, j) => {
-        const seats = seatsOf(i + j);
-        for (let k = 0; k < moves; k++) {
-          await until(() => seats.some((x) => x.legal.length > 0));
-          const mover = seats.find((x) => x.legal.length > 0)!;
-          const before = mover.moved;
-          mover.room.send("move", { move: mover.legal[Math.floor(Math.random() * mover.legal.length)] });
-          mover.legal = [];
-          await until(() => mover.moved > before);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(8, memGames.length - i) }, async (_, j) => {
+          const seats = seatsOf(i + j);
+          for (let k = 0; k < moves; k++) {
+            await until(() => seats.some((x) => x.legal.length > 0));
+            const mover = seats.find((x) => x.legal.length > 0)!;
+            const before = mover.moved;
+            mover.room.send("move", { move: mover.legal[Math.floor(Math.random() * mover.legal.length)] });
+            mover.legal = [];
+            await until(() => mover.moved > before);
+          }
+        }),
+      );
     }
   }
 
@@ -865,11 +1257,24 @@ async function runClient() {
         for (let i = 0; i < n; i++) {
           let ready!: () => void;
           readies.push(new Promise<void>((r) => (ready = r)));
-          const loop = m.kind === "bare" || m.kind === "barepatch" || m.kind === "state" ? pairLoop(m.kind, ready) : m.kind === "setup" ? setupLoop(i, ready) : m.kind === "baresetup" ? bareSetupLoop(i, ready) : m.kind === "bgio" ? bgioLoop(i, ready) : m.kind === "stock" ? stockLoop(i, ready) : gameLoop(i, ready);
-          loops.push(loop.catch((e) => {
-            process.stderr.write(`loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
-            ready();
-          }));
+          const loop =
+            m.kind === "bare" || m.kind === "barepatch" || m.kind === "state"
+              ? pairLoop(m.kind, ready)
+              : m.kind === "setup"
+                ? setupLoop(i, ready)
+                : m.kind === "baresetup"
+                  ? bareSetupLoop(i, ready)
+                  : m.kind === "bgio"
+                    ? bgioLoop(i, ready)
+                    : m.kind === "stock"
+                      ? stockLoop(i, ready)
+                      : gameLoop(i, ready);
+          loops.push(
+            loop.catch((e) => {
+              process.stderr.write(`loop ${i}: ${e instanceof Error ? e.message : String(e)}\n`);
+              ready();
+            }),
+          );
           if (i % 10 === 9) await sleep(5); // spread the connection burst a little
         }
         await Promise.all(readies);
@@ -926,12 +1331,16 @@ async function runClient() {
       case "mem-conns": {
         for (let i = memConnected; i < memGames.length; i += 8) {
           const batch = memGames.slice(i, i + 8);
-          await Promise.all(batch.flatMap((g, j) => (["A", "B"] as const).map(async (seat) => {
-            const entry = { room: await sdk.joinById(g.gameId, { playerToken: g.tokens[seat] }), seat, game: i + j, legal: [] as string[], moved: 0 };
-            entry.room.onMessage("hand", (h: { legal?: string[] }) => (entry.legal = h.legal ?? []));
-            entry.room.onMessage("moved", (mv: { hand?: { legal?: string[] } }) => ((entry.legal = mv.hand?.legal ?? []), entry.moved++));
-            memGameRooms.push(entry);
-          })));
+          await Promise.all(
+            batch.flatMap((g, j) =>
+              (["A", "B"] as const).map(async (seat) => {
+                const entry = { room: await sdk.joinById(g.gameId, { playerToken: g.tokens[seat] }), seat, game: i + j, legal: [] as string[], moved: 0 };
+                entry.room.onMessage("hand", (h: { legal?: string[] }) => (entry.legal = h.legal ?? []));
+                entry.room.onMessage("moved", (mv: { hand?: { legal?: string[] } }) => ((entry.legal = mv.hand?.legal ?? []), entry.moved++));
+                memGameRooms.push(entry);
+              }),
+            ),
+          );
         }
         memConnected = memGames.length;
         await sleep(200);
