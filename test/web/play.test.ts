@@ -26,12 +26,19 @@ describe("Browser: playing the house", function () {
   });
 
   it("serves the pages, their scripts and the SDK bundle", async () => {
-    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x", "/replay/g_x", "/review/g_x", "/rules", "/players/P-X", "/leaderboards", "/leaderboards/club/c_x"]) {
+    // A profile page is served for a player who exists (one made by opening a game); for no one it is the 404 page.
+    const opened = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Ann" });
+    assert.equal(opened.status, 201);
+    const player = `/players/${opened.json.player.id as string}`;
+    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x", "/replay/g_x", "/review/g_x", "/rules", player, "/leaderboards", "/leaderboards/club/c_x"]) {
       const res = await http(server.url, "GET", path);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get("content-type") ?? "", /text\/html/);
       assert.match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
     }
+    const nobody = await http(server.url, "GET", "/players/P-X");
+    assert.equal(nobody.status, 404);
+    assert.match(nobody.headers.get("content-type") ?? "", /text\/html/);
     const sdk = await http(server.url, "GET", "/vendor/colyseus.js");
     assert.equal(sdk.status, 200);
     assert.match(sdk.text, /Colyseus/);
