@@ -30,8 +30,9 @@ describe("Production build: npm run build, then npm start's command", function (
 
   before(async () => {
     // The build script as `npm run build` runs it (tsx is a dependency, so a production install has it).
-    const [tool, script] = pkg.scripts.build.split(" ");
+    const [tool, ...rest] = pkg.scripts.build.split(" ");
     assert.equal(tool, "tsx");
+    const script = rest.at(-1)!;
     await promisify(execFile)(process.execPath, ["--import", "tsx", script], { timeout: 60_000 });
     const [node, ...args] = pkg.scripts.start.split(" ");
     assert.equal(node, "node", "npm start runs plain node");
