@@ -74,6 +74,16 @@ export interface SubscriptionServiceOptions {
   currentState: CurrentState;
 }
 
+/**
+ * Said with every `forbidden_address` refusal: the usual way to meet one is a first try against a receiver on
+ * one's own machine, and the refusal alone does not say that a server setting allows it.
+ */
+export const LOCAL_CALLBACK_HINT =
+  "for local development, start the server with WEBHOOK_ALLOW_PRIVATE=true and use `npm run webhooks:listen` as the receiver (docs/TOOLS.md)";
+
+const refused = (reason: string, detail: string) =>
+  new AppError("callback_refused", reason === "forbidden_address" ? `${detail}; ${LOCAL_CALLBACK_HINT}` : detail, { reason });
+
 /** The URL as the identity uses it: WHATWG-normalised (host case, default port), fragment dropped. */
 function canonicalUrl(raw: string): string {
   let u: URL;
@@ -82,7 +92,7 @@ function canonicalUrl(raw: string): string {
   } catch {
     // WHATWG URLs have no IPv6 zone ids; a zone names an interface, so the address is never public.
     if (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?\[[^\]]*%/i.test(raw)) {
-      throw new AppError("callback_refused", "an IPv6 address with a zone id is link-local, not a public address", { reason: "forbidden_address" });
+      throw refused("forbidden_address", "an IPv6 address with a zone id is link-local, not a public address");
     }
     throw new AppError("bad_request", "invalid delivery.url: not an absolute URL");
   }
@@ -95,8 +105,6 @@ export function subscriptionKey(name: EventName, args: StoredArguments, url: str
   const sorted = Object.fromEntries(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return createHash("sha256").update(JSON.stringify([name, sorted, url])).digest("hex");
 }
-
-const refused = (reason: string, detail: string) => new AppError("callback_refused", detail, { reason });
 
 export class SubscriptionService {
   constructor(private readonly o: SubscriptionServiceOptions) {}
