@@ -20,16 +20,29 @@ import { openStore } from "../store";
 
 const USAGE = "usage: export:games (--month YYYY-MM | --from N --to N) --out FILE\n";
 
+// Said in --help because the natural guess is that the tool asks a running server: it opens the store itself,
+// so beside a server it must be given the same DATABASE (or MONGODB_URL), or it exports an empty local file.
+const HELP = `${USAGE}
+Writes an open export of the public game log as gzip'd NDJSON, with FILE.manifest.json beside it.
+It reads the local store named by DATABASE (or MONGODB_URL), not a server over HTTP: run it beside the
+server with the same DATABASE setting (or .env). --from is inclusive and --to is exclusive
+(--from 0 --to 100 exports entries 0..99); --month takes the entries of games finished that month (UTC).
+`;
+
 async function main(argv: string[]): Promise<number> {
   let values;
   try {
     values = parseArgs({
       args: argv,
-      options: { month: { type: "string" }, from: { type: "string" }, to: { type: "string" }, out: { type: "string" } },
+      options: { month: { type: "string" }, from: { type: "string" }, to: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
     }).values;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}`);
     return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
   }
   const int = (v: string | undefined, fallback: number) => (v === undefined ? fallback : /^\d+$/.test(v) ? Number(v) : NaN);
   const range: ExportRange = values.month
@@ -70,6 +83,13 @@ async function main(argv: string[]): Promise<number> {
     };
     writeFileSync(`${values.out}.manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
     process.stdout.write(`${summary.count} entries written to ${values.out} (tree of ${state.size})\n`);
+    if (summary.count === 0) {
+      // The usual cause is a store other than the server's, which the command cannot tell from an empty range.
+      process.stderr.write(
+        `warning: the export holds no entries (the log in this store has ${state.size}); check the range (--to is exclusive) ` +
+          `and that DATABASE (or MONGODB_URL) names the server's store\n`,
+      );
+    }
     return 0;
   } finally {
     await store.close();

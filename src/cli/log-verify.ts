@@ -61,6 +61,13 @@ async function main(argv: string[]): Promise<number> {
   for (const p of report.problems) process.stderr.write(`MISMATCH ${p}\n`);
   process.stdout.write(`head: size ${report.head.size}, root ${report.head.rootHash}, ${report.head.timestamp}\n`);
   process.stdout.write(`${report.entriesChecked} entries checked, ${report.problems.length} mismatches\n`);
+  if (opts.since) {
+    // Without this line a clean run does not show that the saved head was compared at all.
+    const consistent = report.consistentWithSince === true;
+    process.stdout.write(
+      `consistency with the saved head (size ${opts.since.size}, root ${opts.since.rootHash}): ${consistent ? "checked, the log only grew" : "FAILED"}\n`,
+    );
+  }
   if (values.save && report.problems.length === 0) writeFileSync(values.save, `${JSON.stringify(report.head, null, 2)}\n`);
   return report.problems.length === 0 ? 0 : 1;
 }

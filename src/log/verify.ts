@@ -29,6 +29,8 @@ export interface VerifyOptions {
 export interface LogVerifyReport {
   head: TreeHeadRecord;
   entriesChecked: number;
+  /** With `since`: whether the newest head extends the saved one (signed, no shorter, consistent). */
+  consistentWithSince?: boolean;
   problems: string[];
 }
 
@@ -41,8 +43,10 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
   const key = (await get("/api/v1/log/key")) as { publicKey: string };
   if (!verifyHead(key.publicKey, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
 
+  let consistentWithSince: boolean | undefined;
   if (opts.since) {
     const s = opts.since;
+    const before = problems.length;
     if (!verifyHead(key.publicKey, s)) problems.push(`the saved head of size ${s.size} is not signed by the log's key`);
     if (s.size > head.size) problems.push(`the log shrank: the saved head has ${s.size} entries, the newest ${head.size}`);
     else if (s.size > 0) {
@@ -51,6 +55,7 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
         problems.push(`the log of ${head.size} entries is not an extension of the saved one of ${s.size}: its history was changed`);
       }
     }
+    consistentWithSince = problems.length === before;
   }
 
   const indexes = pick(head.size, opts);
@@ -83,7 +88,7 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
   if (whole && frontierRoot(frontier).toString("hex") !== head.rootHash) {
     problems.push(`the entries do not make the signed root of ${head.size}: an entry was changed, removed or moved`);
   }
-  return { head, entriesChecked: checked, problems };
+  return { head, entriesChecked: checked, problems, ...(consistentWithSince === undefined ? {} : { consistentWithSince }) };
 }
 
 function pick(size: number, opts: VerifyOptions): number[] {

@@ -123,6 +123,9 @@ describe("Integration: the public log's verifier", function () {
     const ok = await run(process.execPath, ["--import", "tsx", cli, server.url, "--save", saved]);
     assert.match(ok.stdout, /5 entries checked, 0 mismatches/);
     assert.equal((JSON.parse(readFileSync(saved, "utf8")) as TreeHeadRecord).size, 5);
+    assert.doesNotMatch(ok.stdout, /saved head/, "no saved head given, none compared");
+    const again = await run(process.execPath, ["--import", "tsx", cli, server.url, "--since", saved]);
+    assert.match(again.stdout, /consistency with the saved head \(size 5, root [0-9a-f]+\): checked, the log only grew/);
     db.prepare("UPDATE log_entries SET leaf = replace(leaf, '\"winner\":', '\"winner\": ') WHERE idx = 3").run();
     const bad = await run(process.execPath, ["--import", "tsx", cli, server.url, "--since", saved]).then(
       () => ({ code: 0, stderr: "" }),
@@ -130,6 +133,7 @@ describe("Integration: the public log's verifier", function () {
     );
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /MISMATCH/);
+    assert.match((bad as { stdout?: string }).stdout ?? "", /consistency with the saved head \(size 5, /);
   });
 
   it("catches a game changed in the store after it was logged", async function () {
