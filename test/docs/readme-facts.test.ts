@@ -311,6 +311,16 @@ describe("README: every fact it states matches the code", () => {
       );
       assert.match(stdout, /"seed":"[0-9a-f]{32}"/, "the replay reveals the seed, 128 bits as hex");
       assert.match(stdout, /"mark":/, "the review marks the moves");
+      // The replay and the review end on their own lines, as the README's expected output shows them.
+      const last = stdout.trim().split("\n").slice(-3);
+      assert.match(last[0], /^\{"A":\d+,"B":\d+\}$/, "the final score");
+      assert.match((JSON.parse(last[1]) as { seed: string }).seed, /^[0-9a-f]{32}$/, "the replay, alone on its line");
+      assert.ok("moves" in (JSON.parse(last[2]) as object) && last[2].includes('"mark":'), "the review, alone on its line");
+      const shown = /```text\n([\s\S]*?)```/.exec(section("Play a game with curl"))?.[1].trim().split("\n") ?? [];
+      assert.match(shown[0], /^\w+@[a-d][1-4] 200$/, "the README shows the moves' lines");
+      assert.match(shown.at(-3)!, /^\{"A":\d+,"B":\d+\}$/);
+      assert.match(shown.at(-2)!, /"seed":/);
+      assert.match(shown.at(-1)!, /"mark":/);
       // Its files went to the temporary folder, none to the working directory.
       assert.ok(!existsSync("game.json") && !existsSync("sync.json"));
       assert.equal(readdirSync(tmp()).length, 1);
