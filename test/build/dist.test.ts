@@ -20,7 +20,7 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Recor
 const startArgs = () =>
   pkg.scripts.start
     .split(" ")
-    .slice(1)
+    .slice(2)
     .map((a) => (a.startsWith("-") ? a : resolve(a)));
 
 describe("Production build: npm run build, then npm start's command", function () {
@@ -34,7 +34,8 @@ describe("Production build: npm run build, then npm start's command", function (
     assert.equal(tool, "tsx");
     const script = rest.at(-1)!;
     await promisify(execFile)(process.execPath, ["--import", "tsx", script], { timeout: 60_000 });
-    const [node, ...args] = pkg.scripts.start.split(" ");
+    const [exec, node, ...args] = pkg.scripts.start.split(" ");
+    assert.equal(exec, "exec", "the shell npm runs becomes node, so a signal npm forwards reaches the server");
     assert.equal(node, "node", "npm start runs plain node");
     assert.ok(!args.some((a) => a.includes("tsx")), "without a TypeScript loader");
     // A file database, so the checkpointer thread runs too; AI threads, so the house decides on the pool.

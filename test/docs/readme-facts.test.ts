@@ -195,7 +195,7 @@ describe("README: every fact it states matches the code", () => {
     assert.match(quick, /`npm ci` also compiles the server to `dist\/` \(`npm run build`, source maps on\)/);
     assert.match(pkg.scripts.prepare, /^npm run build( &&|$)/);
     assert.match(readFileSync(pkg.scripts.build.split(" ").at(-1)!, "utf8"), /sourcemap: "linked"/);
-    assert.match(pkg.scripts.start, /^node --enable-source-maps .* dist\/src\/main\.js$/);
+    assert.match(pkg.scripts.start, /^exec node --enable-source-maps .* dist\/src\/main\.js$/);
     assert.match(quick, /`npm run dev` runs the TypeScript directly and restarts on every save/);
     assert.match(pkg.scripts.dev, /^tsx watch .*src\/main\.ts$/);
     const colyseus = JSON.parse(readFileSync("node_modules/colyseus/package.json", "utf8")) as { version: string };
