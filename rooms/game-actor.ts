@@ -19,7 +19,7 @@ import type { LocalGameRoom } from "../src/games/room-access";
 import type { EventsNow } from "../src/games/room-api";
 import type { SeatClaim } from "../src/games/seats";
 import type { RoomDeps } from "../src/games/ports";
-import { recordChanges, recordPatch, seatOfToken } from "../src/games/record";
+import { recordChanges, recordPatch, seatOfToken, readableBy } from "../src/games/record";
 import type { MoveBody } from "../src/games/schemas";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
 import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../src/store/port";
@@ -215,6 +215,10 @@ export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
 
   record(): Outcome<RecordBody> {
     return { ok: true, value: gameRecordBody(this.game, this.deps.baseUrl) };
+  }
+
+  readableBy(tokenHash: string | null): boolean {
+    return readableBy(this.game.record, tokenHash);
   }
 
   /**

@@ -85,6 +85,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     if (this.closing) throw new ServerError(ROOM_CODES.close.unavailable, "this game's room is closing; join again in a moment");
     const token = options?.playerToken;
     if (token === undefined || token === null || token === "") {
+      // A private game has no spectators: refused as a game that does not exist (its existence stays hidden).
+      if (!this.actor.readableBy(null)) throw new ServerError(ROOM_CODES.close.not_found, `no game with id ${this.roomId}`);
       this.admission.spectator(this.clients, client, context?.ip);
       return { seat: null };
     }
@@ -205,6 +207,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
 
   record(): Outcome<RecordBody> {
     return this.actor.record();
+  }
+
+  readableBy(tokenHash: string | null): boolean {
+    return this.actor.readableBy(tokenHash);
   }
 
   unseal(): Outcome<null> {

@@ -122,7 +122,6 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // The public game log: every process marks its finished games pending; the lease holder appends them.
   const logKey = await loadLogKey(store, config.logSigningKey);
   const gameLog = new LogSequencer(store, logKey, () => matchMaker.processId, { batchMs: config.logBatchMs, leaseMs: config.logLeaseMs }, log);
-  const publicLog = new LogService(store, logKey);
 
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
@@ -135,6 +134,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
   });
   const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics, ownership);
+  // A game's proof is a read of the game: a private one's only for its seats (GameService.readable).
+  const publicLog = new LogService(store, logKey, undefined, (gameId, token) => games.canRead(gameId, token));
   const botStreams = new BotStreamHub(presence, games, log);
   await botStreams.start();
   const quick = new QuickMatch(presence, rooms, players, games, (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }));
@@ -221,7 +222,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // origin may call the API, never with credentials: callers authenticate with bearer tokens, not cookies,
   // and browsers refuse `Allow-Origin: *` together with `Allow-Credentials: true`, which Colyseus sends by
   // default. A fixed `*` rather than the caller's origin echoed back also keeps responses cacheable.
-  guardMatchmaking((roomId) => rooms.openForJoin(roomId));
+  guardMatchmaking(
+    (roomId) => rooms.openForJoin(roomId),
+    (roomId, options) => games.admitsJoin(roomId, (options as { playerToken?: unknown } | undefined)?.playerToken),
+  );
   delete (matchMaker.controller.DEFAULT_CORS_HEADERS as Partial<Record<string, string>>)["Access-Control-Allow-Credentials"];
   const cors = () => ({
     "Access-Control-Allow-Origin": "*",

@@ -45,14 +45,17 @@ export const BoardCellSchema = z.object({
 });
 
 /** Argument schemas: strict, so a misspelt argument is a bad request instead of a different identity. */
+/** A private game's events are its seats' alone: a seat's token is then needed (checked, never stored). */
+const seatToken = z.string().min(1).max(256).optional().describe("a seat's player token (pt_...): needed for a private game's events; checked, never stored");
+
 export const ARGUMENT_SCHEMAS = {
   "game.turn": z.strictObject({
     game_id: gameId,
     player_token: z.string().min(1).max(256).describe("the seat's player token (pt_...); checked, never stored"),
   }),
-  "game.started": z.strictObject({ game_id: gameId }),
-  "game.move": z.strictObject({ game_id: gameId }),
-  "game.finished": z.strictObject({ game_id: gameId }),
+  "game.started": z.strictObject({ game_id: gameId, player_token: seatToken }),
+  "game.move": z.strictObject({ game_id: gameId, player_token: seatToken }),
+  "game.finished": z.strictObject({ game_id: gameId, player_token: seatToken }),
   "challenge.played": z.strictObject({ token: z.string().min(1).max(256).describe("agent challenge token") }),
   "tournament.started": z.strictObject({ tournament_id: tournamentId }),
   "tournament.paired": z.strictObject({

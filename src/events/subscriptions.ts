@@ -176,8 +176,13 @@ export class SubscriptionService {
    */
   private async storedArguments(name: EventName, raw: Record<string, unknown>): Promise<StoredArguments> {
     const args = parse(ARGUMENT_SCHEMAS[name] as z.ZodType<Record<string, string>>, raw, `arguments of ${name}`);
-    if (name !== "game.turn") return args;
+    if (!name.startsWith("game.")) return args;
+    // not_found for a game the caller may not read (a private game's events are its seats' alone).
     const seat = await this.o.resolveSeat(args.game_id, args.player_token);
+    if (name !== "game.turn") {
+      if (args.player_token !== undefined && seat === null) throw new AppError("unauthorized", "player_token does not hold a seat in this game");
+      return { game_id: args.game_id };
+    }
     if (seat === null) throw new AppError("unauthorized", "player_token does not hold a seat in this game");
     return { game_id: args.game_id, seat };
   }

@@ -38,7 +38,11 @@ export type InitialEvent = Pick<EmittedEvent, "data" | "sequence">;
  * Maps a game.turn player token to its seat: the seat for a valid token, null for a wrong one; throws
  * `AppError("not_found")` for an unknown game.
  */
-export type ResolveSeat = (gameId: string, playerToken: string) => Promise<Seat | null>;
+/**
+ * The seat of a player token (or of none: null) in a game, null when it holds none; rejects with not_found, as
+ * for an unknown game, when the caller may not read the game (a private game's, without a seat's token).
+ */
+export type ResolveSeat = (gameId: string, playerToken: string | undefined) => Promise<Seat | null>;
 
 /** Subscription arguments as stored: never a player token (game.turn keeps game_id and seat). */
 export type StoredArguments = Record<string, string>;

@@ -3,6 +3,7 @@ import type { Seat } from "../game";
 import type { GameRecord, PlayerRecord, PlayerSeatKind } from "../store/port";
 import { factsOf, type GameContext } from "./context";
 import { sameHash } from "../secrets";
+import { AppError } from "../errors";
 
 /**
  * What the store keeps queryable of a game after an action taken at `at` (status, score, winner and the
@@ -36,12 +37,25 @@ export function recordChanges(prev: GameContext, next: GameContext, at: string):
 }
 
 /** Which seat a token hash belongs to (constant-time per seat), or null. */
-export function seatOfToken(record: GameRecord, tokenHash: string): Seat | null {
+export function seatOfToken(record: Pick<GameRecord, "seats">, tokenHash: string): Seat | null {
   for (const seat of ["A", "B"] as const) {
     if (sameHash(record.seats[seat]?.tokenHash, tokenHash)) return seat;
   }
   return null;
 }
+
+/**
+ * Who may read a game: anyone a public game, only its two seats (the sha256 of a seat's player token) a
+ * private one. The one rule every read of a game's content follows (records, sync, replay, review, streams,
+ * subscriptions, log proofs, spectator joins); a caller it refuses is answered as for an unknown game, so a
+ * private game's existence is not revealed either.
+ */
+export function readableBy(record: Pick<GameRecord, "public" | "seats">, tokenHash: string | null): boolean {
+  return record.public !== false || (tokenHash !== null && seatOfToken(record, tokenHash) !== null);
+}
+
+/** The refusal of a game that does not exist, or that the caller may not read (readableBy): the same to both. */
+export const noSuchGame = (gameId: string): AppError => new AppError("not_found", `no game with id ${gameId}`);
 
 /** The kind a seat taken by this profile carries: "bot" for a bot's profile, "human" otherwise. */
 export const seatKindOf = (player: Pick<PlayerRecord, "kind">): PlayerSeatKind => player.kind ?? "human";

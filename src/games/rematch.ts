@@ -34,7 +34,7 @@ import { otherSeat } from "../game";
 export interface RematchDeps {
   store: Pick<GamesPort, "getGame" | "updateRematchIf">;
   /** Stores and opens an active game with the given id; rejects with a duplicate key when the id is taken. */
-  createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, SeatClaim>, fixed: { opponent: GameRecord["opponent"]; id: string }): Promise<string>;
+  createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, SeatClaim>, fixed: { opponent: GameRecord["opponent"]; id: string; public: boolean }): Promise<string>;
   reserveSeat(gameId: string, token: string): Promise<SeatReservation>;
   presence: Pick<Presence, "publish" | "subscribe" | "unsubscribe">;
 }
@@ -192,7 +192,7 @@ export class Rematches {
       return { playerId: s.playerId, name: s.name, kind, champion: s.champion, tokenHash: s.tokenHash! };
     };
     try {
-      await this.deps.createMatched(record.ruleset, { A: seatOfNew("B"), B: seatOfNew("A") }, { opponent: record.opponent, id: newId });
+      await this.deps.createMatched(record.ruleset, { A: seatOfNew("B"), B: seatOfNew("A") }, { opponent: record.opponent, id: newId, public: record.public !== false });
     } catch (e) {
       // Made by another request meanwhile: the same game, told of by that request.
       if (isDuplicateKey(e)) return { ok: true, value: undefined };

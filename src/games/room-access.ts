@@ -31,6 +31,8 @@ export interface LocalGameRoom extends GameRoomApi {
    * it), from the room's own moves; null when the room holds no such move (src/games/kept-move.ts).
    */
   keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null>;
+  /** Whether a caller holding this token hash (null: none) may read the game (readableBy, src/games/record.ts). */
+  readableBy(tokenHash: string | null): boolean;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { GameRecord, GamesPort, LogPort, SeatRecord } from "../store/port";
 import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { keptMoveIn } from "./kept-move";
-import { seatKindOf, seatOfToken } from "./record";
+import { noSuchGame, readableBy, seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
@@ -54,6 +54,14 @@ const MOVE_TIMEOUT_MS = 3000;
  * hide a kept move.
  */
 const MAY_HIDE_KEPT_MOVE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unavailable", "not_your_turn", "illegal_move", "game_over"]);
+
+/**
+ * Who reads a game (readableBy): a caller, by the sha256 of the player token it sent (null: none), or the
+ * service itself, on behalf of a caller it has checked already (a subscription's arguments: SubscriptionService).
+ */
+export type Reader = { tokenHash: string | null } | "service";
+
+const readerOf = (token: string | undefined): Reader => ({ tokenHash: token ? sha256Hex(token) : null });
 
 /** Rooms a tournament round opens at once: enough to share fsyncs, few enough not to flood the matchmaker. */
 const ROOMS_OPENED_AT_ONCE = 32;
@@ -140,7 +148,7 @@ export class GameService {
     const publicPlayer = this.players.introduce(resolved);
     if (house) {
       await this.rooms.openStored(record.id);
-      return { game: await this.record(record.id), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), urls: { play: links.play, watch: links.watch } };
+      return { game: await this.record(record.id, token), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), urls: { play: links.play, watch: links.watch } };
     }
     return { game: this.waitingBody(record), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
   }
@@ -153,10 +161,11 @@ export class GameService {
   async createMatched(
     ruleset: GameRecord["ruleset"],
     seats: Record<Seat, SeatClaim>,
-    fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"]; id?: string } = {},
+    fixed: Pick<GameRecord, "challengeToken"> & { opponent?: GameRecord["opponent"]; id?: string; public?: boolean } = {},
   ): Promise<string> {
     const at = new Date().toISOString();
-    const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: true, turnSeconds: DEFAULTS.turnSeconds }, at);
+    // Public unless `fixed` says otherwise: a rematch keeps its game's privacy.
+    const record = newRecord({ ruleset, opponent: fixed.opponent ?? "quick", public: fixed.public ?? true, turnSeconds: DEFAULTS.turnSeconds }, at);
     if (fixed.id) record.id = fixed.id;
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
     record.seats = { A: { ...seats.A }, B: { ...seats.B } };
@@ -411,11 +420,24 @@ export class GameService {
     return { rematch: unwrap(await this.rematches.decline(gameId, sha256Hex(token))) };
   }
 
-  /** Seat of a token in a game, for event subscriptions (null when the token is not a seat's). */
-  async seatOf(gameId: string, token: string): Promise<Seat | null> {
-    const game = await this.store.getGame(gameId);
-    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
-    return seatOfToken(game, sha256Hex(token));
+  /**
+   * Seat of a token in a game, for event subscriptions (null when the token is absent or not a seat's);
+   * not_found, as for an unknown game, when the caller may not read the game (readableBy).
+   */
+  async seatOf(gameId: string, token: string | undefined): Promise<Seat | null> {
+    const reader = readerOf(token);
+    const game = await this.readable(gameId, reader);
+    return reader !== "service" && reader.tokenHash ? seatOfToken(game, reader.tokenHash) : null;
+  }
+
+  /**
+   * The game's stored record when `reader` may read it (readableBy); otherwise not_found, the same answer as
+   * for a game that does not exist. A finished game's cached context answers without a store read.
+   */
+  async readable(gameId: string, reader: Reader): Promise<GameRecord> {
+    const game = this.finished.get(gameId)?.record ?? (await this.store.getGame(gameId));
+    if (!game || !mayRead(game, reader)) throw noSuchGame(gameId);
+    return game;
   }
 
   /**
@@ -438,19 +460,38 @@ export class GameService {
 
   // ---- reading ---------------------------------------------------------------------------------
 
+  /** Whether a caller holding `token` (or none) may read the game: false too when there is no such game. */
+  async canRead(gameId: string, token: string | undefined): Promise<boolean> {
+    const game = this.finished.get(gameId)?.record ?? (await this.store.getGame(gameId));
+    return game !== null && readableBy(game, token ? sha256Hex(token) : null);
+  }
+
+  /**
+   * Whether a WebSocket join of room `roomId` by id, with `playerToken` (or none), may reserve a seat there:
+   * false for a game the caller may not read (readableBy: a private game's watcher). A room that is not a
+   * stored game (a tournament's, a queue's) is not this rule's to refuse.
+   */
+  async admitsJoin(roomId: string, playerToken: unknown): Promise<boolean> {
+    const tokenHash = typeof playerToken === "string" && playerToken !== "" ? sha256Hex(playerToken) : null;
+    // The store, not a local room: a room of this id may be a tournament's or a queue's (no readableBy).
+    const game = this.finished.get(roomId)?.record ?? (await this.store.getGame(roomId));
+    return !game || readableBy(game, tokenHash);
+  }
+
   /** Sync with long-poll: waits up to `timeoutS` seconds for a move past `since` or a status change. */
   async sync(gameId: string, token: string | undefined, since: number, timeoutS: number): Promise<SyncBody> {
     const tokenHash = token ? sha256Hex(token) : null;
+    const reader: Reader = { tokenHash };
     const waiter = timeoutS > 0 ? await subscribeOnce(this.presence, changeChannel(gameId), this.wakeups) : null;
     try {
       const fromStore = (ctx: GameContext) => syncFor(ctx, tokenHash, since, this.baseUrl);
       const ask: Ask<SyncBody> = (room) => room.sync(tokenHash, since);
-      const first = await this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
+      const first = await this.withRematch(await this.read(gameId, reader, ask, fromStore));
       // Nothing to wait for: new moves, a finished game, or (seat view) the caller must move now.
       if (!waiter || first.moves.length > 0 || first.status === "finished" || first.yourTurn) return first;
       const woken = await waiter.wait(Date.now() + timeoutS * 1000);
       if (!woken) return first;
-      return await this.withRematch(await this.read(gameId, ask, fromStore, tokenHash === null));
+      return await this.withRematch(await this.read(gameId, reader, ask, fromStore));
     } finally {
       waiter?.cancel();
     }
@@ -466,13 +507,14 @@ export class GameService {
     return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: rematchView(record) } : body;
   }
 
-  async record(gameId: string): Promise<RecordBody> {
-    return this.read<RecordBody>(gameId, (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
+  /** The game's record, for a caller holding `token` (or none): a private game's only for its seats. */
+  async record(gameId: string, token?: string): Promise<RecordBody> {
+    return this.read<RecordBody>(gameId, readerOf(token), (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
   }
 
-  async replay(gameId: string) {
-    const game = await this.store.getGame(gameId);
-    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+  /** A finished game's replay, for a caller holding `token` (or none): a private game's only for its seats. */
+  async replay(gameId: string, token?: string) {
+    const game = await this.readable(gameId, readerOf(token));
     if (game.status !== "finished") throw new AppError("game_not_finished", "the game is still being played; its replay exists once it has finished");
     if (game.sealed) {
       throw new AppError("game_not_finished", "the other game of this league deal, dealt from the same seed, is still being played; the replay and review exist once both have finished");
@@ -482,11 +524,15 @@ export class GameService {
     return replay;
   }
 
-  /** The review of a finished game, searched on the AI pool once and then served from memory. */
-  async review(gameId: string): Promise<Review> {
+  /**
+   * The review of a finished game, searched on the AI pool once and then served from memory; readable as the
+   * replay is (a private game's only by its seats, checked before the cache too).
+   */
+  async review(gameId: string, token?: string): Promise<Review> {
+    if (this.reviews.has(gameId)) await this.readable(gameId, readerOf(token));
     const cached = this.reviews.get(gameId);
     if (cached) return cached;
-    const replay = await this.replay(gameId);
+    const replay = await this.replay(gameId, token);
     const pending = this.reviews.get(gameId) ?? this.ai.review(replay);
     this.reviews.set(gameId, pending);
     if (this.reviews.size > REVIEW_CACHE) this.reviews.delete(this.reviews.keys().next().value as string);
@@ -527,9 +573,12 @@ export class GameService {
     };
   }
 
-  /** Events whose condition already holds for a subscription (spec 3.2). */
+  /**
+   * Events whose condition already holds for a subscription (spec 3.2), read by the service: the
+   * subscription's arguments were checked against readableBy when it was made (seatOf).
+   */
   async eventsNow(gameId: string, name: EventName, args: Record<string, unknown>) {
-    return this.read(gameId, (room) => room.eventsNow(name, args), (ctx) => ({
+    return this.read(gameId, "service", (room) => room.eventsNow(name, args), (ctx) => ({
       ok: true,
       value: eventsNow(ctx, name, args, this.baseUrl),
     }));
@@ -538,16 +587,24 @@ export class GameService {
   /**
    * Finished games are read from the store (their rooms are released); live ones from their room.
    * `fromStore` is the same read model the room method answers with, applied to the stored game; a public
-   * read (`publicRead`) also uses it when the room's process does not answer in time.
+   * read (no seat's token) also uses it when the room's process does not answer in time. Every way in checks
+   * `reader` first (readableBy): a game it may not read is not_found, as an unknown one.
    */
-  private async read<T>(gameId: string, ask: Ask<T>, fromStore: (ctx: GameContext) => Outcome<T>, publicRead = true): Promise<T> {
+  private async read<T>(gameId: string, reader: Reader, ask: Ask<T>, fromStore: (ctx: GameContext) => Outcome<T>): Promise<T> {
+    const publicRead = reader === "service" || reader.tokenHash === null;
     const cached = this.finished.get(gameId);
-    if (cached) return unwrap(fromStore(cached));
+    if (cached) {
+      if (!mayRead(cached.record, reader)) throw noSuchGame(gameId);
+      return unwrap(fromStore(cached));
+    }
     // The hot path: a game whose room is in this process answers without a store read.
     const local = this.rooms.localGame(gameId);
-    if (local) return unwrap(await ask(local));
+    if (local) {
+      if (reader !== "service" && !local.readableBy(reader.tokenHash)) throw noSuchGame(gameId);
+      return unwrap(await ask(local));
+    }
     const game = await this.store.getGame(gameId);
-    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+    if (!game || !mayRead(game, reader)) throw noSuchGame(gameId);
     if (game.status === "finished") return unwrap(fromStore(await this.finishedContext(game)));
     // A waiting game changes only by a claim or its abort, each stored before its room shows it: the stored
     // record is what a room would answer, and reading it opens none (a long-poll waits on presence).
@@ -564,7 +621,7 @@ export class GameService {
     const local = this.rooms.localGame(gameId);
     if (local) return ask(local);
     const game = await this.store.getGame(gameId);
-    if (!game) throw new AppError("not_found", `no game with id ${gameId}`);
+    if (!game) throw noSuchGame(gameId);
     // A refusal, not a throw: a move refused so may be the game's last, retried (MAY_HIDE_KEPT_MOVE).
     if (game.status === "finished") return fail("game_over", "the game has finished");
     return ask(this.rooms.game(gameId, MOVE_TIMEOUT_MS));
@@ -581,6 +638,9 @@ export class GameService {
     return ctx;
   }
 }
+
+/** readableBy for a Reader: the service reads every game. */
+const mayRead = (game: GameRecord, reader: Reader): boolean => reader === "service" || readableBy(game, reader.tokenHash);
 
 const openSeat = (code: string): SeatRecord => ({ playerId: "", name: "", kind: "human", code });
 

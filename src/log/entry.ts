@@ -1,9 +1,10 @@
 /**
  * A log entry: what the public log holds of one finished game. A public game's entry is its public finished
  * record, everything needed to re-simulate it and check its result (seed and salt against the commitment,
- * every action in order) and to count it in a table (its tournament or league, its finish time). A private
- * game's entry is only a salted hash of that record: the log proves the game existed and is unchanged, and
- * says nothing else about it (the salt stays with the server; exports leave such entries out).
+ * every action in order) and to count it in a table (its tournament or league, its finish time). Private
+ * games no longer enter the log; those appended before they stopped have an entry that is only a salted hash
+ * of that record, which stays in the log as it is (append-only): it says nothing else about the game (the salt
+ * stays with the server; exports leave such entries out).
  *
  * The leaf of the Merkle tree is the RFC 8785 canonical JSON of the entry, so anyone can recompute it.
  */

@@ -10,12 +10,16 @@
  * (once the deal's other game has finished) marks it, so it enters the log in the order of unsealing, after
  * games that finished later. A sealed game marked all the same (by a version that marked every finish) is
  * not appended; its mark is dropped and its unsealing marks it again.
+ *
+ * A private game never enters the log (entersPublicLog): it is unrated, so every rated step is in the log, and
+ * its content is its seats' alone. One marked all the same (by a version that logged private games as salted
+ * digests) has its mark dropped.
  */
 import type { Logger } from "../logger";
 import { DEFAULT_RATING } from "../players/rating";
 import type { GamesPort, GameRecord, LogEntryRecord, LogNodeRecord, LogPort, RatingsPort } from "../store/port";
 import { entersPublicLog } from "../store/shared";
-import { gameEntryOf, leafOf, newPrivateSalt, privateEntryOf, type SeatRating } from "./entry";
+import { gameEntryOf, leafOf, type SeatRating } from "./entry";
 import { signHead, type LogKey } from "./heads";
 import { appendLeaf, frontierRefs, frontierRoot, refKey, type Hash } from "./merkle";
 import { canonicalJson } from "./canonical";
@@ -148,14 +152,12 @@ export class LogSequencer {
       }
       const [actions, ratings] = await Promise.all([this.store.listActions(gameId), this.seatRatings(record)]);
       const entry = gameEntryOf(record, actions, ratings);
-      const privateSalt = record.public ? undefined : newPrivateSalt();
-      const logEntry = privateSalt ? privateEntryOf(entry, privateSalt) : entry;
-      const leaf = leafOf(logEntry);
+      const leaf = leafOf(entry);
       const index = tree.size + entries.length;
       const grown = appendLeaf(frontier, index, leaf.hash);
       frontier = grown.frontier;
       for (const n of grown.nodes) nodes.push({ level: n.level, index: n.index, hash: n.hash.toString("hex") });
-      entries.push({ index, gameId, leaf: canonicalJson(logEntry), finishedAt: entry.finishedAt, ...(privateSalt ? { privateSalt } : {}) });
+      entries.push({ index, gameId, leaf: canonicalJson(entry), finishedAt: entry.finishedAt });
     }
     if (settled.length) await this.store.dropLogPending(settled);
     await this.markUnsealed(held);

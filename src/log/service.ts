@@ -45,6 +45,12 @@ export interface ServedEntry {
 
 const hex = (h: Hash) => h.toString("hex");
 
+/**
+ * Whether a caller holding `token` (or none) may read the game (src/games/record.ts, readableBy): an entry of a
+ * private game that reached the log before private games stopped entering it is proven to its seats only.
+ */
+export type GameReadable = (gameId: string, token: string | undefined) => Promise<boolean>;
+
 export class LogService {
   /** Entry reads for exports and entries answers: a page at a time, in turns (src/log/read-turns.ts). */
   private readonly reads: Pick<LogPort, "logEntries" | "logEntriesFinished">;
@@ -53,6 +59,7 @@ export class LogService {
     private readonly store: LogPort,
     private readonly key: LogKey,
     turns: ReadTurns = new ReadTurns(),
+    private readonly readable: GameReadable = async () => true,
   ) {
     this.reads = turns.paced(store);
   }
@@ -74,10 +81,13 @@ export class LogService {
     return e;
   }
 
-  /** The game's inclusion proof in the tree of `treeSize` entries (the newest head's when absent). */
-  async inclusion(gameId: string, treeSize?: number): Promise<InclusionProof> {
+  /**
+   * The game's inclusion proof in the tree of `treeSize` entries (the newest head's when absent), for a caller
+   * holding `token` (or none): a game it may not read is answered as one not in the log.
+   */
+  async inclusion(gameId: string, treeSize?: number, token?: string): Promise<InclusionProof> {
     const [index, size] = await Promise.all([this.store.logIndexOfGame(gameId), this.sizeOrHead(treeSize)]);
-    if (index === null) throw notLogged(gameId);
+    if (index === null || !(await this.readable(gameId, token))) throw notLogged(gameId);
     if (index >= size) throw new AppError("bad_request", `game ${gameId} is entry ${index}, not in the tree of ${size}`, { index });
     const plan = inclusionPlan(index, size);
     const [leaf, root, ...path] = await this.compute([{ kind: "node", ref: { level: 0, index } }, rootExpr(size)!, ...plan]);

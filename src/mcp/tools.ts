@@ -13,6 +13,8 @@ import { LOG_TOOLS } from "./log-tools";
 
 const gameId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a game id").describe("game id");
 const playerToken = z.string().min(1).max(200).describe("the seat's player token (pt_...), returned when the seat was taken");
+/** A read's optional seat token: a private game is read only by its two seats (anyone else: not_found). */
+const seatToken = playerToken.optional().describe("a seat's player token: needed to read a private game, whose seats alone may read it");
 
 export type { ToolDef, ToolDeps } from "./tool-def";
 
@@ -46,8 +48,8 @@ export const TOOLS: ToolDef[] = [
     "Rematch a finished friend or quick-match game: `answer: offer` offers one to the same opponent (or accepts theirs), `answer: decline` declines it. Once started, `game` holds your seat and player_token in the new game (seats swapped, same ruleset). sync of the finished game shows `rematch`.",
     z.object({ game_id: gameId, player_token: playerToken, answer: z.enum(["offer", "decline"]).default("offer") }).strict(),
     R.RematchAnswer, (a, d) => (a.answer === "decline" ? d.games.declineRematch(a.game_id, a.player_token) : d.games.rematch(a.game_id, a.player_token))),
-  def("get_game", true, "The full public record of a game: players, status, board, score, moves (never a hand).",
-    z.object({ game_id: gameId }).strict(), R.GameRecord, (a, d) => d.games.record(a.game_id)),
+  def("get_game", true, "The full public record of a game: players, status, board, score, moves (never a hand). A private game's only with one of its seats' player_token.",
+    z.object({ game_id: gameId, player_token: seatToken }).strict(), R.GameRecord, (a, d) => d.games.record(a.game_id, a.player_token)),
   def("sync", true,
     "A seat's view (with player_token: your hand, yourTurn, and legalMoves on your turn) or a spectator's view, plus every move from `since` on. Pass the last answer's moveCount as `since`. With `timeout` (0..20 seconds) it waits until a move past `since`, a status change or your turn: loop sync and move to play. A finished game says `result` (win, loss, draw) from your side and `decision`.",
     z.object({
@@ -57,10 +59,10 @@ export const TOOLS: ToolDef[] = [
       timeout: z.number().int().min(0).max(20).default(0).describe("seconds to wait for a change"),
     }).strict(),
     R.Sync, (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.games.sync(a.game_id, a.player_token, a.since, a.timeout))),
-  def("replay", true, "The move-by-move replay of a finished game (refused with game_not_finished before the end, and for a league game until the other game of its deal has finished).",
-    z.object({ game_id: gameId }).strict(), R.Replay, (a, d) => d.games.replay(a.game_id)),
+  def("replay", true, "The move-by-move replay of a finished game (refused with game_not_finished before the end, and for a league game until the other game of its deal has finished). A private game's only with one of its seats' player_token.",
+    z.object({ game_id: gameId, player_token: seatToken }).strict(), R.Replay, (a, d) => d.games.replay(a.game_id, a.player_token)),
   def("review", true, "The move-by-move review of a finished game: each move marked best to blunder, with accuracy per seat (refused like the replay).",
-    z.object({ game_id: gameId }).strict(), R.Review, async (a, d) => d.games.review(a.game_id)),
+    z.object({ game_id: gameId, player_token: seatToken }).strict(), R.Review, async (a, d) => d.games.review(a.game_id, a.player_token)),
   def("player_profile", true, "A player's public profile: rating, rank, games, win rate, recent form, clubs.",
     z.object({ player_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "must be a player id").describe("the player's friend code") }).strict(),
     R.Profile, (a, d) => d.players.profile(a.player_id)),

@@ -85,7 +85,7 @@ export class PlayerService {
   }
 
   /**
-   * Applies a finished game to both human profiles. Aborted games are not rated. Each seat's profile is a
+   * Applies a finished game to both human profiles. Aborted games and private (casual) games are not rated. Each seat's profile is a
    * versioned read-modify-write: another process finishing a game of the same player at the same moment
    * makes that seat's write miss, and it is computed again from what the other process wrote, so no result
    * is lost. Both profiles are read once per attempt, for both seats' ratings, and both results are stored in
@@ -113,7 +113,9 @@ export class PlayerService {
 
   /** One read of both profiles and the conditional writes of `seats`' results (none for an unrated end). */
   private async resultWrites(game: GameRecord, champions: Readonly<Record<Seat, ChampionId>>, seats: Seat[]): Promise<Array<{ seat: Seat; update: PlayerUpdate }>> {
-    if (game.status !== "finished" || game.decidedBy === "aborted") return [];
+    // A private game is casual: it leaves both profiles as they were (no rating, no point, no count), since
+    // every rated step must be in the public log, which a private game never enters.
+    if (game.status !== "finished" || game.decidedBy === "aborted" || game.public === false) return [];
     const [a, b] = await Promise.all([this.load(game, "A"), this.load(game, "B")]);
     const profiles = { A: a, B: b };
     const unrated = a.player && b.player ? unratedBecause({ A: a.player, B: b.player }, game.winner, this.now().getTime()) : null;

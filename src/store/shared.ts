@@ -60,10 +60,11 @@ export const seatCodes = (seats: Record<string, { code?: string } | undefined>):
 ];
 
 /**
- * Whether a finished game goes into the public log now: not while it is sealed (a league game whose deal's
- * other game may still be played: its entry's seed would tell that game's hands and draw pile). The finish
+ * Whether a finished game goes into the public log now: never a private game (its content is its seats'
+ * alone, and it is unrated, so no rating step is missing from the log), and not while it is sealed (a league
+ * game whose deal's other game may still be played: its entry's seed would tell that game's hands and draw pile). The finish
  * write and the league's unsealing mark a game pending only when this holds, the log's start-up catch-up
  * looks only for such games, and the sequencer appends no other. SQLite says the same in SQL (ENTERS_LOG_SQL,
  * sqlite/log.ts), so that its finish write decides inside its transaction without reading the document out.
  */
-export const entersPublicLog = (g: { sealed?: boolean }): boolean => !g.sealed;
+export const entersPublicLog = (g: { sealed?: boolean; public?: boolean }): boolean => !g.sealed && g.public !== false;

@@ -108,7 +108,7 @@ describe("Integration: game.turn subscriptions and the player token", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const resolveSeat = async (gameId: string, token: string) => {
+  const resolveSeat = async (gameId: string, token: string | undefined) => {
     if (gameId !== "g1") throw new AppError("not_found", "no such game");
     return token === TOKEN ? ("B" as const) : null;
   };

@@ -88,7 +88,7 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
 
   r.get("/games/:id", async (req, res) => {
     const id = gameId(req);
-    const record = await games.record(id);
+    const record = await games.record(id, optionalToken(req));
     reply(res, 200, R.GameRecord, await withLogIndex(record, id, record.status === "finished"));
   });
 
@@ -122,11 +122,11 @@ export function gamesRouter(games: GameService, quick: QuickMatch, longPolls: Lo
 
   r.get("/games/:id/replay", async (req, res) => {
     const id = gameId(req);
-    reply(res, 200, R.Replay, await withLogIndex(await games.replay(id), id, true));
+    reply(res, 200, R.Replay, await withLogIndex(await games.replay(id, optionalToken(req)), id, true));
   });
 
   r.get("/games/:id/review", async (req, res) => {
-    reply(res, 200, R.Review, await games.review(gameId(req)));
+    reply(res, 200, R.Review, await games.review(gameId(req), optionalToken(req)));
   });
 
   return r;

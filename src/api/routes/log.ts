@@ -1,6 +1,8 @@
 /** REST reads of the public game log under /api/v1/log: the signed head, the key, proofs and entries. */
 import { Router, type Request } from "express";
 import { reply } from "../reply";
+import { AppError } from "../../errors";
+import { bearerToken } from "../../secrets";
 import { parse } from "../../validation";
 import {
   ConsistencyProofAnswer,
@@ -29,7 +31,9 @@ export function logRouter(log: LogService, exportSlots: ExportSlots): Router {
   r.get("/log/games/:id/proof", async (req, res) => {
     const id = gameId(req);
     const { treeSize } = parse(ProofQuery, req.query, "query");
-    reply(res, 200, InclusionProofAnswer, await log.inclusion(id, treeSize || undefined));
+    const token = bearerToken(req.headers.authorization);
+    if (token === null) throw new AppError("unauthorized", "the Authorization header must be `Bearer pt_...` (a seat's token) or absent");
+    reply(res, 200, InclusionProofAnswer, await log.inclusion(id, treeSize || undefined, token));
   });
   r.get("/log/consistency", async (req, res) => {
     const { first, second } = parse(ConsistencyQuery, req.query, "query");

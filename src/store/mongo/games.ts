@@ -99,10 +99,10 @@ export class MongoGames {
     const update: Doc = patched ? patchUpdate(w.patch, "id", stamp) : {};
     if (w.actions.length > 0) update.$push = { log: { $each: copy(w.actions) } };
     // The record as it was before (the patched members only), to undo this write if the batch is rejected; and
-    // its seal, which a finish write does not change, for whether the finish enters the public log.
+    // its seal and privacy, which a finish write does not change, for whether the finish enters the public log.
     const before = Object.fromEntries(Object.keys(w.patch).concat(patched ? ["updatedAt"] : []).map((k) => [k, 1]));
     const prior = await this.games.findOneAndUpdate(filter, update, {
-      returnDocument: "before", projection: { _id: 0, id: 1, sealed: 1, ...before }, ...DURABLY,
+      returnDocument: "before", projection: { _id: 0, id: 1, sealed: 1, public: 1, ...before }, ...DURABLY,
     }).lean<Doc>().exec();
     if (!prior) return { result: w.actions.length === 0 && !fenced ? "committed" : "conflict" };
     const applied = undoOf(w, prior, first, patched ? stamp : undefined);

@@ -208,13 +208,13 @@ export class MongoLog {
     const at = cursor ? cursor.indexOf("|") : -1;
     const after = cursor ? { $or: [{ createdAt: { $gt: cursor.slice(0, at) } }, { createdAt: cursor.slice(0, at), id: { $gt: cursor.slice(at + 1) } }] } : {};
     const rows = await this.games
-      .find({ status: "finished", ...after }, { _id: 0, id: 1, createdAt: 1, sealed: 1 })
+      .find({ status: "finished", ...after }, { _id: 0, id: 1, createdAt: 1, sealed: 1, public: 1 })
       .sort({ createdAt: 1, id: 1 })
       .limit(limit)
       .lean<Doc[]>()
       .exec();
     // Every finished game is looked at (the cursor runs over them all); only those entering the log are answered.
-    const ids = rows.filter((r) => entersPublicLog(r as { sealed?: boolean })).map((r) => r.id as string);
+    const ids = rows.filter((r) => entersPublicLog(r as { sealed?: boolean; public?: boolean })).map((r) => r.id as string);
     const { size } = await this.state();
     const logged = new Set(
       (

@@ -45,8 +45,8 @@ CREATE TABLE IF NOT EXISTS log_pending (
 /** Marks a game pending. */
 export const LOG_PENDING_INSERT = "INSERT OR IGNORE INTO log_pending (game_id) VALUES (?)";
 
-/** entersPublicLog (../shared.ts) as a condition on a games row: its document has no seal. */
-export const ENTERS_LOG_SQL = "COALESCE(json_extract(doc, '$.sealed'), 0) = 0";
+/** entersPublicLog (../shared.ts) as a condition on a games row: a public game whose document has no seal. */
+export const ENTERS_LOG_SQL = "public = 1 AND COALESCE(json_extract(doc, '$.sealed'), 0) = 0";
 
 /**
  * Marks a game pending when it enters the public log now (ENTERS_LOG_SQL): run by a game's finish write
