@@ -10,23 +10,27 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Action, ChampionId, DecidedBy, Ruleset, Seat, Winner } from "../game/types";
-import type { GameRecord, OpponentKind, StoredAction } from "../store/port";
+import type { HouseLevel } from "../players/rating";
+import type { GameRecord, OpponentKind, RatingStep, StoredAction } from "../store/port";
 import { canonicalBytes, canonicalJson } from "./canonical";
 import { leafHash, type Hash } from "./merkle";
 
 /**
  * The entry format; bumped only by a change a verifier must know about. 2: a rated game's seats carry their
- * ratings before and after it (absent: the game was not rated for that seat). Format 1 entries, appended before,
- * say nothing about ratings; they stay in the log as they are and verify as they did.
+ * ratings before and after it (absent: the game was not rated for that seat). 3: a rated seat carries its whole
+ * Glicko-2 step (volatilities, the opponent's before-values, the score, the house level, its place in the
+ * player's chain of steps), so a verifier recomputes it. Format 1 and 2 entries, appended before (or, format 2,
+ * for a game rated before steps were kept), stay as they are and verify as they did.
  */
-export const ENTRY_FORMAT = 2;
-export type EntryFormat = 1 | typeof ENTRY_FORMAT;
-export const ENTRY_FORMATS: readonly EntryFormat[] = [1, ENTRY_FORMAT];
+export const ENTRY_FORMAT = 3;
+export type EntryFormat = 1 | 2 | typeof ENTRY_FORMAT;
+export const ENTRY_FORMATS: readonly EntryFormat[] = [1, 2, ENTRY_FORMAT];
 
-/** A Glicko-2 rating and deviation, unrounded, as the player's rating history holds it. */
+/** A Glicko-2 rating and deviation, unrounded, as the player's rating history holds it; format 3 adds the volatility. */
 export interface EntryRating {
   rating: number;
   rd: number;
+  volatility?: number;
 }
 
 export interface EntrySeat {
@@ -37,6 +41,18 @@ export interface EntrySeat {
   ratingBefore?: EntryRating;
   /** Format 2, likewise: the rating the game left (the history's point for the game). */
   ratingAfter?: EntryRating;
+  /** Format 3, a rated seat: the opponent's rating before the game (a house player's fixed one). */
+  opponentBefore?: EntryRating;
+  /** Format 3: the house level, when the opponent was a house player. */
+  houseLevel?: HouseLevel;
+  /** Format 3: the seat's score in the step, 1, 0.5 or 0. */
+  ratingScore?: number;
+  /** Format 3: this step's place in the player's chain of steps (the profile's game count after the game). */
+  ratingStep?: number;
+  /** Format 3: the place of the player's previous step (0: none, the first rated game); absent: not known. */
+  previousStep?: number;
+  /** Format 3: the game of the player's previous step (absent with previousStep 0 or unknown). */
+  previousGame?: string;
 }
 
 /** What a rated game did to one seat's rating: the players' rating histories (RatingsPort.ratingChanges) give it. */
@@ -44,6 +60,24 @@ export interface SeatRating {
   playerId: string;
   before: EntryRating;
   after: EntryRating;
+  /** The step's place in the player's history and the step itself (absent: rated before steps were kept). */
+  n?: number;
+  step?: RatingStep;
+}
+
+/** A format 3 seat's rating fields, from its step. */
+function stepFields(r: SeatRating & { step: RatingStep; n: number }): Partial<EntrySeat> {
+  const { step } = r;
+  const previous = step.previous === null ? { previousStep: 0 } : step.previous ? { previousStep: step.previous.n, previousGame: step.previous.gameId } : {};
+  return {
+    ratingBefore: { rating: step.before.rating, rd: step.before.rd, volatility: step.before.volatility },
+    ratingAfter: { rating: r.after.rating, rd: r.after.rd, volatility: step.volatility },
+    opponentBefore: { rating: step.opponent.rating, rd: step.opponent.rd, volatility: step.opponent.volatility },
+    ...(step.house ? { houseLevel: step.house } : {}),
+    ratingScore: step.score,
+    ratingStep: r.n,
+    ...previous,
+  };
 }
 
 /** A public game's entry. */
@@ -88,6 +122,8 @@ export type LogEntry = GameEntry | PrivateEntry;
  */
 export function gameEntryOf(record: GameRecord, actions: readonly StoredAction[], ratings: readonly SeatRating[] = []): GameEntry {
   if (record.status !== "finished") throw new Error(`gameEntryOf: game ${record.id} has not finished`);
+  // Format 3 when every rated seat's step was kept; a game rated before they were is logged as format 2.
+  const format: EntryFormat = ratings.every((r) => r.step && r.n !== undefined) ? ENTRY_FORMAT : 2;
   const seats: GameEntry["seats"] = {};
   for (const seat of ["A", "B"] as const) {
     const s = record.seats[seat];
@@ -97,11 +133,13 @@ export function gameEntryOf(record: GameRecord, actions: readonly StoredAction[]
       playerId: s.playerId,
       kind: s.kind,
       ...(s.champion ? { champion: s.champion } : {}),
-      ...(rated ? { ratingBefore: { rating: rated.before.rating, rd: rated.before.rd }, ratingAfter: { rating: rated.after.rating, rd: rated.after.rd } } : {}),
+      ...(rated && format === ENTRY_FORMAT
+        ? stepFields(rated as SeatRating & { step: RatingStep; n: number })
+        : rated ? { ratingBefore: { rating: rated.before.rating, rd: rated.before.rd }, ratingAfter: { rating: rated.after.rating, rd: rated.after.rd } } : {}),
     };
   }
   return {
-    format: ENTRY_FORMAT,
+    format,
     kind: "game",
     gameId: record.id,
     rulesVersion: record.rulesVersion ?? 1,

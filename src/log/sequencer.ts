@@ -196,6 +196,7 @@ export class LogSequencer {
       playerId: after.playerId,
       before: before ? { rating: before.rating, rd: before.rd } : { rating: DEFAULT_RATING.rating, rd: DEFAULT_RATING.rd },
       after: { rating: after.rating, rd: after.rd },
+      ...(after.step ? { n: after.n, step: after.step } : {}),
     }));
   }
 }

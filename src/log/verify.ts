@@ -3,13 +3,18 @@
  * signature; that the log only grew since a head saved earlier (a consistency proof); and every entry of a
  * range (or a sample) against its leaf hash, its inclusion proof, its own re-simulation and the game's replay.
  * Checking the whole log also recomputes the root from the entries, so a changed, missing or reordered entry
- * cannot go unnoticed. Talks to the server only through its public REST reads.
+ * cannot go unnoticed. Every format 3 entry's rating steps are recomputed (src/log/check.ts), and checking the
+ * whole log also follows each player's chain of steps (src/log/chains.ts). An entry's seats, opponent kind,
+ * house level and finish time are compared with the game's record. Talks to the server only through its
+ * public REST reads.
  */
 import { verifyReplay } from "../game/replay";
 import type { Replay } from "../game/types";
 import type { GetJson } from "../leagues/verify";
+import { isBotId } from "../secrets";
 import type { TreeHeadRecord } from "../store/port";
 import { canonicalBytes } from "./canonical";
+import { checkRatingChains } from "./chains";
 import { checkEntry } from "./check";
 import type { GameEntry, LogEntry } from "./entry";
 import { verifyHead } from "./heads";
@@ -62,6 +67,7 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
   const whole = indexes.length === head.size && !opts.sample;
   let frontier: Hash[] = [];
   let checked = 0;
+  const read: Array<{ index: number; entry: LogEntry }> = [];
   for (let at = 0; at < indexes.length;) {
     // Consecutive indexes are read a page at a time.
     const start = indexes[at];
@@ -78,7 +84,10 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
       }
       const leaf = leafHash(canonicalBytes(served.entry));
       if (leaf.toString("hex") !== served.leafHash) problems.push(`entry ${index}: its content does not hash to its leaf hash`);
-      if (whole) frontier = appendLeaf(frontier, index, leaf).frontier;
+      if (whole) {
+        frontier = appendLeaf(frontier, index, leaf).frontier;
+        read.push({ index, entry: served.entry });
+      }
       else await checkInclusion(get, served.entry, index, leaf, head, problems);
       problems.push(...(await checkGame(get, served.entry, index)));
       checked++;
@@ -88,6 +97,8 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
   if (whole && frontierRoot(frontier).toString("hex") !== head.rootHash) {
     problems.push(`the entries do not make the signed root of ${head.size}: an entry was changed, removed or moved`);
   }
+  // The chains need every step, so only a check of the whole log follows them.
+  if (whole) problems.push(...(await checkRatingChains(read, (id) => get(`/api/v1/games/${encodeURIComponent(id)}`).then((g) => g as GameBody, () => null))));
   return { head, entriesChecked: checked, problems, ...(consistentWithSince === undefined ? {} : { consistentWithSince }) };
 }
 
@@ -118,9 +129,11 @@ async function checkGame(get: GetJson, entry: LogEntry, index: number): Promise<
   if (entry.kind !== "game") return [];
   const own = checkEntry(entry);
   if (!own.ok) return [`entry ${index} (game ${entry.gameId}): ${own.field} ${own.detail}`];
-  const game = (await get(`/api/v1/games/${encodeURIComponent(entry.gameId)}`).catch((e: Error) => e)) as { status?: string; logIndex?: number } | Error;
+  const game = (await get(`/api/v1/games/${encodeURIComponent(entry.gameId)}`).catch((e: Error) => e)) as GameBody | Error;
   if (game instanceof Error) return [`entry ${index}: game ${entry.gameId} cannot be read (${game.message})`];
   if (game.logIndex !== undefined && game.logIndex !== index) return [`entry ${index}: game ${entry.gameId} names log index ${game.logIndex}`];
+  const record = recordDifferences(entry, game);
+  if (record.length) return record.map((d) => `entry ${index}: game ${entry.gameId}'s record differs from the log in ${d}`);
   // A game aborted before it began has no replay: its entry was checked on its own.
   if (entry.actions.length === 0) return [];
   const replay = (await get(`/api/v1/games/${encodeURIComponent(entry.gameId)}/replay`).catch((e: Error) => e)) as Replay | Error;
@@ -131,6 +144,35 @@ async function checkGame(get: GetJson, entry: LogEntry, index: number): Promise<
   const v = verifyReplay(replay);
   if (!v.ok) return [`entry ${index}: the replay of game ${entry.gameId} does not verify (${v.field}: ${v.detail})`];
   return differences(entry, replay).map((d) => `entry ${index}: game ${entry.gameId}'s replay differs from the log in ${d}`);
+}
+
+/** What the verifier reads of GET /games/{id}. */
+interface GameBody {
+  status?: string;
+  logIndex?: number;
+  opponent?: string;
+  level?: string | null;
+  finishedAt?: string | null;
+  players?: Partial<Record<"A" | "B", { id: string; kind: string } | null>>;
+}
+
+/** The entry against the game's record: who sat where and as what, the kind of game, the house level, the finish. */
+function recordDifferences(e: GameEntry, g: GameBody): string[] {
+  const out: string[] = [];
+  if (g.status !== "finished") out.push(`status (${String(g.status)})`);
+  if (g.opponent !== e.opponent) out.push(`opponent (${String(g.opponent)})`);
+  if (g.finishedAt !== e.finishedAt) out.push(`finishedAt (${String(g.finishedAt)})`);
+  for (const seat of ["A", "B"] as const) {
+    const logged = e.seats[seat];
+    const served = g.players?.[seat] ?? undefined;
+    // The record shows a seat nobody joined (no token yet) as null: nothing of it to compare.
+    if (!served) continue;
+    if (!logged || served.id !== logged.playerId) out.push(`seat ${seat}'s player (${served.id})`);
+    // The record shows a BOT- id as a bot whatever its stored seat says (views.ts, publicSeat).
+    else if (served.kind !== logged.kind && !(served.kind === "bot" && isBotId(logged.playerId) && logged.kind !== "house")) out.push(`seat ${seat}'s kind (${served.kind})`);
+    if (logged?.houseLevel !== undefined && logged.houseLevel !== (g.level ?? "normal")) out.push(`seat ${seat}'s house level (${String(g.level)})`);
+  }
+  return out;
 }
 
 function differences(e: GameEntry, r: Replay): string[] {

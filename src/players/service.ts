@@ -8,7 +8,7 @@ import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../secrets"
 import { insertWithFreshId } from "../store/duplicate";
 import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate, RatingPoint, RatingsPort } from "../store/port";
 import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
-import { DEFAULT_RATING, HOUSE_RATING, isProvisional, rankOf, rateGame, type Rated } from "./rating";
+import { DEFAULT_RATING, houseRated, isProvisional, rankOf, rateSeat, scoreOf, type Rated } from "./rating";
 import { otherSeat } from "../game";
 
 export interface PlayerRef { id: string; secret: string }
@@ -137,16 +137,19 @@ export class PlayerService {
     const p = mine.player;
     // A game is applied once per profile, even when a restart replays the end of a game.
     if (!p || p.ratedGames?.includes(game.id)) return null;
-    const scoreA = game.winner === "A" ? 1 : game.winner === "B" ? 0 : 0.5;
-    const [ra, rb] = seat === "A" ? rateGame(mine.rated, theirs.rated, scoreA) : rateGame(theirs.rated, mine.rated, scoreA);
-    const rated = unrated ? { rating: p.rating, rd: p.rd, volatility: p.volatility } : seat === "A" ? ra : rb;
+    const score = scoreOf(game.winner, seat);
+    const rated = unrated ? { rating: p.rating, rd: p.rd, volatility: p.volatility } : rateSeat(mine.rated, theirs.rated, score);
     const outcome = game.winner === "draw" ? "D" : game.winner === seat ? "W" : "L";
     const beaten = outcome === "W" && theirs.player ? { beaten: [...(p.beaten ?? []), theirs.player.id].slice(-BEATEN_KEPT) } : {};
     const champions = { ...p.champions };
     const c = champions[champion] ?? { games: 0, wins: 0 };
     champions[champion] = { games: c.games + 1, wins: c.wins + (outcome === "W" ? 1 : 0) };
     // The rating history's point for this game, stored with the profile (RatingsPort); an unrated game adds none.
-    const lastRated = unrated ? {} : { lastRated: { gameId: game.id, at: game.finishedAt ?? this.now().toISOString(), n: p.games + 1, rating: rated.rating, rd: rated.rd } };
+    // The step is kept with the point so the public log's entry lets anyone recompute it (src/log/check.ts).
+    const house = game.seats[other]?.kind === "house" || !game.seats[other] ? { house: game.level ?? "normal" } : {};
+    const previous = p.lastRated ? { gameId: p.lastRated.gameId, n: p.lastRated.n } : neverRated(mine.rated) ? null : undefined;
+    const step = { before: mine.rated, opponent: theirs.rated, ...house, score, volatility: rated.volatility, ...(previous !== undefined ? { previous } : {}) };
+    const lastRated = unrated ? {} : { lastRated: { gameId: game.id, at: game.finishedAt ?? this.now().toISOString(), n: p.games + 1, rating: rated.rating, rd: rated.rd, step } };
     return { id: p.id, expected: { version: p.version }, patch: {
       ...rated,
       ...beaten,
@@ -164,11 +167,14 @@ export class PlayerService {
 
   private async load(game: GameRecord, seat: Seat): Promise<Loaded> {
     const s = game.seats[seat];
-    if (!s || s.kind === "house") {
-      return { player: null, rated: { rating: HOUSE_RATING[game.level ?? "normal"], rd: 50, volatility: 0.06 } };
-    }
+    if (!s || s.kind === "house") return { player: null, rated: houseRated(game.level ?? "normal") };
     const player = await this.store.getPlayer(s.playerId);
-    return { player, rated: player ?? { ...DEFAULT_RATING } };
+    if (!player) return { player, rated: { ...DEFAULT_RATING } };
+    // A profile this game was applied to already (the other seat's write went in, this one is retried) is read
+    // as it was before the game, so both seats are rated against the same pre-game values.
+    const step = player.lastRated?.gameId === game.id ? player.lastRated.step : undefined;
+    const { rating, rd, volatility } = step?.before ?? player;
+    return { player, rated: { rating, rd, volatility } };
   }
 
   /** The public profile (spec 2.2). A guest that moved to an account answers with the account and `movedFrom`. */
@@ -282,6 +288,9 @@ export class PlayerService {
     );
   }
 }
+
+/** At the rating every profile starts from: a profile without a previous point that is there was never rated. */
+const neverRated = (r: Rated): boolean => r.rating === DEFAULT_RATING.rating && r.rd === DEFAULT_RATING.rd && r.volatility === DEFAULT_RATING.volatility;
 
 /** The champion played most (ties: more wins, then name); null before any game. */
 export function favoriteChampion(stats: PlayerRecord["champions"]) {

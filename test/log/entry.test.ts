@@ -91,7 +91,8 @@ describe("docs/log-entry.schema.json", function () {
     assert.ok(validate(old), ajv.errorsText(validate.errors));
     assert.ok(validate(privateEntryOf(old, "s")) && validate({ ...privateEntryOf(old, "s"), format: 1 }));
     assert.ok(!validate({ ...rated, format: 1 }), "ratings in a format 1 entry");
-    assert.ok(!validate({ ...rated, format: 3 }));
+    assert.ok(!validate({ ...rated, format: 4 }));
+    assert.ok(!validate({ ...rated, format: 3 }), "a format 3 rated seat carries its step");
     const halfRated = { ...rated, seats: { ...rated.seats, B: { ...rated.seats.B!, ratingAfter: undefined } } };
     assert.ok(!validate(JSON.parse(JSON.stringify(halfRated))), "a rating before without one after");
   });
@@ -127,7 +128,8 @@ describe("Entry formats", function () {
     assert.deepEqual(checkEntry(formatOne()), { ok: true });
     const rated = ratedEntry();
     assert.equal((checkEntry({ ...rated, format: 1 }) as { field: string }).field, "seats.A");
-    assert.equal((checkEntry({ ...rated, format: 3 as 2 }) as { field: string }).field, "format");
+    assert.equal((checkEntry({ ...rated, format: 4 as 2 }) as { field: string }).field, "format");
+    assert.equal((checkEntry({ ...rated, format: 3 }) as { field: string }).field, "seats.A", "a format 3 rated seat without its step");
     const noAfter = { ...rated, seats: { ...rated.seats, B: { playerId: "PB", kind: "bot" as const, ratingBefore: { rating: 1500, rd: 350 } } } };
     assert.equal((checkEntry(noAfter) as { field: string }).field, "seats.B");
   });

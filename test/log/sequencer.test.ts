@@ -172,8 +172,9 @@ describe("Public log sequencer", function () {
     assert.equal(await seq.drain(), 2);
 
     const entry = JSON.parse((await service.entryOf(rated.record.id)).leaf) as GameEntry;
-    assert.equal(entry.format, ENTRY_FORMAT);
-    assert.equal(ENTRY_FORMAT, 2);
+    // Points kept before rating steps were: the entry is format 2 (format 3 needs every rated seat's step).
+    assert.equal(entry.format, 2);
+    assert.equal(ENTRY_FORMAT, 3);
     assert.deepEqual(entry.seats.A, { playerId: "PA", kind: "human", champion: "knight", ratingBefore: { rating: 1612.25, rd: 240.5 }, ratingAfter: { rating: 1630.125, rd: 230.75 } });
     assert.deepEqual(entry.seats.B, {
       playerId: "PB",
@@ -183,7 +184,7 @@ describe("Public log sequencer", function () {
       ratingAfter: { rating: 1420.5, rd: 290.25 },
     });
     const plain = JSON.parse((await service.entryOf(unrated.record.id)).leaf) as GameEntry;
-    assert.equal(plain.format, 2);
+    assert.equal(plain.format, ENTRY_FORMAT);
     assert.deepEqual(plain.seats.A, { playerId: "PA", kind: "human", champion: "knight" }, "an unrated game carries no ratings");
   });
 

@@ -195,7 +195,7 @@ describe("Integration: a log holding format 1 entries", function () {
     const served = (await http(server.url, "GET", "/api/v1/log/entries?from=0&count=10")).json.entries as { entry: LogEntry }[];
     assert.deepEqual(
       served.map((e) => e.entry.format),
-      [1, 1, 2],
+      [1, 1, 3],
     );
     const report = await verifyLog(httpGetJson(server.url));
     assert.deepEqual(report.problems, []);

@@ -10,7 +10,7 @@ import { pageSize } from "../shared";
 import { DURABLY } from "./writes";
 
 type Doc = Record<string, unknown>;
-const FIELDS = { _id: 0, playerId: 1, gameId: 1, at: 1, n: 1, rating: 1, rd: 1 } as const;
+const FIELDS = { _id: 0, playerId: 1, gameId: 1, at: 1, n: 1, rating: 1, rd: 1, step: 1 } as const;
 
 export function ratingsModel(conn: Connection, bufferTimeoutMS: number): Model<Doc> {
   // Like the other models (./models.ts): no declared paths, the point stored as the port defines it.

@@ -11,6 +11,27 @@ export interface RatingPoint {
   /** Glicko-2 rating and deviation after the game, unrounded. */
   rating: number;
   rd: number;
+  /** What the rating step took and gave (absent on points rated before steps were kept): the public log's entry carries it. */
+  step?: RatingStep;
+}
+
+/** A Glicko-2 rating, deviation and volatility, unrounded. */
+export interface StepRating { rating: number; rd: number; volatility: number }
+
+/** One rating step as the server took it (src/players/rating.ts, rateSeat), so anyone can recompute it. */
+export interface RatingStep {
+  /** The player's rating before the game. */
+  before: StepRating;
+  /** The opponent's before the game (a house player's fixed rating). */
+  opponent: StepRating;
+  /** The house level, when the opponent was a house player. */
+  house?: "easy" | "normal" | "hard";
+  /** 1 won, 0.5 draw, 0 lost. */
+  score: number;
+  /** The volatility after (the point's rating and rd are the rest of the after-values). */
+  volatility: number;
+  /** The profile's previous point: null, never rated before; absent, not known (a profile rated before points were kept). */
+  previous?: { gameId: string; n: number } | null;
 }
 /** A point as its profile carries it (PlayerRecord.lastRated). */
 export type RatingPointOf = Omit<RatingPoint, "playerId">;

@@ -3,7 +3,7 @@
  * write that carries it (PlayerRecord.lastRated), inside that write's transaction.
  */
 import type Database from "better-sqlite3";
-import type { PlayerRecord, RatingPoint } from "../port";
+import type { PlayerRecord, RatingPoint, RatingStep } from "../port";
 import { pageSize } from "../shared";
 
 export const RATINGS_SCHEMA = `
@@ -14,14 +14,18 @@ CREATE TABLE IF NOT EXISTS rating_history (
   at TEXT NOT NULL,
   rating REAL NOT NULL,
   rd REAL NOT NULL,
+  step TEXT,
   PRIMARY KEY (player_id, n)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS rating_history_by_game ON rating_history (player_id, game_id);
 `;
 
-type Row = { player_id: string; n: number; game_id: string; at: string; rating: number; rd: number };
+type Row = { player_id: string; n: number; game_id: string; at: string; rating: number; rd: number; step: string | null };
 
-const pointOf = (r: Row): RatingPoint => ({ playerId: r.player_id, gameId: r.game_id, at: r.at, n: r.n, rating: r.rating, rd: r.rd });
+const pointOf = (r: Row): RatingPoint => ({
+  playerId: r.player_id, gameId: r.game_id, at: r.at, n: r.n, rating: r.rating, rd: r.rd,
+  ...(r.step ? { step: JSON.parse(r.step) as RatingStep } : {}),
+});
 
 export class SqliteRatings {
   private readonly insert: Database.Statement;
@@ -31,8 +35,11 @@ export class SqliteRatings {
 
   constructor(db: Database.Database) {
     db.exec(RATINGS_SCHEMA);
+    // A table made before points kept their rating step gains the column; its points stay without one.
+    const columns = db.prepare("PRAGMA table_info(rating_history)").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "step")) db.exec("ALTER TABLE rating_history ADD COLUMN step TEXT");
     // A point already held (the same game, or the same place) is kept as it is: writing a profile again adds nothing.
-    this.insert = db.prepare("INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd) VALUES (@playerId, @n, @gameId, @at, @rating, @rd)");
+    this.insert = db.prepare("INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd, step) VALUES (@playerId, @n, @gameId, @at, @rating, @rd, @step)");
     this.page = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND n > ? ORDER BY n LIMIT ?");
     this.ofGame = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND game_id = ?");
     this.previous = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND n < ? ORDER BY n DESC LIMIT 1");
@@ -40,7 +47,7 @@ export class SqliteRatings {
 
   /** Adds the profile's newest point, if it has one; runs inside the caller's transaction (the profile's write). */
   addFrom(p: PlayerRecord): void {
-    if (p.lastRated) this.insert.run({ playerId: p.id, ...p.lastRated });
+    if (p.lastRated) this.insert.run({ playerId: p.id, ...p.lastRated, step: p.lastRated.step ? JSON.stringify(p.lastRated.step) : null });
   }
 
   async history(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
