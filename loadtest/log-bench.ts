@@ -18,7 +18,8 @@ import { apply, commitmentOf, legalMoves, newGame, type Action } from "../src/ga
 import { canonicalJson } from "../src/log/canonical";
 import { gameEntryOf, leafOf } from "../src/log/entry";
 import { writeExport } from "../src/log/export";
-import { loadLogKey, signHead } from "../src/log/heads";
+import { signHead } from "../src/log/heads";
+import { loadLogKey } from "../src/log/keys";
 import { appendLeaf, frontierRoot, type Hash } from "../src/log/merkle";
 import { LogService } from "../src/log/service";
 import type { GameRecord, LogEntryRecord, LogNodeRecord } from "../src/store";

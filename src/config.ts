@@ -3,6 +3,7 @@
  * the composition root, so tests build their own Config without touching process.env.
  */
 import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 
 const bool = z
@@ -137,10 +138,24 @@ export const EnvSchema = z.object({
   /** A webhook answer later than this (ms), a POST unanswered by then, or a failed one moves its subscription to the slow lane. */
   WEBHOOK_SLOW_AFTER_MS: z.coerce.number().int().min(100).max(5000).default(DEFAULTS.webhookSlowAfterMs),
   /**
-   * The public game log's Ed25519 signing key, PKCS#8 PEM (its newlines may be written as \n). Unset: a key is
-   * generated on the first start and kept in the store, so every process sharing it signs with the same key.
+   * The public game log's Ed25519 signing key, PKCS#8 PEM (its newlines may be written as \n). Unset: the key in
+   * LOG_KEY_FILE. Never kept in the store: only its public key is (docs/DEPLOY.md, "The public log's key").
    */
   LOG_SIGNING_KEY: z.string().optional(),
+  /**
+   * File holding the log's signing key (PKCS#8 PEM) when LOG_SIGNING_KEY is unset; generated (mode 0600) on the
+   * first start. Default: log-signing.key beside the DATABASE file (none for an in-memory database: a key per
+   * run). Processes sharing a MongoDB store need the same key: give each LOG_SIGNING_KEY or the same file.
+   */
+  LOG_KEY_FILE: z.string().optional(),
+  /**
+   * Rotates the log's signing key at start when set to the current key's id (GET /api/v1/log/key; 8 or more
+   * leading hex digits do): a new key signs from the log's current size on, heads signed before still verify
+   * with the old public key. Naming any other key rotates nothing, so the setting may stay until removed.
+   */
+  LOG_KEY_ROTATE: z.string().regex(/^([0-9a-f]{8,64})?$/, "the current key's id, 8-64 lowercase hex digits").optional(),
+  /** The log's origin, the first line of its checkpoints (c2sp.org/tlog-checkpoint). Default: PUBLIC_BASE_URL's host and path, then /log. */
+  LOG_ORIGIN: z.string().regex(/^[^\s+]*$/, "one word, without spaces or '+'").optional(),
   /** Longest wait between a game's finish and the public log's batch that appends it (one signed head per batch). */
   LOG_BATCH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
   /** How long the process appending to the public log holds that role before another may take it over. */
@@ -231,8 +246,14 @@ export type Config = {
   webhookLeaseMs: number;
   webhookSlowSlots: number;
   webhookSlowAfterMs: number;
-  /** PKCS#8 PEM of the public log's signing key; absent: the one kept in the store (src/log/heads.ts). */
+  /** PKCS#8 PEM of the public log's signing key; absent: the one in logKeyFile (src/log/keys.ts). */
   logSigningKey?: string;
+  /** LOG_KEY_FILE; absent: the default beside the database (logKeyFileOf). */
+  logKeyFile?: string;
+  /** LOG_KEY_ROTATE: the id (or a prefix) of the key to retire at start. */
+  logKeyRotate?: string;
+  /** LOG_ORIGIN, or derived from publicBaseUrl. */
+  logOrigin: string;
   logBatchMs: number;
   logLeaseMs: number;
   /** EXPORTS_PER_ADDRESS, EXPORTS_IN_ALL and EXPORT_STALL_S (in milliseconds): what open exports may hold. */
@@ -254,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const e = parsed.data;
+  const publicBaseUrl = (e.PUBLIC_BASE_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   if (e.OPERATOR_TOOLS && !e.METRICS_TOKEN) throw new Error("invalid configuration:\n  OPERATOR_TOOLS: needs METRICS_TOKEN, the token that guards the tools");
   return {
     port: e.PORT,
@@ -263,7 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commitWindowMs: e.COMMIT_WINDOW_MS,
     mongodbUrl: e.MONGODB_URL || undefined,
     redisUrl: e.REDIS_URL || undefined,
-    publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicBaseUrl,
     publicAddress: e.PUBLIC_ADDRESS || undefined,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     houseDelayMs: e.HOUSE_DELAY_MS,
@@ -301,10 +323,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookSlowSlots: e.WEBHOOK_SLOW_SLOTS,
     webhookSlowAfterMs: e.WEBHOOK_SLOW_AFTER_MS,
     logSigningKey: e.LOG_SIGNING_KEY ? e.LOG_SIGNING_KEY.replaceAll("\\n", "\n") : undefined,
+    logKeyFile: e.LOG_KEY_FILE || undefined,
+    logKeyRotate: e.LOG_KEY_ROTATE || undefined,
+    logOrigin: e.LOG_ORIGIN || originOf(publicBaseUrl),
     logBatchMs: e.LOG_BATCH_MS,
     logLeaseMs: e.LOG_LEASE_MS,
     exports: { perAddress: e.EXPORTS_PER_ADDRESS, inAll: e.EXPORTS_IN_ALL, stallMs: e.EXPORT_STALL_S * 1000 },
   };
+}
+
+/** The log's key file: LOG_KEY_FILE, else log-signing.key beside the SQLite file; none for an in-memory database (a key per run). */
+export function logKeyFileOf(config: Pick<Config, "logKeyFile" | "database">): string | undefined {
+  if (config.logKeyFile) return config.logKeyFile;
+  return config.database === ":memory:" || config.database === "" ? undefined : join(dirname(config.database), "log-signing.key");
+}
+
+/** A log origin from the public URL: its host and path with /log ("arena.example.com/log"), as C2SP origins are written. */
+function originOf(publicBaseUrl: string): string {
+  try {
+    const u = new URL(publicBaseUrl);
+    return `${u.host}${u.pathname.replace(/\/+$/, "")}/log`;
+  } catch {
+    return "localhost/log";
+  }
 }
 
 /** Tracing is off unless an OTLP endpoint or an exporter is named, and never with OTEL_SDK_DISABLED. */

@@ -31,7 +31,7 @@ import { JoinCaps } from "./api/join-caps";
 import { TournamentRoom } from "../rooms/tournament-room";
 import { LeagueService } from "./leagues";
 import { leaguesRouter } from "./api/routes/leagues";
-import type { Config } from "./config";
+import { logKeyFileOf, type Config } from "./config";
 import { createEvents, type Events } from "./events";
 import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, relist, type ClusterTiming } from "./cluster";
 import { GameService } from "./games/service";
@@ -42,7 +42,7 @@ import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./games/room-access";
 import { SubscriptionCache } from "./games/subscription-cache";
 import { WaitingSweep } from "./games/waiting-sweep";
 import { docsRouter } from "./docs";
-import { loadLogKey, LogSequencer, LogService } from "./log";
+import { LogSequencer, LogService, openLogKeys } from "./log";
 import { logRouter } from "./api/routes/log";
 import { ExportSlots } from "./api/export-slots";
 import { createLogger, type Logger } from "./logger";
@@ -120,8 +120,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // Without shared presence the matchmaker knows no other process: every room is created here.
   const ownership = new Ownership(store, () => matchMaker.processId, log, !infra);
   // The public game log: every process marks its finished games pending; the lease holder appends them.
-  const logKey = await loadLogKey(store, config.logSigningKey);
-  const gameLog = new LogSequencer(store, logKey, () => matchMaker.processId, { batchMs: config.logBatchMs, leaseMs: config.logLeaseMs }, log);
+  // Its private key is LOG_SIGNING_KEY or the key file, never the store (an older store's is moved out here).
+  const logKeys = await openLogKeys(store, { signingKey: config.logSigningKey, keyFile: logKeyFileOf(config), rotate: config.logKeyRotate, origin: config.logOrigin }, (m) => log.warn(m));
+  const gameLog = new LogSequencer(store, logKeys.current, () => matchMaker.processId, { batchMs: config.logBatchMs, leaseMs: config.logLeaseMs }, log);
 
   const baseUrl = config.publicBaseUrl;
   const origins = new RequestOrigins();
@@ -135,7 +136,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics, ownership);
   // A game's proof is a read of the game: a private one's only for its seats (GameService.readable).
-  const publicLog = new LogService(store, logKey, undefined, (gameId, token) => games.canRead(gameId, token));
+  const publicLog = new LogService(store, logKeys, undefined, (gameId, token) => games.canRead(gameId, token));
   const botStreams = new BotStreamHub(presence, games, log);
   await botStreams.start();
   const quick = new QuickMatch(presence, rooms, players, games, (botId, gameId, seat, playerToken) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken }));

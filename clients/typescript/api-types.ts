@@ -1158,9 +1158,29 @@ export interface paths {
         };
         /**
          * The public log's newest signed tree head
-         * @description Size, root hash (RFC 9162) and time of the log of every finished game, signed with the log's Ed25519 key (GET /log/key) over the RFC 8785 canonical JSON of {rootHash, size, timestamp}. A new head follows each batch, at most a second apart.
+         * @description Size, root hash (RFC 9162) and time of the log of every finished game, its origin and the id of the Ed25519 key (GET /log/key) that signed its checkpoint note text (GET /log/checkpoint). A new head follows each batch, at most a second apart.
          */
         get: operations["getLogHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public log's newest head as a checkpoint
+         * @description The newest signed head as a C2SP checkpoint (c2sp.org/tlog-checkpoint): a signed note of the origin, the tree size, the base64 root hash and the time, a blank line, and the signature line `— <origin> <base64(key hash || signature)>` (docs/OPEN-DATA.md).
+         */
+        get: operations["getLogCheckpoint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1178,7 +1198,7 @@ export interface paths {
         };
         /**
          * The public log's signing key
-         * @description The Ed25519 public key every tree head is signed with, as SPKI PEM, and its id (sha256 of its DER).
+         * @description The Ed25519 public key tree heads are signed with now, as SPKI PEM and as a signed-note verifier key, its id (sha256 of its DER), the log's origin, and every key the log was signed with (a rotation keeps older heads verifiable).
          */
         get: operations["getLogKey"];
         put?: never;
@@ -2500,16 +2520,33 @@ export interface components {
             /** @description SHA-256, lowercase hex */
             rootHash: string;
             timestamp: string;
-            /** @description base64 Ed25519 signature over the RFC 8785 canonical JSON of {rootHash, size, timestamp} */
+            /** @description base64 Ed25519 signature over the head's checkpoint note text: origin, size, base64 root hash and timestamp, one a line (docs/OPEN-DATA.md) */
             signature: string;
+            /** @description the log's origin, the checkpoint's first line */
+            origin: string;
+            /** @description the id of the key that signed the head (GET /log/key) */
+            keyId: string;
         };
         LogKey: {
             /** @enum {string} */
             algorithm: "Ed25519";
-            /** @description sha256 of the key's DER (SPKI) */
+            /** @description the current key's id: sha256 of its DER (SPKI) */
             keyId: string;
-            /** @description SPKI PEM */
+            /** @description the current key, SPKI PEM */
             publicKey: string;
+            /** @description the log's origin: the first line of its checkpoints and the name of its note key */
+            origin: string;
+            /** @description the current key as a signed-note verifier key: <origin>+<hex key hash>+<base64(0x01 || key)> */
+            verifierKey: string;
+            /** @description every key the log was signed with, oldest first: a head names its own by keyId */
+            keys: {
+                /** @description SHA-256, lowercase hex */
+                keyId: string;
+                /** @description SPKI PEM */
+                publicKey: string;
+                /** @description the tree size the key began signing at */
+                fromSize: number;
+            }[];
         };
         InclusionProof: {
             gameId: string;
@@ -6767,6 +6804,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TreeHead"];
+                };
+            };
+        };
+    };
+    getLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the checkpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };

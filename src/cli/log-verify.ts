@@ -3,18 +3,22 @@
  *   npm run log:verify -- <baseUrl> [--since head.json] [--save head.json] [--from N --count N | --sample N]
  *   npm run log:verify -- <baseUrl> --league ID | --tournament ID   (every game of the league's or
  *     tournament's table, swiss or arena, is in the log, and the table follows from the logged results: src/log/tables.ts)
+ *   --key KEY (repeatable): check heads with this public key (SPKI PEM, a signed-note verifier key, or a file
+ *     holding either) instead of the key the server serves, which a dishonest server could swap with its heads;
+ *     name every key the log was signed with that the checked heads need (a --since head before a rotation).
  * Exit 0 when every check passes; 1 on any difference (each named on stderr); 2 on bad usage or an unreachable
  * server. --save writes the newest head, to pass as --since next time.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { httpGetJson } from "../leagues/verify";
+import { httpGetJson, type GetJson } from "../leagues/verify";
+import { pinKeys } from "../log/head-keys";
 import type { TreeHeadRecord } from "../store/port";
 import { verifyLeagueInLog, verifyTournamentInLog } from "../log/tables";
 import { verifyLog, type VerifyOptions } from "../log/verify";
 
 const USAGE =
-  "usage: log:verify <baseUrl> [--since head.json] [--save head.json] [--from N] [--count N] [--sample N]\n       log:verify <baseUrl> --league ID | --tournament ID\n";
+  "usage: log:verify <baseUrl> [--key KEY]... [--since head.json] [--save head.json] [--from N] [--count N] [--sample N]\n       log:verify <baseUrl> [--key KEY]... --league ID | --tournament ID\n";
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -30,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
         sample: { type: "string" },
         league: { type: "string" },
         tournament: { type: "string" },
+        key: { type: "string", multiple: true },
       },
     });
   } catch (e) {
@@ -43,8 +48,19 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  if (values.league !== undefined) return verifyTable(positionals[0], { kind: "league", id: values.league });
-  if (values.tournament !== undefined) return verifyTable(positionals[0], { kind: "tournament", id: values.tournament });
+  let get: GetJson = httpGetJson(positionals[0]);
+  if (values.key?.length) {
+    try {
+      get = pinKeys(get, values.key);
+    } catch (e) {
+      process.stderr.write(`cannot read the key ${values.key.join(", ")}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  } else {
+    process.stderr.write("warning: trusting the key the server serves (GET /api/v1/log/key); pin the log's key with --key\n");
+  }
+  if (values.league !== undefined) return verifyTable(get, { kind: "league", id: values.league });
+  if (values.tournament !== undefined) return verifyTable(get, { kind: "tournament", id: values.tournament });
   try {
     if (values.since) opts.since = JSON.parse(readFileSync(values.since, "utf8")) as TreeHeadRecord;
   } catch (e) {
@@ -53,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let report;
   try {
-    report = await verifyLog(httpGetJson(positionals[0]), opts);
+    report = await verifyLog(get, opts);
   } catch (err) {
     process.stderr.write(`cannot read the log: ${(err as Error).message}\n`);
     return 2;
@@ -72,10 +88,9 @@ async function main(argv: string[]): Promise<number> {
   return report.problems.length === 0 ? 0 : 1;
 }
 
-async function verifyTable(baseUrl: string, of: { kind: "league" | "tournament"; id: string }): Promise<number> {
+async function verifyTable(get: GetJson, of: { kind: "league" | "tournament"; id: string }): Promise<number> {
   let report;
   try {
-    const get = httpGetJson(baseUrl);
     report = of.kind === "league" ? await verifyLeagueInLog(get, of.id) : await verifyTournamentInLog(get, of.id);
   } catch (err) {
     process.stderr.write(`cannot read the ${of.kind} or the log: ${(err as Error).message}\n`);

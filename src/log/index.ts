@@ -2,7 +2,8 @@
 export { canonicalJson } from "./canonical";
 export { checkEntry } from "./check";
 export { gameEntryOf, leafOf, type GameEntry, type LogEntry, type PrivateEntry } from "./entry";
-export { loadLogKey, logKeyFrom, signHead, verifyHead, type LogKey } from "./heads";
+export { checkpointOf, logKeyFrom, parseCheckpoint, signHead, verifyHead, type LogKey } from "./heads";
+export { loadLogKey, openLogKeys, type LogKeyRing } from "./keys";
 export { LogSequencer } from "./sequencer";
 export { LogService, served, MAX_ENTRIES_PER_READ, type ConsistencyProof, type InclusionProof, type ServedEntry } from "./service";
 export * as merkle from "./merkle";

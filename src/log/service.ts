@@ -9,9 +9,10 @@ import type { Writable } from "node:stream";
 import { AppError } from "../errors";
 import { entryJson, writeExport, type ExportRange, type ExportSummary } from "./export";
 import { ReadTurns, SERVED_PAGE } from "./read-turns";
-import type { LogEntryRecord, LogPort, TreeHeadRecord } from "../store/port";
+import type { LogEntryRecord, LogPort } from "../store/port";
 import type { LogEntry } from "./entry";
-import { signHead, type LogKey } from "./heads";
+import { checkpointOf, signHead, verifierKey, type LogKey, type SignedHead } from "./heads";
+import type { LogKeyRing } from "./keys";
 import { consistencyPlan, EMPTY_ROOT, evaluate, inclusionPlan, leafHash, refKey, refsOf, rootExpr, type Hash, type HashExpr } from "./merkle";
 
 /** Most entries one read returns. */
@@ -51,27 +52,63 @@ const hex = (h: Hash) => h.toString("hex");
  */
 export type GameReadable = (gameId: string, token: string | undefined) => Promise<boolean>;
 
+/** GET /log/key's answer. */
+export interface LogKeyInfo {
+  algorithm: "Ed25519";
+  keyId: string;
+  publicKey: string;
+  origin: string;
+  verifierKey: string;
+  keys: { keyId: string; publicKey: string; fromSize: number }[];
+}
+
 export class LogService {
   /** Entry reads for exports and entries answers: a page at a time, in turns (src/log/read-turns.ts). */
   private readonly reads: Pick<LogPort, "logEntries" | "logEntriesFinished">;
 
+  private readonly key: LogKey;
+  private readonly ring: LogKeyRing;
+
+  /** `key`: the key heads are signed with now, or it with every key the log was signed with (src/log/keys.ts). */
   constructor(
     private readonly store: LogPort,
-    private readonly key: LogKey,
+    key: LogKey | LogKeyRing,
     turns: ReadTurns = new ReadTurns(),
     private readonly readable: GameReadable = async () => true,
   ) {
     this.reads = turns.paced(store);
+    this.ring = "current" in key ? key : { current: key, keys: [{ keyId: key.keyId, publicKey: key.publicPem, fromSize: 0, addedAt: "" }] };
+    this.key = this.ring.current;
   }
 
-  publicKey(): { algorithm: "Ed25519"; keyId: string; publicKey: string } {
-    return { algorithm: "Ed25519", keyId: this.key.keyId, publicKey: this.key.publicPem };
+  /** The current key, the log's origin, and every key the log was signed with (a head names its own by keyId). */
+  publicKey(): LogKeyInfo {
+    return {
+      algorithm: "Ed25519",
+      keyId: this.key.keyId,
+      publicKey: this.key.publicPem,
+      origin: this.key.origin,
+      verifierKey: verifierKey(this.key.origin, this.key.publicKey),
+      keys: this.ring.keys.map((k) => ({ keyId: k.keyId, publicKey: k.publicKey, fromSize: k.fromSize })),
+    };
   }
 
-  /** The newest signed head; the empty log's is signed on the spot (nothing is appended yet). */
-  async head(): Promise<TreeHeadRecord> {
+  /**
+   * The newest signed head; the empty log's is signed on the spot (nothing is appended yet), and so is one
+   * stored before heads named their origin (the same size, root and time, signed as a checkpoint).
+   */
+  async head(): Promise<SignedHead> {
     const s = await this.store.logState();
-    return s.head ?? signHead(this.key, { size: 0, rootHash: hex(EMPTY_ROOT), timestamp: new Date().toISOString() });
+    if (s.head?.origin !== undefined && s.head.keyId !== undefined) return s.head as SignedHead;
+    if (s.head) return signHead(this.key, s.head);
+    return signHead(this.key, { size: 0, rootHash: hex(EMPTY_ROOT), timestamp: new Date().toISOString() });
+  }
+
+  /** The newest head as a C2SP checkpoint (signed note), signed by the key the head names. */
+  async checkpoint(): Promise<string> {
+    const head = await this.head();
+    const signer = this.ring.keys.find((k) => k.keyId === head.keyId)?.publicKey ?? this.key.publicKey;
+    return checkpointOf(head, signer);
   }
 
   /** The game's entry, or not_found while it is not in the log (a finished game is, within a batch interval). */

@@ -18,7 +18,7 @@ import type { TreeHeadRecord } from "../store/port";
 import { canonicalBytes } from "./canonical";
 import { checkEntry } from "./check";
 import type { GameEntry } from "./entry";
-import { verifyHead } from "./heads";
+import { signedByLog, type ServedKeys } from "./head-keys";
 import { leafHash, verifyInclusion } from "./merkle";
 import type { InclusionProof, ServedEntry } from "./service";
 
@@ -67,8 +67,8 @@ const tournamentOutcome = (e: GameEntry, first: string): Outcome => (e.winner ==
 /** The newest signed head, its signature checked. */
 async function signedHead(get: GetJson, problems: string[]): Promise<TreeHeadRecord> {
   const head = (await get("/api/v1/log/head")) as TreeHeadRecord;
-  const key = (await get("/api/v1/log/key")) as { publicKey: string };
-  if (!verifyHead(key.publicKey, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
+  const key = (await get("/api/v1/log/key")) as ServedKeys;
+  if (!signedByLog(key, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
   return head;
 }
 

@@ -17,7 +17,7 @@ import { canonicalBytes } from "./canonical";
 import { checkRatingChains } from "./chains";
 import { checkEntry } from "./check";
 import type { GameEntry, LogEntry } from "./entry";
-import { verifyHead } from "./heads";
+import { signedByLog, type ServedKeys } from "./head-keys";
 import { appendLeaf, frontierRoot, leafHash, verifyConsistency, verifyInclusion, type Hash } from "./merkle";
 import type { ConsistencyProof, InclusionProof, ServedEntry } from "./service";
 
@@ -45,14 +45,14 @@ const hex = (s: string) => Buffer.from(s, "hex");
 export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise<LogVerifyReport> {
   const problems: string[] = [];
   const head = (await get("/api/v1/log/head")) as TreeHeadRecord;
-  const key = (await get("/api/v1/log/key")) as { publicKey: string };
-  if (!verifyHead(key.publicKey, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
+  const key = (await get("/api/v1/log/key")) as ServedKeys;
+  if (!signedByLog(key, head)) problems.push(`the head of size ${head.size} is not signed by the log's key`);
 
   let consistentWithSince: boolean | undefined;
   if (opts.since) {
     const s = opts.since;
     const before = problems.length;
-    if (!verifyHead(key.publicKey, s)) problems.push(`the saved head of size ${s.size} is not signed by the log's key`);
+    if (!signedByLog(key, s)) problems.push(`the saved head of size ${s.size} is not signed by the log's key`);
     if (s.size > head.size) problems.push(`the log shrank: the saved head has ${s.size} entries, the newest ${head.size}`);
     else if (s.size > 0) {
       const c = (await get(`/api/v1/log/consistency?first=${s.size}&second=${head.size}`)) as ConsistencyProof;

@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { Writable } from "node:stream";
 import { createLogger } from "../../src/logger";
 import { writeExport } from "../../src/log/export";
-import { loadLogKey } from "../../src/log/heads";
+import { loadLogKey } from "../../src/log/keys";
 import { leafHash } from "../../src/log/merkle";
 import { LogSequencer } from "../../src/log/sequencer";
 import { SqliteStore } from "../../src/store/sqlite";

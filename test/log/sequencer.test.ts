@@ -10,7 +10,8 @@ import { createLogger } from "../../src/logger";
 import { canonicalJson } from "../../src/log/canonical";
 import { ENTRY_FORMAT, gameEntryOf, type GameEntry } from "../../src/log/entry";
 import { DEFAULT_RATING } from "../../src/players/rating";
-import { loadLogKey, verifyHead } from "../../src/log/heads";
+import { verifyHead } from "../../src/log/heads";
+import { loadLogKey, openLogKeys } from "../../src/log/keys";
 import { leafHash, verifyConsistency, verifyInclusion } from "../../src/log/merkle";
 import { LogSequencer } from "../../src/log/sequencer";
 import { LogService } from "../../src/log/service";
@@ -50,7 +51,8 @@ describe("Public log sequencer", function () {
   /** The lease's clock, moved by the tests instead of waited for. */
   let now = Date.parse("2026-11-02T10:00:00.000Z");
   const sequencer = async (store: Store, holder: string, leaseMs = 60_000) => {
-    const key = await loadLogKey(store, undefined);
+    // The key file a server keeps beside its database: a restart or a second process signs with the same key.
+    const key = (await openLogKeys(store, { keyFile: join(dir, "log-signing.key"), origin: "localhost/log" })).current;
     return { seq: new LogSequencer(store, key, () => holder, { batchMs: 1000, leaseMs, clock: () => now }, log), service: new LogService(store, key), key };
   };
 

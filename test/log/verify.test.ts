@@ -12,7 +12,8 @@ import Database from "better-sqlite3";
 import { httpGetJson } from "../../src/leagues/verify";
 import { canonicalJson } from "../../src/log/canonical";
 import { gameEntryOf, leafOf, type LogEntry } from "../../src/log/entry";
-import { loadLogKey, signHead } from "../../src/log/heads";
+import { signHead } from "../../src/log/heads";
+import { openLogKeys } from "../../src/log/keys";
 import { appendLeaf, frontierRoot, type Hash } from "../../src/log/merkle";
 import { verifyLog } from "../../src/log/verify";
 import { SqliteStore } from "../../src/store/sqlite";
@@ -169,7 +170,7 @@ describe("Integration: a log holding format 1 entries", function () {
     // A log as the server wrote it before ratings were recorded: two format 1 entries under a signed head.
     const store = new SqliteStore({ path: database, checkpointMs: 0 });
     await store.init();
-    const key = await loadLogKey(store, undefined);
+    const key = (await openLogKeys(store, { keyFile: join(dir, "log-signing.key"), origin: "localhost/log" })).current;
     const lease = (await store.claimLogLease("earlier", new Date(0).toISOString(), new Date(1).toISOString()))!;
     let frontier: Hash[] = [];
     const entries = [];

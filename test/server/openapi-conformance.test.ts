@@ -378,6 +378,7 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/games/{id}/replay", `/games/${id}/replay`)).body.logIndex, proof.body.index);
     await call("GET", "/log/head", "/log/head");
     await call("GET", "/log/key", "/log/key");
+    assert.equal((await call("GET", "/log/checkpoint", "/log/checkpoint")).status, 200);
     assert.equal((await call("GET", "/log/consistency", "/log/consistency?first=1")).status, 200);
     assert.equal((await call("GET", "/log/consistency", "/log/consistency?first=x")).status, 400);
     assert.equal((await call("GET", "/log/entries", "/log/entries?from=0&count=10")).status, 200);

@@ -182,9 +182,13 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
       assert.deepEqual(third, { gameIds: [], next: null });
     });
 
-    it("keeps the first signing key stored", async function () {
-      assert.equal(await store().ensureLogKey("k1"), "k1");
-      assert.equal(await store().ensureLogKey("k2"), "k1");
+    it("keeps public keys in the order they began signing, each once", async function () {
+      const key = (id: string, fromSize: number) => ({ keyId: id.repeat(64), publicKey: `PEM ${id}`, fromSize, addedAt: at(fromSize) });
+      await store().addLogKey(key("b", 5));
+      await store().addLogKey(key("a", 0));
+      await store().addLogKey({ ...key("a", 9), publicKey: "other" });
+      assert.deepEqual(await store().logKeys(), [key("a", 0), key("b", 5)]);
+      assert.equal(await store().legacyLogKey(), null, "a new store holds no private key");
     });
 
     it("lets one of two processes take an expired lease, and only its appends count", async function () {

@@ -100,12 +100,13 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
     nodes: [{ level: 0, index: 0, hash: "00".repeat(32) }],
     head: { size: 1, rootHash: "00".repeat(32), timestamp: at(1), signature: "" },
   })],
-  ["ensureLogKey", (s) => s.ensureLogKey("-----BEGIN PRIVATE KEY-----")],
+  ["addLogKey", (s) => s.addLogKey({ keyId: "00".repeat(32), publicKey: "-----BEGIN PUBLIC KEY-----", fromSize: 0, addedAt: at(1) })],
+  ["dropLegacyLogKey", (s) => s.dropLegacyLogKey()],
 ];
 
 /** The store's methods that write, by name (those that only read or manage the connection left out). */
 function writeMethods(): string[] {
-  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending)$)/;
+  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending|Keys)$|legacyLogKey$)/;
   return Object.getOwnPropertyNames(MongoStore.prototype).filter((m) => !reads.test(m)).sort();
 }
 

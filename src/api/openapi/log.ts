@@ -13,9 +13,12 @@ export function logOps(problems: Problems): RouteConfig[] {
     ({ method: "get", path, tags: ["log"], operationId, summary, description, responses: {}, ...rest });
   return [
     op("/log/head", "getLogHead", "The public log's newest signed tree head",
-      "Size, root hash (RFC 9162) and time of the log of every finished game, signed with the log's Ed25519 key (GET /log/key) over the RFC 8785 canonical JSON of {rootHash, size, timestamp}. A new head follows each batch, at most a second apart.",
+      "Size, root hash (RFC 9162) and time of the log of every finished game, its origin and the id of the Ed25519 key (GET /log/key) that signed its checkpoint note text (GET /log/checkpoint). A new head follows each batch, at most a second apart.",
       { responses: { 200: json(TreeHead) } }),
-    op("/log/key", "getLogKey", "The public log's signing key", "The Ed25519 public key every tree head is signed with, as SPKI PEM, and its id (sha256 of its DER).",
+    op("/log/checkpoint", "getLogCheckpoint", "The public log's newest head as a checkpoint",
+      "The newest signed head as a C2SP checkpoint (c2sp.org/tlog-checkpoint): a signed note of the origin, the tree size, the base64 root hash and the time, a blank line, and the signature line `\u2014 <origin> <base64(key hash || signature)>` (docs/OPEN-DATA.md).",
+      { responses: { 200: { description: "the checkpoint", content: { "text/plain": { schema: z.string() } } } } }),
+    op("/log/key", "getLogKey", "The public log's signing key", "The Ed25519 public key tree heads are signed with now, as SPKI PEM and as a signed-note verifier key, its id (sha256 of its DER), the log's origin, and every key the log was signed with (a rotation keeps older heads verifiable).",
       { responses: { 200: json(LogKeyAnswer) } }),
     op("/log/games/{id}/proof", "getLogInclusionProof", "A finished game's inclusion proof",
       "The game's log index and the RFC 9162 audit path from its leaf to the root of the tree of `treeSize` entries (the newest head's by default). 404 while the game is not in the log yet.",

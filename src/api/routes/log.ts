@@ -25,6 +25,12 @@ export function logRouter(log: LogService, exportSlots: ExportSlots): Router {
   r.get("/log/head", async (_req, res) => {
     reply(res, 200, TreeHead, await log.head());
   });
+  // A C2SP checkpoint (signed note), the format transparency-log tooling and witnesses read.
+  r.get("/log/checkpoint", async (_req, res) => {
+    const note = await log.checkpoint();
+    res.status(200).setHeader("content-type", "text/plain; charset=utf-8");
+    res.end(note);
+  });
   r.get("/log/key", (_req, res) => {
     reply(res, 200, LogKeyAnswer, log.publicKey());
   });

@@ -6,7 +6,7 @@ import mongoose, { type Connection, type Model, type ProjectionType } from "mong
 import {
   type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
   type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
-  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogStateRecord,
+  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogPublicKeyRecord, type LogStateRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
@@ -214,7 +214,10 @@ export class MongoStore implements Store {
   logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
   dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
   unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.log.unlogged(cursor, limit); }
-  ensureLogKey(pem: string): Promise<string> { return this.log.ensureKey(pem); }
+  logKeys(): Promise<LogPublicKeyRecord[]> { return this.log.keys(); }
+  addLogKey(key: LogPublicKeyRecord): Promise<void> { return this.log.addKey(key); }
+  legacyLogKey(): Promise<string | null> { return this.log.legacyKey(); }
+  dropLegacyLogKey(): Promise<void> { return this.log.dropLegacyKey(); }
 
   // ---- bots (./bots.ts) ----
   createBot(b: BotRecord): Promise<void> { return this.bots.create(b); }

@@ -8,7 +8,7 @@
  */
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
-import type { LogAppend, LogEntryRecord, LogNodeRecord, LogStateRecord, TreeHeadRecord } from "../port";
+import type { LogAppend, LogEntryRecord, LogNodeRecord, LogPublicKeyRecord, LogStateRecord, TreeHeadRecord } from "../port";
 import { isDuplicateKey } from "../duplicate";
 import { entersPublicLog } from "../shared";
 import { DURABLY, INSERT_DURABLY } from "./writes";
@@ -36,6 +36,8 @@ export interface LogModels {
   nodes: Model<Doc>;
   heads: Model<Doc>;
   pending: Model<Doc>;
+  /** The public keys heads are signed with; the private key is never stored (src/log/keys.ts). */
+  keys: Model<Doc>;
 }
 
 export function logModels(conn: Connection, timeoutMs: number): LogModels {
@@ -52,6 +54,7 @@ export function logModels(conn: Connection, timeoutMs: number): LogModels {
       [{ gameId: 1 }, { unique: true }],
       [{ seq: 1 }, {}],
     ]),
+    keys: model(conn, "LogKey", "log_keys", timeoutMs, [[{ keyId: 1 }, { unique: true }]]),
   };
 }
 
@@ -228,9 +231,22 @@ export class MongoLog {
     return { gameIds: ids.filter((id) => !logged.has(id)), next: rows.length === limit && last ? `${last.createdAt as string}|${last.id as string}` : null };
   }
 
-  async ensureKey(pem: string): Promise<string> {
-    await this.m.state.updateOne({ key: STATE_ID, signingKey: { $exists: false } }, { $set: { signingKey: pem } }, DURABLY).exec();
-    const d = await this.m.state.findOne({ key: STATE_ID }).lean<Doc>().exec();
-    return d!.signingKey as string;
+  async keys(): Promise<LogPublicKeyRecord[]> {
+    const docs = await this.m.keys.find({}, NO_ID).sort({ fromSize: 1, addedAt: 1 }).lean<Doc[]>().exec();
+    return docs.map((d) => ({ keyId: d.keyId as string, publicKey: d.publicKey as string, fromSize: d.fromSize as number, addedAt: d.addedAt as string }));
+  }
+
+  async addKey(key: LogPublicKeyRecord): Promise<void> {
+    await this.m.keys.updateOne({ keyId: key.keyId }, { $setOnInsert: { ...key } }, { upsert: true, ...DURABLY }).exec();
+  }
+
+  /** The private key an older version kept in the state document (signingKey), read once to move it out. */
+  async legacyKey(): Promise<string | null> {
+    const d = await this.m.state.findOne({ key: STATE_ID }, { _id: 0, signingKey: 1 }).lean<Doc>().exec();
+    return (d?.signingKey as string | undefined) ?? null;
+  }
+
+  async dropLegacyKey(): Promise<void> {
+    await this.m.state.updateOne({ key: STATE_ID }, { $unset: { signingKey: "" } }, DURABLY).exec();
   }
 }

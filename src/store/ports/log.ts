@@ -20,8 +20,23 @@ export interface TreeHeadRecord {
   /** Hex. */
   rootHash: string;
   timestamp: string;
-  /** Base64 Ed25519 signature over the head's canonical JSON without the signature. */
+  /** Base64 Ed25519 signature over the head's checkpoint text (src/log/heads.ts; a head without origin: over its canonical JSON). */
   signature: string;
+  /** The log's origin, the checkpoint's first line; absent on heads signed before checkpoints. */
+  origin?: string;
+  /** The id of the key that signed it (a LogPublicKeyRecord's); absent on heads signed before checkpoints. */
+  keyId?: string;
+}
+
+/** A public key the log's heads are or were signed with; the private key is never stored (src/log/keys.ts). */
+export interface LogPublicKeyRecord {
+  /** sha256 hex of the key's SPKI DER. */
+  keyId: string;
+  /** SPKI PEM. */
+  publicKey: string;
+  /** The tree size when the key began signing: heads of this size on are its (until a later key's). */
+  fromSize: number;
+  addedAt: string;
 }
 
 /** The log's one state: its size, its newest head and the sequencer lease (who appends, fenced by epoch). */
@@ -84,6 +99,12 @@ export interface LogPort {
    * what a crash between a game's finish and its pending mark left out, found again at start.
    */
   unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }>;
-  /** Stores the log's signing key (PKCS#8 PEM) unless one is stored already; resolves with the stored one. */
-  ensureLogKey(pem: string): Promise<string>;
+  /** Every public key the log was signed with, oldest first (by fromSize, then addedAt). */
+  logKeys(): Promise<LogPublicKeyRecord[]>;
+  /** Records a public key unless one with its id is recorded (idempotent). */
+  addLogKey(key: LogPublicKeyRecord): Promise<void>;
+  /** The private key an older version kept in the log's state (PKCS#8 PEM), or null: read once, to move it out. */
+  legacyLogKey(): Promise<string | null>;
+  /** Erases that stored private key, leaving no copy of it in the store's files (SQLite: free pages, WAL). */
+  dropLegacyLogKey(): Promise<void>;
 }

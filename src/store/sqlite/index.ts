@@ -16,13 +16,13 @@
  * their schema (schema.ts) and writing statements (statements.ts, record-writes.ts) with it.
  */
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import type {
   BotRecord, LeagueRecord, LeagueDeal, LeagueResult, ChallengeExpectation, ChallengeRecord, CommunityRecord, TournamentRecord, DeliveryRecord, GameExpectation, GameRecord, GameRematch, ListGamesQuery, PlayerExpectation, PlayerRecord, PlayerUpdate, ProcessRecord, RankOptions,
   GameWrite, GameWriteResult, RatingPoint, Store, StoreHealth, StoredAction, SubscriptionRecord,
-  LogAppend, LogEntryRecord, LogNodeRecord, LogStateRecord,
+  LogAppend, LogEntryRecord, LogNodeRecord, LogPublicKeyRecord, LogStateRecord,
 } from "../port";
 import { nowIso } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
@@ -112,7 +112,7 @@ export class SqliteStore implements Store {
   private readonly condition = new StoreCondition();
 
   constructor(options: SqliteStoreOptions) {
-    if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
+    if (options.path !== ":memory:" && options.path !== "") ownerOnly(options.path);
     this.db = new Database(options.path);
     this.db.pragma("journal_mode = WAL");
     // FULL is kept off the event loop: NORMAL commits plus an fdatasync of the WAL on the thread pool (WalSync).
@@ -373,5 +373,19 @@ export class SqliteStore implements Store {
   async logPending(limit: number): Promise<string[]> { return this.tables.log.pending(limit); }
   async dropLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.dropPending(gameIds); }
   async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.tables.log.unlogged(cursor, limit); }
-  async ensureLogKey(pem: string): Promise<string> { return this.tables.log.ensureKey(pem); }
+  async logKeys(): Promise<LogPublicKeyRecord[]> { return this.tables.log.keys(); }
+  async addLogKey(key: LogPublicKeyRecord): Promise<void> { return this.tables.log.addKey(key); }
+  async legacyLogKey(): Promise<string | null> { return this.tables.log.legacyKey(); }
+  async dropLegacyLogKey(): Promise<void> { return this.tables.log.dropLegacyKey(); }
+}
+
+/**
+ * The database's folder (made 0700) and files (0600) readable by the service's user only: they hold players'
+ * tokens and records. The file is created here, before SQLite opens it, because SQLite makes its WAL and shared
+ * memory files with the database file's mode; files an older version made readable to all are narrowed.
+ */
+function ownerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }

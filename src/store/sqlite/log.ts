@@ -1,11 +1,16 @@
 /**
  * The public game log's tables in the SQLite adapter (LogPort): entries by index, the hashes of the tree's
  * complete subtrees, signed heads, the games waiting to be appended, and one state row (size, newest head,
- * sequencer lease, signing key). An append is one transaction that first checks the state's epoch and size.
+ * sequencer lease) and the public keys heads are signed with. An append is one transaction that first checks
+ * the state's epoch and size. The private signing key is never stored (src/log/keys.ts): an older database's
+ * `log_state.signing_key` is read once to move it out, then erased (dropLegacyKey).
  */
 import type Database from "better-sqlite3";
 import { isDuplicateKey } from "../duplicate";
-import type { LogAppend, LogEntryRecord, LogNodeRecord, LogStateRecord, TreeHeadRecord } from "../port";
+import type { LogAppend, LogEntryRecord, LogNodeRecord, LogPublicKeyRecord, LogStateRecord, TreeHeadRecord } from "../port";
+
+/** log_state without the signing key an older version kept in it: what the table is rebuilt as. */
+const STATE_COLUMNS = "id, size, epoch, holder, lease_until, head";
 
 export const LOG_SCHEMA = `
 CREATE TABLE IF NOT EXISTS log_state (
@@ -14,8 +19,7 @@ CREATE TABLE IF NOT EXISTS log_state (
   epoch INTEGER NOT NULL,
   holder TEXT,
   lease_until TEXT,
-  head TEXT,
-  signing_key TEXT
+  head TEXT
 );
 INSERT OR IGNORE INTO log_state (id, size, epoch) VALUES (1, 0, 0);
 CREATE TABLE IF NOT EXISTS log_entries (
@@ -35,6 +39,12 @@ CREATE TABLE IF NOT EXISTS log_nodes (
 CREATE TABLE IF NOT EXISTS log_heads (
   size INTEGER PRIMARY KEY,
   doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log_keys (
+  key_id TEXT PRIMARY KEY,
+  public_key TEXT NOT NULL,
+  from_size INTEGER NOT NULL,
+  added_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS log_pending (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -127,8 +137,8 @@ export class SqliteLog {
         `SELECT id, created_at, ${ENTERS_LOG_SQL} AS enters FROM games WHERE status = 'finished' AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`,
       ),
       logged: p("SELECT 1 FROM log_entries WHERE game_id = ? AND idx < (SELECT size FROM log_state WHERE id = 1)"),
-      setKey: p("UPDATE log_state SET signing_key = ? WHERE id = 1 AND signing_key IS NULL"),
-      key: p("SELECT signing_key FROM log_state WHERE id = 1"),
+      keys: p("SELECT key_id, public_key, from_size, added_at FROM log_keys ORDER BY from_size, added_at"),
+      addKey: p("INSERT OR IGNORE INTO log_keys (key_id, public_key, from_size, added_at) VALUES (@keyId, @publicKey, @fromSize, @addedAt)"),
     };
     const append = db.transaction((a: LogAppend) => {
       const moved = this.st.advance.run({ size: a.fromSize + a.entries.length, head: JSON.stringify(a.head), epoch: a.epoch, fromSize: a.fromSize });
@@ -199,8 +209,48 @@ export class SqliteLog {
     const last = rows.at(-1);
     return { gameIds, next: rows.length === limit && last ? cursorOf(last.created_at, last.id) : null };
   }
-  async ensureKey(pem: string): Promise<string> {
-    await this.write(() => this.st.setKey.run(pem));
-    return (this.st.key.get() as { signing_key: string }).signing_key;
+  async keys(): Promise<LogPublicKeyRecord[]> {
+    const rows = this.st.keys.all() as { key_id: string; public_key: string; from_size: number; added_at: string }[];
+    return rows.map((r) => ({ keyId: r.key_id, publicKey: r.public_key, fromSize: r.from_size, addedAt: r.added_at }));
+  }
+  async addKey(key: LogPublicKeyRecord): Promise<void> {
+    await this.write(() => this.st.addKey.run(key));
+  }
+  private hasLegacyKey(): boolean {
+    return (this.db.pragma("table_info(log_state)") as { name: string }[]).some((c) => c.name === "signing_key");
+  }
+  async legacyKey(): Promise<string | null> {
+    if (!this.hasLegacyKey()) return null;
+    return (this.db.prepare("SELECT signing_key FROM log_state WHERE id = 1").get() as { signing_key: string | null } | undefined)?.signing_key ?? null;
+  }
+  /**
+   * Rebuilds log_state without the key column (a dropped column's bytes would stay in the table's pages), with
+   * secure_delete so freed pages are zeroed, then VACUUMs and truncates the WAL: no copy of the key is left in
+   * the database file's free pages or in the WAL's old frames.
+   */
+  async dropLegacyKey(): Promise<void> {
+    if (!this.hasLegacyKey()) return;
+    this.db.pragma("secure_delete = ON");
+    try {
+      await this.write(() =>
+        this.db.transaction(() => {
+          this.db.prepare("UPDATE log_state SET signing_key = NULL").run();
+          this.db.exec(`CREATE TABLE log_state_rebuilt (
+            id INTEGER PRIMARY KEY CHECK (id = 1), size INTEGER NOT NULL, epoch INTEGER NOT NULL, holder TEXT, lease_until TEXT, head TEXT)`);
+          this.db.exec(`INSERT INTO log_state_rebuilt (${STATE_COLUMNS}) SELECT ${STATE_COLUMNS} FROM log_state`);
+          this.db.exec("DROP TABLE log_state");
+          this.db.exec("ALTER TABLE log_state_rebuilt RENAME TO log_state");
+        }).immediate(),
+      );
+      await this.write(() => this.db.exec("VACUUM"));
+    } finally {
+      this.db.pragma("secure_delete = OFF");
+    }
+    // The frames that held the key (and the VACUUM's) go into the database file and the WAL is cut to nothing.
+    for (let tries = 0; ; tries++) {
+      const [r] = this.db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+      if (!r || r.busy === 0 || tries >= 50) return;
+      await new Promise((done) => setTimeout(done, 20));
+    }
   }
 }

@@ -36,12 +36,13 @@ async function verifyLog(out: HTMLElement, gameId: string, record: LoggedRecord 
   }
   const proof = (await api<InclusionProof>("GET", `/log/games/${id}/proof?treeSize=${head.size}`)).body;
   const [key, entries] = await Promise.all([
-    api<{ publicKey: string }>("GET", "/log/key").then((x) => x.body),
+    api<{ publicKey: string; keys?: { keyId: string; publicKey: string }[] }>("GET", "/log/key").then((x) => x.body),
     api<{ entries: ServedEntry[] }>("GET", `/log/entries?from=${proof.index}&count=1`).then((x) => x.body.entries),
   ]);
   const served = entries.find((x) => x.index === proof.index);
   const check = served
-    ? await checkProof({ head, publicKeyPem: key.publicKey, entry: served.entry, index: proof.index, path: proof.path })
+    ? // The key the head names: after a rotation an older head is another key's.
+      await checkProof({ head, publicKeyPem: key.keys?.find((k) => k.keyId === head.keyId)?.publicKey ?? key.publicKey, entry: served.entry, index: proof.index, path: proof.path })
     : { included: false, signature: "unchecked" as const };
   const verified = check.included && check.signature !== "invalid";
   const signature =

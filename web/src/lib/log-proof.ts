@@ -78,7 +78,10 @@ export async function rootFromPath(leaf: Uint8Array, index: number, size: number
   return sn === 0 ? r : null;
 }
 
-/** The head's signature over the canonical JSON of { rootHash, size, timestamp }; "unchecked" without Ed25519. */
+/**
+ * The head's signature over its checkpoint note text (origin, size, base64 root, time: src/log/heads.ts), or
+ * over the canonical JSON of { rootHash, size, timestamp } for a head from before origins; "unchecked" without Ed25519.
+ */
 export async function checkHeadSignature(head: TreeHeadRecord, publicKeyPem: string): Promise<SignatureCheck> {
   let key: CryptoKey;
   try {
@@ -91,7 +94,12 @@ export async function checkHeadSignature(head: TreeHeadRecord, publicKeyPem: str
   }
   const signature = base64(head.signature);
   if (!signature) return "invalid";
-  const signed = utf8(canonicalJson({ rootHash: head.rootHash, size: head.size, timestamp: head.timestamp }));
+  const root = btoa(String.fromCharCode(...bytes(head.rootHash)));
+  const signed = utf8(
+    head.origin === undefined
+      ? canonicalJson({ rootHash: head.rootHash, size: head.size, timestamp: head.timestamp })
+      : `${head.origin}\n${head.size}\n${root}\n${head.timestamp}\n`,
+  );
   return (await crypto.subtle.verify({ name: "Ed25519" }, key, signature, signed)) ? "verified" : "invalid";
 }
 
