@@ -39,7 +39,9 @@ async function clipped(page: Page): Promise<string[]> {
       const head = e.closest("thead");
       if (e.offsetParent === null || e.closest("[hidden]") || (head && getComputedStyle(head).position === "absolute")) continue;
       if (e.scrollWidth > e.clientWidth + 1)
-        out.push(`${e.tagName.toLowerCase()}${e.className ? `.${e.className}` : ""} "${(e.textContent ?? "").slice(0, 30)}": ${e.scrollWidth}px in ${e.clientWidth}px`);
+        out.push(
+          `${e.tagName.toLowerCase()}${e.className ? `.${e.className}` : ""} "${(e.textContent ?? "").slice(0, 30)}": ${e.scrollWidth}px in ${e.clientWidth}px`,
+        );
     }
     return out;
   });
@@ -99,7 +101,10 @@ describe("Browser: the arena's pages on a phone, with long names", function () {
     // The directory's Leagues column at 1280 px: the long league name is inside its cell, wholly on screen.
     const cell = page.locator("table.bots-list tr", { hasText: BOT_NAME }).locator("td[data-label='Leagues']");
     const [box, link] = [await cell.boundingBox(), await cell.getByRole("link").boundingBox()];
-    assert.ok(box && link && link.x >= box.x - 1 && link.x + link.width <= box.x + box.width + 1, `the league's link ${JSON.stringify(link)} in ${JSON.stringify(box)}`);
+    assert.ok(
+      box && link && link.x >= box.x - 1 && link.x + link.width <= box.x + box.width + 1,
+      `the league's link ${JSON.stringify(link)} in ${JSON.stringify(box)}`,
+    );
     assert.ok(box.x + box.width <= LAPTOP.width, "the Leagues column is on screen");
   });
 });
