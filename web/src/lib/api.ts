@@ -150,6 +150,14 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
   return node;
 }
 
+/**
+ * A table cell that names its column (`data-label`), its content in one span: under 720 px the arena's tables
+ * turn into one card per row, each cell a line of its column's name beside that span (web/css/app.css).
+ */
+export function labelledCell(label: string, attrs: Record<string, Attr>, ...children: Array<Node | string | null | undefined>): HTMLTableCellElement {
+  return el("td", { ...attrs, "data-label": label }, el("span", {}, ...children));
+}
+
 /** Runs an async form action with its button disabled and its error shown next to it. */
 export function action(button: HTMLButtonElement, out: HTMLElement, fn: () => Promise<void>): void {
   button.addEventListener("click", (ev) => {

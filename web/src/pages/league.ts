@@ -2,7 +2,7 @@
 // (GET /leagues/{id}, /standings, /games) and reads them again every few seconds until the league has
 // finished, redrawing in place: the summary and progress, the standings as a table and as a forest plot
 // (each bot's rating with its 95% interval, best first), and every deal's two games with their replays.
-import { $, api, ApiError, el, errorText, plural } from "../lib/api";
+import { $, api, ApiError, el, errorText, labelledCell, plural } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { forestPlot, replaceChart } from "../lib/charts";
 import { dealsText, leagueStatus, playerHref, type DealView, type GamesView, type LeagueView, type StandingsView } from "../lib/league";
@@ -73,12 +73,12 @@ function drawStandings(s: StandingsView): void {
           el(
             "tr",
             { "data-id": r.playerId, "data-rating": r.rating, "data-low": r.low, "data-high": r.high },
-            el("td", { text: String(r.rank) }),
-            el("td", {}, el("a", { href: playerHref(r.playerId), text: r.name }), botMark("bot")),
-            el("td", { class: "num", text: r.rating.toFixed(1) }),
-            el("td", { class: "num", text: `${r.low.toFixed(1)} to ${r.high.toFixed(1)}` }),
-            el("td", { class: "num", text: String(r.games) }),
-            el("td", { class: "num", "aria-label": `${r.wins} won, ${r.draws} drawn, ${r.losses} lost`, text: `${r.wins}–${r.draws}–${r.losses}` }),
+            labelledCell("Rank", {}, String(r.rank)),
+            labelledCell("Bot", {}, el("a", { href: playerHref(r.playerId), text: r.name }), botMark("bot")),
+            labelledCell("Rating", { class: "num" }, r.rating.toFixed(1)),
+            labelledCell("95% interval", { class: "num" }, `${r.low.toFixed(1)} to ${r.high.toFixed(1)}`),
+            labelledCell("Games", { class: "num" }, String(r.games)),
+            labelledCell("W–D–L", { class: "num", "aria-label": `${r.wins} won, ${r.draws} drawn, ${r.losses} lost` }, `${r.wins}–${r.draws}–${r.losses}`),
           ),
         ),
       ),
@@ -111,12 +111,13 @@ const OUTCOME: Record<string, (g: DealView["games"][number]) => string> = {
 /** One game of a deal: its result and replay once both games of the deal are over; sealed until then. */
 function gameCell(d: DealView, g: DealView["games"][number]): HTMLElement {
   const first = `${nameOf(g.first)} first`;
-  if (!d.released) return el("td", { "data-game": g.gameId, "data-state": "scheduled" }, `${first}: scheduled`);
-  if (!g.outcome) return el("td", { "data-game": g.gameId, "data-state": "playing" }, `${first}: being played`);
+  const label = g === d.games[0] ? "First game" : "Second game";
+  if (!d.released) return labelledCell(label, { "data-game": g.gameId, "data-state": "scheduled" }, `${first}: scheduled`);
+  if (!g.outcome) return labelledCell(label, { "data-game": g.gameId, "data-state": "playing" }, `${first}: being played`);
   const twinDone = d.games.every((x) => x.outcome);
   if (!twinDone)
-    return el(
-      "td",
+    return labelledCell(
+      label,
       {
         "data-game": g.gameId,
         "data-state": "sealed",
@@ -124,8 +125,8 @@ function gameCell(d: DealView, g: DealView["games"][number]): HTMLElement {
       },
       `${first}: finished, sealed`,
     );
-  return el(
-    "td",
+  return labelledCell(
+    label,
     { "data-game": g.gameId, "data-state": "open" },
     `${first}: ${OUTCOME[g.outcome](g)} · `,
     el("a", { href: `/replay/${encodeURIComponent(g.gameId)}`, "aria-label": `Replay of deal ${d.index + 1}, ${first}`, text: "replay" }),
@@ -150,8 +151,8 @@ function drawDeals(g: GamesView): void {
           el(
             "tr",
             { "data-deal": d.index },
-            el("td", { text: String(d.index + 1) }),
-            el("td", { text: `${nameOf(d.a)} and ${nameOf(d.b)}, deal ${d.deal + 1}` }),
+            labelledCell("Deal", {}, String(d.index + 1)),
+            labelledCell("Bots", {}, `${nameOf(d.a)} and ${nameOf(d.b)}, deal ${d.deal + 1}`),
             gameCell(d, d.games[0]),
             gameCell(d, d.games[1]),
           ),

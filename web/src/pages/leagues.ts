@@ -1,13 +1,13 @@
 // /leagues: every league, newest first (GET /leagues): name (a link to its page), status, bots, deals per
 // pair, and progress (deals played of scheduled, with a progress bar).
-import { $, api, el, errorText } from "../lib/api";
+import { $, api, el, errorText, labelledCell } from "../lib/api";
 import { dealsText, leagueHref, leagueStatus, playerHref, type LeagueListView, type LeagueView } from "../lib/league";
 
 function progressCell(l: LeagueView): HTMLElement {
-  if (l.status === "open") return el("td", { text: "not started" });
+  if (l.status === "open") return labelledCell("Progress", {}, "not started");
   const label = dealsText(l);
-  return el(
-    "td",
+  return labelledCell(
+    "Progress",
     {},
     el("progress", { max: l.progress.deals || 1, value: l.progress.dealsPlayed, "aria-label": label }),
     el("span", { class: "small", text: ` ${label}` }),
@@ -26,14 +26,14 @@ function listTable(list: readonly LeagueView[]): HTMLElement {
         el(
           "tr",
           { "data-id": l.id, "data-status": l.status },
-          el("td", {}, el("a", { href: leagueHref(l.id), text: l.name })),
-          el("td", { text: leagueStatus(l.status) }),
-          el(
-            "td",
+          labelledCell("League", {}, el("a", { href: leagueHref(l.id), text: l.name })),
+          labelledCell("Status", {}, leagueStatus(l.status)),
+          labelledCell(
+            "Bots",
             { class: "names" },
             ...(l.entrants.length ? l.entrants.flatMap((e, i) => [i ? ", " : "", el("a", { href: playerHref(e.playerId), text: e.name })]) : ["none yet"]),
           ),
-          el("td", { text: String(l.deals) }),
+          labelledCell("Deals per pair", {}, String(l.deals)),
           progressCell(l),
         ),
       ),
