@@ -200,7 +200,7 @@ export class BotStreamHub {
     let g;
     try {
       // Read for the bots seated here, whose seats the service gave them: a private game's too.
-      g = await this.gameService.record(gameId, "service");
+      g = await this.gameService.record(gameId, undefined, "service");
     } catch (err) {
       this.log.warn({ err, gameId }, "bot stream could not read a game");
       return;

@@ -508,11 +508,10 @@ export class GameService {
   }
 
   /**
-   * The game's record, for a caller holding `token` (or none): a private game's only for its seats. "service":
-   * read on behalf of a seat the service placed itself (a bot's stream).
+   * The game's record, for a caller holding `token` (or none): a private game's only for its seats. `reader`
+   * "service": read on behalf of a seat the service placed itself (a bot's stream).
    */
-  async record(gameId: string, token?: string | Reader): Promise<RecordBody> {
-    const reader = typeof token === "object" || token === "service" ? token : readerOf(token);
+  async record(gameId: string, token?: string, reader: Reader = readerOf(token)): Promise<RecordBody> {
     return this.read<RecordBody>(gameId, reader, (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
   }
 
