@@ -1,5 +1,5 @@
 /**
- * The public log on a running server: every finished game (played to the end, private, or aborted while it
+ * The public log on a running server: every finished public game (played to the end, or aborted while it
  * waited) is appended once; its record and replay name its index; the REST and MCP reads answer proofs that
  * verify against the signed head.
  */
