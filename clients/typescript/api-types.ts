@@ -2710,7 +2710,10 @@ export interface operations {
                     champion?: "knight" | "bastion" | "usurper" | "herald" | "tidecaller" | "reaver";
                     /** @default 120 */
                     turnSeconds?: number;
-                    /** @default true */
+                    /**
+                     * @description false: a private game, casual (unrated) and readable by its two seats alone; never in the public log, its exports or the public lists
+                     * @default true
+                     */
                     public?: boolean;
                     /**
                      * @default A

@@ -125,7 +125,7 @@ export class ChallengeService {
     hosting.seatBot(botId, gameId, bot, tokens[bot]);
     const links = linksFor(this.deps.baseUrl, gameId);
     return {
-      game: await hosting.games.record(gameId), seat: human, playerToken: tokens[human], player: hosting.players.introduce(resolved),
+      game: await hosting.games.record(gameId, tokens[human]), seat: human, playerToken: tokens[human], player: hosting.players.introduce(resolved),
       urls: { play: links.play, watch: links.watch }, challenge: this.challengeUrl(c.token),
     };
   }

@@ -199,7 +199,8 @@ export class BotStreamHub {
     if (!w) return;
     let g;
     try {
-      g = await this.gameService.record(gameId);
+      // Read for the bots seated here, whose seats the service gave them: a private game's too.
+      g = await this.gameService.record(gameId, undefined, "service");
     } catch (err) {
       this.log.warn({ err, gameId }, "bot stream could not read a game");
       return;

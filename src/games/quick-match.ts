@@ -118,7 +118,7 @@ export class QuickMatch {
     return {
       status: "matched" as const,
       ticket,
-      game: await this.games.record(state.gameId!),
+      game: await this.games.record(state.gameId!, state.playerToken),
       seat: state.seat!,
       playerToken: state.playerToken,
       player: state.player,

@@ -27,7 +27,7 @@ export const CreateGameBody = z
     player: PlayerRefSchema.optional(),
     champion: ChampionSchema.optional(),
     turnSeconds: z.number().int().min(10).max(86400).default(DEFAULTS.turnSeconds),
-    public: z.boolean().default(true),
+    public: z.boolean().default(true).describe("false: a private game, casual (unrated) and readable by its two seats alone; never in the public log, its exports or the public lists"),
     seat: z.enum(["A", "B", "random"]).default("A"),
     reserveSeat: ReserveSeat,
   })

@@ -285,7 +285,7 @@ export class GameService {
     });
     if (!claimed) throw new Error("a seat claim answered nothing");
     return {
-      game: await this.record(game.id),
+      game: await this.record(game.id, token),
       seat: claimed.seat,
       playerToken: token,
       player: this.players.introduce(resolved),
@@ -507,9 +507,12 @@ export class GameService {
     return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: rematchView(record) } : body;
   }
 
-  /** The game's record, for a caller holding `token` (or none): a private game's only for its seats. */
-  async record(gameId: string, token?: string): Promise<RecordBody> {
-    return this.read<RecordBody>(gameId, readerOf(token), (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
+  /**
+   * The game's record, for a caller holding `token` (or none): a private game's only for its seats. `reader`
+   * "service": read on behalf of a seat the service placed itself (a bot's stream).
+   */
+  async record(gameId: string, token?: string, reader: Reader = readerOf(token)): Promise<RecordBody> {
+    return this.read<RecordBody>(gameId, reader, (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
   }
 
   /** A finished game's replay, for a caller holding `token` (or none): a private game's only for its seats. */

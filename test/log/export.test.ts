@@ -48,7 +48,8 @@ describe("Open exports of the public log", function () {
     await store.init();
     const seq = new LogSequencer(store, await loadLogKey(store, undefined), () => "p1", { batchMs: 1000, leaseMs: 60_000 }, createLogger("silent"));
     for (let n = 0; n < 6; n++) {
-      // Games 0-2 finish in October, 3-5 in November; game 4 is private.
+      // Games 0-2 finish in October, 3-5 in November; game 4 is private, so never in the log: games 0-3 and 5
+      // are entries 0-4.
       const { record, actions } = playedGame(n, { public: n !== 4, finishedAt: n < 3 ? `2026-10-0${n + 1}T12:00:00.000Z` : `2026-11-0${n}T12:00:00.000Z` });
       await store.createGame(record);
       await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
@@ -60,16 +61,17 @@ describe("Open exports of the public log", function () {
     await store.close();
   });
 
-  it("writes an index range's public entries with their leaf hashes, leaving private games out", async function () {
+  it("writes an index range's public entries with their leaf hashes, a private game never among them", async function () {
     const s = sink();
-    const summary = await writeExport(store, 6, { kind: "index", from: 1, to: 6 }, s.out);
+    const summary = await writeExport(store, 5, { kind: "index", from: 1, to: 5 }, s.out);
     const lines = s.lines();
     assert.deepEqual(
       lines.map((l) => l.index),
-      [1, 2, 3, 5],
+      [1, 2, 3, 4],
     );
-    assert.deepEqual(summary, { treeSize: 6, first: 1, last: 5, count: 4 });
-    const stored = await store.logEntries(0, 6);
+    assert.ok(lines.every((l) => l.entry.gameId !== "G00004"));
+    assert.deepEqual(summary, { treeSize: 5, first: 1, last: 4, count: 4 });
+    const stored = await store.logEntries(0, 5);
     for (const l of lines) {
       const row = stored[l.index];
       assert.equal(l.leafHash, leafHash(Buffer.from(row.leaf)).toString("hex"));
@@ -87,12 +89,12 @@ describe("Open exports of the public log", function () {
         return store.logEntriesFinished(start, end, after, limit);
       },
     };
-    const summary = await writeExport(byFinish, 6, { kind: "month", month: "2026-11" }, s.out, 1);
+    const summary = await writeExport(byFinish, 5, { kind: "month", month: "2026-11" }, s.out, 1);
     assert.deepEqual(
       s.lines().map((l) => l.entry.gameId),
       ["G00003", "G00005"],
     );
-    assert.deepEqual(summary, { treeSize: 6, first: 3, last: 5, count: 2 });
+    assert.deepEqual(summary, { treeSize: 5, first: 3, last: 4, count: 2 });
     assert.ok(read.every((r) => r === "2026-11-01T00:00:00.000Z..2026-12-01T00:00:00.000Z"), read.join());
     const cut = sink();
     await writeExport(store, 4, { kind: "month", month: "2026-11" }, cut.out);
@@ -101,7 +103,7 @@ describe("Open exports of the public log", function () {
       [3],
       "an entry beyond the export's tree is left out",
     );
-    await assert.rejects(writeExport(store, 6, { kind: "month", month: "2026-13" }, sink().out), /YYYY-MM/);
+    await assert.rejects(writeExport(store, 5, { kind: "month", month: "2026-13" }, sink().out), /YYYY-MM/);
   });
 
   it("reads no further page from the store while the reader has not taken the last one", async function () {

@@ -68,6 +68,15 @@ export function loadSeat(gameId: string): StoredSeat | null {
   }
 }
 
+/**
+ * The Authorization header of the seat this browser holds in the game, if any: sent with every read of a
+ * game, since a private game is read by its two seats alone (anyone else is answered 404).
+ */
+export function seatHeaders(gameId: string): Record<string, string> {
+  const seat = loadSeat(gameId);
+  return seat ? { authorization: `Bearer ${seat.token}` } : {};
+}
+
 export function forgetSeat(gameId: string): void {
   localStorage.removeItem(seatKey(gameId));
 }

@@ -4,7 +4,7 @@
 import type { RecordBody } from "../../../src/games/views";
 import type { InclusionProof, ServedEntry } from "../../../src/log/service";
 import type { TreeHeadRecord } from "../../../src/store/port";
-import { api, el, errorText } from "./api";
+import { api, el, errorText, seatHeaders } from "./api";
 import { checkProof } from "./log-proof";
 
 /** How often, and how far apart, a game not yet in the log is asked for again (appends are batched a second apart). */
@@ -17,10 +17,11 @@ const LOG_RETRY_MS = 1000;
  * compared with the head's root, and the head's signature is checked where the browser has Ed25519.
  */
 /** A finished game's record names its index in the public log once its batch is appended. */
-type LoggedRecord = Pick<RecordBody, "status"> & { logIndex?: number };
+type LoggedRecord = Pick<RecordBody, "status"> & { logIndex?: number; public?: boolean };
 
 async function verifyLog(out: HTMLElement, gameId: string, record: LoggedRecord | null, tries = LOG_TRIES): Promise<void> {
   const id = encodeURIComponent(gameId);
+  if (record?.public === false) return void out.replaceChildren(el("span", { class: "muted", text: "A private game is not in the public log." }));
   // The record names the game's index once its batch is appended; asking for the proof before would be a 404.
   const index = record?.logIndex;
   const head = index === undefined ? null : (await api<TreeHeadRecord>("GET", "/log/head")).body;
@@ -32,7 +33,7 @@ async function verifyLog(out: HTMLElement, gameId: string, record: LoggedRecord 
       );
     out.replaceChildren(el("span", { class: "muted", text: "Not in the public log yet (appended within a second or so): checking again…" }));
     await new Promise((r) => setTimeout(r, LOG_RETRY_MS));
-    return verifyLog(out, gameId, (await api<LoggedRecord>("GET", `/games/${id}`)).body, tries - 1);
+    return verifyLog(out, gameId, (await api<LoggedRecord>("GET", `/games/${id}`, undefined, undefined, seatHeaders(gameId))).body, tries - 1);
   }
   const proof = (await api<InclusionProof>("GET", `/log/games/${id}/proof?treeSize=${head.size}`)).body;
   const [key, entries] = await Promise.all([

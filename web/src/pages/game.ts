@@ -3,7 +3,7 @@
 // room is gone (finished and released) is drawn from its REST record instead. The connection's state is
 // always on screen: offline or reconnecting pauses the board, and a move tried meanwhile is refused aloud.
 import { splitNotation } from "../../../src/game/notation";
-import { $, api, ApiError, el, errorText, forgetSeat, loadSeat, saveSeat } from "../lib/api";
+import { $, api, ApiError, el, errorText, forgetSeat, loadSeat, saveSeat, seatHeaders } from "../lib/api";
 import { explainLast, ruleContext, type Placement } from "../lib/captures";
 import { GameConnection, type LinkState, type ServerMessage } from "../lib/connection";
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
@@ -245,7 +245,7 @@ const conn = new GameConnection(gameId, seat?.token ?? null, {
 // ---- the REST record: first paint, finished games, and catching up after an outage -------------------
 let recordRead: Promise<GameRecord> | null = null;
 function readRecord(): Promise<GameRecord> {
-  recordRead ??= api<GameRecord>("GET", `/games/${encodeURIComponent(gameId)}`)
+  recordRead ??= api<GameRecord>("GET", `/games/${encodeURIComponent(gameId)}`, undefined, undefined, seatHeaders(gameId))
     .then((r) => r.body)
     .finally(() => (recordRead = null));
   return recordRead;

@@ -4,7 +4,7 @@
 import type { Review } from "../../../src/ai/review";
 import type { Replay } from "../../../src/game/types";
 import type { RecordBody } from "../../../src/games/views";
-import { $, api, ApiError, el, errorText, plural } from "../lib/api";
+import { $, api, ApiError, el, errorText, plural, seatHeaders } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { drawBoard } from "../lib/board";
 import { UNVERSIONED } from "../../../src/game/versions";
@@ -200,7 +200,7 @@ function start(r: Replay, review: Review | null, record: RecordBody | null): voi
 async function load(): Promise<void> {
   let r: Replay;
   try {
-    r = (await api<Replay>("GET", `/games/${id}/replay`)).body;
+    r = (await api<Replay>("GET", `/games/${id}/replay`, undefined, undefined, seatHeaders(gameId))).body;
   } catch (e) {
     // A finished league game stays sealed while the other game of its deal (the same seed) is played.
     if (e instanceof ApiError && e.code === "game_not_finished" && e.message.includes("league deal")) {
@@ -212,8 +212,8 @@ async function load(): Promise<void> {
   }
   // The review is a nice-to-have: the replay is shown without its marks when it cannot be had.
   const [review, record] = await Promise.all([
-    api<Review>("GET", `/games/${id}/review`).then((x) => x.body, () => null),
-    api<RecordBody>("GET", `/games/${id}`).then((x) => x.body, () => null),
+    api<Review>("GET", `/games/${id}/review`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
+    api<RecordBody>("GET", `/games/${id}`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
   ]);
   start(r, review, record);
 }
