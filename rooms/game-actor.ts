@@ -291,6 +291,30 @@ export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
     });
   }
 
+  /**
+   * Withdraws a player whose bot key was revoked: a game it sits in (or is challenged to) that was never played
+   * is ended now, unplayed. A waiting one, or any other, is aborted (unrated; a league's void), except a
+   * tournament game, which the withdrawn seat forfeits, as a no-show does (docs/TOURNAMENTS.md, "No-shows"):
+   * an abort would count there as a draw. A game both seats have moved in goes on, and its clock ends it.
+   * Answers whether this call ended the game.
+   */
+  async withdraw(playerId: string): Promise<Outcome<{ aborted: boolean }>> {
+    const r = this.game.record;
+    const seat = (["A", "B"] as const).find((s) => r.seats[s]?.playerId === playerId);
+    if ((!seat && r.challengedBot !== playerId) || this.over()) return { ok: true, value: { aborted: false } };
+    if (r.status === "waiting") {
+      const out = await this.serial(() => this.abortNow());
+      return out.ok ? { ok: true, value: { aborted: true } } : out;
+    }
+    const engine = this.game.engine;
+    if (!seat || !engine || engine.moves.length >= PLAYED_AFTER_MOVES) return { ok: true, value: { aborted: false } };
+    const out = await this.perform(r.tournamentId ? { kind: "resign", seat } : { kind: "abort" });
+    // Played meanwhile (the engine refuses an abort then), or finished by another action: left as it is.
+    if (!out.ok) return { ok: true, value: { aborted: false } };
+    await out.value.settled;
+    return { ok: true, value: { aborted: true } };
+  }
+
   // ---- The one path every change takes -----------------------------------------------------------
 
   /** A seat's move from any transport (`from`: whom to acknowledge it to, with its hand); refusals are counted by code. */

@@ -225,6 +225,10 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     return this.actor.claimSeat(code, claim, guest);
   }
 
+  withdraw(playerId: string): Promise<Outcome<{ aborted: boolean }>> {
+    return this.actor.withdraw(playerId);
+  }
+
   /** Asked of a room in this process only (LocalGameRoom). */
   keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null> {
     return this.actor.keptMove(tokenHash, input);

@@ -30,6 +30,12 @@ export interface QueueDeps {
   /** Records a REST ticket's match where any process can read it, and wakes its poller. */
   ticketMatched(ticket: string, match: { gameId: string; seat: Seat }): Promise<void>;
   log: Logger;
+  /** Of these bot profiles, those whose key has been revoked (read from the store: any process may have revoked it). */
+  revokedBots(playerIds: string[]): Promise<Set<string>>;
+  /** A REST ticket withdrawn because its bot's key was revoked: it never hands out a seat. */
+  ticketWithdrawn(ticket: string): Promise<void>;
+  /** Aborts a game just made, not yet played, from which a revoked bot is withdrawn. */
+  abortMatched(gameId: string, playerId: string): Promise<void>;
   /** Seconds a REST entry stays queued without being polled. */
   restEntryTtlS: number;
 }
@@ -108,6 +114,15 @@ export class QuickMatchRoom extends Room<{ state: QueueState }> implements Queue
     return { ok: true, value: { removed: this.entries.length < before } };
   }
 
+  /** Removes every entry of a player (a bot whose key was revoked); answers the REST tickets removed. */
+  withdrawPlayer(playerId: string): Outcome<{ tickets: string[] }> {
+    const gone = this.entries.filter((e) => e.seat.playerId === playerId);
+    this.entries = this.entries.filter((e) => e.seat.playerId !== playerId);
+    for (const e of gone) if (e.kind === "ws") e.client.leave(ROOM_CODES.close.unauthorized, "unauthorized: this bot key was revoked");
+    this.refresh();
+    return { ok: true, value: { tickets: gone.flatMap((e) => (e.kind === "rest" ? [e.ticket] : [])) } };
+  }
+
   private schedulePairing() {
     this.pairing = this.pairing.then(() => this.pair()).catch((e) => this.deps.log.error({ err: e }, "pairing failed"));
   }
@@ -117,12 +132,36 @@ export class QuickMatchRoom extends Room<{ state: QueueState }> implements Queue
     this.entries = this.entries.filter((e) => e.kind === "ws" || e.expiresAt > now);
     while (this.entries.length >= 2) {
       const [a, b] = this.entries.splice(0, 2);
+      // A bot whose key was revoked after it queued is never seated: its entry is dropped and the other waits on,
+      // first in line. Checked again once the game exists, since the key may be revoked while it is made; a
+      // revocation after that finds the game in the store and aborts it (BotRevocation).
+      if (await this.withdrawRevoked(a, b)) continue;
       const seatOf = (e: Entry) => (e.kind === "ws" ? { ...e.seat, tokenHash: sha256Hex(e.token) } : e.seat);
       const gameId = await this.deps.createMatched(this.ruleset, { A: seatOf(a), B: seatOf(b) });
+      if (await this.withdrawRevoked(a, b, gameId)) continue;
       await this.notify(a, gameId, "A");
       await this.notify(b, gameId, "B");
     }
     this.refresh();
+  }
+
+  /**
+   * Whether either entry is a bot whose key is revoked: then the revoked ones are told so and dropped, the game
+   * made for them (if any) is aborted unplayed, the others go back to the front of the queue, and true.
+   */
+  private async withdrawRevoked(a: Entry, b: Entry, gameId?: string): Promise<boolean> {
+    const bots = [a, b].filter((e) => e.seat.kind === "bot").map((e) => e.seat.playerId);
+    if (bots.length === 0) return false;
+    const revoked = await this.deps.revokedBots(bots);
+    if (revoked.size === 0) return false;
+    const gone = [a, b].filter((e) => revoked.has(e.seat.playerId));
+    this.entries.unshift(...[a, b].filter((e) => !revoked.has(e.seat.playerId)));
+    if (gameId) await this.deps.abortMatched(gameId, gone[0].seat.playerId).catch((err: unknown) => this.deps.log.error({ err, gameId }, "a game made for a revoked bot was not aborted"));
+    for (const e of gone) {
+      if (e.kind === "rest") await this.deps.ticketWithdrawn(e.ticket);
+      else e.client.leave(ROOM_CODES.close.unauthorized, "unauthorized: this bot key was revoked");
+    }
+    return true;
   }
 
   private async notify(e: Entry, gameId: string, seat: Seat) {

@@ -14,7 +14,8 @@ import { ChallengeService } from "./agents";
 import { agentsRouter } from "./api/routes/agents";
 import { createAiPool } from "./ai/pool";
 import { finishApp, mountApi } from "./api";
-import { BotDirectory, BotService, BotStreamHub } from "./bots";
+import { BotDirectory, BotRevocation, BotService, BotStreamHub } from "./bots";
+import { unwrap } from "./errors";
 import { botBucket, botDirectoryRouter } from "./api/routes/bots";
 import { streamsRouter } from "./api/routes/streams";
 import { EXPOSED_HEADERS } from "./api/edges";
@@ -215,6 +216,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     createMatched: (ruleset, seats) => games.createMatched(ruleset, seats),
     reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
     ticketMatched: (ticket, match) => quick.matched(ticket, match),
+    revokedBots: async (ids) => new Set((await Promise.all(ids.map((id) => store.getBot(id)))).flatMap((b) => (b?.revokedAt ? [b.id] : []))),
+    ticketWithdrawn: (ticket) => quick.withdrawn(ticket),
+    abortMatched: async (gameId, playerId) => void unwrap(await rooms.game(gameId).withdraw(playerId)),
     log,
     restEntryTtlS: 90,
   };
@@ -277,6 +281,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         players,
         bots,
         botStreams,
+        revocation: new BotRevocation({ quick, leagues, tournaments, games, log }),
         extraRouters: [streams, eventsRouter({ subscriptions: events.subscriptions }), agentsRouter(challenges), communitiesRouter(communities), tournamentsRouter(tournaments, tournamentJoins), leaguesRouter(leagues), botDirectoryRouter(botDirectory), assetsRouter(assets, baseUrl), logRouter(publicLog, new ExportSlots(config.exports))],
         log,
         baseUrl,

@@ -3,7 +3,7 @@
  * every response needs. It holds no game state; see src/games for what the routes call.
  */
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
-import type { BotService, BotStreamHub } from "../bots";
+import type { BotRevocation, BotService, BotStreamHub } from "../bots";
 import { botAuth, botsRouter } from "./routes/bots";
 import type { GameService } from "../games/service";
 import type { QuickMatch } from "../games/quick-match";
@@ -27,6 +27,8 @@ export interface ApiDeps {
   players: PlayerService;
   bots: BotService;
   botStreams: BotStreamHub;
+  /** Withdraws a revoked bot's tickets, entries and games not yet played. */
+  revocation: BotRevocation;
   /** Routers of other bounded contexts (events, agents, clients), mounted under the version prefix. */
   extraRouters: Router[];
   log: Logger;
@@ -76,7 +78,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     "bot-registration", perAddress, deps.limits, addressKey,
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`, windowMs,
   );
-  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, registrations));
+  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, deps.revocation, registrations));
   v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress), deps.logIndexOf));
   v1.use(playersRouter(deps.players));
   v1.use(rulesRouter());

@@ -4,3 +4,4 @@ export { ChallengeBotBody, ListBotsQuery, RegisterBotBody } from "./schemas";
 export { BotStreamHub, type BotEvent } from "./stream-hub";
 export { botKeyOf, isBotId } from "../secrets";
 export { BotDirectory } from "./directory";
+export { BotRevocation } from "./revocation";

@@ -5,24 +5,28 @@
  * which is kept there (never in the store) until the ticket expires. A ticket asked with `reserveSeat` gets
  * a fresh WebSocket seat reservation with every matched answer (one lapses 15 s after it is made).
  * A bot's ticket (queued with its key) is also told to the bot's event stream when it is paired, seat and
- * token included, so a bot that waits on its stream need not poll the ticket.
+ * token included, so a bot that waits on its stream need not poll the ticket. A bot's ticket still queued when
+ * its key is revoked is withdrawn (`withdrawBot`, and the queue room's own check at pairing): its state keeps
+ * no token, and a poll of it is refused.
  */
 import type { Presence } from "@colyseus/core";
 import { AppError, unwrap } from "../errors";
 import type { Seat } from "../game";
 import type { PlayerService } from "../players/service";
 import type { RoomAccess } from "./room-access";
-import type { QuickMatchBody } from "./schemas";
+import { RulesetSchema, type QuickMatchBody } from "./schemas";
 import { newPlayerToken, newTicketId, sha256Hex } from "../secrets";
 import type { GameService } from "./service";
 import { seatKindOf } from "./record";
 import { subscribeOnce } from "./waiter";
 
 const TICKET_TTL_S = 600;
+const withdrawnError = () => new AppError("unauthorized", "this ticket was withdrawn: its bot's key was revoked before it was paired");
 const key = (ticket: string) => `qm:${ticket}`;
 
 interface TicketState {
-  status: "queued" | "matched";
+  /** `withdrawn`: its bot's key was revoked before it was paired. */
+  status: "queued" | "matched" | "withdrawn";
   ruleset: QuickMatchBody["ruleset"];
   playerToken: string;
   player: ReturnType<PlayerService["introduce"]>;
@@ -73,7 +77,7 @@ export class QuickMatch {
   /** Waits up to `timeoutS` for the pairing. */
   async poll(ticket: string, timeoutS: number) {
     const state = await this.read(ticket);
-    if (state.status === "matched") return this.answer(ticket);
+    if (state.status !== "queued") return this.answer(ticket);
     await this.rooms.queue(state.ruleset).touch(ticket);
     if (timeoutS > 0) {
       const waiter = await subscribeOnce(this.presence, key(ticket));
@@ -88,6 +92,7 @@ export class QuickMatch {
 
   async leave(ticket: string) {
     const state = await this.read(ticket);
+    if (state.status === "withdrawn") throw withdrawnError();
     if (state.status === "matched") throw new AppError("already_joined", "this ticket has already been matched; play or resign the game");
     const out = unwrap(await this.rooms.queue(state.ruleset).leave(ticket));
     // Presence types `del` as void, but the Redis presence returns a promise: wait for it there.
@@ -95,11 +100,35 @@ export class QuickMatch {
     return { status: "left" as const, removed: out.removed };
   }
 
+  /** Withdraws every queued ticket of a bot whose key was revoked, from the queue room of each ruleset, wherever it lives. */
+  async withdrawBot(botId: string): Promise<void> {
+    for (const ruleset of RulesetSchema.options) {
+      const { tickets } = unwrap(await this.rooms.queue(ruleset).withdrawPlayer(botId));
+      for (const ticket of tickets) await this.withdrawn(ticket);
+    }
+  }
+
+  /**
+   * Called by the queue room when a bot's ticket is dropped because its key was revoked (and by `withdrawBot`):
+   * the token is forgotten, and whoever waits on the ticket is woken to be refused.
+   */
+  async withdrawn(ticket: string) {
+    const raw = (await this.presence.get(key(ticket))) as string | null | undefined;
+    if (!raw) return;
+    const { player, ruleset, botId } = JSON.parse(raw) as TicketState;
+    const state: TicketState = { status: "withdrawn", ruleset, player, playerToken: "", ...(botId ? { botId } : {}) };
+    await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
+    await this.presence.publish(key(ticket), { status: "withdrawn" });
+  }
+
   /** Called by the queue room (on whichever process holds it) when a REST ticket is paired. */
   async matched(ticket: string, match: { gameId: string; seat: Seat }) {
     const raw = (await this.presence.get(key(ticket))) as string | null | undefined;
     if (!raw) return;
-    const state: TicketState = { ...(JSON.parse(raw) as TicketState), status: "matched", ...match };
+    const before = JSON.parse(raw) as TicketState;
+    // Withdrawn meanwhile (its bot's key revoked): the queue room aborts the game rather than seat it.
+    if (before.status === "withdrawn") return;
+    const state: TicketState = { ...before, status: "matched", ...match };
     await this.presence.setex(key(ticket), JSON.stringify(state), TICKET_TTL_S);
     await this.presence.publish(key(ticket), { status: "matched" });
     if (state.botId) this.botSeated?.(state.botId, match.gameId, match.seat, state.playerToken);
@@ -114,6 +143,7 @@ export class QuickMatch {
 
   private async answer(ticket: string) {
     const state = await this.read(ticket);
+    if (state.status === "withdrawn") throw withdrawnError();
     if (state.status !== "matched") return { status: "queued" as const, ticket, ruleset: state.ruleset };
     return {
       status: "matched" as const,

@@ -31,6 +31,8 @@ export interface GameRoomApi {
   claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>>;
   /** Aborts a waiting game through its open seat's invite code (a declined bot challenge). */
   declineInvite(code: string): Promise<Outcome<null>>;
+  /** Aborts the game when it was never played and the player sits in it or is challenged to it (a revoked bot). */
+  withdraw(playerId: string): Promise<Outcome<{ aborted: boolean }>>;
   /** Drops a finished league game's seal (GameRecord.sealed), stored already, from what the room shows. */
   unseal(): Outcome<null>;
 }
@@ -39,11 +41,13 @@ export interface QueueRoomApi {
   enqueue(ticket: string, seat: SeatClaim): Outcome<{ position: number }>;
   touch(ticket: string): Outcome<{ queued: boolean }>;
   leave(ticket: string): Outcome<{ removed: boolean }>;
+  /** Removes every entry of a player (a bot whose key was revoked); answers the REST tickets removed. */
+  withdrawPlayer(playerId: string): Outcome<{ tickets: string[] }>;
 }
 
 /** The methods of each API, listed once: the proxies are built from these lists. */
-export const GAME_ROOM_METHODS = ["move", "resign", "sync", "record", "eventsNow", "claimSeat", "declineInvite", "unseal"] as const satisfies readonly (keyof GameRoomApi)[];
-export const QUEUE_ROOM_METHODS = ["enqueue", "touch", "leave"] as const satisfies readonly (keyof QueueRoomApi)[];
+export const GAME_ROOM_METHODS = ["move", "resign", "sync", "record", "eventsNow", "claimSeat", "declineInvite", "withdraw", "unseal"] as const satisfies readonly (keyof GameRoomApi)[];
+export const QUEUE_ROOM_METHODS = ["enqueue", "touch", "leave", "withdrawPlayer"] as const satisfies readonly (keyof QueueRoomApi)[];
 
 /** What a caller holds: every method of the API, answering a promise whether the room is local or remote. */
 export type RoomProxy<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };

@@ -308,6 +308,22 @@ export class GameService {
   }
 
   /**
+   * Aborts every game not yet played that a revoked bot sits in or is challenged to, wherever its room lives:
+   * a waiting one, or a started one before both seats moved (unrated, a league's void). A game both seats have
+   * moved in goes on. One failing room does not keep the others from being asked; its error is thrown after.
+   */
+  async withdrawPlayer(playerId: string): Promise<string[]> {
+    const mine = (await this.store.listUnfinishedGames())
+      .filter((g) => g.seats.A?.playerId === playerId || g.seats.B?.playerId === playerId || g.challengedBot === playerId);
+    const aborted: string[] = [];
+    const failed = await eachLimited(mine, 4, async (g) => {
+      if (unwrap(await this.rooms.game(g.id).withdraw(playerId)).aborted) aborted.push(g.id);
+    });
+    if (failed) throw failed;
+    return aborted;
+  }
+
+  /**
    * What an invite code opens, without claiming it, so the invite page can say "already used" before it asks
    * for a name: open, used (its seat is taken) or closed (the game no longer waits), with public facts only.
    */

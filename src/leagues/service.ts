@@ -16,7 +16,7 @@ import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../secr
 import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../game";
 import type { EmittedEvent } from "../events";
-import type { GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
+import type { BotsPort, GameRecord, GamesPort, LeagueDeal, LeagueRecord, LeaguesPort } from "../store/port";
 import { releasedBits, releasedSet } from "../store/league-shape";
 import { buildSchedule, countedDeals, dealDone, outcomesOf, releaseWave, tableDeals, type Outcomes } from "./schedule";
 import { LEAGUE_MAX_ENTRANTS, type CreateLeagueBody } from "./schemas";
@@ -41,6 +41,8 @@ const SCHEDULE_CACHE = 8;
  * every change cost that. A finished league's table is always its own.
  */
 const RUNNING_TABLE_MS = 10_000;
+/** Leagues read (the newest) to find those a revoked bot entered; an older one drops the bot at its start (see `start`). */
+export const WITHDRAW_SCANNED = 500;
 
 /** A stored schedule with the deal of each game id. */
 interface Schedule { deals: LeagueDeal[]; dealOf: Map<string, number> }
@@ -58,7 +60,7 @@ export class LeagueService {
   private readonly counting = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly store: LeaguesPort & Pick<GamesPort, "getGame">,
+    private readonly store: LeaguesPort & Pick<GamesPort, "getGame"> & Pick<BotsPort, "getBot">,
     private readonly gameService: Pick<GameService, "createForLeague" | "unseal">,
     private readonly baseUrl: string,
     /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
@@ -111,9 +113,14 @@ export class LeagueService {
    */
   async start(id: string, token: string) {
     let drawn: LeagueDeal[] = [];
+    // An entrant whose key was revoked before the start is dropped here too, whether or not its revocation
+    // reached this league (`withdrawBot` reads only the newest leagues).
+    const revoked = new Set<string>();
+    for (const e of (await this.get(id)).entrants) if ((await this.store.getBot(e.playerId))?.revokedAt) revoked.add(e.playerId);
     const l = await this.change(id, (l) => {
       if (!sameHash(l.directorTokenHash, sha256Hex(token))) throw new AppError("forbidden", "only the league's director token may start it");
       if (l.status !== "open") throw new AppError("conflict", "the league has already started");
+      l.entrants = l.entrants.filter((e) => !revoked.has(e.playerId));
       if (l.entrants.length < 2) throw new AppError("conflict", "a league needs at least 2 entrants to start");
       drawn = buildSchedule(l.entrants.map((e) => e.playerId), l.deals, newSeed, newGameId);
       const released = new Set<number>();
@@ -126,6 +133,29 @@ export class LeagueService {
     const schedule = this.remember(id, await this.store.putLeagueSchedule(id, drawn));
     await this.createGames(l, schedule, new Map());
     return this.view(l);
+  }
+
+  /**
+   * Withdraws a bot whose key was revoked from every league among the newest WITHDRAW_SCANNED it entered: a
+   * league not started drops it, so it is in no schedule; a running one marks it withdrawn, and its next count
+   * voids the bot's deals not yet played (`voidWithdrawn`). Its games already created are the games service's
+   * to abort (never played) or leave to their clock. Answers the ids of the leagues changed.
+   */
+  async withdrawBot(botId: string): Promise<string[]> {
+    const entered = (await this.store.listLeagues(WITHDRAW_SCANNED))
+      .filter((l) => l.status !== "finished" && l.entrants.some((e) => e.playerId === botId && !e.withdrawn));
+    const changed: string[] = [];
+    for (const head of entered) {
+      const l = await this.change(head.id, (l) => {
+        const i = l.entrants.findIndex((e) => e.playerId === botId);
+        if (i < 0 || l.status === "finished" || l.entrants[i].withdrawn) return false;
+        if (l.status === "open") l.entrants.splice(i, 1);
+        else l.entrants[i] = { ...l.entrants[i], withdrawn: true };
+      });
+      changed.push(l.id);
+      if (l.status === "running") await this.countSoon(l.id);
+    }
+    return changed;
   }
 
   /**
@@ -222,7 +252,8 @@ export class LeagueService {
       const l = await this.get(id);
       if (l.status !== "running") return;
       const schedule = await this.scheduleOf(l);
-      const outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
+      let outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
+      if (await this.voidWithdrawn(l, schedule, outcomes)) outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
       const done = l.open.filter((d) => dealDone(schedule.deals[d], outcomes));
       const gamesPlayed = (l.progress.dealsPlayed + done.length) * 2 + l.open.filter((d) => !done.includes(d)).reduce((n, d) => n + schedule.deals[d].games.filter((g) => outcomes.has(g.gameId)).length, 0);
       if (done.length === 0 && gamesPlayed === l.progress.gamesPlayed) return;
@@ -252,6 +283,40 @@ export class LeagueService {
       return;
     }
     throw new AppError("conflict", "the league kept changing; its stored results are counted by its next count or at start-up");
+  }
+
+  /**
+   * Voids the deals of withdrawn entrants (bots whose key was revoked) that are not played yet, in the head read
+   * for a count: each one not released yet is released now and gets no game; a released game that does not exist
+   * yet is never created. Each such game is stored as a `void` result, which voids its deal as an abort does
+   * (docs/TOURNAMENTS.md, "What counts"), so the count finishes the deal, frees the other entrant for its next
+   * deal and keeps the league going to its end. A game already created goes on (aborted at the revocation when
+   * never played). Answers whether a result was stored; results are stored only if absent, so a lost
+   * compare-and-set's retry stores none twice.
+   */
+  private async voidWithdrawn(l: LeagueRecord, schedule: Schedule, outcomes: Outcomes): Promise<boolean> {
+    const gone = new Set(l.entrants.filter((e) => e.withdrawn).map((e) => e.playerId));
+    if (gone.size === 0) return false;
+    const released = releasedSet(l.released);
+    const open = new Set(l.open);
+    const at = new Date().toISOString();
+    let stored = false;
+    for (let i = 0; i < schedule.deals.length; i++) {
+      const d = schedule.deals[i];
+      if (!gone.has(d.a) && !gone.has(d.b)) continue;
+      const fresh = !released.has(i);
+      if (!fresh && !open.has(i)) continue;
+      released.add(i);
+      open.add(i);
+      for (const g of d.games) {
+        if (outcomes.has(g.gameId) || (!fresh && (await this.store.getGame(g.gameId)))) continue;
+        await this.store.addLeagueResult({ leagueId: l.id, gameId: g.gameId, deal: i, outcome: "void", at });
+        stored = true;
+      }
+    }
+    l.open = [...open].sort((x, y) => x - y);
+    l.released = releasedBits(released, schedule.deals.length);
+    return stored;
   }
 
   /**
@@ -344,6 +409,8 @@ export class LeagueService {
     const seat = (id: string) => ({ playerId: id, name: byId.get(id)!.name, kind: "bot" as const, tokenHash: byId.get(id)!.tokenHash });
     for (const i of l.open) {
       const d = schedule.deals[i];
+      // A withdrawn entrant's deals get no new game: their games are void (voidWithdrawn).
+      if (byId.get(d.a)!.withdrawn || byId.get(d.b)!.withdrawn) continue;
       for (const g of d.games) {
         if (outcomes.has(g.gameId)) continue;
         const firstSeat = await this.gameService.createForLeague(g.gameId, { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed }, seat(g.first), seat(g.second));
@@ -359,7 +426,7 @@ export class LeagueService {
     return {
       id: l.id, name: l.name, ruleset: l.ruleset, deals: l.deals, parallel: l.parallel, turnSeconds: l.turnSeconds, status: l.status,
       createdAt: l.createdAt, finishedAt: l.finishedAt ?? null,
-      entrants: l.entrants.map((e) => ({ playerId: e.playerId, name: e.name })),
+      entrants: l.entrants.map((e) => ({ playerId: e.playerId, name: e.name, withdrawn: Boolean(e.withdrawn) })),
       progress: { ...l.progress },
       urls: {
         self: `${this.baseUrl}/api/v1/leagues/${l.id}`,

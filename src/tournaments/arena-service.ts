@@ -149,10 +149,18 @@ export class ArenaService {
 
   /** Withdraws the token's entrant: out of the pool at once; a game under way still finishes and counts. */
   async withdraw(id: string, token: string): Promise<TournamentRecord> {
-    return this.change(id, (t) => {
-      const hash = sha256Hex(token);
+    const hash = sha256Hex(token);
+    return this.withdrawWhere(id, (t) => {
       const e = t.entrants.find((x) => sameHash(x.tokenHash, hash));
       if (!e) throw new AppError("unauthorized", "the token is not an entrant's of this tournament");
+      return e;
+    });
+  }
+
+  /** Withdraws the entrant `find` names (by its token, or a revoked bot by its id): the one withdraw path. */
+  async withdrawWhere(id: string, find: (t: TournamentRecord) => TournamentRecord["entrants"][number]): Promise<TournamentRecord> {
+    return this.change(id, (t) => {
+      const e = find(t);
       if (t.status === "finished") throw new AppError("conflict", "the tournament has finished");
       e.withdrawn = true;
       arenaOf(t).waiting = arenaOf(t).waiting.filter((w) => w.playerId !== e.playerId);

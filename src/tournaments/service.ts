@@ -23,6 +23,8 @@ import { otherSeat } from "../game";
 
 /** Compare-and-set attempts before a write is reported as a conflict; each loser re-reads and re-applies. */
 const MAX_ATTEMPTS = 20;
+/** Tournaments read (the newest) to find those a revoked bot entered. */
+export const WITHDRAW_SCANNED = 500;
 
 export const newTournamentId = (): string => `t_${randomBytes(9).toString("base64url")}`;
 
@@ -116,12 +118,35 @@ export class TournamentService {
   /** Withdraws the token's entrant: their results stay, they are paired no more. */
   async withdraw(id: string, token: string) {
     if (await this.isArena(id)) return this.view(await this.arena.withdraw(id, token));
-    const t = await this.change(id, (t) => {
-      const e = this.entrantOf(t, token);
+    return this.view(await this.withdrawWhere(id, (t) => this.entrantOf(t, token)));
+  }
+
+  /**
+   * Withdraws a player (a bot whose key was revoked) from every tournament among the newest WITHDRAW_SCANNED it
+   * entered and that has not finished, through the same withdraw as its token's: results stay, paired no more.
+   * Answers the ids of the tournaments changed.
+   */
+  async withdrawPlayer(playerId: string): Promise<string[]> {
+    const entered = (await this.store.listTournaments(WITHDRAW_SCANNED))
+      .filter((t) => t.status !== "finished" && t.entrants.some((e) => e.playerId === playerId && !e.withdrawn));
+    const find = (t: TournamentRecord) => {
+      const e = t.entrants.find((x) => x.playerId === playerId);
+      if (!e) throw new AppError("not_found", "not an entrant of this tournament");
+      return e;
+    };
+    for (const t of entered) {
+      if (await this.isArena(t.id)) await this.arena.withdrawWhere(t.id, find);
+      else await this.withdrawWhere(t.id, find);
+    }
+    return entered.map((t) => t.id);
+  }
+
+  private withdrawWhere(id: string, find: (t: TournamentRecord) => TournamentRecord["entrants"][number]): Promise<TournamentRecord> {
+    return this.change(id, (t) => {
+      const e = find(t);
       if (t.status === "finished") throw new AppError("conflict", "the tournament has finished");
       e.withdrawn = true;
     });
-    return this.view(t);
   }
 
   /** Closes entries and pairs round 1 (the director token only). */

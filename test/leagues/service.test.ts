@@ -283,9 +283,10 @@ describe("League service", function () {
   });
 });
 
-/** The store's league methods, bound, so a test can swap getGame beside them. */
-function bind(store: SqliteStore): LeaguesPort {
+/** The store's league methods (and the bot read a start makes), bound, so a test can swap getGame beside them. */
+function bind(store: SqliteStore): LeaguesPort & Pick<SqliteStore, "getBot"> {
   return {
+    getBot: store.getBot.bind(store),
     createLeague: store.createLeague.bind(store),
     getLeague: store.getLeague.bind(store),
     listLeagues: store.listLeagues.bind(store),

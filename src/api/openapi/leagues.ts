@@ -21,7 +21,11 @@ export const League = z.object({
   status,
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
-  entrants: z.array(z.object({ playerId: z.string().describe("the bot's id"), name: z.string() })),
+  entrants: z.array(z.object({
+    playerId: z.string().describe("the bot's id"),
+    name: z.string(),
+    withdrawn: z.boolean().describe("its key was revoked while the league ran: its deals not yet played are void"),
+  })),
   progress: z.object({ deals: int, dealsPlayed: int, games: int, gamesPlayed: int }),
   urls: z.object({ self: url, standings: url, games: url }),
 }).meta({ id: "League" });

@@ -11,6 +11,7 @@ import type { GameService } from "../../games/service";
 import { botKeyOf } from "../../secrets";
 import type { BotStreamHub } from "../../bots/stream-hub";
 import type { BotDirectory } from "../../bots/directory";
+import type { BotRevocation } from "../../bots/revocation";
 import { BotService, type AuthedBot } from "../../bots/service";
 import { ChallengeBotBody, ListBotsQuery, RegisterBotBody } from "../../bots/schemas";
 import * as R from "../openapi/responses";
@@ -67,7 +68,7 @@ export function playAs<B extends { player?: unknown; name?: string }>(res: Respo
 }
 
 /** `registrations` caps registrations per address (BOT_REGISTRATIONS_PER_ADDRESS): keys are free, a bot's profile is not. */
-export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub, registrations: RequestHandler): Router {
+export function botsRouter(bots: BotService, games: GameService, hub: BotStreamHub, revocation: BotRevocation, registrations: RequestHandler): Router {
   const r = Router();
   // A bot challenges another: a friend game with the challenger seated, and a challenge event (with the
   // invite code) on the other's stream. The other accepts by joining with the code, or declines it.
@@ -111,11 +112,13 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
   r.get("/bots/me", async (_req, res) => {
     reply(res, 200, R.Bot, await bots.publicBot(requireBot(res).bot));
   });
-  // The key's open streams end before the answer, on every process: none carries an event after it.
+  // The key's open streams end before the answer, on every process: none carries an event after it. So do its
+  // queued tickets, its league and tournament entries and its games not yet played (BotRevocation).
   r.delete("/bots/me", async (_req, res) => {
     const me = requireBot(res);
     const out = await bots.revoke(me);
     await hub.revoke(me.bot.id);
+    await revocation.withdraw(me.bot.id);
     reply(res, 200, R.BotRevoked, out);
   });
   r.get("/bots/:id", async (req, res) => {

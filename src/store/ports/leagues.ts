@@ -29,6 +29,8 @@ export interface LeagueEntrant {
   name: string;
   /** Hash of the entrant's token: the seat token of every game the league schedules them in. */
   tokenHash: string;
+  /** Set when the bot's key was revoked while the league ran: its deals not yet played are void (src/leagues/service.ts). */
+  withdrawn?: boolean;
 }
 
 /** How far a league has been played, as its lists show it. */
