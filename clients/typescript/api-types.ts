@@ -2499,6 +2499,8 @@ export interface components {
                 /** @description the bot's id */
                 playerId: string;
                 name: string;
+                /** @description its key was revoked while the league ran: its deals not yet played are void */
+                withdrawn: boolean;
             }[];
             progress: {
                 deals: number;
