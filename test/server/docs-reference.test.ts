@@ -1,7 +1,7 @@
 /**
  * The API reference page in a real browser (Debian's Chromium through playwright-core): Swagger UI, loaded
  * from this service only, renders every operation of the served OpenAPI document, with no script error and
- * no request to another origin.
+ * no request to another origin; it and the other docs pages carry the site's header with the web pages' links.
  */
 import { strict as assert } from "node:assert";
 import type { Browser } from "playwright-core";
@@ -41,6 +41,23 @@ describe("Browser: the API reference at /docs", function () {
     assert.equal(rendered, operations.length, `rendered ${rendered} operations, the document has ${operations.length}`);
     assert.match((await page.textContent(".info .title")) ?? "", /Tile Arena API/);
     assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+  });
+
+  it("carries the site's header with the web pages' links, Leagues and Bots among them", async () => {
+    const errors: string[] = [];
+    const page = await openPage(browser, errors);
+    const links = async (path: string, selector: string) => {
+      await page.goto(`${server.url}${path}`);
+      return page.locator(selector).evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
+    };
+    const site = await links("/leagues", "header.top nav a");
+    for (const path of ["/docs", "/docs/errors"]) {
+      const header = page.locator("header.site");
+      assert.deepEqual(await links(path, "header.site nav a"), site, path);
+      assert.equal(await header.getByRole("link", { name: "Leagues", exact: true }).getAttribute("href"), "/leagues");
+      assert.equal(await header.getByRole("link", { name: "Bots", exact: true }).getAttribute("href"), "/bots");
+    }
     assert.deepEqual(errors, []);
   });
 });
