@@ -10,45 +10,11 @@ import tseslint from "typescript-eslint";
  * Every top-level folder and file of src/ and rooms/ is in exactly one (test/scripts/layers.test.ts checks it).
  */
 export const LAYERS = [
-  { name: "engine", paths: ["src/game"] },
-  {
-    name: "shared",
-    paths: [
-      "src/config.ts",
-      "src/env-file.ts",
-      "src/errors.ts",
-      "src/keyed-queue.ts",
-      "src/logger.ts",
-      "src/package-root.ts",
-      "src/redaction.ts",
-      "src/secrets.ts",
-      "src/standings",
-      "src/tracing",
-      "src/types",
-      "src/validation.ts",
-    ],
-  },
-  { name: "store", paths: ["src/store", "src/scale.ts"] },
-  {
-    name: "services",
-    paths: [
-      "src/agents",
-      "src/ai",
-      "src/assets",
-      "src/bots",
-      "src/cluster",
-      "src/communities",
-      "src/events",
-      "src/games",
-      "src/leagues",
-      "src/log",
-      "src/metrics.ts",
-      "src/operator",
-      "src/players",
-      "src/tournaments",
-    ],
-  },
-  { name: "edges", paths: ["rooms", "src/api", "src/docs", "src/mcp", "src/transport", "src/web"] },
+  { name: "engine", paths: ["src/engine"] },
+  { name: "shared", paths: ["src/shared"] },
+  { name: "store", paths: ["src/store"] },
+  { name: "services", paths: ["src/services"] },
+  { name: "edges", paths: ["rooms", "src/edges"] },
   { name: "root", paths: ["src/cli", "src/main.ts", "src/server.ts"] },
 ];
 

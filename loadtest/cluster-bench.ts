@@ -14,7 +14,7 @@
  * With --store mongodb the processes share a private CongoDB (a MongoDB-wire-compatible server in memory,
  * docs/DEPLOY.md) instead of the SQLite file.
  */
-import { launchCluster, type LaunchedCluster } from "../src/cluster/launch";
+import { launchCluster, type LaunchedCluster } from "../src/services/cluster/launch";
 import type { Store } from "../src/store";
 import { MongoStore } from "../src/store/mongo";
 import { SqliteStore } from "../src/store/sqlite";

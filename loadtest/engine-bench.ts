@@ -3,7 +3,7 @@
  *   npm run bench:engine [-- --games N --playouts N --decisions N]
  * 1. Placements applied per second through the public engine (`apply`, with records, notation and events):
  *    seeded random legal play over many games, both rulesets.
- * 2. Placements applied per second in the search representation (src/ai/sim) that the house opponent and the
+ * 2. Placements applied per second in the search representation (src/services/ai/sim) that the house opponent and the
  *    review search with: seeded random playouts from the same kind of deals.
  * 3. Decision time per level (and hard-2026, the former hard): median and p99 over positions taken from
  *    seeded random games.
@@ -12,11 +12,11 @@
  * Prints a table, then one JSON line.
  */
 import { parseArgs } from "node:util";
-import { apply, legalMoves, newGame, seatView } from "../src/game";
-import type { GameState, Ruleset } from "../src/game/types";
-import { type AiLevel, decide } from "../src/ai/decide";
-import { makeRng, mixSeed, pick, randInt } from "../src/ai/rng";
-import { fromState, place, simMoves } from "../src/ai/sim";
+import { apply, legalMoves, newGame, seatView } from "../src/engine";
+import type { GameState, Ruleset } from "../src/engine/types";
+import { type AiLevel, decide } from "../src/services/ai/decide";
+import { makeRng, mixSeed, pick, randInt } from "../src/services/ai/rng";
+import { fromState, place, simMoves } from "../src/services/ai/sim";
 import { createProgress } from "../src/cli/progress";
 
 const { values } = parseArgs({

@@ -18,7 +18,7 @@
  */
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { createCallbackClient, generateSecret } from "../src/events/index";
+import { createCallbackClient, generateSecret } from "../src/services/events/index";
 import { echo, harness, startReceiver, subBody, testCert } from "../test/events/helpers";
 import { postBody, statusOf } from "../test/support/post-body";
 import { bootServer, http } from "../test/support/server";

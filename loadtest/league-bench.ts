@@ -19,10 +19,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { makeRng, randInt } from "../src/ai/rng";
-import { buildSchedule, countedDeals } from "../src/leagues/schedule";
-import { leagueTable } from "../src/standings/league-table";
-import { LeagueService } from "../src/leagues/service";
+import { makeRng, randInt } from "../src/services/ai/rng";
+import { buildSchedule, countedDeals } from "../src/services/leagues/schedule";
+import { leagueTable } from "../src/shared/standings/league-table";
+import { LeagueService } from "../src/services/leagues/service";
 import { SqliteStore } from "../src/store/sqlite";
 import type { GameRecord } from "../src/store/port";
 

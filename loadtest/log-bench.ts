@@ -5,7 +5,7 @@
  *  - proofs: `--proofs` inclusion proofs of random games against the newest head (LogService.inclusion, the
  *    REST read's work without HTTP), each timed: p50, p99, max of the wall time, and p50, p99 of the process's
  *    CPU time (user + system) during it, which a machine shared with other work does not stretch;
- *  - export: every entry written as NDJSON (src/log/export.ts) into a sink that counts bytes, timed, with the
+ *  - export: every entry written as NDJSON (src/services/log/export.ts) into a sink that counts bytes, timed, with the
  *    process's peak RSS and heap during it against before it (flat memory: the export holds a page at a time).
  * One table, then one JSON line (`{"bench":"log",...}`).
  *   npm run bench:log -- [--entries 1000000] [--proofs 2000] [--batch 5000]
@@ -14,14 +14,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { apply, commitmentOf, legalMoves, newGame, type Action } from "../src/game";
-import { canonicalJson } from "../src/log/canonical";
-import { gameEntryOf, leafOf } from "../src/log/entry";
-import { writeExport } from "../src/log/export";
-import { signHead } from "../src/log/heads";
-import { loadLogKey } from "../src/log/keys";
-import { appendLeaf, frontierRoot, type Hash } from "../src/log/merkle";
-import { LogService } from "../src/log/service";
+import { apply, commitmentOf, legalMoves, newGame, type Action } from "../src/engine";
+import { canonicalJson } from "../src/services/log/canonical";
+import { gameEntryOf, leafOf } from "../src/services/log/entry";
+import { writeExport } from "../src/services/log/export";
+import { signHead } from "../src/services/log/heads";
+import { loadLogKey } from "../src/services/log/keys";
+import { appendLeaf, frontierRoot, type Hash } from "../src/services/log/merkle";
+import { LogService } from "../src/services/log/service";
 import type { GameRecord, LogEntryRecord, LogNodeRecord } from "../src/store";
 import { SqliteStore } from "../src/store/sqlite";
 import { args, nowMs, num, percentile, round, table } from "./lib/common";

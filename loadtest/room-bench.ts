@@ -80,11 +80,11 @@ import { startBenchServer } from "./lib/server";
 import { STOCK_MOVES, STOCK_ROOM, STOCK_SQUARES, StockServer } from "./lib/stock-colyseus";
 import { StateRoom } from "./lib/state-room";
 import { measureActorAlone, type ActorAlone } from "./lib/actor-alone";
-import { GAME_ROOM } from "../src/games/room-access";
+import { GAME_ROOM } from "../src/services/games/room-access";
 import type { Store } from "../src/store";
 import type { SqliteStore } from "../src/store/sqlite";
 import type { WriterStats } from "../src/store/sqlite/writer";
-import { corkForThisTurn } from "../src/transport";
+import { corkForThisTurn } from "../src/edges/transport";
 import { NO_PATCH_TIMER } from "../rooms/game-room";
 
 const argv = args();

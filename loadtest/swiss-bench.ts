@@ -19,9 +19,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { matchMaker } from "@colyseus/core";
-import { pairRound, type Outcome, type SwissRound } from "../src/tournaments/swiss";
-import { makeRng, randInt } from "../src/ai/rng";
-import { testConfig } from "../src/config";
+import { pairRound, type Outcome, type SwissRound } from "../src/services/tournaments/swiss";
+import { makeRng, randInt } from "../src/services/ai/rng";
+import { testConfig } from "../src/shared/config";
 import { startServer } from "../src/server";
 import type { GameRecord } from "../src/store/port";
 

@@ -37,8 +37,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { testConfig } from "../src/config";
-import { generateSecret } from "../src/events";
+import { testConfig } from "../src/shared/config";
+import { generateSecret } from "../src/services/events";
 import { startServer, type RunningServer } from "../src/server";
 import { testCert } from "../test/events/helpers";
 import {

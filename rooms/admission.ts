@@ -5,8 +5,8 @@
  * joins: at most `spectatorsPerGame` in the room and `spectatorsPerAddress` from one client address.
  */
 import { ServerError, type Client } from "@colyseus/core";
-import { DEFAULTS } from "../src/config";
-import { ROOM_CODES } from "../src/errors";
+import { DEFAULTS } from "../src/shared/config";
+import { ROOM_CODES } from "../src/shared/errors";
 
 export interface AdmissionLimits {
   /** Spectators one game admits (config SPECTATORS_PER_GAME). */

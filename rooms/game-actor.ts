@@ -10,23 +10,23 @@
  * The game room (rooms/game-room.ts) is its adapter to Colyseus: clients, seats, hands, the patch, the
  * rematch hold. The actor needs no server: test/rooms/game-actor.test.ts drives it with plain ports.
  */
-import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../src/game";
-import { fail, type Outcome } from "../src/errors";
-import { commit, factsOf, startEngine, step, type GameContext } from "../src/games/context";
-import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/games/game-events";
-import { keptMoveIn } from "../src/games/kept-move";
-import type { LocalGameRoom } from "../src/games/room-access";
-import type { EventsNow } from "../src/games/room-api";
-import type { SeatClaim } from "../src/games/seats";
-import type { RoomDeps } from "../src/games/ports";
-import { recordChanges, recordPatch, seatOfToken, readableBy } from "../src/games/record";
-import type { MoveBody } from "../src/games/schemas";
-import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/games/views";
+import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../src/engine";
+import { fail, type Outcome } from "../src/shared/errors";
+import { commit, factsOf, startEngine, step, type GameContext } from "../src/services/games/context";
+import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/services/games/game-events";
+import { keptMoveIn } from "../src/services/games/kept-move";
+import type { LocalGameRoom } from "../src/services/games/room-access";
+import type { EventsNow } from "../src/services/games/room-api";
+import type { SeatClaim } from "../src/services/games/seats";
+import type { RoomDeps } from "../src/services/games/ports";
+import { recordChanges, recordPatch, seatOfToken, readableBy } from "../src/services/games/record";
+import type { MoveBody } from "../src/services/games/schemas";
+import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/services/games/views";
 import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../src/store/port";
-import { traced } from "../src/tracing";
+import { traced } from "../src/shared/tracing";
 import { GameClock, type ClockHandlers } from "./game-clock";
 import type { SeatHand } from "./messages";
-import { PLAYED_AFTER_MOVES, resignAction } from "../src/games/early-end";
+import { PLAYED_AFTER_MOVES, resignAction } from "../src/services/games/early-end";
 
 /** Where the actor's writes go: the process's group commit, and the owner fence when one was refused. */
 export interface CommitPort {
@@ -122,7 +122,7 @@ function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
  * What an accepted move owes to others than its clients (its metrics, waking long-polls, its events), run
  * after the current turn, so that the turn's socket writes (the patch and the mover's acknowledgement, uncorked
  * at its end) are not held up by it. In order and never dropped: the queue is drained by one setImmediate,
- * and an event that must be durable is recorded by the dispatcher as before (src/events).
+ * and an event that must be durable is recorded by the dispatcher as before (src/services/events).
  */
 const afterTurn: Array<() => void> = [];
 
@@ -147,7 +147,7 @@ export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
    */
   settling = false;
 
-  /** `epoch`: the owner epoch the game was claimed with; every durable write carries it (src/cluster). */
+  /** `epoch`: the owner epoch the game was claimed with; every durable write carries it (src/services/cluster). */
   constructor(
     readonly gameId: string,
     private readonly epoch: number,

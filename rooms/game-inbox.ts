@@ -4,9 +4,9 @@
  * names no Colyseus type (the sender is the actor's `From`), so that the dispatch over the union reads in one
  * place and the room (rooms/game-room.ts) is left with sending what this returns.
  */
-import type { Seat } from "../src/game";
-import { fail, type Outcome } from "../src/errors";
-import type { Rematches } from "../src/games/rematch";
+import type { Seat } from "../src/engine";
+import { fail, type Outcome } from "../src/shared/errors";
+import type { Rematches } from "../src/services/games/rematch";
 import type { GameActor } from "./game-actor";
 import type { GameIn, GameOut, SeatHand } from "./messages";
 

@@ -3,7 +3,7 @@
  * and its move pipeline (serial queue, perform, settle, claim, abort, clock); the room claims the game for
  * this process, opens the actor on it with the process's group commit and owner fence (ProcessCommit), turns
  * WebSocket frames (rooms/game-inbox.ts) and the facade's calls (GameRoomApi: REST and MCP through
- * src/games/room-api.ts) into the actor's actions, and is its announce port: a change is projected into the
+ * src/services/games/room-api.ts) into the actor's actions, and is its announce port: a change is projected into the
  * schema state and leaves as one patch, with each seat's hand to its own clients, in one write per client.
  * What it keeps per client is in rooms/seat-clients.ts, when it closes in rooms/room-hold.ts.
  *
@@ -12,21 +12,21 @@
  * state is public (one encoding for every client); each seat's hand goes to its own clients as a message.
  */
 import { Room, ServerError, type AuthContext, type Client, type Serializer } from "@colyseus/core";
-import type { GameState, Seat } from "../src/game";
-import { ROOM_CODES, type Outcome } from "../src/errors";
-import { rebuildContext } from "../src/games/context";
-import type { EventName } from "../src/games/game-events";
-import type { LocalGameRoom } from "../src/games/room-access";
-import type { EventsNow } from "../src/games/room-api";
-import type { SeatClaim } from "../src/games/seats";
-import type { RoomDeps } from "../src/games/ports";
-import { seatOfToken } from "../src/games/record";
-import type { MoveBody } from "../src/games/schemas";
-import { sha256Hex } from "../src/secrets";
-import type { MoveAnswer, RecordBody, SyncBody } from "../src/games/views";
+import type { GameState, Seat } from "../src/engine";
+import { ROOM_CODES, type Outcome } from "../src/shared/errors";
+import { rebuildContext } from "../src/services/games/context";
+import type { EventName } from "../src/services/games/game-events";
+import type { LocalGameRoom } from "../src/services/games/room-access";
+import type { EventsNow } from "../src/services/games/room-api";
+import type { SeatClaim } from "../src/services/games/seats";
+import type { RoomDeps } from "../src/services/games/ports";
+import { seatOfToken } from "../src/services/games/record";
+import type { MoveBody } from "../src/services/games/schemas";
+import { sha256Hex } from "../src/shared/secrets";
+import type { MoveAnswer, RecordBody, SyncBody } from "../src/services/games/views";
 import type { PlayerRecord } from "../src/store/port";
-import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/cluster";
-import { corkForThisTurn } from "../src/transport";
+import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/services/cluster";
+import { corkForThisTurn } from "../src/edges/transport";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
 import { GameActor, ProcessCommit, type AnnouncePort } from "./game-actor";
 import { answerFrame } from "./game-inbox";

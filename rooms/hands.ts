@@ -6,7 +6,7 @@
  * client gets its hand inside its `moved` acknowledgement instead.
  */
 import type { Client } from "@colyseus/core";
-import { cardById, legalMovesFor, type GameState, type Seat } from "../src/game";
+import { cardById, legalMovesFor, type GameState, type Seat } from "../src/engine";
 import { send, type HandCard, type SeatHand } from "./messages";
 
 /** What a game room keeps per client that hand delivery reads and writes. */

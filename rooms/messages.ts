@@ -4,10 +4,10 @@
  * everything a room sends goes through `send` with a typed `GameOut` or `QueueOut`.
  */
 import type { Client } from "@colyseus/core";
-import type { Seat } from "../src/game";
-import type { ErrorCode } from "../src/errors";
-import { MoveBody } from "../src/games/schemas";
-import type { SeatReservation } from "../src/games/room-access";
+import type { Seat } from "../src/engine";
+import type { ErrorCode } from "../src/shared/errors";
+import { MoveBody } from "../src/services/games/schemas";
+import type { SeatReservation } from "../src/services/games/room-access";
 
 /** Client to game room. */
 export type GameIn =

@@ -3,8 +3,8 @@
  * patch carries just what a move changed; the room projects once per accepted action, join or leave and
  * sends one patch for it. Hands are not projected: they go to their seat as messages (rooms/hands.ts).
  */
-import { SQUARES, type Seat } from "../src/game";
-import { factsOf, type GameContext } from "../src/games/context";
+import { SQUARES, type Seat } from "../src/engine";
+import { factsOf, type GameContext } from "../src/services/games/context";
 import { type GameRoomState, SeatState } from "./game-state";
 
 /** Top-level and seat fields as plain values, in the shapes the schema state holds them. */

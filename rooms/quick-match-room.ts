@@ -7,17 +7,17 @@
 import { Room, ServerError, type Client } from "@colyseus/core";
 import { schema, t } from "@colyseus/schema";
 import { z } from "zod";
-import type { Seat } from "../src/game";
-import { fail, ROOM_CODES, type Outcome } from "../src/errors";
-import type { NewSeat, SeatClaim } from "../src/games/seats";
-import { seatKindOf } from "../src/games/record";
-import { queueRoomId, type SeatReservation } from "../src/games/room-access";
-import type { QueueRoomApi } from "../src/games/room-api";
+import type { Seat } from "../src/engine";
+import { fail, ROOM_CODES, type Outcome } from "../src/shared/errors";
+import type { NewSeat, SeatClaim } from "../src/services/games/seats";
+import { seatKindOf } from "../src/services/games/record";
+import { queueRoomId, type SeatReservation } from "../src/services/games/room-access";
+import type { QueueRoomApi } from "../src/services/games/room-api";
 import { send } from "./messages";
-import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/games/schemas";
-import { newPlayerToken, sha256Hex } from "../src/secrets";
-import type { PlayerService } from "../src/players/service";
-import type { Logger } from "../src/logger";
+import { ChampionSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../src/services/games/schemas";
+import { newPlayerToken, sha256Hex } from "../src/shared/secrets";
+import type { PlayerService } from "../src/services/players/service";
+import type { Logger } from "../src/shared/logger";
 
 export const QueueState = schema({ ruleset: t.string().default("classic"), waiting: t.uint16().default(0) }, "QueueState");
 export type QueueState = InstanceType<typeof QueueState>;

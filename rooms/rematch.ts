@@ -1,12 +1,12 @@
 /**
- * A finished game's room and its rematch: the room follows the rematch (src/games/rematch.ts, shared through the
+ * A finished game's room and its rematch: the room follows the rematch (src/services/games/rematch.ts, shared through the
  * store and presence) and tells its seats' clients what changes.
  */
 import type { Client } from "@colyseus/core";
-import type { Seat } from "../src/game";
-import type { Rematches } from "../src/games/rematch";
+import type { Seat } from "../src/engine";
+import type { Rematches } from "../src/services/games/rematch";
 import { send } from "./messages";
-import { otherSeat } from "../src/game";
+import { otherSeat } from "../src/engine";
 
 
 /**

@@ -6,9 +6,9 @@
  * that the room (rooms/game-room.ts) only forwards Colyseus' events to it.
  */
 import type { Client } from "@colyseus/core";
-import type { Seat } from "../src/game";
-import type { RoomDeps } from "../src/games/ports";
-import { noRematch } from "../src/games/rematch";
+import type { Seat } from "../src/engine";
+import type { RoomDeps } from "../src/services/games/ports";
+import { noRematch } from "../src/services/games/rematch";
 import type { GameActor } from "./game-actor";
 import { followRematch } from "./rematch";
 

@@ -4,9 +4,9 @@
  * only the Colyseus adapter; hands (rooms/hands.ts) and rematches (rooms/rematch.ts) read the same data.
  */
 import type { Client } from "@colyseus/core";
-import type { Seat } from "../src/game";
+import type { Seat } from "../src/engine";
 import type { HandHolder } from "./hands";
-import { DEFAULTS } from "../src/config";
+import { DEFAULTS } from "../src/shared/config";
 
 /**
  * `seat`: null for a spectator. `token`: a seat's own player token, as it joined; its seat in a rematch is

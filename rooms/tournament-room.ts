@@ -5,11 +5,11 @@
  * stored change on presence, so it shows changes made by any process. It accepts no messages.
  */
 import { Room, ServerError } from "@colyseus/core";
-import { ROOM_CODES } from "../src/errors";
+import { ROOM_CODES } from "../src/shared/errors";
 import { z } from "zod";
 import type { TournamentRecord } from "../src/store/port";
-import { tournamentChannel } from "../src/tournaments";
-import type { Logger } from "../src/logger";
+import { tournamentChannel } from "../src/services/tournaments";
+import type { Logger } from "../src/shared/logger";
 import { projectTournament, TournamentRoomState } from "./tournament-state";
 
 export interface TournamentRoomDeps {

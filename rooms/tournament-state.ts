@@ -5,7 +5,7 @@
  */
 import { ArraySchema, schema, t } from "@colyseus/schema";
 import type { TournamentRecord } from "../src/store/port";
-import { arenaStandingRows, standingRows } from "../src/tournaments";
+import { arenaStandingRows, standingRows } from "../src/services/tournaments";
 
 export const StandingState = schema(
   {

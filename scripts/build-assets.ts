@@ -1,6 +1,6 @@
 /**
  * Builds the client assets into public/assets from the engine's own data (cards, champions) and the
- * design tokens in src/assets; the output is committed and served as is. Voices are spoken by espeak-ng
+ * design tokens in src/services/assets; the output is committed and served as is. Voices are spoken by espeak-ng
  * when it is installed (`apt-get install -y espeak-ng`); without it the committed voices are kept, since
  * its output differs between versions and the other assets must stay reproducible anywhere.
  *
@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
-import { ASSETS_DIR, generateAssets, VOICE_LINES } from "../src/assets";
+import { ASSETS_DIR, generateAssets, VOICE_LINES } from "../src/services/assets";
 
 function espeak(): string | null {
   for (const bin of ["espeak-ng", "espeak"]) {

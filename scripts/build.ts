@@ -4,7 +4,7 @@
  * same transform tsx applies in development, so the compiled server behaves as the sources do; source maps
  * let `node --enable-source-maps` point stack traces at the TypeScript. The plain CommonJS files that run
  * on worker threads are copied beside their modules. Files read at run time (web/, public/) stay where they
- * are and are found from the package root (src/package-root.ts).
+ * are and are found from the package root (src/shared/package-root.ts).
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";

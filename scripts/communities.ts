@@ -7,9 +7,9 @@
  *   npm run communities -- remove COMMUNITY_ID FRIEND_CODE
  *   npm run communities -- list [--kind club|community]
  */
-import { CommunityAdmin, type CommunityKind } from "../src/communities";
-import { loadConfig } from "../src/config";
-import { isAppError } from "../src/errors";
+import { CommunityAdmin, type CommunityKind } from "../src/services/communities";
+import { loadConfig } from "../src/shared/config";
+import { isAppError } from "../src/shared/errors";
 import { openStore } from "../src/store";
 
 const USAGE = `usage:

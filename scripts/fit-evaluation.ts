@@ -1,5 +1,5 @@
 /**
- * Fits the house opponent's leaf evaluation (src/ai/learned.ts) to self-play outcomes and prints the
+ * Fits the house opponent's leaf evaluation (src/services/ai/learned.ts) to self-play outcomes and prints the
  * weights to paste into FITTED there.
  *   npm run fit:evaluation -- [--games N]
  * Per ruleset it plays N seeded games (two in three between hard-2026 players, one in three between normal
@@ -8,12 +8,12 @@
  * plus an intercept and a side-to-move term (a constant within one search, so not kept).
  */
 import { parseArgs } from "node:util";
-import { apply, newGame, seatView } from "../src/game";
-import type { Ruleset } from "../src/game/types";
-import { decide } from "../src/ai/decide";
-import { TERMS, terms } from "../src/ai/learned";
-import { mixSeed } from "../src/ai/rng";
-import { fromState } from "../src/ai/sim";
+import { apply, newGame, seatView } from "../src/engine";
+import type { Ruleset } from "../src/engine/types";
+import { decide } from "../src/services/ai/decide";
+import { TERMS, terms } from "../src/services/ai/learned";
+import { mixSeed } from "../src/services/ai/rng";
+import { fromState } from "../src/services/ai/sim";
 
 const SEEDS: Record<Ruleset, number> = { classic: 11, mutators: 12 };
 

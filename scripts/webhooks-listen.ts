@@ -17,7 +17,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generate } from "selfsigned";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { generateSecret } from "../src/events";
+import { generateSecret } from "../src/services/events";
 
 const { values: args } = parseArgs({
   options: { port: { type: "string", default: "4443" }, dir: { type: "string", default: "data/webhooks" }, path: { type: "string", default: "/hooks/arena" } },

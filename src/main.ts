@@ -1,5 +1,5 @@
 /** Entry point: `npm start`. Reads the environment once, starts the server, stops it on SIGTERM/SIGINT. */
-import { loadConfig } from "./config";
+import { loadConfig } from "./shared/config";
 import { startServer } from "./server";
 
 const SHUTDOWN_DEADLINE_MS = 25_000;

@@ -1,11 +1,11 @@
 /**
- * The rules engine offline: the same pure engine the server runs (src/game), for a bot to simulate games
+ * The rules engine offline: the same pure engine the server runs (src/engine), for a bot to simulate games
  * without a server. Plays random against greedy (the move that captures most) and prints the score. Games are
  * numbered 1..N: under the current rules the engine derives each game's 128-bit seed from its number
  * (docs/RULES.md, "The deal"), so a run deals the same cards every time.
  * Run: npx tsx clients/typescript/simulate.ts [games]
  */
-import { apply, legalMovesFor, newGame, resultFor, type GameState, type LegalMove } from "../../src/game";
+import { apply, legalMovesFor, newGame, resultFor, type GameState, type LegalMove } from "../../src/engine";
 
 /** The move that flips the most cards now, found by trying each on the engine. */
 export function greedy(state: GameState): LegalMove {

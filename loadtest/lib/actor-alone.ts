@@ -8,11 +8,11 @@
  * `games` actors play at once, each seat playing the first legal move when its turn comes; a finished game
  * is replaced by a new actor (its start included, as a room's open is in the game phase).
  */
-import { commitmentOf, legalMoves } from "../../src/game";
-import { rebuildContext } from "../../src/games/context";
-import { createLogger } from "../../src/logger";
-import { createMetrics } from "../../src/metrics";
-import type { PlayerService } from "../../src/players/service";
+import { commitmentOf, legalMoves } from "../../src/engine";
+import { rebuildContext } from "../../src/services/games/context";
+import { createLogger } from "../../src/shared/logger";
+import { createMetrics } from "../../src/services/metrics";
+import type { PlayerService } from "../../src/services/players/service";
 import type { GameRecord, GameWriteResult } from "../../src/store/port";
 import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../rooms/game-actor";
 import { cpuSince, nowMs, round } from "./common";

@@ -12,7 +12,7 @@
  * due (the server is that far behind) is not added to it: the offered load never exceeds the pace.
  * Round trips are measured from a move's send to its `moved`.
  */
-import { CELLS } from "../../src/game/board";
+import { CELLS } from "../../src/engine/board";
 import { nowMs, openFriendGame, sleep, type HttpClient, type Seat } from "./common";
 import { WireSeat, type Reservation } from "./wire";
 

@@ -5,7 +5,7 @@
  * socket plays as fast as the server answers, far past a person's 20 frames a second; the budget is still
  * counted on every frame). Colyseus' matchmaker is process-wide: one server per process.
  */
-import { testConfig, type Config } from "../../src/config";
+import { testConfig, type Config } from "../../src/shared/config";
 import { startServer, type RunningServer, type StartOptions } from "../../src/server";
 import { freePort } from "./common";
 

@@ -11,10 +11,10 @@
  * the same room from a new seed, its board emptied, so the room measures moves, not set-ups.
  */
 import { Room, type Client, type Serializer } from "@colyseus/core";
-import { commitmentOf, legalMoves, type Seat } from "../../src/game";
-import { startEngine, step, type GameContext } from "../../src/games/context";
+import { commitmentOf, legalMoves, type Seat } from "../../src/engine";
+import { startEngine, step, type GameContext } from "../../src/services/games/context";
 import type { GameRecord } from "../../src/store/port";
-import { corkForThisTurn } from "../../src/transport";
+import { corkForThisTurn } from "../../src/edges/transport";
 import { NO_PATCH_TIMER } from "../../rooms/game-room";
 import { GameRoomState } from "../../rooms/game-state";
 import { deliverHands } from "../../rooms/hands";

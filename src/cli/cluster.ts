@@ -7,7 +7,7 @@
  * Stops everything on Ctrl-C. Kill a process (its pid is printed) to watch its games move.
  */
 import { parseArgs } from "node:util";
-import { launchCluster } from "../cluster/launch";
+import { launchCluster } from "../services/cluster/launch";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -13,9 +13,9 @@ import { PassThrough } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { createGzip } from "node:zlib";
-import "../env-file";
-import { loadConfig } from "../config";
-import { writeExport, type ExportRange } from "../log/export";
+import "../shared/env-file";
+import { loadConfig } from "../shared/config";
+import { writeExport, type ExportRange } from "../services/log/export";
 import { openStore } from "../store";
 
 const USAGE = "usage: export:games (--month YYYY-MM | --from N --to N) --out FILE\n";

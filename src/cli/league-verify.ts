@@ -3,7 +3,7 @@
  *   npm run league:verify -- <baseUrl> <leagueId>
  * Exit 0 when every check passes; 1 on any mismatch (each named on stderr); 2 on bad usage or an unreachable server.
  */
-import { httpGetJson, verifyLeague } from "../leagues/verify";
+import { httpGetJson, verifyLeague } from "../services/leagues/verify";
 
 async function main(args: string[]): Promise<number> {
   const [baseUrl, leagueId] = args;

@@ -1,8 +1,8 @@
 /**
- * Verifies a server's public game log from the outside (src/log/verify.ts).
+ * Verifies a server's public game log from the outside (src/services/log/verify.ts).
  *   npm run log:verify -- <baseUrl> [--since head.json] [--save head.json] [--from N --count N | --sample N]
  *   npm run log:verify -- <baseUrl> --league ID | --tournament ID   (every game of the league's or
- *     tournament's table, swiss or arena, is in the log, and the table follows from the logged results: src/log/tables.ts)
+ *     tournament's table, swiss or arena, is in the log, and the table follows from the logged results: src/services/log/tables.ts)
  *   --key KEY (repeatable): check heads with this public key (SPKI PEM, a signed-note verifier key, or a file
  *     holding either) instead of the key the server serves, which a dishonest server could swap with its heads;
  *     name every key the log was signed with that the checked heads need (a --since head before a rotation).
@@ -11,11 +11,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { httpGetJson, type GetJson } from "../leagues/verify";
-import { pinKeys } from "../log/head-keys";
+import { httpGetJson, type GetJson } from "../services/leagues/verify";
+import { pinKeys } from "../services/log/head-keys";
 import type { TreeHeadRecord } from "../store/port";
-import { verifyLeagueInLog, verifyTournamentInLog } from "../log/tables";
-import { verifyLog, type VerifyOptions } from "../log/verify";
+import { verifyLeagueInLog, verifyTournamentInLog } from "../services/log/tables";
+import { verifyLog, type VerifyOptions } from "../services/log/verify";
 
 const USAGE =
   "usage: log:verify <baseUrl> [--key KEY]... [--since head.json] [--save head.json] [--from N] [--count N] [--sample N]\n       log:verify <baseUrl> [--key KEY]... --league ID | --tournament ID\n";

@@ -13,10 +13,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } from "../game";
-import type { Ruleset } from "../game/types";
-import { AI_LEVELS, type AiLevel } from "../ai/decide";
-import { runMatch } from "../ai/selfplay";
+import { buildReplay, CURRENT_RULES_VERSION, isRulesVersion, RULES_VERSIONS } from "../engine";
+import type { Ruleset } from "../engine/types";
+import { AI_LEVELS, type AiLevel } from "../services/ai/decide";
+import { runMatch } from "../services/ai/selfplay";
 import { createProgress } from "./progress";
 
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];

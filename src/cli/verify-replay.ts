@@ -4,8 +4,8 @@
  * Exit 0 when every file re-simulates exactly; otherwise 1, naming each bad file and its first bad move.
  */
 import { readFileSync } from "node:fs";
-import { verifyReplay } from "../game";
-import type { Replay } from "../game/types";
+import { verifyReplay } from "../engine";
+import type { Replay } from "../engine/types";
 
 function check(file: string): string | undefined {
   let replay: Replay;

@@ -4,7 +4,7 @@
  * (503 with Retry-After, a WebSocket or MCP refusal), never an unexpected error (500). What callers handle
  * themselves passes through unchanged: a taken id, and refusals already phrased as AppErrors.
  */
-import { AppError } from "../errors";
+import { AppError } from "../shared/errors";
 import { isDuplicateKey } from "./duplicate";
 import type { Store } from "./port";
 

@@ -7,7 +7,7 @@ import { guardFailures } from "./failures";
 import { MongoStore } from "./mongo";
 import { SqliteStore } from "./sqlite";
 
-export { safeEqualHex, sha256Hex } from "../secrets";
+export { safeEqualHex, sha256Hex } from "../shared/secrets";
 
 export * from "./port";
 

@@ -3,7 +3,7 @@
  * argument matching, patch merging) is written once.
  */
 import { isDeepStrictEqual } from "node:util";
-import { AppError } from "../errors";
+import { AppError } from "../shared/errors";
 
 /** The clock the adapters stamp updatedAt with. */
 export const nowIso = (): string => new Date().toISOString();

@@ -4,7 +4,7 @@
  * and challenge.played reaches an HTTPS webhook (also at once for a subscription made afterwards).
  */
 import assert from "node:assert/strict";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import type { RunningServer } from "../../src/server";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { bearer, bootServer, http } from "../support/server";

@@ -3,8 +3,8 @@
  * over one shared store, so only the store's conditional updates keep them apart.
  */
 import assert from "node:assert/strict";
-import { ChallengeService, type ChallengeDeps } from "../../src/agents/service";
-import type { EmittedEvent } from "../../src/events/types";
+import { ChallengeService, type ChallengeDeps } from "../../src/services/agents/service";
+import type { EmittedEvent } from "../../src/services/events/types";
 import { openStore, type Store } from "../../src/store/index";
 import { game } from "../store/fixtures";
 

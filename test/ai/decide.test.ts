@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { apply, determinize, legalMoves, newGame, seatView, unseenCards } from "../../src/game";
-import type { GameState, Level, Ruleset } from "../../src/game/types";
-import { decide } from "../../src/ai";
-import { makeRng, randInt, shuffled } from "../../src/ai/rng";
+import { apply, determinize, legalMoves, newGame, seatView, unseenCards } from "../../src/engine";
+import type { GameState, Level, Ruleset } from "../../src/engine/types";
+import { decide } from "../../src/services/ai";
+import { makeRng, randInt, shuffled } from "../../src/services/ai/rng";
 import { position as built } from "../game/helpers";
 
 /** A position after `plies` seeded random placements. */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { apply, buildReplay, newGame, seatView } from "../../src/game";
-import type { GameState } from "../../src/game/types";
-import { decide, reviewGame } from "../../src/ai";
-import { createAiPool, type AiPool } from "../../src/ai/pool";
-import { leagueTable } from "../../src/standings/league-table";
+import { apply, buildReplay, newGame, seatView } from "../../src/engine";
+import type { GameState } from "../../src/engine/types";
+import { decide, reviewGame } from "../../src/services/ai";
+import { createAiPool, type AiPool } from "../../src/services/ai/pool";
+import { leagueTable } from "../../src/shared/standings/league-table";
 
 /** A position a few plies in, where the hard search has real work to do. */
 function midGame(seed: number): GameState {

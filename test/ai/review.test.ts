@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { apply, buildReplay, newGame } from "../../src/game";
-import type { GameState } from "../../src/game/types";
-import { markOf, reviewGame } from "../../src/ai";
-import { REVIEW_DEPTH, REVIEW_POSITIONAL } from "../../src/ai/review";
-import { rootValues, toPlacement } from "../../src/ai/search";
-import { fromState, simMoves } from "../../src/ai/sim";
+import { apply, buildReplay, newGame } from "../../src/engine";
+import type { GameState } from "../../src/engine/types";
+import { markOf, reviewGame } from "../../src/services/ai";
+import { REVIEW_DEPTH, REVIEW_POSITIONAL } from "../../src/services/ai/review";
+import { rootValues, toPlacement } from "../../src/services/ai/search";
+import { fromState, simMoves } from "../../src/services/ai/sim";
 
 /**
  * Plays the first legal move each turn, except at the first middle-game ply where the review's search sees a

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { apply, legalMoves, newGame, RULES_VERSIONS } from "../../src/game";
-import type { GameState, Ruleset, RulesVersion } from "../../src/game/types";
-import { makeRng, randInt } from "../../src/ai/rng";
-import { IDS, cardIndex, fromState, place, simMoves, squareName } from "../../src/ai/sim";
+import { apply, legalMoves, newGame, RULES_VERSIONS } from "../../src/engine";
+import type { GameState, Ruleset, RulesVersion } from "../../src/engine/types";
+import { makeRng, randInt } from "../../src/services/ai/rng";
+import { IDS, cardIndex, fromState, place, simMoves, squareName } from "../../src/services/ai/sim";
 
 /** The search's rules must be the engine's: compare every position of seeded random games. */
 function compareGame(ruleset: Ruleset, seed: number, choice: number, rulesVersion: RulesVersion): void {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { Level, Ruleset, RulesVersion } from "../../src/game/types";
-import { type AiLevel, runMatch } from "../../src/ai";
+import type { Level, Ruleset, RulesVersion } from "../../src/engine/types";
+import { type AiLevel, runMatch } from "../../src/services/ai";
 
 /**
  * Strength and seat balance by seeded self-play. Seeds are fixed, so each result is reproducible; the unit run

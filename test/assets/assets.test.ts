@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { ASSETS_DIR, generateAssets, IMMUTABLE, VOICE_LINES } from "../../src/assets";
-import { CATALOGUE, CHAMPIONS } from "../../src/game";
+import { ASSETS_DIR, generateAssets, IMMUTABLE, VOICE_LINES } from "../../src/services/assets";
+import { CATALOGUE, CHAMPIONS } from "../../src/engine";
 import type { RunningServer } from "../../src/server";
 import { bootServer } from "../support/server";
 

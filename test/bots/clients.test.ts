@@ -11,7 +11,7 @@ import type { RunningServer } from "../../src/server";
 import { Webhook } from "standardwebhooks";
 import { verifyWebhook } from "../../clients/typescript/client";
 import { playOffline } from "../../clients/typescript/simulate";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import { bootServer } from "../support/server";
 
 const run = promisify(execFile);

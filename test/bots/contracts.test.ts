@@ -6,11 +6,11 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { BaseResolver, createConfig, lintDocument, makeDocumentFromString } from "@redocly/openapi-core";
-import { openApiDocument } from "../../src/api/openapi/document";
+import { openApiDocument } from "../../src/edges/api/openapi/document";
 import { clientTypes, TYPES_FILE } from "../../scripts/client-types";
-import { CreateChallengeBody } from "../../src/agents/schemas";
-import { RegisterBotBody } from "../../src/bots";
-import { CreateGameBody, JoinGameBody, MoveBody } from "../../src/games/schemas";
+import { CreateChallengeBody } from "../../src/services/agents/schemas";
+import { RegisterBotBody } from "../../src/services/bots";
+import { CreateGameBody, JoinGameBody, MoveBody } from "../../src/services/games/schemas";
 
 describe("Contract: the OpenAPI document and the generated client types", function () {
   this.timeout(60_000);

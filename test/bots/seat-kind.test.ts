@@ -3,7 +3,7 @@
  * the WebSocket public state and game.finished, whether the bot joined a person's game or made the game.
  */
 import { strict as assert } from "node:assert";
-import { generateSecret, type EmittedEvent } from "../../src/events";
+import { generateSecret, type EmittedEvent } from "../../src/services/events";
 import type { RunningServer } from "../../src/server";
 import { playToEnd } from "../agents/play";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";

@@ -49,14 +49,14 @@ describe("Production build: npm run build, then npm start's command", function (
     for (const f of [
       "dist/src/main.js",
       "dist/src/main.js.map",
-      "dist/src/ai/worker.js",
+      "dist/src/services/ai/worker.js",
       "dist/src/store/sqlite/checkpoint-thread.cjs",
       "dist/src/store/sqlite/writer-thread.js",
     ]) {
       assert.ok(existsSync(f), `${f} was built`);
     }
     // The entries that load a thread's TypeScript through tsx are for the sources only.
-    for (const f of ["dist/src/ai/worker-entry.cjs", "dist/src/store/sqlite/writer-entry.cjs"]) assert.ok(!existsSync(f), `${f} was not copied`);
+    for (const f of ["dist/src/services/ai/worker-entry.cjs", "dist/src/store/sqlite/writer-entry.cjs"]) assert.ok(!existsSync(f), `${f} was not copied`);
     assert.ok(pkg.scripts.start.includes("--enable-source-maps"));
     assert.match(pkg.scripts.prepare, /^npm run build( &&|$)/, "npm ci builds, so `npm ci && npm start` runs compiled code");
   });
@@ -64,7 +64,7 @@ describe("Production build: npm run build, then npm start's command", function (
   it("points a stack trace from the compiled code at the TypeScript line, with npm start's flags", async () => {
     const flags = pkg.scripts.start.split(" ").filter((a) => a === "--enable-source-maps");
     assert.equal(flags.length, 1);
-    const script = "try { require('./dist/src/game/index.js').newGame({ rulesVersion: 99 }, 1, 's') } catch (e) { console.log(e.stack) }";
+    const script = "try { require('./dist/src/engine/index.js').newGame({ rulesVersion: 99 }, 1, 's') } catch (e) { console.log(e.stack) }";
     const { stdout } = await promisify(execFile)(process.execPath, [...flags, "-e", script], { env: { ...process.env, NODE_OPTIONS: "" } });
     assert.match(stdout, /unknown rules version 99/);
     assert.match(stdout.split("\n")[1], /src[/\\]game[/\\]setup\.ts:\d+:\d+\)$/, stdout);

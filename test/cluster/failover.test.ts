@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
-import { GAME_MOVED_CODE } from "../../src/cluster";
+import { GAME_MOVED_CODE } from "../../src/services/cluster";
 import type { GameRecord } from "../../src/store";
 import { congoAvailable } from "../support/congodb";
 import { redisAvailable } from "../support/redis";

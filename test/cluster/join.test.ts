@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { assertCanJoin, ClusterConflictError } from "../../src/cluster/registry";
+import { assertCanJoin, ClusterConflictError } from "../../src/services/cluster/registry";
 import type { ProcessRecord, Store } from "../../src/store/port";
 import { SqliteStore } from "../../src/store/sqlite";
 

@@ -3,8 +3,8 @@
  * updates keep them apart.
  */
 import { strict as assert } from "node:assert";
-import { Ownership, type HeldRoom } from "../../src/cluster";
-import { createLogger } from "../../src/logger";
+import { Ownership, type HeldRoom } from "../../src/services/cluster";
+import { createLogger } from "../../src/shared/logger";
 import { openStore, type Store } from "../../src/store";
 import { game } from "../store/fixtures";
 

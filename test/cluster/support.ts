@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
-import { startCongo, type CongoHandle } from "../../src/cluster/congodb";
+import { startCongo, type CongoHandle } from "../../src/services/cluster/congodb";
 import type { Store } from "../../src/store";
 import { MongoStore } from "../../src/store/mongo";
 import { SqliteStore } from "../../src/store/sqlite";

@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateSecret } from "../../src/events/index";
+import { generateSecret } from "../../src/services/events/index";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { redisAvailable } from "../support/redis";
 import { http } from "../support/server";

@@ -1,15 +1,15 @@
 /**
- * .env.example is generated from src/config.ts (`npm run env:example`): the committed file must be what
+ * .env.example is generated from src/shared/config.ts (`npm run env:example`): the committed file must be what
  * the generator writes now, its defaults must be values the config accepts, and the operator's table in
  * docs/DEPLOY.md must name every variable.
  */
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { EnvSchema, loadConfig } from "../../src/config";
+import { EnvSchema, loadConfig } from "../../src/shared/config";
 import { ENV_EXAMPLE, envExample } from "../../scripts/env-example";
 
 describe(".env.example", () => {
-  it("is up to date with src/config.ts (regenerate it with npm run env:example)", () => {
+  it("is up to date with src/shared/config.ts (regenerate it with npm run env:example)", () => {
     assert.equal(readFileSync(ENV_EXAMPLE, "utf8"), envExample());
   });
 

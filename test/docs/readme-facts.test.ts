@@ -9,13 +9,13 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { ERROR_CODES } from "../../src/errors";
-import { apply, CATALOGUE, CURRENT_RULES_VERSION, legalMoves, newGame, rulesOf, SQUARES, type GameState, type Ruleset } from "../../src/game";
-import { MUTATORS, PIECES } from "../../src/game/setup";
-import { LevelSchema } from "../../src/games/schemas";
-import { GAME_ROOM, QUEUE_ROOM } from "../../src/games/room-access";
-import { BOT_KEY_PREFIX } from "../../src/secrets";
-import { loadConfig } from "../../src/config";
+import { ERROR_CODES } from "../../src/shared/errors";
+import { apply, CATALOGUE, CURRENT_RULES_VERSION, legalMoves, newGame, rulesOf, SQUARES, type GameState, type Ruleset } from "../../src/engine";
+import { MUTATORS, PIECES } from "../../src/engine/setup";
+import { LevelSchema } from "../../src/services/games/schemas";
+import { GAME_ROOM, QUEUE_ROOM } from "../../src/services/games/room-access";
+import { BOT_KEY_PREFIX } from "../../src/shared/secrets";
+import { loadConfig } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, http } from "../support/server";
 import { useTempDir } from "../support/temp-dir";
@@ -73,7 +73,7 @@ describe("README: every fact it states matches the code", () => {
     }
   });
 
-  it("lists exactly the problem codes of src/errors.ts", () => {
+  it("lists exactly the problem codes of src/shared/errors.ts", () => {
     const list = stated(/with a stable `code`: (.*?)\. Its `docs` link/, "the problem codes");
     const codes = [...list.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
     assert.deepEqual([...codes].sort(), Object.keys(ERROR_CODES).sort());

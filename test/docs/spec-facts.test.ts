@@ -4,9 +4,9 @@
  */
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { PublicSeatSchema } from "../../src/events/catalog";
-import { RULES_VERSIONS } from "../../src/game";
-import { RULES_URI } from "../../src/mcp/rules";
+import { PublicSeatSchema } from "../../src/services/events/catalog";
+import { RULES_VERSIONS } from "../../src/engine";
+import { RULES_URI } from "../../src/edges/mcp/rules";
 
 const flat = (file: string) => readFileSync(file, "utf8").replace(/\s+/g, " ");
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { ARGUMENT_SCHEMAS, DATA_SCHEMAS, EVENT_NAMES, eventCatalog } from "../../src/events/catalog";
-import { isValidSecret, newEventId, newSubscriptionId } from "../../src/events/signing";
-import { generateSecret, subscriptionKey } from "../../src/events/index";
+import { ARGUMENT_SCHEMAS, DATA_SCHEMAS, EVENT_NAMES, eventCatalog } from "../../src/services/events/catalog";
+import { isValidSecret, newEventId, newSubscriptionId } from "../../src/services/events/signing";
+import { generateSecret, subscriptionKey } from "../../src/services/events/index";
 
 describe("Unit: event catalog", () => {
   it("describes each of the eight events with arguments and a data schema", () => {

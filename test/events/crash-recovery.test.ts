@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import { pickMove } from "../support/play";
 import { spawnServer } from "../support/process";
 import { bearer, http } from "../support/server";

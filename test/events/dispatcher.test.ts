@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import pino from "pino";
-import { createEvents, EventDispatcher, type CallbackClient, type PostResult } from "../../src/events/index";
+import { createEvents, EventDispatcher, type CallbackClient, type PostResult } from "../../src/services/events/index";
 import { openStore, type Store, type SubscriptionRecord } from "../../src/store/index";
 import { recordingLogger } from "./helpers";
 

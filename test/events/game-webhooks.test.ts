@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Webhook } from "standardwebhooks";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import type { RunningServer } from "../../src/server";
 import { playRest } from "../support/play";
 import { bootServer, http } from "../support/server";

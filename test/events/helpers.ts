@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/store/index";
-import { createEvents, type EventsDeps, type Events, type EventsLogger } from "../../src/events/index";
+import { createEvents, type EventsDeps, type Events, type EventsLogger } from "../../src/services/events/index";
 
 export interface TestCert {
   key: string;

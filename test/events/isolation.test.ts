@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { createCallbackClient, generateSecret, subscriptionKey } from "../../src/events/index";
+import { createCallbackClient, generateSecret, subscriptionKey } from "../../src/services/events/index";
 import { echo, harness, startReceiver, subBody, testCert, type Harness, type Receiver } from "./helpers";
 
 interface Endless {

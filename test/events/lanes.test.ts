@@ -4,7 +4,7 @@
  * holds a bounded share of the slots, and healthy answers bring a subscription back.
  */
 import assert from "node:assert/strict";
-import { EventDispatcher, type CallbackClient, type PostResult } from "../../src/events/index";
+import { EventDispatcher, type CallbackClient, type PostResult } from "../../src/services/events/index";
 import { openStore, type Store } from "../../src/store/index";
 import { recordingLogger } from "./helpers";
 

@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { jsonBody } from "../../src/api";
-import { errorHandler } from "../../src/api/problem";
-import { eventsRouter } from "../../src/api/routes/events";
-import { generateSecret } from "../../src/events/index";
-import { createLogger } from "../../src/logger";
+import { jsonBody } from "../../src/edges/api";
+import { errorHandler } from "../../src/edges/api/problem";
+import { eventsRouter } from "../../src/edges/api/routes/events";
+import { generateSecret } from "../../src/services/events/index";
+import { createLogger } from "../../src/shared/logger";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
 
 describe("Integration: a refused loopback callback names the local-development setting", () => {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { isAppError } from "../../src/errors";
-import { generateSecret } from "../../src/events/index";
+import { isAppError } from "../../src/shared/errors";
+import { generateSecret } from "../../src/services/events/index";
 import { harness, startReceiver, subBody, type Harness, type Receiver, type Responder } from "./helpers";
 
 async function code(p: Promise<unknown>): Promise<string> {

@@ -3,11 +3,11 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { Webhook } from "standardwebhooks";
-import { jsonBody } from "../../src/api";
-import { errorHandler } from "../../src/api/problem";
-import { eventsRouter } from "../../src/api/routes/events";
-import { generateSecret } from "../../src/events/index";
-import { createLogger } from "../../src/logger";
+import { jsonBody } from "../../src/edges/api";
+import { errorHandler } from "../../src/edges/api/problem";
+import { eventsRouter } from "../../src/edges/api/routes/events";
+import { generateSecret } from "../../src/services/events/index";
+import { createLogger } from "../../src/shared/logger";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
 
 describe("Integration: events routes", () => {
@@ -19,7 +19,7 @@ describe("Integration: events routes", () => {
     receiver = await startReceiver();
     h = await harness();
     const app = express();
-    // The API's own body parser and problem renderer, as src/api mounts them around every router.
+    // The API's own body parser and problem renderer, as src/edges/api mounts them around every router.
     app.use("/api/v1", jsonBody(), eventsRouter({ subscriptions: h.events.subscriptions }));
     app.use(errorHandler(createLogger("silent"), "http://127.0.0.1"));
     server = app.listen(0, "127.0.0.1");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { addressRange, isForbiddenAddress } from "../../src/events/ssrf";
-import { isAppError } from "../../src/errors";
-import { generateSecret } from "../../src/events/index";
+import { addressRange, isForbiddenAddress } from "../../src/services/events/ssrf";
+import { isAppError } from "../../src/shared/errors";
+import { generateSecret } from "../../src/services/events/index";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
 
 describe("Unit: callback address classification", () => {

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { AppError, isAppError } from "../../src/errors";
-import { generateSecret, type CurrentState } from "../../src/events/index";
+import { AppError, isAppError } from "../../src/shared/errors";
+import { generateSecret, type CurrentState } from "../../src/services/events/index";
 import { openStore } from "../../src/store/index";
 import { harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { isAppError } from "../../src/errors";
-import { generateSecret } from "../../src/events/index";
+import { isAppError } from "../../src/shared/errors";
+import { generateSecret } from "../../src/services/events/index";
 import { closedPort, harness, startReceiver, subBody, type Harness, type Receiver } from "./helpers";
 
 describe("Integration: callback verification", () => {

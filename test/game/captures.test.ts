@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { effectiveRanks } from "../../src/game/rules";
+import { effectiveRanks } from "../../src/engine/rules";
 import { capturesOf, ownerAt, play, position } from "./helpers";
 
 describe("Unit: basic captures", () => {

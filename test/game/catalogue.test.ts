@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { CATALOGUE, cardById, legalMoves, newGame, apply, type Element } from "../../src/game";
-import { TIER_BANDS } from "../../src/game/catalogue";
+import { CATALOGUE, cardById, legalMoves, newGame, apply, type Element } from "../../src/engine";
+import { TIER_BANDS } from "../../src/engine/catalogue";
 
 describe("Unit: catalogue", () => {
   it("holds 40 cards, 10 per element, with unique short codes", () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { CHAMPIONS, CATALOGUE, cardById } from "../../src/game";
+import { CHAMPIONS, CATALOGUE, cardById } from "../../src/engine";
 import { capturesOf, ownerAt, play, position } from "./helpers";
 
 describe("Unit: champions", () => {

@@ -19,10 +19,10 @@ import {
   type RulesVersion,
   type Seat,
   type Seed,
-} from "../../src/game";
-import { DEAL_LABEL, dealWords, uniformFrom } from "../../src/game/seed";
-import { newSeed } from "../../src/secrets";
-import { dealSeed, playMatchGame } from "../../src/ai";
+} from "../../src/engine";
+import { DEAL_LABEL, dealWords, uniformFrom } from "../../src/engine/seed";
+import { newSeed } from "../../src/shared/secrets";
+import { dealSeed, playMatchGame } from "../../src/services/ai";
 import { play } from "./helpers";
 
 const other = (s: Seat): Seat => (s === "A" ? "B" : "A");

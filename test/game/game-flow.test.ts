@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { apply, boardCells, newGame, commitmentOf, legalMoves, numberedSeed, CHAMPIONS, type Action, type GameState } from "../../src/game";
+import { apply, boardCells, newGame, commitmentOf, legalMoves, numberedSeed, CHAMPIONS, type Action, type GameState } from "../../src/engine";
 import { play, playOut, position } from "./helpers";
 
 const fresh = () => newGame({ ruleset: "classic", champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");

@@ -3,8 +3,8 @@
  * tiles and mutators replaced, so each rule can be tested in isolation from the deal.
  */
 import { strict as assert } from "node:assert";
-import { apply, legalMoves, newGame, type Applied, type ChessTile, type GameState, type Mutator, type Seat, type SquareElement } from "../../src/game";
-import { indexOf } from "../../src/game/board";
+import { apply, legalMoves, newGame, type Applied, type ChessTile, type GameState, type Mutator, type Seat, type SquareElement } from "../../src/engine";
+import { indexOf } from "../../src/engine/board";
 
 export interface PositionSpec {
   /** square -> "CARD:SEAT", e.g. { b2: "S1:B" } */

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { newGame, notationOf, parseMove, seatView, spectatorView, unseenCards, determinize, opponentChampionInHand, CHAMPIONS, apply } from "../../src/game";
+import { newGame, notationOf, parseMove, seatView, spectatorView, unseenCards, determinize, opponentChampionInHand, CHAMPIONS, apply } from "../../src/engine";
 import { play, position } from "./helpers";
 
 describe("Unit: notation", () => {

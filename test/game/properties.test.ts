@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { IDS, fromState, place, simMoves, squareName, type Sim } from "../../src/ai/sim";
-import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, RULES_VERSIONS, seatView, spectatorView, verifyReplay, type GameState, type Replay, type Ruleset, type RulesVersion } from "../../src/game";
+import { IDS, fromState, place, simMoves, squareName, type Sim } from "../../src/services/ai/sim";
+import { apply, buildReplay, legalMoves, newGame, parseMove, rebuild, RULES_VERSIONS, seatView, spectatorView, verifyReplay, type GameState, type Replay, type Ruleset, type RulesVersion } from "../../src/engine";
 
 /**
  * A game driven by fast-check: a seed, a ruleset, a rules version (every version still replays, so every one
@@ -167,7 +167,7 @@ describe("Unit: replays", () => {
 });
 
 /**
- * The same properties in the search representation (src/ai/sim), which the house opponent and the review
+ * The same properties in the search representation (src/services/ai/sim), which the house opponent and the review
  * search with: a game driven by the same choices ends after 16 placements, keeps the scores summing to the
  * cards on the board, never loses or duplicates a card, is deterministic, and agrees with the engine.
  */

@@ -2,10 +2,10 @@ import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { capturesOf, play, position } from "./helpers";
-import { buildReplay, CURRENT_RULES_VERSION, legalMoves, newGame, seatView, spectatorView, verifyReplay, type Action, type Replay } from "../../src/game";
-import { rebuildContext } from "../../src/games/context";
+import { buildReplay, CURRENT_RULES_VERSION, legalMoves, newGame, seatView, spectatorView, verifyReplay, type Action, type Replay } from "../../src/engine";
+import { rebuildContext } from "../../src/services/games/context";
 import type { GameRecord, StoredAction } from "../../src/store/port";
-import { reviewGame } from "../../src/ai";
+import { reviewGame } from "../../src/services/ai";
 
 const load = (dir: string) => readdirSync(join(__dirname, "fixtures", dir)).filter((f) => f.endsWith(".json")).sort()
   .map((f) => ({ file: f, replay: JSON.parse(readFileSync(join(__dirname, "fixtures", dir, f), "utf8")) as Replay }));

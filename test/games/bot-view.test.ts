@@ -3,10 +3,10 @@
  * (a tied full board named as such), the rules as data agreeing with the engine's deal, and the links.
  */
 import { strict as assert } from "node:assert";
-import { apply, decisionOf, legalMoves, legalMovesFor, newGame, resultFor, rulesData, type GameState } from "../../src/game";
-import { finishedEvent } from "../../src/games/game-events";
-import { syncBody } from "../../src/games/views";
-import type { GameContext } from "../../src/games/context";
+import { apply, decisionOf, legalMoves, legalMovesFor, newGame, resultFor, rulesData, type GameState } from "../../src/engine";
+import { finishedEvent } from "../../src/services/games/game-events";
+import { syncBody } from "../../src/services/games/views";
+import type { GameContext } from "../../src/services/games/context";
 import type { GameRecord } from "../../src/store/port";
 import { position } from "../game/helpers";
 

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
-import { legalMoves, newGame, spectatorView, type GameEvent, type GameState } from "../../src/game";
-import { commit, placementDetails, snapshotAfter, step, type GameContext } from "../../src/games/context";
-import { recordChanges, recordPatch } from "../../src/games/record";
+import { legalMoves, newGame, spectatorView, type GameEvent, type GameState } from "../../src/engine";
+import { commit, placementDetails, snapshotAfter, step, type GameContext } from "../../src/services/games/context";
+import { recordChanges, recordPatch } from "../../src/services/games/record";
 import type { GameRecord } from "../../src/store/port";
 import { game } from "../store/fixtures";
 

@@ -1,12 +1,12 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
 import { LocalPresence } from "@colyseus/core";
-import { fail } from "../../src/errors";
-import type { Seat } from "../../src/game";
-import type { RoomAccess } from "../../src/games/room-access";
-import type { MoveBody } from "../../src/games/schemas";
-import { GameService } from "../../src/games/service";
-import { sha256Hex } from "../../src/secrets";
+import { fail } from "../../src/shared/errors";
+import type { Seat } from "../../src/engine";
+import type { RoomAccess } from "../../src/services/games/room-access";
+import type { MoveBody } from "../../src/services/games/schemas";
+import { GameService } from "../../src/services/games/service";
+import { sha256Hex } from "../../src/shared/secrets";
 import type { RunningServer } from "../../src/server";
 import type { GamesPort, LogPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";

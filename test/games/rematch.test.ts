@@ -4,9 +4,9 @@
  */
 import { strict as assert } from "node:assert";
 import { LocalPresence } from "@colyseus/core";
-import type { Seat } from "../../src/game";
+import type { Seat } from "../../src/engine";
 import { openStore, type GameRecord, type Store } from "../../src/store";
-import { OFFER_TTL_MS, Rematches, rematchChannel, rematchView, type RematchChange, type RematchDeps } from "../../src/games/rematch";
+import { OFFER_TTL_MS, Rematches, rematchChannel, rematchView, type RematchChange, type RematchDeps } from "../../src/services/games/rematch";
 import { game } from "../store/fixtures";
 
 const hashes: Record<Seat, string> = { A: "hash-of-a", B: "hash-of-b" };

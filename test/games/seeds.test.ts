@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { commitmentOf, CURRENT_RULES_VERSION, verifyReplay, type Replay } from "../../src/game";
+import { commitmentOf, CURRENT_RULES_VERSION, verifyReplay, type Replay } from "../../src/engine";
 import type { GameRecord } from "../../src/store/port";
 import type { RunningServer } from "../../src/server";
 import { connect } from "../mcp/helpers";

@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import { LocalPresence, type Presence } from "@colyseus/core";
 import { RedisPresence } from "@colyseus/redis-presence";
-import { generateSecret } from "../../src/events";
-import { SubscriptionCache } from "../../src/games/subscription-cache";
+import { generateSecret } from "../../src/services/events";
+import { SubscriptionCache } from "../../src/services/games/subscription-cache";
 import type { RunningServer } from "../../src/server";
 import { openStore, type Store, type SubscriptionRecord } from "../../src/store";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";

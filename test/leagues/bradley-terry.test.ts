@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { bootstrapIntervals, fitBradleyTerry, quantile, type PairResult, type Unit } from "../../src/standings/bradley-terry";
-import { leagueTable } from "../../src/standings/league-table";
-import { makeRng, rand01 } from "../../src/ai/rng";
+import { bootstrapIntervals, fitBradleyTerry, quantile, type PairResult, type Unit } from "../../src/shared/standings/bradley-terry";
+import { leagueTable } from "../../src/shared/standings/league-table";
+import { makeRng, rand01 } from "../../src/services/ai/rng";
 
 const ELO = 400 / Math.LN10;
 

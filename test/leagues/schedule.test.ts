@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
-import { buildSchedule, countedDeals, dealDone, releaseWave, roundRobin } from "../../src/leagues/schedule";
+import { buildSchedule, countedDeals, dealDone, releaseWave, roundRobin } from "../../src/services/leagues/schedule";
 import type { LeagueDeal, LeagueOutcome } from "../../src/store/port";
 
 const players = (n: number) => Array.from({ length: n }, (_, i) => `BOT-${i}`);

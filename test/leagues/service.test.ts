@@ -5,10 +5,10 @@
  * is counted.
  */
 import { strict as assert } from "node:assert";
-import { leagueTable } from "../../src/standings/league-table";
-import { LeagueService } from "../../src/leagues/service";
+import { leagueTable } from "../../src/shared/standings/league-table";
+import { LeagueService } from "../../src/services/leagues/service";
 import { SqliteStore } from "../../src/store/sqlite";
-import type { AuthedBot } from "../../src/bots/service";
+import type { AuthedBot } from "../../src/services/bots/service";
 import type { GameRecord, LeaguesPort } from "../../src/store/port";
 import { releasedSet } from "../../src/store/league-shape";
 

@@ -1,14 +1,14 @@
 /**
  * The replay page's in-browser proof check (web/src/lib/log-proof.ts, on Web Crypto) against the server's own
- * tree and signing (src/log/merkle.ts, src/log/heads.ts on node:crypto): every leaf of every tree size up to 20
+ * tree and signing (src/services/log/merkle.ts, src/services/log/heads.ts on node:crypto): every leaf of every tree size up to 20
  * is found included, a changed path, index, entry or root is not, and a head's Ed25519 signature is verified
  * with the key as GET /api/v1/log/key serves it, a changed head refused.
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { canonicalBytes } from "../../src/log/canonical";
-import { logKeyFrom, signHead } from "../../src/log/heads";
-import { appendLeaf, evaluate, frontierRoot, inclusionPlan, leafHash, refKey, type Hash } from "../../src/log/merkle";
+import { canonicalBytes } from "../../src/services/log/canonical";
+import { logKeyFrom, signHead } from "../../src/services/log/heads";
+import { appendLeaf, evaluate, frontierRoot, inclusionPlan, leafHash, refKey, type Hash } from "../../src/services/log/merkle";
 import { checkHeadSignature, checkProof, leafHashOf } from "../../web/src/lib/log-proof";
 
 const key = logKeyFrom(generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString());

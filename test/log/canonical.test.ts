@@ -1,6 +1,6 @@
 /** RFC 8785 (JCS) canonical JSON: the RFC's own examples. */
 import assert from "node:assert/strict";
-import { canonicalJson } from "../../src/log/canonical";
+import { canonicalJson } from "../../src/services/log/canonical";
 
 describe("canonicalJson (RFC 8785)", function () {
   it("serialises the RFC's example (section 3.2.2) exactly", function () {

@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import Ajv from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { canonicalJson } from "../../src/log/canonical";
-import { checkEntry } from "../../src/log/check";
-import { gameEntryOf, leafOf, privateEntryOf } from "../../src/log/entry";
-import { leafHash } from "../../src/log/merkle";
+import { canonicalJson } from "../../src/services/log/canonical";
+import { checkEntry } from "../../src/services/log/check";
+import { gameEntryOf, leafOf, privateEntryOf } from "../../src/services/log/entry";
+import { leafHash } from "../../src/services/log/merkle";
 import { playedGame } from "./fixtures";
 
 describe("Log entries", function () {

@@ -1,5 +1,5 @@
 /** Finished games for the log's tests: played by the engine from a seed, as a room would store them. */
-import { apply, commitmentOf, legalMoves, newGame, type Action } from "../../src/game";
+import { apply, commitmentOf, legalMoves, newGame, type Action } from "../../src/engine";
 import type { GameRecord, StoredAction } from "../../src/store/port";
 
 const T0 = Date.parse("2026-11-02T10:00:00.000Z");

@@ -13,13 +13,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import { httpGetJson } from "../../src/leagues/verify";
-import { generateLogKeyPem, keyIdOf, logKeyFrom, parseCheckpoint } from "../../src/log/heads";
-import { verifyLog } from "../../src/log/verify";
+import { httpGetJson } from "../../src/services/leagues/verify";
+import { generateLogKeyPem, keyIdOf, logKeyFrom, parseCheckpoint } from "../../src/services/log/heads";
+import { verifyLog } from "../../src/services/log/verify";
 import type { RunningServer } from "../../src/server";
 import type { TreeHeadRecord } from "../../src/store";
 import { SqliteStore } from "../../src/store/sqlite";
-import type { Config } from "../../src/config";
+import type { Config } from "../../src/shared/config";
 import { playToEnd } from "../agents/play";
 import { bootServer, http } from "../support/server";
 

@@ -21,7 +21,7 @@ import {
   verifyInclusion,
   type Hash,
   type HashExpr,
-} from "../../src/log/merkle";
+} from "../../src/services/log/merkle";
 
 const sha = (...parts: Uint8Array[]) => {
   const h = createHash("sha256");

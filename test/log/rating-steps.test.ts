@@ -1,13 +1,13 @@
 /**
- * The one rating step (src/players/rating.ts, rateSeat) against what the server records: every rated seat's
+ * The one rating step (src/services/players/rating.ts, rateSeat) against what the server records: every rated seat's
  * kept step, recomputed from its before-values, the opponent's and the score, gives exactly the rating the
  * server stored; both seats of a game see each other's pre-game values, even when one seat's write is retried
  * after the other's went in; a house opponent is its level's fixed rating; steps chain by the profile's points.
  */
 import { strict as assert } from "node:assert";
-import { startEngine } from "../../src/games/context";
-import { DEFAULT_RATING, houseRated, rateGame, rateSeat } from "../../src/players/rating";
-import { PlayerService } from "../../src/players/service";
+import { startEngine } from "../../src/services/games/context";
+import { DEFAULT_RATING, houseRated, rateGame, rateSeat } from "../../src/services/players/rating";
+import { PlayerService } from "../../src/services/players/service";
 import { openStore, type GameRecord, type PlayerRecord, type RatingStep, type Store } from "../../src/store";
 
 describe("Unit: the shared rating step and the steps the server records", () => {

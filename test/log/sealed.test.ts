@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import type { RunningServer } from "../../src/server";
-import { writeExport } from "../../src/log/export";
-import type { GameEntry } from "../../src/log/entry";
+import { writeExport } from "../../src/services/log/export";
+import type { GameEntry } from "../../src/services/log/entry";
 import { playToEnd } from "../agents/play";
 import { connect, type McpTestClient } from "../mcp/helpers";
 import { bearer, bootServer, http } from "../support/server";

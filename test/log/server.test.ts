@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import type { RunningServer } from "../../src/server";
-import { checkEntry } from "../../src/log/check";
-import { verifyHead } from "../../src/log/heads";
-import { leafHash, verifyConsistency, verifyInclusion } from "../../src/log/merkle";
-import type { GameEntry } from "../../src/log/entry";
-import { canonicalJson } from "../../src/log/canonical";
+import { checkEntry } from "../../src/services/log/check";
+import { verifyHead } from "../../src/services/log/heads";
+import { leafHash, verifyConsistency, verifyInclusion } from "../../src/services/log/merkle";
+import type { GameEntry } from "../../src/services/log/entry";
+import { canonicalJson } from "../../src/services/log/canonical";
 import { playToEnd } from "../agents/play";
 import { bootServer, http } from "../support/server";
 import { connect } from "../mcp/helpers";

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { testConfig } from "../../src/config";
+import { testConfig } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
 import { bootServer, http } from "../support/server";
 import { connect } from "./helpers";

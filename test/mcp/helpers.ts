@@ -2,7 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
-import { SQUARES } from "../../src/game/board";
+import { SQUARES } from "../../src/engine/board";
 
 export interface McpTestClient {
   client: Client;

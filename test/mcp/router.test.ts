@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import pino from "pino";
-import { createMcpRouter, type McpDeps, type McpRouter } from "../../src/mcp";
+import { createMcpRouter, type McpDeps, type McpRouter } from "../../src/edges/mcp";
 import { connect } from "./helpers";
 
 /** Mounts the router at /mcp on a loopback port, trusting `trustProxy` proxies. */

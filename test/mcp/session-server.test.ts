@@ -4,9 +4,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import pino from "pino";
 import { z } from "zod";
-import { LongPolls } from "../../src/api/long-polls";
-import { AppError } from "../../src/errors";
-import { createSessionServer, type SessionDeps } from "../../src/mcp/session-server";
+import { LongPolls } from "../../src/edges/api/long-polls";
+import { AppError } from "../../src/shared/errors";
+import { createSessionServer, type SessionDeps } from "../../src/edges/mcp/session-server";
 
 /** A session server over fake services, with every log line kept as text. */
 async function session(overrides: Partial<SessionDeps>) {

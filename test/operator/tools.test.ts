@@ -5,7 +5,7 @@
  * its stored record).
  */
 import { strict as assert } from "node:assert";
-import { loadConfig } from "../../src/config";
+import { loadConfig } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, http } from "../support/server";
 

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { PlayerService } from "../../src/players/service";
+import { PlayerService } from "../../src/services/players/service";
 import { openStore, type Store } from "../../src/store";
 import { insertWithFreshId, isDuplicateKey } from "../../src/store/duplicate";
 import { game } from "../store/fixtures";

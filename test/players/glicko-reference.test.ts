@@ -5,7 +5,7 @@
  * first-game results docs/RULES.md gives, whose size it explains.
  */
 import assert from "node:assert/strict";
-import { DEFAULT_RATING, HOUSE_RATING, ratePeriod, rateGame } from "../../src/players/rating";
+import { DEFAULT_RATING, HOUSE_RATING, ratePeriod, rateGame } from "../../src/services/players/rating";
 
 const near = (actual: number, expected: number, within: number, what: string) =>
   assert.ok(Math.abs(actual - expected) <= within, `${what}: ${actual} is not ${expected} ± ${within}`);

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { startEngine } from "../../src/games/context";
-import { PlayerService } from "../../src/players/service";
+import { startEngine } from "../../src/services/games/context";
+import { PlayerService } from "../../src/services/players/service";
 import { openStore, type GameRecord, type Store } from "../../src/store";
 
 describe("Unit: player results", () => {

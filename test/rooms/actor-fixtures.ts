@@ -2,13 +2,13 @@
  * A game actor (rooms/game-actor.ts) on plain ports, without a server: its writes and announcements recorded,
  * its service dependencies stand-ins. Shared by the tests that drive the move pipeline directly.
  */
-import { legalMoves, type GameState, type Seat } from "../../src/game";
-import { rebuildContext } from "../../src/games/context";
-import type { OutEvent } from "../../src/games/game-events";
-import type { PlayerService } from "../../src/players/service";
+import { legalMoves, type GameState, type Seat } from "../../src/engine";
+import { rebuildContext } from "../../src/services/games/context";
+import type { OutEvent } from "../../src/services/games/game-events";
+import type { PlayerService } from "../../src/services/players/service";
 import type { GameRecord, GamesPort, GameWrite, GameWriteResult } from "../../src/store/port";
-import { createLogger } from "../../src/logger";
-import { createMetrics } from "../../src/metrics";
+import { createLogger } from "../../src/shared/logger";
+import { createMetrics } from "../../src/services/metrics";
 import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../rooms/game-actor";
 import type { SeatHand } from "../../rooms/messages";
 import { game } from "../store/fixtures";

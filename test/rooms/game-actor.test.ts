@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
-import type { Seat } from "../../src/game";
-import { rebuildContext } from "../../src/games/context";
-import { replayBody } from "../../src/games/views";
+import type { Seat } from "../../src/engine";
+import { rebuildContext } from "../../src/services/games/context";
+import { replayBody } from "../../src/services/games/views";
 import { game } from "../store/fixtures";
 import { activeGame, actorOf, iso, nextMove, seats, settle, storedBy, T0 } from "./actor-fixtures";
 

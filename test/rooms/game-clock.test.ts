@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
-import { newGame, legalMoves, type Seat } from "../../src/game";
-import { commit, step, type GameContext } from "../../src/games/context";
+import { newGame, legalMoves, type Seat } from "../../src/engine";
+import { commit, step, type GameContext } from "../../src/services/games/context";
 import type { GameRecord } from "../../src/store/port";
 import { GameClock, type ClockHandlers } from "../../rooms/game-clock";
 import { game } from "../store/fixtures";

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
-import type { Seat } from "../../src/game";
-import { fail, type Outcome } from "../../src/errors";
-import type { Rematches } from "../../src/games/rematch";
+import type { Seat } from "../../src/engine";
+import { fail, type Outcome } from "../../src/shared/errors";
+import type { Rematches } from "../../src/services/games/rematch";
 import type { GameActor } from "../../rooms/game-actor";
 import { answerFrame } from "../../rooms/game-inbox";
 import { parseGameIn } from "../../rooms/messages";

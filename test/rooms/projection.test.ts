@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { Encoder } from "@colyseus/schema";
-import { boardCells, legalMoves, newGame } from "../../src/game";
-import { commit, step, type GameContext } from "../../src/games/context";
+import { boardCells, legalMoves, newGame } from "../../src/engine";
+import { commit, step, type GameContext } from "../../src/services/games/context";
 import { GameRoomState } from "../../rooms/game-state";
 import { Projector } from "../../rooms/projection";
 import { game } from "../store/fixtures";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Encoder, Reflection } from "@colyseus/schema";
-import { newGame } from "../../src/game";
+import { newGame } from "../../src/engine";
 import { GameRoomState } from "../../rooms/game-state";
 import { Projector } from "../../rooms/projection";
 import { GameStateSerializer } from "../../rooms/state-serializer";

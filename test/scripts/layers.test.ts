@@ -46,23 +46,23 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
         writeFileSync(join(root, path), text);
       };
       symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"));
-      write("src/game/rules.ts", "export const rule = 1;\n");
+      write("src/engine/rules.ts", "export const rule = 1;\n");
       // The engine reaching up into a service: against the layers.
-      write("src/game/up.ts", 'import { service } from "../games/service";\nexport const up = service;\n');
-      write("src/games/service.ts", 'import { rule } from "../game/rules";\nexport const service = rule;\n');
+      write("src/engine/up.ts", 'import { service } from "../services/games/service";\nexport const up = service;\n');
+      write("src/services/games/service.ts", 'import { rule } from "../../engine/rules";\nexport const service = rule;\n');
       // Two services importing each other: a circle inside one layer.
-      write("src/players/a.ts", 'import { b } from "./b";\nexport const a = (): number => b();\n');
-      write("src/players/b.ts", 'import { a } from "./a";\nexport const b = (): number => a();\n');
+      write("src/services/players/a.ts", 'import { b } from "./b";\nexport const a = (): number => b();\n');
+      write("src/services/players/b.ts", 'import { a } from "./a";\nexport const b = (): number => a();\n');
       // A room importing a service, and the root importing a room: with the layers.
-      write("rooms/room.ts", 'import { service } from "../src/games/service";\nexport const room = service;\n');
+      write("rooms/room.ts", 'import { service } from "../src/services/games/service";\nexport const room = service;\n');
       write("src/server.ts", 'import { room } from "../rooms/room";\nexport const server = room;\n');
       const found = await lintWithLayers(root, ["src", "rooms"]);
       assert.deepEqual(
         found.sort((x, y) => x.file.localeCompare(y.file)),
         [
-          { file: "src/game/up.ts", rule: "import-x/no-restricted-paths" },
-          { file: "src/players/a.ts", rule: "import-x/no-cycle" },
-          { file: "src/players/b.ts", rule: "import-x/no-cycle" },
+          { file: "src/engine/up.ts", rule: "import-x/no-restricted-paths" },
+          { file: "src/services/players/a.ts", rule: "import-x/no-cycle" },
+          { file: "src/services/players/b.ts", rule: "import-x/no-cycle" },
         ],
       );
     } finally {

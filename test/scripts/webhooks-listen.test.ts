@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Webhook } from "standardwebhooks";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import type { RunningServer } from "../../src/server";
 import { playToEnd } from "../agents/play";
 import { bootServer, eventually, freePort, http } from "../support/server";

@@ -2,9 +2,9 @@ import { strict as assert } from "node:assert";
 import type { IncomingMessage } from "node:http";
 import { Client } from "@colyseus/sdk";
 import type { WebSocket } from "ws";
-import { testConfig } from "../../src/config";
+import { testConfig } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
-import { clientAddress } from "../../src/transport";
+import { clientAddress } from "../../src/edges/transport";
 import { openJoined, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bootServer, eventually, http } from "../support/server";
 

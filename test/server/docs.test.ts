@@ -3,7 +3,7 @@
  * route's migration Link, and the API reference page with the renderer it loads.
  */
 import { strict as assert } from "node:assert";
-import { ERROR_CODES } from "../../src/errors";
+import { ERROR_CODES } from "../../src/shared/errors";
 import type { RunningServer } from "../../src/server";
 import { playToEnd } from "../agents/play";
 import { bearer, bootServer, http } from "../support/server";

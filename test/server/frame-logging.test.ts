@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import type { WebSocket } from "ws";
 import type { RunningServer } from "../../src/server";
-import { RateLimitedLog } from "../../src/transport";
+import { RateLimitedLog } from "../../src/edges/transport";
 import { openJoined, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bootServer, eventually, http } from "../support/server";
 

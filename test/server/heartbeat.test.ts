@@ -4,7 +4,7 @@ import type { RunningServer } from "../../src/server";
 import { openJoined, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bootServer, http } from "../support/server";
 
-/** The transport's heartbeat (src/transport/heartbeat.ts) as a client sees it, with Colyseus' 3 s period. */
+/** The transport's heartbeat (src/edges/transport/heartbeat.ts) as a client sees it, with Colyseus' 3 s period. */
 describe("Integration: the WebSocket heartbeat", function () {
   this.timeout(30_000);
   let server: RunningServer;

@@ -9,7 +9,7 @@ import Ajv from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { RunningServer } from "../../src/server";
 import { playToEnd } from "../agents/play";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { closed } from "../support/schema";
 import { bootServer } from "../support/server";

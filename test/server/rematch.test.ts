@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
-import { RoomAccess } from "../../src/games/room-access";
-import { newGameId, sha256Hex } from "../../src/secrets";
+import { RoomAccess } from "../../src/services/games/room-access";
+import { newGameId, sha256Hex } from "../../src/shared/secrets";
 import { playOpening } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { consumeWs, joinWs, type WsPlayer } from "../support/ws";
@@ -154,7 +154,7 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     };
     const { tokens, players } = await finishedFriendGame();
     const before = await started();
-    // What two racing acceptances do once the rematch's id is stored (src/games/rematch.ts): both make its game.
+    // What two racing acceptances do once the rematch's id is stored (src/services/games/rematch.ts): both make its game.
     const newId = newGameId();
     const seat = (s: "A" | "B") => ({ playerId: players[s], name: s, kind: "human" as const, tokenHash: sha256Hex(tokens[s]) });
     const made = await Promise.allSettled([0, 1].map(() => server.games.createMatched("classic", { A: seat("B"), B: seat("A") }, { opponent: "friend", id: newId })));

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { verifyReplay } from "../../src/game";
+import { verifyReplay } from "../../src/engine";
 import type { RunningServer } from "../../src/server";
 import { pickMove, playRest } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";

@@ -1,12 +1,12 @@
 /**
- * The numbers rooms refuse and close with (src/errors.ts, ROOM_CODES) are part of the wire: clients read them.
+ * The numbers rooms refuse and close with (src/shared/errors.ts, ROOM_CODES) are part of the wire: clients read them.
  * They are derived from the error table where an error code maps; here they are held to the numbers clients
  * know, and matchmaking's problem documents read either form back to the same error code and detail.
  */
 import { strict as assert } from "node:assert";
-import { ERROR_CODES, ROOM_CODES } from "../../src/errors";
-import { matchmakingRefusal } from "../../src/api/matchmake-problems";
-import { createLogger } from "../../src/logger";
+import { ERROR_CODES, ROOM_CODES } from "../../src/shared/errors";
+import { matchmakingRefusal } from "../../src/edges/api/matchmake-problems";
+import { createLogger } from "../../src/shared/logger";
 
 describe("Unit: room refusal and close codes", () => {
   it("keeps the numbers clients know", () => {

@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
-import { AppError } from "../../src/errors";
-import { RoomAccess } from "../../src/games/room-access";
-import { GAME_ROOM_METHODS } from "../../src/games/room-api";
-import { sha256Hex } from "../../src/secrets";
+import { AppError } from "../../src/shared/errors";
+import { RoomAccess } from "../../src/services/games/room-access";
+import { GAME_ROOM_METHODS } from "../../src/services/games/room-api";
+import { sha256Hex } from "../../src/shared/secrets";
 import type { RunningServer } from "../../src/server";
 import { parseGameIn } from "../../rooms/messages";
 import { GameRoom } from "../../rooms/game-room";

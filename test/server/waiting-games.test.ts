@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { matchMaker } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import { cpuMsOf } from "../../loadtest/lib/process-cpu";
-import { GAME_ROOM } from "../../src/games/room-access";
+import { GAME_ROOM } from "../../src/services/games/room-access";
 import type { RunningServer } from "../../src/server";
 import { spawnServer } from "../support/process";
 import { bootServer, eventually, http } from "../support/server";

@@ -116,7 +116,7 @@ describe("Integration: WebSocket clients play in the game room", function () {
       assert.equal(mover.refused[0].code, "game_over", JSON.stringify(mover.refused));
       await eventually(() => watcher.room.state.status === "finished", "the end shown to the other seat");
       const record = (await http(server.url, "GET", `/api/v1/games/${id}`)).json;
-      // Resigned before any placement: the game is aborted, not won (src/games/early-end.ts).
+      // Resigned before any placement: the game is aborted, not won (src/services/games/early-end.ts).
       assert.deepEqual([record.status, record.decidedBy, record.winner, record.moveCount], ["finished", "aborted", null, 0]);
       assert.equal(mover.room.connection.isOpen, true, "the room did not close its clients");
     } finally {

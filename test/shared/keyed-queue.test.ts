@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { KeyedQueue } from "../../src/keyed-queue";
+import { KeyedQueue } from "../../src/shared/keyed-queue";
 
 /** A promise and its resolve, for work that finishes when the test says so. */
 function gate() {

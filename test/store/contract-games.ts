@@ -1,6 +1,6 @@
 /** Contract: games and their action logs. */
 import assert from "node:assert/strict";
-import { AppError } from "../../src/errors";
+import { AppError } from "../../src/shared/errors";
 import type { GameRecord, GameRematch } from "../../src/store";
 import type { GamesPort, PlayersPort } from "../../src/store";
 import type { PortRef } from "./contract";

@@ -1,5 +1,5 @@
 /** The MongoDB a test suite runs against: MONGODB_URL (a real server) or a CongoDB started for the suite. */
-import { congoAvailable, startCongo, type CongoHandle } from "../../src/cluster/congodb";
+import { congoAvailable, startCongo, type CongoHandle } from "../../src/services/cluster/congodb";
 
 export { congoAvailable, startCongo };
 

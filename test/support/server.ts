@@ -4,7 +4,7 @@
  * `after`.
  */
 import { createServer, type AddressInfo } from "node:net";
-import { testConfig, type Config } from "../../src/config";
+import { testConfig, type Config } from "../../src/shared/config";
 import { startServer, type RunningServer, type StartOptions } from "../../src/server";
 
 export async function bootServer(overrides: Partial<Config> = {}, opts: StartOptions = {}): Promise<RunningServer> {

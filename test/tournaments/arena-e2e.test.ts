@@ -3,7 +3,7 @@
  * WebSocket play game after game as they are paired, one entrant joins late and one withdraws, a spectator
  * watches the tournament room, and when the time is up (the stored `endsAt`, brought forward by the test) the
  * games under way finish and the arena is finished. The standings are checked against a recomputation from the
- * games' own records (winner, seats, first mover), written here independently of src/tournaments/arena.ts.
+ * games' own records (winner, seats, first mover), written here independently of src/services/tournaments/arena.ts.
  * Services racing on one store (as several processes would) count a result and pair a player once, and a
  * service started afresh finishes an arena on time from its stored end.
  */
@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import type { TournamentRecord } from "../../src/store/port";
-import { TournamentService } from "../../src/tournaments";
+import { TournamentService } from "../../src/services/tournaments";
 import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { joinWs } from "../support/ws";

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import type { TournamentRecord } from "../../src/store/port";
-import { arenaEnded, arenaStandingRows, pairPool, settleEnd } from "../../src/tournaments/arena-service";
+import { arenaEnded, arenaStandingRows, pairPool, settleEnd } from "../../src/services/tournaments/arena-service";
 
 const AT = "2026-01-01T00:00:00.000Z";
 

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import {
   arenaPoints, arenaScore, newArenaPlayer, pairArena, recordResult, type ArenaPlayer, type ArenaResult,
-} from "../../src/tournaments/arena";
+} from "../../src/services/tournaments/arena";
 
 const result = fc.constantFrom<ArenaResult>("win", "draw", "loss");
 

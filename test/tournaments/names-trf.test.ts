@@ -4,9 +4,9 @@
  * before that refusal existed.
  */
 import { strict as assert } from "node:assert";
-import { CommunityAdmin } from "../../src/communities";
+import { CommunityAdmin } from "../../src/services/communities";
 import type { RunningServer } from "../../src/server";
-import { exportTrf, parseTrf } from "../../src/tournaments/trf";
+import { exportTrf, parseTrf } from "../../src/services/tournaments/trf";
 import { SqliteStore } from "../../src/store/sqlite";
 import { bootServer, http } from "../support/server";
 

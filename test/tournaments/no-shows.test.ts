@@ -5,7 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
-import { countAbsence, noShowOf } from "../../src/tournaments/absence";
+import { countAbsence, noShowOf } from "../../src/services/tournaments/absence";
 import type { TournamentEntrant } from "../../src/store/port";
 import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, http } from "../support/server";

@@ -4,7 +4,7 @@
  */
 import { strict as assert } from "node:assert";
 import { Webhook } from "standardwebhooks";
-import { generateSecret } from "../../src/events";
+import { generateSecret } from "../../src/services/events";
 import type { RunningServer } from "../../src/server";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
 import { bearer, bootServer, http } from "../support/server";

@@ -6,10 +6,10 @@
 import { strict as assert } from "node:assert";
 import { matchMaker } from "@colyseus/core";
 import type { Presence } from "@colyseus/core";
-import type { AiPool } from "../../src/ai/pool";
-import { RoomAccess } from "../../src/games/room-access";
-import { GameService, type TournamentPairing } from "../../src/games/service";
-import type { PlayerService } from "../../src/players/service";
+import type { AiPool } from "../../src/services/ai/pool";
+import { RoomAccess } from "../../src/services/games/room-access";
+import { GameService, type TournamentPairing } from "../../src/services/games/service";
+import type { PlayerService } from "../../src/services/players/service";
 import type { RunningServer } from "../../src/server";
 import type { GameRecord, Store } from "../../src/store/port";
 import { bootServer } from "../support/server";

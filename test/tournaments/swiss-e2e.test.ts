@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunningServer } from "../../src/server";
-import { parseTrf } from "../../src/tournaments/trf";
+import { parseTrf } from "../../src/services/tournaments/trf";
 import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, http } from "../support/server";
 

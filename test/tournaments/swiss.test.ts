@@ -2,8 +2,8 @@ import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import {
   pairRound, standings, records, type Outcome, type SwissPlayer, type SwissRound,
-} from "../../src/tournaments/swiss";
-import { exportTrf, parseTrf } from "../../src/tournaments/trf";
+} from "../../src/services/tournaments/swiss";
+import { exportTrf, parseTrf } from "../../src/services/tournaments/trf";
 
 const OUTCOMES: Outcome[] = ["first", "second", "draw"];
 

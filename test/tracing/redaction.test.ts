@@ -6,8 +6,8 @@
  */
 import { strict as assert } from "node:assert";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
-import { generateSecret } from "../../src/events/index";
-import { createLogger } from "../../src/logger";
+import { generateSecret } from "../../src/services/events/index";
+import { createLogger } from "../../src/shared/logger";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, eventually, http } from "../support/server";
 

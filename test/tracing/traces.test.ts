@@ -5,7 +5,7 @@
  */
 import { strict as assert } from "node:assert";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
-import { loadConfig } from "../../src/config";
+import { loadConfig } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
 import { bearer, bootServer, eventually, http } from "../support/server";
 

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { once } from "node:events";
 import { createServer, Socket, type AddressInfo } from "node:net";
-import { corkForThisTurn } from "../../src/transport";
+import { corkForThisTurn } from "../../src/edges/transport";
 
 describe("corkForThisTurn", () => {
   let server: ReturnType<typeof createServer>;

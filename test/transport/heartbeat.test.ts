@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { StaggeredHeartbeat, type Pingable } from "../../src/transport/heartbeat";
+import { StaggeredHeartbeat, type Pingable } from "../../src/edges/transport/heartbeat";
 
 /** A socket that answers every ping at once (like a live client), unless it is `silent`. */
 class FakeSocket implements Pingable {

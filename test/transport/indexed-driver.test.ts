@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { initializeRoomCache, LocalDriver, type IRoomCache } from "@colyseus/core";
-import { IndexedLocalDriver } from "../../src/transport";
+import { IndexedLocalDriver } from "../../src/edges/transport";
 
 function listing(roomId: string, over: Partial<IRoomCache> = {}): IRoomCache {
   return initializeRoomCache({ roomId, name: "game", processId: "p1", clients: 0, maxClients: 2, locked: false, ...over } as Partial<IRoomCache>);

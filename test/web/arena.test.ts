@@ -250,7 +250,7 @@ describe("Browser: leagues, bots and rating history", function () {
       points,
       history.ratings.map((r) => ({ href: `/replay/${r.gameId}`, rating: r.rating, provisional: r.provisional })),
     );
-    // The first five games are provisional whatever the deviation (src/players/rating.ts): the band is drawn.
+    // The first five games are provisional whatever the deviation (src/services/players/rating.ts): the band is drawn.
     assert.deepEqual(
       points.slice(0, 5).map((p) => p.provisional),
       [true, true, true, true, true],

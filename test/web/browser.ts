@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { Config } from "../../src/config";
+import type { Config } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
 import { bootServer } from "../support/server";
 

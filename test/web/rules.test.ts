@@ -4,8 +4,8 @@
  * the engine itself deals and plays; the plus mutator is explained with its equal sums.
  */
 import assert from "node:assert/strict";
-import { apply, CURRENT_RULES_VERSION, legalMoves, newGame, type GameState, type Ruleset } from "../../src/game";
-import { rulesOf } from "../../src/game/versions";
+import { apply, CURRENT_RULES_VERSION, legalMoves, newGame, type GameState, type Ruleset } from "../../src/engine";
+import { rulesOf } from "../../src/engine/versions";
 import { browserSuite, openPage, screenshots } from "./browser";
 
 /** The first and second mover's starting hands over many deals (always the same pair, or the test says so). */

@@ -36,7 +36,7 @@ export interface LogModels {
   nodes: Model<Doc>;
   heads: Model<Doc>;
   pending: Model<Doc>;
-  /** The public keys heads are signed with; the private key is never stored (src/log/keys.ts). */
+  /** The public keys heads are signed with; the private key is never stored (src/services/log/keys.ts). */
   keys: Model<Doc>;
 }
 

@@ -1,4 +1,4 @@
-/** The bots port: bot accounts (src/bots). */
+/** The bots port: bot accounts (src/services/bots). */
 
 /** A registered bot. Its profile (a PlayerRecord of kind "bot") has the same id. */
 export interface BotRecord {
@@ -15,7 +15,7 @@ export interface BotRecord {
   revokedAt?: string;
 }
 
-/** Bot accounts (src/bots). */
+/** Bot accounts (src/services/bots). */
 export interface BotsPort {
   /** Refused as a duplicate key when the id is taken. */
   createBot(b: BotRecord): Promise<void>;

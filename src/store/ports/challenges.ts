@@ -1,5 +1,5 @@
-/** The challenges port: agent challenges (src/agents). */
-import type { DecidedBy, Level, Ruleset, Seat, Winner } from "../../game/types";
+/** The challenges port: agent challenges (src/services/agents). */
+import type { DecidedBy, Level, Ruleset, Seat, Winner } from "../../engine/types";
 
 export interface ChallengeRecord {
   token: string;
@@ -10,7 +10,7 @@ export interface ChallengeRecord {
   expiresAt: string;
   gameId?: string;
   humanPlayerId?: string;
-  /** The agent's own bot that plays the human (src/bots), instead of the house at `level`. */
+  /** The agent's own bot that plays the human (src/services/bots), instead of the house at `level`. */
   botId?: string;
   result?: { winner: Winner; score: Record<Seat, number>; humanSeat: Seat; decidedBy?: DecidedBy };
   reportedAt?: string;

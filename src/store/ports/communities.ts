@@ -1,4 +1,4 @@
-/** The communities port: clubs and communities with their members (src/communities). */
+/** The communities port: clubs and communities with their members (src/services/communities). */
 
 export interface CommunityRecord {
   id: string;

@@ -1,5 +1,5 @@
 /** The games port: game records, their action logs and the group commit of the rooms' writes. */
-import type { Action, ChampionId, DecidedBy, Level, Ruleset, RulesVersion, Seat, Seed, Winner } from "../../game/types";
+import type { Action, ChampionId, DecidedBy, Level, Ruleset, RulesVersion, Seat, Seed, Winner } from "../../engine/types";
 import type { PlayerRecord, PlayerUpdate } from "./players";
 
 export type GameStatus = "waiting" | "active" | "finished";
@@ -29,7 +29,7 @@ export interface GameRecord {
   level?: Exclude<Level, "random">;
   public: boolean;
   turnSeconds: number;
-  /** An integer for rules versions 1-3, 32 hex digits from version 4 (src/game/seed.ts). */
+  /** An integer for rules versions 1-3, 32 hex digits from version 4 (src/engine/seed.ts). */
   seed: Seed;
   salt: string;
   commitment: string;
@@ -47,7 +47,7 @@ export interface GameRecord {
   challengedBot?: string;
   /** Tournament this game is a pairing of, if any: its result is reported to that tournament. */
   tournamentId?: string;
-  /** League this game is a scheduled game of, if any: its result is reported to that league (src/leagues). */
+  /** League this game is a scheduled game of, if any: its result is reported to that league (src/services/leagues). */
   leagueId?: string;
   /**
    * A league game whose deal's other game (dealt from the same seed, seats swapped) may still be played: while
@@ -67,7 +67,7 @@ export interface GameRecord {
    * game to another process cannot write any more.
    */
   ownerEpoch?: number;
-  /** A finished game's rematch, once a seat offered one (src/games/rematch.ts); written by updateRematchIf only. */
+  /** A finished game's rematch, once a seat offered one (src/services/games/rematch.ts); written by updateRematchIf only. */
   rematch?: GameRematch;
   createdAt: string;
   updatedAt: string;
@@ -93,7 +93,7 @@ export interface GameRematch {
   version: number;
   /** The seat whose offer stands; null once declined or taken back. */
   offeredBy: Seat | null;
-  /** When `offeredBy` last changed: an offer lapses a while after it (src/games/rematch.ts). */
+  /** When `offeredBy` last changed: an offer lapses a while after it (src/services/games/rematch.ts). */
   at: string;
   /** The accepted rematch's game, set once and never changed. */
   gameId?: string;
@@ -119,7 +119,7 @@ export interface ListGamesQuery {
  * (status, score, winner and the rest a listing or profile must be able to query). The conditions a write
  * must meet to be stored are checked per write inside the batch's transaction: every action index must be
  * free and, when `ownerEpoch` is given, the game's stored owner epoch must still be that one (the fence that
- * keeps a room whose game moved to another process from writing; src/cluster/ownership.ts).
+ * keeps a room whose game moved to another process from writing; src/services/cluster/ownership.ts).
  */
 export interface GameWrite {
   gameId: string;
@@ -158,8 +158,8 @@ export type GameWriteResult = "committed" | "conflict" | "stale";
 
 /**
  * Games and their action logs. After creation a game's room writes its seats, moves and finish through
- * commitGames; besides it, updateGameIf writes a room's claim of its game (src/cluster/ownership.ts) and the
- * league's unsealing (GameService.unseal), and updateRematchIf a finished game's rematch (src/games/rematch.ts).
+ * commitGames; besides it, updateGameIf writes a room's claim of its game (src/services/cluster/ownership.ts) and the
+ * league's unsealing (GameService.unseal), and updateRematchIf a finished game's rematch (src/services/games/rematch.ts).
  */
 export interface GamesPort {
   /**
@@ -181,7 +181,7 @@ export interface GamesPort {
   listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }>;
   /**
    * Games not finished, oldest first: a process taking over a gone one's games, and its sweep for orphaned
-   * ones, look for those of an owner (src/cluster/failover.ts).
+   * ones, look for those of an owner (src/services/cluster/failover.ts).
    */
   listUnfinishedGames(): Promise<GameRecord[]>;
   /**

@@ -1,6 +1,6 @@
-/** The leagues port: duplicate leagues, their schedules and results (src/leagues). */
-import type { Seed } from "../../game/types";
-import type { LeagueOutcome } from "../../standings/league-table";
+/** The leagues port: duplicate leagues, their schedules and results (src/services/leagues). */
+import type { Seed } from "../../engine/types";
+import type { LeagueOutcome } from "../../shared/standings/league-table";
 import type { GameRecord } from "./games";
 
 /** How a league counts a finished game: the standings' own union, stored as the table reads it. */
@@ -29,7 +29,7 @@ export interface LeagueEntrant {
   name: string;
   /** Hash of the entrant's token: the seat token of every game the league schedules them in. */
   tokenHash: string;
-  /** Set when the bot's key was revoked while the league ran: its deals not yet played are void (src/leagues/service.ts). */
+  /** Set when the bot's key was revoked while the league ran: its deals not yet played are void (src/services/leagues/service.ts). */
   withdrawn?: boolean;
 }
 
@@ -85,7 +85,7 @@ export interface LeagueResult {
 }
 
 /**
- * Duplicate leagues (src/leagues): a small head per league replaced by compare-and-set on its version, the
+ * Duplicate leagues (src/services/leagues): a small head per league replaced by compare-and-set on its version, the
  * schedule stored once, and one result per finished game.
  */
 export interface LeaguesPort {

@@ -1,10 +1,10 @@
-/** The log port: the public game log's entries, tree, heads and sequencer lease (src/log). */
+/** The log port: the public game log's entries, tree, heads and sequencer lease (src/services/log). */
 
-/** One entry of the public game log (src/log), at its index: its leaf is `leaf`, the entry's canonical JSON. */
+/** One entry of the public game log (src/services/log), at its index: its leaf is `leaf`, the entry's canonical JSON. */
 export interface LogEntryRecord {
   index: number;
   gameId: string;
-  /** RFC 8785 canonical JSON of the entry (src/log/entry.ts); its UTF-8 bytes are the Merkle leaf. */
+  /** RFC 8785 canonical JSON of the entry (src/services/log/entry.ts); its UTF-8 bytes are the Merkle leaf. */
   leaf: string;
   finishedAt: string;
   /** A private game's: the salt of the digest its entry holds. Never served; lets the server prove the entry later. */
@@ -14,13 +14,13 @@ export interface LogEntryRecord {
 /** A complete subtree of the log's Merkle tree: 2^level leaves from index * 2^level; hash in hex. */
 export interface LogNodeRecord { level: number; index: number; hash: string }
 
-/** A signed tree head: the log's size and root at a time, signed by the log's key (src/log/heads.ts). */
+/** A signed tree head: the log's size and root at a time, signed by the log's key (src/services/log/heads.ts). */
 export interface TreeHeadRecord {
   size: number;
   /** Hex. */
   rootHash: string;
   timestamp: string;
-  /** Base64 Ed25519 signature over the head's checkpoint text (src/log/heads.ts; a head without origin: over its canonical JSON). */
+  /** Base64 Ed25519 signature over the head's checkpoint text (src/services/log/heads.ts; a head without origin: over its canonical JSON). */
   signature: string;
   /** The log's origin, the checkpoint's first line; absent on heads signed before checkpoints. */
   origin?: string;
@@ -28,7 +28,7 @@ export interface TreeHeadRecord {
   keyId?: string;
 }
 
-/** A public key the log's heads are or were signed with; the private key is never stored (src/log/keys.ts). */
+/** A public key the log's heads are or were signed with; the private key is never stored (src/services/log/keys.ts). */
 export interface LogPublicKeyRecord {
   /** sha256 hex of the key's SPKI DER. */
   keyId: string;
@@ -61,7 +61,7 @@ export interface LogAppend {
 }
 
 /**
- * The public game log (src/log): its entries, the hashes of its tree's complete subtrees, its signed heads, the
+ * The public game log (src/services/log): its entries, the hashes of its tree's complete subtrees, its signed heads, the
  * games waiting to be appended and the sequencer's lease. Only the lease holder appends (appendLog's fence), so
  * the tree is one whatever the number of processes; readers see entries and nodes below the stored size only.
  */

@@ -1,5 +1,5 @@
 /** The players port: player profiles, their ratings and the leaderboard's ranking. */
-import type { ChampionId } from "../../game/types";
+import type { ChampionId } from "../../engine/types";
 import type { RatingPointOf } from "./ratings";
 
 export interface PlayerRecord {
@@ -20,7 +20,7 @@ export interface PlayerRecord {
   champions: Partial<Record<ChampionId, { games: number; wins: number }>>;
   /** Ids of the latest games applied to this profile (newest last, at most 20): rating a game twice is a no-op. */
   ratedGames?: string[];
-  /** Hash of the address the profile was made from (rating integrity: src/players/integrity.ts). */
+  /** Hash of the address the profile was made from (rating integrity: src/services/players/integrity.ts). */
   createdFrom?: string;
   /** Ids of the opponents this profile beat in its latest games (newest last, at most 20). */
   beaten?: string[];
@@ -32,7 +32,7 @@ export interface PlayerRecord {
   lastRated?: RatingPointOf;
   /** Set when this guest profile moved to an account. */
   movedTo?: string;
-  /** "bot" for a bot's one profile (src/bots); absent for people. Rated in the same pool. */
+  /** "bot" for a bot's one profile (src/services/bots); absent for people. Rated in the same pool. */
   kind?: "bot";
   isAccount?: boolean;
   /**

@@ -1,6 +1,6 @@
-/** The processes port: the server processes sharing the store (src/cluster). */
+/** The processes port: the server processes sharing the store (src/services/cluster). */
 
-/** A server process sharing the store, as it registered itself (see src/cluster). */
+/** A server process sharing the store, as it registered itself (see src/services/cluster). */
 export interface ProcessRecord {
   /** Colyseus processId. */
   id: string;
@@ -16,7 +16,7 @@ export interface ProcessRecord {
   heartbeatAt: string;
 }
 
-/** The server processes sharing the store, each with its heartbeat (src/cluster). */
+/** The server processes sharing the store, each with its heartbeat (src/services/cluster). */
 export interface ProcessesPort {
   /** Inserts the process or replaces the record of the same id. */
   registerProcess(p: ProcessRecord): Promise<void>;

@@ -18,7 +18,7 @@ export interface RatingPoint {
 /** A Glicko-2 rating, deviation and volatility, unrounded. */
 export interface StepRating { rating: number; rd: number; volatility: number }
 
-/** One rating step as the server took it (src/players/rating.ts, rateSeat), so anyone can recompute it. */
+/** One rating step as the server took it (src/services/players/rating.ts, rateSeat), so anyone can recompute it. */
 export interface RatingStep {
   /** The player's rating before the game. */
   before: StepRating;

@@ -51,7 +51,7 @@ export interface SubscriptionsPort {
   /**
    * The subscriptions whose `game_id` argument is `gameId`, whatever their name and expiry, in store order:
    * every one an event of that game can match, since a game's events match by `game_id`. A game's room
-   * keeps them while it lives and its lookups are answered from them (src/games/subscription-cache.ts).
+   * keeps them while it lives and its lookups are answered from them (src/services/games/subscription-cache.ts).
    */
   findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]>;
   /** Deletes those with expiresAt <= now; returns how many. */

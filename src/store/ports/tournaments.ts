@@ -1,4 +1,4 @@
-/** The tournaments port: swiss tournaments and arenas, one document each (src/tournaments). */
+/** The tournaments port: swiss tournaments and arenas, one document each (src/services/tournaments). */
 import type { GameRecord } from "./games";
 
 /** A played or running game of a tournament round: seats by player id; `first` takes the seat that moves first. */
@@ -26,7 +26,7 @@ export interface TournamentEntrant {
   /** "bot" when the entrant's profile is a bot's; the seats of its games say so. */
   kind?: "bot";
   withdrawn?: boolean;
-  /** Games lost in a row on the clock without a move (src/tournaments/absence.ts); two withdraw the entrant. */
+  /** Games lost in a row on the clock without a move (src/services/tournaments/absence.ts); two withdraw the entrant. */
   noShows?: number;
   /** Hash of the entrant's token, which is also the seat token of every game the tournament pairs them in. */
   tokenHash?: string;

@@ -2,7 +2,7 @@
  * The public game log's tables in the SQLite adapter (LogPort): entries by index, the hashes of the tree's
  * complete subtrees, signed heads, the games waiting to be appended, and one state row (size, newest head,
  * sequencer lease) and the public keys heads are signed with. An append is one transaction that first checks
- * the state's epoch and size. The private signing key is never stored (src/log/keys.ts): an older database's
+ * the state's epoch and size. The private signing key is never stored (src/services/log/keys.ts): an older database's
  * `log_state.signing_key` is read once to move it out, then erased (dropLegacyKey).
  */
 import type Database from "better-sqlite3";

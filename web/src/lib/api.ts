@@ -3,7 +3,7 @@
 
 export const API = "/api/v1";
 
-/** The RFC 9457 problem document every refused request answers (src/errors.ts). */
+/** The RFC 9457 problem document every refused request answers (src/shared/errors.ts). */
 interface Problem { code?: string; title?: string; detail?: string }
 
 export class ApiError extends Error {

@@ -1,11 +1,11 @@
 // Why each card of a placement flipped, worked out in the browser by the server's own capture rules
-// (src/game/rules.ts, bundled into the client): the board before the move plus the placed card give the
+// (src/engine/rules.ts, bundled into the client): the board before the move plus the placed card give the
 // same flips the server made, each with its rule, and the edge and ranks that decided it.
-import { chessReach, indexOf, NEIGHBOURS, OPPOSITE, squareOf, type Edge } from "../../../src/game/board";
-import { cardById } from "../../../src/game/champions";
-import { effectiveRanks, resolvePlacement, type Cell, type RuleContext } from "../../../src/game/rules";
-import type { ChessPiece, Element, Mutator, RulesVersion } from "../../../src/game/types";
-import { CURRENT_RULES_VERSION, rulesOf } from "../../../src/game/versions";
+import { chessReach, indexOf, NEIGHBOURS, OPPOSITE, squareOf, type Edge } from "../../../src/engine/board";
+import { cardById } from "../../../src/engine/champions";
+import { effectiveRanks, resolvePlacement, type Cell, type RuleContext } from "../../../src/engine/rules";
+import type { ChessPiece, Element, Mutator, RulesVersion } from "../../../src/engine/types";
+import { CURRENT_RULES_VERSION, rulesOf } from "../../../src/engine/versions";
 import type { Seat, Tile } from "./model";
 
 export interface CaptureReason { square: string; by: string; text: string }
@@ -27,7 +27,7 @@ export function ruleContext(chessTiles: readonly Tile[], elements: readonly Tile
   };
 }
 
-/** The context a placement is resolved with: the game's last placement leaves out what its version says (src/game/apply.ts). */
+/** The context a placement is resolved with: the game's last placement leaves out what its version says (src/engine/apply.ts). */
 function placementContext(ctx: PageRules, board: readonly Cell[]): PageRules {
   const without = rulesOf(ctx.rulesVersion).lastPlacementWithout;
   if (without.length === 0 || board.some((c) => c === null)) return ctx;

@@ -1,7 +1,7 @@
 // What the league pages read from the API (GET /leagues, /leagues/{id}, its /standings and /games), typed by
 // the OpenAPI document's schemas, and the words they show for a league's state.
 import type { z } from "zod";
-import type { League, LeagueGames, LeagueList, LeagueStandings } from "../../../src/api/openapi/leagues";
+import type { League, LeagueGames, LeagueList, LeagueStandings } from "../../../src/edges/api/openapi/leagues";
 
 export type LeagueView = z.infer<typeof League>;
 export type LeagueListView = z.infer<typeof LeagueList>;

@@ -1,8 +1,8 @@
 // A finished game's place in the public log, shown on the replay and game pages and checked in the browser
 // (web/src/lib/log-proof.ts): "in the public log at #N", then "verified" only when the entry's audit path leads
 // to the signed head's root and the head's signature is not refuted.
-import type { RecordBody } from "../../../src/games/views";
-import type { InclusionProof, ServedEntry } from "../../../src/log/service";
+import type { RecordBody } from "../../../src/services/games/views";
+import type { InclusionProof, ServedEntry } from "../../../src/services/log/service";
 import type { TreeHeadRecord } from "../../../src/store/port";
 import { api, el, errorText, seatHeaders } from "./api";
 import { checkProof } from "./log-proof";

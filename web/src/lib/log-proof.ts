@@ -1,8 +1,8 @@
 // The public log's inclusion proof, checked in the browser with Web Crypto (RFC 9162): the entry's leaf hash
 // recomputed as SHA-256(0x00 || its canonical JSON), the root rebuilt from the audit path and compared with
 // the signed head's, and the head's Ed25519 signature checked where the browser's Web Crypto offers Ed25519.
-// The same steps as src/log/merkle.ts and src/log/heads.ts, which run on node:crypto and cannot ship here.
-import { canonicalJson } from "../../../src/log/canonical";
+// The same steps as src/services/log/merkle.ts and src/services/log/heads.ts, which run on node:crypto and cannot ship here.
+import { canonicalJson } from "../../../src/services/log/canonical";
 import type { TreeHeadRecord } from "../../../src/store/port";
 
 export interface ProofInput {
@@ -79,7 +79,7 @@ export async function rootFromPath(leaf: Uint8Array, index: number, size: number
 }
 
 /**
- * The head's signature over its checkpoint note text (origin, size, base64 root, time: src/log/heads.ts), or
+ * The head's signature over its checkpoint note text (origin, size, base64 root, time: src/services/log/heads.ts), or
  * over the canonical JSON of { rootHash, size, timestamp } for a head from before origins; "unchecked" without Ed25519.
  */
 export async function checkHeadSignature(head: TreeHeadRecord, publicKeyPem: string): Promise<SignatureCheck> {

@@ -2,8 +2,8 @@
 // game record (a finished game whose room has been released). The renderer only reads this model.
 import type { GameRoomState, SeatState } from "../../../rooms/game-state";
 import type { SeatHand } from "../../../rooms/messages";
-import type { gameRecordBody } from "../../../src/games/views";
-import { cardById } from "../../../src/game/champions";
+import type { gameRecordBody } from "../../../src/services/games/views";
+import { cardById } from "../../../src/engine/champions";
 
 /** GET /api/v1/games/{id}, exactly as the server builds it. */
 export type GameRecord = ReturnType<typeof gameRecordBody>;

@@ -1,5 +1,5 @@
 // A rating as the pages show it: the number, and a "?" mark with its explanation while it is provisional
-// (src/players/rating.ts: fewer than 5 games or a deviation above 110), wherever a rating appears.
+// (src/services/players/rating.ts: fewer than 5 games or a deviation above 110), wherever a rating appears.
 import { el } from "./api";
 
 export const PROVISIONAL_TIP = "Provisional: the rating is still settling (fewer than 5 rated games, or too few to be sure), so it moves a lot with each result.";

@@ -1,7 +1,7 @@
 // /bots: the bot directory (GET /bots), newest first: each bot's name (a link to its profile), its owner's
 // description, rating, games, when it was last seen, and the leagues and tournaments it entered.
 import type { z } from "zod";
-import type { BotDirectory } from "../../../src/api/openapi/responses";
+import type { BotDirectory } from "../../../src/edges/api/openapi/responses";
 import { $, api, el, errorText } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { leagueHref, playerHref } from "../lib/league";

@@ -2,7 +2,7 @@
 // token, otherwise as a spectator), draws every state patch, sends moves and shows refusals. A game whose
 // room is gone (finished and released) is drawn from its REST record instead. The connection's state is
 // always on screen: offline or reconnecting pauses the board, and a move tried meanwhile is refused aloud.
-import { splitNotation } from "../../../src/game/notation";
+import { splitNotation } from "../../../src/engine/notation";
 import { $, api, ApiError, el, errorText, forgetSeat, loadSeat, saveSeat, seatHeaders } from "../lib/api";
 import { explainLast, ruleContext, type Placement } from "../lib/captures";
 import { GameConnection, type LinkState, type ServerMessage } from "../lib/connection";

@@ -1,6 +1,6 @@
 // The home page: start a game (house, friend invite, quick match) and list live public games to watch.
 import { $, action, api, el, errorText, lastName, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer } from "../lib/api";
-import type { GameService } from "../../../src/games/service";
+import type { GameService } from "../../../src/services/games/service";
 import { startQuickMatch, type QuickSearch } from "../lib/quick-match";
 
 const nameInput = $<HTMLInputElement>("#name");

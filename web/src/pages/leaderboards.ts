@@ -1,6 +1,6 @@
 // Leaderboards: /leaderboards lists the clubs and communities with their leaders; /leaderboards/{kind}/{id}
 // ranks one club's or community's members by rating.
-import type { CommunityService } from "../../../src/communities/service";
+import type { CommunityService } from "../../../src/services/communities/service";
 import { $, api, el, errorText, plural } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { ratingEl } from "../lib/rating";

@@ -1,8 +1,8 @@
 // A player's profile (/players/{id}): rating, rank, form, favourite champion, clubs with their places, and
 // the player's public games (GET /players/{id}/games, the same for every visitor), with replay links; the
 // rating over time (GET /players/{id}/ratings: one point per rated game); a bot's description (GET /bots/{id}).
-import type { PlayerService } from "../../../src/players/service";
-import type { GameService } from "../../../src/games/service";
+import type { PlayerService } from "../../../src/services/players/service";
+import type { GameService } from "../../../src/services/games/service";
 import { $, api, ApiError, el, errorText, plural, storedPlayer } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { CHAMPION_TIPS } from "../lib/glossary";

@@ -1,13 +1,13 @@
 // The replay and review pages (/replay/{id}, /review/{id}): the board after each move, a clickable move
 // list with the review's marks, arrow-key stepping, each capture explained, and the deal checked in the
 // browser: sha256(seed:salt) recomputed with Web Crypto against the commitment published at the start.
-import type { Review } from "../../../src/ai/review";
-import type { Replay } from "../../../src/game/types";
-import type { RecordBody } from "../../../src/games/views";
+import type { Review } from "../../../src/services/ai/review";
+import type { Replay } from "../../../src/engine/types";
+import type { RecordBody } from "../../../src/services/games/views";
 import { $, api, ApiError, el, errorText, plural, seatHeaders } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { drawBoard } from "../lib/board";
-import { UNVERSIONED } from "../../../src/game/versions";
+import { UNVERSIONED } from "../../../src/engine/versions";
 import { explainCaptures, ruleContext } from "../lib/captures";
 import { MUTATOR_TIPS } from "../lib/glossary";
 import { showLogProof } from "../lib/log-badge";
@@ -43,7 +43,7 @@ async function verifyDeal(r: Replay): Promise<void> {
 }
 
 const MARK_TEXT: Record<string, string> = { best: "best", good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
-/** The legend's words for each mark (src/ai/review.ts: the swing bounds, here in cards). */
+/** The legend's words for each mark (src/services/ai/review.ts: the swing bounds, here in cards). */
 const MARK_MEANING: Array<[string, string]> = [
   ["best", "the best move found"],
   ["inaccuracy", "inaccuracy: ½ to 1¼ cards given away"],

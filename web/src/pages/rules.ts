@@ -1,9 +1,9 @@
 // The rules page: the text is static HTML (from docs/RULES.md); each capture kind gets a picture worked out
 // by the engine's own capture rules, the board before the placement and after it, with the reasons.
-import { indexOf, squareOf } from "../../../src/game/board";
-import { cardById } from "../../../src/game/champions";
-import { resolvePlacement, type Cell } from "../../../src/game/rules";
-import { CURRENT_RULES_VERSION, rulesOf, startingHands } from "../../../src/game/versions";
+import { indexOf, squareOf } from "../../../src/engine/board";
+import { cardById } from "../../../src/engine/champions";
+import { resolvePlacement, type Cell } from "../../../src/engine/rules";
+import { CURRENT_RULES_VERSION, rulesOf, startingHands } from "../../../src/engine/versions";
 import { $, el } from "../lib/api";
 import { drawBoard } from "../lib/board";
 import { explainCaptures, ruleContext } from "../lib/captures";

@@ -1,6 +1,0 @@
-/** Duplicate leagues of bots: pure scheduling and Bradley-Terry standings; the service (its REST routes are in src/api/routes/leagues.ts). */
-export * from "../standings/bradley-terry";
-export * from "../standings/league-table";
-export * from "./schedule";
-export { LeagueService } from "./service";
-export { CreateLeagueBody, ListLeaguesQuery, LeagueId, LEAGUE_MAX_ENTRANTS } from "./schemas";
