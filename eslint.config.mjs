@@ -54,6 +54,44 @@ export const layerRulesAt = (root) => ({
   },
 });
 
+/**
+ * Frameworks stay in their layers. The store's drivers (better-sqlite3, mongoose, redis) are imported by their
+ * adapters in src/store only; Express and Colyseus by the edges and the root, while the lower layers may name
+ * their types (a service takes a Colyseus `Presence` or an Express handler's types as a port). Three services
+ * reach Colyseus's matchmaker itself, each the one place its context does: listed here by name.
+ */
+const MATCHMAKER_USERS = ["src/services/games/room-access.ts", "src/services/games/matchmaking-guard.ts", "src/services/cluster/listing.ts"];
+const drivers = {
+  patterns: [{ group: ["better-sqlite3", "mongoose", "mongodb", "redis"], message: "a store driver is imported by its adapter in src/store only." }],
+};
+const driversAndFrameworks = {
+  patterns: [
+    ...drivers.patterns,
+    {
+      group: ["express", "@colyseus/*"],
+      allowTypeImports: true,
+      message: "Express and Colyseus are the edges' and the root's; a lower layer names their types only.",
+    },
+  ],
+};
+export const frameworkRules = [
+  {
+    files: ["src/engine/**/*.ts", "src/shared/**/*.ts", "src/services/**/*.ts"],
+    ignores: MATCHMAKER_USERS,
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", driversAndFrameworks] },
+  },
+  {
+    files: ["rooms/**/*.ts", "src/edges/**/*.ts", "src/cli/**/*.ts", "src/*.ts", ...MATCHMAKER_USERS],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", drivers] },
+  },
+  {
+    // The store's own files outside its adapters: the ports, the factory and the scaled-out server's Redis.
+    files: ["src/store/*.ts", "src/store/ports/**/*.ts"],
+    ignores: ["src/store/scale.ts", "src/store/index.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", driversAndFrameworks] },
+  },
+];
+
 export default tseslint.config(
   { ignores: ["node_modules/", "data/", "dist/", "public/", "**/*.cjs", "**/*.mjs"] },
   js.configs.recommended,
@@ -78,6 +116,7 @@ export default tseslint.config(
   },
   // The layers: an import against them, or an import circle, fails lint.
   layerRulesAt(import.meta.dirname),
+  ...frameworkRules,
   {
     // Tests and load generators read JSON answers as `any` on purpose: their assertions (or the server under
     // test) are the type checks there.

@@ -18,6 +18,7 @@ interface Layer {
 interface LayerConfig {
   LAYERS: Layer[];
   layerRulesAt: (root: string) => Linter.Config;
+  frameworkRules: Linter.Config[];
 }
 
 const ROOT = resolve(__dirname, "../..");
@@ -72,6 +73,29 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
 
   it("finds no circle and no import against the layers in the real tree", async () => {
     assert.deepEqual(await lintWithLayers(ROOT, ["src", "rooms"]), []);
+  });
+
+  it("keeps the store's drivers in their adapters and Express and Colyseus values at the edges", async () => {
+    const { frameworkRules } = (await import(join(ROOT, "eslint.config.mjs"))) as LayerConfig;
+    const eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfigFile: true,
+      allowInlineConfig: false,
+      overrideConfig: [
+        { files: ["**/*.ts"], languageOptions: { parser: tseslint.parser }, plugins: { "@typescript-eslint": tseslint.plugin } },
+        ...frameworkRules,
+      ],
+    });
+    const source = 'import express from "express";\nimport type { Request } from "express";\nimport Database from "better-sqlite3";\n';
+    const refused = async (filePath: string) =>
+      (await eslint.lintText(source, { filePath: join(ROOT, filePath) }))[0].messages.map((m) => `${m.line}:${m.ruleId}`);
+    const rule = "@typescript-eslint/no-restricted-imports";
+    // A service: the Express value and the driver refused, the Express type allowed.
+    assert.deepEqual(await refused("src/services/games/new.ts"), [`1:${rule}`, `3:${rule}`]);
+    // An edge: Express allowed, the driver still refused.
+    assert.deepEqual(await refused("src/edges/api/new.ts"), [`3:${rule}`]);
+    // The SQLite adapter: its driver allowed.
+    assert.deepEqual(await refused("src/store/sqlite/new.ts"), []);
   });
 
   it("places every folder and file at the top of src/ and rooms/ in one layer, and the map names them all", async () => {
