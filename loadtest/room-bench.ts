@@ -27,7 +27,7 @@
  *     priced by that process's CPU. The game's per-move and per-game figures are printed beside it;
  *   - bgio: boardgame.io 0.50, a 4x4 placement game, two socket.io clients per match created and joined
  *     through its lobby API, in-memory storage (loadtest/lib/bgio.ts).
- * Then: the game actor alone (rooms/game-actor.ts without transport or store: loadtest/lib/actor-alone.ts), in
+ * Then: the game actor alone (src/services/games/actor/game-actor.ts without transport or store: loadtest/lib/actor-alone.ts), in
  * this process, beside the whole room's steady-state move; durability cost (the group commit with FULL and NORMAL, loadtest/lib/commit-cost.ts); memory (RSS
  * and heap deltas after gc for K active games, their 2K connections, K bare rooms and K state rooms with two
  * clients each, after a warm-up of a few of each);

@@ -7,7 +7,7 @@
 import type { Seat } from "../src/engine";
 import { fail, type Outcome } from "../src/shared/errors";
 import type { Rematches } from "../src/services/games/rematch";
-import type { GameActor } from "./game-actor";
+import type { GameActor } from "../src/services/games/actor/game-actor";
 import type { GameIn, GameOut, SeatHand } from "./messages";
 
 const NO_HAND: SeatHand = { cards: [], legal: [] };

@@ -1,5 +1,5 @@
 /**
- * One game's room: the Colyseus adapter of its game actor (rooms/game-actor.ts). The actor owns the game
+ * One game's room: the Colyseus adapter of its game actor (src/services/games/actor/game-actor.ts). The actor owns the game
  * and its move pipeline (serial queue, perform, settle, claim, abort, clock); the room claims the game for
  * this process, opens the actor on it with the process's group commit and owner fence (ProcessCommit), turns
  * WebSocket frames (rooms/game-inbox.ts) and the facade's calls (GameRoomApi: REST and MCP through
@@ -28,7 +28,7 @@ import type { PlayerRecord } from "../src/store/port";
 import { detachListing, GAME_MOVED_CODE, type HeldRoom } from "../src/services/cluster";
 import { corkForThisTurn } from "../src/edges/transport";
 import { Admission, ADMIT_ALL, type AdmissionLimits } from "./admission";
-import { GameActor, ProcessCommit, type AnnouncePort } from "./game-actor";
+import { GameActor, ProcessCommit, type AnnouncePort } from "../src/services/games/actor/game-actor";
 import { answerFrame } from "./game-inbox";
 import { GameRoomState } from "./game-state";
 import { acknowledgedHand, deliverHands } from "./hands";

@@ -8,6 +8,9 @@ import type { Seat } from "../src/engine";
 import type { ErrorCode } from "../src/shared/errors";
 import { MoveBody } from "../src/services/games/schemas";
 import type { SeatReservation } from "../src/services/games/room-access";
+import type { SeatHand } from "../src/services/games/actor/hand";
+
+export type { HandCard, SeatHand } from "../src/services/games/actor/hand";
 
 /** Client to game room. */
 export type GameIn =
@@ -19,15 +22,6 @@ export type GameIn =
   | { type: "declineRematch" }
   /** A frame that is not one of the above; answered with a `refused` bad_request. */
   | { type: "unexpected"; detail: string };
-
-/** A card of a hand, face included (the board's cards are ids in the schema state). */
-export interface HandCard { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion: string }
-
-/**
- * A seat's hand and what it may play: `legal` lists every legal move in notation ("E7@b3") when it is that
- * seat's turn, else []. Only that seat's own clients ever receive it.
- */
-export interface SeatHand { cards: HandCard[]; legal: string[] }
 
 /**
  * Game room to client (the public schema state travels as patches besides these).

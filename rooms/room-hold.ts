@@ -9,7 +9,7 @@ import type { Client } from "@colyseus/core";
 import type { Seat } from "../src/engine";
 import type { RoomDeps } from "../src/services/games/ports";
 import { noRematch } from "../src/services/games/rematch";
-import type { GameActor } from "./game-actor";
+import type { GameActor } from "../src/services/games/actor/game-actor";
 import { followRematch } from "./rematch";
 
 /** How long a finished room waits for a rematch between two seats that stay connected. */

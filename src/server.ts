@@ -38,6 +38,7 @@ import { assertCanJoin, dropListings, Failover, Ownership, ProcessRegistry, reli
 import { GameService } from "./services/games/service";
 import { changeChannel, type RoomDeps } from "./services/games/ports";
 import { QuickMatch } from "./services/games/quick-match";
+import { AfterTurn } from "./services/games/actor/after-turn";
 import { guardMatchmaking } from "./services/games/matchmaking-guard";
 import { GAME_ROOM, QUEUE_ROOM, RoomAccess } from "./services/games/room-access";
 import { SubscriptionCache } from "./services/games/subscription-cache";
@@ -206,6 +207,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     metrics,
     baseUrl,
     houseDelayMs: config.houseDelayMs,
+    afterTurn: new AfterTurn(),
     waitingGameTtlS: config.waitingGameTtlS,
     waitingRoomIdleMs: config.waitingRoomIdleMs,
     finishedGraceMs: opts.finishedGraceMs ?? 30_000,

@@ -1,5 +1,5 @@
 /**
- * The game actor alone (rooms/game-actor.ts): the move pipeline without Colyseus, sockets, REST or a store.
+ * The game actor alone (src/services/games/actor/game-actor.ts): the move pipeline without Colyseus, sockets, REST or a store.
  * Its commit port stores nothing and answers "committed" at once; its announce port shows nothing. What is
  * left is what the pipeline itself costs per move: the serial queue, the engine step, the record patch, the
  * clock, the metrics and the after-turn work. Measured in the benchmark's server process (while the servers
@@ -14,7 +14,8 @@ import { createLogger } from "../../src/shared/logger";
 import { createMetrics } from "../../src/services/metrics";
 import type { PlayerService } from "../../src/services/players/service";
 import type { GameRecord, GameWriteResult } from "../../src/store/port";
-import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../rooms/game-actor";
+import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../src/services/games/actor/game-actor";
+import { AfterTurn } from "../../src/services/games/actor/after-turn";
 import { cpuSince, nowMs, round } from "./common";
 
 const COMMITTED: Promise<GameWriteResult> = Promise.resolve("committed");
@@ -81,6 +82,7 @@ export async function measureActorAlone(concurrent: number, seconds: number, war
     houseDelayMs: 0,
     waitingGameTtlS: 3600,
     finishedGraceMs: 30_000,
+    afterTurn: new AfterTurn(),
   };
   let running = true;
   let moves = 0;

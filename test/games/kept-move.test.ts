@@ -10,7 +10,7 @@ import { sha256Hex } from "../../src/shared/secrets";
 import type { RunningServer } from "../../src/server";
 import type { GamesPort, LogPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";
-import { actorOf, iso, nextMove, storedBy, T0 } from "../rooms/actor-fixtures";
+import { actorOf, iso, nextMove, storedBy, T0 } from "./actor/actor-fixtures";
 import { game } from "../store/fixtures";
 import { pickMove } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";

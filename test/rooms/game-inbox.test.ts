@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import type { Seat } from "../../src/engine";
 import { fail, type Outcome } from "../../src/shared/errors";
 import type { Rematches } from "../../src/services/games/rematch";
-import type { GameActor } from "../../rooms/game-actor";
+import type { GameActor } from "../../src/services/games/actor/game-actor";
 import { answerFrame } from "../../rooms/game-inbox";
 import { parseGameIn } from "../../rooms/messages";
 import { newClientData, withinWindow } from "../../rooms/seat-clients";

@@ -7,7 +7,7 @@ import { player } from "../support/ws";
 
 /**
  * What a game's life shows through the server's sockets. The pipeline's own steps (the turn clock, the waiting
- * time's abort, a resignation's result) are tested on the game actor without a server: test/rooms/game-actor.test.ts.
+ * time's abort, a resignation's result) are tested on the game actor without a server: test/games/actor/game-actor.test.ts.
  */
 describe("Integration: game lifecycle (hosted matches, early aborts, reconnection)", function () {
   this.timeout(60_000);

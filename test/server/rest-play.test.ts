@@ -147,7 +147,7 @@ describe("Integration: REST agents play through sync and moves", function () {
     const wrong = await http(base, "POST", `/api/v1/games/${id}/moves`, move, bearer("pt_" + "x".repeat(43)));
     assert.equal(wrong.json.code, "unauthorized");
     // The pipeline's own refusals (out of turn, a card not in hand, a malformed move, a taken square) are tested
-    // on the game actor (test/rooms/game-actor.test.ts); here their statuses over HTTP.
+    // on the game actor (test/games/actor/game-actor.test.ts); here their statuses over HTTP.
     const early = await http(base, "POST", `/api/v1/games/${id}/moves`, move, bearer(waiter));
     assert.equal(early.status, 409);
     assert.equal(early.json.code, "not_your_turn");

@@ -9,6 +9,7 @@ import type { GameRecord, GameWrite, GameWriteResult, GamesPort } from "../../st
 import type { EventName, EventSink } from "./game-events";
 import type { GameFence } from "../cluster";
 import type { Rematches } from "./rematch";
+import type { AfterTurn } from "./actor/after-turn";
 
 export type HouseLevel = Exclude<Level, "random">;
 
@@ -40,6 +41,8 @@ export interface RoomDeps {
   metrics: Metrics;
   baseUrl: string;
   houseDelayMs: number;
+  /** The process's queue of work owed after a turn's socket writes (./actor/after-turn.ts). */
+  afterTurn: AfterTurn;
   waitingGameTtlS: number;
   /** How long a waiting game's room stays open with nobody connected (it opens again when needed). */
   waitingRoomIdleMs: number;

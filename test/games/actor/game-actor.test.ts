@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
-import type { Seat } from "../../src/engine";
-import { rebuildContext } from "../../src/services/games/context";
-import { replayBody } from "../../src/services/games/views";
-import { game } from "../store/fixtures";
+import type { Seat } from "../../../src/engine";
+import { rebuildContext } from "../../../src/services/games/context";
+import { replayBody } from "../../../src/services/games/views";
+import { game } from "../../store/fixtures";
 import { activeGame, actorOf, iso, nextMove, seats, settle, storedBy, T0 } from "./actor-fixtures";
 
 describe("GameActor: the move pipeline without a server", function () {

@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
-import { newGame, legalMoves, type Seat } from "../../src/engine";
-import { commit, step, type GameContext } from "../../src/services/games/context";
-import type { GameRecord } from "../../src/store/port";
-import { GameClock, type ClockHandlers } from "../../rooms/game-clock";
-import { game } from "../store/fixtures";
+import { newGame, legalMoves, type Seat } from "../../../src/engine";
+import { commit, step, type GameContext } from "../../../src/services/games/context";
+import type { GameRecord } from "../../../src/store/port";
+import { GameClock, type ClockHandlers } from "../../../src/services/games/actor/game-clock";
+import { game } from "../../store/fixtures";
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,17 +1,18 @@
 /**
- * A game actor (rooms/game-actor.ts) on plain ports, without a server: its writes and announcements recorded,
+ * A game actor (src/services/games/actor/game-actor.ts) on plain ports, without a server: its writes and announcements recorded,
  * its service dependencies stand-ins. Shared by the tests that drive the move pipeline directly.
  */
-import { legalMoves, type GameState, type Seat } from "../../src/engine";
-import { rebuildContext } from "../../src/services/games/context";
-import type { OutEvent } from "../../src/services/games/game-events";
-import type { PlayerService } from "../../src/services/players/service";
-import type { GameRecord, GamesPort, GameWrite, GameWriteResult } from "../../src/store/port";
-import { createLogger } from "../../src/shared/logger";
-import { createMetrics } from "../../src/services/metrics";
-import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../rooms/game-actor";
-import type { SeatHand } from "../../rooms/messages";
-import { game } from "../store/fixtures";
+import { legalMoves, type GameState, type Seat } from "../../../src/engine";
+import { rebuildContext } from "../../../src/services/games/context";
+import type { OutEvent } from "../../../src/services/games/game-events";
+import type { PlayerService } from "../../../src/services/players/service";
+import type { GameRecord, GamesPort, GameWrite, GameWriteResult } from "../../../src/store/port";
+import { createLogger } from "../../../src/shared/logger";
+import { createMetrics } from "../../../src/services/metrics";
+import { GameActor, type ActorDeps, type AnnouncePort, type CommitPort } from "../../../src/services/games/actor/game-actor";
+import { AfterTurn } from "../../../src/services/games/actor/after-turn";
+import type { SeatHand } from "../../../rooms/messages";
+import { game } from "../../store/fixtures";
 
 export const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 export const iso = (ms: number) => new Date(ms).toISOString();
@@ -78,6 +79,7 @@ export function deps(): ActorDeps & { events: { emit(e: OutEvent): void; emitted
     houseDelayMs: 500,
     waitingGameTtlS: 60,
     finishedGraceMs: 30_000,
+    afterTurn: new AfterTurn(),
   };
 }
 

@@ -8,25 +8,25 @@
  * run through the same queue. The actor is the only writer of its game's record.
  *
  * The game room (rooms/game-room.ts) is its adapter to Colyseus: clients, seats, hands, the patch, the
- * rematch hold. The actor needs no server: test/rooms/game-actor.test.ts drives it with plain ports.
+ * rematch hold. The actor needs no server: test/games/actor/game-actor.test.ts drives it with plain ports.
  */
-import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../src/engine";
-import { fail, type Outcome } from "../src/shared/errors";
-import { commit, factsOf, startEngine, step, type GameContext } from "../src/services/games/context";
-import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../src/services/games/game-events";
-import { keptMoveIn } from "../src/services/games/kept-move";
-import type { LocalGameRoom } from "../src/services/games/room-access";
-import type { EventsNow } from "../src/services/games/room-api";
-import type { SeatClaim } from "../src/services/games/seats";
-import type { RoomDeps } from "../src/services/games/ports";
-import { recordChanges, recordPatch, seatOfToken, readableBy } from "../src/services/games/record";
-import type { MoveBody } from "../src/services/games/schemas";
-import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../src/services/games/views";
-import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../src/store/port";
-import { traced } from "../src/shared/tracing";
+import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../../../engine";
+import { fail, type Outcome } from "../../../shared/errors";
+import { commit, factsOf, startEngine, step, type GameContext } from "../context";
+import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../game-events";
+import { keptMoveIn } from "../kept-move";
+import type { LocalGameRoom } from "../room-access";
+import type { EventsNow } from "../room-api";
+import type { SeatClaim } from "../seats";
+import type { RoomDeps } from "../ports";
+import { recordChanges, recordPatch, seatOfToken, readableBy } from "../record";
+import type { MoveBody } from "../schemas";
+import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../views";
+import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../../../store/port";
+import { traced } from "../../../shared/tracing";
 import { GameClock, type ClockHandlers } from "./game-clock";
-import type { SeatHand } from "./messages";
-import { PLAYED_AFTER_MOVES, resignAction } from "../src/services/games/early-end";
+import type { SeatHand } from "./hand";
+import { PLAYED_AFTER_MOVES, resignAction } from "../early-end";
 
 /** Where the actor's writes go: the process's group commit, and the owner fence when one was refused. */
 export interface CommitPort {
@@ -84,6 +84,7 @@ export type ActorDeps = Pick<
   | "houseDelayMs"
   | "waitingGameTtlS"
   | "finishedGraceMs"
+  | "afterTurn"
 >;
 
 /**
@@ -116,24 +117,6 @@ const MOVED = fail("unavailable", "this game moved to another process; retry in 
 function beforeFinish(patch: Partial<GameRecord>): Partial<GameRecord> {
   const { status: _status, winner: _winner, decidedBy: _decidedBy, finishedAt: _finishedAt, ...active } = patch;
   return active;
-}
-
-/**
- * What an accepted move owes to others than its clients (its metrics, waking long-polls, its events), run
- * after the current turn, so that the turn's socket writes (the patch and the mover's acknowledgement, uncorked
- * at its end) are not held up by it. In order and never dropped: the queue is drained by one setImmediate,
- * and an event that must be durable is recorded by the dispatcher as before (src/services/events).
- */
-const afterTurn: Array<() => void> = [];
-
-function afterThisTurn(fn: () => void): void {
-  if (afterTurn.length === 0) setImmediate(runAfterTurn);
-  afterTurn.push(fn);
-}
-
-function runAfterTurn(): void {
-  const due = afterTurn.splice(0);
-  for (const fn of due) fn();
 }
 
 export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
@@ -615,9 +598,9 @@ export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
     this.publishOf(this.game);
   }
 
-  /** Runs `fn` after this turn's socket writes (afterThisTurn); a failure is logged, the others still run. */
+  /** Runs `fn` after this turn's socket writes (the process's AfterTurn); a failure is logged, the others still run. */
   private later(fn: () => void) {
-    afterThisTurn(() => {
+    this.deps.afterTurn.run(() => {
       try {
         fn();
       } catch (err) {

@@ -7,8 +7,8 @@
  * for an earlier deadline is kept and, when it fires before the current deadline, armed again for the
  * rest. A game in steady play makes one turn timer per turn length instead of one per move.
  */
-import type { Seat } from "../src/engine";
-import { factsOf, type GameContext } from "../src/services/games/context";
+import type { Seat } from "../../../engine";
+import { factsOf, type GameContext } from "../context";
 
 export interface ClockHandlers {
   onTurnTimeout(): void;
