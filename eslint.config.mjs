@@ -18,6 +18,31 @@ export const LAYERS = [
   { name: "root", paths: ["src/cli", "src/main.ts", "src/server.ts"] },
 ];
 
+/**
+ * The services, highest first: a service imports those after it, never one before it, and the last row's
+ * import no other service. A service that must reach one above it does so through a port it defines (the bots'
+ * revocation names the leagues' `withdrawBot` so).
+ */
+export const SERVICE_ORDER = [
+  ["log"],
+  ["agents"],
+  ["leagues"],
+  ["bots"],
+  ["tournaments"],
+  ["communities"],
+  ["games"],
+  ["metrics.ts"],
+  ["players", "cluster", "ai", "events", "operator", "assets"],
+].map((row) => row.map((name) => `src/services/${name}`));
+
+const serviceZones = SERVICE_ORDER.flatMap((row, i) =>
+  row.map((path) => ({
+    target: [`./${path}`],
+    from: [...SERVICE_ORDER.slice(0, i).flat(), ...(i === SERVICE_ORDER.length - 1 ? row.filter((p) => p !== path) : [])].map((p) => `./${p}`),
+    message: `${path} imports only the services after it in SERVICE_ORDER (eslint.config.mjs; CONTRIBUTING.md, "Layers").`,
+  })),
+).filter((zone) => zone.from.length > 0);
+
 /** Outside the server: tools and clients that use it, never used by it. */
 const OUTSIDE = ["clients", "loadtest", "scripts", "test", "web"];
 
@@ -49,7 +74,7 @@ export const layerRulesAt = (root) => ({
     "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".d.ts", ".js", ".cjs", ".json"] })],
   },
   rules: {
-    "import-x/no-restricted-paths": ["error", { basePath: root, zones: layerZones }],
+    "import-x/no-restricted-paths": ["error", { basePath: root, zones: [...layerZones, ...serviceZones] }],
     "import-x/no-cycle": ["error", { ignoreExternal: true }],
   },
 });

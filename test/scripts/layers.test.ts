@@ -19,6 +19,7 @@ interface LayerConfig {
   LAYERS: Layer[];
   layerRulesAt: (root: string) => Linter.Config;
   frameworkRules: Linter.Config[];
+  SERVICE_ORDER: string[][];
 }
 
 const ROOT = resolve(__dirname, "../..");
@@ -98,7 +99,7 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
     assert.deepEqual(await refused("src/store/sqlite/new.ts"), []);
   });
 
-  it("places every folder and file at the top of src/ and rooms/ in one layer, and the map names them all", async () => {
+  it("places every folder and file at the top of src/ and rooms/ in one layer and every service in the order, and the map names them all", async () => {
     const { LAYERS } = (await import(join(ROOT, "eslint.config.mjs"))) as LayerConfig;
     const placed = LAYERS.flatMap((l) => l.paths);
     assert.equal(new Set(placed).size, placed.length, "a path in two layers");
@@ -108,7 +109,12 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
       [],
       "not in a layer of eslint.config.mjs",
     );
+    const { SERVICE_ORDER } = (await import(join(ROOT, "eslint.config.mjs"))) as LayerConfig;
+    const services = readdirSync(join(ROOT, "src/services")).map((name) => `src/services/${name}`);
+    assert.deepEqual(services.filter((p) => !SERVICE_ORDER.flat().includes(p)), [], "a service not in SERVICE_ORDER");
     const map = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8").split("## Layers")[1]?.split("\n## ")[0] ?? "";
     for (const p of placed) assert.ok(map.includes(p), `CONTRIBUTING.md's map does not name ${p}`);
+    const order = SERVICE_ORDER.map((row) => row.map((p) => p.replace("src/services/", "").replace(/\.ts$/, "")).join(", ")).join(" > ");
+    assert.ok(map.replace(/\s+/g, " ").includes(order), `CONTRIBUTING.md does not give the services' order: ${order}`);
   });
 });

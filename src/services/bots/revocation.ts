@@ -9,12 +9,12 @@
 import type { Logger } from "../../shared/logger";
 import type { QuickMatch } from "../games/quick-match";
 import type { GameService } from "../games/service";
-import type { LeagueService } from "../leagues/service";
 import type { TournamentService } from "../tournaments/service";
 
 export interface RevocationDeps {
   quick: Pick<QuickMatch, "withdrawBot">;
-  leagues: Pick<LeagueService, "withdrawBot">;
+  /** The leagues (LeagueService), through this port: they sit above the bots (they read a bot's key). */
+  leagues: { withdrawBot(botId: string): Promise<unknown> };
   tournaments: Pick<TournamentService, "withdrawPlayer">;
   games: Pick<GameService, "withdrawPlayer">;
   log: Logger;
