@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { matchMaker } from "@colyseus/core";
-import { pairRound, type Outcome, type SwissRound } from "../src/services/tournaments/swiss";
+import { pairRound, type PairingResult, type SwissRound } from "../src/services/tournaments/swiss";
 import { makeRng, randInt } from "../src/services/ai/rng";
 import { testConfig } from "../src/shared/config";
 import { startServer } from "../src/server";
@@ -37,7 +37,7 @@ const rng = makeRng(34);
 
 // ---- 1. pairing alone ------------------------------------------------------------------------------
 const players = Array.from({ length: N }, (_, i) => ({ id: `p${i}`, rating: randInt(rng, 1000, 2499) }));
-const outcomes: Outcome[] = ["first", "second", "draw"];
+const outcomes: PairingResult[] = ["first", "second", "draw"];
 const history: SwissRound[] = [];
 const perRound: { round: number; cpuMs: number; wallMs: number }[] = [];
 for (let r = 1; r <= R; r++) {

@@ -2,7 +2,7 @@
  * Verifies a server's public game log from the outside (src/services/log/verify.ts).
  *   npm run log:verify -- <baseUrl> [--since head.json] [--save head.json] [--from N --count N | --sample N]
  *   npm run log:verify -- <baseUrl> --league ID | --tournament ID   (every game of the league's or
- *     tournament's table, swiss or arena, is in the log, and the table follows from the logged results: src/services/log/tables.ts)
+ *     tournament's table, swiss or arena, is in the log, and the table follows from the logged results: src/services/log/verify-tables.ts)
  *   --key KEY (repeatable): check heads with this public key (SPKI PEM, a signed-note verifier key, or a file
  *     holding either) instead of the key the server serves, which a dishonest server could swap with its heads;
  *     name every key the log was signed with that the checked heads need (a --since head before a rotation).
@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { httpGetJson, type GetJson } from "../services/leagues/verify";
 import { pinKeys } from "../services/log/head-keys";
 import type { TreeHeadRecord } from "../store/port";
-import { verifyLeagueInLog, verifyTournamentInLog } from "../services/log/tables";
+import { verifyLeagueInLog, verifyTournamentInLog } from "../services/log/verify-tables";
 import { verifyLog, type VerifyOptions } from "../services/log/verify";
 
 const USAGE =

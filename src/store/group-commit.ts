@@ -6,10 +6,10 @@
  *
  * The commit window: a batch is committed at most once every `windowMs`. A write that arrives sooner after
  * the last commit waits for the window's end and shares that commit with whatever arrives meanwhile. A
- * commit has a price of its own whatever it carries (the transaction's WAL write, and with FULL an fsync
- * that cost several hundred microseconds of CPU on the benchmark machine), and with a few hundred moves a
- * second spread over many games nearly every turn carried a single move: the price was paid per move. A
- * write that comes after a quiet spell is committed in the same turn, as without a window. The server sets a
+ * commit has a price of its own whatever it carries (the transaction's WAL write, and with FULL an fsync of
+ * several hundred microseconds of CPU), and with a few hundred moves a second spread over many games nearly
+ * every turn carries a single move: without a window that price is paid per move. A write that comes after a
+ * quiet spell is committed in the same turn. The server sets a
  * window for MongoDB only: SQLite's writer thread groups what arrives during its commit by itself
  * (sqlite/writer.ts), so there this class only gathers one turn's writes into one message to it.
  */

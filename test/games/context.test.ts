@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { legalMoves, newGame, spectatorView, type GameEvent, type GameState } from "../../src/engine";
-import { commit, placementDetails, snapshotAfter, step, type GameContext } from "../../src/services/games/context";
+import { advance, placementDetails, snapshotAfter, step, type GameContext } from "../../src/services/games/context";
 import { recordChanges, recordPatch } from "../../src/services/games/record";
 import type { GameRecord } from "../../src/store/port";
 import { game } from "../store/fixtures";
@@ -23,7 +23,7 @@ describe("GameContext timeline", function () {
           const m = moves[(seed * 7 + states.length * 13) % moves.length];
           const r = step(ctx, { kind: "place", card: m.card, square: m.square });
           assert.ok(r.ok);
-          ctx = commit(ctx, r, new Date(0).toISOString());
+          ctx = advance(ctx, r, new Date(0).toISOString());
           states.push(r.state);
           events.push(r.events);
         }
@@ -55,7 +55,7 @@ describe("recordChanges: what a move's write stores", function () {
         const r = step(ctx, { kind: "place", card: m.card, square: m.square });
         assert.ok(r.ok);
         at = new Date(ctx.timeline.length * 1000).toISOString();
-        const next = commit(ctx, r, at);
+        const next = advance(ctx, r, at);
         const patch = recordChanges(ctx, next, at);
         assert.equal(patch.moveCount, next.timeline.length);
         if (next.engine!.status === "active") {

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { Encoder } from "@colyseus/schema";
 import { boardCells, legalMoves, newGame } from "../../src/engine";
-import { commit, step, type GameContext } from "../../src/services/games/context";
+import { advance, step, type GameContext } from "../../src/services/games/context";
 import { GameRoomState } from "../../rooms/game-state";
 import { Projector } from "../../rooms/projection";
 import { game } from "../store/fixtures";
@@ -38,7 +38,7 @@ describe("Projector", function () {
           const m = moves[(seed * 7 + n++ * 13) % moves.length];
           const r = step(ctx, { kind: "place", card: m.card, square: m.square });
           assert.ok(r.ok);
-          ctx = commit(ctx, r, new Date(n * 1000).toISOString());
+          ctx = advance(ctx, r, new Date(n * 1000).toISOString());
           projector.project(ctx, connected, n);
           const fresh = new GameRoomState();
           new Projector(fresh).project(ctx, connected, n);

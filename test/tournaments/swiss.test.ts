@@ -1,11 +1,11 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import {
-  pairRound, standings, records, type Outcome, type SwissPlayer, type SwissRound,
+  pairRound, standings, records, type PairingResult, type SwissPlayer, type SwissRound,
 } from "../../src/services/tournaments/swiss";
 import { exportTrf, parseTrf } from "../../src/services/tournaments/trf";
 
-const OUTCOMES: Outcome[] = ["first", "second", "draw"];
+const OUTCOMES: PairingResult[] = ["first", "second", "draw"];
 
 /** Plays `rounds` rounds with outcomes drawn from `pick` (an index per game). */
 function play(players: SwissPlayer[], rounds: number, pick: (i: number) => number): SwissRound[] {

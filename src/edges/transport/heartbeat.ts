@@ -1,16 +1,16 @@
 /**
- * The WebSocket heartbeat, spread over its period. Colyseus' transport pings every socket of the process in
- * one timer callback every 3 s: each ping is a socket write (tens of microseconds), so with thousands of
- * sockets that callback held the event loop for as long as a move's whole round trip budget (20 ms at 500
- * sockets, about 90 ms at 4,000, measured by the room benchmark's capacity phase), every 3 s. Here a short
- * timer pings the next slice of sockets round-robin, so every socket is still pinged once per period and
- * cut after `maxMissed` unanswered pings, exactly as before, but no callback writes to more than a slice.
+ * The WebSocket heartbeat, spread over its period. Colyseus' own transport pings every socket of the process
+ * in one timer callback every 3 s: each ping is a socket write (tens of microseconds), so with thousands of
+ * sockets that one callback holds the event loop for as long as a move's whole round trip budget (20 ms at
+ * 500 sockets, about 90 ms at 4,000 in the room benchmark's capacity phase), every 3 s. Here a short timer
+ * pings the next slice of sockets round-robin: every socket is pinged once per period and cut after
+ * `maxMissed` unanswered pings, and no callback writes to more than a slice.
  *
  * A socket that sent a frame since its last visit is not pinged on this pass: the frame already shows it is
  * alive, and a ping would cost a write here and a read and a write at the client, for nothing. With seats
  * moving every few seconds most sockets of a busy process are in that case (at 2,000 games, each seat
  * moving every 5 s and a 3 s period, three pings in five). A socket that falls silent is pinged on the next
- * pass and cut after `maxMissed` unanswered pings, as before; a pong does not count as such a frame, or a
+ * pass and cut after `maxMissed` unanswered pings; a pong does not count as such a frame, or a
  * silent socket would be pinged only every other pass and cut twice as late.
  */
 export interface Pingable {

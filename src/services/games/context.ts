@@ -135,7 +135,7 @@ export function step(ctx: GameContext, action: Action): ApplyResult {
 }
 
 /** Returns a new context with an applied action recorded in the timeline. */
-export function commit(ctx: GameContext, result: Extract<ApplyResult, { ok: true }>, at: string): GameContext {
+export function advance(ctx: GameContext, result: Extract<ApplyResult, { ok: true }>, at: string): GameContext {
   // Contexts are values (a room keeps showing the previous one while a finishing action settles), so the
   // list an action extends is copied; the other one is shared.
   if (result.move) {
@@ -155,7 +155,7 @@ export function rebuildContext(record: GameRecord, actions: StoredAction[]): Gam
   for (const a of actions) {
     const r = step(ctx, a.action);
     if (!r.ok) throw new Error(`game ${record.id}: stored action ${a.index} does not replay: ${r.detail}`);
-    ctx = commit(ctx, r, a.at);
+    ctx = advance(ctx, r, a.at);
   }
   return ctx;
 }

@@ -43,7 +43,7 @@ export function pinnedKey(value: string): { publicKey: KeyObject; origin?: strin
 
 /**
  * `get` with GET /api/v1/log/key answered by the pinned keys instead of the server: everything that checks a
- * head with the log's key (src/services/log/verify.ts, src/services/log/tables.ts) checks it with these.
+ * head with the log's key (src/services/log/verify.ts, src/services/log/verify-tables.ts) checks it with these.
  */
 export function pinKeys(get: GetJson, values: readonly string[]): GetJson {
   const pinned = values.map(pinnedKey);

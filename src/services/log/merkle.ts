@@ -2,7 +2,7 @@
  * The Merkle tree of the public game log, as RFC 9162 (Certificate Transparency 2.0) defines it: SHA-256,
  * a leaf hashed as H(0x00 || leaf), an interior node as H(0x01 || left || right), a tree of n leaves split at
  * the largest power of two below n. Pure: the proofs are planned as expressions over complete, aligned
- * subtrees (NodeRef), which the caller looks up in one batch wherever it keeps them (src/services/log/store.ts keeps
+ * subtrees (NodeRef), which the caller looks up in one batch wherever it keeps them (the store's log port, src/store/ports/log.ts, keeps
  * every complete subtree's hash as the log grows), so a proof in a log of any size costs O(log n) lookups.
  */
 import { createHash } from "node:crypto";

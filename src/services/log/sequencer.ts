@@ -52,7 +52,7 @@ export class LogSequencer {
     private readonly key: LogKey,
     private readonly holder: () => string,
     private readonly options: SequencerOptions,
-    private readonly log: Logger,
+    private readonly logger: Logger,
   ) {}
 
   /**
@@ -62,7 +62,7 @@ export class LogSequencer {
    */
   start(): void {
     this.stopped = false;
-    void this.catchUp().catch((err: unknown) => this.log.warn({ err }, "public log catch-up failed"));
+    void this.catchUp().catch((err: unknown) => this.logger.warn({ err }, "public log catch-up failed"));
     this.schedule();
   }
 
@@ -83,7 +83,7 @@ export class LogSequencer {
       marked += page.gameIds.length;
       cursor = page.next;
     } while (cursor && !this.stopped);
-    if (marked) this.log.info({ games: marked }, "public log: finished games not yet logged marked pending");
+    if (marked) this.logger.info({ games: marked }, "public log: finished games not yet logged marked pending");
     return marked;
   }
 
@@ -105,7 +105,7 @@ export class LogSequencer {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.batch()
-        .catch((err: unknown) => this.log.error({ err }, "public log batch failed; retried at the next"))
+        .catch((err: unknown) => this.logger.error({ err }, "public log batch failed; retried at the next"))
         .finally(() => this.schedule());
     }, this.options.batchMs);
     this.timer.unref();

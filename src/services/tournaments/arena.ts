@@ -88,7 +88,7 @@ export interface ArenaGameResult { first: string; second: string; outcome?: "fir
 
 /**
  * Replays the games, in the order paired (a player's games never overlap), into each entrant's record: what the
- * server's table and the public log's verifier (src/services/log/tables.ts) both compute an arena's standings from.
+ * server's table and the public log's verifier (src/services/log/verify-tables.ts) both compute an arena's standings from.
  */
 export function replayArena(entrants: readonly { playerId: string; rating: number }[], games: readonly ArenaGameResult[]): Map<string, ArenaStanding> {
   const out = new Map<string, ArenaStanding>(entrants.map((e) => [e.playerId, { ...newArenaPlayer(e.playerId, e.rating), games: 0, firsts: 0, playing: false }]));

@@ -10,7 +10,7 @@
  */
 
 /** Result of one game, named by the seat that won. */
-export type Outcome = "first" | "second" | "draw";
+export type PairingResult = "first" | "second" | "draw";
 
 export interface SwissPlayer {
   id: string;
@@ -21,7 +21,7 @@ export interface Pairing {
   first: string;
   second: string;
   /** Absent while the game is running. */
-  outcome?: Outcome;
+  outcome?: PairingResult;
 }
 
 export interface SwissRound {
@@ -49,7 +49,7 @@ export interface Standing extends PlayerRecord {
 }
 
 /** Points a seat takes from an outcome: win 1, draw 1/2, loss 0. A bye is worth 1. */
-export function points(outcome: Outcome, seat: "first" | "second"): number {
+export function points(outcome: PairingResult, seat: "first" | "second"): number {
   if (outcome === "draw") return 0.5;
   return outcome === seat ? 1 : 0;
 }

@@ -1,9 +1,10 @@
 /**
  * The rooms' game writes off the event loop. better-sqlite3 is synchronous: a group commit's SQL (the
- * actions' inserts, the fenced patches, the transaction's WAL write) ran on the main thread, 13% of its time
- * in a profile of the room benchmark's capacity step. A file database therefore commits the game writes
- * (commitGames) on a writer thread with a connection of its own (writer-thread.ts); reads and the rarer
- * writes (set-ups, profiles, webhooks) stay on the main thread's connection, which WAL lets read beside it.
+ * actions' inserts, the fenced patches, the transaction's WAL write) on the main thread would take a large
+ * share of its time under load (13% in a profile of the room benchmark's capacity step). A file database
+ * therefore commits the game writes (commitGames) on a writer thread with a connection of its own
+ * (writer-thread.ts); reads and the rarer writes (set-ups, profiles, webhooks) stay on the main thread's
+ * connection, which WAL lets read beside it.
  *
  * The guarantee is the one of the main thread's commit: a write's promise resolves only once its batch is
  * committed and, with FULL, the WAL fsynced; it rejects when the batch failed (nothing of it is stored);

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
 import { newGame, legalMoves, type Seat } from "../../../src/engine";
-import { commit, step, type GameContext } from "../../../src/services/games/context";
+import { advance, step, type GameContext } from "../../../src/services/games/context";
 import type { GameRecord } from "../../../src/store/port";
 import { GameClock, type ClockHandlers } from "../../../src/services/games/actor/game-clock";
 import { game } from "../../store/fixtures";
@@ -38,7 +38,7 @@ function moved(ctx: GameContext, at: number): GameContext {
   const m = legalMoves(ctx.engine!)[0];
   const r = step(ctx, { kind: "place", card: m.card, square: m.square });
   assert.ok(r.ok);
-  const next = commit(ctx, r, iso(at));
+  const next = advance(ctx, r, iso(at));
   return { ...next, record: { ...next.record, lastMoveAt: iso(at) } };
 }
 

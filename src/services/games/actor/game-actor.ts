@@ -12,7 +12,7 @@
  */
 import { parseMove, seatView, shownMove, type Action, type Cell, type GameState, type MoveRecord, type Seat } from "../../../engine";
 import { fail, type Outcome } from "../../../shared/errors";
-import { commit, factsOf, startEngine, step, type GameContext } from "../context";
+import { advance, factsOf, startEngine, step, type GameContext } from "../context";
 import { eventsNow, finishedEvent, moveEvent, startedEvent, turnEvent, type EventName, type OutEvent } from "../game-events";
 import { keptMoveIn } from "../kept-move";
 import type { LocalGameRoom } from "../room-access";
@@ -346,7 +346,7 @@ export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
         // durable before anyone is told. Nothing of the game changes unless the write is stored.
         const at = new Date().toISOString();
         const index = this.game.engine!.actions.length;
-        const next = commit(this.game, result, at);
+        const next = advance(this.game, result, at);
         const patch = recordChanges(this.game, next, at);
         const finishing = patch.status === "finished";
         // The record says "finished" only with its ratings (storeFinish: one commit on SQLite, after them on

@@ -12,7 +12,7 @@
  */
 import { compareTables, type GetJson } from "../leagues/verify";
 import { leagueTable, type LeagueOutcome, type TableDeal, type TableRow } from "../../shared/standings/league-table";
-import { standings, type Outcome, type SwissRound } from "../tournaments/swiss";
+import { standings, type PairingResult, type SwissRound } from "../tournaments/swiss";
 import { arenaStandings, replayArena, type ArenaGameResult } from "../tournaments/arena";
 import type { TreeHeadRecord } from "../../store/port";
 import { canonicalBytes } from "./canonical";
@@ -62,7 +62,7 @@ const leagueOutcome = (e: GameEntry, first: string): LeagueOutcome =>
   e.decidedBy === "aborted" || e.winner === null ? "void" : e.winner === "draw" ? "draw" : winningSide(e, e.winner, first);
 
 /** How a tournament (swiss or arena) counts a logged game (as its service counts a record): no winner is a draw. */
-const tournamentOutcome = (e: GameEntry, first: string): Outcome => (e.winner === null || e.winner === "draw" ? "draw" : winningSide(e, e.winner, first));
+const tournamentOutcome = (e: GameEntry, first: string): PairingResult => (e.winner === null || e.winner === "draw" ? "draw" : winningSide(e, e.winner, first));
 
 /** The newest signed head, its signature checked. */
 async function signedHead(get: GetJson, problems: string[]): Promise<TreeHeadRecord> {
@@ -133,7 +133,7 @@ export async function verifyLeagueInLog(get: GetJson, leagueId: string): Promise
   return { head, gamesChecked, problems };
 }
 
-type CountedGame = { gameId: string; first: string; second: string; outcome: Outcome | null };
+type CountedGame = { gameId: string; first: string; second: string; outcome: PairingResult | null };
 interface TournamentGames {
   rounds?: { round: number; bye: string | null; games: CountedGame[] }[];
   /** An arena's games, in the order paired. */
