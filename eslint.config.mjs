@@ -15,7 +15,7 @@ export const LAYERS = [
   { name: "store", paths: ["src/store"] },
   { name: "services", paths: ["src/services"] },
   { name: "edges", paths: ["rooms", "src/edges"] },
-  { name: "root", paths: ["src/cli", "src/main.ts", "src/server.ts"] },
+  { name: "root", paths: ["src/cli", "src/main.ts", "src/server.ts", "src/wiring"] },
 ];
 
 /**
@@ -106,7 +106,7 @@ export const frameworkRules = [
     rules: { "@typescript-eslint/no-restricted-imports": ["error", driversAndFrameworks] },
   },
   {
-    files: ["rooms/**/*.ts", "src/edges/**/*.ts", "src/cli/**/*.ts", "src/*.ts", ...MATCHMAKER_USERS],
+    files: ["rooms/**/*.ts", "src/edges/**/*.ts", "src/cli/**/*.ts", "src/wiring/**/*.ts", "src/*.ts", ...MATCHMAKER_USERS],
     rules: { "@typescript-eslint/no-restricted-imports": ["error", drivers] },
   },
   {
