@@ -3836,12 +3836,16 @@ export interface operations {
                     "application/json": {
                         player: components["schemas"]["Player"];
                         movedFrom?: string;
-                        clubs: ({
+                        /** @description the clubs and communities the player is in */
+                        clubs: {
                             id: string;
+                            /** @enum {string} */
+                            kind: "club" | "community";
                             name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            members: number;
+                            /** @description the player's place in it by rating, from 1 */
+                            place: number;
+                        }[];
                     };
                 };
             };
@@ -4215,12 +4219,41 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
-                        clubs: ({
+                        clubs: {
                             id: string;
+                            /** @enum {string} */
+                            kind: "club" | "community";
                             name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            members: number;
+                            /** @description ISO 8601 time */
+                            createdAt: string;
+                            /** @description its leaderboard (GET /clubs/{id} or /communities/{id}) */
+                            url: string;
+                            /** @description its first three members by rating */
+                            leaders: {
+                                place: number;
+                                /**
+                                 * @description bot: a registered bot account, rated with people (its id starts with BOT-)
+                                 * @enum {string}
+                                 */
+                                kind: "person" | "bot";
+                                player: {
+                                    id: string;
+                                    name: string;
+                                    /** @description absolute URL on this service */
+                                    url: string;
+                                };
+                                rating: number;
+                                rank: string;
+                                /** @description true while the rating is still settling (few games or a wide deviation) */
+                                provisional: boolean;
+                                games: number;
+                                wins: number;
+                                losses: number;
+                                draws: number;
+                                recentForm: string;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -4269,13 +4302,42 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @enum {string} */
+                        kind: "club" | "community";
                         name: string;
+                        members: number;
+                        /** @description ISO 8601 time */
+                        createdAt: string;
+                        /** @description its leaderboard (GET /clubs/{id} or /communities/{id}) */
+                        url: string;
+                        /** @description members in all, across pages */
                         total: number;
+                        limit: number;
+                        offset: number;
+                        /** @description this page of its members, by rating */
                         standings: {
-                            [key: string]: unknown;
+                            place: number;
+                            /**
+                             * @description bot: a registered bot account, rated with people (its id starts with BOT-)
+                             * @enum {string}
+                             */
+                            kind: "person" | "bot";
+                            player: {
+                                id: string;
+                                name: string;
+                                /** @description absolute URL on this service */
+                                url: string;
+                            };
+                            rating: number;
+                            rank: string;
+                            /** @description true while the rating is still settling (few games or a wide deviation) */
+                            provisional: boolean;
+                            games: number;
+                            wins: number;
+                            losses: number;
+                            draws: number;
+                            recentForm: string;
                         }[];
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -4334,12 +4396,41 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
-                        communities: ({
+                        communities: {
                             id: string;
+                            /** @enum {string} */
+                            kind: "club" | "community";
                             name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                            members: number;
+                            /** @description ISO 8601 time */
+                            createdAt: string;
+                            /** @description its leaderboard (GET /clubs/{id} or /communities/{id}) */
+                            url: string;
+                            /** @description its first three members by rating */
+                            leaders: {
+                                place: number;
+                                /**
+                                 * @description bot: a registered bot account, rated with people (its id starts with BOT-)
+                                 * @enum {string}
+                                 */
+                                kind: "person" | "bot";
+                                player: {
+                                    id: string;
+                                    name: string;
+                                    /** @description absolute URL on this service */
+                                    url: string;
+                                };
+                                rating: number;
+                                rank: string;
+                                /** @description true while the rating is still settling (few games or a wide deviation) */
+                                provisional: boolean;
+                                games: number;
+                                wins: number;
+                                losses: number;
+                                draws: number;
+                                recentForm: string;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -4388,13 +4479,42 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @enum {string} */
+                        kind: "club" | "community";
                         name: string;
+                        members: number;
+                        /** @description ISO 8601 time */
+                        createdAt: string;
+                        /** @description its leaderboard (GET /clubs/{id} or /communities/{id}) */
+                        url: string;
+                        /** @description members in all, across pages */
                         total: number;
+                        limit: number;
+                        offset: number;
+                        /** @description this page of its members, by rating */
                         standings: {
-                            [key: string]: unknown;
+                            place: number;
+                            /**
+                             * @description bot: a registered bot account, rated with people (its id starts with BOT-)
+                             * @enum {string}
+                             */
+                            kind: "person" | "bot";
+                            player: {
+                                id: string;
+                                name: string;
+                                /** @description absolute URL on this service */
+                                url: string;
+                            };
+                            rating: number;
+                            rank: string;
+                            /** @description true while the rating is still settling (few games or a wide deviation) */
+                            provisional: boolean;
+                            games: number;
+                            wins: number;
+                            losses: number;
+                            draws: number;
+                            recentForm: string;
                         }[];
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };

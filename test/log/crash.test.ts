@@ -57,7 +57,9 @@ describe("End-to-end: the public log's appender killed mid-batch", function () {
       const db = new Database(env.DATABASE, { readonly: true });
       const finished = (db.prepare("SELECT id FROM games WHERE status = 'finished'").all() as { id: string }[]).map((r) => r.id).sort();
       db.close();
-      assert.ok(finished.length > 15, `${finished.length} games finished before the kill`);
+      // The log served a head of lastHead.size entries, so at least as many games were finished and stored; on
+      // a busy machine the kill may land before another one finishes, so exactly that many is possible.
+      assert.ok(finished.length >= lastHead.size, `${finished.length} games finished before the kill, the log held ${lastHead.size}`);
       let head: TreeHeadRecord = lastHead;
       for (let i = 0; i < 200 && head.size < finished.length; i++) {
         await new Promise((r) => setTimeout(r, 50));

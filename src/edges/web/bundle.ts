@@ -1,7 +1,7 @@
 /**
- * The browser client's build: esbuild bundles each page of `web/src/pages/*.ts` (TypeScript that imports
- * the server's own types and the pure rules engine) into one ES module, in memory, the first time a page
- * script is asked for. Nothing is written to disk, so there is no build output to commit or to forget to
+ * The browser client's build: esbuild bundles each page of `web/src/pages/*.ts` (TypeScript typed by the
+ * API's generated client types, with the pure rules engine) into one ES module, in memory, the first time a
+ * page script is asked for. Nothing is written to disk, so there is no build output to commit or to forget to
  * rebuild: `npm start` (or any server start) serves the client built from the sources it runs with.
  */
 import { createHash } from "node:crypto";

@@ -5,7 +5,7 @@
 import type { Client, Room } from "@colyseus/sdk";
 import type { GameRoomState } from "../../../rooms/game-state";
 import type { GameOut, SeatHand } from "../../../rooms/messages";
-import type { MoveBody } from "../../../src/services/games/schemas";
+import type { MoveBody } from "./api-types";
 import { RoomLink, type LinkState } from "./room-link";
 
 export type { LinkState } from "./room-link";
@@ -41,7 +41,7 @@ export class GameConnection extends RoomLink<GameRoomState> {
     this.token = token;
   }
 
-  /** A move is validated by the room with the same schema as the REST body (src/services/games/schemas.ts). */
+  /** A move is validated by the room with the same schema as the REST body (POST /games/{id}/moves). */
   send(type: "move", payload: MoveBody): boolean;
   send(type: "resign" | "rematch" | "declineRematch"): boolean;
   /** Sends when the room is live; answers false (nothing sent) otherwise, for the caller to say so. */

@@ -2,11 +2,10 @@
 // (offered to the same opponent in friend and quick-match games, rematch.ts; a new game of the same kind and
 // settings otherwise), the review and replay pages, and a new game.
 import { $, api, el, errorText, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer, type StoredSeat } from "./api";
+import type { GameRecord, Profile } from "./api-types";
 import { ratingEl } from "./rating";
-import { decidedText, type GameRecord, type Seat, type ViewModel } from "./model";
+import { decidedText, type Seat, type ViewModel } from "./model";
 import { RematchOffer } from "./rematch";
-
-interface Profile { player: { rating: number; games: number; rank?: string; provisional?: boolean } }
 
 export function endTitle(m: ViewModel, mySeat: Seat | null): string {
   if (!m.winner) return "No winner: the game was aborted.";
@@ -36,7 +35,7 @@ async function showRatingChange(seat: StoredSeat, decidedBy: string): Promise<vo
     const { body } = await api<Profile>("GET", `/players/${encodeURIComponent(p.id)}`);
     if (body.player.games > before.games) {
       const d = body.player.rating - before.rating;
-      const provisional = Boolean(body.player.provisional);
+      const provisional = body.player.provisional;
       out.replaceChildren(
         `Rating ${before.rating} → `,
         ratingEl(body.player.rating, provisional),

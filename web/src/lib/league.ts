@@ -1,12 +1,6 @@
-// What the league pages read from the API (GET /leagues, /leagues/{id}, its /standings and /games), typed by
-// the OpenAPI document's schemas, and the words they show for a league's state.
-import type { z } from "zod";
-import type { League, LeagueGames, LeagueList, LeagueStandings } from "../../../src/edges/api/openapi/leagues";
+// The words and links the league pages show for a league (its answers are typed in ./api-types.ts).
+import type { GamesView, LeagueView } from "./api-types";
 
-export type LeagueView = z.infer<typeof League>;
-export type LeagueListView = z.infer<typeof LeagueList>;
-export type StandingsView = z.infer<typeof LeagueStandings>;
-export type GamesView = z.infer<typeof LeagueGames>;
 export type DealView = GamesView["deals"][number];
 
 const STATUS: Record<LeagueView["status"], string> = { open: "Open for entries", running: "Running", finished: "Finished" };

@@ -1,10 +1,8 @@
 // A finished game's place in the public log, shown on the replay and game pages and checked in the browser
 // (web/src/lib/log-proof.ts): "in the public log at #N", then "verified" only when the entry's audit path leads
 // to the signed head's root and the head's signature is not refuted.
-import type { RecordBody } from "../../../src/services/games/views";
-import type { InclusionProof, ServedEntry } from "../../../src/services/log/service";
-import type { TreeHeadRecord } from "../../../src/store/port";
 import { api, el, errorText, seatHeaders } from "./api";
+import type { GameRecord, InclusionProof, LogEntries, LogKey, TreeHead } from "./api-types";
 import { checkProof } from "./log-proof";
 
 /** How often, and how far apart, a game not yet in the log is asked for again (appends are batched a second apart). */
@@ -17,14 +15,14 @@ const LOG_RETRY_MS = 1000;
  * compared with the head's root, and the head's signature is checked where the browser has Ed25519.
  */
 /** A finished game's record names its index in the public log once its batch is appended. */
-type LoggedRecord = Pick<RecordBody, "status"> & { logIndex?: number; public?: boolean };
+type LoggedRecord = Pick<GameRecord, "status" | "logIndex" | "public">;
 
 async function verifyLog(out: HTMLElement, gameId: string, record: LoggedRecord | null, tries = LOG_TRIES): Promise<void> {
   const id = encodeURIComponent(gameId);
   if (record?.public === false) return void out.replaceChildren(el("span", { class: "muted", text: "A private game is not in the public log." }));
   // The record names the game's index once its batch is appended; asking for the proof before would be a 404.
   const index = record?.logIndex;
-  const head = index === undefined ? null : (await api<TreeHeadRecord>("GET", "/log/head")).body;
+  const head = index === undefined ? null : (await api<TreeHead>("GET", "/log/head")).body;
   if (index === undefined || !head || head.size <= index) {
     out.dataset.verified = "pending";
     if (tries <= 1)
@@ -37,13 +35,13 @@ async function verifyLog(out: HTMLElement, gameId: string, record: LoggedRecord 
   }
   const proof = (await api<InclusionProof>("GET", `/log/games/${id}/proof?treeSize=${head.size}`)).body;
   const [key, entries] = await Promise.all([
-    api<{ publicKey: string; keys?: { keyId: string; publicKey: string }[] }>("GET", "/log/key").then((x) => x.body),
-    api<{ entries: ServedEntry[] }>("GET", `/log/entries?from=${proof.index}&count=1`).then((x) => x.body.entries),
+    api<LogKey>("GET", "/log/key").then((x) => x.body),
+    api<LogEntries>("GET", `/log/entries?from=${proof.index}&count=1`).then((x) => x.body.entries),
   ]);
   const served = entries.find((x) => x.index === proof.index);
   const check = served
     ? // The key the head names: after a rotation an older head is another key's.
-      await checkProof({ head, publicKeyPem: key.keys?.find((k) => k.keyId === head.keyId)?.publicKey ?? key.publicKey, entry: served.entry, index: proof.index, path: proof.path })
+      await checkProof({ head, publicKeyPem: key.keys.find((k) => k.keyId === head.keyId)?.publicKey ?? key.publicKey, entry: served.entry, index: proof.index, path: proof.path })
     : { included: false, signature: "unchecked" as const };
   const verified = check.included && check.signature !== "invalid";
   const signature =

@@ -3,10 +3,11 @@
 // the signed head's, and the head's Ed25519 signature checked where the browser's Web Crypto offers Ed25519.
 // The same steps as src/services/log/merkle.ts and src/services/log/heads.ts, which run on node:crypto and cannot ship here.
 import { canonicalJson } from "../../../src/services/log/canonical";
-import type { TreeHeadRecord } from "../../../src/store/port";
+import type { TreeHead } from "./api-types";
 
 export interface ProofInput {
-  head: TreeHeadRecord;
+  /** The signed head, as GET /api/v1/log/head serves it. */
+  head: TreeHead;
   /** The key's SPKI PEM, as GET /api/v1/log/key serves it. */
   publicKeyPem: string;
   /** The entry as the entries endpoint serves it (parsed JSON). */
@@ -79,10 +80,11 @@ export async function rootFromPath(leaf: Uint8Array, index: number, size: number
 }
 
 /**
- * The head's signature over its checkpoint note text (origin, size, base64 root, time: src/services/log/heads.ts), or
- * over the canonical JSON of { rootHash, size, timestamp } for a head from before origins; "unchecked" without Ed25519.
+ * The head's signature over its checkpoint note text (origin, size, base64 root, time: src/services/log/heads.ts);
+ * "unchecked" without Ed25519. The API serves every head so signed: one stored before heads named their
+ * origin is signed again as a checkpoint when it is served.
  */
-export async function checkHeadSignature(head: TreeHeadRecord, publicKeyPem: string): Promise<SignatureCheck> {
+export async function checkHeadSignature(head: TreeHead, publicKeyPem: string): Promise<SignatureCheck> {
   let key: CryptoKey;
   try {
     key = await crypto.subtle.importKey("spki", base64(publicKeyPem.replace(/-----[^-]+-----|\s/g, "")) ?? new Uint8Array(0), { name: "Ed25519" }, false, [
@@ -95,11 +97,7 @@ export async function checkHeadSignature(head: TreeHeadRecord, publicKeyPem: str
   const signature = base64(head.signature);
   if (!signature) return "invalid";
   const root = btoa(String.fromCharCode(...bytes(head.rootHash)));
-  const signed = utf8(
-    head.origin === undefined
-      ? canonicalJson({ rootHash: head.rootHash, size: head.size, timestamp: head.timestamp })
-      : `${head.origin}\n${head.size}\n${root}\n${head.timestamp}\n`,
-  );
+  const signed = utf8(`${head.origin}\n${head.size}\n${root}\n${head.timestamp}\n`);
   return (await crypto.subtle.verify({ name: "Ed25519" }, key, signature, signed)) ? "verified" : "invalid";
 }
 

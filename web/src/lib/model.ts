@@ -2,11 +2,9 @@
 // game record (a finished game whose room has been released). The renderer only reads this model.
 import type { GameRoomState, SeatState } from "../../../rooms/game-state";
 import type { SeatHand } from "../../../rooms/messages";
-import type { gameRecordBody } from "../../../src/services/games/views";
 import { cardById } from "../../../src/engine/champions";
+import type { GameRecord } from "./api-types";
 
-/** GET /api/v1/games/{id}, exactly as the server builds it. */
-export type GameRecord = ReturnType<typeof gameRecordBody>;
 export type Seat = "A" | "B";
 
 export interface CardView { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion: string; tier: number }

@@ -3,7 +3,7 @@
 // view, and the standings' columns per format.
 import type { TournamentRoomState } from "../../../rooms/tournament-state";
 import { loadSeat, saveSeat, api, ApiError } from "./api";
-import type { GameRecord } from "./model";
+import type { GameRecord } from "./api-types";
 
 /** GET /api/v1/tournaments/{id}. `format` is kept open: a page shows formats it was not written for. */
 export interface TournamentView {

@@ -1,15 +1,13 @@
 // /bots: the bot directory (GET /bots), newest first: each bot's name (a link to its profile), its owner's
 // description, rating, games, when it was last seen, and the leagues and tournaments it entered.
-import type { z } from "zod";
-import type { BotDirectory } from "../../../src/edges/api/openapi/responses";
+import type { BotDirectory } from "../lib/api-types";
 import { $, api, el, errorText } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { leagueHref, playerHref } from "../lib/league";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
 
-type Directory = z.infer<typeof BotDirectory>;
-type Entry = Directory["bots"][number];
+type Entry = BotDirectory["bots"][number];
 
 const PAGE = 50;
 
@@ -43,7 +41,7 @@ let body: HTMLElement | null = null;
 async function load(offset: number): Promise<void> {
   const more = $<HTMLButtonElement>("#more");
   try {
-    const page = (await api<Directory>("GET", `/bots?limit=${PAGE}&offset=${offset}`)).body;
+    const page = (await api<BotDirectory>("GET", `/bots?limit=${PAGE}&offset=${offset}`)).body;
     if (!body) {
       body = el("tbody");
       $("#list").replaceChildren(

@@ -9,7 +9,8 @@ import { GameConnection, type LinkState, type ServerMessage } from "../lib/conne
 import { playSounds, reportChallenge, setSound, soundOn } from "../lib/effects";
 import { drawEnd, rematchOffer, rememberRating } from "../lib/end-panel";
 import { showLogProof } from "../lib/log-badge";
-import { fromRecord, fromRoomState, other, type GameRecord, type Seat, type ViewModel } from "../lib/model";
+import type { GameRecord } from "../lib/api-types";
+import { fromRecord, fromRoomState, other, type Seat, type ViewModel } from "../lib/model";
 import { markFavicon } from "../lib/turn-icon";
 import { createView, type ViewContext } from "../lib/view";
 import { enableTouchTips } from "../lib/touch-tips";

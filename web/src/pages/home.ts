@@ -1,6 +1,6 @@
 // The home page: start a game (house, friend invite, quick match) and list live public games to watch.
 import { $, action, api, el, errorText, lastName, plural, seatRequest, storedPlayer, takeSeat, type SeatAnswer } from "../lib/api";
-import type { GameService } from "../../../src/services/games/service";
+import type { GameList } from "../lib/api-types";
 import { startQuickMatch, type QuickSearch } from "../lib/quick-match";
 
 const nameInput = $<HTMLInputElement>("#name");
@@ -93,9 +93,6 @@ if (quickRuleset && [...$<HTMLSelectElement>("#quick-ruleset").options].some((o)
 }
 
 // ---- live games -----------------------------------------------------------------------------------
-/** GET /games, as the service builds it. */
-type GameList = Awaited<ReturnType<GameService["list"]>>;
-
 async function refreshLive(): Promise<void> {
   const list = $("#live-games");
   try {

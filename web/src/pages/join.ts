@@ -1,7 +1,7 @@
 // The invite link's page: first asks the service what the code opens (GET /games/join/{code}), so an unknown,
 // used or closed invite is said before any form; then asks for a name, claims the invited seat over REST and
 // opens the play page.
-import type { GameService } from "../../../src/services/games/service";
+import type { InviteStatus } from "../lib/api-types";
 import { $, api, ApiError, el, errorText, lastName, seatRequest, takeSeat } from "../lib/api";
 
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -13,8 +13,6 @@ const REASONS: Record<string, string> = {
   already_joined: "Someone has already used this invite.",
   code_expired: "This game is no longer waiting for players.",
 };
-
-type InviteStatus = Awaited<ReturnType<GameService["invite"]>>;
 
 const CLOSED: Record<string, string> = {
   used: "Someone has already used this invite.",

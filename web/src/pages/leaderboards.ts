@@ -1,16 +1,13 @@
 // Leaderboards: /leaderboards lists the clubs and communities with their leaders; /leaderboards/{kind}/{id}
 // ranks one club's or community's members by rating.
-import type { CommunityService } from "../../../src/services/communities/service";
 import { $, api, el, errorText, plural } from "../lib/api";
+import type { ClubList, CommunityList, Leaderboard, PlayerLeaderboard } from "../lib/api-types";
 import { botMark } from "../lib/bot-mark";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
 
-type Listing = Awaited<ReturnType<CommunityService["list"]>>;
-type Players = Awaited<ReturnType<CommunityService["playerLeaderboard"]>>;
-type Board = Awaited<ReturnType<CommunityService["leaderboard"]>>;
-type Standing = Board["standings"][number];
-interface Summary { id: string; name: string; members: number; leaders: Standing[] }
+type Standing = Leaderboard["standings"][number];
+type Listed = ClubList["clubs"][number] | CommunityList["communities"][number];
 
 const [, , kind, rawId] = location.pathname.split("/");
 const PLURAL: Record<string, "clubs" | "communities"> = { club: "clubs", community: "communities" };
@@ -33,7 +30,7 @@ function standingsTable(rows: readonly Standing[]): HTMLElement {
 }
 
 async function one(k: string, id: string): Promise<void> {
-  const b = (await api<Board>("GET", `/${PLURAL[k]}/${encodeURIComponent(id)}?limit=100`)).body;
+  const b = (await api<Leaderboard>("GET", `/${PLURAL[k]}/${encodeURIComponent(id)}?limit=100`)).body;
   document.title = `${b.name} · Leaderboard · Tile Arena`;
   $("#title").textContent = `${b.name}: leaderboard`;
   $("#content").replaceChildren(el("p", { class: "muted", text: `${b.kind}, ${plural(b.members, "member")}` }), b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }), el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })));
@@ -41,7 +38,7 @@ async function one(k: string, id: string): Promise<void> {
 
 /** Everyone by rating: people in one table, the house's levels (bots) in another, so the two never mix. */
 async function playersSection(): Promise<HTMLElement> {
-  const b = (await api<Players>("GET", "/players?limit=50")).body;
+  const b = (await api<PlayerLeaderboard>("GET", "/players?limit=50")).body;
   const bots = el(
     "table",
     { class: "standings bots" },
@@ -64,9 +61,10 @@ async function all(): Promise<void> {
   const players = await playersSection();
   const sections = await Promise.all(
     (["club", "community"] as const).map(async (k) => {
-      // The list is keyed by the plural (`clubs` or `communities`), which the service's type leaves open.
-      const body = (await api<Listing>("GET", `/${PLURAL[k]}?limit=100`)).body as unknown as Record<string, Summary[] | undefined>;
-      const list = body[PLURAL[k]] ?? [];
+      const list: Listed[] =
+        k === "club"
+          ? (await api<ClubList>("GET", "/clubs?limit=100")).body.clubs
+          : (await api<CommunityList>("GET", "/communities?limit=100")).body.communities;
       return el(
         "section",
         { class: "panel", "aria-labelledby": `${k}-h` },

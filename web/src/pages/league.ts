@@ -5,7 +5,8 @@
 import { $, api, ApiError, el, errorText, labelledCell, plural } from "../lib/api";
 import { botMark } from "../lib/bot-mark";
 import { forestPlot, replaceChart } from "../lib/charts";
-import { dealsText, leagueStatus, playerHref, type DealView, type GamesView, type LeagueView, type StandingsView } from "../lib/league";
+import type { GamesView, LeagueView, StandingsView } from "../lib/api-types";
+import { dealsText, leagueStatus, playerHref, type DealView } from "../lib/league";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 const path = `/leagues/${encodeURIComponent(id)}`;

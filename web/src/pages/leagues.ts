@@ -1,7 +1,8 @@
 // /leagues: every league, newest first (GET /leagues): name (a link to its page), status, bots, deals per
 // pair, and progress (deals played of scheduled, with a progress bar).
 import { $, api, el, errorText, labelledCell } from "../lib/api";
-import { dealsText, leagueHref, leagueStatus, playerHref, type LeagueListView, type LeagueView } from "../lib/league";
+import type { LeagueListView, LeagueView } from "../lib/api-types";
+import { dealsText, leagueHref, leagueStatus, playerHref } from "../lib/league";
 
 function progressCell(l: LeagueView): HTMLElement {
   if (l.status === "open") return labelledCell("Progress", {}, "not started");

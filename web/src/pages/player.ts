@@ -1,18 +1,13 @@
 // A player's profile (/players/{id}): rating, rank, form, favourite champion, clubs with their places, and
 // the player's public games (GET /players/{id}/games, the same for every visitor), with replay links; the
 // rating over time (GET /players/{id}/ratings: one point per rated game); a bot's description (GET /bots/{id}).
-import type { PlayerService } from "../../../src/services/players/service";
-import type { GameService } from "../../../src/services/games/service";
 import { $, api, ApiError, el, errorText, plural, storedPlayer } from "../lib/api";
+import type { BotProfile, PlayerGames, Profile, RatingHistory } from "../lib/api-types";
 import { botMark } from "../lib/bot-mark";
 import { CHAMPION_TIPS } from "../lib/glossary";
 import { ratingChart, replaceChart, type HistoryPoint } from "../lib/charts";
 import { ratingEl } from "../lib/rating";
 import { enableTouchTips } from "../lib/touch-tips";
-
-type Profile = Awaited<ReturnType<PlayerService["profile"]>>;
-type History = Awaited<ReturnType<PlayerService["ratingHistory"]>>;
-interface BotView { description: string | null; revoked: boolean }
 
 /** Points read for the chart, at most: ten pages of the history. */
 const MAX_POINTS = 5000;
@@ -24,7 +19,6 @@ function row(term: string, ...value: Array<Node | string>): Node[] {
   return [el("dt", { text: term }), el("dd", {}, ...value)];
 }
 
-type PlayerGames = Awaited<ReturnType<GameService["playerGames"]>>;
 const RESULT: Record<string, string> = { win: "won", loss: "lost", draw: "draw", aborted: "aborted" };
 
 /** The player's public games from the API (anyone sees them), newest first, a page at a time. */
@@ -61,7 +55,7 @@ async function ratingHistory(): Promise<void> {
   const all: HistoryPoint[] = [];
   let after: number | null = 0;
   while (after !== null && all.length < MAX_POINTS) {
-    const page: History = (await api<History>("GET", `/players/${encodeURIComponent(playerId)}/ratings?limit=500&after=${after}`)).body;
+    const page: RatingHistory = (await api<RatingHistory>("GET", `/players/${encodeURIComponent(playerId)}/ratings?limit=500&after=${after}`)).body;
     all.push(...page.ratings);
     after = page.nextAfter;
   }
@@ -79,7 +73,7 @@ async function ratingHistory(): Promise<void> {
 
 /** A bot's profile shows what its owner says it is, and whether it still plays. */
 async function botAbout(): Promise<void> {
-  const bot = (await api<BotView>("GET", `/bots/${encodeURIComponent(playerId)}`)).body;
+  const bot = (await api<BotProfile>("GET", `/bots/${encodeURIComponent(playerId)}`)).body;
   const about = $("#about");
   about.replaceChildren(bot.description ? el("span", { text: bot.description }) : el("span", { class: "muted", text: "A bot account; its owner gave no description." }), bot.revoked ? el("span", { class: "muted", text: " Retired: its key was revoked." }) : "");
   about.hidden = false;

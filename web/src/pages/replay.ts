@@ -1,10 +1,8 @@
 // The replay and review pages (/replay/{id}, /review/{id}): the board after each move, a clickable move
 // list with the review's marks, arrow-key stepping, each capture explained, and the deal checked in the
 // browser: sha256(seed:salt) recomputed with Web Crypto against the commitment published at the start.
-import type { Review } from "../../../src/services/ai/review";
-import type { Replay } from "../../../src/engine/types";
-import type { RecordBody } from "../../../src/services/games/views";
 import { $, api, ApiError, el, errorText, plural, seatHeaders } from "../lib/api";
+import type { GameRecord, Replay, Review } from "../lib/api-types";
 import { botMark } from "../lib/bot-mark";
 import { drawBoard } from "../lib/board";
 import { UNVERSIONED } from "../../../src/engine/versions";
@@ -106,7 +104,7 @@ function graph(r: Replay, review: Review | null, onStep: (step: number) => void)
   return svg;
 }
 
-function start(r: Replay, review: Review | null, record: RecordBody | null): void {
+function start(r: Replay, review: Review | null, record: GameRecord | null): void {
   const tiles: Tile[] = r.chessTiles.map((t) => ({ square: t.square, kind: t.piece }));
   const elements: Tile[] = r.squareElements.map((t) => ({ square: t.square, kind: t.element }));
   const empty: ViewModel["board"] = new Map();
@@ -213,7 +211,7 @@ async function load(): Promise<void> {
   // The review is a nice-to-have: the replay is shown without its marks when it cannot be had.
   const [review, record] = await Promise.all([
     api<Review>("GET", `/games/${id}/review`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
-    api<RecordBody>("GET", `/games/${id}`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
+    api<GameRecord>("GET", `/games/${id}`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
   ]);
   start(r, review, record);
 }

@@ -13,6 +13,7 @@ const url = z.string().describe("absolute URL on this service");
 const time = z.string().describe("ISO 8601 time");
 const int = z.number().int();
 const champions = z.object({ A: z.string(), B: z.string() });
+const CommunityKind = z.enum(["club", "community"]);
 
 export const Problem = z
   .looseObject({
@@ -351,7 +352,9 @@ export const Review = z.object({
 export const Profile = z.object({
   player: PlayerSummary,
   movedFrom: z.string().optional(),
-  clubs: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+  clubs: z
+    .array(z.object({ id: z.string(), kind: CommunityKind, name: z.string(), members: int, place: int.describe("the player's place in it by rating, from 1") }))
+    .describe("the clubs and communities the player is in"),
 });
 
 export const RatingHistory = z.object({
@@ -399,10 +402,25 @@ export const ChallengeSummary = Challenge.pick({ status: true, agent: true, leve
   .meta({ id: "ChallengeSummary" });
 export const ChallengeHistory = z.object({ agent: z.string(), challenges: z.array(ChallengeSummary) });
 
-const page = { kind: z.enum(["club", "community"]), total: int, limit: int, offset: int };
-export const ClubList = z.object({ ...page, clubs: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
-export const CommunityList = z.object({ ...page, communities: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
-export const Leaderboard = z.looseObject({ id: z.string(), name: z.string(), total: int, standings: z.array(z.looseObject({})) });
+const page = { kind: CommunityKind, total: int, limit: int, offset: int };
+const community = {
+  id: z.string(),
+  kind: CommunityKind,
+  name: z.string(),
+  members: int,
+  createdAt: time,
+  url: url.describe("its leaderboard (GET /clubs/{id} or /communities/{id})"),
+};
+const Listed = z.object({ ...community, leaders: z.array(LeaderboardEntry).describe("its first three members by rating") });
+export const ClubList = z.object({ ...page, clubs: z.array(Listed) });
+export const CommunityList = z.object({ ...page, communities: z.array(Listed) });
+export const Leaderboard = z.object({
+  ...community,
+  total: int.describe("members in all, across pages"),
+  limit: int,
+  offset: int,
+  standings: z.array(LeaderboardEntry).describe("this page of its members, by rating"),
+});
 
 export const Manifest = z.object({
   version: int,
