@@ -99,6 +99,40 @@ const driversAndFrameworks = {
     },
   ],
 };
+/**
+ * The browser client (web/src) speaks to the server through the API: its types are the generated client types
+ * (clients/typescript), and of the server it imports only what the browser runs itself, the rules engine and
+ * the canonical JSON a log entry is hashed from.
+ */
+export const webRules = {
+  files: ["web/src/**/*.ts"],
+  plugins: { "import-x": importX },
+  settings: {
+    "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".d.ts", ".js", ".json"] })],
+  },
+  rules: {
+    "import-x/no-restricted-paths": [
+      "error",
+      {
+        zones: [
+          {
+            target: "./web",
+            from: "./src",
+            except: ["./engine", "./services/log/canonical.ts"],
+            message: "the web client imports the server's engine and canonical JSON only; its API types come from clients/typescript.",
+          },
+          {
+            target: "./web",
+            from: "./rooms",
+            except: ["./messages.ts", "./game-state.ts", "./tournament-state.ts"],
+            message: "the web client imports the rooms' message and state types only.",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export const frameworkRules = [
   {
     files: ["src/engine/**/*.ts", "src/shared/**/*.ts", "src/services/**/*.ts"],
@@ -142,6 +176,7 @@ export default tseslint.config(
   // The layers: an import against them, or an import circle, fails lint.
   layerRulesAt(import.meta.dirname),
   ...frameworkRules,
+  webRules,
   {
     // Tests and load generators read JSON answers as `any` on purpose: their assertions (or the server under
     // test) are the type checks there.

@@ -20,6 +20,7 @@ interface LayerConfig {
   layerRulesAt: (root: string) => Linter.Config;
   frameworkRules: Linter.Config[];
   SERVICE_ORDER: string[][];
+  webRules: Linter.Config;
 }
 
 const ROOT = resolve(__dirname, "../..");
@@ -99,6 +100,29 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
     assert.deepEqual(await refused("src/store/sqlite/new.ts"), []);
   });
 
+  it("lets the web client import the server's engine and canonical JSON, and no service", async () => {
+    const { webRules } = (await import(join(ROOT, "eslint.config.mjs"))) as LayerConfig;
+    const eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfigFile: true,
+      allowInlineConfig: false,
+      overrideConfig: [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser } }, webRules],
+    });
+    const source = [
+      'import type { GameService } from "../../../src/services/games/service";',
+      'import { canonicalJson } from "../../../src/services/log/canonical";',
+      'import { CURRENT_RULES_VERSION } from "../../../src/engine/versions";',
+      "export type G = GameService;",
+      "export const used = [canonicalJson, CURRENT_RULES_VERSION];",
+      "",
+    ].join("\n");
+    const [result] = await eslint.lintText(source, { filePath: join(ROOT, "web/src/lib/new.ts") });
+    assert.deepEqual(
+      result.messages.map((m) => `${m.line}:${m.ruleId}`),
+      ["1:import-x/no-restricted-paths"],
+    );
+  });
+
   it("places every folder and file at the top of src/ and rooms/ in one layer and every service in the order, and the map names them all", async () => {
     const { LAYERS } = (await import(join(ROOT, "eslint.config.mjs"))) as LayerConfig;
     const placed = LAYERS.flatMap((l) => l.paths);
@@ -111,7 +135,11 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
     );
     const { SERVICE_ORDER } = (await import(join(ROOT, "eslint.config.mjs"))) as LayerConfig;
     const services = readdirSync(join(ROOT, "src/services")).map((name) => `src/services/${name}`);
-    assert.deepEqual(services.filter((p) => !SERVICE_ORDER.flat().includes(p)), [], "a service not in SERVICE_ORDER");
+    assert.deepEqual(
+      services.filter((p) => !SERVICE_ORDER.flat().includes(p)),
+      [],
+      "a service not in SERVICE_ORDER",
+    );
     const map = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8").split("## Layers")[1]?.split("\n## ")[0] ?? "";
     for (const p of placed) assert.ok(map.includes(p), `CONTRIBUTING.md's map does not name ${p}`);
     const order = SERVICE_ORDER.map((row) => row.map((p) => p.replace("src/services/", "").replace(/\.ts$/, "")).join(", ")).join(" > ");
