@@ -67,7 +67,7 @@ describe("Production build: npm run build, then npm start's command", function (
     const script = "try { require('./dist/src/engine/index.js').newGame({ rulesVersion: 99 }, 1, 's') } catch (e) { console.log(e.stack) }";
     const { stdout } = await promisify(execFile)(process.execPath, [...flags, "-e", script], { env: { ...process.env, NODE_OPTIONS: "" } });
     assert.match(stdout, /unknown rules version 99/);
-    assert.match(stdout.split("\n")[1], /src[/\\]game[/\\]setup\.ts:\d+:\d+\)$/, stdout);
+    assert.match(stdout.split("\n")[1], /src[/\\]engine[/\\]setup\.ts:\d+:\d+\)$/, stdout);
     assert.doesNotMatch(stdout, /dist[/\\]src/, stdout);
   });
 
@@ -127,8 +127,8 @@ describe("Production build: npm run build, then npm start's command", function (
   });
 
   it("loads .env from the same module in npm start and npm run dev, as docs/DEPLOY.md says", () => {
-    assert.match(pkg.scripts.start, / --require \.\/dist\/src\/env-file\.js /);
-    assert.match(pkg.scripts.dev, / --require \.\/src\/env-file\.ts /);
+    assert.match(pkg.scripts.start, / --require \.\/dist\/src\/shared\/env-file\.js /);
+    assert.match(pkg.scripts.dev, / --require \.\/src\/shared\/env-file\.ts /);
     assert.ok(!/--env-file/.test(pkg.scripts.start + pkg.scripts.dev), "not node's flag, which prints a line when the file is missing");
     const deploy = readFileSync("docs/DEPLOY.md", "utf8").replace(/\s+/g, " ");
     assert.ok(deploy.includes(`\`npm start\` runs \`${pkg.scripts.start}\``), "docs/DEPLOY.md states npm start's command");
