@@ -14,7 +14,7 @@ const browser = ["test/{web/*,bots/hosted-browser,server/docs-reference}.test.ts
  * the self-play CLI, and the trials that start, kill and restart server processes.
  */
 const slow = [
-  "test/{ai/strength,ai/selfplay-cli,loadtest/*-smoke,cluster/failover,cluster/tournament-failover,cluster/nginx,cluster/webhooks,cluster/registry,cluster/rematch,server/restart,server/waiting-restart,server/writer-thread-kill,server/npm-start-signal,events/crash-recovery,log/crash}.test.ts",
+  "test/{ai/strength,ai/selfplay-cli,loadtest/*-smoke,cluster/failover,cluster/tournament-failover,cluster/nginx,cluster/webhooks,cluster/registry,cluster/rematch,server/restart,server/waiting-restart,server/writer-thread-kill,server/wake-many,server/npm-start-signal,events/crash-recovery,log/crash}.test.ts",
 ];
 
 const suites = {
