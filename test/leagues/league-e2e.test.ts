@@ -20,7 +20,8 @@ import { connect, type McpTestClient } from "../mcp/helpers";
 import { bearer, bootServer, http } from "../support/server";
 import { firstMove, playSeat, runCli, type DealRow } from "./play";
 
-const DEALS = 2;
+/** One deal a pair: each bot has three deals, two at a time (the wave rule), and every pair meets once. */
+const DEALS = 1;
 const PARALLEL = 2;
 
 /** The last legal move: another weak one, so the weak bots differ from each other. */
@@ -54,7 +55,6 @@ function independentRatings(ids: string[], games: { winner: string | null; loser
   return new Map(ids.map((id, i) => [id, logs[i] - mean]));
 }
 
-
 /** Whether any object inside `value` has a member whose name says seed (seed, seedHex, ...). */
 function namesSeed(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(namesSeed);
@@ -62,7 +62,7 @@ function namesSeed(value: unknown): boolean {
   return Object.entries(value).some(([key, member]) => /seed/i.test(key) || namesSeed(member));
 }
 describe("Duplicate league over REST", function () {
-  this.timeout(180_000);
+  this.timeout(60_000);
   let server: RunningServer;
   let base: string;
   let dir: string;
@@ -116,14 +116,22 @@ describe("Duplicate league over REST", function () {
     assert.equal(records[0].json.firstPlayer, records[1].json.firstPlayer);
     assert.deepEqual(records[0].json.chessTiles, records[1].json.chessTiles);
     const first = records[0].json.firstPlayer as "A" | "B";
-    assert.deepEqual(records.map((r) => r.json.players[first].id), [deal.a, deal.b]);
+    assert.deepEqual(
+      records.map((r) => r.json.players[first].id),
+      [deal.a, deal.b],
+    );
   });
 
   it("plays every deal from both seats among four bots, publishes standings that match the games, and verifies", async () => {
     const created = await http(base, "POST", "/api/v1/leagues", { name: "Four bots", deals: DEALS, parallel: PARALLEL, turnSeconds: 60 });
     assert.equal(created.status, 201, created.text);
     const id = created.json.league.id as string;
-    const policies: [string, Policy][] = [["Greedy one", greedyMove], ["Greedy two", greedyMove], ["First legal", firstMove], ["Last legal", lastMove]];
+    const policies: [string, Policy][] = [
+      ["Greedy one", greedyMove],
+      ["Greedy two", greedyMove],
+      ["First legal", firstMove],
+      ["Last legal", lastMove],
+    ];
     const bots: { playerId: string; token: string; policy: Policy }[] = [];
     let stream: { lines: string[]; stop: () => void } | undefined;
     for (const [name, policy] of policies) {
@@ -145,26 +153,33 @@ describe("Duplicate league over REST", function () {
     // polls also check the wave rule: no bot ever has more than PARALLEL deals unfinished.
     let mostInFlight = 0;
     let secretsShown = false;
-    await Promise.all(bots.map(async (bot) => {
-      const playing = new Map<string, Promise<void>>();
-      for (let i = 0; i < 5000; i++) {
-        const league = await http(base, "GET", `/api/v1/leagues/${id}`);
-        if (league.json.status === "finished") break;
-        const listed = await http(base, "GET", `/api/v1/leagues/${id}/games`);
-        // A member named like a seed, at any depth (a regular expression over the text also matched random ids).
-        if (namesSeed(listed.json)) secretsShown = true;
-        const deals = listed.json.deals as DealRow[];
-        const open = deals.filter((d) => d.released && d.games.some((g) => g.outcome === null) && (d.a === bot.playerId || d.b === bot.playerId));
-        mostInFlight = Math.max(mostInFlight, open.length);
-        for (const g of open.flatMap((d) => d.games)) {
-          if (g.outcome === null && !playing.has(g.gameId)) playing.set(g.gameId, playSeat(base, g.gameId, bot.token, bot.policy));
+    await Promise.all(
+      bots.map(async (bot) => {
+        const playing = new Map<string, Promise<void>>();
+        for (let i = 0; i < 5000; i++) {
+          const league = await http(base, "GET", `/api/v1/leagues/${id}`);
+          if (league.json.status === "finished") break;
+          const listed = await http(base, "GET", `/api/v1/leagues/${id}/games`);
+          // A member named like a seed, at any depth (a regular expression over the text also matched random ids).
+          if (namesSeed(listed.json)) secretsShown = true;
+          const deals = listed.json.deals as DealRow[];
+          const open = deals.filter((d) => d.released && d.games.some((g) => g.outcome === null) && (d.a === bot.playerId || d.b === bot.playerId));
+          mostInFlight = Math.max(mostInFlight, open.length);
+          for (const g of open.flatMap((d) => d.games)) {
+            if (g.outcome === null && !playing.has(g.gameId)) playing.set(g.gameId, playSeat(base, g.gameId, bot.token, bot.policy));
+          }
+          await new Promise((r) => setTimeout(r, 60));
         }
-        await new Promise((r) => setTimeout(r, 60));
-      }
-      await Promise.all(playing.values());
-    }));
+        await Promise.all(playing.values());
+      }),
+    );
     assert.ok(mostInFlight >= 1 && mostInFlight <= PARALLEL, `a bot had ${mostInFlight} deals in flight`);
-    const starts = new Set(stream!.lines.map((l) => JSON.parse(l) as { type: string; gameId: string }).filter((e) => e.type === "gameStart").map((e) => e.gameId));
+    const starts = new Set(
+      stream!.lines
+        .map((l) => JSON.parse(l) as { type: string; gameId: string })
+        .filter((e) => e.type === "gameStart")
+        .map((e) => e.gameId),
+    );
     stream!.stop();
     assert.equal(starts.size, 3 * DEALS * 2, "the first bot's stream announced each of its league games");
     assert.equal(secretsShown, false, "the games list never shows a seed");
@@ -214,7 +229,13 @@ describe("Duplicate league over REST", function () {
     }
     assert.equal(meetings.size, 6);
     // The schedule decides who meets next: a league game offers no rematch.
-    const rematch = await http(base, "POST", `/api/v1/games/${deals[0].games[0].gameId}/rematch`, undefined, bearer(bots.find((b) => b.playerId === deals[0].a)!.token));
+    const rematch = await http(
+      base,
+      "POST",
+      `/api/v1/games/${deals[0].games[0].gameId}/rematch`,
+      undefined,
+      bearer(bots.find((b) => b.playerId === deals[0].a)!.token),
+    );
     assert.equal(rematch.status, 403, rematch.text);
     assert.match(rematch.json.detail, /league/);
     for (const n of meetings.values()) assert.equal(n, DEALS);
@@ -227,7 +248,10 @@ describe("Duplicate league over REST", function () {
       assert.ok(row.low <= row.rating && row.rating <= row.high, `${row.playerId}: ${row.low} ${row.rating} ${row.high}`);
     }
     const ranked = [...table.standings].sort((x, y) => y.rating - x.rating).map((r) => r.playerId);
-    assert.deepEqual(table.standings.map((r: { playerId: string }) => r.playerId), ranked);
+    assert.deepEqual(
+      table.standings.map((r: { playerId: string }) => r.playerId),
+      ranked,
+    );
 
     // The re-derivation, in process and as the command a reader runs.
     const report = await verifyLeague(httpGetJson(base), id);
@@ -243,7 +267,10 @@ describe("Duplicate league over REST", function () {
     db.prepare("UPDATE league_results SET outcome = ? WHERE game_id = ?").run(game.outcome === "first" ? "second" : "first", game.gameId);
     db.close();
     const tampered = await verifyLeague(httpGetJson(base), id);
-    assert.ok(tampered.problems.some((p) => p.includes(game.gameId) && p.includes("the replay says")), tampered.problems.join("\n"));
+    assert.ok(
+      tampered.problems.some((p) => p.includes(game.gameId) && p.includes("the replay says")),
+      tampered.problems.join("\n"),
+    );
     const failed = await runCli("league-verify.ts", base, id);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /MISMATCH/);
@@ -251,7 +278,7 @@ describe("Duplicate league over REST", function () {
 });
 
 describe("Duplicate league: a deal's seed stays sealed until both its games have finished", function () {
-  this.timeout(120_000);
+  this.timeout(30_000);
   let server: RunningServer;
   let base: string;
   let mcp: McpTestClient;
@@ -296,7 +323,14 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
     // Each bot's stream told it of each of its turns and of the end: the game's two bot seats are watched as one.
     const told = (b: (typeof bots)[number]) => b.stream.lines.map((l) => JSON.parse(l) as { type: string; gameId: string }).filter((e) => e.gameId === one);
     for (let i = 0; i < 100 && !bots.every((b) => told(b).some((e) => e.type === "gameFinish")); i++) await new Promise((r) => setTimeout(r, 50));
-    for (const b of bots) assert.deepEqual(told(b).map((e) => e.type).filter((t) => t !== "yourTurn"), ["gameStart", "gameFinish"], b.playerId);
+    for (const b of bots)
+      assert.deepEqual(
+        told(b)
+          .map((e) => e.type)
+          .filter((t) => t !== "yourTurn"),
+        ["gameStart", "gameFinish"],
+        b.playerId,
+      );
     for (const b of bots) assert.equal(told(b).filter((e) => e.type === "yourTurn").length, 8, `${b.playerId}: ${JSON.stringify(told(b))}`);
     const record = await http(base, "GET", `/api/v1/games/${one}`);
     assert.equal(record.json.status, "finished");
@@ -336,11 +370,18 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
     // The running game: each bot sees its own hand and nothing of the other's.
     const views = await Promise.all(bots.map(async (b) => (await http(base, "GET", `/api/v1/games/${two}/sync`, undefined, bearer(b.token))).json));
     assert.equal(views[0].status, "active");
-    for (const [mine, theirs] of [[views[0], views[1]], [views[1], views[0]]]) {
+    for (const [mine, theirs] of [
+      [views[0], views[1]],
+      [views[1], views[0]],
+    ]) {
       const shown = new Set(strings(mine));
       const hidden = (theirs.state.hand as { id: string }[]).map((c) => c.id);
       assert.equal(hidden.length > 0, true);
-      assert.deepEqual(hidden.filter((c) => shown.has(c)), [], "a seat's sync shows a card of the other seat's hand");
+      assert.deepEqual(
+        hidden.filter((c) => shown.has(c)),
+        [],
+        "a seat's sync shows a card of the other seat's hand",
+      );
       assert.doesNotMatch(JSON.stringify(mine), /"seed"|"salt"|"reveal"/);
     }
 
@@ -395,7 +436,7 @@ async function followStream(base: string, key: string): Promise<{ lines: string[
 }
 
 describe("Duplicate league: a wave of games resigned at once", function () {
-  this.timeout(120_000);
+  this.timeout(30_000);
   let server: RunningServer;
   let base: string;
   let dir: string;
@@ -428,7 +469,10 @@ describe("Duplicate league: a wave of games resigned at once", function () {
     assert.equal(wave.length, 64);
     // Every game resigned at once by its first mover (before any move: each is void, and each is a result).
     const answers = await Promise.all(wave.map((g) => http(base, "POST", `/api/v1/games/${g.gameId}/resign`, undefined, bearer(tokens.get(g.first)!))));
-    assert.deepEqual(answers.filter((a) => a.status !== 200).map((a) => a.text), []);
+    assert.deepEqual(
+      answers.filter((a) => a.status !== 200).map((a) => a.text),
+      [],
+    );
     let progress = { gamesPlayed: 0, dealsPlayed: 0 };
     for (let i = 0; i < 200 && progress.gamesPlayed < 64; i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -21,6 +21,10 @@ describe("Unit: ratings against Glicko-2's reference example", () => {
     near(out.rating, 1464.06, 0.01, "rating");
     near(out.rd, 151.52, 0.01, "RD");
     near(out.volatility, 0.05999, 0.00001, "volatility");
+    // The example hardly depends on τ: any τ from 0.2 to 0.8 prints 0.05999 too. Unrounded, τ = 0.5 gives
+    // 0.0599959843 (the figure of other implementations, e.g. the Rust crate skillratings' glicko2_rating_period
+    // example), τ = 0.3 0.0599986 and τ = 0.8 0.0599897: this pins the system's τ.
+    near(out.volatility, 0.0599959843, 1e-9, "volatility, unrounded");
   });
 
   it("rates a game as a rating period of that one game for each seat: a new player's loss to the easy house costs about 473", () => {

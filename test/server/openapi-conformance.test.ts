@@ -25,7 +25,7 @@ interface Operation {
 type Doc = { paths: Record<string, Record<string, Operation>>; components: object };
 
 describe("Integration: real answers conform to the OpenAPI document", function () {
-  this.timeout(120_000);
+  this.timeout(30_000);
   let server: RunningServer;
   let receiver: Receiver;
   let doc: Doc;
@@ -164,12 +164,18 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/players/{id}/games", "/players/P-NOBODY/games")).status, 404);
     assert.equal((await call("GET", "/players/{id}/games", `/players/${guest.id}/games?limit=many`)).status, 400);
     const ratings = await call("GET", "/players/{id}/ratings", `/players/${guest.id}/ratings`);
-    assert.deepEqual(ratings.body.ratings.map((r: { gameId: string }) => r.gameId), [hid]);
+    assert.deepEqual(
+      ratings.body.ratings.map((r: { gameId: string }) => r.gameId),
+      [hid],
+    );
     assert.equal((await call("GET", "/players/{id}/ratings", "/players/P-NOBODY/ratings")).status, 404);
     assert.equal((await call("GET", "/players/{id}/ratings", `/players/${guest.id}/ratings?after=-1`)).status, 400);
     const ranking = await call("GET", "/players", "/players?limit=5");
     assert.ok(ranking.body.standings.some((s: { player: { id: string } }) => s.player.id === guest.id));
-    assert.deepEqual(ranking.body.bots.map((b: { level: string }) => b.level), ["easy", "normal", "hard"]);
+    assert.deepEqual(
+      ranking.body.bots.map((b: { level: string }) => b.level),
+      ["easy", "normal", "hard"],
+    );
     assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: "ps_wrong-secret" } })).status, 401);
     assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: guest.secret, name: "Ann" } })).status, 201);
     assert.equal((await call("POST", "/players/{id}/claim", `/players/${guest.id}/claim`, { body: { secret: guest.secret } })).status, 409);
@@ -302,7 +308,10 @@ describe("Integration: real answers conform to the OpenAPI document", function (
   it("the rules as data: every version, one version, an unknown version", async () => {
     const all = await call("GET", "/rules", "/rules");
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.versions.map((v: { version: number }) => v.version), [1, 2, 3, 4]);
+    assert.deepEqual(
+      all.body.versions.map((v: { version: number }) => v.version),
+      [1, 2, 3, 4],
+    );
     // Version 4 differs from 3 only in how the deal is drawn, and says so.
     const [v3, v4] = [(await call("GET", "/rules/{version}", "/rules/3")).body, (await call("GET", "/rules/{version}", "/rules/4")).body];
     assert.deepEqual([v3.current, v4.current], [false, true]);
@@ -341,7 +350,12 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     await playToEnd(server.url, game.body.game.id, game.body.playerToken);
     const streamed = await fetch(`${server.url}/api/v1/stream/games/${game.body.game.id}`, { headers: bearer(game.body.playerToken) });
     const lines = (await streamed.text()).split("\n").filter((l) => l.trim() !== "");
-    const schema = JSON.parse(JSON.stringify(closed((doc.paths["/stream/games/{id}"].get.responses["200"].content!["application/x-ndjson"]).schema)).replaceAll('"#/components', '"doc#/components')) as object;
+    const schema = JSON.parse(
+      JSON.stringify(closed(doc.paths["/stream/games/{id}"].get.responses["200"].content!["application/x-ndjson"].schema)).replaceAll(
+        '"#/components',
+        '"doc#/components',
+      ),
+    ) as object;
     const validate = ajv.compile(schema);
     for (const l of lines) assert.ok(validate(JSON.parse(l)), ajv.errorsText(validate.errors));
     assert.equal(JSON.parse(lines.at(-1)!).status, "finished");
@@ -351,11 +365,14 @@ describe("Integration: real answers conform to the OpenAPI document", function (
   });
 
   it("every operation has a summary and a description, and query integers are typed integers with their ranges", () => {
-    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
-      Object.entries(byMethod).map(([m, op]) => ({ at: `${m} ${path}`, op: op })),
+    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([m, op]) => ({ at: `${m} ${path}`, op: op })));
+    assert.deepEqual(
+      ops.filter(({ op }) => !op.summary || !op.description).map((o) => o.at),
+      [],
     );
-    assert.deepEqual(ops.filter(({ op }) => !op.summary || !op.description).map((o) => o.at), []);
-    const ints = ops.flatMap(({ at, op }) => (op.parameters ?? []).filter((p) => ["since", "timeout", "limit", "offset"].includes(p.name)).map((p) => ({ at, p })));
+    const ints = ops.flatMap(({ at, op }) =>
+      (op.parameters ?? []).filter((p) => ["since", "timeout", "limit", "offset"].includes(p.name)).map((p) => ({ at, p })),
+    );
     assert.ok(ints.length >= 8, `query integers found: ${ints.length}`);
     for (const { at, p } of ints) {
       assert.equal(p.schema.type, "integer", `${at} ${p.name}`);
@@ -387,7 +404,12 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal(exported.headers.get("content-type"), "application/x-ndjson");
     const lines = (await exported.text()).split("\n").filter((l) => l.trim() !== "");
     assert.ok(lines.length >= 1);
-    const schema = JSON.parse(JSON.stringify(closed(doc.paths["/exports/games"].get.responses["200"].content!["application/x-ndjson"].schema)).replaceAll('"#/components', '"doc#/components')) as object;
+    const schema = JSON.parse(
+      JSON.stringify(closed(doc.paths["/exports/games"].get.responses["200"].content!["application/x-ndjson"].schema)).replaceAll(
+        '"#/components',
+        '"doc#/components',
+      ),
+    ) as object;
     const validate = ajv.compile(schema);
     for (const l of lines) assert.ok(validate(JSON.parse(l)), ajv.errorsText(validate.errors));
     assert.equal((await call("GET", "/exports/games", "/exports/games?month=2026-13")).status, 400);
@@ -451,7 +473,9 @@ describe("Integration: real answers conform to the OpenAPI document", function (
     assert.equal((await call("GET", "/leagues/{id}/games", "/leagues/l_nosuchthing1/games")).status, 404);
   });
 
-  it("exercised every documented operation", () => {
+  it("exercised every documented operation", function () {
+    // It judges what the tests above called: with only some of them run (mocha -g), it has no verdict to give.
+    if (this.test!.parent!.tests.some((t) => t !== this.test && t.state === undefined)) this.skip();
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
     assert.deepEqual(
       documented.filter((op) => !exercised.has(op)),

@@ -11,10 +11,12 @@ const browser = ["test/{web/*,bots/hosted-browser,server/docs-reference}.test.ts
 
 /**
  * Files that need more than about 20 seconds: strength matches between house levels, benchmark smoke runs,
- * the self-play CLI, and the trials that start, kill and restart server processes.
+ * the self-play CLI, the trials that start, kill and restart server processes, and the load trials whose bounds
+ * need thousands of requests or games to mean anything (1,500 long-polls woken by one move, a restart over
+ * 2,000 waiting games).
  */
 const slow = [
-  "test/{ai/strength,ai/selfplay-cli,loadtest/*-smoke,cluster/failover,cluster/tournament-failover,cluster/nginx,cluster/webhooks,cluster/registry,cluster/rematch,server/restart,server/npm-start-signal,events/crash-recovery,log/crash}.test.ts",
+  "test/{ai/strength,ai/selfplay-cli,loadtest/*-smoke,cluster/failover,cluster/tournament-failover,cluster/nginx,cluster/webhooks,cluster/registry,cluster/rematch,server/restart,server/waiting-restart,server/writer-thread-kill,server/wake-many,server/npm-start-signal,events/crash-recovery,log/crash}.test.ts",
 ];
 
 const suites = {

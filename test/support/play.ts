@@ -49,3 +49,19 @@ export async function playOpening(base: string, gameId: string, tokens: readonly
   }
   throw new Error("the opening was not played");
 }
+
+/** A friend game over REST with both seats taken: its id and the seats' tokens by seat. */
+export async function seatedFriendGame(base: string): Promise<{ id: string; tokens: Record<string, string> }> {
+  const a = await http(base, "POST", "/api/v1/games", { opponent: "friend" });
+  if (a.status !== 201) throw new Error(`create ${a.status}: ${a.text}`);
+  const b = await http(base, "POST", "/api/v1/games/join", { code: a.json.code });
+  if (b.status !== 200) throw new Error(`join ${b.status}: ${b.text}`);
+  return { id: a.json.game.id as string, tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } };
+}
+
+/** Plays the first legal move of the seat to move; the answer of the move request. */
+export async function playNext(base: string, id: string, tokens: Record<string, string>) {
+  const turn = (await http(base, "GET", `/api/v1/games/${id}`)).json.turn as string;
+  const view = (await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
+  return http(base, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]));
+}

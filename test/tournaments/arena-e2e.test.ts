@@ -16,8 +16,18 @@ import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { joinWs } from "../support/ws";
 
-interface ArenaGameRow { first: string; second: string; gameId: string; outcome: string | null; pairedAt: string }
-interface Entrant { name: string; playerId: string; token: string }
+interface ArenaGameRow {
+  first: string;
+  second: string;
+  gameId: string;
+  outcome: string | null;
+  pairedAt: string;
+}
+interface Entrant {
+  name: string;
+  playerId: string;
+  token: string;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,7 +61,7 @@ async function playSeat(base: string, gameId: string, token: string, ws: boolean
 }
 
 describe("Arena tournament over REST and WebSocket", function () {
-  this.timeout(180_000);
+  this.timeout(30_000);
   let server: RunningServer;
   let base: string;
 
@@ -144,8 +154,9 @@ describe("Arena tournament over REST and WebSocket", function () {
     entrants.push(late);
     running.push(client(late, false));
 
-    const counted = async () => ((await http(base, "GET", `/api/v1/tournaments/${id}/games`)).json.games as ArenaGameRow[]).filter((g) => g.outcome !== null).length;
-    for (let until = Date.now() + 120_000; (await counted()) < 14; ) {
+    const counted = async () =>
+      ((await http(base, "GET", `/api/v1/tournaments/${id}/games`)).json.games as ArenaGameRow[]).filter((g) => g.outcome !== null).length;
+    for (let until = Date.now() + 120_000; (await counted()) < 14;) {
       assert.ok(Date.now() < until, "fourteen games counted");
       await sleep(50);
     }
@@ -181,17 +192,23 @@ describe("Arena tournament over REST and WebSocket", function () {
       assert.equal(g.outcome, winnerId === null ? "draw" : winnerId === g.first ? "first" : "second");
       for (const p of [g.first, g.second]) results.get(p)!.push(winnerId === null ? "D" : winnerId === p ? "W" : "L");
     }
-    const expected = new Map([...results].map(([p, rs]) => {
-      let score = 0;
-      let run = 0;
-      for (const r of rs) {
-        score += r === "W" ? (run >= 2 ? 4 : 2) : r === "D" ? 1 : 0;
-        run = r === "W" ? run + 1 : 0;
-      }
-      return [p, { score, streak: run, games: rs.length }];
-    }));
+    const expected = new Map(
+      [...results].map(([p, rs]) => {
+        let score = 0;
+        let run = 0;
+        for (const r of rs) {
+          score += r === "W" ? (run >= 2 ? 4 : 2) : r === "D" ? 1 : 0;
+          run = r === "W" ? run + 1 : 0;
+        }
+        return [p, { score, streak: run, games: rs.length }];
+      }),
+    );
     const quitter = entrants.find((e) => e.name === "Bo")!;
-    assert.deepEqual(list.filter((g) => g.first === quitter.playerId || g.second === quitter.playerId).map((g) => g.gameId), withdrawnGames, "no pairing after withdrawing");
+    assert.deepEqual(
+      list.filter((g) => g.first === quitter.playerId || g.second === quitter.playerId).map((g) => g.gameId),
+      withdrawnGames,
+      "no pairing after withdrawing",
+    );
     for (const e of entrants) assert.ok(results.get(e.playerId)!.length >= 1, `${e.name} played (Ed over WebSocket, Late after the start)`);
 
     const table = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as any[];
@@ -202,11 +219,16 @@ describe("Arena tournament over REST and WebSocket", function () {
       assert.equal(row.withdrawn, row.playerId === quitter.playerId);
     }
     for (let i = 1; i < table.length; i++) {
-      assert.ok(table[i - 1].score > table[i].score || (table[i - 1].score === table[i].score && table[i - 1].rating >= table[i].rating), "sorted by score then rating");
+      assert.ok(
+        table[i - 1].score > table[i].score || (table[i - 1].score === table[i].score && table[i - 1].rating >= table[i].rating),
+        "sorted by score then rating",
+      );
     }
     await eventually(() => state.status === "finished" && state.pairings.length === 0, "the end, over WebSocket", 10_000);
     await eventually(
-      () => JSON.stringify([...state.standings].map((s: any) => [s.playerId, s.score, s.streak, s.fire, s.games])) === JSON.stringify(table.map((s) => [s.playerId, s.score, s.streak, s.fire, s.games])),
+      () =>
+        JSON.stringify([...state.standings].map((s: any) => [s.playerId, s.score, s.streak, s.fire, s.games])) ===
+        JSON.stringify(table.map((s) => [s.playerId, s.score, s.streak, s.fire, s.games])),
       "the room's standings match REST",
     );
     await spectator.leave();
@@ -225,7 +247,11 @@ describe("Arena tournament over REST and WebSocket", function () {
     const game = (await server.store.getGame(stored.arena!.games[0].gameId))!;
     const finished = { ...game, status: "finished" as const, winner: game.firstPlayer!, finishedAt: new Date().toISOString() };
     const processes = [0, 1].map(() => new TournamentService(server.store, server.games, { resolve: () => Promise.reject(new Error("no joins here")) }, base));
-    await Promise.all([server.tournaments.onGameFinished(finished), ...processes.map((p) => p.onGameFinished(finished)), ...processes.map((p) => p.onGameFinished(finished))]);
+    await Promise.all([
+      server.tournaments.onGameFinished(finished),
+      ...processes.map((p) => p.onGameFinished(finished)),
+      ...processes.map((p) => p.onGameFinished(finished)),
+    ]);
     processes.forEach((p) => p.stop());
 
     const after = (await server.store.getTournament(id))!;
@@ -234,10 +260,14 @@ describe("Arena tournament over REST and WebSocket", function () {
     assert.equal(games[0].outcome, "first");
     const underWay = games.filter((g) => !g.outcome).flatMap((g) => [g.first, g.second]);
     assert.equal(new Set(underWay).size, underWay.length, "nobody is in two games at once");
-    assert.deepEqual([...underWay, ...after.arena!.waiting.map((w) => w.playerId)].sort(), after.entrants.map((e) => e.playerId).sort(), "everyone is playing or waiting, once");
+    assert.deepEqual(
+      [...underWay, ...after.arena!.waiting.map((w) => w.playerId)].sort(),
+      after.entrants.map((e) => e.playerId).sort(),
+      "everyone is playing or waiting, once",
+    );
     const table = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as any[];
     assert.deepEqual(table.map((r) => r.score).sort(), [0, 0, 0, 0, 2], "the win counted once");
-    assert.ok((await server.store.getGame(games[2].gameId)), "the new pairing's game exists");
+    assert.ok(await server.store.getGame(games[2].gameId), "the new pairing's game exists");
   });
 
   it("finishes on time after a restart, from the stored end alone", async () => {
@@ -263,7 +293,10 @@ describe("Arena tournament over REST and WebSocket", function () {
       fresh.stop();
     }
     const standings = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as any[];
-    assert.deepEqual(standings.map((s) => s.games), [1, 1]);
+    assert.deepEqual(
+      standings.map((s) => s.games),
+      [1, 1],
+    );
     assert.deepEqual((await http(base, "GET", `/api/v1/tournaments/${id}/games`)).json.waiting, []);
   });
 });
