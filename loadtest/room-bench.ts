@@ -4,7 +4,8 @@
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-threads 2 --capacity-seat-ms 5000 --capacity-ramp-seconds 40
  *                          --commit-window <server default> --ws-join reservation|joinById
- *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0]
+ *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0
+ *                          --only KIND --synchronous NORMAL --profile --cpu-profile DIR --heap-snapshots DIR]
  *
  * This process hosts the servers (the real composition root on a SQLite file with synchronous=FULL unless
  * --synchronous NORMAL, a bare room on the same matchmaker, and boardgame.io's own server); the load
@@ -38,6 +39,11 @@
  * capacity (N games, each seat moving every 5 s spread evenly, N stepped up until p99 round trip > 50 ms or
  * server CPU > 90%: the largest N that held); idle cost (K active games, no moves, server CPU over
  * --idle-seconds and memory per game). Prints tables, then one JSON line. Bounded by a watchdog.
+ *
+ * --profile: the game phase's windows run under V8's CPU sampler (in this process), and the main thread's
+ * self time is printed by module (engine, schema encode, socket/ws, store, timers, logging, metrics, colyseus
+ * core, express, ...) with the top functions (loadtest/lib/cpuprofile-groups.ts; loadtest/profile-report.ts
+ * reads saved .cpuprofile files the same way). A profiled run's CPU figures are not comparable with others.
  */
 import { WebSocket as WsWebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
@@ -78,7 +84,8 @@ import { commitCosts, type CommitCost } from "./lib/commit-cost";
 import { CommitTimer, LatencyRecorder, type CommitLatency } from "./lib/commit-latency";
 import { LoopMonitor, STALL_MS, type LoopHealth, type StallSplit } from "./lib/loop-health";
 import { Generator, type GeneratorMark } from "./lib/generator";
-import { profileWindow, profileWindowsInto } from "./lib/profile";
+import { profileFile, profileWindow, profileWindowsInto } from "./lib/profile";
+import { breakdown, breakdownTables, readProfile, type ProfileBreakdown } from "./lib/cpuprofile-groups";
 import { newStats, SeatPlayer, type PlayStats } from "./lib/player";
 import { startBenchServer } from "./lib/server";
 import { STOCK_MOVES, STOCK_ROOM, STOCK_SQUARES, StockServer } from "./lib/stock-colyseus";
@@ -187,7 +194,14 @@ async function runServer() {
   /** A folder to write the server's heap snapshots into at each step of the memory phase (for DevTools). */
   const SNAPSHOTS = argv.get("heap-snapshots");
   const kinds = KINDS.filter((k) => !ONLY || ONLY === k);
-  profileWindowsInto(argv.get("cpu-profile"));
+  /**
+   * `--profile`: a CPU profile of the game phase's measured windows (in-process, V8's sampler), read back as
+   * the main thread's self time by module and its top functions (lib/cpuprofile-groups.ts). Into a temporary
+   * folder unless --cpu-profile DIR is given too (which then profiles every window, as without --profile).
+   */
+  const PROFILE = argv.has("profile");
+  const profileDir = argv.get("cpu-profile") ?? (PROFILE ? mkdtempSync(join(tmpdir(), "room-bench-profile-")) : undefined);
+  profileWindowsInto(profileDir, argv.has("cpu-profile") ? {} : { only: (label) => label.startsWith("game-round"), heap: false });
   const budgetMs =
     ((ROUNDS + 1) * kinds.length * (SECONDS + WARMUP + 30) +
       120 +
@@ -257,6 +271,8 @@ async function runServer() {
       for (const kind of order) phases.push(await runPhase(child, kind, r, GAMES, SECONDS, WARMUP, cpuOf(kind)));
     }
 
+    const profile = PROFILE && profileDir ? gameProfile(profileDir, phases) : null;
+
     // The game actor alone (no transport, no store), in this process while the servers are idle.
     const actor = await measureActorAlone(GAMES, SECONDS, WARMUP);
 
@@ -273,7 +289,7 @@ async function runServer() {
 
     report(
       phases,
-      { commit, mem, capacity, idle, actor },
+      { commit, mem, capacity, idle, actor, profile },
       {
         games: GAMES,
         seconds: SECONDS,
@@ -292,8 +308,19 @@ async function runServer() {
     await stockDurable?.close().catch(() => undefined);
     await server.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
+    if (PROFILE && profileDir && !argv.has("cpu-profile")) rmSync(profileDir, { recursive: true, force: true });
   }
   process.exit(0);
+}
+
+/** The game phase's measured windows' CPU profiles (every round), by module, per move played in them. */
+function gameProfile(dir: string, phases: PhaseResult[]): ProfileBreakdown {
+  const games = phases.filter((p) => p.kind === "game");
+  const moves = games.reduce((a, p) => a + p.acked, 0);
+  return breakdown(
+    games.map((p) => readProfile(profileFile(dir, `game-round${p.round + 1}`))),
+    moves || null,
+  );
 }
 
 interface CapStep {
@@ -626,6 +653,8 @@ interface Extras {
   capacity: CapResult | null;
   idle: IdleResult | null;
   actor: ActorAlone;
+  /** With --profile: the game windows' main-thread self time by module. */
+  profile: ProfileBreakdown | null;
 }
 
 function report(phases: PhaseResult[], x: Extras, params: Record<string, number | string>) {
@@ -760,6 +789,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     memory: x.mem && memory ? { ...x.mem, ...memory } : null,
     capacity: x.capacity,
     idle: x.idle,
+    profile: x.profile,
     phases,
   };
   console.log(
@@ -1001,6 +1031,15 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
           ["heap KB per idle game", x.idle.heapKBPerGame],
           ["RSS KB per idle game", x.idle.rssKBPerGame],
         ],
+      ),
+    );
+    console.log();
+  }
+  if (x.profile) {
+    console.log(
+      breakdownTables(
+        x.profile,
+        "CPU profile of the game phase's windows (--profile: the sampler slows the server, so this run's figures are not comparable with an unprofiled run's)",
       ),
     );
     console.log();
