@@ -35,7 +35,7 @@ function jsonLine(stdout: string, bench: string): any {
 describe("Smoke: benchmarks", function () {
   this.timeout(90_000);
 
-  it("room-bench plays games beside the bare room, a stock Colyseus game and boardgame.io and reports every figure", async function () {
+  it("room-bench plays games beside the bare room, a stock Colyseus game, the durable floor and boardgame.io and reports every figure", async function () {
     // Every phase, with three servers: on a loaded 2-core machine this takes a few minutes; the bound only catches a hang.
     this.timeout(200_000);
     const r = await run("room-bench.ts", [
@@ -57,6 +57,11 @@ describe("Smoke: benchmarks", function () {
     // The engine's floor: stock Colyseus games played and replaced in a server process of their own, priced by its CPU.
     assert.ok(out.stock.movesPerSec > 0 && out.stock.cpuUsPerMove > 0 && out.stock.gamesFinished > 0, JSON.stringify(out.stock));
     assert.ok(out.cpuRatioGameToStock > 0 && out.gameAllIn.cpuUsPerGame > 0);
+    // The durable floor: the same stock game storing each move (SQLite, FULL, the writer thread) before its ack,
+    // in a process of its own; every move it was sent was stored and acknowledged.
+    assert.ok(out.stockDurable.movesPerSec > 0 && out.stockDurable.cpuUsPerMove > 0 && out.stockDurable.gamesFinished > 0, JSON.stringify(out.stockDurable));
+    assert.equal(out.stockDurable.refused, 0, "the durable floor refused a legal move");
+    assert.ok(out.durability.gameToFloor > 0 && out.durability.gameToStock > 0 && out.durability.floorToStock > 0, JSON.stringify(out.durability));
     assert.ok(out.actorAlone.moves > 0 && out.actorAlone.cpuUsPerMove > 0, "the game actor alone was measured");
     assert.ok(out.ratioGameToBare > 0 && out.ratioGameToBgio > 0);
     assert.deepEqual(out.commit.map((c: any) => c.synchronous), ["FULL", "NORMAL"]);
@@ -69,7 +74,8 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.capacity.total.errors, 0, "a generator's set-up failed");
     assert.equal(out.capacity.total.dropped, 0, "the server closed a seat's socket mid-game");
     assert.ok(out.capacity.steps[0].clientCpuPct > 0 && out.capacity.steps[0].serverUsPerGameSecond > 0);
-    assert.equal(out.targets.length, 11, "every target's figure is printed");
+    assert.equal(out.targets.length, 12, "every target's figure is printed");
+    assert.ok(out.targets.some((t: any) => /durable floor/.test(t.figure) && t.value === out.durability.gameToFloor && t.target === "<= 1.3"), "the durable floor's target");
     assert.equal(out.idle.games, 10);
     assert.equal(out.game.refused, 0, "a legal move was refused");
     assert.match(r.stdout, /acked\/s/);
