@@ -14,6 +14,7 @@ import {
   frontierRoot,
   inclusionPlan,
   leafHash,
+  leafHashHex,
   refKey,
   refsOf,
   rootExpr,
@@ -90,6 +91,13 @@ describe("Merkle tree (RFC 9162)", function () {
   it("gives the empty tree sha256 of the empty string", function () {
     assert.equal(hex(EMPTY_ROOT), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     assert.equal(rootExpr(0), null);
+  });
+
+  it("hashes a stored entry's JSON text as the leaf of its UTF-8 bytes (leafHashHex)", function () {
+    for (const text of ["", '{"gameId":"F0000001"}', '{"name":"Zoë 名前 🃏"}']) {
+      assert.equal(leafHashHex(text), sha(Buffer.of(0), Buffer.from(text, "utf8")).toString("hex"), text);
+      assert.equal(leafHashHex(text), leafHash(Buffer.from(text, "utf8")).toString("hex"), text);
+    }
   });
 
   it("reproduces the reference roots of the trees of 1..8 leaves", function () {

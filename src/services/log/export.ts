@@ -7,7 +7,7 @@
 import type { Writable } from "node:stream";
 import { AppError } from "../../shared/errors";
 import type { LogEntryRecord, LogPort } from "../../store/port";
-import { leafHash } from "./merkle";
+import { leafHashHex } from "./merkle";
 
 export type ExportRange = { kind: "index"; from: number; to: number } | { kind: "month"; month: string };
 
@@ -37,7 +37,7 @@ type Rows = AsyncGenerator<LogEntryRecord[], void, void>;
  * written as it is, not parsed and serialised again. An export's lines and the entries read (REST) are these.
  */
 export function entryJson(row: LogEntryRecord): string {
-  return `{"index":${row.index},"leafHash":"${leafHash(Buffer.from(row.leaf)).toString("hex")}","entry":${row.leaf}}`;
+  return `{"index":${row.index},"leafHash":"${leafHashHex(row.leaf)}","entry":${row.leaf}}`;
 }
 
 /**
@@ -97,16 +97,25 @@ export async function writeExport(
       summary.last = Math.max(summary.last ?? row.index, row.index);
       summary.count++;
     }
-    if (chunk && !out.write(chunk))
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          out.off("drain", done);
-          out.off("close", done);
-          resolve();
-        };
-        out.once("drain", done);
-        out.once("close", done);
-      });
+    if (chunk) await writeTaken(out, chunk);
   }
   return summary;
+}
+
+/**
+ * Writes `chunk` to `out` and resolves once `out` has taken it (or closed), so the caller reads its next page
+ * only for a reader that reads. The chunk goes as bytes: one the socket cannot take yet waits outside the heap,
+ * not as a string the garbage collector moves and scans.
+ */
+export async function writeTaken(out: Writable, chunk: string): Promise<void> {
+  if (out.write(Buffer.from(chunk))) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.once("drain", done);
+    out.once("close", done);
+  });
 }

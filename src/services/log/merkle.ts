@@ -12,8 +12,16 @@ export type Hash = Buffer;
 /** sha256 of the empty string: the root of the empty tree. */
 export const EMPTY_ROOT: Hash = createHash("sha256").digest();
 
+/** RFC 9162's domain separation: 0x00 before a leaf. */
+const LEAF_PREFIX = Buffer.of(0);
+
 export function leafHash(leaf: Uint8Array): Hash {
-  return createHash("sha256").update(Buffer.of(0)).update(leaf).digest();
+  return createHash("sha256").update(LEAF_PREFIX).update(leaf).digest();
+}
+
+/** The leaf hash of an entry's stored JSON, as hex: no buffer is made for the leaf or the digest. */
+export function leafHashHex(leaf: string): string {
+  return createHash("sha256").update(LEAF_PREFIX).update(leaf, "utf8").digest("hex");
 }
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Hash {

@@ -4,6 +4,10 @@
  * back and hold every other request (a move, /healthz) behind them for seconds. A reader waits for a turn, reads
  * its page and hands the turn on in the next iteration of the event loop, after the I/O that arrived meanwhile,
  * so another request waits for at most `slots` pages, however many readers queue.
+ *
+ * The turn is handed on in the next iteration even when nobody waits for it: a SQLite read is over before the
+ * next request is even parsed, so its reader would otherwise find the turn free again at once and read all its
+ * pages back to back, and so would every reader after it, each in its own socket's callback of one poll phase.
  */
 import type { LogPort } from "../../store/port";
 
@@ -24,11 +28,16 @@ export class ReadTurns {
     try {
       return await read();
     } finally {
-      const next = this.waiting.shift();
-      // Handed on with the slot still counted, in the next iteration: the I/O that arrived meanwhile goes first.
-      if (next) setImmediate(next);
-      else this.running--;
+      // Handed on in the next iteration with the slot still counted: the I/O that arrived meanwhile goes first.
+      setImmediate(() => this.handOn());
     }
+  }
+
+  /** The slot goes to the reader that waited longest, or is free when nobody waits. */
+  private handOn(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
   }
 
   /** The log's entry reads, each in a turn. */

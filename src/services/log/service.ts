@@ -7,13 +7,13 @@
  */
 import type { Writable } from "node:stream";
 import { AppError } from "../../shared/errors";
-import { entryJson, writeExport, type ExportRange, type ExportSummary } from "./export";
+import { entryJson, writeExport, writeTaken, type ExportRange, type ExportSummary } from "./export";
 import { ReadTurns, SERVED_PAGE } from "./read-turns";
 import type { LogEntryRecord, LogPort } from "../../store/port";
 import type { LogEntry } from "./entry";
 import { checkpointOf, signHead, verifierKey, type LogKey, type SignedHead } from "./heads";
 import type { LogKeyRing } from "./keys";
-import { consistencyPlan, EMPTY_ROOT, evaluate, inclusionPlan, leafHash, refKey, refsOf, rootExpr, type Hash, type HashExpr } from "./merkle";
+import { consistencyPlan, EMPTY_ROOT, evaluate, inclusionPlan, leafHashHex, refKey, refsOf, rootExpr, type Hash, type HashExpr } from "./merkle";
 
 /** Most entries one read returns. */
 export const MAX_ENTRIES_PER_READ = 1000;
@@ -167,28 +167,50 @@ export class LogService {
   }
 
   /**
-   * The same read as one JSON answer (the LogEntries schema), built from the stored leaves as they are: a
-   * thousand entries are not parsed and serialised again on the event loop.
+   * Writes the same read to `out` (not ended here) as one JSON answer (the LogEntries schema), built from the
+   * stored leaves as they are (a thousand entries are not parsed and serialised again on the event loop) a
+   * page at a time: each page is read in its turn once `out` has taken the one before, so no answer is held
+   * whole and a reader that does not read has nothing more read for it. A bad range is refused before anything
+   * is written.
    */
-  async entriesJson(from: number, count: number): Promise<string> {
-    const { treeSize, items } = await this.readEntries(from, count, entryJson);
-    return `{"treeSize":${treeSize},"entries":[${items.join(",")}]}`;
+  async entriesTo(from: number, count: number, out: Writable): Promise<void> {
+    const { treeSize, to } = await this.entryRange(from, count);
+    let piece = `{"treeSize":${treeSize},"entries":[`;
+    let first = true;
+    for (let at = from; at < to; at += SERVED_PAGE) {
+      if (out.destroyed) return;
+      for (const row of await this.reads.logEntries(at, Math.min(to, at + SERVED_PAGE))) {
+        piece += first ? entryJson(row) : `,${entryJson(row)}`;
+        first = false;
+      }
+      await writeTaken(out, piece);
+      piece = "";
+    }
+    out.write("]}");
   }
 
   /**
    * Entries [from, from + count) of the stored tree, each as `each` makes it, a page read and made in each
-   * turn. `from` must be inside the tree, as RFC 6962's get-entries asks: a read past the end is a client's
-   * mistake, not an empty answer.
+   * turn.
    */
   private async readEntries<T>(from: number, count: number, each: (row: LogEntryRecord) => T): Promise<{ treeSize: number; items: T[] }> {
+    const { treeSize, to } = await this.entryRange(from, count);
+    const items: T[] = [];
+    for (let at = from; at < to; at += SERVED_PAGE) for (const row of await this.reads.logEntries(at, Math.min(to, at + SERVED_PAGE))) items.push(each(row));
+    return { treeSize, items };
+  }
+
+  /**
+   * The stored tree's size and the end of the read of `count` entries (at most MAX_ENTRIES_PER_READ) from `from`,
+   * which must be inside the tree, as RFC 6962's get-entries asks: a read past the end is a client's mistake, not
+   * an empty answer.
+   */
+  private async entryRange(from: number, count: number): Promise<{ treeSize: number; to: number }> {
     if (!Number.isSafeInteger(from) || !Number.isSafeInteger(count) || from < 0 || count < 1)
       throw new AppError("bad_request", "from must be an integer >= 0 and count one >= 1");
     const treeSize = await this.size();
     if (from >= treeSize) throw new AppError("bad_request", `from (${from}) is past the log's last entry (the log has ${treeSize})`, { treeSize });
-    const to = Math.min(treeSize, from + Math.min(count, MAX_ENTRIES_PER_READ));
-    const items: T[] = [];
-    for (let at = from; at < to; at += SERVED_PAGE) for (const row of await this.reads.logEntries(at, Math.min(to, at + SERVED_PAGE))) items.push(each(row));
-    return { treeSize, items };
+    return { treeSize, to: Math.min(treeSize, from + Math.min(count, MAX_ENTRIES_PER_READ)) };
   }
 
   private async sizeOrHead(size: number | undefined): Promise<number> {
@@ -204,9 +226,8 @@ export class LogService {
   }
 }
 
-const notLogged = (gameId: string) =>
-  new AppError("not_found", `game ${gameId} is not in the public log (a finished game is appended within a second or so)`);
+const notLogged = (gameId: string) => new AppError("not_found", `game ${gameId} is not in the public log (a finished game is appended within a second or so)`);
 
 export function served(e: LogEntryRecord): ServedEntry {
-  return { index: e.index, leafHash: hex(leafHash(Buffer.from(e.leaf))), entry: JSON.parse(e.leaf) as LogEntry };
+  return { index: e.index, leafHash: leafHashHex(e.leaf), entry: JSON.parse(e.leaf) as LogEntry };
 }

@@ -47,11 +47,18 @@ export function logRouter(log: LogService, exportSlots: ExportSlots): Router {
   });
   r.get("/log/entries", async (req, res) => {
     const { from, count } = parse(EntriesQuery, req.query, "query");
-    // The LogEntries schema's shape built from the stored leaves (entriesJson), sent as it is: a megabyte's
-    // answer is neither serialised again nor hashed for an ETag on the event loop.
-    const body = await log.entriesJson(from, count);
+    // The LogEntries schema's shape built from the stored leaves and written a page at a time as the client
+    // reads it (LogService.entriesTo): a megabyte's answer is neither held whole, serialised again nor hashed
+    // for an ETag on the event loop. A bad range is refused with a problem document before anything is written.
     res.status(200).setHeader("content-type", "application/json; charset=utf-8");
-    res.end(body);
+    try {
+      await log.entriesTo(from, count, res);
+    } catch (err) {
+      // Too late for a problem document once a page is out: the reader sees the answer cut short, not a whole one.
+      if (res.headersSent) res.destroy();
+      throw err;
+    }
+    res.end();
   });
   // NDJSON, written as the client reads it (back-pressure), so not one answer for reply; the tree size it was cut from is in a header.
   r.get("/exports/games", async (req, res) => {
