@@ -36,15 +36,19 @@ const ENTRANTS = num(argv, "entrants", 500, 2, 1000);
 const SECONDS = num(argv, "seconds", 600, 5, 43_200);
 const MOVE_MS = num(argv, "move-ms", 1000, 0, 60_000);
 
-interface Entrant { playerId: string; token: string }
+interface Entrant {
+  playerId: string;
+  token: string;
+}
 type ToChild = { type: "setup"; base: string; entrants: Entrant[]; moveMs: number } | { type: "paired"; playerId: string; gameId: string } | { type: "stop" };
 type ToParent = { type: "ready" } | { type: "stopped"; games: number; errors: number; errorSamples: string[]; refused: number; joinRetries: number };
 
 if (ROLE === "client") void client();
-else void server().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+else
+  void server().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
 
 // ---- the server and the measurement (this process) -------------------------------------------------
 
@@ -73,14 +77,15 @@ async function server(): Promise<void> {
   }
 
   const child: ChildProcess = fork(__filename, ["--role", "client"], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const fromChild = (type: ToParent["type"]) => new Promise<ToParent>((resolve) => {
-    const on = (m: ToParent) => {
-      if (m.type !== type) return;
-      child.off("message", on);
-      resolve(m);
-    };
-    child.on("message", on);
-  });
+  const fromChild = (type: ToParent["type"]) =>
+    new Promise<ToParent>((resolve) => {
+      const on = (m: ToParent) => {
+        if (m.type !== type) return;
+        child.off("message", on);
+        resolve(m);
+      };
+      child.on("message", on);
+    });
   const send = (m: ToChild) => child.send(m);
   const ready = fromChild("ready");
   send({ type: "setup", base, entrants, moveMs: MOVE_MS });
@@ -131,7 +136,9 @@ async function server(): Promise<void> {
     if (Date.now() - lastReport >= 10_000) {
       lastReport = Date.now();
       const under = t.arena!.games.filter((g) => !g.outcome).length;
-      console.log(`${Math.round((Date.now() - t0) / 1000)} s: ${t.arena!.games.length - under} games counted, ${under} under way, ${t.arena!.waiting.length} waiting`);
+      console.log(
+        `${Math.round((Date.now() - t0) / 1000)} s: ${t.arena!.games.length - under} games counted, ${under} under way, ${t.arena!.waiting.length} waiting`,
+      );
     }
   }
   const cpuUs = cpuSince(cpu0);
@@ -200,8 +207,12 @@ async function server(): Promise<void> {
   console.log(`arena: ${ENTRANTS} entrants, ${SECONDS} s, a move every ${MOVE_MS} ms per seat: ${out.games} games (${out.gamesPerSec}/s)`);
   console.log(`wait from free to paired: max ${out.waitMaxMs} ms, p99 ${out.waitP99Ms} ms, p50 ${out.waitP50Ms} ms, ${out.over2s} over 2 s`);
   console.log(`wait once another entrant it may meet was free: max ${out.eligibleWaitMaxMs} ms, p99 ${out.eligibleWaitP99Ms} ms`);
-  console.log(`game stored to finish hook: p99 ${out.hookLagP99Ms} ms, max ${out.hookLagMaxMs} ms; the hook (count, pair, create games): p99 ${out.hookP99Ms} ms, max ${out.hookMaxMs} ms`);
-  console.log(`server CPU ${out.cpuMsPerGame} ms per game (${out.serverCpuPercent}% of a core); document ${out.docKB} KB; event loop p99 ${out.loopDelayP99Ms} ms, max ${out.loopDelayMaxMs} ms`);
+  console.log(
+    `game stored to finish hook: p99 ${out.hookLagP99Ms} ms, max ${out.hookLagMaxMs} ms; the hook (count, pair, create games): p99 ${out.hookP99Ms} ms, max ${out.hookMaxMs} ms`,
+  );
+  console.log(
+    `server CPU ${out.cpuMsPerGame} ms per game (${out.serverCpuPercent}% of a core); document ${out.docKB} KB; event loop p99 ${out.loopDelayP99Ms} ms, max ${out.loopDelayMaxMs} ms`,
+  );
   console.log(JSON.stringify(out));
   await srv.close();
   process.exit(0);

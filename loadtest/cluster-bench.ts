@@ -21,7 +21,11 @@ import { SqliteStore } from "../src/store/sqlite";
 import { args, HttpClient, median, num, openFriendGame, percentile, pickMove, round, sleep, table, type FriendGame, type Seat } from "./lib/common";
 
 /** --verbose: the processes' own output (errors only) on stderr. */
-const onOutput = process.argv.includes("--verbose") ? (name: string, chunk: string) => { if (name !== "redis") process.stderr.write(`[${name}] ${chunk}`); } : undefined;
+const onOutput = process.argv.includes("--verbose")
+  ? (name: string, chunk: string) => {
+      if (name !== "redis") process.stderr.write(`[${name}] ${chunk}`);
+    }
+  : undefined;
 const ENV = { LOG_LEVEL: "error", RATE_LIMIT_SCALE: "1000", HOUSE_DELAY_MS: "0", CLUSTER_HEARTBEAT_MS: "500", CLUSTER_DEAD_AFTER_MS: "2000" };
 
 /** One move by the seat to play: its sync view, then a legal placement. "finished", or the refusal status. */
@@ -33,7 +37,10 @@ async function moveOnce(http: HttpClient, g: FriendGame): Promise<number | "fini
   const view = await http.request("GET", `/api/v1/games/${g.gameId}/sync`, { token: g.tokens[seat], timeoutMs: 10_000 });
   if (view.status !== 200) return view.status;
   if (view.json.status === "finished") return "finished";
-  const move = pickMove(view.json.state.hand.map((c: { id: string }) => c.id), view.json.state.board.map((c: { square: string }) => c.square));
+  const move = pickMove(
+    view.json.state.hand.map((c: { id: string }) => c.id),
+    view.json.state.board.map((c: { square: string }) => c.square),
+  );
   if (!move) return 409;
   const res = await http.request("POST", `/api/v1/games/${g.gameId}/moves`, { body: move, token: g.tokens[seat], timeoutMs: 10_000 });
   return res.status;
@@ -49,7 +56,8 @@ async function recovery(games: number, kind: StoreKind) {
     const clients = cluster.members.map((m) => new HttpClient(m.url));
     const ids = await Promise.all(clients.map(async (c) => (await c.json("GET", "/healthz")).processId as string));
     const made: FriendGame[] = [];
-    const ownedBy = async (id: string) => (await Promise.all(made.map(async (g) => ((await store.getGame(g.gameId))?.owner === id ? g : null)))).filter((g): g is FriendGame => g !== null);
+    const ownedBy = async (id: string) =>
+      (await Promise.all(made.map(async (g) => ((await store.getGame(g.gameId))?.owner === id ? g : null)))).filter((g): g is FriendGame => g !== null);
     let victim = 0;
     for (let i = 0; ; i++) {
       made.push(await openFriendGame(clients[i % 3], "recovery"));
@@ -74,18 +82,27 @@ async function recovery(games: number, kind: StoreKind) {
         await sleep(50);
       }
     })();
-    const recoveredMs = await Promise.all(theirs.map(async (g, i) => {
-      for (;;) {
-        const out = await moveOnce(survivors[i % 2], g);
-        if (out === 200) return Date.now() - killedAt;
-        if (Date.now() - killedAt > 60_000) throw new Error(`game ${g.gameId} not playable 60 s after the kill`);
-        await sleep(50);
-      }
-    }));
+    const recoveredMs = await Promise.all(
+      theirs.map(async (g, i) => {
+        for (;;) {
+          const out = await moveOnce(survivors[i % 2], g);
+          if (out === 200) return Date.now() - killedAt;
+          if (Date.now() - killedAt > 60_000) throw new Error(`game ${g.gameId} not playable 60 s after the kill`);
+          await sleep(50);
+        }
+      }),
+    );
     reading = false;
     await prober;
     for (const c of clients) c.close();
-    return { games: theirs.length, medianMs: median(recoveredMs), p99Ms: percentile(recoveredMs, 99), maxMs: Math.max(...recoveredMs), spectatorReadMaxMs: Math.max(...readMs), spectatorReads: readMs.length };
+    return {
+      games: theirs.length,
+      medianMs: median(recoveredMs),
+      p99Ms: percentile(recoveredMs, 99),
+      maxMs: Math.max(...recoveredMs),
+      spectatorReadMaxMs: Math.max(...readMs),
+      spectatorReads: readMs.length,
+    };
   } finally {
     await store.close();
     await cluster.stop();
@@ -99,19 +116,21 @@ async function throughput(processes: number, seconds: number, concurrency: numbe
     let acked = 0;
     let refused = 0;
     const until = Date.now() + seconds * 1000;
-    await Promise.all(Array.from({ length: concurrency }, async (_, i) => {
-      const http = clients[i % clients.length];
-      while (Date.now() < until) {
-        const g = await openFriendGame(http, "tput");
-        for (;;) {
-          if (Date.now() >= until) return;
-          const out = await moveOnce(http, g);
-          if (out === "finished") break;
-          if (out === 200) acked++;
-          else refused++;
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, i) => {
+        const http = clients[i % clients.length];
+        while (Date.now() < until) {
+          const g = await openFriendGame(http, "tput");
+          for (;;) {
+            if (Date.now() >= until) return;
+            const out = await moveOnce(http, g);
+            if (out === "finished") break;
+            if (out === 200) acked++;
+            else refused++;
+          }
         }
-      }
-    }));
+      }),
+    );
     for (const c of clients) c.close();
     return { processes, movesPerSecond: round(acked / seconds), acked, refused };
   } finally {
@@ -136,15 +155,29 @@ async function main() {
   }
   const out = { store: kind, recovery: rec, throughput: { rounds: runs, ratio: median(runs.map((r) => r.ratio)) } };
   if (!a.has("json")) {
-    console.log(table(`Recovery after SIGKILL (${rec.games} games of the killed process)`, ["median ms", "p99 ms", "max ms", "slowest spectator read ms"], [[rec.medianMs, rec.p99Ms, rec.maxMs, rec.spectatorReadMaxMs]]));
-    console.log(table(`\nREST moves per second (${concurrency} game loops, ${seconds} s each, alternating)`, ["round", "1 process", "3 processes", "3/1", "refused"],
-      runs.map((r, i) => [i + 1, r.one.movesPerSecond, r.three.movesPerSecond, r.ratio, r.one.refused + r.three.refused])));
+    console.log(
+      table(
+        `Recovery after SIGKILL (${rec.games} games of the killed process)`,
+        ["median ms", "p99 ms", "max ms", "slowest spectator read ms"],
+        [[rec.medianMs, rec.p99Ms, rec.maxMs, rec.spectatorReadMaxMs]],
+      ),
+    );
+    console.log(
+      table(
+        `\nREST moves per second (${concurrency} game loops, ${seconds} s each, alternating)`,
+        ["round", "1 process", "3 processes", "3/1", "refused"],
+        runs.map((r, i) => [i + 1, r.one.movesPerSecond, r.three.movesPerSecond, r.ratio, r.one.refused + r.three.refused]),
+      ),
+    );
     console.log(`three/one (median of rounds): ${out.throughput.ratio}`);
   }
   console.log(JSON.stringify(out));
 }
 
-main().then(() => process.exit(0), (err: Error) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err: Error) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

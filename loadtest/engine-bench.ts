@@ -30,7 +30,10 @@ const GAMES = Number(values.games);
 const PLAYOUTS = Number(values.playouts);
 const DECISIONS = Number(values.decisions);
 
-interface Rate { wall: number; cpu: number }
+interface Rate {
+  wall: number;
+  cpu: number;
+}
 
 /** Runs `work` (which returns how many placements it made) and rates it per wall and per CPU second. */
 function rated(work: () => number): Rate {
@@ -104,7 +107,14 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (x: number): number => Math.round(x * 100) / 100;
 
-interface Row { level: AiLevel; decisions: number; medianMs: number; p99Ms: number; cpuMedianMs: number; cpuP99Ms: number }
+interface Row {
+  level: AiLevel;
+  decisions: number;
+  medianMs: number;
+  p99Ms: number;
+  cpuMedianMs: number;
+  cpuP99Ms: number;
+}
 const rows: Row[] = [];
 const engine = enginePlacementsPerSecond();
 const search = searchPlacementsPerSecond();
@@ -128,9 +138,12 @@ for (const level of LEVELS) {
   times.sort((a, b) => a - b);
   cpuTimes.sort((a, b) => a - b);
   rows.push({
-    level, decisions: times.length,
-    medianMs: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)),
-    cpuMedianMs: round(percentile(cpuTimes, 50)), cpuP99Ms: round(percentile(cpuTimes, 99)),
+    level,
+    decisions: times.length,
+    medianMs: round(percentile(times, 50)),
+    p99Ms: round(percentile(times, 99)),
+    cpuMedianMs: round(percentile(cpuTimes, 50)),
+    cpuP99Ms: round(percentile(cpuTimes, 99)),
   });
 }
 progress.stop();
@@ -140,14 +153,18 @@ console.log(`engine: ${perSecond(engine)} (random legal play through apply, ${GA
 console.log(`search: ${perSecond(search)} (random playouts in the search representation, ${PLAYOUTS} games)`);
 console.log("level     decisions  median ms  p99 ms  cpu median ms  cpu p99 ms");
 for (const r of rows) {
-  console.log(`${r.level.padEnd(9)} ${String(r.decisions).padStart(9)} ${String(r.medianMs).padStart(10)} ${String(r.p99Ms).padStart(7)} ${String(r.cpuMedianMs).padStart(14)} ${String(r.cpuP99Ms).padStart(11)}`);
+  console.log(
+    `${r.level.padEnd(9)} ${String(r.decisions).padStart(9)} ${String(r.medianMs).padStart(10)} ${String(r.p99Ms).padStart(7)} ${String(r.cpuMedianMs).padStart(14)} ${String(r.cpuP99Ms).padStart(11)}`,
+  );
 }
-console.log(JSON.stringify({
-  placementsPerSecond: Math.round(engine.wall),
-  placementsPerCpuSecond: Math.round(engine.cpu),
-  searchPlacementsPerSecond: Math.round(search.wall),
-  searchPlacementsPerCpuSecond: Math.round(search.cpu),
-  games: GAMES,
-  playouts: PLAYOUTS,
-  decisionTimes: rows,
-}));
+console.log(
+  JSON.stringify({
+    placementsPerSecond: Math.round(engine.wall),
+    placementsPerCpuSecond: Math.round(engine.cpu),
+    searchPlacementsPerSecond: Math.round(search.wall),
+    searchPlacementsPerCpuSecond: Math.round(search.cpu),
+    games: GAMES,
+    playouts: PLAYOUTS,
+    decisionTimes: rows,
+  }),
+);

@@ -52,7 +52,10 @@ async function agent(http: HttpClient, until: number, counts: { houseMoves: numb
           break;
         }
         if (!s.yourTurn) continue;
-        const move = pickMove(s.state.hand.map((c: { id: string }) => c.id), s.state.board.map((c: { square: string }) => c.square));
+        const move = pickMove(
+          s.state.hand.map((c: { id: string }) => c.id),
+          s.state.board.map((c: { square: string }) => c.square),
+        );
         await http.json("POST", `/api/v1/games/${g.game.id}/moves`, { body: move, token: g.playerToken });
       }
     } catch {
@@ -128,10 +131,18 @@ async function main() {
   progress.stop();
   const row = (r: ModeResult) => [
     r.aiThreads === 0 ? "on the event loop" : `${r.aiThreads} worker thread(s)`,
-    r.houseMovesPerSec, `${r.healthzP50Ms} / ${r.healthzP99Ms} / ${r.healthzMaxMs}`, `${r.loopDelayP99Ms} / ${r.loopDelayMaxMs}`, r.errors,
+    r.houseMovesPerSec,
+    `${r.healthzP50Ms} / ${r.healthzP99Ms} / ${r.healthzMaxMs}`,
+    `${r.loopDelayP99Ms} / ${r.loopDelayMaxMs}`,
+    r.errors,
   ];
-  console.log(table(`House opponent at ${LEVEL}: ${GAMES} REST agents playing it for ${SECONDS} s, GET /healthz probed every 20 ms`,
-    ["search runs", "house moves/s", "healthz p50 / p99 / max ms", "event-loop delay p99 / max ms", "errors"], [row(inline), row(pooled)]));
+  console.log(
+    table(
+      `House opponent at ${LEVEL}: ${GAMES} REST agents playing it for ${SECONDS} s, GET /healthz probed every 20 ms`,
+      ["search runs", "house moves/s", "healthz p50 / p99 / max ms", "event-loop delay p99 / max ms", "errors"],
+      [row(inline), row(pooled)],
+    ),
+  );
   const out = {
     bench: "house",
     params: { games: GAMES, seconds: SECONDS, level: LEVEL, threads: THREADS },

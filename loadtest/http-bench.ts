@@ -23,8 +23,25 @@ import express from "express";
 import type { AddressInfo } from "node:net";
 import type { Server as HttpServer } from "node:http";
 import {
-  args, Child, cpuSince, HttpClient, measureWindow, median, num, nowMs, openFriendGame, percentile, pickMove, round, serveParent, sleep, table, watchdog,
-  type FriendGame, type Message, type Seat,
+  args,
+  Child,
+  cpuSince,
+  HttpClient,
+  measureWindow,
+  median,
+  num,
+  nowMs,
+  openFriendGame,
+  percentile,
+  pickMove,
+  round,
+  serveParent,
+  sleep,
+  table,
+  watchdog,
+  type FriendGame,
+  type Message,
+  type Seat,
 } from "./lib/common";
 import { startBenchServer } from "./lib/server";
 
@@ -34,7 +51,19 @@ type Kind = "bare" | "healthz" | "sync";
 
 // ---- the server process -------------------------------------------------------------------------
 
-interface PhaseResult { kind: Kind; round: number; seconds: number; requests: number; perSecond: number; errors: number; cpuUsPerReq: number; serverCpuPct: number; clientCpuPct: number; p50Ms: number; p99Ms: number }
+interface PhaseResult {
+  kind: Kind;
+  round: number;
+  seconds: number;
+  requests: number;
+  perSecond: number;
+  errors: number;
+  cpuUsPerReq: number;
+  serverCpuPct: number;
+  clientCpuPct: number;
+  p50Ms: number;
+  p99Ms: number;
+}
 
 async function runServer() {
   const CONC = num(argv, "concurrency", 16, 1, 512);
@@ -89,7 +118,10 @@ async function runPhase(child: Child, kind: Kind, roundNo: number, seconds: numb
   const { cpu, elapsed, m0, m1 } = await measureWindow<Counters>(child, { type: "start", kind }, 30_000, seconds, warmup);
   const requests = m1.ok - m0.ok;
   return {
-    kind, round: roundNo, seconds: round(elapsed, 2), requests,
+    kind,
+    round: roundNo,
+    seconds: round(elapsed, 2),
+    requests,
     perSecond: round(requests / elapsed, 0),
     errors: m1.errors - m0.errors,
     cpuUsPerReq: round(requests ? cpu / requests : 0, 1),
@@ -100,21 +132,40 @@ async function runPhase(child: Child, kind: Kind, roundNo: number, seconds: numb
   };
 }
 
-interface WakeResult { samples: number; wakeP50Ms: number; wakeP99Ms: number; wakeMaxMs: number; moveP50Ms: number; moveP99Ms: number; missed: number; early: number; games: number }
+interface WakeResult {
+  samples: number;
+  wakeP50Ms: number;
+  wakeP99Ms: number;
+  wakeMaxMs: number;
+  moveP50Ms: number;
+  moveP99Ms: number;
+  missed: number;
+  early: number;
+  games: number;
+}
 
 function report(phases: PhaseResult[], wake: WakeResult | null, params: Record<string, number>) {
   const agg = (kind: Kind) => {
     const ps = phases.filter((p) => p.kind === kind);
     const n = ps.reduce((a, p) => a + p.requests, 0);
     const s = ps.reduce((a, p) => a + p.seconds, 0);
-    return { reqPerSec: round(n / s, 0), cpuUsPerReq: round(ps.reduce((a, p) => a + p.cpuUsPerReq * p.requests, 0) / Math.max(1, n), 1), errors: ps.reduce((a, p) => a + p.errors, 0) };
+    return {
+      reqPerSec: round(n / s, 0),
+      cpuUsPerReq: round(ps.reduce((a, p) => a + p.cpuUsPerReq * p.requests, 0) / Math.max(1, n), 1),
+      errors: ps.reduce((a, p) => a + p.errors, 0),
+    };
   };
   const ratio = (num: Kind, den: Kind) =>
-    round(median([...new Set(phases.map((p) => p.round))].map((r) => {
-      const a = phases.find((p) => p.round === r && p.kind === num)!;
-      const b = phases.find((p) => p.round === r && p.kind === den)!;
-      return b.perSecond ? a.perSecond / b.perSecond : 0;
-    })), 3);
+    round(
+      median(
+        [...new Set(phases.map((p) => p.round))].map((r) => {
+          const a = phases.find((p) => p.round === r && p.kind === num)!;
+          const b = phases.find((p) => p.round === r && p.kind === den)!;
+          return b.perSecond ? a.perSecond / b.perSecond : 0;
+        }),
+      ),
+      3,
+    );
   const out = {
     bench: "http",
     params,
@@ -127,26 +178,49 @@ function report(phases: PhaseResult[], wake: WakeResult | null, params: Record<s
     wake,
     phases,
   };
-  console.log(table(
-    `HTTP throughput: ${params.concurrency} keep-alive workers, ${params.seconds} s per phase, load generator in a second process`,
-    ["phase", "req/s", "server us/req", "server cpu", "client cpu", "p50 ms", "p99 ms", "errors"],
-    phases.map((p) => [`${p.kind} (round ${p.round + 1})`, p.perSecond, p.cpuUsPerReq, `${p.serverCpuPct}%`, `${p.clientCpuPct}%`, p.p50Ms, p.p99Ms, p.errors]),
-  ));
+  console.log(
+    table(
+      `HTTP throughput: ${params.concurrency} keep-alive workers, ${params.seconds} s per phase, load generator in a second process`,
+      ["phase", "req/s", "server us/req", "server cpu", "client cpu", "p50 ms", "p99 ms", "errors"],
+      phases.map((p) => [
+        `${p.kind} (round ${p.round + 1})`,
+        p.perSecond,
+        p.cpuUsPerReq,
+        `${p.serverCpuPct}%`,
+        `${p.clientCpuPct}%`,
+        p.p50Ms,
+        p.p99Ms,
+        p.errors,
+      ]),
+    ),
+  );
   console.log();
-  console.log(table("Summary", ["", "value"], [
-    ["bare Express JSON route, req/s", out.bare.reqPerSec],
-    ["GET /healthz (real server), req/s", out.healthz.reqPerSec],
-    ["GET sync (token, timeout=0), req/s", out.sync.reqPerSec],
-    ["ratio sync/bare (median of rounds)", out.ratioSyncToBare],
-    ["ratio healthz/bare", out.ratioHealthzToBare],
-    ["server CPU us per bare / healthz / sync request", `${out.bare.cpuUsPerReq} / ${out.healthz.cpuUsPerReq} / ${out.sync.cpuUsPerReq}`],
-  ]));
+  console.log(
+    table(
+      "Summary",
+      ["", "value"],
+      [
+        ["bare Express JSON route, req/s", out.bare.reqPerSec],
+        ["GET /healthz (real server), req/s", out.healthz.reqPerSec],
+        ["GET sync (token, timeout=0), req/s", out.sync.reqPerSec],
+        ["ratio sync/bare (median of rounds)", out.ratioSyncToBare],
+        ["ratio healthz/bare", out.ratioHealthzToBare],
+        ["server CPU us per bare / healthz / sync request", `${out.bare.cpuUsPerReq} / ${out.healthz.cpuUsPerReq} / ${out.sync.cpuUsPerReq}`],
+      ],
+    ),
+  );
   if (wake) {
     console.log();
-    console.log(table(`Long-poll wake (sync?timeout=20 woken by the other seat's move), ${wake.samples} samples`, ["", "p50 ms", "p99 ms", "max ms"], [
-      ["move sent -> waiter answered", wake.wakeP50Ms, wake.wakeP99Ms, wake.wakeMaxMs],
-      ["move round trip (POST /moves)", wake.moveP50Ms, wake.moveP99Ms, "-"],
-    ]));
+    console.log(
+      table(
+        `Long-poll wake (sync?timeout=20 woken by the other seat's move), ${wake.samples} samples`,
+        ["", "p50 ms", "p99 ms", "max ms"],
+        [
+          ["move sent -> waiter answered", wake.wakeP50Ms, wake.wakeP99Ms, wake.wakeMaxMs],
+          ["move round trip (POST /moves)", wake.moveP50Ms, wake.moveP99Ms, "-"],
+        ],
+      ),
+    );
     console.log(`missed wakes (waiter timed out): ${wake.missed}; answered before the move was sent: ${wake.early}; games played: ${wake.games}`);
   }
   console.log(JSON.stringify(out));
@@ -154,7 +228,13 @@ function report(phases: PhaseResult[], wake: WakeResult | null, params: Record<s
 
 // ---- the load generator (child process) ---------------------------------------------------------
 
-interface Counters { ok: number; errors: number; cpuUs: number; p50Ms: number; p99Ms: number }
+interface Counters {
+  ok: number;
+  errors: number;
+  cpuUs: number;
+  p50Ms: number;
+  p99Ms: number;
+}
 
 async function runClient() {
   const url = argv.get("url")!;
@@ -205,7 +285,10 @@ async function runClient() {
       if (a.status !== "active") break;
       const seat: Seat = a.yourTurn ? "A" : "B";
       const view = seat === "A" ? a : await api.json("GET", `/api/v1/games/${g.gameId}/sync?since=0&timeout=0`, { token: g.tokens.B });
-      const move = pickMove(view.state.hand.map((c: { id: string }) => c.id), view.state.board.map((c: { square: string }) => c.square));
+      const move = pickMove(
+        view.state.hand.map((c: { id: string }) => c.id),
+        view.state.board.map((c: { square: string }) => c.square),
+      );
       await api.json("POST", `/api/v1/games/${g.gameId}/moves`, { token: g.tokens[seat], body: move });
       played++;
     }
@@ -272,9 +355,14 @@ async function runClient() {
       while (view.status === "active" && wakes.length + missed < samples && Date.now() < deadline) {
         const waiter: Seat = mover === "A" ? "B" : "A";
         const since = view.moveCount;
-        const waited = api.request("GET", `/api/v1/games/${g.gameId}/sync?since=${since}&timeout=20`, { token: g.tokens[waiter], timeoutMs: 30_000 }).then((r) => ({ r, at: nowMs() }));
+        const waited = api
+          .request("GET", `/api/v1/games/${g.gameId}/sync?since=${since}&timeout=20`, { token: g.tokens[waiter], timeoutMs: 30_000 })
+          .then((r) => ({ r, at: nowMs() }));
         await sleep(20);
-        const move = pickMove(view.state.hand.map((c: { id: string }) => c.id), view.state.board.map((c: { square: string }) => c.square));
+        const move = pickMove(
+          view.state.hand.map((c: { id: string }) => c.id),
+          view.state.board.map((c: { square: string }) => c.square),
+        );
         if (!move) break;
         const t0 = nowMs();
         const posted = await api.request("POST", `/api/v1/games/${g.gameId}/moves`, { token: g.tokens[mover], body: move });
@@ -293,8 +381,15 @@ async function runClient() {
       }
     }
     return {
-      samples: wakes.length, wakeP50Ms: round(median(wakes), 2), wakeP99Ms: round(percentile(wakes, 99), 2), wakeMaxMs: round(Math.max(0, ...wakes), 2),
-      moveP50Ms: round(median(moves), 2), moveP99Ms: round(percentile(moves, 99), 2), missed, early, games: played,
+      samples: wakes.length,
+      wakeP50Ms: round(median(wakes), 2),
+      wakeP99Ms: round(percentile(wakes, 99), 2),
+      wakeMaxMs: round(Math.max(0, ...wakes), 2),
+      moveP50Ms: round(median(moves), 2),
+      moveP99Ms: round(percentile(moves, 99), 2),
+      missed,
+      early,
+      games: played,
     };
   }
 }

@@ -60,7 +60,10 @@ const SAMPLE_S = num(argv, "sample-seconds", 30, 1, 3600);
 const JSON_ONLY = argv.has("json");
 const stdout = process.stdout.write.bind(process.stdout);
 
-interface GameInvite { gameId: string; code: string }
+interface GameInvite {
+  gameId: string;
+  code: string;
+}
 
 /** Hands each game of a pair from its creator to its joiner, in order. */
 class PairChannel {
@@ -81,7 +84,11 @@ class PairChannel {
   }
 }
 
-interface ForcedGc { t: number; rssMb: number; heapUsedMb: number }
+interface ForcedGc {
+  t: number;
+  rssMb: number;
+  heapUsedMb: number;
+}
 
 /** The server to load: the given endpoint, or one this script starts (in a child process for a soak). */
 async function serverUnderTest(): Promise<{ endpoint: string; stop?: () => Promise<void>; forceGc?: () => Promise<Omit<ForcedGc, "t">> }> {
@@ -264,7 +271,12 @@ async function main() {
       ["moves acked", out.movesAcked],
       ["moves/s" + (out.pacedMovesPerSec === null ? " (unpaced)" : ` (paced: ${out.pacedMovesPerSec} offered)`), out.movesPerSec],
       ["move round trip p50 / p99 / max ms", `${out.moveRttP50Ms} / ${out.moveRttP99Ms} / ${out.moveRttMaxMs}`],
-      ["refused", Object.entries(out.refused).map(([k, v]) => `${k}:${v}`).join(" ") || "0"],
+      [
+        "refused",
+        Object.entries(out.refused)
+          .map(([k, v]) => `${k}:${v}`)
+          .join(" ") || "0",
+      ],
       ["stalled games", out.stalls],
       ["errors / rate-limited", `${out.errors} / ${out.rateLimited}`],
       ["idempotent requests resent after a closed keep-alive socket", out.httpResent],
@@ -281,8 +293,23 @@ async function main() {
     if (forcedGcs.length > 0) {
       rows.push(["server heap / RSS MB after a forced GC at the end", forcedGcs.map((g) => `${g.heapUsedMb} / ${g.rssMb}`).join(", ")]);
     }
-    stdout("\n" + table(`load test: ${CLIENTS} clients${PACE_MS > 0 ? `, each seat moving every ${PACE_MS} ms,` : ""} for ${out.seconds} s against ${endpoint}`, ["", "value"], rows) + "\n");
-    if (sampler) stdout(table("server samples", ["t s", "RSS MB", "heap MB", "CPU %", "moves/s", "CPU ms/move", "generator heap MB"], sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.movesPerSec, s.cpuMsPerMove, s.generatorHeapMb])) + "\n");
+    stdout(
+      "\n" +
+        table(
+          `load test: ${CLIENTS} clients${PACE_MS > 0 ? `, each seat moving every ${PACE_MS} ms,` : ""} for ${out.seconds} s against ${endpoint}`,
+          ["", "value"],
+          rows,
+        ) +
+        "\n",
+    );
+    if (sampler)
+      stdout(
+        table(
+          "server samples",
+          ["t s", "RSS MB", "heap MB", "CPU %", "moves/s", "CPU ms/move", "generator heap MB"],
+          sampler.samples.map((s: SoakSample) => [s.t, s.rssMb, s.heapUsedMb, s.cpuPct, s.movesPerSec, s.cpuMsPerMove, s.generatorHeapMb]),
+        ) + "\n",
+      );
     for (const e of firstErrors) stdout(`error: ${e}\n`);
   }
   stdout(JSON.stringify(out) + "\n");

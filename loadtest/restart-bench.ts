@@ -26,7 +26,13 @@ import { cpuMsOf } from "./lib/process-cpu";
 
 const ENV = { LOG_LEVEL: "info", RATE_LIMIT_SCALE: "1000", HOUSE_DELAY_MS: "0", HOST: "127.0.0.1" };
 
-interface Started { url: string; answersMs: number; settledMs: number; settledCpuMs: number; kill(signal: NodeJS.Signals): Promise<void> }
+interface Started {
+  url: string;
+  answersMs: number;
+  settledMs: number;
+  settledCpuMs: number;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
 
 /** Runs the compiled `dist/src/main.js` instead of `src/main.ts` through tsx (`--compiled`). */
 let compiled = false;
@@ -93,9 +99,11 @@ async function post(url: string, body: unknown) {
 /** Makes `n` games with at most 16 requests at once. */
 async function fill(n: number, make: (i: number) => Promise<unknown>) {
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < n) await make(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < n) await make(next++);
+    }),
+  );
 }
 
 /** A filled store for `root`'s server: `waiting` waiting games and `active` active ones, then SIGKILL. */
@@ -152,10 +160,27 @@ async function main() {
     });
     for (const s of summaries) {
       const head = ["round", "empty answers", "empty settled", "empty CPU", "filled answers", "filled settled", "filled CPU", "+answers", "+settled", "+CPU"];
-      console.log(table(`${s.root}${compiled ? " (compiled)" : ""}: restart with ${waiting} waiting and ${active} active games (ms from spawn; +: filled - empty of the round)`, head, [
-        ...s.rows.map((row, r) => [r + 1, ...row]),
-        ["median", s.empty.answersMs, s.empty.settledMs, s.empty.settledCpuMs, s.filled.answersMs, s.filled.settledMs, s.filled.settledCpuMs, s.later.answersMs, s.later.settledMs, s.later.settledCpuMs],
-      ]));
+      console.log(
+        table(
+          `${s.root}${compiled ? " (compiled)" : ""}: restart with ${waiting} waiting and ${active} active games (ms from spawn; +: filled - empty of the round)`,
+          head,
+          [
+            ...s.rows.map((row, r) => [r + 1, ...row]),
+            [
+              "median",
+              s.empty.answersMs,
+              s.empty.settledMs,
+              s.empty.settledCpuMs,
+              s.filled.answersMs,
+              s.filled.settledMs,
+              s.filled.settledCpuMs,
+              s.later.answersMs,
+              s.later.settledMs,
+              s.later.settledCpuMs,
+            ],
+          ],
+        ),
+      );
     }
     console.log(JSON.stringify({ bench: "restart", waiting, active, rounds, compiled, summaries }));
   } finally {

@@ -25,11 +25,13 @@ import { testConfig } from "../src/shared/config";
 import { startServer } from "../src/server";
 import type { GameRecord } from "../src/store/port";
 
-const { values } = parseArgs({ options: {
-  players: { type: "string", default: "1000" },
-  rounds: { type: "string", default: "9" },
-  "create-players": { type: "string", default: "1000" },
-} });
+const { values } = parseArgs({
+  options: {
+    players: { type: "string", default: "1000" },
+    rounds: { type: "string", default: "9" },
+    "create-players": { type: "string", default: "1000" },
+  },
+});
 const N = Number(values.players);
 const R = Number(values.rounds);
 const M = Number(values["create-players"]);
@@ -55,7 +57,15 @@ for (let r = 1; r <= R; r++) {
 const worst = Math.max(...perRound.map((p) => p.cpuMs));
 
 // ---- 2. a round paired and its games created, through the service and store ------------------------
-interface Timed { round: number; games: number; rooms: number; serverMs: number; cpuMs: number; gamesMs: number; otherMs: number }
+interface Timed {
+  round: number;
+  games: number;
+  rooms: number;
+  serverMs: number;
+  cpuMs: number;
+  gamesMs: number;
+  otherMs: number;
+}
 
 async function created(): Promise<Timed[]> {
   const dir = mkdtempSync(join(tmpdir(), "swiss-bench-"));
@@ -91,8 +101,18 @@ async function created(): Promise<Timed[]> {
       const games = stored.played[round - 1]?.games ?? [];
       // Each game of the round has its room open (the clock runs), not only a stored record.
       const rooms = (await Promise.all(games.map((g) => matchMaker.getRoomById(g.gameId)))).filter(Boolean).length;
-      const row = { round, games: games.length, rooms, serverMs: Math.round(serverMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), gamesMs: Math.round(gamesMs), otherMs: Math.round(serverMs - gamesMs) };
-      console.log(`created round ${round}: ${row.games} games (${row.rooms} rooms open) paired and created in ${row.serverMs} ms (${row.cpuMs} ms CPU): games ${row.gamesMs} ms, counting and pairing ${row.otherMs} ms`);
+      const row = {
+        round,
+        games: games.length,
+        rooms,
+        serverMs: Math.round(serverMs),
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+        gamesMs: Math.round(gamesMs),
+        otherMs: Math.round(serverMs - gamesMs),
+      };
+      console.log(
+        `created round ${round}: ${row.games} games (${row.rooms} rooms open) paired and created in ${row.serverMs} ms (${row.cpuMs} ms CPU): games ${row.gamesMs} ms, counting and pairing ${row.otherMs} ms`,
+      );
       return row;
     };
     const rows = [await timed(1, () => server.tournaments.start(id, t.directorToken))];
@@ -115,6 +135,8 @@ async function created(): Promise<Timed[]> {
 
 void (async () => {
   const create = M >= 2 ? await created() : [];
-  console.log(JSON.stringify({ bench: "swiss", players: N, rounds: R, worstRoundCpuMs: worst, perRound, created: { players: M, store: "sqlite-file", rounds: create } }));
+  console.log(
+    JSON.stringify({ bench: "swiss", players: N, rounds: R, worstRoundCpuMs: worst, perRound, created: { players: M, store: "sqlite-file", rounds: create } }),
+  );
   process.exit(0);
 })();

@@ -42,8 +42,24 @@ import { generateSecret } from "../src/services/events";
 import { startServer, type RunningServer } from "../src/server";
 import { testCert } from "../test/events/helpers";
 import {
-  args, Child, cpuSince, freePort, HttpClient, median, num, nowMs, openFriendGame, percentile, pickMove, round, serveParent, sleep, table, watchdog,
-  type Message, type Seat,
+  args,
+  Child,
+  cpuSince,
+  freePort,
+  HttpClient,
+  median,
+  num,
+  nowMs,
+  openFriendGame,
+  percentile,
+  pickMove,
+  round,
+  serveParent,
+  sleep,
+  table,
+  watchdog,
+  type Message,
+  type Seat,
 } from "./lib/common";
 
 const argv = args();
@@ -81,7 +97,11 @@ function benchCert(): { key: string; cert: string } {
 // ---- the server process -------------------------------------------------------------------------
 
 /** The dispatcher's limits, overridden at run time by the --concurrency and --per-host experiments. */
-interface DispatcherInternals { concurrency: number; slowSlots: number; maxQueue: number }
+interface DispatcherInternals {
+  concurrency: number;
+  slowSlots: number;
+  maxQueue: number;
+}
 
 interface PlayResult extends Message {
   seconds: number;
@@ -190,7 +210,18 @@ async function runServer() {
     const subsPerGame = SUBS / GAMES;
     const out = {
       bench: "webhooks",
-      params: { ca: CA_MODE, subscribers: SUBS, games: GAMES, seconds: SECONDS, warmup: WARMUP, drain: DRAIN, rate: RATE, concurrency: dispatcher.concurrency, slowSlots: dispatcher.slowSlots, maxQueue: dispatcher.maxQueue },
+      params: {
+        ca: CA_MODE,
+        subscribers: SUBS,
+        games: GAMES,
+        seconds: SECONDS,
+        warmup: WARMUP,
+        drain: DRAIN,
+        rate: RATE,
+        concurrency: dispatcher.concurrency,
+        slowSlots: dispatcher.slowSlots,
+        maxQueue: dispatcher.maxQueue,
+      },
       movesAcked: play.movesAcked,
       movesPerSec: round(play.movesAcked / windowS),
       gamesStarted: play.gamesStarted,
@@ -216,33 +247,49 @@ async function runServer() {
       serverDropped: dropped,
       serverCpuPctWindow: round((cpuWindow / 1e6 / windowS) * 100),
       // Server CPU over the window and the drain, per delivery received in them (the moves' own work included).
-      serverCpuUsPerDelivery: play.deliveriesInWindow + drain.deliveriesInDrain > 0 ? round((cpuWindow + cpuDrain) / (play.deliveriesInWindow + drain.deliveriesInDrain)) : 0,
+      serverCpuUsPerDelivery:
+        play.deliveriesInWindow + drain.deliveriesInDrain > 0 ? round((cpuWindow + cpuDrain) / (play.deliveriesInWindow + drain.deliveriesInDrain)) : 0,
       serverCpuUsPerMove: play.movesAcked > 0 ? round(cpuWindow / play.movesAcked) : 0,
       peakQueued: { events: peakWindow.emitted, deliveries: peakWindow.jobs, inflight: peakWindow.inflight },
       heapMB: { beforeRun: round(heapBefore), peak: round(peak.heapMB), afterDrain: round(heapAfter) },
     };
 
-    console.log(table(`Webhook deliveries: ${SUBS} game.move subscriptions over ${GAMES} games, ${SECONDS} s window${RATE ? ` at ${RATE} moves/s` : " (moves as fast as the server answers)"}, CA by ${CA_MODE === "env" ? "NODE_EXTRA_CA_CERTS" : "StartOptions.webhookCa"}`, ["", "value"], [
-      ["moves acked (per s)", `${out.movesAcked} (${out.movesPerSec})`],
-      ["games started / finished", `${out.gamesStarted} / ${out.gamesFinished}`],
-      ["deliveries offered per s (moves x subscribers per game)", out.offeredDeliveriesPerSec],
-      ["deliveries received per s in the window", out.deliveriesPerSec],
-      ["deliveries per s while draining the backlog", out.drainDeliveriesPerSec],
-      ["backlog at the end of the window / drain s", `${out.backlogAtEnd} / ${out.drainSeconds}`],
-      ["latency ack -> delivery p50 / p99 / max ms", `${out.latencyP50Ms} / ${out.latencyP99Ms} / ${out.latencyMaxMs}`],
-      ["expected / received deliveries", `${out.expected} / ${out.received}`],
-      ["lost / duplicate eventIds / same move twice", `${out.lost} / ${out.duplicates} / ${out.repeatedMoves}`],
-      ["unexpected / bad signatures / refused / errors", `${out.unexpected} / ${out.badSignatures} / ${out.refused} / ${out.errors}`],
-      ["server drops: events / deferred deliveries (kept in the store) / failed", `${dropped.events} / ${dropped.deliveries} / ${dropped.failedAfterRetries}`],
-      ["server CPU % (window) / us per move (window) / us per delivery (window + drain)", `${out.serverCpuPctWindow} / ${out.serverCpuUsPerMove} / ${out.serverCpuUsPerDelivery}`],
-      [`peak queued events / deliveries / in flight (max ${dispatcher.concurrency}, ${dispatcher.slowSlots} in the slow lane)`, `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`],
-      ["server heap MB before / peak / after drain", `${out.heapMB.beforeRun} / ${out.heapMB.peak} / ${out.heapMB.afterDrain}`],
-    ]));
+    console.log(
+      table(
+        `Webhook deliveries: ${SUBS} game.move subscriptions over ${GAMES} games, ${SECONDS} s window${RATE ? ` at ${RATE} moves/s` : " (moves as fast as the server answers)"}, CA by ${CA_MODE === "env" ? "NODE_EXTRA_CA_CERTS" : "StartOptions.webhookCa"}`,
+        ["", "value"],
+        [
+          ["moves acked (per s)", `${out.movesAcked} (${out.movesPerSec})`],
+          ["games started / finished", `${out.gamesStarted} / ${out.gamesFinished}`],
+          ["deliveries offered per s (moves x subscribers per game)", out.offeredDeliveriesPerSec],
+          ["deliveries received per s in the window", out.deliveriesPerSec],
+          ["deliveries per s while draining the backlog", out.drainDeliveriesPerSec],
+          ["backlog at the end of the window / drain s", `${out.backlogAtEnd} / ${out.drainSeconds}`],
+          ["latency ack -> delivery p50 / p99 / max ms", `${out.latencyP50Ms} / ${out.latencyP99Ms} / ${out.latencyMaxMs}`],
+          ["expected / received deliveries", `${out.expected} / ${out.received}`],
+          ["lost / duplicate eventIds / same move twice", `${out.lost} / ${out.duplicates} / ${out.repeatedMoves}`],
+          ["unexpected / bad signatures / refused / errors", `${out.unexpected} / ${out.badSignatures} / ${out.refused} / ${out.errors}`],
+          [
+            "server drops: events / deferred deliveries (kept in the store) / failed",
+            `${dropped.events} / ${dropped.deliveries} / ${dropped.failedAfterRetries}`,
+          ],
+          [
+            "server CPU % (window) / us per move (window) / us per delivery (window + drain)",
+            `${out.serverCpuPctWindow} / ${out.serverCpuUsPerMove} / ${out.serverCpuUsPerDelivery}`,
+          ],
+          [
+            `peak queued events / deliveries / in flight (max ${dispatcher.concurrency}, ${dispatcher.slowSlots} in the slow lane)`,
+            `${out.peakQueued.events} / ${out.peakQueued.deliveries} / ${out.peakQueued.inflight}`,
+          ],
+          ["server heap MB before / peak / after drain", `${out.heapMB.beforeRun} / ${out.heapMB.peak} / ${out.heapMB.afterDrain}`],
+        ],
+      ),
+    );
     if (drain.lostSamples.length) console.log(`first lost deliveries (game:move_index:subscriber): ${drain.lostSamples.join(", ")}`);
     if (play.firstErrors.length) console.log(`first errors: ${play.firstErrors.join(" | ")}`);
     console.log(JSON.stringify(out));
   } catch (err) {
-    console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     code = 1;
   } finally {
     clearInterval(sampler);
@@ -254,7 +301,12 @@ async function runServer() {
 
 // ---- the load generator: players and the receiver -----------------------------------------------
 
-interface Subscriber { index: number; secret: string; webhook: Webhook; url: string }
+interface Subscriber {
+  index: number;
+  secret: string;
+  webhook: Webhook;
+  url: string;
+}
 
 async function runClient() {
   const BASE = argv.get("url") as string;
@@ -362,7 +414,10 @@ async function runClient() {
     stats.gamesStarted++;
     const mine = subscribers.filter((s) => s.index % GAMES === slot);
     await Promise.all(mine.map((s) => subscribe(s, g.gameId)));
-    gameSubs.set(g.gameId, mine.map((s) => s.index));
+    gameSubs.set(
+      g.gameId,
+      mine.map((s) => s.index),
+    );
     const view = async (seat: Seat) => (await api.json("GET", `/api/v1/games/${g.gameId}/sync?since=0&timeout=0`, { token: g.tokens[seat] })).state;
     const hands: Record<Seat, string[]> = { A: [], B: [] };
     let state = await view("A");
@@ -370,7 +425,10 @@ async function runClient() {
     hands.B = (await view("B")).hand.map((h: { id: string }) => h.id);
     for (let guard = 0; guard < 100 && !stopping && state.status === "active"; guard++) {
       const seat = state.turn as Seat;
-      const move = pickMove(hands[seat], state.board.map((b: { square: string }) => b.square));
+      const move = pickMove(
+        hands[seat],
+        state.board.map((b: { square: string }) => b.square),
+      );
       if (!move) throw new Error(`no legal move for ${seat} in ${g.gameId}`);
       await paced();
       const r = await api.request("POST", `/api/v1/games/${g.gameId}/moves`, { token: g.tokens[seat], body: move });
@@ -462,7 +520,8 @@ async function runClient() {
       latencies = [];
       receivedTimes = [];
       Object.assign(c, { received: 0, duplicates: 0, repeatedMoves: 0, unexpected: 0, badSignatures: 0, early: 0 });
-      if (out.lost || out.duplicates || out.repeatedMoves) console.error(`warm-up: ${out.lost} lost, ${out.duplicates} duplicates, ${out.repeatedMoves} repeated`);
+      if (out.lost || out.duplicates || out.repeatedMoves)
+        console.error(`warm-up: ${out.lost} lost, ${out.duplicates} duplicates, ${out.repeatedMoves} repeated`);
     }
     return out;
   }

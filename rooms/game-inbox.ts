@@ -13,7 +13,13 @@ import type { GameIn, GameOut, SeatHand } from "./messages";
 const NO_HAND: SeatHand = { cards: [], legal: [] };
 
 /** `seat`: the sender's seat, null for a spectator. Resolves to the sender's answer (`moved` or `refused`) or to none. */
-export async function answerFrame<From>(actor: GameActor<From>, rematches: Rematches, from: From, seat: Seat | null, message: GameIn): Promise<GameOut | undefined> {
+export async function answerFrame<From>(
+  actor: GameActor<From>,
+  rematches: Rematches,
+  from: From,
+  seat: Seat | null,
+  message: GameIn,
+): Promise<GameOut | undefined> {
   switch (message.type) {
     case "move": {
       const out = await actor.play(seat, message.body, from);
@@ -23,7 +29,7 @@ export async function answerFrame<From>(actor: GameActor<From>, rematches: Remat
       return refused(seat ? await actor.resignAs(seat) : fail("unauthorized", "spectators cannot resign"));
     case "rematch":
     case "declineRematch": {
-      const tokenHash = seat ? actor.ctx.record.seats[seat]?.tokenHash ?? null : null;
+      const tokenHash = seat ? (actor.ctx.record.seats[seat]?.tokenHash ?? null) : null;
       return refused(message.type === "rematch" ? await rematches.offer(actor.gameId, tokenHash) : await rematches.decline(actor.gameId, tokenHash));
     }
     case "unexpected":

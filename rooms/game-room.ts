@@ -70,7 +70,8 @@ export class GameRoom extends Room<{ state: GameRoomState }> implements LocalGam
     if (epoch === null) throw new ServerError(ROOM_CODES.close.conflict, `game ${record.id} was claimed by another room meanwhile`);
     const actions = await this.deps.store.listActions(record.id);
     this.actor = new GameActor<Client>(record.id, epoch, rebuildContext(record, actions), this.deps, new ProcessCommit(this.deps), this);
-    if (!(await this.actor.reconcile(actions.at(-1)?.at))) throw new ServerError(ROOM_CODES.close.unavailable, `game ${record.id} could not be brought up to date; retry`);
+    if (!(await this.actor.reconcile(actions.at(-1)?.at)))
+      throw new ServerError(ROOM_CODES.close.unavailable, `game ${record.id} could not be brought up to date; retry`);
     this.hold = new RoomHold(this, this.actor, this.deps);
     // One handler for every frame: parsed into a GameIn at the boundary (rooms/messages.ts).
     this.onMessage("*", (client, type, message) => this.withinLimit(client) && void this.onFrame(client, type, message));

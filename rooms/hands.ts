@@ -10,7 +10,10 @@ import { cardById, legalMovesFor, type GameState, type Seat } from "../src/engin
 import { send, type HandCard, type SeatHand } from "./messages";
 
 /** What a game room keeps per client that hand delivery reads and writes. */
-export interface HandHolder { seat: Seat | null; handKey?: string }
+export interface HandHolder {
+  seat: Seat | null;
+  handKey?: string;
+}
 
 /** A card's face never changes, so each is built once per process and shared by every message. */
 const faces = new Map<string, HandCard>();

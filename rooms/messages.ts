@@ -57,7 +57,7 @@ export function parseGameIn(type: string | number, message: unknown): GameIn {
   switch (type) {
     case "move": {
       const parsed = MoveBody.safeParse(message);
-      return parsed.success ? { type: "move", body: parsed.data } : { type: "unexpected", detail: "a move is { move: \"E7@b3\" } or { card, square }" };
+      return parsed.success ? { type: "move", body: parsed.data } : { type: "unexpected", detail: 'a move is { move: "E7@b3" } or { card, square }' };
     }
     case "resign":
       return { type: "resign" };

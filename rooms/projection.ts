@@ -10,7 +10,21 @@ import { type GameRoomState, SeatState } from "./game-state";
 /** Top-level and seat fields as plain values, in the shapes the schema state holds them. */
 type Top = Pick<
   GameRoomState,
-  "gameId" | "ruleset" | "status" | "commitment" | "turn" | "firstPlayer" | "moveCount" | "lastMove" | "pile" | "scoreA" | "scoreB" | "winner" | "decidedBy" | "lastMoveAt" | "turnDeadline"
+  | "gameId"
+  | "ruleset"
+  | "status"
+  | "commitment"
+  | "turn"
+  | "firstPlayer"
+  | "moveCount"
+  | "lastMove"
+  | "pile"
+  | "scoreA"
+  | "scoreB"
+  | "winner"
+  | "decidedBy"
+  | "lastMoveAt"
+  | "turnDeadline"
 >;
 type SeatFields = Pick<SeatState, "name" | "playerId" | "kind" | "champion" | "connected" | "handCount">;
 
@@ -61,7 +75,7 @@ export class Projector {
       scoreA: f.score.A,
       scoreB: f.score.B,
       winner: f.winner ?? "",
-      decidedBy: f.status === "finished" ? f.decidedBy ?? "" : "",
+      decidedBy: f.status === "finished" ? (f.decidedBy ?? "") : "",
       lastMoveAt: r.lastMoveAt ? Date.parse(r.lastMoveAt) : 0,
       turnDeadline: deadlineMs,
     });

@@ -8,7 +8,6 @@ import type { Rematches } from "../src/services/games/rematch";
 import { send } from "./messages";
 import { otherSeat } from "../src/engine";
 
-
 /**
  * A finished game's room tells its seats' clients of its rematch: the offer and a decline to every seat's
  * client, the start to each seat's own clients only, with the token that client joined with (the one its seat
@@ -19,7 +18,8 @@ export function followRematch(rematches: Rematches, gameId: string, clients: () 
   return rematches.subscribe(gameId, (change) => {
     const seated = clients().filter((c) => dataOf(c).seat); // spectators are not part of a rematch
     if (change.type !== "started") {
-      for (const client of seated) send(client, change.type === "offered" ? { type: "rematchOffered", by: change.by } : { type: "rematchDeclined", by: change.by });
+      for (const client of seated)
+        send(client, change.type === "offered" ? { type: "rematchOffered", by: change.by } : { type: "rematchDeclined", by: change.by });
       return;
     }
     const joined = seated.filter((c) => dataOf(c).token);
@@ -29,7 +29,13 @@ export function followRematch(rematches: Rematches, gameId: string, clients: () 
       joined.forEach((client, i) => {
         const { seat, token } = dataOf(client);
         const seatReservation = reservations[i];
-        send(client, { type: "rematchStarted", gameId: change.gameId, seat: otherSeat(seat!), playerToken: token!, ...(seatReservation ? { seatReservation } : {}) });
+        send(client, {
+          type: "rematchStarted",
+          gameId: change.gameId,
+          seat: otherSeat(seat!),
+          playerToken: token!,
+          ...(seatReservation ? { seatReservation } : {}),
+        });
       }),
     );
   });

@@ -28,7 +28,9 @@ export class TournamentRoom extends Room<{ state: TournamentRoomState }> {
   /** Refreshes run one at a time, so an older read never overwrites a newer one. */
   private refreshing: Promise<void> = Promise.resolve();
   private readonly onChange = () => {
-    this.refreshing = this.refreshing.then(() => this.refresh()).catch((err: unknown) => this.deps.log.warn({ err, tournamentId: this.tournamentId }, "tournament room refresh failed"));
+    this.refreshing = this.refreshing
+      .then(() => this.refresh())
+      .catch((err: unknown) => this.deps.log.warn({ err, tournamentId: this.tournamentId }, "tournament room refresh failed"));
   };
 
   override async onCreate(options: { tournamentId?: unknown; deps: TournamentRoomDeps }) {
@@ -43,7 +45,9 @@ export class TournamentRoom extends Room<{ state: TournamentRoomState }> {
     projectTournament(stored, this.state);
     await this.presence.subscribe(tournamentChannel(this.tournamentId), this.onChange);
     // A change it makes is announced on the channel just subscribed, so the room shows it.
-    void this.deps.reconcile(this.tournamentId).catch((err: unknown) => this.deps.log.warn({ err, tournamentId: this.tournamentId }, "tournament reconciliation failed"));
+    void this.deps
+      .reconcile(this.tournamentId)
+      .catch((err: unknown) => this.deps.log.warn({ err, tournamentId: this.tournamentId }, "tournament reconciliation failed"));
   }
 
   private async refresh(): Promise<void> {

@@ -67,16 +67,40 @@ export function projectTournament(tr: TournamentRecord, state: TournamentRoomSta
   state.round = tr.played.length;
   state.rounds = tr.rounds;
   if (tr.arena) {
-    state.standings = new ArraySchema(...arenaStandingRows(tr).map((r) => new StandingState({
-      rank: r.rank, playerId: r.playerId, name: r.name, score: r.score, withdrawn: r.withdrawn, streak: r.streak, fire: r.fire, games: r.games,
-    })));
-    state.pairings = new ArraySchema(...tr.arena.games.filter((g) => !g.outcome).map((g) => new PairingState({ first: g.first, second: g.second, gameId: g.gameId })));
+    state.standings = new ArraySchema(
+      ...arenaStandingRows(tr).map(
+        (r) =>
+          new StandingState({
+            rank: r.rank,
+            playerId: r.playerId,
+            name: r.name,
+            score: r.score,
+            withdrawn: r.withdrawn,
+            streak: r.streak,
+            fire: r.fire,
+            games: r.games,
+          }),
+      ),
+    );
+    state.pairings = new ArraySchema(
+      ...tr.arena.games.filter((g) => !g.outcome).map((g) => new PairingState({ first: g.first, second: g.second, gameId: g.gameId })),
+    );
     return;
   }
-  state.standings = new ArraySchema(...standingRows(tr).map((r) => new StandingState({
-    rank: r.rank, playerId: r.playerId, name: r.name, score: r.score, buchholz: r.buchholz,
-    sonnebornBerger: r.sonnebornBerger, withdrawn: r.withdrawn,
-  })));
+  state.standings = new ArraySchema(
+    ...standingRows(tr).map(
+      (r) =>
+        new StandingState({
+          rank: r.rank,
+          playerId: r.playerId,
+          name: r.name,
+          score: r.score,
+          buchholz: r.buchholz,
+          sonnebornBerger: r.sonnebornBerger,
+          withdrawn: r.withdrawn,
+        }),
+    ),
+  );
   const round = tr.played.at(-1);
   const rows = (round?.games ?? []).map((g) => new PairingState({ first: g.first, second: g.second, gameId: g.gameId, outcome: g.outcome ?? "" }));
   if (round?.bye) rows.push(new PairingState({ first: round.bye }));

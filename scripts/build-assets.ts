@@ -65,7 +65,9 @@ function main(): number {
     writeFileSync(join(ASSETS_DIR, p), bytes);
   }
   const where = relative(process.cwd(), ASSETS_DIR) || ASSETS_DIR;
-  process.stdout.write(`${wanted.size} assets in ${where}: ${changed.length} written, ${stale.length} removed${bin ? "" : " (espeak-ng not found: voices kept)"}\n`);
+  process.stdout.write(
+    `${wanted.size} assets in ${where}: ${changed.length} written, ${stale.length} removed${bin ? "" : " (espeak-ng not found: voices kept)"}\n`,
+  );
   return 0;
 }
 

@@ -2,7 +2,8 @@
 # Sets up and runs the whole test suite on a fresh machine: the Debian packages some tests need
 # (redis-server for the multi-process tests, chromium for the browser tests, nginx for the scale-out front,
 # curl for the README's walk-through), the npm packages from the lock file (reused when the lock file and
-# Node have not changed since this script last installed them), a type check, the linter, then the three mocha
+# Node have not changed since this script last installed them), a type check, the linter, the formatter's check
+# (Prettier over the code; prose, markup and data keep their own layout), then the three mocha
 # suites: the fast one (`npm test`), the browser flows (`npm run test:browser`) and the slow one
 # (`npm run test:slow`). Its last line sums them.
 set -euo pipefail
@@ -52,6 +53,7 @@ if [ ! -f "$congo_stamp" ] || [ "$(cat "$congo_stamp")" != "$congo_want" ]; then
 fi
 npx tsc --noEmit -p .
 npm run lint
+npm run format:check
 # Runs one mocha suite, printing its output and its duration; adds its counts to the totals.
 passed=0 failed=0 skipped=0 status=0
 plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }

@@ -12,24 +12,37 @@ export type Schemas = components["schemas"];
 export type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
 /** An operation's successful (200 or 201) JSON answer, by its operationId in the document. */
 export type Answer<Op extends keyof operations> = operations[Op] extends { responses: infer R }
-  ? R[Extract<keyof R, 200 | 201>] extends { content: { "application/json": infer J } } ? J : never
+  ? R[Extract<keyof R, 200 | 201>] extends { content: { "application/json": infer J } }
+    ? J
+    : never
   : never;
 export type LegalMove = Schemas["LegalMove"];
 /** A seat's sync view (GET /games/{id}/sync with its token): the seat's members are always there. */
 export type SeatSync = Schemas["Sync"] & { seat: "A" | "B"; yourTurn: boolean; legalMoves: LegalMove[] };
-export interface Seated { game: { id: string }; seat: "A" | "B"; playerToken: string; code?: string }
+export interface Seated {
+  game: { id: string };
+  seat: "A" | "B";
+  playerToken: string;
+  code?: string;
+}
 /** Chooses a move from a seat's view; may be async (a search, a model call). */
 export type Policy = (view: SeatSync) => LegalMove | Promise<LegalMove>;
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly problem: { code?: string; detail?: string; hint?: string }) {
+  constructor(
+    readonly status: number,
+    readonly problem: { code?: string; detail?: string; hint?: string },
+  ) {
     super(`${status} ${problem.code ?? ""}: ${problem.detail ?? ""}`);
   }
 }
 
 export class TileArena {
   /** `baseUrl` like http://localhost:2567; `key` a bot key (bk_...) when the bot has one. */
-  constructor(readonly baseUrl: string, public key?: string) {}
+  constructor(
+    readonly baseUrl: string,
+    public key?: string,
+  ) {}
 
   /** One API call; a 429 or 503 is retried after its Retry-After (up to `retries` times). */
   async call<T>(method: string, path: string, body?: unknown, token?: string, retries = 5): Promise<T> {

@@ -12,8 +12,14 @@ import type { AddressInfo } from "node:net";
 import { nowMs } from "./common";
 import type { PlayStats } from "./player";
 
-interface PlaceG { cells: (string | null)[] }
-interface MoveContext { G: PlaceG; playerID: string; events: { endTurn(): void } }
+interface PlaceG {
+  cells: (string | null)[];
+}
+interface MoveContext {
+  G: PlaceG;
+  playerID: string;
+  events: { endTurn(): void };
+}
 
 export const PlaceGame = {
   name: "place4x4",
@@ -33,7 +39,10 @@ export const PlaceGame = {
   endIf: ({ G }: { G: PlaceG }) => (G.cells.every((c) => c !== null) ? { draw: true } : undefined),
 };
 
-export interface BgioServer { url: string; close(): void }
+export interface BgioServer {
+  url: string;
+  close(): void;
+}
 
 /** boardgame.io's server on a free loopback port, in this process (so this process' CPU counts it). */
 export async function startBgioServer(): Promise<BgioServer> {
@@ -62,15 +71,28 @@ async function post(url: string, body: unknown): Promise<Record<string, string>>
   return (await res.json()) as Record<string, string>;
 }
 
-interface ClientState { G: PlaceG; ctx: { currentPlayer: string; gameover?: unknown; turn: number }; isActive: boolean }
+interface ClientState {
+  G: PlaceG;
+  ctx: { currentPlayer: string; gameover?: unknown; turn: number };
+  isActive: boolean;
+}
 
 /** Creates a match, joins both seats and plays it to the end; resolves when the board is full (or `stop`). */
 export async function playBgioMatch(url: string, stats: PlayStats, running: () => boolean): Promise<boolean> {
   const { matchID } = await post(`${url}/games/place4x4/create`, { numPlayers: 2 });
   const credentials: string[] = [];
-  for (const playerID of ["0", "1"]) credentials.push((await post(`${url}/games/place4x4/${matchID}/join`, { playerID, playerName: `p${playerID}` })).playerCredentials);
+  for (const playerID of ["0", "1"])
+    credentials.push((await post(`${url}/games/place4x4/${matchID}/join`, { playerID, playerName: `p${playerID}` })).playerCredentials);
   const clients = ["0", "1"].map((playerID, i) =>
-    Client({ game: PlaceGame as never, multiplayer: SocketIO({ server: url, socketOpts: { transports: ["websocket"] } }), matchID, playerID, credentials: credentials[i], debug: false }));
+    Client({
+      game: PlaceGame as never,
+      multiplayer: SocketIO({ server: url, socketOpts: { transports: ["websocket"] } }),
+      matchID,
+      playerID,
+      credentials: credentials[i],
+      debug: false,
+    }),
+  );
   try {
     return await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 15_000);

@@ -15,7 +15,15 @@ import { GroupCommit } from "../../src/store/group-commit";
 import { SqliteStore } from "../../src/store/sqlite";
 import { nowMs, round } from "./common";
 
-export interface CommitCost { synchronous: "FULL" | "NORMAL"; games: number; batches: number; usPerBatch: number; usPerWrite: number; cpuUsPerWrite: number; walPagesPerWrite: number }
+export interface CommitCost {
+  synchronous: "FULL" | "NORMAL";
+  games: number;
+  batches: number;
+  usPerBatch: number;
+  usPerWrite: number;
+  cpuUsPerWrite: number;
+  walPagesPerWrite: number;
+}
 
 /** Bytes of a WAL frame: a page (SQLite's default 4 KiB) and its 24-byte header; the file has a 32-byte header. */
 const WAL_FRAME = 4096 + 24;
@@ -33,11 +41,29 @@ async function measure(synchronous: "FULL" | "NORMAL", games: number, batches: n
     const at = new Date().toISOString();
     const ids = Array.from({ length: Math.max(games, stored) }, (_, i) => `g${i}`);
     // Records of a real game's size: two claimed seats, a seed commitment.
-    const seat = (i: number, s: string) => ({ playerId: `p_${s}${i}`.padEnd(22, "x"), name: `Player ${s}${i}`, kind: "human" as const, tokenHash: "f".repeat(64) });
+    const seat = (i: number, s: string) => ({
+      playerId: `p_${s}${i}`.padEnd(22, "x"),
+      name: `Player ${s}${i}`,
+      kind: "human" as const,
+      tokenHash: "f".repeat(64),
+    });
     for (const [i, id] of ids.entries()) {
       await store.createGame({
-        id, ruleset: "classic", opponent: "friend", public: true, turnSeconds: 120, seed: 1, salt: "s".repeat(32), commitment: "c".repeat(64), status: "active",
-        seats: { A: seat(i, "A"), B: seat(i, "B") }, moveCount: 0, score: { A: 0, B: 0 }, winner: null, createdAt: at, updatedAt: at,
+        id,
+        ruleset: "classic",
+        opponent: "friend",
+        public: true,
+        turnSeconds: 120,
+        seed: 1,
+        salt: "s".repeat(32),
+        commitment: "c".repeat(64),
+        status: "active",
+        seats: { A: seat(i, "A"), B: seat(i, "B") },
+        moveCount: 0,
+        score: { A: 0, B: 0 },
+        winner: null,
+        createdAt: at,
+        updatedAt: at,
       });
     }
     const commits = new GroupCommit(store);
@@ -50,14 +76,23 @@ async function measure(synchronous: "FULL" | "NORMAL", games: number, batches: n
       // to move in one turn are; each game's next action index is n.
       const batch = ids.filter((_, i) => i % rounds === b % rounds);
       const n = Math.floor(b / rounds);
-      await Promise.all(batch.map((gameId) =>
-        commits.submit({ gameId, actions: [{ gameId, index: n, action: { kind: "place", card: "E7", square: "b3" }, at }], patch: { moveCount: n + 1, score: { A: n + 1, B: n }, lastMoveAt: at } })));
+      await Promise.all(
+        batch.map((gameId) =>
+          commits.submit({
+            gameId,
+            actions: [{ gameId, index: n, action: { kind: "place", card: "E7", square: "b3" }, at }],
+            patch: { moveCount: n + 1, score: { A: n + 1, B: n }, lastMoveAt: at },
+          }),
+        ),
+      );
     }
     const ms = nowMs() - t0;
     const cpu = process.cpuUsage(c0);
     const writes = games * batches;
     return {
-      synchronous, games, batches,
+      synchronous,
+      games,
+      batches,
       usPerBatch: round((ms * 1000) / batches, 0),
       usPerWrite: round((ms * 1000) / writes, 1),
       cpuUsPerWrite: round((cpu.user + cpu.system) / writes, 1),

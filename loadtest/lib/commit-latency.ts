@@ -8,7 +8,11 @@
 import { createHistogram, type RecordableHistogram } from "node:perf_hooks";
 import type { GamesPort } from "../../src/store";
 
-export interface CommitLatency { count: number; p99Ms: number; maxMs: number }
+export interface CommitLatency {
+  count: number;
+  p99Ms: number;
+  maxMs: number;
+}
 
 /** Durations recorded since the last reset, read as a count, a p99 and a maximum in milliseconds. */
 export class LatencyRecorder {
@@ -24,7 +28,11 @@ export class LatencyRecorder {
 
   read(): CommitLatency {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    return { count: this.histogram.count, p99Ms: this.histogram.count ? ms(this.histogram.percentile(99)) : 0, maxMs: this.histogram.count ? ms(this.histogram.max) : 0 };
+    return {
+      count: this.histogram.count,
+      p99Ms: this.histogram.count ? ms(this.histogram.percentile(99)) : 0,
+      maxMs: this.histogram.count ? ms(this.histogram.max) : 0,
+    };
   }
 }
 

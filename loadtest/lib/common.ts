@@ -78,7 +78,11 @@ export function table(title: string, header: string[], rows: (string | number)[]
 
 // ---- HTTP client -----------------------------------------------------------------------------------
 
-export interface HttpResult { status: number; body: string; json?: any }
+export interface HttpResult {
+  status: number;
+  body: string;
+  json?: any;
+}
 
 /**
  * How long a pooled socket may sit idle before this client drops it: under Node's default server
@@ -97,7 +101,10 @@ export class HttpClient {
   readonly agent: http.Agent;
   /** Idempotent requests sent again after their reused socket was found closed (see `request`). */
   resent = 0;
-  constructor(readonly base: string, maxSockets = 64) {
+  constructor(
+    readonly base: string,
+    maxSockets = 64,
+  ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: IDLE_SOCKET_MS });
   }
 
@@ -127,26 +134,23 @@ export class HttpClient {
     }
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     return new Promise((resolve, reject) => {
-      const req = http.request(
-        { agent: this.agent, hostname: url.hostname, port: url.port, path: url.pathname + url.search, method, headers },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const body = Buffer.concat(chunks).toString("utf8");
-            const out: HttpResult = { status: res.statusCode ?? 0, body };
-            if (opts.parse !== false && body) {
-              try {
-                out.json = JSON.parse(body);
-              } catch {
-                /* not JSON */
-              }
+      const req = http.request({ agent: this.agent, hostname: url.hostname, port: url.port, path: url.pathname + url.search, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks).toString("utf8");
+          const out: HttpResult = { status: res.statusCode ?? 0, body };
+          if (opts.parse !== false && body) {
+            try {
+              out.json = JSON.parse(body);
+            } catch {
+              /* not JSON */
             }
-            resolve(out);
-          });
-          res.on("error", reject);
-        },
-      );
+          }
+          resolve(out);
+        });
+        res.on("error", reject);
+      });
       let answered = false;
       req.on("response", () => (answered = true));
       req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`timed out after ${opts.timeoutMs ?? 30_000} ms`)));
@@ -193,10 +197,14 @@ export interface FriendGame {
  */
 export async function openFriendGame(http: HttpClient, name = "bench", turnSeconds?: number, reserveSeats = false): Promise<FriendGame> {
   const reserve = reserveSeats ? { reserveSeat: true } : {};
-  const created = await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `${name}-a`, ...(turnSeconds ? { turnSeconds } : {}), ...reserve } });
+  const created = await http.json("POST", "/api/v1/games", {
+    body: { opponent: "friend", name: `${name}-a`, ...(turnSeconds ? { turnSeconds } : {}), ...reserve },
+  });
   const joined = await http.json("POST", "/api/v1/games/join", { body: { code: created.code, name: `${name}-b`, ...reserve } });
   const tokens = { [created.seat]: created.playerToken, [joined.seat]: joined.playerToken } as Record<Seat, string>;
-  const reservations = reserveSeats ? ({ [created.seat]: created.seatReservation, [joined.seat]: joined.seatReservation } as Record<Seat, SeatReservation>) : undefined;
+  const reservations = reserveSeats
+    ? ({ [created.seat]: created.seatReservation, [joined.seat]: joined.seatReservation } as Record<Seat, SeatReservation>)
+    : undefined;
   return { gameId: created.game.id, tokens, ...(reservations ? { reservations } : {}) };
 }
 
@@ -226,7 +234,11 @@ export function gcFunction(): () => void {
   return vm.runInNewContext("gc") as () => void;
 }
 
-export interface MemSample { rss: number; heapUsed: number; external: number }
+export interface MemSample {
+  rss: number;
+  heapUsed: number;
+  external: number;
+}
 
 export async function settledMemory(): Promise<MemSample> {
   const gc = gcFunction();
@@ -342,7 +354,15 @@ export function watchdog(ms: number, what: string): NodeJS.Timeout {
  * child's counters at both ends of `seconds` while the server's CPU time is measured (this process's, or
  * `serverCpuUs` for a server in another process: its CPU time so far in microseconds); stop it.
  */
-export async function measureWindow<C>(child: Child, start: Message, startTimeoutMs: number, seconds: number, warmup: number, label = String(start.type), serverCpuUs?: () => Promise<number>) {
+export async function measureWindow<C>(
+  child: Child,
+  start: Message,
+  startTimeoutMs: number,
+  seconds: number,
+  warmup: number,
+  label = String(start.type),
+  serverCpuUs?: () => Promise<number>,
+) {
   await child.ask(start, "start:done", startTimeoutMs);
   await sleep(warmup * 1000);
   const stopProfile = await profileWindow(label);

@@ -7,7 +7,11 @@ import { HttpClient } from "./common";
 import { LightGames } from "./light-games";
 import { LoopMonitor } from "./loop-health";
 
-export interface WorkerData { url: string; seatPeriodMs: number; name: string }
+export interface WorkerData {
+  url: string;
+  seatPeriodMs: number;
+  name: string;
+}
 export type WorkerCommand = { id: number } & ({ type: "grow"; n: number; rampMs: number } | { type: "mark" } | { type: "close" });
 
 const data = workerData as WorkerData;

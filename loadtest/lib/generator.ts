@@ -12,13 +12,21 @@ type Reply = Record<string, unknown> & { id: number; error?: string };
 type Command = WorkerCommand extends infer C ? (C extends { id: number } ? Omit<C, "id"> : never) : never;
 
 /** What one mark reads: running totals of every thread, and the round trips and loop health since the last mark. */
-export interface GeneratorMark extends LightCounters { latencies: number[]; loop: LoopHealth }
+export interface GeneratorMark extends LightCounters {
+  latencies: number[];
+  loop: LoopHealth;
+}
 
 /** The worst loop of several threads (their GC pauses summed): a round trip waits for whichever is late. */
 export function worstLoop(loops: LoopHealth[]): LoopHealth {
   return loops.reduce((a, b) => ({
-    delayP50Ms: Math.max(a.delayP50Ms, b.delayP50Ms), delayP99Ms: Math.max(a.delayP99Ms, b.delayP99Ms), delayMaxMs: Math.max(a.delayMaxMs, b.delayMaxMs),
-    gcMs: Math.round((a.gcMs + b.gcMs) * 100) / 100, gcMaxMs: Math.max(a.gcMaxMs, b.gcMaxMs), majorGcs: a.majorGcs + b.majorGcs, stalls: addStalls(a.stalls, b.stalls),
+    delayP50Ms: Math.max(a.delayP50Ms, b.delayP50Ms),
+    delayP99Ms: Math.max(a.delayP99Ms, b.delayP99Ms),
+    delayMaxMs: Math.max(a.delayMaxMs, b.delayMaxMs),
+    gcMs: Math.round((a.gcMs + b.gcMs) * 100) / 100,
+    gcMaxMs: Math.max(a.gcMaxMs, b.gcMaxMs),
+    majorGcs: a.majorGcs + b.majorGcs,
+    stalls: addStalls(a.stalls, b.stalls),
   }));
 }
 
@@ -76,7 +84,11 @@ export class Generator {
     const marks = await Promise.all(this.threads.map((t) => t.ask<LightCounters & { latencies: Float64Array; loop: LoopHealth }>({ type: "mark" })));
     const sum = (f: (m: LightCounters) => number) => marks.reduce((a, m) => a + f(m), 0);
     return {
-      moves: sum((m) => m.moves), refused: sum((m) => m.refused), replaced: sum((m) => m.replaced), errors: sum((m) => m.errors), dropped: sum((m) => m.dropped),
+      moves: sum((m) => m.moves),
+      refused: sum((m) => m.refused),
+      replaced: sum((m) => m.replaced),
+      errors: sum((m) => m.errors),
+      dropped: sum((m) => m.dropped),
       samples: marks.flatMap((m) => m.samples),
       latencies: marks.flatMap((m) => Array.from(m.latencies)),
       loop: worstLoop(marks.map((m) => m.loop)),

@@ -18,11 +18,12 @@ import { WireSeat, type Reservation } from "./wire";
 
 /** What a seat reads of the room's direct messages (rooms/messages.ts holds the whole contract). */
 type SeatMessage =
-  | { type: "hand"; legal: string[] }
-  | { type: "moved"; n: number; hand?: { legal: string[] } }
-  | { type: "refused"; code: string; detail: string };
+  { type: "hand"; legal: string[] } | { type: "moved"; n: number; hand?: { legal: string[] } } | { type: "refused"; code: string; detail: string };
 
-interface LightSeat { wire: WireSeat | null; legal: string[] }
+interface LightSeat {
+  wire: WireSeat | null;
+  legal: string[];
+}
 interface LightGame {
   seats: Record<Seat, LightSeat>;
   slot: number;
@@ -84,7 +85,7 @@ export class LightGames {
     this.start();
     const adding = n - this.games.length;
     const started = nowMs();
-    for (let opened = 0; this.games.length < n && !this.closing; ) {
+    for (let opened = 0; this.games.length < n && !this.closing;) {
       const batch = Math.min(8, n - this.games.length);
       const wait = started + (rampMs * opened) / adding - nowMs();
       if (wait > 0) await sleep(wait);
@@ -102,7 +103,12 @@ export class LightGames {
     for (const g of this.games) (g.seats.A.wire ?? g.seats.B.wire)?.send("resign");
     await sleep(500);
     for (let i = 0; i < this.games.length; i += 200) {
-      await Promise.all(this.games.slice(i, i + 200).flatMap((g) => [g.seats.A.wire, g.seats.B.wire]).map((w) => w?.leave() ?? Promise.resolve()));
+      await Promise.all(
+        this.games
+          .slice(i, i + 200)
+          .flatMap((g) => [g.seats.A.wire, g.seats.B.wire])
+          .map((w) => w?.leave() ?? Promise.resolve()),
+      );
     }
     this.games = [];
     this.wheel.forEach((s) => (s.length = 0));
@@ -110,7 +116,14 @@ export class LightGames {
 
   /** A new game's place on the clock: a random slot, so that the moves of N games spread evenly. */
   private place(): LightGame {
-    const g: LightGame = { seats: { A: { wire: null, legal: [] }, B: { wire: null, legal: [] } }, slot: Math.floor(Math.random() * this.wheel.length), due: false, inflight: false, sentAt: 0, replacing: true };
+    const g: LightGame = {
+      seats: { A: { wire: null, legal: [] }, B: { wire: null, legal: [] } },
+      slot: Math.floor(Math.random() * this.wheel.length),
+      due: false,
+      inflight: false,
+      sentAt: 0,
+      replacing: true,
+    };
     this.wheel[g.slot].push(g);
     return g;
   }

@@ -53,7 +53,14 @@ function schedstat(): [number, number] | null {
 
 /** Adds two splits (several load generators' stalls, summed). */
 export function addStalls(a: StallSplit, b: StallSplit): StallSplit {
-  return { count: a.count + b.count, ms: a.ms + b.ms, runMs: a.runMs + b.runMs, gcMs: a.gcMs + b.gcMs, queuedMs: a.queuedMs + b.queuedMs, asleepMs: a.asleepMs + b.asleepMs };
+  return {
+    count: a.count + b.count,
+    ms: a.ms + b.ms,
+    runMs: a.runMs + b.runMs,
+    gcMs: a.gcMs + b.gcMs,
+    queuedMs: a.queuedMs + b.queuedMs,
+    asleepMs: a.asleepMs + b.asleepMs,
+  };
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

@@ -34,7 +34,13 @@ export interface PlayStats {
   roundTrip?: (ms: number) => void;
 }
 
-export const newStats = (keepLatencies = false): PlayStats => ({ sent: 0, acked: 0, refused: {}, refusalSamples: [], ...(keepLatencies ? { latencies: [] } : {}) });
+export const newStats = (keepLatencies = false): PlayStats => ({
+  sent: 0,
+  acked: 0,
+  refused: {},
+  refusalSamples: [],
+  ...(keepLatencies ? { latencies: [] } : {}),
+});
 
 type Outcome = "finished" | "left";
 
@@ -52,7 +58,12 @@ export class SeatPlayer {
   private due: number | undefined;
   private paceTimer: NodeJS.Timeout | undefined;
 
-  constructor(readonly room: Room, readonly seat: Seat, private readonly stats: PlayStats, private readonly paceMs = 0) {
+  constructor(
+    readonly room: Room,
+    readonly seat: Seat,
+    private readonly stats: PlayStats,
+    private readonly paceMs = 0,
+  ) {
     this.finished = new Promise((r) => (this.settle = r));
     room.onStateChange(() => this.maybeMove());
     room.onMessage("hand", (h: { legal?: string[] }) => {

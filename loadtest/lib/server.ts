@@ -9,7 +9,10 @@ import { testConfig, type Config } from "../../src/shared/config";
 import { startServer, type RunningServer, type StartOptions } from "../../src/server";
 import { freePort } from "./common";
 
-export async function startBenchServer(overrides: Partial<Config> = {}, options: Pick<StartOptions, "finishedGraceMs" | "onFsync"> = {}): Promise<RunningServer> {
+export async function startBenchServer(
+  overrides: Partial<Config> = {},
+  options: Pick<StartOptions, "finishedGraceMs" | "onFsync"> = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const defaults = testConfig();
   const config = testConfig({

@@ -29,8 +29,22 @@ function freshContext(): GameContext {
   const now = new Date().toISOString();
   const seat = (name: string) => ({ playerId: name, name, kind: "human" as const, tokenHash: "t".repeat(64) });
   const record: GameRecord = {
-    id: `state-${seed}`, ruleset: "classic", opponent: "friend", public: true, turnSeconds: 120, seed, salt, commitment: commitmentOf(seed, salt),
-    status: "active", seats: { A: seat("a"), B: seat("b") }, moveCount: 0, score: { A: 0, B: 0 }, winner: null, createdAt: now, updatedAt: now, startedAt: now,
+    id: `state-${seed}`,
+    ruleset: "classic",
+    opponent: "friend",
+    public: true,
+    turnSeconds: 120,
+    seed,
+    salt,
+    commitment: commitmentOf(seed, salt),
+    status: "active",
+    seats: { A: seat("a"), B: seat("b") },
+    moveCount: 0,
+    score: { A: 0, B: 0 },
+    winner: null,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: now,
   };
   return { record, engine: startEngine(record), timeline: [], endEvents: [] };
 }

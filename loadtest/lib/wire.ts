@@ -20,7 +20,11 @@ import { pack, unpackMultiple } from "msgpackr";
 import { WebSocket } from "ws";
 
 /** What a REST create or join answer carries with `reserveSeat` (the fields this client reads). */
-export interface Reservation { roomId: string; sessionId: string; processId?: string }
+export interface Reservation {
+  roomId: string;
+  sessionId: string;
+  processId?: string;
+}
 
 /** A room message: its type and its payload (undefined when it had none). */
 export type OnData = (type: string | number, payload: unknown) => void;
@@ -101,7 +105,10 @@ export class WireSeat {
   send(type: string, payload?: unknown): void {
     if (!this.open) return;
     const head = pack(type);
-    const frame = payload === undefined ? Buffer.concat([Buffer.from([Protocol.ROOM_DATA]), head]) : Buffer.concat([Buffer.from([Protocol.ROOM_DATA]), head, pack(payload)]);
+    const frame =
+      payload === undefined
+        ? Buffer.concat([Buffer.from([Protocol.ROOM_DATA]), head])
+        : Buffer.concat([Buffer.from([Protocol.ROOM_DATA]), head, pack(payload)]);
     this.ws.send(frame);
   }
 

@@ -33,7 +33,14 @@ async function main(): Promise<void> {
     mongodbUrl: values["mongodb-url"],
     nginxPort: values.nginx ? Number(values.port) : undefined,
     env: { LOG_LEVEL: values.verbose ? "info" : "warn" },
-    onOutput: (name, chunk) => process.stderr.write(chunk.split("\n").filter(Boolean).map((l) => `[${name}] ${l}\n`).join("")),
+    onOutput: (name, chunk) =>
+      process.stderr.write(
+        chunk
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => `[${name}] ${l}\n`)
+          .join(""),
+      ),
   });
   process.stdout.write(`redis: ${cluster.redisUrl}\n`);
   process.stdout.write(`store: ${cluster.mongodbUrl ?? cluster.database}\n`);

@@ -19,7 +19,9 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   for (const r of report.table) {
-    process.stdout.write(`${String(r.rank).padStart(3)}  ${r.playerId.padEnd(14)} ${r.rating.toFixed(1).padStart(7)}  [${r.low.toFixed(1)}, ${r.high.toFixed(1)}]  ${r.wins}-${r.draws}-${r.losses}\n`);
+    process.stdout.write(
+      `${String(r.rank).padStart(3)}  ${r.playerId.padEnd(14)} ${r.rating.toFixed(1).padStart(7)}  [${r.low.toFixed(1)}, ${r.high.toFixed(1)}]  ${r.wins}-${r.draws}-${r.losses}\n`,
+    );
   }
   if (report.status !== "finished") process.stdout.write(`note: the league is ${report.status}; its table may change\n`);
   for (const p of report.problems) process.stderr.write(`MISMATCH ${p}\n`);

@@ -26,7 +26,17 @@ export function boardCells(board: readonly Cell[]): BoardCell[] {
 
 /** A move as replays, events and answers show it: with the public cells of the board after it, `after`. */
 export function shownMove(m: MoveRecord, after: readonly Cell[]): ShownMove {
-  return { n: m.n, seat: m.seat, card: m.card, square: m.square, name: m.name, notation: m.notation, captures: m.captures, score: { ...m.score }, board: boardCells(after) };
+  return {
+    n: m.n,
+    seat: m.seat,
+    card: m.card,
+    square: m.square,
+    name: m.name,
+    notation: m.notation,
+    captures: m.captures,
+    score: { ...m.score },
+    board: boardCells(after),
+  };
 }
 
 function finish(state: GameState, winner: GameState["winner"], decidedBy: DecidedBy, events: GameEvent[]): void {
@@ -78,7 +88,10 @@ function place(state: GameState, action: { card: unknown; square: unknown; seat?
   const pile = state.pile.slice();
   const wanted = card(checked.card).champion === "herald" ? 2 : 1;
   let drawn = 0;
-  while (drawn < wanted && pile.length > 0) { hand.push(pile.shift()!); drawn++; }
+  while (drawn < wanted && pile.length > 0) {
+    hand.push(pile.shift()!);
+    drawn++;
+  }
 
   const def = card(checked.card);
   const score = scoreOf(board);

@@ -19,8 +19,22 @@ export const ORTHOGONAL: ReadonlyArray<{ edge: Edge; df: number; dr: number }> =
   { edge: "s", df: 0, dr: -1 },
   { edge: "w", df: -1, dr: 0 },
 ];
-const DIAGONAL = [[1, 1], [1, -1], [-1, -1], [-1, 1]] as const;
-const KNIGHT = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]] as const;
+const DIAGONAL = [
+  [1, 1],
+  [1, -1],
+  [-1, -1],
+  [-1, 1],
+] as const;
+const KNIGHT = [
+  [1, 2],
+  [2, 1],
+  [2, -1],
+  [1, -2],
+  [-1, -2],
+  [-2, -1],
+  [-2, 1],
+  [-1, 2],
+] as const;
 
 export const SQUARES: readonly Square[] = Array.from({ length: CELLS }, (_, i) => `${FILES[i % SIZE]}${Math.floor(i / SIZE) + 1}`);
 
@@ -45,32 +59,46 @@ export const NEIGHBOURS: ReadonlyArray<ReadonlyArray<{ edge: Edge; index: number
   ORTHOGONAL.map((d) => ({ edge: d.edge, index: at(i, d.df, d.dr) })).filter((n) => n.index >= 0),
 );
 
-export const KNIGHT_JUMPS: ReadonlyArray<readonly number[]> = SQUARES.map((_, i) =>
-  KNIGHT.map(([df, dr]) => at(i, df, dr)).filter((j) => j >= 0),
-);
+export const KNIGHT_JUMPS: ReadonlyArray<readonly number[]> = SQUARES.map((_, i) => KNIGHT.map(([df, dr]) => at(i, df, dr)).filter((j) => j >= 0));
 
 /** A square a chess piece reaches: `edge` is set for orthogonal lines (edges compared), absent for totals. */
-export interface Reach { index: number; edge?: Edge }
+export interface Reach {
+  index: number;
+  edge?: Edge;
+}
 
 /** Squares reached from `from` by `piece` on `occupied` (rays stop at the first occupied square). */
 export function chessReach(piece: ChessPiece, from: number, occupied: (i: number) => boolean): Reach[] {
   const out: Reach[] = [];
   const ray = (df: number, dr: number, edge?: Edge) => {
     for (let i = at(from, df, dr); i >= 0; i = at(i, df, dr)) {
-      if (occupied(i)) { out.push({ index: i, edge }); return; }
+      if (occupied(i)) {
+        out.push({ index: i, edge });
+        return;
+      }
     }
   };
   const rook = () => ORTHOGONAL.forEach((d) => ray(d.df, d.dr, d.edge));
   const bishop = () => DIAGONAL.forEach(([df, dr]) => ray(df, dr));
   switch (piece) {
-    case "knight": return KNIGHT_JUMPS[from].map((index) => ({ index }));
-    case "bishop": bishop(); return out;
-    case "rook": rook(); return out;
-    case "queen": rook(); bishop(); return out;
+    case "knight":
+      return KNIGHT_JUMPS[from].map((index) => ({ index }));
+    case "bishop":
+      bishop();
+      return out;
+    case "rook":
+      rook();
+      return out;
+    case "queen":
+      rook();
+      bishop();
+      return out;
     case "king":
       return [
         ...NEIGHBOURS[from].map((n) => ({ index: n.index, edge: n.edge })),
-        ...DIAGONAL.map(([df, dr]) => at(from, df, dr)).filter((j) => j >= 0).map((index) => ({ index })),
+        ...DIAGONAL.map(([df, dr]) => at(from, df, dr))
+          .filter((j) => j >= 0)
+          .map((index) => ({ index })),
       ];
   }
 }

@@ -69,6 +69,4 @@ function card([id, name, n, e, s, w, tier]: Row, element: Element): CardDef {
 }
 
 /** The 40 catalogue cards in a fixed order (the order the seeded shuffle starts from). */
-export const CATALOGUE: readonly CardDef[] = Object.freeze(
-  (Object.keys(ROWS) as Element[]).flatMap((el) => ROWS[el].map((row) => card(row, el))),
-);
+export const CATALOGUE: readonly CardDef[] = Object.freeze((Object.keys(ROWS) as Element[]).flatMap((el) => ROWS[el].map((row) => card(row, el))));

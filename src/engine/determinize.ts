@@ -15,7 +15,6 @@ import { notationOf, seatOfPlacement, splitNotation } from "./notation";
 import type { Action, GameState, MoveRecord, Seat, SeatView } from "./types";
 import { otherSeat } from "./seats";
 
-
 /** The opponent's champion card id while it is still in their hand (not yet placed by them), else null. */
 export function opponentChampionInHand(view: SeatView): string | null {
   const opp = otherSeat(view.seat);

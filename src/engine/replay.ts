@@ -89,7 +89,11 @@ function canon(x: unknown): string {
   if (Array.isArray(x)) return `[${x.map(canon).join(",")}]`;
   if (typeof x === "object" && x !== null) {
     const o = x as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canon(o[k])}`).join(",")}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canon(o[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(x) ?? "undefined";
 }
@@ -111,7 +115,8 @@ function shapeError(r: Record<string, unknown>): VerifyResult | null {
   if (typeof r.salt !== "string") return fail(null, "salt", "must be a string");
   if (typeof r.commitment !== "string") return fail(null, "commitment", "must be a string");
   const ch = r.champions;
-  if (!isObj(ch) || !ROSTER.includes(ch.A as ChampionId) || !ROSTER.includes(ch.B as ChampionId)) return fail(null, "champions", "must name a champion for A and B");
+  if (!isObj(ch) || !ROSTER.includes(ch.A as ChampionId) || !ROSTER.includes(ch.B as ChampionId))
+    return fail(null, "champions", "must name a champion for A and B");
   if (!Array.isArray(r.moves) || !r.moves.every(isObj)) return fail(null, "moves", "must be an array of moves");
   if (!Array.isArray(r.endings) || !r.endings.every((e) => isObj(e) && Number.isInteger(e.after) && isObj(e.action))) {
     return fail(null, "endings", "must be an array of {after, action}");

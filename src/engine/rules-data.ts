@@ -45,7 +45,8 @@ const MUTATOR: Record<Mutator, string> = {
 const RULESETS: readonly Ruleset[] = ["classic", "mutators"];
 const SEED_FORM: Record<DealGenerator, string> = {
   xoroshiro128plus: "an integer 0..2^31-1 seeding xoroshiro128+ (pure-rand) and its uniform integers",
-  "hmac-sha256": "128 random bits as 32 lowercase hex digits, keying HMAC-SHA-256 over the label tile-arena/deal/v4 and a block counter; integers by rejection sampling",
+  "hmac-sha256":
+    "128 random bits as 32 lowercase hex digits, keying HMAC-SHA-256 over the label tile-arena/deal/v4 and a block counter; integers by rejection sampling",
 };
 
 /** The rules of one version as plain JSON. */
@@ -89,7 +90,8 @@ export function rulesData(version: RulesVersion) {
     deal: {
       generator: v.deal,
       seed: SEED_FORM[v.deal],
-      order: "shuffle the pile, two chess tiles, the first mover, two champion draws, then (mutators) two mutators and (elemental) three element squares: docs/RULES.md, The deal",
+      order:
+        "shuffle the pile, two chess tiles, the first mover, two champion draws, then (mutators) two mutators and (elemental) three element squares: docs/RULES.md, The deal",
     },
     champions: ROSTER.map((id) => {
       const c = CHAMPIONS[id];

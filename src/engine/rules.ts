@@ -11,7 +11,10 @@ import type { CaptureKind, ChessTile, Element, Mutator, Ranks, Seat, SquareEleme
 
 export type Cell = null | { card: string; owner: Seat };
 export type { CaptureKind } from "./types";
-export interface Capture { index: number; by: CaptureKind }
+export interface Capture {
+  index: number;
+  by: CaptureKind;
+}
 
 /** Ranks never leave 1..10 after modifiers: base ranks are 1-9 and at most one +1 applies per source. */
 export const MIN_RANK = 1;
@@ -87,10 +90,13 @@ export function resolvePlacement(board: readonly Cell[], ctx: RuleContext, at: n
     const c = board[i];
     return c !== null && c.owner !== mover && !unflippable(c) && !flips.has(i);
   };
-  const flip = (i: number, by: CaptureKind) => { if (capturable(i)) flips.set(i, by); };
+  const flip = (i: number, by: CaptureKind) => {
+    if (capturable(i)) flips.set(i, by);
+  };
   const ranksOf = (i: number) => effectiveRanks(board, ctx, i);
   const compare = (i: number, edge: Edge | undefined) =>
-    edge ? beats(mine[edge], ranksOf(i)[OPPOSITE[edge]], reverse && !reaver, ability === "usurper")
+    edge
+      ? beats(mine[edge], ranksOf(i)[OPPOSITE[edge]], reverse && !reaver, ability === "usurper")
       : beats(total(mine), total(ranksOf(i)), reverse && !reaver, ability === "usurper");
 
   const touching = NEIGHBOURS[at].filter((n) => board[n.index] !== null);
@@ -148,6 +154,9 @@ function comboChain(board: Cell[], ctx: RuleContext, captures: Capture[], mover:
 
 export function scoreOf(board: readonly Cell[]): Record<Seat, number> {
   const score = { A: 0, B: 0 };
-  for (let i = 0; i < CELLS; i++) { const c = board[i]; if (c) score[c.owner] += 1; }
+  for (let i = 0; i < CELLS; i++) {
+    const c = board[i];
+    if (c) score[c.owner] += 1;
+  }
   return score;
 }

@@ -67,8 +67,7 @@ export function newGame(options: GameOptions, given: Seed, salt: string): GameSt
     const j = next(0, i);
     [pile[i], pile[j]] = [pile[j], pile[i]];
   }
-  const chessTiles: ChessTile[] = distinct(next, CELLS, 2)
-    .map((sq) => ({ square: squareOf(sq), piece: PIECES[next(0, PIECES.length - 1)] }));
+  const chessTiles: ChessTile[] = distinct(next, CELLS, 2).map((sq) => ({ square: squareOf(sq), piece: PIECES[next(0, PIECES.length - 1)] }));
   const firstPlayer: Seat = next(0, 1) === 0 ? "A" : "B";
   const drawA = next(0, ROSTER.length - 1);
   const drawB = next(0, ROSTER.length - 2);
@@ -77,10 +76,11 @@ export function newGame(options: GameOptions, given: Seed, salt: string): GameSt
   let mutators: Mutator[] = [];
   let squareElements: SquareElement[] = [];
   if (ruleset === "mutators") {
-    mutators = distinct(next, MUTATORS.length, 2).sort((a, b) => a - b).map((i) => MUTATORS[i]);
+    mutators = distinct(next, MUTATORS.length, 2)
+      .sort((a, b) => a - b)
+      .map((i) => MUTATORS[i]);
     if (mutators.includes("elemental")) {
-      squareElements = distinct(next, CELLS, 3)
-        .map((sq) => ({ square: squareOf(sq), element: ELEMENTS[next(0, ELEMENTS.length - 1)] }));
+      squareElements = distinct(next, CELLS, 3).map((sq) => ({ square: squareOf(sq), element: ELEMENTS[next(0, ELEMENTS.length - 1)] }));
     }
   }
 

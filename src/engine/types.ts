@@ -27,7 +27,12 @@ export type Seed = number | string;
 export const CAPTURE_KINDS = ["same", "plus", "basic", "chess", "knight", "combo"] as const;
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
-export interface Ranks { n: number; e: number; s: number; w: number }
+export interface Ranks {
+  n: number;
+  e: number;
+  s: number;
+  w: number;
+}
 
 /** A card of the catalogue (or a champion). `id` is the short code used in notation, e.g. "E7". */
 export interface CardDef {
@@ -40,8 +45,14 @@ export interface CardDef {
   champion?: ChampionId;
 }
 
-export interface ChessTile { square: Square; piece: ChessPiece }
-export interface SquareElement { square: Square; element: Element }
+export interface ChessTile {
+  square: Square;
+  piece: ChessPiece;
+}
+export interface SquareElement {
+  square: Square;
+  element: Element;
+}
 
 /** Options chosen by the players; everything else comes from the seed. */
 export interface GameOptions {
@@ -75,10 +86,7 @@ export type GameEvent =
 /** An input to the engine. Placement is the only move; the rest are game actions. */
 export type Action =
   /** `seat`, when given, must be the seat to move (otherwise `not_your_turn`); the engine infers it when absent. */
-  | { kind: "place"; card: string; square: Square; seat?: Seat }
-  | { kind: "resign"; seat: Seat }
-  | { kind: "timeout"; seat: Seat }
-  | { kind: "abort" };
+  { kind: "place"; card: string; square: Square; seat?: Seat } | { kind: "resign"; seat: Seat } | { kind: "timeout"; seat: Seat } | { kind: "abort" };
 
 /** A square of the engine's board: the card on it and its owner, or null when empty. */
 export type Cell = null | { card: string; owner: Seat };
@@ -134,8 +142,17 @@ export interface GameState {
 }
 
 export type RefusalCode = "not_your_turn" | "illegal_move" | "game_over" | "bad_request";
-export interface Refusal { ok: false; code: RefusalCode; detail: string }
-export interface Applied { ok: true; state: GameState; events: GameEvent[]; move?: MoveRecord }
+export interface Refusal {
+  ok: false;
+  code: RefusalCode;
+  detail: string;
+}
+export interface Applied {
+  ok: true;
+  state: GameState;
+  events: GameEvent[];
+  move?: MoveRecord;
+}
 export type ApplyResult = Applied | Refusal;
 
 /** Public part shared by seat and spectator views. */

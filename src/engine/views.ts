@@ -45,7 +45,11 @@ export function spectatorView(state: GameState): SpectatorView {
 }
 
 /** A legal move as a bot reads it: the notation to send and its parts. */
-export interface LegalMove { move: string; card: string; square: Square }
+export interface LegalMove {
+  move: string;
+  card: string;
+  square: Square;
+}
 
 /** The moves `seat` may make now: every legal placement on its turn, none otherwise (or once the game is over). */
 export function legalMovesFor(state: GameState, seat: Seat): LegalMove[] {

@@ -58,7 +58,12 @@ export function createMetrics(): Metrics {
     moves: new Counter({ name: "arena_moves_total", help: "Placements accepted", labelNames: ["player"], registers: [registry] }),
     refusals: new Counter({ name: "arena_refusals_total", help: "Game actions refused, by code", labelNames: ["code"], registers: [registry] }),
     gamesStarted: new Counter({ name: "arena_games_started_total", help: "Games that became active", labelNames: ["opponent"], registers: [registry] }),
-    gamesFinished: new Counter({ name: "arena_games_finished_total", help: "Games finished, by what decided them", labelNames: ["decided_by"], registers: [registry] }),
+    gamesFinished: new Counter({
+      name: "arena_games_finished_total",
+      help: "Games finished, by what decided them",
+      labelNames: ["decided_by"],
+      registers: [registry],
+    }),
     moveSeconds: new Histogram({
       name: "arena_move_seconds",
       help: "Time to validate, apply, persist and project one action",

@@ -6,9 +6,7 @@ import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no", ""])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no", ""]).transform((v) => v === "true" || v === "1" || v === "yes");
 
 /**
  * Defaults that modules fall back to when built without a Config (a test's server, a room made without
@@ -77,7 +75,11 @@ export const EnvSchema = z.object({
   /** Tournaments one player profile may join per minute (scaled by RATE_LIMIT_SCALE). */
   TOURNAMENT_JOINS_PER_PLAYER: z.coerce.number().int().min(1).max(10000).default(5),
   /** Seconds a waiting game (no second player) lives before it is aborted. */
-  WAITING_GAME_TTL_S: z.coerce.number().int().min(1).default(24 * 3600),
+  WAITING_GAME_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 3600),
   /**
    * Seconds the room of a waiting game stays open with nobody connected before it closes (the game waits on
    * in the store, and its room opens again for the next claim or watcher). Above Colyseus' seat reservation
@@ -100,7 +102,12 @@ export const EnvSchema = z.object({
   /** Bots one address may register per BOT_REGISTRATION_WINDOW_S (times RATE_LIMIT_SCALE; 429 past it). */
   BOT_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
   /** The window BOT_REGISTRATIONS_PER_ADDRESS counts over, in seconds: 3600 for a rate per hour, 60 per minute. */
-  BOT_REGISTRATION_WINDOW_S: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(3600),
+  BOT_REGISTRATION_WINDOW_S: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(3600),
   /** Set: GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is open. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /**
@@ -153,9 +160,15 @@ export const EnvSchema = z.object({
    * leading hex digits do): a new key signs from the log's current size on, heads signed before still verify
    * with the old public key. Naming any other key rotates nothing, so the setting may stay until removed.
    */
-  LOG_KEY_ROTATE: z.string().regex(/^([0-9a-f]{8,64})?$/, "the current key's id, 8-64 lowercase hex digits").optional(),
+  LOG_KEY_ROTATE: z
+    .string()
+    .regex(/^([0-9a-f]{8,64})?$/, "the current key's id, 8-64 lowercase hex digits")
+    .optional(),
   /** The log's origin, the first line of its checkpoints (c2sp.org/tlog-checkpoint). Default: PUBLIC_BASE_URL's host and path, then /log. */
-  LOG_ORIGIN: z.string().regex(/^[^\s+]*$/, "one word, without spaces or '+'").optional(),
+  LOG_ORIGIN: z
+    .string()
+    .regex(/^[^\s+]*$/, "one word, without spaces or '+'")
+    .optional(),
   /** Longest wait between a game's finish and the public log's batch that appends it (one signed head per batch). */
   LOG_BATCH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
   /** How long the process appending to the public log holds that role before another may take it over. */
@@ -165,7 +178,12 @@ export const EnvSchema = z.object({
   /** WebSocket frames (of any protocol type) one socket may send per second before it is closed. */
   WS_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.wsFramesPerSecond),
   /** Largest request body on any route, matchmaking included (bytes). */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(DEFAULTS.maxBodyBytes),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(DEFAULTS.maxBodyBytes),
   /** Spectators one game's room admits; seats always get in. */
   SPECTATORS_PER_GAME: z.coerce.number().int().min(0).max(10_000).default(DEFAULTS.spectatorsPerGame),
   /** Spectators one address may have in one game. */
@@ -177,7 +195,12 @@ export const EnvSchema = z.object({
   /** Long-polls (sync or quick-match polls with a timeout) one address may have waiting at once, REST and MCP together. */
   LONG_POLLS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(DEFAULTS.longPollsPerAddress),
   /** Seconds an MCP session may stay unused before it is ended. */
-  MCP_IDLE_S: z.coerce.number().int().min(10).max(24 * 3600).default(DEFAULTS.mcpIdleS),
+  MCP_IDLE_S: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(24 * 3600)
+    .default(DEFAULTS.mcpIdleS),
   /** Open exports (GET /api/v1/exports/games) one address may have running at once in the process (429 past it). */
   EXPORTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(DEFAULTS.exportsPerAddress),
   /** Open exports running at once in the process, every address together (503 past it). */

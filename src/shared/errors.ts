@@ -4,7 +4,11 @@
  */
 
 export const ERROR_CODES = {
-  bad_request: { status: 400, title: "Bad request", hint: "Check the request against the API reference at /docs (the OpenAPI document is /api/v1/openapi.json)." },
+  bad_request: {
+    status: 400,
+    title: "Bad request",
+    hint: "Check the request against the API reference at /docs (the OpenAPI document is /api/v1/openapi.json).",
+  },
   unauthorized: { status: 401, title: "Unauthorized", hint: "Send the seat's player token as `Authorization: Bearer pt_...`." },
   bad_signature: { status: 401, title: "Bad signature", hint: "Verify with the subscription's current secret." },
   forbidden: { status: 403, title: "Forbidden", hint: "This action is not allowed for this caller." },
@@ -12,15 +16,27 @@ export const ERROR_CODES = {
   not_your_turn: { status: 409, title: "Not your turn", hint: "Wait for your turn: poll /sync with `since` and `timeout`, or subscribe to game.turn." },
   illegal_move: { status: 422, title: "Illegal move", hint: "Play a card from your hand onto an empty square, e.g. `E7@b3`; `detail` says what was wrong." },
   game_over: { status: 409, title: "Game over", hint: "The game has finished; read its replay." },
-  game_not_finished: { status: 409, title: "Game not finished", hint: "The replay and review exist once the game has finished (a league game: once both games of its deal have)." },
+  game_not_finished: {
+    status: 409,
+    title: "Game not finished",
+    hint: "The replay and review exist once the game has finished (a league game: once both games of its deal have).",
+  },
   already_joined: { status: 409, title: "Already joined", hint: "This seat or invite has been taken." },
   code_expired: { status: 410, title: "Code expired", hint: "Ask for a new invite or challenge." },
   conflict: { status: 409, title: "Conflict", hint: "The resource changed; read it again and retry." },
   callback_refused: { status: 422, title: "Callback refused", hint: "The callback must be public HTTPS and echo the verification challenge within 5 seconds." },
   result_mismatch: { status: 422, title: "Result mismatch", hint: "The reported result must match the service's record of the game." },
-  payload_too_large: { status: 413, title: "Payload too large", hint: "Request bodies are limited to 64 KiB unless the operator set MAX_BODY_BYTES; `detail` names the limit." },
+  payload_too_large: {
+    status: 413,
+    title: "Payload too large",
+    hint: "Request bodies are limited to 64 KiB unless the operator set MAX_BODY_BYTES; `detail` names the limit.",
+  },
   rate_limited: { status: 429, title: "Too many requests", hint: "Wait for the number of seconds in `Retry-After`." },
-  unavailable: { status: 503, title: "Unavailable", hint: "The service is starting, shutting down or cannot use its store; retry shortly (after `Retry-After` seconds, when given)." },
+  unavailable: {
+    status: 503,
+    title: "Unavailable",
+    hint: "The service is starting, shutting down or cannot use its store; retry shortly (after `Retry-After` seconds, when given).",
+  },
   internal: { status: 500, title: "Internal error", hint: "Retry later; the error has been logged." },
 } as const;
 

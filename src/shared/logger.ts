@@ -28,8 +28,15 @@ export function createLogger(level: string, destination: LogDestination = pino.d
       level,
       redact: {
         paths: [
-          "*.playerToken", "*.player_token", "*.token", "*.secret", "*.authorization", "*.botKey",
-          "req.headers.authorization", "*.headers.authorization", "*.delivery.secret",
+          "*.playerToken",
+          "*.player_token",
+          "*.token",
+          "*.secret",
+          "*.authorization",
+          "*.botKey",
+          "req.headers.authorization",
+          "*.headers.authorization",
+          "*.delivery.secret",
         ],
         censor: REDACTED,
       },

@@ -40,4 +40,9 @@ export const NAME_REFUSED = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\
  * none of them refused (NAME_REFUSED).
  */
 export const nameSchema = (max: number) =>
-  z.string().trim().min(1).max(max).refine((s) => !NAME_REFUSED.test(s), { message: "must not contain control characters (line breaks, tabs) or bidirectional controls" });
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((s) => !NAME_REFUSED.test(s), { message: "must not contain control characters (line breaks, tabs) or bidirectional controls" });

@@ -21,7 +21,10 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-export interface GroupCommitStats { batches: number; writes: number }
+export interface GroupCommitStats {
+  batches: number;
+  writes: number;
+}
 
 export interface GroupCommitOptions {
   /** The shortest time between two commits, in milliseconds; 0 commits every turn's writes at once. */
@@ -36,7 +39,10 @@ export class GroupCommit {
   /** When the last batch was committed (performance.now()). */
   private lastFlush = -Infinity;
 
-  constructor(private readonly store: Pick<Store, "commitGames">, options: GroupCommitOptions = {}) {
+  constructor(
+    private readonly store: Pick<Store, "commitGames">,
+    options: GroupCommitOptions = {},
+  ) {
     this.windowMs = options.windowMs ?? 0;
   }
 

@@ -34,7 +34,13 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.mongodbUrl) {
     store = new MongoStore({ url: opts.mongodbUrl, onState: opts.onState });
   } else {
-    store = new SqliteStore({ path: opts.database, synchronous: opts.synchronous, syncIntervalMs: opts.commitWindowMs, onState: opts.onState, onFsync: opts.onFsync });
+    store = new SqliteStore({
+      path: opts.database,
+      synchronous: opts.synchronous,
+      syncIntervalMs: opts.commitWindowMs,
+      onState: opts.onState,
+      onFsync: opts.onFsync,
+    });
   }
   try {
     await store.init();
@@ -44,4 +50,3 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   }
   return guardFailures(store, opts.onFailure ?? (() => undefined));
 }
-

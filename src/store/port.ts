@@ -44,4 +44,17 @@ export type * from "./ports/subscriptions";
 export type * from "./ports/tournaments";
 
 /** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
-export interface Store extends StoreLifecycle, GamesPort, PlayersPort, SubscriptionsPort, ProcessesPort, ChallengesPort, CommunitiesPort, BotsPort, TournamentsPort, LeaguesPort, RatingsPort, LogPort {}
+export interface Store
+  extends
+    StoreLifecycle,
+    GamesPort,
+    PlayersPort,
+    SubscriptionsPort,
+    ProcessesPort,
+    ChallengesPort,
+    CommunitiesPort,
+    BotsPort,
+    TournamentsPort,
+    LeaguesPort,
+    RatingsPort,
+    LogPort {}

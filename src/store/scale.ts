@@ -16,8 +16,7 @@ export async function scaledInfra(redisUrl: string) {
   return {
     presence,
     driver,
-    rateLimitStore: (policy: string): RateStore =>
-      new RedisStore({ prefix: `rl:${policy}:`, sendCommand: (...args: string[]) => client.sendCommand(args) }),
+    rateLimitStore: (policy: string): RateStore => new RedisStore({ prefix: `rl:${policy}:`, sendCommand: (...args: string[]) => client.sendCommand(args) }),
     close: async () => {
       await client.quit().catch(() => undefined);
     },

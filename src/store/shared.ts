@@ -22,7 +22,10 @@ export function mergePatch<T extends object>(current: T, patch: Partial<T>, keyF
 }
 
 /** Position in the newest-first game listing: the last row of the page returned. */
-export interface GameCursor { createdAt: string; id: string }
+export interface GameCursor {
+  createdAt: string;
+  id: string;
+}
 
 export const encodeCursor = (c: GameCursor): string => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString("base64url");
 

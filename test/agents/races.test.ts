@@ -97,7 +97,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const report = { token, gameId, winner: "A" as const, score: { A: 9, B: 7 } };
     const outcomes = await Promise.allSettled([p1.report(report), p2.report(report)]);
     assert.equal(outcomes.filter((o) => o.status === "fulfilled").length, 1);
-    assert.equal(((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason).code, "conflict");
+    assert.equal((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason.code, "conflict");
     assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
   });
 
@@ -110,7 +110,12 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const acceptDone = new Promise<void>((r) => (accepted = r));
     const slowReads = new Proxy(store, {
       get(target, key: keyof Store) {
-        if (key === "getChallenge") return async (t: string) => { const c = await target.getChallenge(t); await acceptDone; return c; };
+        if (key === "getChallenge")
+          return async (t: string) => {
+            const c = await target.getChallenge(t);
+            await acceptDone;
+            return c;
+          };
         const v: unknown = Reflect.get(target, key);
         return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },

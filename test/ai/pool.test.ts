@@ -54,9 +54,14 @@ describe("Unit: the AI pool runs searches on worker threads", function () {
   it("computes a league's standings table exactly as leagueTable does, while the event loop keeps turning", async () => {
     const entrants = Array.from({ length: 12 }, (_, i) => `BOT-${i}`);
     const outcomes = ["first", "second", "draw"] as const;
-    const deals = entrants.flatMap((a, i) => entrants.slice(i + 1).map((b, j) => ({
-      games: [{ first: a, second: b, outcome: outcomes[(i + j) % 3] }, { first: b, second: a, outcome: outcomes[(i * j) % 3] }],
-    })));
+    const deals = entrants.flatMap((a, i) =>
+      entrants.slice(i + 1).map((b, j) => ({
+        games: [
+          { first: a, second: b, outcome: outcomes[(i + j) % 3] },
+          { first: b, second: a, outcome: outcomes[(i * j) % 3] },
+        ],
+      })),
+    );
     const task = { entrants, deals, leagueId: "l_pooltable" };
     const { value, turns } = await loopTurnsDuring(() => pool.leagueTable(task));
     assert.deepEqual(value, leagueTable(entrants, deals, "l_pooltable"));

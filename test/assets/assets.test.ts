@@ -12,7 +12,9 @@ import type { RunningServer } from "../../src/server";
 import { bootServer } from "../support/server";
 
 const committed = (): string[] =>
-  readdirSync(ASSETS_DIR, { recursive: true, encoding: "utf8" }).filter((p) => statSync(join(ASSETS_DIR, p)).isFile()).map((p) => p.split(sep).join("/"));
+  readdirSync(ASSETS_DIR, { recursive: true, encoding: "utf8" })
+    .filter((p) => statSync(join(ASSETS_DIR, p)).isFile())
+    .map((p) => p.split(sep).join("/"));
 
 /** Checks the header of a 16-bit PCM WAV and that its data chunk fills the file. */
 function assertPcmWav(buf: Buffer, what: string) {
@@ -72,8 +74,16 @@ describe("ClientAssets", function () {
     });
 
     it("serves every asset with its type, a strong ETag, immutable caching and 304 on If-None-Match", async () => {
-      const manifest = (await (await fetch(`${server.url}/api/v1/clients/manifest`)).json()) as { assets: Array<{ path: string; type: string; sha256: string; url: string }> };
-      const expected: Record<string, RegExp> = { svg: /^image\/svg\+xml/, json: /^application\/json/, wav: /^audio\/wav$/, woff2: /^font\/woff2$/, txt: /^text\/plain/ };
+      const manifest = (await (await fetch(`${server.url}/api/v1/clients/manifest`)).json()) as {
+        assets: Array<{ path: string; type: string; sha256: string; url: string }>;
+      };
+      const expected: Record<string, RegExp> = {
+        svg: /^image\/svg\+xml/,
+        json: /^application\/json/,
+        wav: /^audio\/wav$/,
+        woff2: /^font\/woff2$/,
+        txt: /^text\/plain/,
+      };
       for (const a of manifest.assets) {
         assert.equal(a.url, `${server.url}/api/v1/clients/assets/${a.path}`);
         const res = await fetch(a.url);

@@ -106,7 +106,10 @@ describe("Integration: bot rate limits", function () {
 describe("Integration: bot registrations and streams per address", function () {
   this.timeout(60_000);
   // One proxy trusted: X-Forwarded-For names the client address. 3 registrations per hour and 4 streams per address.
-  before(async () => (server = await bootServer({ trustProxy: 1, rateLimitScale: 1, botRegistrations: { perAddress: 3, windowMs: 3600_000 }, streamsPerAddress: 4 })));
+  before(
+    async () =>
+      (server = await bootServer({ trustProxy: 1, rateLimitScale: 1, botRegistrations: { perAddress: 3, windowMs: 3600_000 }, streamsPerAddress: 4 })),
+  );
   after(async () => server?.close());
 
   const from = (address: string) => ({ "x-forwarded-for": address });
@@ -132,7 +135,10 @@ describe("Integration: bot registrations and streams per address", function () {
     for (const address of ["10.8.1.1", "10.8.1.2", "10.8.1.3"]) keys.push((await registerFrom(address)).json.key as string);
     const events = (key: string, address: string) => openStream(`${server.url}/api/v1/stream/events`, { ...bearer(key), ...from(address) });
     const open = [await events(keys[0], "10.8.2.1"), await events(keys[0], "10.8.2.1"), await events(keys[1], "10.8.2.1"), await events(keys[1], "10.8.2.1")];
-    assert.deepEqual(open.map((s) => s.res.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      open.map((s) => s.res.status),
+      [200, 200, 200, 200],
+    );
     const refused = await events(keys[2], "10.8.2.1");
     assert.equal(refused.res.status, 429);
     const problem = await refused.res.json();

@@ -17,8 +17,10 @@ describe("Integration: declining a bot challenge", function () {
   before(async () => (server = await bootServer({ streamHeartbeatS: 1 })));
   after(async () => server?.close());
 
-  const register = async (name: string) => (await http(server.url, "POST", "/api/v1/bots", { name })).json as { key: string; bot: { id: string; name: string } };
-  const decline = (code: string, headers: Record<string, string> = {}) => http(server.url, "POST", `/api/v1/bots/challenges/${code}/decline`, undefined, headers);
+  const register = async (name: string) =>
+    (await http(server.url, "POST", "/api/v1/bots", { name })).json as { key: string; bot: { id: string; name: string } };
+  const decline = (code: string, headers: Record<string, string> = {}) =>
+    http(server.url, "POST", `/api/v1/bots/challenges/${code}/decline`, undefined, headers);
 
   it("aborts the game, unrated, when the challenged bot declines, and tells the challenger", async () => {
     const one = await register("Challenger");
@@ -95,7 +97,9 @@ describe("Integration: declining a bot challenge", function () {
 
     const second = await me.challenge(py.bot.id);
     const script = "import json, sys; from tile_arena import TileArena; print(json.dumps(TileArena(sys.argv[1], sys.argv[2]).decline(sys.argv[3])))";
-    const { stdout } = await promisify(execFile)("python3", ["-c", script, server.url, py.key, second.code], { env: { ...process.env, PYTHONPATH: "clients/python" } });
+    const { stdout } = await promisify(execFile)("python3", ["-c", script, server.url, py.key, second.code], {
+      env: { ...process.env, PYTHONPATH: "clients/python" },
+    });
     assert.deepEqual(JSON.parse(stdout), { gameId: second.game.id, status: "declined" });
   });
 });

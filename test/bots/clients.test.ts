@@ -38,7 +38,9 @@ describe("Integration: starter bots against a real server", function () {
   };
 
   it("plays a whole game with the TypeScript starter bot", async () => {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], { env: { ...process.env, TILE_ARENA_URL: server.url } });
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], {
+      env: { ...process.env, TILE_ARENA_URL: server.url },
+    });
     expectFinished(stdout);
   });
 
@@ -80,7 +82,9 @@ describe("Integration: starter bots against a real server", function () {
   it("reuses a bot's key: the second game is played under the same profile", async () => {
     const first = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], { env: { ...process.env, TILE_ARENA_URL: server.url } });
     const key = /TILE_ARENA_KEY=(bk_\S+)/.exec(first.stdout)![1];
-    const second = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], { env: { ...process.env, TILE_ARENA_URL: server.url, TILE_ARENA_KEY: key } });
+    const second = await run(process.execPath, ["--import", "tsx", "clients/typescript/random-bot.ts"], {
+      env: { ...process.env, TILE_ARENA_URL: server.url, TILE_ARENA_KEY: key },
+    });
     assert.doesNotMatch(second.stdout, /registered/);
     assert.match(second.stdout, /result: (win|loss|draw)/);
   });

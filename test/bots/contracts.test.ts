@@ -20,15 +20,25 @@ describe("Contract: the OpenAPI document and the generated client types", functi
   });
 
   it("gives the main operations request examples that their own schemas accept", () => {
-    const doc = openApiDocument("http://localhost:2567") as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>> };
+    const doc = openApiDocument("http://localhost:2567") as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>;
+    };
     const example = (path: string) => doc.paths[path].post.requestBody?.content["application/json"].example;
-    const cases = [["/games", CreateGameBody], ["/games/join", JoinGameBody], ["/games/{id}/moves", MoveBody], ["/bots", RegisterBotBody], ["/agent/challenge", CreateChallengeBody]] as const;
+    const cases = [
+      ["/games", CreateGameBody],
+      ["/games/join", JoinGameBody],
+      ["/games/{id}/moves", MoveBody],
+      ["/bots", RegisterBotBody],
+      ["/agent/challenge", CreateChallengeBody],
+    ] as const;
     for (const [path, schema] of cases) assert.ok(schema.safeParse(example(path)).success, `${path} has a valid example`);
   });
 
   it("gives every operation a summary and a description, and types every number-like parameter as an integer with its range", () => {
     type Param = { name: string; in: string; schema?: { type?: string; pattern?: string; minimum?: number; maximum?: number } };
-    const doc = openApiDocument("http://localhost:2567") as unknown as { paths: Record<string, Record<string, { summary?: string; description?: string; parameters?: Param[] }>> };
+    const doc = openApiDocument("http://localhost:2567") as unknown as {
+      paths: Record<string, Record<string, { summary?: string; description?: string; parameters?: Param[] }>>;
+    };
     const missing: string[] = [];
     const untyped: string[] = [];
     let operations = 0;

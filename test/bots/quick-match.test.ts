@@ -42,10 +42,7 @@ describe("Integration: bots through the quick-match queue", function () {
     assert.match(start.playerToken, /^pt_/);
     await eventually(() => s2.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), "gameStart on the matched bot's stream");
 
-    const [end1, end2] = await Promise.all([
-      playToEnd(server.url, gameId, start.playerToken),
-      playToEnd(server.url, gameId, matched.json.playerToken),
-    ]);
+    const [end1, end2] = await Promise.all([playToEnd(server.url, gameId, start.playerToken), playToEnd(server.url, gameId, matched.json.playerToken)]);
     const results = [end1.result, end2.result].sort();
     assert.ok(["draw,draw", "loss,win"].includes(results.join(",")), `results ${results.join(",")}`);
     await eventually(() => [s1, s2].every((s) => s.lines.some((e) => e.type === "gameFinish" && e.gameId === gameId)), "gameFinish on both streams");

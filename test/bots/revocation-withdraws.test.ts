@@ -21,7 +21,8 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
     return r.json as { key: string; bot: { id: string } };
   };
   const revoke = async (key: string) => assert.equal((await http(server.url, "DELETE", "/api/v1/bots/me", undefined, bearer(key))).status, 200);
-  const quick = (headers: Record<string, string>, body: object = {}) => http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "classic", ...body }, headers);
+  const quick = (headers: Record<string, string>, body: object = {}) =>
+    http(server.url, "POST", "/api/v1/games/quick-match", { ruleset: "classic", ...body }, headers);
   const poll = (ticket: string) => http(server.url, "GET", `/api/v1/games/quick-match/${ticket}`);
 
   it("withdraws a queued quick-match ticket: the next player is paired with someone else, not the revoked bot", async () => {
@@ -79,7 +80,10 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
     await revoke(bots[2].key);
     const started = await http(server.url, "POST", `/api/v1/leagues/${l.id}/start`, undefined, bearer(l.director));
     assert.equal(started.status, 200, started.text);
-    assert.deepEqual(started.json.entrants.map((e: { playerId: string }) => e.playerId), [bots[0].bot.id, bots[1].bot.id]);
+    assert.deepEqual(
+      started.json.entrants.map((e: { playerId: string }) => e.playerId),
+      [bots[0].bot.id, bots[1].bot.id],
+    );
     const schedule = await deals(l.id);
     assert.equal(schedule.length, 1);
     assert.ok(schedule.every((d) => d.a !== bots[2].bot.id && d.b !== bots[2].bot.id));
@@ -99,7 +103,10 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
     await revoke(bots[2].key);
 
     const head = (await http(server.url, "GET", `/api/v1/leagues/${l.id}`)).json;
-    assert.deepEqual(head.entrants.map((e: { withdrawn: boolean }) => e.withdrawn), [false, false, true]);
+    assert.deepEqual(
+      head.entrants.map((e: { withdrawn: boolean }) => e.withdrawn),
+      [false, false, true],
+    );
     let after: DealRow[] = [];
     for (let i = 0; i < 100; i++) {
       after = await deals(l.id);
@@ -107,7 +114,11 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
       await new Promise((r) => setTimeout(r, 50));
     }
     for (const d of after.filter((x) => x.a === quitter || x.b === quitter)) {
-      assert.deepEqual(d.games.map((g) => g.outcome), ["void", "void"], `deal ${d.index}`);
+      assert.deepEqual(
+        d.games.map((g) => g.outcome),
+        ["void", "void"],
+        `deal ${d.index}`,
+      );
     }
     // Its released games were aborted unplayed; its later deals got no game at all.
     for (const g of released?.games ?? []) {
@@ -115,7 +126,8 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
       assert.equal(game.json.status, "finished");
       assert.equal(game.json.decidedBy, "aborted");
     }
-    for (const g of later.flatMap((d) => d.games)) assert.equal((await http(server.url, "GET", `/api/v1/games/${g.gameId}`)).status, 404, `game ${g.gameId} was made`);
+    for (const g of later.flatMap((d) => d.games))
+      assert.equal((await http(server.url, "GET", `/api/v1/games/${g.gameId}`)).status, 404, `game ${g.gameId} was made`);
     // The league token moves in none of its games.
     for (const g of mine.flatMap((d) => d.games)) {
       const moved = await http(server.url, "POST", `/api/v1/games/${g.gameId}/moves`, { move: "E7@b3" }, bearer(l.tokens[2]));
@@ -125,9 +137,14 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
     // The two who stay play their deal, and the league ends.
     const theirs = after.find((d) => d.a !== quitter && d.b !== quitter)!;
     assert.ok(theirs.released);
-    const tokenOf = new Map([[bots[0].bot.id, l.tokens[0]], [bots[1].bot.id, l.tokens[1]]]);
-    for (const g of theirs.games) await Promise.all([playSeat(server.url, g.gameId, tokenOf.get(g.first)!), playSeat(server.url, g.gameId, tokenOf.get(g.second)!)]);
-    for (let i = 0; i < 100 && (await http(server.url, "GET", `/api/v1/leagues/${l.id}`)).json.status !== "finished"; i++) await new Promise((r) => setTimeout(r, 50));
+    const tokenOf = new Map([
+      [bots[0].bot.id, l.tokens[0]],
+      [bots[1].bot.id, l.tokens[1]],
+    ]);
+    for (const g of theirs.games)
+      await Promise.all([playSeat(server.url, g.gameId, tokenOf.get(g.first)!), playSeat(server.url, g.gameId, tokenOf.get(g.second)!)]);
+    for (let i = 0; i < 100 && (await http(server.url, "GET", `/api/v1/leagues/${l.id}`)).json.status !== "finished"; i++)
+      await new Promise((r) => setTimeout(r, 50));
     const end = (await http(server.url, "GET", `/api/v1/leagues/${l.id}`)).json;
     assert.equal(end.status, "finished");
     assert.deepEqual(end.progress, { deals: 3, dealsPlayed: 3, games: 6, gamesPlayed: 6 });
@@ -145,7 +162,10 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
 
     await revoke(gone.key);
     const after = (await http(server.url, "GET", `/api/v1/tournaments/${id}`)).json;
-    assert.deepEqual(after.entrants.map((e: { withdrawn: boolean }) => e.withdrawn), [true, false]);
+    assert.deepEqual(
+      after.entrants.map((e: { withdrawn: boolean }) => e.withdrawn),
+      [true, false],
+    );
     const game = (await http(server.url, "GET", `/api/v1/games/${waiting.json.game.id}`)).json;
     assert.equal(game.status, "finished");
     assert.equal(game.decidedBy, "aborted");

@@ -31,17 +31,21 @@ describe("Integration: bot and game streams", function () {
     assert.equal(game.res.status, 200);
     let moved = 0;
     let handled = 0;
-    await eventually(() => {
-      while (handled < game.lines.length) {
-        const s = game.lines[handled++];
-        if (s.yourTurn) {
-          assert.ok(s.legalMoves.length > 0);
-          moved++;
-          void http(server.url, "POST", `/api/v1/games/${gameId}/moves`, { move: s.legalMoves[0].move }, bearer(created.json.playerToken));
+    await eventually(
+      () => {
+        while (handled < game.lines.length) {
+          const s = game.lines[handled++];
+          if (s.yourTurn) {
+            assert.ok(s.legalMoves.length > 0);
+            moved++;
+            void http(server.url, "POST", `/api/v1/games/${gameId}/moves`, { move: s.legalMoves[0].move }, bearer(created.json.playerToken));
+          }
         }
-      }
-      return game.lines.at(-1)?.status === "finished";
-    }, "the game to finish through its stream", 30_000);
+        return game.lines.at(-1)?.status === "finished";
+      },
+      "the game to finish through its stream",
+      30_000,
+    );
     const final = game.lines.at(-1);
     assert.ok(["win", "loss", "draw"].includes(final.result));
     await eventually(() => game.done(), "the game stream to end with the game");
@@ -56,7 +60,10 @@ describe("Integration: bot and game streams", function () {
     assert.equal(finish.result, final.result);
     const all = await openStream(`${server.url}/api/v1/stream/events`, bearer(key));
     await eventually(() => all.lines.some((e) => e.type === "gameFinish"), "the whole buffer");
-    assert.deepEqual(all.lines.map((e) => e.id), [...events.lines, ...resumed.lines].map((e) => e.id));
+    assert.deepEqual(
+      all.lines.map((e) => e.id),
+      [...events.lines, ...resumed.lines].map((e) => e.id),
+    );
     resumed.close();
     all.close();
   });
@@ -111,7 +118,10 @@ describe("Integration: bot and game streams", function () {
     const resumed = await openStream(`${server.url}/api/v1/stream/events`, { ...bearer(victim.key), "last-event-id": lastSeen });
     const lastOf = (id: string) => `${sent[id].at(-1)}/0/challenge`;
     await eventually(() => [a1, a2].every((a) => resumed.lines.some((e) => e.id === lastOf(a.bot.id))), "each flooder's latest challenge");
-    assert.ok(resumed.lines.some((e) => e.type === "gameStart" && e.gameId === gameId), `the game's start is kept (resumed with ${resumed.lines.length} events, none its gameStart)`);
+    assert.ok(
+      resumed.lines.some((e) => e.type === "gameStart" && e.gameId === gameId),
+      `the game's start is kept (resumed with ${resumed.lines.length} events, none its gameStart)`,
+    );
     assert.ok(!resumed.lines.some((e) => e.id === lastSeen), "nothing up to Last-Event-ID again");
     const challenges = resumed.lines.filter((e) => e.type === "challenge");
     for (const a of [a1, a2]) {
@@ -175,7 +185,10 @@ describe("Integration: bot and game streams", function () {
     const before = server.botStreams.size();
     await eventually(() => streams.every((s) => s.heartbeats() >= 3), "three heartbeats on every stream", 10_000);
     assert.deepEqual(server.botStreams.size(), before);
-    assert.ok(streams.every((s) => s.lines.length === 0), "an idle stream carries only heartbeats");
+    assert.ok(
+      streams.every((s) => s.lines.length === 0),
+      "an idle stream carries only heartbeats",
+    );
     streams.forEach((s) => s.close());
   });
 });

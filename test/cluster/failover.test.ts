@@ -31,7 +31,11 @@ async function assertNothingLost(c: Cluster, acked: Map<string, number>): Promis
   for (const [id, n] of acked) {
     const actions = await c.store.listActions(id);
     assert.ok(actions.length >= n, `game ${id}: ${actions.length} stored, ${n} acknowledged`);
-    assert.deepEqual(actions.map((a) => a.index), actions.map((_, i) => i), `game ${id}: the log has a gap or a fork`);
+    assert.deepEqual(
+      actions.map((a) => a.index),
+      actions.map((_, i) => i),
+      `game ${id}: the log has a gap or a fork`,
+    );
   }
 }
 
@@ -65,7 +69,14 @@ async function gamesAndVictim(c: Cluster, total: number): Promise<{ games: TwoSe
  * (one room each), and the time from the kill to each taken-over game's first acknowledged move (played one
  * game after the other, so the last is the time to take over them all).
  */
-async function printFigures(c: Cluster, kind: ClusterStore, acked: Map<string, number>, moved: number, claimedOnce: number, tookOverMs: number[]): Promise<void> {
+async function printFigures(
+  c: Cluster,
+  kind: ClusterStore,
+  acked: Map<string, number>,
+  moved: number,
+  claimedOnce: number,
+  tookOverMs: number[],
+): Promise<void> {
   let acknowledged = 0;
   let kept = 0;
   let lost = 0;
@@ -82,138 +93,165 @@ async function printFigures(c: Cluster, kind: ClusterStore, acked: Map<string, n
     if (listed === undefined || listed === (await c.store.getGame(id))?.owner) oneRoom++;
   }
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`      figures (${kind}): ${acked.size} games, ${moved} on the killed process; ${acknowledged} moves acknowledged, ${kept} kept, ${lost} lost; ` +
-    `one room per game (listed only on its owner): ${oneRoom} of ${acked.size}; taken-over games claimed once each: ${claimedOnce} of ${moved}; first move through a survivor after the kill: ${s(Math.min(...tookOverMs))}, all ${moved} games: ${s(Math.max(...tookOverMs))}`);
+  console.log(
+    `      figures (${kind}): ${acked.size} games, ${moved} on the killed process; ${acknowledged} moves acknowledged, ${kept} kept, ${lost} lost; ` +
+      `one room per game (listed only on its owner): ${oneRoom} of ${acked.size}; taken-over games claimed once each: ${claimedOnce} of ${moved}; first move through a survivor after the kill: ${s(Math.min(...tookOverMs))}, all ${moved} games: ${s(Math.max(...tookOverMs))}`,
+  );
 }
 
 const stores: ClusterStore[] = process.env.MONGODB_URL || congoAvailable() ? ["sqlite", "mongodb"] : ["sqlite"];
-for (const kind of stores) describe(`End-to-end: games move to a live process when their process is lost (${kind})`, function () {
-  this.timeout(180_000);
-  let c: Cluster | undefined;
-  const startCluster = (n: number) => startOn(n, {}, kind);
+for (const kind of stores)
+  describe(`End-to-end: games move to a live process when their process is lost (${kind})`, function () {
+    this.timeout(180_000);
+    let c: Cluster | undefined;
+    const startCluster = (n: number) => startOn(n, {}, kind);
 
-  before(function () {
-    if (!redisAvailable()) {
-      console.log("    failover tests skipped: redis-server is not installed (scripts/test.sh installs it)");
-      this.skip();
-    }
-  });
-  afterEach(async () => {
-    await c?.stop();
-    c = undefined;
-  });
-
-  it("re-creates each game of a SIGKILLed process once on the survivors, losing no acknowledged move", async () => {
-    c = await startCluster(3);
-    const { games, victim: v } = await gamesAndVictim(c, 6);
-    const survivors = c.procs.filter((_, i) => i !== v).map((p) => p.url);
-    const acked = await advance(c.procs.map((p) => p.url), games, 3);
-    const victim = c.processIds[v];
-    const theirs = await gamesOwnedBy(c, games, victim);
-    assert.ok(theirs.length > 0);
-    const epochs = new Map(await Promise.all(theirs.map(async (g) => [g.id, (await c!.store.getGame(g.id))!.ownerEpoch!] as const)));
-    const killedAt = Date.now();
-    await c.procs[v].stop("SIGKILL");
-
-    // A spectator read is answered (from the store if need be) while the game has no live room.
-    for (const g of theirs) {
-      const r = await http(survivors[0], "GET", `/api/v1/games/${g.id}`);
-      assert.equal(r.status, 200, r.text);
-      assert.equal(r.json.moveCount, acked.get(g.id));
-    }
-    const tookOverMs: number[] = [];
-    for (const [i, g] of theirs.entries()) {
-      const { out, refusals } = await playUntilAcknowledged(survivors[i % 2], g);
-      tookOverMs.push(Date.now() - killedAt);
-      acked.set(g.id, out.moveCount!);
-      // Until the game has a live room again, a seat is told to come back, never left hanging or misled.
-      for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
-    }
-    // Both survivors noticed the death; each game was claimed exactly once more (one room, one new epoch).
-    let claimedOnce = 0;
-    for (const g of theirs) {
-      const claimed: GameRecord = (await c.store.getGame(g.id))!;
-      if (claimed.owner !== victim && claimed.ownerEpoch === epochs.get(g.id)! + 1) claimedOnce++;
-      assert.notEqual(claimed.owner, victim);
-      assert.equal(claimed.ownerEpoch, epochs.get(g.id)! + 1, `game ${g.id} was claimed more than once`);
-    }
-    assert.ok(!(await c.store.listProcesses()).some((p) => p.id === victim), "the dead process is removed from the registry");
-    assert.ok(![...(await c.listings()).values()].includes(victim), "no room is listed on the dead process");
-    await assertNothingLost(c, acked);
-    await assertOneRoomPerGame(c, games.map((g) => g.id));
-    await printFigures(c, kind, acked, theirs.length, claimedOnce, tookOverMs);
-    // Every game plays on to the end through the survivors.
-    for (const g of games) {
-      for (let guard = 0; guard < 20; guard++) {
-        const out = await playOne(survivors[guard % 2], g);
-        assert.equal(out.status, 200, JSON.stringify(out));
-        if (out.finished) break;
-      }
-      assert.equal((await c.store.getGame(g.id))!.status, "finished");
-    }
-  });
-
-  it("moves the games of a SIGTERMed process to the others while REST agents keep playing", async () => {
-    c = await startCluster(2);
-    const { games, victim } = await gamesAndVictim(c, 6);
-    const acked = await advance(c.procs.map((p) => p.url), games, 2);
-    const live = c.procs[1 - victim];
-    // Agents play every game through the surviving process before, during and after the SIGTERM.
-    const unanswered = new Map(games.map((g) => [g.id, 0]));
-    const players = games.map(async (g) => {
-      for (let m = 0; m < 6; m++) {
-        const { out, refusals } = await playUntilAcknowledged(live.url, g);
-        acked.set(g.id, out.moveCount!);
-        unanswered.set(g.id, unanswered.get(g.id)! + refusals.filter((r) => r.unanswered).length);
-        // A client may be asked to come back (503 with Retry-After) while the game moves; nothing else.
-        for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
+    before(function () {
+      if (!redisAvailable()) {
+        console.log("    failover tests skipped: redis-server is not installed (scripts/test.sh installs it)");
+        this.skip();
       }
     });
-    await new Promise((r) => setTimeout(r, 200));
-    await c.procs[victim].stop("SIGTERM");
-    await Promise.all(players);
-    await assertNothingLost(c, acked);
-    await assertOneRoomPerGame(c, games.map((g) => g.id));
-    // Six moves acknowledged on top of the first two; a move whose answer the ending process never gave is
-    // answered from the store when it was kept, so only one still under way when refused can add to them.
-    for (const g of games) {
-      const stored = (await c.store.getGame(g.id))!.moveCount;
-      assert.ok(stored >= 8 && stored <= 8 + unanswered.get(g.id)!, `game ${g.id}: ${stored} moves stored, 8 acknowledged, ${unanswered.get(g.id)} unanswered`);
-    }
-  });
+    afterEach(async () => {
+      await c?.stop();
+      c = undefined;
+    });
 
-  it("keeps one room per game when a stalled owner comes back after its games moved (SIGSTOP, SIGCONT)", async () => {
-    c = await startCluster(2);
-    const { games, victim } = await gamesAndVictim(c, 4);
-    const live = c.procs[1 - victim];
-    const acked = await advance(c.procs.map((p) => p.url), games, 2);
-    const stalled = c.processIds[victim];
-    const theirs = await gamesOwnedBy(c, games, stalled);
-    assert.ok(theirs.length > 0);
-    // A spectator watching one of its games over WebSocket, connected to the stalled process itself.
-    const watcher = await new Client(c.procs[victim].url).joinById(theirs[0].id);
-    const leftWith = new Promise<number>((resolve) => watcher.onLeave((code) => resolve(code)));
-    c.procs[victim].child.kill("SIGSTOP");
-    for (const g of theirs) acked.set(g.id, (await playUntilAcknowledged(live.url, g)).out.moveCount!);
-    c.procs[victim].child.kill("SIGCONT");
-    // The process that comes back learns it was declared dead, closes its stale rooms and registers again.
-    const deadline = Date.now() + 20_000;
-    while (!(await c.store.listProcesses()).some((p) => p.id === stalled)) {
-      assert.ok(Date.now() < deadline, "the stalled process did not register again");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    // Its stale room sent the spectator away with the "game moved" code, to rejoin by id.
-    assert.equal(await leftWith, GAME_MOVED_CODE);
-    // Moves through either process land on the one room of each game; none is lost or forked.
-    for (const g of theirs) {
-      for (const base of [c.procs[victim].url, live.url]) {
-        const out = await playUntilAcknowledged(base, g);
-        assert.equal(out.out.moveCount, acked.get(g.id)! + 1, `game ${g.id}: a move was lost or played twice`);
-        acked.set(g.id, out.out.moveCount);
+    it("re-creates each game of a SIGKILLed process once on the survivors, losing no acknowledged move", async () => {
+      c = await startCluster(3);
+      const { games, victim: v } = await gamesAndVictim(c, 6);
+      const survivors = c.procs.filter((_, i) => i !== v).map((p) => p.url);
+      const acked = await advance(
+        c.procs.map((p) => p.url),
+        games,
+        3,
+      );
+      const victim = c.processIds[v];
+      const theirs = await gamesOwnedBy(c, games, victim);
+      assert.ok(theirs.length > 0);
+      const epochs = new Map(await Promise.all(theirs.map(async (g) => [g.id, (await c!.store.getGame(g.id))!.ownerEpoch!] as const)));
+      const killedAt = Date.now();
+      await c.procs[v].stop("SIGKILL");
+
+      // A spectator read is answered (from the store if need be) while the game has no live room.
+      for (const g of theirs) {
+        const r = await http(survivors[0], "GET", `/api/v1/games/${g.id}`);
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.moveCount, acked.get(g.id));
       }
-    }
-    await assertNothingLost(c, acked);
-    await assertOneRoomPerGame(c, theirs.map((g) => g.id));
-    for (const g of theirs) assert.notEqual((await c.store.getGame(g.id))!.owner, stalled);
+      const tookOverMs: number[] = [];
+      for (const [i, g] of theirs.entries()) {
+        const { out, refusals } = await playUntilAcknowledged(survivors[i % 2], g);
+        tookOverMs.push(Date.now() - killedAt);
+        acked.set(g.id, out.moveCount!);
+        // Until the game has a live room again, a seat is told to come back, never left hanging or misled.
+        for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
+      }
+      // Both survivors noticed the death; each game was claimed exactly once more (one room, one new epoch).
+      let claimedOnce = 0;
+      for (const g of theirs) {
+        const claimed: GameRecord = (await c.store.getGame(g.id))!;
+        if (claimed.owner !== victim && claimed.ownerEpoch === epochs.get(g.id)! + 1) claimedOnce++;
+        assert.notEqual(claimed.owner, victim);
+        assert.equal(claimed.ownerEpoch, epochs.get(g.id)! + 1, `game ${g.id} was claimed more than once`);
+      }
+      assert.ok(!(await c.store.listProcesses()).some((p) => p.id === victim), "the dead process is removed from the registry");
+      assert.ok(![...(await c.listings()).values()].includes(victim), "no room is listed on the dead process");
+      await assertNothingLost(c, acked);
+      await assertOneRoomPerGame(
+        c,
+        games.map((g) => g.id),
+      );
+      await printFigures(c, kind, acked, theirs.length, claimedOnce, tookOverMs);
+      // Every game plays on to the end through the survivors.
+      for (const g of games) {
+        for (let guard = 0; guard < 20; guard++) {
+          const out = await playOne(survivors[guard % 2], g);
+          assert.equal(out.status, 200, JSON.stringify(out));
+          if (out.finished) break;
+        }
+        assert.equal((await c.store.getGame(g.id))!.status, "finished");
+      }
+    });
+
+    it("moves the games of a SIGTERMed process to the others while REST agents keep playing", async () => {
+      c = await startCluster(2);
+      const { games, victim } = await gamesAndVictim(c, 6);
+      const acked = await advance(
+        c.procs.map((p) => p.url),
+        games,
+        2,
+      );
+      const live = c.procs[1 - victim];
+      // Agents play every game through the surviving process before, during and after the SIGTERM.
+      const unanswered = new Map(games.map((g) => [g.id, 0]));
+      const players = games.map(async (g) => {
+        for (let m = 0; m < 6; m++) {
+          const { out, refusals } = await playUntilAcknowledged(live.url, g);
+          acked.set(g.id, out.moveCount!);
+          unanswered.set(g.id, unanswered.get(g.id)! + refusals.filter((r) => r.unanswered).length);
+          // A client may be asked to come back (503 with Retry-After) while the game moves; nothing else.
+          for (const r of refusals) assert.ok(r.status === 503 && r.retryAfter !== null, JSON.stringify(r));
+        }
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      await c.procs[victim].stop("SIGTERM");
+      await Promise.all(players);
+      await assertNothingLost(c, acked);
+      await assertOneRoomPerGame(
+        c,
+        games.map((g) => g.id),
+      );
+      // Six moves acknowledged on top of the first two; a move whose answer the ending process never gave is
+      // answered from the store when it was kept, so only one still under way when refused can add to them.
+      for (const g of games) {
+        const stored = (await c.store.getGame(g.id))!.moveCount;
+        assert.ok(
+          stored >= 8 && stored <= 8 + unanswered.get(g.id)!,
+          `game ${g.id}: ${stored} moves stored, 8 acknowledged, ${unanswered.get(g.id)} unanswered`,
+        );
+      }
+    });
+
+    it("keeps one room per game when a stalled owner comes back after its games moved (SIGSTOP, SIGCONT)", async () => {
+      c = await startCluster(2);
+      const { games, victim } = await gamesAndVictim(c, 4);
+      const live = c.procs[1 - victim];
+      const acked = await advance(
+        c.procs.map((p) => p.url),
+        games,
+        2,
+      );
+      const stalled = c.processIds[victim];
+      const theirs = await gamesOwnedBy(c, games, stalled);
+      assert.ok(theirs.length > 0);
+      // A spectator watching one of its games over WebSocket, connected to the stalled process itself.
+      const watcher = await new Client(c.procs[victim].url).joinById(theirs[0].id);
+      const leftWith = new Promise<number>((resolve) => watcher.onLeave((code) => resolve(code)));
+      c.procs[victim].child.kill("SIGSTOP");
+      for (const g of theirs) acked.set(g.id, (await playUntilAcknowledged(live.url, g)).out.moveCount!);
+      c.procs[victim].child.kill("SIGCONT");
+      // The process that comes back learns it was declared dead, closes its stale rooms and registers again.
+      const deadline = Date.now() + 20_000;
+      while (!(await c.store.listProcesses()).some((p) => p.id === stalled)) {
+        assert.ok(Date.now() < deadline, "the stalled process did not register again");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Its stale room sent the spectator away with the "game moved" code, to rejoin by id.
+      assert.equal(await leftWith, GAME_MOVED_CODE);
+      // Moves through either process land on the one room of each game; none is lost or forked.
+      for (const g of theirs) {
+        for (const base of [c.procs[victim].url, live.url]) {
+          const out = await playUntilAcknowledged(base, g);
+          assert.equal(out.out.moveCount, acked.get(g.id)! + 1, `game ${g.id}: a move was lost or played twice`);
+          acked.set(g.id, out.out.moveCount);
+        }
+      }
+      await assertNothingLost(c, acked);
+      await assertOneRoomPerGame(
+        c,
+        theirs.map((g) => g.id),
+      );
+      for (const g of theirs) assert.notEqual((await c.store.getGame(g.id))!.owner, stalled);
+    });
   });
-});

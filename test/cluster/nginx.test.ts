@@ -131,12 +131,18 @@ describe("End-to-end: three processes behind nginx", function () {
       // Every WebSocket seat finishes; those of the killed process rejoin by game id through the front.
       const ends = await Promise.all(seats.map((p) => p.finished));
       for (const end of ends) assert.deepEqual(end, { status: "finished", moveCount: 16 });
-      assert.ok(seats.slice(0, 2).every((p) => p.rejoins() >= 1), "the killed owner's seats lost their connection and joined again");
+      assert.ok(
+        seats.slice(0, 2).every((p) => p.rejoins() >= 1),
+        "the killed owner's seats lost their connection and joined again",
+      );
       // Every REST game plays on through the front; no acknowledged move is lost.
       for (const g of rest) {
         for (let guard = 0; guard < 20; guard++) {
           const out = await playOne(front, g);
-          if (out.status === 503) { await new Promise((r) => setTimeout(r, 300)); continue; }
+          if (out.status === 503) {
+            await new Promise((r) => setTimeout(r, 300));
+            continue;
+          }
           assert.equal(out.status, 200, JSON.stringify(out));
           if (out.finished) break;
         }

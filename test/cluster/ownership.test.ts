@@ -58,7 +58,10 @@ describe("Unit: game ownership fenced by an owner epoch", () => {
     assert.equal(old.reasons.length, 1, "a room is sent away once");
     assert.deepEqual(await store.commitGames([{ gameId: "G1", actions: [], patch: { moveCount: 9 }, ownerEpoch: e1 }]), ["conflict"]);
     assert.deepEqual(await store.commitGames([write(1, e2)]), ["committed"]);
-    assert.deepEqual((await store.listActions("G1")).map((a) => a.index), [0, 1]);
+    assert.deepEqual(
+      (await store.listActions("G1")).map((a) => a.index),
+      [0, 1],
+    );
     assert.equal((await store.getGame("G1"))!.moveCount, 0);
   });
 
@@ -67,7 +70,10 @@ describe("Unit: game ownership fenced by an owner epoch", () => {
     await store.updateGameIf("G1", {}, { owner: "dead", ownerEpoch: 4 });
     const seen = (await store.getGame("G1"))!;
     const claims = await Promise.all([p2.claim(seen, new FakeRoom()), p3.claim(seen, new FakeRoom())]);
-    assert.deepEqual(claims.filter((c) => c !== null), [5]);
+    assert.deepEqual(
+      claims.filter((c) => c !== null),
+      [5],
+    );
   });
 
   it("lets one of two rooms of the same process claim a gone owner's game, however their reads and writes interleave", async () => {
@@ -95,6 +101,9 @@ describe("Unit: game ownership fenced by an owner epoch", () => {
     assert.deepEqual(await p1.verifyAll(), [kept]);
     assert.equal(moved.reasons.length, 1);
     assert.equal(kept.reasons.length, 0);
-    assert.deepEqual(p1.heldGames().map((h) => h.gameId), ["G2"]);
+    assert.deepEqual(
+      p1.heldGames().map((h) => h.gameId),
+      ["G2"],
+    );
   });
 });

@@ -99,7 +99,11 @@ describe("End-to-end: rematches across two processes", function () {
       // Nobody offered yet: of the two first requests one stores its offer and the other, refused by the
       // compare-and-set or reading the offer, accepts it.
       const first = await Promise.all([rematch(p1, g, "A"), rematch(p2, g, "B")]);
-      assert.deepEqual(first.map((r) => r.status), [200, 200], first.map((r) => r.text).join("\n"));
+      assert.deepEqual(
+        first.map((r) => r.status),
+        [200, 200],
+        first.map((r) => r.text).join("\n"),
+      );
       // An accepted rematch asked for again at once by both seats, each through the other process.
       const again = await Promise.all([rematch(p2, g, "A"), rematch(p1, g, "B"), rematch(p1, g, "A"), rematch(p2, g, "B")]);
       const ids = new Set([...first, ...again].filter((r) => r.json.game).map((r) => r.json.game.id as string));

@@ -55,7 +55,9 @@ export async function startCluster(n: number, extraEnv: Record<string, string> =
       const port = await freePort();
       // Empty means SQLite, whatever MONGODB_URL the test run itself was given.
       const storeEnv = { MONGODB_URL: mongo ? mongo.url : "" };
-      procs.push(await spawnServer({ REDIS_URL: redis.url, DATABASE: database, ...storeEnv, PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...FAST_CLUSTER, ...extraEnv }, port));
+      procs.push(
+        await spawnServer({ REDIS_URL: redis.url, DATABASE: database, ...storeEnv, PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...FAST_CLUSTER, ...extraEnv }, port),
+      );
     }
   } catch (e) {
     // A process that did not start: what was started is stopped, as stop() would, before the test fails.
@@ -71,7 +73,12 @@ export async function startCluster(n: number, extraEnv: Record<string, string> =
   const redisClient = createClient({ url: redis.url });
   await redisClient.connect();
   return {
-    redis, procs, dir, database, store, processIds,
+    redis,
+    procs,
+    dir,
+    database,
+    store,
+    processIds,
     indexOf: (id) => processIds.indexOf(id),
     listings: async () => {
       const all = await redisClient.hGetAll("roomcaches");
@@ -92,7 +99,10 @@ export async function startCluster(n: number, extraEnv: Record<string, string> =
   };
 }
 
-export interface TwoSeatGame { id: string; tokens: Record<"A" | "B", string> }
+export interface TwoSeatGame {
+  id: string;
+  tokens: Record<"A" | "B", string>;
+}
 
 /** A friend game created through one process and joined through another: both seats are REST agents. */
 export async function friendGame(create: string, join: string): Promise<TwoSeatGame> {
@@ -117,7 +127,13 @@ export async function playOne(base: string, g: TwoSeatGame): Promise<MoveOutcome
   if (!view.json.yourTurn) return { status: 409, retryAfter: null };
   const m = await http(base, "POST", `/api/v1/games/${g.id}/moves`, pickMove(view.json.state), bearer(g.tokens[seat]));
   const unanswered = m.status === 503 && /did not answer/.test(m.json?.detail ?? "");
-  return { status: m.status, retryAfter: m.headers.get("retry-after"), moveCount: m.status === 200 ? m.json.move.n : undefined, finished: m.json?.status === "finished", unanswered };
+  return {
+    status: m.status,
+    retryAfter: m.headers.get("retry-after"),
+    moveCount: m.status === 200 ? m.json.move.n : undefined,
+    finished: m.json?.status === "finished",
+    unanswered,
+  };
 }
 
 /** Retries `playOne` until a move is acknowledged; resolves with how long that took and what was refused. */

@@ -10,8 +10,17 @@ import { redisAvailable } from "../support/redis";
 import { bearer, http } from "../support/server";
 import { playOne, playUntilAcknowledged, startCluster, type Cluster, type TwoSeatGame } from "./support";
 
-interface GameRow { first: string; second: string; gameId: string; outcome: string | null }
-interface RoundRow { round: number; bye: string | null; games: GameRow[] }
+interface GameRow {
+  first: string;
+  second: string;
+  gameId: string;
+  outcome: string | null;
+}
+interface RoundRow {
+  round: number;
+  bye: string | null;
+  games: GameRow[];
+}
 
 const GIVE_UP_MS = 60_000;
 
@@ -145,12 +154,20 @@ describe("End-to-end: a swiss tournament survives a SIGKILLed process", function
         assert.equal(rec.tournamentId, id);
         const expected = rec.winner === null || rec.winner === "draw" ? "draw" : rec.winner === rec.firstPlayer ? "first" : "second";
         assert.equal(g.outcome, expected, `game ${g.gameId} counted as it ended`);
-        for (const [p, o] of [[g.first, "first"], [g.second, "second"]] as const) score.set(p, score.get(p)! + (g.outcome === "draw" ? 0.5 : g.outcome === o ? 1 : 0));
+        for (const [p, o] of [
+          [g.first, "first"],
+          [g.second, "second"],
+        ] as const)
+          score.set(p, score.get(p)! + (g.outcome === "draw" ? 0.5 : g.outcome === o ? 1 : 0));
       }
     }
     // Scores are the sum of one result per game: a game counted twice (or not at all) would show here.
     const table = (await http(survivor, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as { playerId: string; score: number }[];
     for (const row of table) assert.equal(row.score, score.get(row.playerId), `score of ${row.playerId}`);
-    assert.equal([...score.values()].reduce((a, b) => a + b, 0), rounds * 3, "one point per game");
+    assert.equal(
+      [...score.values()].reduce((a, b) => a + b, 0),
+      rounds * 3,
+      "one point per game",
+    );
   });
 });

@@ -37,10 +37,12 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
     writeFileSync(caFile, testCert().cert);
     // The default lease (120 s): a delivery held by the killed process is taken over when it is declared dead.
     c = await startCluster(2, { WEBHOOK_ALLOW_PRIVATE: "true", NODE_EXTRA_CA_CERTS: caFile });
-    const [p1, p2] = c.procs as [typeof c.procs[0], typeof c.procs[0]];
+    const [p1, p2] = c.procs as [(typeof c.procs)[0], (typeof c.procs)[0]];
     const g = await friendGame(p1.url, p2.url);
     const sub = await http(p2.url, "POST", "/api/v1/games/events/subscribe", {
-      name: "game.move", arguments: { game_id: g.id }, delivery: { mode: "webhook", url: receiver.url, secret: generateSecret() },
+      name: "game.move",
+      arguments: { game_id: g.id },
+      delivery: { mode: "webhook", url: receiver.url, secret: generateSecret() },
     });
     assert.equal(sub.status, 201, sub.text);
     for (let m = 0; m < 4; m++) assert.equal((await playOne(p1.url, g)).status, 200);
@@ -68,7 +70,10 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    assert.deepEqual([...byIndex.keys()].sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i));
+    assert.deepEqual(
+      [...byIndex.keys()].sort((a, b) => a - b),
+      Array.from({ length: 16 }, (_, i) => i),
+    );
     for (const [index, ids] of byIndex) assert.equal(ids.size, 1, `move ${index} was sent under ${ids.size} eventIds`);
     const cut = [...byIndex.get(3)!][0];
     assert.ok(receiver.events().filter((e) => e.json?.eventId === cut).length >= 2, "the cut-off delivery was sent again");

@@ -106,8 +106,14 @@ describe("Communities", function () {
     assert.equal(board.json.name, "Chess Club");
     assert.equal(board.json.total, 3);
     const ratings = board.json.standings.map((s: any) => s.rating);
-    assert.deepEqual(ratings, [...ratings].sort((a: number, b: number) => b - a));
-    assert.deepEqual(board.json.standings.map((s: any) => s.place), [1, 2, 3]);
+    assert.deepEqual(
+      ratings,
+      [...ratings].sort((a: number, b: number) => b - a),
+    );
+    assert.deepEqual(
+      board.json.standings.map((s: any) => s.place),
+      [1, 2, 3],
+    );
     for (const s of board.json.standings) {
       const profile = (await http(base, "GET", `/api/v1/players/${s.player.id}`)).json;
       assert.equal(s.rating, profile.player.rating);
@@ -128,7 +134,10 @@ describe("Communities", function () {
     assert.ok(clubs.json.clubs.some((c: any) => c.id === club.id && c.members === 3 && c.leaders.length === 3));
     assert.ok(!clubs.json.clubs.some((c: any) => c.id === community.id));
     const communities = await http(base, "GET", "/api/v1/communities?limit=10");
-    assert.deepEqual(communities.json.communities.map((c: any) => c.id), [community.id]);
+    assert.deepEqual(
+      communities.json.communities.map((c: any) => c.id),
+      [community.id],
+    );
     const cboard = await http(base, "GET", `/api/v1/communities/${community.id}`);
     assert.equal(cboard.json.standings.length, 2);
     assert.equal((await http(base, "GET", `/api/v1/clubs/${community.id}`)).status, 404);
@@ -161,7 +170,13 @@ describe("Communities", function () {
       seen.push(...rows.map((r) => ({ id: r.player.id, place: r.place })));
       if (rows.length < limit) break;
     }
-    assert.deepEqual(seen.map((r) => r.id), listed);
-    assert.deepEqual(seen.map((r) => r.place), listed.map((_, i) => i + 1));
+    assert.deepEqual(
+      seen.map((r) => r.id),
+      listed,
+    );
+    assert.deepEqual(
+      seen.map((r) => r.place),
+      listed.map((_, i) => i + 1),
+    );
   });
 });

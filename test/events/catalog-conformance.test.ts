@@ -49,7 +49,10 @@ describe("Integration: emitted events match the published catalog", function () 
   /** Subscribes to every event of a game; one seat's game.turn is enough for the room to build both seats'. */
   async function watch(gameId: string, playerToken: string) {
     const subscriptions: [EventName, Record<string, unknown>][] = [
-      ["game.started", {}], ["game.move", {}], ["game.turn", { player_token: playerToken }], ["game.finished", {}],
+      ["game.started", {}],
+      ["game.move", {}],
+      ["game.turn", { player_token: playerToken }],
+      ["game.finished", {}],
     ];
     for (const [name, args] of subscriptions) {
       const delivery = { mode: "webhook", url: `${receiver.url}?${gameId}`, secret: generateSecret() };
@@ -145,7 +148,10 @@ describe("Integration: emitted events match the published catalog", function () 
     const started = emitted.find((e) => e.name === "tournament.started" && e.data.tournament_id === id)!;
     assert.equal(started.data.rounds, 0);
     const paired = emitted.filter((e) => e.name === "tournament.paired" && e.data.tournament_id === id);
-    assert.deepEqual(paired.map((e) => [e.data.round, e.data.first]).sort(), [[1, false], [1, true]]);
+    assert.deepEqual(paired.map((e) => [e.data.round, e.data.first]).sort(), [
+      [1, false],
+      [1, true],
+    ]);
     const gameId = paired[0].data.game_id as string;
     await Promise.all([playToEnd(server.url, gameId, a.json.playerToken), playToEnd(server.url, gameId, b.json.playerToken)]);
     // Ann and Ben have just met: they wait. The time is up (brought forward in the store): the arena finishes.

@@ -6,7 +6,10 @@ import { generateSecret, subscriptionKey } from "../../src/services/events/index
 describe("Unit: event catalog", () => {
   it("describes each of the eight events with arguments and a data schema", () => {
     const catalog = eventCatalog();
-    assert.deepEqual(catalog.map((e) => e.name), [...EVENT_NAMES]);
+    assert.deepEqual(
+      catalog.map((e) => e.name),
+      [...EVENT_NAMES],
+    );
     for (const e of catalog) {
       assert.ok(e.description.length > 10);
       assert.equal(e.arguments.type, "object");
@@ -33,12 +36,33 @@ describe("Unit: event catalog", () => {
     const required = (n: (typeof EVENT_NAMES)[number]) => eventCatalog().find((e) => e.name === n)!.data.required;
     assert.deepEqual(required("game.move"), ["game_id", "move_index", "n", "seat", "notation", "name", "captures", "score", "board", "status"]);
     assert.deepEqual(required("game.started"), ["game_id", "players", "ruleset", "first_player", "url"]);
-    assert.deepEqual(required("game.finished"), ["game_id", "winner", "decided_by", "score", "players", "replay_url", "replay_page", "move_count", "results", "decision"]);
+    assert.deepEqual(required("game.finished"), [
+      "game_id",
+      "winner",
+      "decided_by",
+      "score",
+      "players",
+      "replay_url",
+      "replay_page",
+      "move_count",
+      "results",
+      "decision",
+    ]);
     assert.deepEqual(required("challenge.played"), ["token", "game_id", "winner", "human_seat", "score", "decided_by", "human", "replay_url"]);
   });
 
   it("accepts a spec-shaped game.turn payload and refuses one without your_turn", () => {
-    const data = { game_id: "g", seat: "A", your_turn: false, status: "finished", move_count: 16, last_move: "E7@b3", score: { A: 9, B: 7 }, winner: "A", url: "https://x/watch/g" };
+    const data = {
+      game_id: "g",
+      seat: "A",
+      your_turn: false,
+      status: "finished",
+      move_count: 16,
+      last_move: "E7@b3",
+      score: { A: 9, B: 7 },
+      winner: "A",
+      url: "https://x/watch/g",
+    };
     assert.ok(DATA_SCHEMAS["game.turn"].safeParse(data).success);
     const { your_turn: _omit, ...rest } = data;
     assert.equal(DATA_SCHEMAS["game.turn"].safeParse(rest).success, false);

@@ -33,7 +33,9 @@ describe("End-to-end: a webhook delivery cut off by a crash is sent after the re
     const id = a.json.game.id;
     const secret = generateSecret();
     const sub = await http(first.url, "POST", "/api/v1/games/events/subscribe", {
-      name: "game.move", arguments: { game_id: id }, delivery: { mode: "webhook", url: receiver.url, secret },
+      name: "game.move",
+      arguments: { game_id: id },
+      delivery: { mode: "webhook", url: receiver.url, secret },
     });
     assert.equal(sub.status, 201, sub.text);
 

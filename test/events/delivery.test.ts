@@ -3,7 +3,15 @@ import { Webhook } from "standardwebhooks";
 import { createCallbackClient, EventDispatcher, generateSecret } from "../../src/services/events/index";
 import { harness, recordingLogger, startReceiver, subBody, testCert, type Harness, type Receiver } from "./helpers";
 
-const finished = { game_id: "g1", winner: "A", decided_by: "board_full", score: { A: 6, B: 4 }, players: { A: "P1", B: "P2" }, replay_url: "https://arena.example/replay/g1", move_count: 10 };
+const finished = {
+  game_id: "g1",
+  winner: "A",
+  decided_by: "board_full",
+  score: { A: 6, B: 4 },
+  players: { A: "P1", B: "P2" },
+  replay_url: "https://arena.example/replay/g1",
+  move_count: 10,
+};
 const emitFinished = (h: Harness) => h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: finished });
 
 describe("Integration: signed deliveries", () => {

@@ -21,9 +21,17 @@ const tick = () => new Promise((r) => setTimeout(r, 20));
 
 async function subscription(store: Store, id: string, expiresAt = "2999-01-01T00:00:00.000Z"): Promise<SubscriptionRecord> {
   return store.upsertSubscription({
-    id, name: "game.finished", key: `k-${id}`, arguments: { game_id: "g1" }, url: `https://example.com/${id}`,
-    secret: "whsec_" + Buffer.alloc(32, 1).toString("base64"), expiresAt, failures: 0, cursor: null,
-    createdAt: "2020-01-01T00:00:00.000Z", updatedAt: "2020-01-01T00:00:00.000Z",
+    id,
+    name: "game.finished",
+    key: `k-${id}`,
+    arguments: { game_id: "g1" },
+    url: `https://example.com/${id}`,
+    secret: "whsec_" + Buffer.alloc(32, 1).toString("base64"),
+    expiresAt,
+    failures: 0,
+    cursor: null,
+    createdAt: "2020-01-01T00:00:00.000Z",
+    updatedAt: "2020-01-01T00:00:00.000Z",
   });
 }
 
@@ -65,14 +73,20 @@ describe("Unit: EventDispatcher", () => {
       await tick();
     }
     await d.idle();
-    assert.deepEqual(calls.map((c) => JSON.parse(c.body).data.i), [0, 2, 3]);
+    assert.deepEqual(
+      calls.map((c) => JSON.parse(c.body).data.i),
+      [0, 2, 3],
+    );
     assert.equal(await d.recover(), 0, "the deferred delivery is still leased");
     clock.now = new Date(clock.now.getTime() + 60_000);
     assert.equal(await d.recover(), 1);
     await tick();
     calls.at(-1)!.release({ ok: true, status: 204, body: "" });
     await d.idle();
-    assert.deepEqual(calls.map((c) => JSON.parse(c.body).data.i), [0, 2, 3, 1]);
+    assert.deepEqual(
+      calls.map((c) => JSON.parse(c.body).data.i),
+      [0, 2, 3, 1],
+    );
     assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), [], "nothing is left recorded");
     await d.close();
   });
@@ -178,10 +192,16 @@ describe("Unit: EventDispatcher", () => {
 
   it("forgets a recorded delivery whose subscription has ended instead of sending it", async () => {
     const sub = await subscription(store, "sub_1");
-    await store.saveDeliveries([{
-      eventId: "evt_x", subscriptionId: sub.id, subscriptionKey: sub.key, body: "{}", leaseUntil: "2000-01-01T00:00:00.000Z",
-      createdAt: "2000-01-01T00:00:00.000Z",
-    }]);
+    await store.saveDeliveries([
+      {
+        eventId: "evt_x",
+        subscriptionId: sub.id,
+        subscriptionKey: sub.key,
+        body: "{}",
+        leaseUntil: "2000-01-01T00:00:00.000Z",
+        createdAt: "2000-01-01T00:00:00.000Z",
+      },
+    ]);
     await store.deleteSubscription(sub.id);
     const { client, calls } = heldClient();
     const d = new EventDispatcher({ store, client, logger: recordingLogger(), now: () => new Date() });

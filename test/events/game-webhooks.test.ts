@@ -20,7 +20,11 @@ describe("End-to-end: a whole game observed only through webhooks", function () 
   });
 
   const subscribe = (name: string, args: Record<string, unknown>, secret: string) =>
-    http(server.url, "POST", "/api/v1/games/events/subscribe", { name, arguments: args, delivery: { mode: "webhook", url: `${receiver.url}?${name}`, secret } });
+    http(server.url, "POST", "/api/v1/games/events/subscribe", {
+      name,
+      arguments: args,
+      delivery: { mode: "webhook", url: `${receiver.url}?${name}`, secret },
+    });
 
   it("delivers started, every move, every turn and the finish, signed, matching the replay", async () => {
     const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
@@ -64,9 +68,18 @@ describe("End-to-end: a whole game observed only through webhooks", function () 
 
     // Moves may arrive out of order: sorted by move_index they are the replay.
     const moves = byName("game.move").sort((x, y) => x.data.move_index - y.data.move_index);
-    assert.deepEqual(moves.map((m) => m.data.move_index), [...Array(16).keys()]);
-    assert.deepEqual(moves.map((m) => m.data.notation), replay.moves.map((m: any) => m.notation));
-    assert.deepEqual(moves.map((m) => m.data.board), replay.moves.map((m: any) => m.board));
+    assert.deepEqual(
+      moves.map((m) => m.data.move_index),
+      [...Array(16).keys()],
+    );
+    assert.deepEqual(
+      moves.map((m) => m.data.notation),
+      replay.moves.map((m: any) => m.notation),
+    );
+    assert.deepEqual(
+      moves.map((m) => m.data.board),
+      replay.moves.map((m: any) => m.board),
+    );
     for (const m of moves) assert.ok(!("hand" in m.data));
 
     const turns = byName("game.turn");
@@ -92,8 +105,14 @@ describe("End-to-end: a whole game observed only through webhooks", function () 
     assert.equal(mv.json.cursor, "16");
     await receiver.waitFor(before + 1);
     await new Promise((r) => setTimeout(r, 300));
-    const fresh = receiver.events().slice(before).map((e) => e.json);
-    assert.deepEqual(fresh.map((e) => e.name), ["game.finished"]);
+    const fresh = receiver
+      .events()
+      .slice(before)
+      .map((e) => e.json);
+    assert.deepEqual(
+      fresh.map((e) => e.name),
+      ["game.finished"],
+    );
     assert.equal(fresh[0].data.game_id, id);
   });
 
@@ -102,7 +121,9 @@ describe("End-to-end: a whole game observed only through webhooks", function () 
     const wrong = await subscribe("game.turn", { game_id: g.json.game.id, player_token: "pt_" + "q".repeat(43) }, generateSecret());
     assert.equal(wrong.status, 401);
     const plain = await http(server.url, "POST", "/api/v1/games/events/subscribe", {
-      name: "game.finished", arguments: { game_id: g.json.game.id }, delivery: { mode: "webhook", url: "http://example.com/hook", secret: generateSecret() },
+      name: "game.finished",
+      arguments: { game_id: g.json.game.id },
+      delivery: { mode: "webhook", url: "http://example.com/hook", secret: generateSecret() },
     });
     assert.equal(plain.status, 422);
     assert.equal(plain.json.reason, "not_https");

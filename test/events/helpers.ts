@@ -23,11 +23,29 @@ export function testCert(): TestCert {
   if (certCache) return certCache;
   const dir = mkdtempSync(join(tmpdir(), "events-cert-"));
   try {
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "2", "-subj", "/CN=localhost",
-      "-addext", "subjectAltName=IP:127.0.0.1,IP:0:0:0:0:0:0:0:1,DNS:localhost",
-    ], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-days",
+        "2",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1,IP:0:0:0:0:0:0:0:1,DNS:localhost",
+      ],
+      { stdio: "ignore" },
+    );
     certCache = { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
     return certCache;
   } finally {
@@ -52,8 +70,7 @@ export interface Answer {
 /** Scripted answer; the default echoes verification challenges and accepts events with 204. */
 export type Responder = (r: Received, index: number) => Answer;
 
-export const echo: Responder = (r) =>
-  r.json?.type === "verification" ? { status: 200, body: { challenge: r.json.challenge } } : { status: 204 };
+export const echo: Responder = (r) => (r.json?.type === "verification" ? { status: 200, body: { challenge: r.json.challenge } } : { status: 204 });
 
 export interface Receiver {
   url: string;

@@ -20,18 +20,20 @@ async function code(p: Promise<unknown>): Promise<string> {
 }
 
 /** A receiver as a careful subscriber writes it: it answers a verification only when signed with a secret it holds. */
-const verifying = (secrets: string[]): Responder => (r) => {
-  if (r.json?.type !== "verification") return { status: 204 };
-  const signedByUs = secrets.some((s) => {
-    try {
-      new Webhook(s).verify(r.raw, r.headers);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  return signedByUs ? { status: 200, body: { challenge: r.json.challenge } } : { status: 401 };
-};
+const verifying =
+  (secrets: string[]): Responder =>
+  (r) => {
+    if (r.json?.type !== "verification") return { status: 204 };
+    const signedByUs = secrets.some((s) => {
+      try {
+        new Webhook(s).verify(r.raw, r.headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return signedByUs ? { status: 200, body: { challenge: r.json.challenge } } : { status: 401 };
+  };
 
 const finished = (h: Harness) => h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
 

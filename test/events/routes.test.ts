@@ -39,7 +39,20 @@ describe("Integration: events routes", () => {
     const res = await fetch(`${base}/games/events`);
     assert.equal(res.status, 200);
     const { events } = (await res.json()) as { events: Array<{ name: string; data: { properties: Record<string, unknown> } }> };
-    assert.deepEqual(events.map((e) => e.name), ["game.turn", "game.started", "game.move", "game.finished", "challenge.played", "tournament.started", "tournament.paired", "tournament.finished", "league.finished"]);
+    assert.deepEqual(
+      events.map((e) => e.name),
+      [
+        "game.turn",
+        "game.started",
+        "game.move",
+        "game.finished",
+        "challenge.played",
+        "tournament.started",
+        "tournament.paired",
+        "tournament.finished",
+        "league.finished",
+      ],
+    );
     assert.deepEqual(Object.keys(events[0].data.properties), ["game_id", "seat", "your_turn", "status", "move_count", "last_move", "score", "winner", "url"]);
   });
 

@@ -6,10 +6,31 @@ import { harness, startReceiver, subBody, type Harness, type Receiver } from "./
 
 describe("Unit: callback address classification", () => {
   const forbidden = [
-    "127.0.0.1", "127.1.2.3", "::1", "10.0.0.1", "172.16.0.1", "172.31.255.254", "192.168.1.1", "100.64.0.1",
-    "169.254.169.254", "fe80::1", "fc00::1", "fd00:ec2::254", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-    "::ffff:169.254.169.254", "0.0.0.0", "::", "224.0.0.1", "255.255.255.255", "ff02::1", "240.0.0.1",
-    "192.0.2.1", "64:ff9b::a00:1", "::127.0.0.1", "not an address",
+    "127.0.0.1",
+    "127.1.2.3",
+    "::1",
+    "10.0.0.1",
+    "172.16.0.1",
+    "172.31.255.254",
+    "192.168.1.1",
+    "100.64.0.1",
+    "169.254.169.254",
+    "fe80::1",
+    "fc00::1",
+    "fd00:ec2::254",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "0.0.0.0",
+    "::",
+    "224.0.0.1",
+    "255.255.255.255",
+    "ff02::1",
+    "240.0.0.1",
+    "192.0.2.1",
+    "64:ff9b::a00:1",
+    "::127.0.0.1",
+    "not an address",
   ];
   for (const a of forbidden) {
     it(`refuses ${a} when classifying it`, () => assert.equal(isForbiddenAddress(a), true, addressRange(a)));
@@ -42,9 +63,23 @@ describe("Integration: callbacks refused for their address", () => {
   }
 
   const hosts = [
-    "127.0.0.1", "[::1]", "10.0.0.1", "172.16.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254", "[fe80::1]",
-    "[fc00::1]", "[::ffff:127.0.0.1]", "0.0.0.0", "localhost", "[fd00:ec2::254]", "2130706433", "0x7f.1",
-    "[fe80::1%25lo]", "[fe80::1%25eth0]",
+    "127.0.0.1",
+    "[::1]",
+    "10.0.0.1",
+    "172.16.0.1",
+    "192.168.1.1",
+    "100.64.0.1",
+    "169.254.169.254",
+    "[fe80::1]",
+    "[fc00::1]",
+    "[::ffff:127.0.0.1]",
+    "0.0.0.0",
+    "localhost",
+    "[fd00:ec2::254]",
+    "2130706433",
+    "0x7f.1",
+    "[fe80::1%25lo]",
+    "[fe80::1%25eth0]",
   ];
   for (const host of hosts) {
     it(`refuses https://${host} with forbidden_address when private addresses are not allowed`, async () => {
@@ -85,6 +120,9 @@ describe("Integration: redirects are not followed", () => {
       return true;
     });
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(receiver.received.map((r) => r.path), ["/hook"]);
+    assert.deepEqual(
+      receiver.received.map((r) => r.path),
+      ["/hook"],
+    );
   });
 });

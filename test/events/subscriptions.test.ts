@@ -133,8 +133,14 @@ describe("Integration: game.turn subscriptions and the player token", () => {
       await h.events.subscriptions.unsubscribe({ id, name: "game.turn", arguments: { game_id: "g1", player_token: TOKEN }, delivery: { url: receiver.url } });
       await h.events.subscriptions.subscribe(turnBody(TOKEN));
       assert.ok(seen.length > 0);
-      assert.ok(seen.every((s) => !s.includes("s3cr3t")), "the token reached the store port");
-      assert.ok(h.logger.lines.every((l) => !JSON.stringify(l).includes("s3cr3t")), "the token was logged");
+      assert.ok(
+        seen.every((s) => !s.includes("s3cr3t")),
+        "the token reached the store port",
+      );
+      assert.ok(
+        h.logger.lines.every((l) => !JSON.stringify(l).includes("s3cr3t")),
+        "the token was logged",
+      );
       const db = new Database(file, { readonly: true });
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
       const dump = JSON.stringify(tables.map((t) => db.prepare(`SELECT * FROM "${t.name}"`).all()));
@@ -151,7 +157,8 @@ describe("Integration: game.turn subscriptions and the player token", () => {
     try {
       assert.equal(await code(h.events.subscriptions.subscribe(turnBody("pt_wrong"))), "unauthorized");
       assert.equal(await code(h.events.subscriptions.subscribe(turnBody(TOKEN, "nope"))), "not_found");
-      const unsub = (token: string) => h.events.subscriptions.unsubscribe({ name: "game.turn", arguments: { game_id: "g1", player_token: token }, delivery: { url: receiver.url } });
+      const unsub = (token: string) =>
+        h.events.subscriptions.unsubscribe({ name: "game.turn", arguments: { game_id: "g1", player_token: token }, delivery: { url: receiver.url } });
       assert.equal(await code(unsub("pt_wrong")), "unauthorized");
     } finally {
       await h.close();
@@ -159,7 +166,17 @@ describe("Integration: game.turn subscriptions and the player token", () => {
   });
 
   it("fires at once when it is the seat's turn already and reports the cursor", async () => {
-    const data = { game_id: "g1", seat: "B", your_turn: true, status: "active", move_count: 3, last_move: "E7@b3", score: { A: 2, B: 1 }, winner: null, url: "https://arena.example/watch/g1" };
+    const data = {
+      game_id: "g1",
+      seat: "B",
+      your_turn: true,
+      status: "active",
+      move_count: 3,
+      last_move: "E7@b3",
+      score: { A: 2, B: 1 },
+      winner: null,
+      url: "https://arena.example/watch/g1",
+    };
     const currentState: CurrentState = async (name, args) => {
       assert.equal(name, "game.turn");
       assert.deepEqual(args, { game_id: "g1", seat: "B" });
@@ -204,8 +221,14 @@ describe("Integration: game.move starts after the moves already played", () => {
     assert.deepEqual([res.cursor, res.truncated], ["4", true]);
     for (const n of [3, 4, 5, 5, 6]) h.events.emit(move(n));
     await h.events.dispatcher.idle();
-    assert.deepEqual(receiver.events().map((d) => d.json.cursor), ["5", "6"]);
-    assert.deepEqual(receiver.events().map((d) => d.json.data.move_index), [4, 5]);
+    assert.deepEqual(
+      receiver.events().map((d) => d.json.cursor),
+      ["5", "6"],
+    );
+    assert.deepEqual(
+      receiver.events().map((d) => d.json.data.move_index),
+      [4, 5],
+    );
     const refreshed = await h.events.subscriptions.subscribe(subBody(receiver.url, generateSecret(), "game.move"));
     assert.deepEqual([refreshed.cursor, refreshed.truncated], ["6", false]);
   });
@@ -221,7 +244,11 @@ describe("Integration: game.move starts after the moves already played", () => {
   });
 
   it("removes the new subscription when the current state says the game does not exist", async () => {
-    const missing = await harness({ currentState: async () => { throw new AppError("not_found", "no such game"); } });
+    const missing = await harness({
+      currentState: async () => {
+        throw new AppError("not_found", "no such game");
+      },
+    });
     try {
       assert.equal(await code(missing.events.subscriptions.subscribe(subBody(receiver.url, generateSecret(), "game.started", { game_id: "x" }))), "not_found");
       assert.deepEqual(await missing.store.findSubscriptions("game.started", {}, missing.clock.now.toISOString()), []);

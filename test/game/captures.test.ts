@@ -119,9 +119,19 @@ describe("Unit: mutators", () => {
   });
 
   it("adds 1 on a square of the card's element and removes 1 on another, never below 1", () => {
-    const own = position({ board: { b2: "E6:B" }, hands: { A: ["E1"] }, mutators: ["elemental", "same"], squareElements: [{ square: "b1", element: "ember" }] });
+    const own = position({
+      board: { b2: "E6:B" },
+      hands: { A: ["E1"] },
+      mutators: ["elemental", "same"],
+      squareElements: [{ square: "b1", element: "ember" }],
+    });
     assert.deepEqual(capturesOf(play(own, "E1", "b1")), { b2: "basic" }); // 6+1 > 6
-    const other = position({ board: { b2: "E6:B" }, hands: { A: ["E3"] }, mutators: ["elemental", "same"], squareElements: [{ square: "b1", element: "stone" }] });
+    const other = position({
+      board: { b2: "E6:B" },
+      hands: { A: ["E3"] },
+      mutators: ["elemental", "same"],
+      squareElements: [{ square: "b1", element: "stone" }],
+    });
     assert.deepEqual(capturesOf(play(other, "E3", "b1")), {}); // 7-1 = 6, not above 6
     const floor = position({ board: { b1: "E3:A" }, mutators: ["elemental"], squareElements: [{ square: "b1", element: "tide" }] });
     assert.deepEqual(effectiveRanks(floor.board, floor, 1), { n: 6, e: 3, s: 1, w: 4 });

@@ -19,7 +19,10 @@ describe("Unit: catalogue", () => {
   it("keeps every card's ranks in 1..9 and its total inside its tier's band", () => {
     for (const c of CATALOGUE) {
       const r = [c.ranks.n, c.ranks.e, c.ranks.s, c.ranks.w];
-      assert.ok(r.every((x) => Number.isInteger(x) && x >= 1 && x <= 9), c.id);
+      assert.ok(
+        r.every((x) => Number.isInteger(x) && x >= 1 && x <= 9),
+        c.id,
+      );
       const [lo, hi] = TIER_BANDS[c.tier];
       const total = r.reduce((a, b) => a + b, 0);
       assert.ok(total >= lo && total <= hi, `${c.id} total ${total} outside tier ${c.tier}`);

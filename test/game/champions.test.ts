@@ -43,7 +43,10 @@ describe("Unit: champions", () => {
     const res = play(s, "K4", "a1");
     assert.deepEqual(res.state.hands.A, ["E1", "S1", "S2"]);
     assert.deepEqual(res.state.pile, ["S3"]);
-    assert.deepEqual(res.events.find((e) => e.type === "drew"), { type: "drew", seat: "A", count: 2 });
+    assert.deepEqual(
+      res.events.find((e) => e.type === "drew"),
+      { type: "drew", seat: "A", count: 2 },
+    );
   });
 
   it("draws only what is left when the pile runs low", () => {

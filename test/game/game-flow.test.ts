@@ -28,7 +28,8 @@ describe("Unit: setup", () => {
     // Version 3 deals from the same generator as version 1; version 4 deals the same hand sizes from another.
     const s = newGame({ ruleset: "classic", rulesVersion: 3, champions: { A: "herald", B: "reaver" } }, 4242, "s4lt");
     assert.deepEqual([fresh().hands[fresh().firstPlayer].length, fresh().hands[fresh().firstPlayer === "A" ? "B" : "A"].length], [6, 5]);
-    const first = s.firstPlayer, second = first === "A" ? "B" : "A";
+    const first = s.firstPlayer,
+      second = first === "A" ? "B" : "A";
     assert.equal(s.hands[first].length, 6);
     assert.equal(s.hands[second].length, 5);
     assert.deepEqual(s.hands[second], v1.hands[second]);
@@ -41,7 +42,8 @@ describe("Unit: setup", () => {
     const v1 = newGame({ ruleset: "mutators", rulesVersion: 1 }, 77, "m");
     const s = newGame({ ruleset: "mutators", rulesVersion: 3 }, 77, "m");
     assert.equal(newGame({ ruleset: "mutators" }, 77, "m").pile.length, 30);
-    const first = s.firstPlayer, second = first === "A" ? "B" : "A";
+    const first = s.firstPlayer,
+      second = first === "A" ? "B" : "A";
     assert.equal(s.hands[first].length, 7);
     assert.equal(s.hands[second].length, 5);
     assert.deepEqual(s.hands[first].slice(4, 6), v1.pile.slice(0, 2));
@@ -91,12 +93,18 @@ describe("Unit: turns and endings", () => {
     assert.equal(res.move!.n, 1);
     assert.equal(res.move!.seat, mover);
     assert.equal(res.move!.notation, `${card}@c3`);
-    assert.deepEqual(boardCells(res.state.board).map((c) => c.square), ["c3"]);
+    assert.deepEqual(
+      boardCells(res.state.board).map((c) => c.square),
+      ["c3"],
+    );
     assert.notEqual(res.state.turn, mover);
     assert.equal(res.state.hands[mover].length, s.hands[mover].length);
     assert.equal(res.state.pile.length, s.pile.length - 1);
     assert.deepEqual(res.state.actions, [{ kind: "place", card, square: "c3" }]);
-    assert.deepEqual(res.events.map((e) => e.type), ["placed", "drew"]);
+    assert.deepEqual(
+      res.events.map((e) => e.type),
+      ["placed", "drew"],
+    );
   });
 
   it("accepts lower-case card codes and upper-case squares", () => {
@@ -109,7 +117,9 @@ describe("Unit: turns and endings", () => {
   it("ends after 16 placements with the higher score winning", () => {
     const board: Record<string, string> = {};
     const squares = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "a3", "b3", "c3", "d3", "a4", "b4", "c4"];
-    squares.forEach((sq, i) => { board[sq] = `S1:${i < 8 ? "A" : "B"}`; });
+    squares.forEach((sq, i) => {
+      board[sq] = `S1:${i < 8 ? "A" : "B"}`;
+    });
     const s = position({ board, hands: { A: ["S1"] } });
     const res = play(s, "S1", "d4");
     assert.equal(res.state.status, "finished");
@@ -122,7 +132,9 @@ describe("Unit: turns and endings", () => {
   it("calls a full board with equal scores a draw under version 1 and the first mover's win from version 2", () => {
     const board: Record<string, string> = {};
     const squares = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "a3", "b3", "c3", "d3", "a4", "b4", "c4"];
-    squares.forEach((sq, i) => { board[sq] = `S1:${i < 7 ? "A" : "B"}`; });
+    squares.forEach((sq, i) => {
+      board[sq] = `S1:${i < 7 ? "A" : "B"}`;
+    });
     const tied = position({ board, hands: { A: ["S1"] } });
     assert.equal(play({ ...tied, rulesVersion: 1 }, "S1", "d4").state.winner, "draw");
     const v2 = play(tied, "S1", "d4");
@@ -145,7 +157,10 @@ describe("Unit: turns and endings", () => {
     assert.ok(res.ok);
     assert.equal(res.state.winner, s.turn);
     assert.equal(res.state.decidedBy, "resignation");
-    assert.deepEqual(res.events.map((e) => e.type), ["resigned", "ended"]);
+    assert.deepEqual(
+      res.events.map((e) => e.type),
+      ["resigned", "ended"],
+    );
   });
 
   it("ends on a timeout of the seat to move, the other winning", () => {

@@ -17,7 +17,10 @@ describe("Unit: notation", () => {
 
   it("refuses a wrong capture count, an illegal move and malformed text", () => {
     const s = position({ board: { b2: "S1:B" }, hands: { A: ["E9"] } });
-    const code = (t: string) => { const r = parseMove(s, t); return "ok" in r ? r.code : "parsed"; };
+    const code = (t: string) => {
+      const r = parseMove(s, t);
+      return "ok" in r ? r.code : "parsed";
+    };
     assert.equal(code("E9@b1x2"), "illegal_move");
     assert.equal(code("E9@a4x1"), "illegal_move");
     assert.equal(code("E1@b1"), "illegal_move");
@@ -36,14 +39,20 @@ describe("Unit: views", () => {
   it("shows a seat its own hand and only counts for the other hand and the pile", () => {
     const s = game();
     const v = seatView(s, "A");
-    assert.deepEqual(v.hand.map((c) => c.id), s.hands.A);
+    assert.deepEqual(
+      v.hand.map((c) => c.id),
+      s.hands.A,
+    );
     assert.deepEqual(v.hands, { A: s.hands.A.length, B: s.hands.B.length });
     assert.equal(v.pile, s.pile.length);
     const json = JSON.stringify(v);
     for (const id of [...s.hands.B, ...s.pile]) if (!s.hands.A.includes(id)) assert.ok(!json.includes(`"${id}"`), id);
     assert.ok(!json.includes("987654321") && !json.includes("secret-salt-xyz"));
     assert.equal(v.commitment, s.commitment);
-    assert.deepEqual(v.history, s.moves.map((m) => m.notation));
+    assert.deepEqual(
+      v.history,
+      s.moves.map((m) => m.notation),
+    );
   });
 
   it("shows a spectator no hand at all", () => {
@@ -83,7 +92,10 @@ describe("Unit: determinization", () => {
     assert.deepEqual([...d.hands.B].sort(), [...s.hands.B].sort());
     assert.deepEqual(d.hands.A, s.hands.A);
     assert.equal(d.turn, s.turn);
-    assert.deepEqual(d.moves.map((m) => m.notation), s.moves.map((m) => m.notation));
+    assert.deepEqual(
+      d.moves.map((m) => m.notation),
+      s.moves.map((m) => m.notation),
+    );
     const mover = d.turn;
     const res = apply(d, { kind: "place", card: d.hands[mover][0], square: "b2" });
     const real = apply({ ...s, hands: { A: s.hands.A, B: d.hands.B } }, { kind: "place", card: d.hands[mover][0], square: "b2" });

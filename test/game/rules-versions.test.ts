@@ -7,8 +7,11 @@ import { rebuildContext } from "../../src/services/games/context";
 import type { GameRecord, StoredAction } from "../../src/store/port";
 import { reviewGame } from "../../src/services/ai";
 
-const load = (dir: string) => readdirSync(join(__dirname, "fixtures", dir)).filter((f) => f.endsWith(".json")).sort()
-  .map((f) => ({ file: f, replay: JSON.parse(readFileSync(join(__dirname, "fixtures", dir, f), "utf8")) as Replay }));
+const load = (dir: string) =>
+  readdirSync(join(__dirname, "fixtures", dir))
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => ({ file: f, replay: JSON.parse(readFileSync(join(__dirname, "fixtures", dir, f), "utf8")) as Replay }));
 /** Replays saved under rules version 1 before versions existed: they name no version, as stored ones do. */
 const fixtures = load("rules-v1");
 /** Replays saved under rules version 2 while it was current (self-play and a resignation), before version 3. */
@@ -23,10 +26,24 @@ function stored(replay: Replay): { record: GameRecord; actions: StoredAction[] }
   const at = "2026-01-01T00:00:00.000Z";
   const seat = (s: "A" | "B") => ({ playerId: `p_${s}`, name: replay.players[s], kind: "human" as const, champion: replay.champions[s] });
   const record: GameRecord = {
-    id: replay.id, ruleset: replay.ruleset, ...(replay.rulesVersion !== undefined ? { rulesVersion: replay.rulesVersion } : {}), opponent: "friend", public: true, turnSeconds: 120,
-    seed: replay.seed, salt: replay.salt, commitment: replay.commitment, status: "finished",
-    seats: { A: seat("A"), B: seat("B") }, firstPlayer: replay.firstPlayer, moveCount: replay.moveCount,
-    score: replay.score, winner: replay.winner, decidedBy: replay.decidedBy, createdAt: at, updatedAt: at,
+    id: replay.id,
+    ruleset: replay.ruleset,
+    ...(replay.rulesVersion !== undefined ? { rulesVersion: replay.rulesVersion } : {}),
+    opponent: "friend",
+    public: true,
+    turnSeconds: 120,
+    seed: replay.seed,
+    salt: replay.salt,
+    commitment: replay.commitment,
+    status: "finished",
+    seats: { A: seat("A"), B: seat("B") },
+    firstPlayer: replay.firstPlayer,
+    moveCount: replay.moveCount,
+    score: replay.score,
+    winner: replay.winner,
+    decidedBy: replay.decidedBy,
+    createdAt: at,
+    updatedAt: at,
   };
   const log: Action[] = [];
   const endings = [...replay.endings];
@@ -69,7 +86,10 @@ describe("Unit: rules versions", () => {
     const resigned = fixtures.find((f) => f.replay.decidedBy === "resignation")!.replay;
     const review = reviewGame(resigned);
     assert.equal(review.moves.length, resigned.moves.length);
-    assert.deepEqual(review.moves.map((m) => m.played), resigned.moves.map((m) => m.notation));
+    assert.deepEqual(
+      review.moves.map((m) => m.played),
+      resigned.moves.map((m) => m.notation),
+    );
   });
 
   it("has version 2 fixtures of both rulesets, with tied boards won by the first mover and a resignation", () => {
@@ -78,7 +98,10 @@ describe("Unit: rules versions", () => {
     assert.ok(fixturesV2.some((f) => f.replay.decidedBy === "resignation"));
     for (const f of fixturesV2) assert.equal(f.replay.rulesVersion, 2, f.file);
     for (const ruleset of ["classic", "mutators"]) {
-      assert.ok(fixturesV2.some((f) => f.replay.ruleset === ruleset && f.replay.score.A === f.replay.score.B && f.replay.winner === f.replay.firstPlayer), ruleset);
+      assert.ok(
+        fixturesV2.some((f) => f.replay.ruleset === ruleset && f.replay.score.A === f.replay.score.B && f.replay.winner === f.replay.firstPlayer),
+        ruleset,
+      );
     }
   });
 
@@ -95,7 +118,10 @@ describe("Unit: rules versions", () => {
   it("reviews a version 2 replay under its own rules", () => {
     const full = fixturesV2.find((f) => f.replay.ruleset === "mutators" && f.replay.decidedBy === "board_full")!.replay;
     const review = reviewGame(full);
-    assert.deepEqual(review.moves.map((m) => m.played), full.moves.map((m) => m.notation));
+    assert.deepEqual(
+      review.moves.map((m) => m.played),
+      full.moves.map((m) => m.notation),
+    );
   });
 
   it("tells versions 2 and 3 apart: a version 2 game claimed under another version does not verify", () => {
@@ -126,7 +152,10 @@ describe("Unit: rules versions", () => {
     assert.equal(verifyReplay({ ...replay, rulesVersion: 1 }).ok, false);
   });
 
-  for (const [version, set] of [[3, fixturesV3], [4, fixturesV4]] as const) {
+  for (const [version, set] of [
+    [3, fixturesV3],
+    [4, fixturesV4],
+  ] as const) {
     it(`has version ${version} fixtures of both rulesets, played to a full board and ended by resignation, with seeds of the version's form`, () => {
       assert.deepEqual(new Set(set.map((f) => f.replay.ruleset)), new Set(["classic", "mutators"]));
       assert.ok(set.some((f) => f.replay.decidedBy === "resignation"));
@@ -140,7 +169,10 @@ describe("Unit: rules versions", () => {
       it(`verifies the version ${version} replay ${file} and rebuilds it from its stored record`, () => {
         assert.deepEqual(verifyReplay(replay), { ok: true });
         assert.deepEqual(rebuiltReplay(replay, version), replay);
-        assert.deepEqual(reviewGame(replay).moves.map((m) => m.played), replay.moves.map((m) => m.notation));
+        assert.deepEqual(
+          reviewGame(replay).moves.map((m) => m.played),
+          replay.moves.map((m) => m.notation),
+        );
       });
     }
   }
@@ -166,8 +198,10 @@ describe("Unit: rules versions", () => {
       for (const f of "abcd") for (const r of "1234") if (!b[`${f}${r}`] && `${f}${r}` !== "b2" && `${f}${r}` !== open) b[`${f}${r}`] = "S1:A";
       return b;
     };
-    const last = (rulesVersion: 2 | 3, open?: string) =>
-      ({ ...position({ board: board(open), hands: { A: ["T1"], B: ["S2"] }, mutators: ["plus", "same"] }), rulesVersion });
+    const last = (rulesVersion: 2 | 3, open?: string) => ({
+      ...position({ board: board(open), hands: { A: ["T1"], B: ["S2"] }, mutators: ["plus", "same"] }),
+      rulesVersion,
+    });
 
     it("captures by plus on the last placement under version 2, not under version 3", () => {
       assert.deepEqual(capturesOf(play(last(2), "T1", "b2")), { b3: "plus", c2: "plus" });

@@ -22,9 +22,23 @@ function tiedAtTheEnd(): GameState {
 function contextOf(engine: GameState): GameContext {
   const at = new Date(0).toISOString();
   const record: GameRecord = {
-    id: "g_test", ruleset: "classic", rulesVersion: engine.rulesVersion, opponent: "friend", public: true, turnSeconds: 60, seed: 1, salt: "s",
-    commitment: engine.commitment, status: engine.status, firstPlayer: engine.firstPlayer, moveCount: engine.moves.length, score: engine.score,
-    winner: engine.winner, createdAt: at, updatedAt: at, startedAt: at,
+    id: "g_test",
+    ruleset: "classic",
+    rulesVersion: engine.rulesVersion,
+    opponent: "friend",
+    public: true,
+    turnSeconds: 60,
+    seed: 1,
+    salt: "s",
+    commitment: engine.commitment,
+    status: engine.status,
+    firstPlayer: engine.firstPlayer,
+    moveCount: engine.moves.length,
+    score: engine.score,
+    winner: engine.winner,
+    createdAt: at,
+    updatedAt: at,
+    startedAt: at,
     seats: { A: { playerId: "P-A", name: "Ann", kind: "human", tokenHash: "a" }, B: { playerId: "P-B", name: "Bot", kind: "human", tokenHash: "b" } },
   };
   return { record, engine, timeline: [], endEvents: [] };

@@ -8,7 +8,9 @@ import { game } from "../store/fixtures";
 /** The fields of a spectator view that a timeline entry keeps: the snapshot must equal them, never drift. */
 const picked = (s: GameState) => {
   const v = spectatorView(s);
-  return JSON.parse(JSON.stringify({ board: v.board, score: v.score, turn: v.turn, hands: v.hands, pile: v.pile, status: v.status, winner: v.winner, decidedBy: v.decidedBy })) as unknown;
+  return JSON.parse(
+    JSON.stringify({ board: v.board, score: v.score, turn: v.turn, hands: v.hands, pile: v.pile, status: v.status, winner: v.winner, decidedBy: v.decidedBy }),
+  ) as unknown;
 };
 
 describe("GameContext timeline", function () {
@@ -33,7 +35,10 @@ describe("GameContext timeline", function () {
           events,
           `seed ${seed}: the events derived from the actions are those each placement had`,
         );
-        assert.ok(ctx.timeline.every((at) => typeof at === "string"), "a live context keeps each placement's time only");
+        assert.ok(
+          ctx.timeline.every((at) => typeof at === "string"),
+          "a live context keeps each placement's time only",
+        );
         ctx.timeline.forEach((_entry, i) => {
           assert.deepEqual(JSON.parse(JSON.stringify(snapshotAfter(ctx, i))), picked(states[i]), `seed ${seed}, move ${i + 1}`);
         });

@@ -33,7 +33,8 @@ describe("Integration: private games", function () {
     pub = await play(true, "Ann");
     priv = await play(false, "Bo");
     // The public game's batch is in the log; the private game finished before its own batch could follow.
-    for (let i = 0; i < 200 && (await http(server.url, "GET", `/api/v1/log/games/${pub.id}/proof`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && (await http(server.url, "GET", `/api/v1/log/games/${pub.id}/proof`)).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
   });
   after(async () => {
@@ -58,12 +59,22 @@ describe("Integration: private games", function () {
   });
 
   it("answers an outsider's every REST read of the game as for an unknown game", async function () {
-    for (const path of ["/api/v1/games/{id}", "/api/v1/games/{id}/sync", "/api/v1/games/{id}/replay", "/api/v1/games/{id}/review", "/api/v1/stream/games/{id}"]) {
+    for (const path of [
+      "/api/v1/games/{id}",
+      "/api/v1/games/{id}/sync",
+      "/api/v1/games/{id}/replay",
+      "/api/v1/games/{id}/review",
+      "/api/v1/stream/games/{id}",
+    ]) {
       const unknown = await unknownAt(path);
       const got = await http(server.url, "GET", path.replace("{id}", priv.id));
       assert.equal(got.status, 404, `${path}: ${got.text}`);
       assert.equal(got.headers.get("content-type")?.split(";")[0], "application/problem+json");
-      assert.deepEqual({ ...got.json, detail: got.json.detail.replace(priv.id, "ID"), instance: undefined }, { ...unknown.json, detail: unknown.json.detail.replace("g_nosuchgame0000", "ID"), instance: undefined }, path);
+      assert.deepEqual(
+        { ...got.json, detail: got.json.detail.replace(priv.id, "ID"), instance: undefined },
+        { ...unknown.json, detail: unknown.json.detail.replace("g_nosuchgame0000", "ID"), instance: undefined },
+        path,
+      );
       // A token that is not one of its seats' is no better than none.
       assert.equal((await http(server.url, "GET", path.replace("{id}", priv.id), undefined, bearer(pub.token))).status, 404, path);
     }
@@ -105,7 +116,11 @@ describe("Integration: private games", function () {
     assert.ok(head.size >= 1);
     const { entries } = (await http(server.url, "GET", `/api/v1/log/entries?from=0&count=1000`)).json;
     assert.ok(entries.some((e: { entry: { gameId?: string } }) => e.entry.gameId === pub.id));
-    assert.deepEqual(entries.filter((e: { entry: { kind: string } }) => e.entry.kind !== "game"), [], "no private entry");
+    assert.deepEqual(
+      entries.filter((e: { entry: { kind: string } }) => e.entry.kind !== "game"),
+      [],
+      "no private entry",
+    );
     const mcpEntries = await mcp.ok("log_entries", { from: 0, count: 1000 });
     assert.equal(mcpEntries.entries.length, entries.length);
     const exported = await http(server.url, "GET", `/api/v1/exports/games?from=0&to=${head.size as number}`);
@@ -126,11 +141,12 @@ describe("Integration: private games", function () {
     assert.deepEqual({ ...watcher.json, instance: undefined }, { ...unknown.json, instance: undefined });
     const seat = await http(server.url, "POST", `/matchmake/joinById/${id}`, { playerToken: created.json.playerToken });
     assert.equal(seat.status, 200, seat.text);
-    const subscribe = (gameId: string) => http(server.url, "POST", "/api/v1/games/events/subscribe", {
-      name: "game.move",
-      arguments: { game_id: gameId },
-      delivery: { mode: "webhook", url: "https://127.0.0.1:9/hook", secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}` },
-    });
+    const subscribe = (gameId: string) =>
+      http(server.url, "POST", "/api/v1/games/events/subscribe", {
+        name: "game.move",
+        arguments: { game_id: gameId },
+        delivery: { mode: "webhook", url: "https://127.0.0.1:9/hook", secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}` },
+      });
     const refused = await subscribe(id);
     assert.equal(refused.status, 404, refused.text);
     assert.equal(refused.json.detail.replace(id, "ID"), (await subscribe("g_nosuchgame0000")).json.detail.replace("g_nosuchgame0000", "ID"));

@@ -23,7 +23,9 @@ describe("Unit: rematches shared through the store", () => {
     const deps: RematchDeps = {
       store,
       presence,
-      reserveSeat: async () => { throw new Error("no rooms here"); },
+      reserveSeat: async () => {
+        throw new Error("no rooms here");
+      },
       createMatched: async (ruleset, seats, fixed) => {
         if (failNextCreate) {
           failNextCreate = false;
@@ -73,7 +75,10 @@ describe("Unit: rematches shared through the store", () => {
     assert.deepEqual(creations, [{ id: newId, created: true }]);
     const made = await record(newId);
     assert.deepEqual([made.seats.A!.tokenHash, made.seats.B!.tokenHash, made.seats.A!.kind], [hashes.B, hashes.A, "bot"]);
-    assert.deepEqual(told, [{ type: "offered", by: "A" }, { type: "started", gameId: newId }]);
+    assert.deepEqual(told, [
+      { type: "offered", by: "A" },
+      { type: "started", gameId: newId },
+    ]);
     const late = await two.decline("G1", hashes.B);
     assert.equal(!late.ok && late.code, "conflict");
   });
@@ -83,11 +88,17 @@ describe("Unit: rematches shared through the store", () => {
     for (let round = 0; round < 5; round++) {
       // Nobody has offered yet: of two first requests one offers and the other accepts it.
       const answers = await Promise.all([one.offer("G1", hashes.A), two.offer("G1", hashes.B), two.offer("G1", hashes.B), one.offer("G1", hashes.A)]);
-      assert.ok(answers.every((a) => a.ok), JSON.stringify(answers));
+      assert.ok(
+        answers.every((a) => a.ok),
+        JSON.stringify(answers),
+      );
       const ids = new Set(answers.map((a) => a.ok && a.value.started?.gameId).filter(Boolean));
       const stored = (await record()).rematch!;
       assert.ok(stored.gameId && ids.size === 1 && ids.has(stored.gameId), JSON.stringify({ answers, stored }));
-      assert.deepEqual(creations.map((c) => c.id), [stored.gameId]);
+      assert.deepEqual(
+        creations.map((c) => c.id),
+        [stored.gameId],
+      );
       assert.equal(told.filter((c) => c.type === "started").length, 1);
       // The next round from no rematch again.
       await store.updateGameIf("G1", {}, { rematch: undefined });
@@ -105,7 +116,10 @@ describe("Unit: rematches shared through the store", () => {
     assert.deepEqual(await one.offer("G1", hashes.B), { ok: true, value: { offeredBy: "B" } });
     assert.equal(creations.length, 0);
     assert.deepEqual(await one.decline("G1", hashes.A), { ok: true, value: { offeredBy: null } });
-    assert.deepEqual(told, [{ type: "offered", by: "B" }, { type: "declined", by: "A" }]);
+    assert.deepEqual(told, [
+      { type: "offered", by: "B" },
+      { type: "declined", by: "A" },
+    ]);
   });
 
   it("keeps the stored id when the game could not be made, and makes it on the next request", async () => {
@@ -122,18 +136,23 @@ describe("Unit: rematches shared through the store", () => {
     const retried = await one.offer("G1", hashes.A);
     assert.deepEqual(retried.ok && retried.value.started, { gameId: id, seat: "B" });
     assert.ok(await store.getGame(id));
-    assert.deepEqual(told.filter((c) => c.type === "started"), [{ type: "started", gameId: id }]);
+    assert.deepEqual(
+      told.filter((c) => c.type === "started"),
+      [{ type: "started", gameId: id }],
+    );
   });
 
   it("refuses spectators, wrong tokens and games that offer none", async () => {
     const one = process();
-    assert.equal((await one.offer("G1", null) as { code?: string }).code, "unauthorized");
-    assert.equal((await one.offer("G1", "nobody") as { code?: string }).code, "unauthorized");
-    assert.equal((await one.offer("nope", hashes.A) as { code?: string }).code, "not_found");
-    await store.createGame(game("H1", { status: "finished", opponent: "house", seats: { A: { playerId: "P1", name: "Ada", kind: "human", tokenHash: hashes.A } } }));
-    assert.equal((await one.offer("H1", hashes.A) as { code?: string }).code, "forbidden");
+    assert.equal(((await one.offer("G1", null)) as { code?: string }).code, "unauthorized");
+    assert.equal(((await one.offer("G1", "nobody")) as { code?: string }).code, "unauthorized");
+    assert.equal(((await one.offer("nope", hashes.A)) as { code?: string }).code, "not_found");
+    await store.createGame(
+      game("H1", { status: "finished", opponent: "house", seats: { A: { playerId: "P1", name: "Ada", kind: "human", tokenHash: hashes.A } } }),
+    );
+    assert.equal(((await one.offer("H1", hashes.A)) as { code?: string }).code, "forbidden");
     await store.createGame(game("W1", { status: "active", seats: { A: { playerId: "P1", name: "Ada", kind: "human", tokenHash: hashes.A } } }));
-    assert.equal((await one.offer("W1", hashes.A) as { code?: string }).code, "game_not_finished");
+    assert.equal(((await one.offer("W1", hashes.A)) as { code?: string }).code, "game_not_finished");
   });
 
   it("tells a room following the game on any process, until it stops following", async () => {

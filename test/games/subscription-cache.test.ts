@@ -15,8 +15,18 @@ const LATER = "2030-01-02T00:00:00.000Z";
 
 function sub(id: string, gameId: string, over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
   return {
-    id, name: "game.move", key: `key-${id}`, arguments: { game_id: gameId }, url: `https://hooks.example/${id}`, secret: "whsec_x",
-    expiresAt: LATER, failures: 0, cursor: null, createdAt: NOW, updatedAt: NOW, ...over,
+    id,
+    name: "game.move",
+    key: `key-${id}`,
+    arguments: { game_id: gameId },
+    url: `https://hooks.example/${id}`,
+    secret: "whsec_x",
+    expiresAt: LATER,
+    failures: 0,
+    cursor: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...over,
   };
 }
 
@@ -52,7 +62,11 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
     for (let i = 0; i < 2; i++) {
       for (const [name, match] of lookups) {
         const cached = (await cache.findSubscriptions(name, match, NOW)).map((s) => s.id);
-        assert.deepEqual(cached, (await store.findSubscriptions(name, match, NOW)).map((s) => s.id), `${name} ${JSON.stringify(match)}`);
+        assert.deepEqual(
+          cached,
+          (await store.findSubscriptions(name, match, NOW)).map((s) => s.id),
+          `${name} ${JSON.stringify(match)}`,
+        );
       }
     }
     assert.deepEqual(cache.stats(), { cached: 9, stored: 1 });
@@ -78,7 +92,10 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
   it("sees a subscription made after the first lookup, and loses one removed", async function () {
     assert.deepEqual(await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW), []);
     await cache.upsertSubscription(sub("s1", "g1"));
-    assert.deepEqual((await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW)).map((s) => s.id), ["s1"]);
+    assert.deepEqual(
+      (await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW)).map((s) => s.id),
+      ["s1"],
+    );
     assert.equal(await cache.deleteSubscriptionByKey("key-s1"), true);
     assert.deepEqual(await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW), []);
   });

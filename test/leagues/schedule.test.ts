@@ -8,7 +8,12 @@ const players = (n: number) => Array.from({ length: n }, (_, i) => `BOT-${i}`);
 function schedule(n: number, deals: number): LeagueDeal[] {
   let seed = 0;
   let id = 0;
-  return buildSchedule(players(n), deals, () => ++seed, () => `g${++id}`);
+  return buildSchedule(
+    players(n),
+    deals,
+    () => ++seed,
+    () => `g${++id}`,
+  );
 }
 
 describe("League schedule", function () {
@@ -30,7 +35,13 @@ describe("League schedule", function () {
     const ids = s.flatMap((d) => d.games.map((g) => g.gameId));
     assert.equal(new Set(ids).size, ids.length);
     for (const d of s) {
-      assert.deepEqual(d.games.map((g) => [g.first, g.second]), [[d.a, d.b], [d.b, d.a]]);
+      assert.deepEqual(
+        d.games.map((g) => [g.first, g.second]),
+        [
+          [d.a, d.b],
+          [d.b, d.a],
+        ],
+      );
     }
     const perPair = new Map<string, number[]>();
     for (const d of s) perPair.set([d.a, d.b].sort().join(" "), [...(perPair.get([d.a, d.b].sort().join(" ")) ?? []), d.deal]);
@@ -38,30 +49,39 @@ describe("League schedule", function () {
   });
 
   it("releases waves in which nobody has more than `parallel` deals unfinished, until every deal is played", function () {
-    fc.assert(fc.property(
-      fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.array(fc.nat(), { minLength: 400, maxLength: 400 }),
-      (n, deals, parallel, picks) => {
-        const s = schedule(n, deals);
-        const released = new Set<number>();
-        const open: number[] = [];
-        const outcomes = new Map<string, LeagueOutcome>();
-        releaseWave(s, released, open, parallel);
-        let k = 0;
-        while (!s.every((d) => dealDone(d, outcomes))) {
-          const busy = new Map<string, number>();
-          for (const i of open) for (const p of [s[i].a, s[i].b]) busy.set(p, (busy.get(p) ?? 0) + 1);
-          assert.deepEqual(open, [...released].filter((i) => !dealDone(s[i], outcomes)).sort((x, y) => x - y));
-          assert.ok([...busy.values()].every((v) => v <= parallel));
-          // Nothing released could have been: every unreleased deal has an entrant at the limit.
-          for (const d of s.filter((_, i) => !released.has(i))) assert.ok((busy.get(d.a) ?? 0) >= parallel || (busy.get(d.b) ?? 0) >= parallel);
-          const playing = open.flatMap((i) => s[i].games).filter((g) => !outcomes.has(g.gameId));
-          assert.ok(playing.length > 0, "something is always being played");
-          outcomes.set(playing[picks[k++ % picks.length] % playing.length].gameId, "first");
-          open.splice(0, open.length, ...open.filter((i) => !dealDone(s[i], outcomes)));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 9 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.nat(), { minLength: 400, maxLength: 400 }),
+        (n, deals, parallel, picks) => {
+          const s = schedule(n, deals);
+          const released = new Set<number>();
+          const open: number[] = [];
+          const outcomes = new Map<string, LeagueOutcome>();
           releaseWave(s, released, open, parallel);
-        }
-      },
-    ), { numRuns: 60 });
+          let k = 0;
+          while (!s.every((d) => dealDone(d, outcomes))) {
+            const busy = new Map<string, number>();
+            for (const i of open) for (const p of [s[i].a, s[i].b]) busy.set(p, (busy.get(p) ?? 0) + 1);
+            assert.deepEqual(
+              open,
+              [...released].filter((i) => !dealDone(s[i], outcomes)).sort((x, y) => x - y),
+            );
+            assert.ok([...busy.values()].every((v) => v <= parallel));
+            // Nothing released could have been: every unreleased deal has an entrant at the limit.
+            for (const d of s.filter((_, i) => !released.has(i))) assert.ok((busy.get(d.a) ?? 0) >= parallel || (busy.get(d.b) ?? 0) >= parallel);
+            const playing = open.flatMap((i) => s[i].games).filter((g) => !outcomes.has(g.gameId));
+            assert.ok(playing.length > 0, "something is always being played");
+            outcomes.set(playing[picks[k++ % picks.length] % playing.length].gameId, "first");
+            open.splice(0, open.length, ...open.filter((i) => !dealDone(s[i], outcomes)));
+            releaseWave(s, released, open, parallel);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("counts a deal once both games are decided, and not at all when one is void", function () {
@@ -73,6 +93,9 @@ describe("League schedule", function () {
       [s[2].games[0].gameId, "void"],
       [s[2].games[1].gameId, "first"],
     ]);
-    assert.deepEqual(countedDeals(s, outcomes).map((d) => d.games.map((g) => g.outcome)), [["draw", "second"]]);
+    assert.deepEqual(
+      countedDeals(s, outcomes).map((d) => d.games.map((g) => g.outcome)),
+      [["draw", "second"]],
+    );
   });
 });

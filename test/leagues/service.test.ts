@@ -12,13 +12,25 @@ import type { AuthedBot } from "../../src/services/bots/service";
 import type { GameRecord, LeaguesPort } from "../../src/store/port";
 import { releasedSet } from "../../src/store/league-shape";
 
-interface Created { id: string; leagueId: string; seed: number | string; first: string; second: string; tokenHash: string }
+interface Created {
+  id: string;
+  leagueId: string;
+  seed: number | string;
+  first: string;
+  second: string;
+  tokenHash: string;
+}
 
 class FakeGames {
   created = new Map<string, Created>();
   failNext = 0;
   constructor(private readonly store: SqliteStore) {}
-  async createForLeague(id: string, l: { leagueId: string; seed: number | string }, first: { playerId: string; tokenHash: string }, second: { playerId: string }) {
+  async createForLeague(
+    id: string,
+    l: { leagueId: string; seed: number | string },
+    first: { playerId: string; tokenHash: string },
+    second: { playerId: string },
+  ) {
     // What the real service relies on: the league stored this game in its schedule, released, before creating it.
     const stored = await this.store.getLeague(l.leagueId);
     const schedule = (await this.store.getLeagueSchedule(l.leagueId)) ?? [];
@@ -48,10 +60,24 @@ const bot = (n: number): AuthedBot => ({ bot: { id: `BOT-${n}`, name: `Bot ${n}`
 /** A finished game record as the room stores it. */
 function finished(c: Created, winner: "first" | "second" | "draw" | "aborted"): GameRecord {
   return {
-    id: c.id, leagueId: c.leagueId, ruleset: "classic", opponent: "friend", public: true, turnSeconds: 60, seed: c.seed, salt: "s", commitment: "c",
-    status: "finished", seats: {}, firstPlayer: "A", moveCount: 16, score: { A: 0, B: 0 },
+    id: c.id,
+    leagueId: c.leagueId,
+    ruleset: "classic",
+    opponent: "friend",
+    public: true,
+    turnSeconds: 60,
+    seed: c.seed,
+    salt: "s",
+    commitment: "c",
+    status: "finished",
+    seats: {},
+    firstPlayer: "A",
+    moveCount: 16,
+    score: { A: 0, B: 0 },
     winner: winner === "first" ? "A" : winner === "second" ? "B" : winner === "draw" ? "draw" : null,
-    decidedBy: winner === "aborted" ? "aborted" : "board_full", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
+    decidedBy: winner === "aborted" ? "aborted" : "board_full",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
   };
 }
 
@@ -94,7 +120,10 @@ describe("League service", function () {
       ...Array.from({ length: 5 }, () => other.onGameFinished(finished(g2, "first"))),
     ]);
     const stored = (await store.getLeague(id))!;
-    assert.deepEqual((await service.games(id)).deals[0].games.map((g) => g.outcome), ["first", "first"]);
+    assert.deepEqual(
+      (await service.games(id)).deals[0].games.map((g) => g.outcome),
+      ["first", "first"],
+    );
     assert.deepEqual((await store.listLeagueResults(id)).length, 2);
     assert.equal(stored.status, "finished");
     assert.deepEqual(stored.progress, { deals: 1, dealsPlayed: 1, games: 2, gamesPlayed: 2 });
@@ -102,7 +131,13 @@ describe("League service", function () {
     assert.ok(stored.version <= 1 + 2 + 1 + 2, `version ${stored.version}`);
     // Each entrant won the game it moved first in: the deal is split.
     const table = await service.standings(id);
-    assert.deepEqual(table.standings.map((r) => [r.wins, r.losses, r.rating]), [[1, 1, 0], [1, 1, 0]]);
+    assert.deepEqual(
+      table.standings.map((r) => [r.wins, r.losses, r.rating]),
+      [
+        [1, 1, 0],
+        [1, 1, 0],
+      ],
+    );
   });
 
   it("computes a table once for many readers at once, through the compute it was given", async () => {
@@ -129,14 +164,24 @@ describe("League service", function () {
   it("releases the next deals as results free their entrants, and finishes after the last", async () => {
     const id = await startLeague(3, 2);
     for (let round = 0; round < 20 && (await service.read(id)).status === "running"; round++) {
-      const open = (await service.games(id)).deals.filter((d) => d.released).flatMap((d) => d.games).filter((g) => !g.outcome);
+      const open = (await service.games(id)).deals
+        .filter((d) => d.released)
+        .flatMap((d) => d.games)
+        .filter((g) => !g.outcome);
       for (const g of open) await service.onGameFinished(finished(games.created.get(g.gameId)!, "draw"));
     }
     const l = await service.read(id);
     assert.equal(l.status, "finished");
     assert.equal(games.created.size, 3 * 2 * 2);
     const table = await service.standings(id);
-    assert.deepEqual(table.standings.map((r) => [r.games, r.draws, r.rating]), [[8, 8, 0], [8, 8, 0], [8, 8, 0]]);
+    assert.deepEqual(
+      table.standings.map((r) => [r.games, r.draws, r.rating]),
+      [
+        [8, 8, 0],
+        [8, 8, 0],
+        [8, 8, 0],
+      ],
+    );
   });
 
   it("voids a deal with an aborted game: neither of its games is counted", async () => {
@@ -146,8 +191,17 @@ describe("League service", function () {
     await service.onGameFinished(finished(g2, "first"));
     const table = await service.standings(id);
     assert.equal(table.dealsCounted, 0);
-    assert.deepEqual(table.standings.map((r) => [r.games, r.voided]), [[0, 1], [0, 1]]);
-    assert.deepEqual((await service.games(id)).deals[0].games.map((g) => g.outcome), ["void", "first"]);
+    assert.deepEqual(
+      table.standings.map((r) => [r.games, r.voided]),
+      [
+        [0, 1],
+        [0, 1],
+      ],
+    );
+    assert.deepEqual(
+      (await service.games(id)).deals[0].games.map((g) => g.outcome),
+      ["void", "first"],
+    );
   });
 
   it("reconcile creates the games a crash left uncreated and counts results whose hook never ran", async () => {
@@ -230,7 +284,10 @@ describe("League service", function () {
     // A process whose every compare-and-set on the head loses (another writer always ahead of it).
     const losing = new LeagueService({ ...bind(store), getGame: store.getGame.bind(store), replaceLeagueIf: async () => false }, games, "http://arena.test");
     const reports = await Promise.allSettled(wave.map((c) => losing.onGameFinished(finished(c, "second"))));
-    assert.ok(reports.every((r) => r.status === "rejected"), "the counts gave up");
+    assert.ok(
+      reports.every((r) => r.status === "rejected"),
+      "the counts gave up",
+    );
     assert.equal((await service.read(id)).progress.gamesPlayed, 0);
     // The restart: a new process reconciles the running leagues, and nothing reported was lost.
     await new LeagueService(store, games, "http://arena.test").reconcileRunning();
@@ -238,7 +295,13 @@ describe("League service", function () {
     const head = (await store.getLeague(id))!;
     assert.equal(head.progress.gamesPlayed, 4);
     assert.equal(head.progress.dealsPlayed, 2);
-    assert.deepEqual((await service.games(id)).deals.filter((d) => d.released).flatMap((d) => d.games.map((g) => g.outcome)).slice(0, 4), ["second", "second", "second", "second"]);
+    assert.deepEqual(
+      (await service.games(id)).deals
+        .filter((d) => d.released)
+        .flatMap((d) => d.games.map((g) => g.outcome))
+        .slice(0, 4),
+      ["second", "second", "second", "second"],
+    );
   });
 
   it("lists leagues from their heads: no schedule or result is read, whatever the leagues' size", async () => {
@@ -260,7 +323,10 @@ describe("League service", function () {
     }
     reads.length = 0;
     const { leagues } = await service.list(20);
-    assert.deepEqual(leagues.map((l) => l.progress.games), [12_000, 12_000]);
+    assert.deepEqual(
+      leagues.map((l) => l.progress.games),
+      [12_000, 12_000],
+    );
     assert.deepEqual(reads, [], "the list read nothing but the heads");
     // What the list parses, counted: the heads, a few kilobytes each (the schedules are 1.2 MB each).
     const bytes = JSON.stringify(await store.listLeagues(20)).length;

@@ -10,7 +10,10 @@ const ROOT = path.resolve(__dirname, "../..");
 
 function run(argv: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "loadtest", "arena-bench.ts"), ...argv], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "loadtest", "arena-bench.ts"), ...argv], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -32,7 +35,10 @@ describe("Smoke: arena benchmark", function () {
   it("plays a short arena of six bots and reports waits and CPU per game", async () => {
     const r = await run(["--entrants", "6", "--seconds", "5", "--move-ms", "0"], 80_000);
     assert.equal(r.code, 0, r.stderr);
-    const line = r.stdout.split("\n").reverse().find((l) => l.startsWith('{"bench":"arena"'));
+    const line = r.stdout
+      .split("\n")
+      .reverse()
+      .find((l) => l.startsWith('{"bench":"arena"'));
     assert.ok(line, `no JSON line in:\n${r.stdout.slice(-2000)}`);
     const out = JSON.parse(line);
     assert.equal(out.entrants, 6);

@@ -2,7 +2,15 @@ import { strict as assert } from "node:assert";
 import type { HttpClient } from "../../loadtest/lib/common";
 import { SoakSampler, type SoakSample } from "../../loadtest/lib/soak";
 
-const sample = (t: number, rssMb: number): SoakSample => ({ t, rssMb, heapUsedMb: rssMb / 2, cpuPct: 10, generatorHeapMb: 5, movesPerSec: 20, cpuMsPerMove: 5 });
+const sample = (t: number, rssMb: number): SoakSample => ({
+  t,
+  rssMb,
+  heapUsedMb: rssMb / 2,
+  cpuPct: 10,
+  generatorHeapMb: 5,
+  movesPerSec: 20,
+  cpuMsPerMove: 5,
+});
 
 function sampler(samples: SoakSample[]): SoakSampler {
   const s = new SoakSampler({} as HttpClient, Date.now());

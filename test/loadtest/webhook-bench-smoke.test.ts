@@ -10,7 +10,10 @@ const ROOT = path.resolve(__dirname, "../..");
 
 function run(argv: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "loadtest", "webhook-bench.ts"), ...argv], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "loadtest", "webhook-bench.ts"), ...argv], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -32,7 +35,10 @@ describe("Smoke: webhook benchmark", function () {
   it("plays games, receives every signed delivery once and reports positive figures", async () => {
     const r = await run(["--subscribers", "5", "--games", "2", "--seconds", "2", "--warmup", "0.5", "--drain", "15"], 40_000);
     assert.equal(r.code, 0, r.stderr);
-    const line = r.stdout.split("\n").reverse().find((l) => l.startsWith('{"bench":"webhooks"'));
+    const line = r.stdout
+      .split("\n")
+      .reverse()
+      .find((l) => l.startsWith('{"bench":"webhooks"'));
     assert.ok(line, `no JSON line in:\n${r.stdout.slice(-2000)}`);
     const out = JSON.parse(line);
     assert.ok(out.movesAcked > 0 && out.movesPerSec > 0, JSON.stringify(out));

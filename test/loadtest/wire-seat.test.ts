@@ -52,7 +52,10 @@ describe("Load generator: a raw Colyseus seat", function () {
       mover.legal = [];
       await eventually(() => mover.moved.includes(n), `the ack of move ${n}`);
     }
-    assert.deepEqual([...seats.A.moved, ...seats.B.moved].sort((x, y) => x - y), Array.from({ length: 16 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...seats.A.moved, ...seats.B.moved].sort((x, y) => x - y),
+      Array.from({ length: 16 }, (_, i) => i + 1),
+    );
     await Promise.all([seats.A.wire.leave(), seats.B.wire.leave()]);
     assert.equal(seats.A.closed, 4000, "a consented leave closes with CONSENTED");
   });

@@ -73,10 +73,7 @@ describe("docs/log-entry.schema.json", function () {
       assert.ok(validate(privateEntryOf(e, "s")), ajv.errorsText(validate.errors));
       assert.ok(!validate({ ...e, extra: 1 }));
     }
-    const aborted = gameEntryOf(
-      { ...playedGame(5).record, winner: null, decidedBy: "aborted", seed: "00ff00ff00ff00ff00ff00ff00ff00ff" },
-      [],
-    );
+    const aborted = gameEntryOf({ ...playedGame(5).record, winner: null, decidedBy: "aborted", seed: "00ff00ff00ff00ff00ff00ff00ff00ff" }, []);
     assert.ok(validate(aborted), ajv.errorsText(validate.errors));
   });
 

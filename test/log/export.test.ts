@@ -95,7 +95,10 @@ describe("Open exports of the public log", function () {
       ["G00003", "G00005"],
     );
     assert.deepEqual(summary, { treeSize: 5, first: 3, last: 4, count: 2 });
-    assert.ok(read.every((r) => r === "2026-11-01T00:00:00.000Z..2026-12-01T00:00:00.000Z"), read.join());
+    assert.ok(
+      read.every((r) => r === "2026-11-01T00:00:00.000Z..2026-12-01T00:00:00.000Z"),
+      read.join(),
+    );
     const cut = sink();
     await writeExport(store, 4, { kind: "month", month: "2026-11" }, cut.out);
     assert.deepEqual(

@@ -33,7 +33,14 @@ function block(heading: string, lang: string): string {
 interface Line {
   index: number;
   leafHash: string;
-  entry: { gameId: string; ruleset: string; winner: string | null; decidedBy: string; actions: { kind: string }[]; seats: Record<string, { ratingAfter?: unknown }> };
+  entry: {
+    gameId: string;
+    ruleset: string;
+    winner: string | null;
+    decidedBy: string;
+    actions: { kind: string }[];
+    seats: Record<string, { ratingAfter?: unknown }>;
+  };
 }
 
 describe("docs/OPEN-DATA.md's loaders on a real export", function () {
@@ -89,14 +96,9 @@ describe("docs/OPEN-DATA.md's loaders on a real export", function () {
     assert.deepEqual(
       printed,
       lines.map((l) =>
-        [
-          l.index,
-          l.entry.gameId,
-          l.entry.ruleset,
-          l.entry.winner ?? "None",
-          l.entry.decidedBy,
-          l.entry.actions.filter((a) => a.kind === "place").length,
-        ].join(" "),
+        [l.index, l.entry.gameId, l.entry.ruleset, l.entry.winner ?? "None", l.entry.decidedBy, l.entry.actions.filter((a) => a.kind === "place").length].join(
+          " ",
+        ),
       ),
     );
   });

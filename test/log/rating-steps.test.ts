@@ -26,14 +26,27 @@ describe("Unit: the shared rating step and the steps the server records", () => 
   function game(id: string, winner: GameRecord["winner"], house?: "easy" | "hard"): GameRecord {
     const at = new Date().toISOString();
     return {
-      id, ruleset: "classic", opponent: house ? "house" : "friend", public: true, turnSeconds: 120, seed: 1, salt: "s", commitment: "c",
-      status: "finished", moveCount: 16, score: { A: 9, B: 7 }, winner, decidedBy: "board_full", finishedAt: at,
+      id,
+      ruleset: "classic",
+      opponent: house ? "house" : "friend",
+      public: true,
+      turnSeconds: 120,
+      seed: 1,
+      salt: "s",
+      commitment: "c",
+      status: "finished",
+      moveCount: 16,
+      score: { A: 9, B: 7 },
+      winner,
+      decidedBy: "board_full",
+      finishedAt: at,
       ...(house ? { level: house } : {}),
       seats: {
         A: { playerId: ann.id, name: ann.name, kind: "human", champion: "knight" },
         B: house ? { playerId: "house", name: "House", kind: "house" } : { playerId: bob.id, name: bob.name, kind: "human", champion: "herald" },
       },
-      createdAt: at, updatedAt: at,
+      createdAt: at,
+      updatedAt: at,
     };
   }
 

@@ -95,14 +95,20 @@ describe("Integration: the verifier recomputes and chains the logged ratings", f
 
   it("logs each rated step whole, chained from the initial rating, and an honest log verifies", async function () {
     const entries = [0, 1, 2].map(entryAt);
-    assert.deepEqual(entries.map((e) => e.gameId), games);
+    assert.deepEqual(
+      entries.map((e) => e.gameId),
+      games,
+    );
     assert.ok(entries.every((e) => e.format === ENTRY_FORMAT));
-    const seats = entries.map((e) => e.seats.A!.kind === "human" ? e.seats.A! : e.seats.B!);
-    assert.deepEqual(seats.map((s) => [s.playerId, s.ratingStep, s.previousStep, s.houseLevel]), [
-      [ann.id, 1, 0, "easy"],
-      [ann.id, 2, 1, "hard"],
-      [ann.id, 3, 2, "normal"],
-    ]);
+    const seats = entries.map((e) => (e.seats.A!.kind === "human" ? e.seats.A! : e.seats.B!));
+    assert.deepEqual(
+      seats.map((s) => [s.playerId, s.ratingStep, s.previousStep, s.houseLevel]),
+      [
+        [ann.id, 1, 0, "easy"],
+        [ann.id, 2, 1, "hard"],
+        [ann.id, 3, 2, "normal"],
+      ],
+    );
     assert.deepEqual(seats[0].ratingBefore, DEFAULT_RATING);
     assert.deepEqual(seats[1].ratingBefore, seats[0].ratingAfter);
     assert.equal(seats[1].previousGame, games[0]);
@@ -116,7 +122,10 @@ describe("Integration: the verifier recomputes and chains the logged ratings", f
       seat.ratingAfter!.rating += 25;
       return e;
     });
-    assert.ok(problems.some((p) => p.startsWith(`entry 1 `) && p.includes(ann.id) && p.includes("ratingAfter is not the Glicko-2 step")), problems.join("\n"));
+    assert.ok(
+      problems.some((p) => p.startsWith(`entry 1 `) && p.includes(ann.id) && p.includes("ratingAfter is not the Glicko-2 step")),
+      problems.join("\n"),
+    );
   });
 
   it("catches a step that is its own Glicko-2 step but does not continue the player's previous one", async function () {
@@ -136,7 +145,10 @@ describe("Integration: the verifier recomputes and chains the logged ratings", f
       delete seat.previousGame;
       return e;
     });
-    assert.ok(skipped.some((p) => p.startsWith("entry 2 ") && p.includes(ann.id) && p.includes("first rated game")), skipped.join("\n"));
+    assert.ok(
+      skipped.some((p) => p.startsWith("entry 2 ") && p.includes(ann.id) && p.includes("first rated game")),
+      skipped.join("\n"),
+    );
   });
 
   it("catches a seat's kind or the kind of game rewritten against the game's record", async function () {
@@ -145,11 +157,20 @@ describe("Integration: the verifier recomputes and chains the logged ratings", f
       seat.kind = "bot";
       return e;
     });
-    assert.ok(kind.some((p) => p.startsWith("entry 0: ") && /record differs from the log in seat [AB]'s kind/.test(p)), kind.join("\n"));
+    assert.ok(
+      kind.some((p) => p.startsWith("entry 0: ") && /record differs from the log in seat [AB]'s kind/.test(p)),
+      kind.join("\n"),
+    );
     const opponent = await problemsWith(0, (e) => ({ ...e, opponent: "friend" }));
-    assert.ok(opponent.some((p) => p.startsWith("entry 0: ") && p.includes("record differs from the log in opponent")), opponent.join("\n"));
+    assert.ok(
+      opponent.some((p) => p.startsWith("entry 0: ") && p.includes("record differs from the log in opponent")),
+      opponent.join("\n"),
+    );
     const finished = await problemsWith(0, (e) => ({ ...e, finishedAt: new Date(Date.parse(e.finishedAt) - 60_000).toISOString() }));
-    assert.ok(finished.some((p) => p.startsWith("entry 0: ") && p.includes("finishedAt")), finished.join("\n"));
+    assert.ok(
+      finished.some((p) => p.startsWith("entry 0: ") && p.includes("finishedAt")),
+      finished.join("\n"),
+    );
     assert.deepEqual((await verifyLog(httpGetJson(server.url))).problems, [], "the honest entries put back verify");
   });
 });

@@ -175,7 +175,13 @@ describe("Public log sequencer", function () {
     // Points kept before rating steps were: the entry is format 2 (format 3 needs every rated seat's step).
     assert.equal(entry.format, 2);
     assert.equal(ENTRY_FORMAT, 3);
-    assert.deepEqual(entry.seats.A, { playerId: "PA", kind: "human", champion: "knight", ratingBefore: { rating: 1612.25, rd: 240.5 }, ratingAfter: { rating: 1630.125, rd: 230.75 } });
+    assert.deepEqual(entry.seats.A, {
+      playerId: "PA",
+      kind: "human",
+      champion: "knight",
+      ratingBefore: { rating: 1612.25, rd: 240.5 },
+      ratingAfter: { rating: 1630.125, rd: 230.75 },
+    });
     assert.deepEqual(entry.seats.B, {
       playerId: "PB",
       kind: "bot",

@@ -77,7 +77,10 @@ describe("Integration: the public game log", function () {
     // The private game finished before the waiting one was aborted: its batch is in by now, without it.
     assert.ok(!entries.some((e: { entry: { kind: string } }) => e.entry.kind === "private"));
     assert.ok(!JSON.stringify(entries).includes(privId));
-    assert.equal((await http(server.url, "GET", `/api/v1/log/games/${privId}/proof`, undefined, { authorization: `Bearer ${priv.json.playerToken as string}` })).status, 404);
+    assert.equal(
+      (await http(server.url, "GET", `/api/v1/log/games/${privId}/proof`, undefined, { authorization: `Bearer ${priv.json.playerToken as string}` })).status,
+      404,
+    );
     const waitingEntry = entries[p2.index].entry as GameEntry;
     assert.equal(waitingEntry.decidedBy, "aborted");
     assert.deepEqual(checkEntry(waitingEntry), { ok: true }, JSON.stringify(waitingEntry));

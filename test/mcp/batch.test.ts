@@ -8,10 +8,18 @@ const ACCEPT = { accept: "application/json, text/event-stream" };
 
 /** Opens a session by hand (initialize, then initialized) and returns its id. */
 async function session(url: string): Promise<string> {
-  const init = await http(url, "POST", "/mcp", {
-    jsonrpc: "2.0", id: 1, method: "initialize",
-    params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batch-test", version: "1" } },
-  }, ACCEPT);
+  const init = await http(
+    url,
+    "POST",
+    "/mcp",
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batch-test", version: "1" } },
+    },
+    ACCEPT,
+  );
   assert.equal(init.status, 200, init.text);
   const id = init.headers.get("mcp-session-id") as string;
   const ack = await http(url, "POST", "/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, { ...ACCEPT, "mcp-session-id": id });
@@ -31,7 +39,10 @@ describe("Integration: MCP batches", function () {
     const id = await session(server.url);
     const before = (await http(server.url, "GET", "/api/v1/games?status=active&limit=100")).json.games.length;
     const batch = Array.from({ length: 5 }, (_, i) => ({
-      jsonrpc: "2.0", id: 10 + i, method: "tools/call", params: { name: "create_game", arguments: { opponent: "house" } },
+      jsonrpc: "2.0",
+      id: 10 + i,
+      method: "tools/call",
+      params: { name: "create_game", arguments: { opponent: "house" } },
     }));
     const res = await http(server.url, "POST", "/mcp", batch, { ...ACCEPT, "mcp-session-id": id });
     assert.equal(res.status, 400, res.text.slice(0, 200));
@@ -72,7 +83,10 @@ describe("Integration: long-polls per address", function () {
 
       const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code });
       assert.equal(joined.status, 200, joined.text);
-      assert.deepEqual((await Promise.all(parked)).map((p) => p.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all(parked)).map((p) => p.status),
+        [200, 200],
+      );
       const again = await mcp.raw("sync", { game_id: game, since: 0, timeout: 1 });
       assert.equal(again.isError, undefined, JSON.stringify(again.structuredContent));
     } finally {

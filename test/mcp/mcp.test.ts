@@ -8,13 +8,40 @@ import { playOpening } from "../support/play";
 import { connect, playOneMove, playToTheEnd, type McpTestClient } from "./helpers";
 
 const TOOL_NAMES = [
-  "create_game", "join_game", "quick_match", "quick_match_poll", "move", "resign", "rematch",
-  "get_game", "sync", "replay", "review", "player_profile", "list_games", "player_games",
-  "player_ratings", "list_bots",
-  "create_tournament", "join_tournament", "start_tournament", "withdraw_from_tournament", "list_tournaments",
-  "get_tournament", "tournament_standings", "tournament_games", "tournament_trf",
-  "list_leagues", "get_league", "league_standings", "league_games",
-  "log_head", "log_key", "log_inclusion_proof", "log_consistency_proof", "log_entries",
+  "create_game",
+  "join_game",
+  "quick_match",
+  "quick_match_poll",
+  "move",
+  "resign",
+  "rematch",
+  "get_game",
+  "sync",
+  "replay",
+  "review",
+  "player_profile",
+  "list_games",
+  "player_games",
+  "player_ratings",
+  "list_bots",
+  "create_tournament",
+  "join_tournament",
+  "start_tournament",
+  "withdraw_from_tournament",
+  "list_tournaments",
+  "get_tournament",
+  "tournament_standings",
+  "tournament_games",
+  "tournament_trf",
+  "list_leagues",
+  "get_league",
+  "league_standings",
+  "league_games",
+  "log_head",
+  "log_key",
+  "log_inclusion_proof",
+  "log_consistency_proof",
+  "log_entries",
 ];
 
 describe("Integration: MCP", function () {
@@ -74,7 +101,13 @@ describe("Integration: MCP", function () {
 
   it("serves the rules as resources and a prompt that teaches the tool loop", async () => {
     const { resources } = await mcp.client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri).sort(), ["tile-arena://rules", "tile-arena://rules/1", "tile-arena://rules/2", "tile-arena://rules/3", "tile-arena://rules/4"]);
+    assert.deepEqual(resources.map((r) => r.uri).sort(), [
+      "tile-arena://rules",
+      "tile-arena://rules/1",
+      "tile-arena://rules/2",
+      "tile-arena://rules/3",
+      "tile-arena://rules/4",
+    ]);
     const read = await mcp.client.readResource({ uri: "tile-arena://rules/3" });
     const rules = JSON.parse(String((read.contents[0] as { text: string }).text));
     assert.deepEqual(rules.board.edges.n, { fileStep: 0, rankStep: 1 });
@@ -101,7 +134,10 @@ describe("Integration: MCP", function () {
     for (let i = 0; i < 100 && (await mcp.ok("get_tournament", { tournament_id: id })).status !== "finished"; i++) await new Promise((r) => setTimeout(r, 50));
     const table = await mcp.ok("tournament_standings", { tournament_id: id });
     assert.equal(table.status, "finished");
-    assert.equal(table.standings.reduce((s: number, r: { score: number }) => s + r.score, 0), 1);
+    assert.equal(
+      table.standings.reduce((s: number, r: { score: number }) => s + r.score, 0),
+      1,
+    );
     assert.match((await mcp.ok("tournament_trf", { tournament_id: id })).trf, /^012 Mcp cup/);
     assert.ok((await mcp.ok("list_tournaments", {})).tournaments.some((t: { id: string }) => t.id === id));
     const refused = await mcp.raw("withdraw_from_tournament", { tournament_id: id, player_token: ann.playerToken });
@@ -136,8 +172,19 @@ describe("Integration: MCP", function () {
     assert.equal(games.games.length, 1);
     assert.deepEqual(games.waiting.length, 1);
     const table = await mcp.ok("tournament_standings", { tournament_id: id });
-    assert.deepEqual(table.standings.map((r: { games: number; fire: boolean }) => [r.games, r.fire]), [[0, false], [0, false], [0, false]]);
-    for (const bad of [{ name: "No length", format: "arena" }, { name: "Both", format: "arena", minutes: 5, rounds: 2 }, { name: "Swiss", minutes: 5 }]) {
+    assert.deepEqual(
+      table.standings.map((r: { games: number; fire: boolean }) => [r.games, r.fire]),
+      [
+        [0, false],
+        [0, false],
+        [0, false],
+      ],
+    );
+    for (const bad of [
+      { name: "No length", format: "arena" },
+      { name: "Both", format: "arena", minutes: 5, rounds: 2 },
+      { name: "Swiss", minutes: 5 },
+    ]) {
       const refused = await mcp.raw("create_tournament", bad);
       assert.equal(refused.isError, true, JSON.stringify(bad));
     }
@@ -157,13 +204,19 @@ describe("Integration: MCP", function () {
     assert.ok(["A", "B", "draw"].includes(replay.winner));
     const record = await mcp.ok("get_game", { game_id: created.game.id });
     assert.equal(record.status, "finished");
-    assert.deepEqual(record.moves, replay.moves.map((m: { notation: string }) => m.notation));
+    assert.deepEqual(
+      record.moves,
+      replay.moves.map((m: { notation: string }) => m.notation),
+    );
     const review = await mcp.ok("review", { game_id: created.game.id });
     assert.ok(review && typeof review === "object");
     const profile = await mcp.ok("player_profile", { player_id: created.player.id });
     assert.equal(profile.player.id, created.player.id);
     const history = await mcp.ok("player_ratings", { player_id: created.player.id });
-    assert.deepEqual(history.ratings.map((r: { gameId: string; rating: number }) => [r.gameId, r.rating]), [[created.game.id, profile.player.rating]]);
+    assert.deepEqual(
+      history.ratings.map((r: { gameId: string; rating: number }) => [r.gameId, r.rating]),
+      [[created.game.id, profile.player.rating]],
+    );
   });
 
   it("lists a registered bot with its description, and never its key or its owner's contact, through list_bots", async () => {
@@ -197,8 +250,15 @@ describe("Integration: MCP", function () {
   it("returns the nine events when events/list is called", async () => {
     const out = await mcp.method("events/list", {});
     assert.deepEqual(out.events.map((e: { name: string }) => e.name).sort(), [
-      "challenge.played", "game.finished", "game.move", "game.started", "game.turn", "league.finished",
-      "tournament.finished", "tournament.paired", "tournament.started",
+      "challenge.played",
+      "game.finished",
+      "game.move",
+      "game.started",
+      "game.turn",
+      "league.finished",
+      "tournament.finished",
+      "tournament.paired",
+      "tournament.started",
     ]);
   });
 
@@ -267,7 +327,13 @@ describe("Integration: MCP", function () {
     assert.equal(init.status, 400);
     assert.match(init.headers.get("ratelimit") ?? "", /^"mcp"; r=\d+; t=\d+$/);
     assert.match(init.headers.get("ratelimit-policy") ?? "", /^"mcp"; q=\d+; w=60/);
-    const unknown = await http(server.url, "POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": "nope", accept: "application/json, text/event-stream" });
+    const unknown = await http(
+      server.url,
+      "POST",
+      "/mcp",
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { "mcp-session-id": "nope", accept: "application/json, text/event-stream" },
+    );
     assert.equal(unknown.status, 404);
     assert.equal(unknown.json.error.code, -32001);
   });

@@ -15,7 +15,10 @@ describe("Integration: MCP rate limit", function () {
     const send = () => http(server.url, "POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "ping" }, { accept: "application/json, text/event-stream" });
     const answers = [];
     for (let i = 0; i < 7; i++) answers.push(await send());
-    assert.deepEqual(answers.slice(0, 6).map((a) => a.status), [400, 400, 400, 400, 400, 400]);
+    assert.deepEqual(
+      answers.slice(0, 6).map((a) => a.status),
+      [400, 400, 400, 400, 400, 400],
+    );
     const limited = answers[6];
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get("retry-after")) > 0);

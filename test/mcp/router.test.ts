@@ -52,7 +52,16 @@ describe("Unit: MCP sessions per address", function () {
   let base: string;
 
   before(async () => {
-    const deps = { games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log: pino({ level: "silent" }), limits: { scale: 1000 }, sessionsPerAddress: 3, maxSessions: 100 };
+    const deps = {
+      games: {},
+      quick: {},
+      players: {},
+      events: { subscriptions: {} },
+      log: pino({ level: "silent" }),
+      limits: { scale: 1000 },
+      sessionsPerAddress: 3,
+      maxSessions: 100,
+    };
     router = createMcpRouter(deps as unknown as McpDeps);
     // One trusted proxy: X-Forwarded-For names the client, so the test can speak from several addresses.
     ({ http, base } = await serve(router, 1));
@@ -66,7 +75,12 @@ describe("Unit: MCP sessions per address", function () {
     fetch(`${base}/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": from },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     });
 
   it("refuses an address its next session once it holds the cap, while other addresses get in", async () => {
@@ -84,7 +98,10 @@ describe("Unit: MCP sessions per address", function () {
     assert.equal(other.status, 200, await other.text());
 
     // Ending one of its sessions gives the address room for a new one.
-    const ended = await fetch(`${base}/mcp`, { method: "DELETE", headers: { "mcp-session-id": ids[0], "x-forwarded-for": "203.0.113.7", "mcp-protocol-version": "2025-06-18" } });
+    const ended = await fetch(`${base}/mcp`, {
+      method: "DELETE",
+      headers: { "mcp-session-id": ids[0], "x-forwarded-for": "203.0.113.7", "mcp-protocol-version": "2025-06-18" },
+    });
     assert.equal(ended.status, 200, await ended.text());
     assert.equal((await initialize("203.0.113.7")).status, 200);
   });

@@ -14,7 +14,15 @@ async function session(overrides: Partial<SessionDeps>) {
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
   const log = pino({ level: "debug" }, sink);
   const deps = {
-    games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log, version: "test", longPolls: new LongPolls(20), address: "127.0.0.1", ...overrides,
+    games: {},
+    quick: {},
+    players: {},
+    events: { subscriptions: {} },
+    log,
+    version: "test",
+    longPolls: new LongPolls(20),
+    address: "127.0.0.1",
+    ...overrides,
   } as SessionDeps;
   const server = createSessionServer(deps);
   const [a, b] = InMemoryTransport.createLinkedPair();

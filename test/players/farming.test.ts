@@ -27,15 +27,30 @@ describe("Integration: ratings cannot be farmed with profiles of one's own", fun
     let loser: Ref | undefined;
     const ratings: number[] = [];
     for (let i = 0; i < n; i++) {
-      const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A", ...(winner ? { player: winner } : { name: "Farmer" }) }, from(winnerAddress));
+      const created = await http(
+        server.url,
+        "POST",
+        "/api/v1/games",
+        { opponent: "friend", seat: "A", ...(winner ? { player: winner } : { name: "Farmer" }) },
+        from(winnerAddress),
+      );
       assert.equal(created.status, 201, created.text);
       winner ??= { id: created.json.player.id, secret: created.json.player.secret };
-      const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, ...(loser ? { player: loser } : { name: "Crop" }) }, from(loserAddress));
+      const joined = await http(
+        server.url,
+        "POST",
+        "/api/v1/games/join",
+        { code: created.json.code, ...(loser ? { player: loser } : { name: "Crop" }) },
+        from(loserAddress),
+      );
       assert.equal(joined.status, 200, joined.text);
       loser ??= { id: joined.json.player.id, secret: joined.json.player.secret };
       // Both seats place a card first: a resignation before that aborts the game, unrated whoever made it.
       await playOpening(server.url, created.json.game.id, [created.json.playerToken, joined.json.playerToken]);
-      const resigned = await http(server.url, "POST", `/api/v1/games/${created.json.game.id}/resign`, undefined, { ...bearer(joined.json.playerToken), ...from(loserAddress) });
+      const resigned = await http(server.url, "POST", `/api/v1/games/${created.json.game.id}/resign`, undefined, {
+        ...bearer(joined.json.playerToken),
+        ...from(loserAddress),
+      });
       assert.equal(resigned.status, 200, resigned.text);
       assert.equal(resigned.json.winner, "A");
       ratings.push(await rating(winner.id));
@@ -76,7 +91,13 @@ describe("Integration: ratings cannot be farmed with profiles of one's own", fun
       const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" }, bearer(winner.key));
       assert.equal(created.status, 201, created.text);
       const joinHeaders = "key" in loser ? bearer(loser.key) : from(loser.guestAddress);
-      const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, ...("key" in loser ? {} : { name: "Crop" }) }, joinHeaders);
+      const joined = await http(
+        server.url,
+        "POST",
+        "/api/v1/games/join",
+        { code: created.json.code, ...("key" in loser ? {} : { name: "Crop" }) },
+        joinHeaders,
+      );
       assert.equal(joined.status, 200, joined.text);
       await playOpening(server.url, created.json.game.id, [created.json.playerToken, joined.json.playerToken]);
       const resigned = await http(server.url, "POST", `/api/v1/games/${created.json.game.id}/resign`, undefined, bearer(joined.json.playerToken));

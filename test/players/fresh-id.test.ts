@@ -80,11 +80,25 @@ describe("Unit: insertWithFreshId", () => {
   it("throws other errors at once, and gives up on a generator that only repeats", async () => {
     let calls = 0;
     const busy = Object.assign(new Error("busy"), { code: "SQLITE_BUSY" });
-    await assert.rejects(insertWithFreshId(() => "x", (id) => id, () => (calls++, Promise.reject(busy))), /busy/);
+    await assert.rejects(
+      insertWithFreshId(
+        () => "x",
+        (id) => id,
+        () => (calls++, Promise.reject(busy)),
+      ),
+      /busy/,
+    );
     assert.equal(calls, 1);
     const dup = Object.assign(new Error("dup"), { code: 11000 });
     calls = 0;
-    await assert.rejects(insertWithFreshId(() => "x", (id) => id, () => (calls++, Promise.reject(dup))), /dup/);
+    await assert.rejects(
+      insertWithFreshId(
+        () => "x",
+        (id) => id,
+        () => (calls++, Promise.reject(dup)),
+      ),
+      /dup/,
+    );
     assert.equal(calls, 8);
   });
 });

@@ -17,10 +17,22 @@ describe("Unit: player results", () => {
     const b = (await players.resolve(undefined, "Bob")).player;
     const at = new Date().toISOString();
     return {
-      id: "g_test", ruleset: "classic", opponent: "friend", public: true, turnSeconds: 120, seed: 1, salt: "s", commitment: "c",
-      status: "finished", moveCount: 16, score: { A: 9, B: 7 }, winner, decidedBy: "board_full",
+      id: "g_test",
+      ruleset: "classic",
+      opponent: "friend",
+      public: true,
+      turnSeconds: 120,
+      seed: 1,
+      salt: "s",
+      commitment: "c",
+      status: "finished",
+      moveCount: 16,
+      score: { A: 9, B: 7 },
+      winner,
+      decidedBy: "board_full",
       seats: { A: { playerId: a.id, name: a.name, kind: "human", champion: "knight" }, B: { playerId: b.id, name: b.name, kind: "human", champion: "herald" } },
-      createdAt: at, updatedAt: at,
+      createdAt: at,
+      updatedAt: at,
     };
   }
 
@@ -41,7 +53,10 @@ describe("Unit: player results", () => {
     await players.recordResult(game, startEngine(game).champions);
     const a = (await store.getPlayer(game.seats.A!.playerId))!;
     const history = await players.ratingHistory(a.id, 0, 10);
-    assert.deepEqual(history.ratings.map((p) => [p.n, p.gameId, p.at, p.rating, p.provisional]), [[1, "g_test", game.finishedAt, Math.round(a.rating), true]]);
+    assert.deepEqual(
+      history.ratings.map((p) => [p.n, p.gameId, p.at, p.rating, p.provisional]),
+      [[1, "g_test", game.finishedAt, Math.round(a.rating), true]],
+    );
     assert.equal(history.nextAfter, null);
     // Profiles made from one address the same day: counted, not rated (integrity.ts), so no point.
     const b = game.seats.B!.playerId;
@@ -50,7 +65,10 @@ describe("Unit: player results", () => {
     const again = { ...game, id: "g_test2" };
     await players.recordResult(again, startEngine(again).champions);
     assert.equal((await store.getPlayer(a.id))!.games, 2);
-    assert.deepEqual((await players.ratingHistory(a.id, 0, 10)).ratings.map((p) => p.gameId), ["g_test"]);
+    assert.deepEqual(
+      (await players.ratingHistory(a.id, 0, 10)).ratings.map((p) => p.gameId),
+      ["g_test"],
+    );
     await assert.rejects(players.ratingHistory("P-NOBODY", 0, 10), /no player/);
   });
 
@@ -84,7 +102,12 @@ describe("Unit: player results", () => {
     const game = await finishedGame("B");
     const writes: number[] = [];
     const counted = new PlayerService(
-      { ...store, getPlayer: store.getPlayer.bind(store), updatePlayersIf: (u) => (writes.push(u.length), store.updatePlayersIf(u)), updatePlayerIf: () => assert.fail("one seat written alone") },
+      {
+        ...store,
+        getPlayer: store.getPlayer.bind(store),
+        updatePlayersIf: (u) => (writes.push(u.length), store.updatePlayersIf(u)),
+        updatePlayerIf: () => assert.fail("one seat written alone"),
+      },
       "http://arena.test",
     );
     await counted.recordResult(game, startEngine(game).champions);

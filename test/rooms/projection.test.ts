@@ -50,7 +50,8 @@ describe("Projector", function () {
           // No card of a hand is anywhere in the replicated state.
           const json = JSON.stringify(plain(state));
           const onBoard = new Set(cells.map((c) => c.card));
-          for (const id of [...ctx.engine!.hands.A, ...ctx.engine!.hands.B]) if (!onBoard.has(id)) assert.ok(!json.includes(`"${id}"`), `${id} of a hand is in the state`);
+          for (const id of [...ctx.engine!.hands.A, ...ctx.engine!.hands.B])
+            if (!onBoard.has(id)) assert.ok(!json.includes(`"${id}"`), `${id} of a hand is in the state`);
           assert.equal(state.moveCount, n);
           // A fixed number of schema instances, whatever the game's length: no instance per card.
           assert.equal(instances(encoder), 9, `seed ${seed}, move ${n}`);

@@ -40,13 +40,15 @@ describe("Node version preload", () => {
 
   it("is preloaded by every npm script that starts node or tsx, and by mocha", () => {
     const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-    const commands = Object.entries(pkg.scripts).flatMap(([name, script]) =>
-      script.split("&&").map((c) => [name, c.trim().replace(/^exec /, "")] as const),
-    );
+    const commands = Object.entries(pkg.scripts).flatMap(([name, script]) => script.split("&&").map((c) => [name, c.trim().replace(/^exec /, "")] as const));
     const runners = commands.filter(([, c]) => /^(node|tsx)\b/.test(c));
     assert.ok(runners.length > 20, "the scripts were found");
     for (const [name, command] of runners) assert.ok(command.includes(`--require ${PRELOAD}`), `${name}: ${command}`);
-    for (const name of ["start", "dev", "build"]) assert.ok(runners.some(([n]) => n === name), name);
+    for (const name of ["start", "dev", "build"])
+      assert.ok(
+        runners.some(([n]) => n === name),
+        name,
+      );
     const mocharc = JSON.parse(readFileSync(".mocharc.json", "utf8")) as { "node-option": string[] };
     assert.equal(mocharc["node-option"][0], `require=${PRELOAD}`, "mocha's processes check before loading tsx");
   });

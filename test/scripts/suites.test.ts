@@ -43,11 +43,7 @@ describe("Test suites: fast, browser and slow", () => {
     assert.ok(slow.includes("test/ai/strength.test.ts") && slow.some((f) => f.startsWith("test/loadtest/")), slow.join("\n"));
     assert.ok(browser.includes("test/web/play.test.ts") && browser.includes("test/bots/hosted-browser.test.ts"), browser.join("\n"));
     const suites = [fast, browser, slow];
-    assert.deepEqual(
-      fast.filter((f) => browser.includes(f) || slow.includes(f)).concat(browser.filter((f) => slow.includes(f))),
-      [],
-      "no file in two",
-    );
+    assert.deepEqual(fast.filter((f) => browser.includes(f) || slow.includes(f)).concat(browser.filter((f) => slow.includes(f))), [], "no file in two");
     assert.deepEqual(suites.flat().sort(), all, "no file left out");
     assert.ok(fast.length > slow.length * 4);
   });

@@ -67,7 +67,15 @@ describe("scripts/test.sh: reuses an installed tree, runs the three suites", fun
     const first = await run(root, bin);
     assert.deepEqual(
       first.calls,
-      ["npm ci --no-audit --no-fund", "npm ci --no-audit --no-fund (in .ci/congodb)", "npx tsc --noEmit -p .", "npm run lint", "npm test", "npm run test:browser", "npm run test:slow"],
+      [
+        "npm ci --no-audit --no-fund",
+        "npm ci --no-audit --no-fund (in .ci/congodb)",
+        "npx tsc --noEmit -p .",
+        "npm run lint",
+        "npm test",
+        "npm run test:browser",
+        "npm run test:slow",
+      ],
       "a fresh tree: the packages and CongoDB's are installed, then the checks and the three suites",
     );
     assert.equal(first.code, 0);

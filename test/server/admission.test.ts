@@ -88,7 +88,8 @@ describe("Admission: spectators per address", function () {
   });
 
   it("reads the address through exactly TRUST_PROXY proxies", () => {
-    const req = (remote: string, xff?: string) => ({ socket: { remoteAddress: remote }, headers: xff ? { "x-forwarded-for": xff } : {} }) as unknown as IncomingMessage;
+    const req = (remote: string, xff?: string) =>
+      ({ socket: { remoteAddress: remote }, headers: xff ? { "x-forwarded-for": xff } : {} }) as unknown as IncomingMessage;
     assert.equal(clientAddress(req("10.0.0.1", "203.0.113.9"), 0), "10.0.0.1");
     assert.equal(clientAddress(req("10.0.0.1", "198.51.100.1, 203.0.113.9"), 1), "203.0.113.9");
     assert.equal(clientAddress(req("10.0.0.1", "198.51.100.1, 203.0.113.9"), 2), "198.51.100.1");

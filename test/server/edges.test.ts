@@ -127,7 +127,11 @@ describe("Integration: the edges every response carries", function () {
 
   it("limits Colyseus' matchmaking requests per address too, with the RateLimit fields and a readable 429", async () => {
     const call = () =>
-      fetch(`${server.url}/matchmake/joinById/g_none`, { method: "POST", headers: { "content-type": "application/json", origin: "https://client.example" }, body: "{}" });
+      fetch(`${server.url}/matchmake/joinById/g_none`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://client.example" },
+        body: "{}",
+      });
     const first = await call();
     assert.equal(first.status, 404); // no such room: Colyseus' refusal as a problem document, counted all the same
     assert.match(first.headers.get("ratelimit-policy") ?? "", /"matchmake"; q=120; w=60/);

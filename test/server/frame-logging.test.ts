@@ -32,10 +32,10 @@ describe("Malformed WebSocket frames are logged once per connection, structured"
   before(async () => {
     server = await bootServer({}, { log: captured.log });
     id = (await http(server.url, "POST", "/api/v1/games", { opponent: "friend" })).json.game.id;
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       stderr.push(String(chunk));
       return write(chunk, ...rest);
-    });
+    };
   });
   after(async () => {
     process.stderr.write = write;
@@ -84,7 +84,10 @@ describe("Unit: RateLimitedLog", () => {
     for (let i = 0; i < 10; i++) limited.warn({ i }, "x");
     now = 60_000;
     limited.warn({ i: 10 }, "x");
-    assert.deepEqual(lines.map((l) => l.i), [0, 1, 2, 10]);
+    assert.deepEqual(
+      lines.map((l) => l.i),
+      [0, 1, 2, 10],
+    );
     assert.equal(lines[3].suppressed, 7);
   });
 });

@@ -14,7 +14,7 @@ import { bearer, bootServer, http } from "../support/server";
 const junk = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
   fc.string({ maxLength: 80 }),
-  fc.constantFrom("", "{", "[]", "null", "\u0000", "{\"move\":", "%%%", "{\"__proto__\":{\"x\":1}}"),
+  fc.constantFrom("", "{", "[]", "null", "\u0000", '{"move":', "%%%", '{"__proto__":{"x":1}}'),
 );
 
 // FUZZ_SCALE=N multiplies the number of random cases (CI runs the default; a longer hunt: FUZZ_SCALE=30).
@@ -128,7 +128,11 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
 
   // The attacks of issue 12 (a PING flood from a spectator seat, raw frames of other protocol types, sockets
   // with no reservation). The 1 s bounds are generous functional checks: the budget is 20 frames a second.
-  for (const [what, byte] of [["PING (0x12)", 0x12], ["ROOM_INPUT (0x13)", 0x13], ["unknown (0x00)", 0x00]] as const) {
+  for (const [what, byte] of [
+    ["PING (0x12)", 0x12],
+    ["ROOM_INPUT (0x13)", 0x13],
+    ["unknown (0x00)", 0x00],
+  ] as const) {
     it(`closes a spectator socket that floods ${what} frames, and /healthz keeps answering`, async () => {
       const ws = await openJoined(socketUrl(server.url, await reserveSeat(server.url, id)));
       ws.send(Buffer.from([0x0a])); // JOIN_ROOM acknowledged, as the SDK does
@@ -187,15 +191,18 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
       let closed = false;
       let answer: { status: number; body: string; sent: number } | null = null;
       const settle = () => answer && (!untilClosed || closed) && resolve({ ...answer, closedAfter: sent });
-      const req = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        answered = !untilClosed;
-        let body = "";
-        res.on("data", (c: Buffer) => (body += c.toString()));
-        res.on("end", () => {
-          answer = { status: res.statusCode ?? 0, body, sent };
-          settle();
-        });
-      });
+      const req = httpRequest(
+        { hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          answered = !untilClosed;
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => {
+            answer = { status: res.statusCode ?? 0, body, sent };
+            settle();
+          });
+        },
+      );
       req.on("error", (e) => (answer || answered ? undefined : reject(e)));
       req.on("close", () => {
         closed = true;

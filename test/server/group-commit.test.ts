@@ -69,7 +69,10 @@ describe("Integration: a failed group commit refuses its moves and changes nothi
       }
 
       const after = (await http(server.url, "GET", `/api/v1/games/${id}`)).json;
-      assert.deepEqual({ moves: after.moves, turn: after.turn, score: after.score, hands: after.hands }, { moves: before.moves, turn: before.turn, score: before.score, hands: before.hands });
+      assert.deepEqual(
+        { moves: after.moves, turn: after.turn, score: after.score, hands: after.hands },
+        { moves: before.moves, turn: before.turn, score: before.score, hands: before.hands },
+      );
       const stored = admin.prepare("SELECT count(*) AS n FROM actions WHERE game_id = ?").get(id) as { n: number };
       assert.equal(stored.n, 1);
     } finally {

@@ -55,7 +55,10 @@ describe("Integration: game lifecycle (hosted matches, early aborts, reconnectio
     // Ratings are applied just after a game ends: give a rated game the time it would take, then compare.
     await new Promise((res) => setTimeout(res, 500));
     const after = await ratings();
-    assert.deepEqual(after.map((p) => [p.rating, p.games]), before.map((p) => [p.rating, p.games]));
+    assert.deepEqual(
+      after.map((p) => [p.rating, p.games]),
+      before.map((p) => [p.rating, p.games]),
+    );
   });
 
   it("lets a dropped WebSocket seat reconnect and keep its seat and hand", async () => {

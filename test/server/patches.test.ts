@@ -60,7 +60,7 @@ describe("Integration: one patch per accepted action", function () {
     const rooms = { A: await join("A"), B: await join("B") };
     try {
       // Both seats connected (each join was one patch): from here on only moves change the state.
-      await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state).seats?.get(s)?.connected), "both seats connected");
+      await eventually(() => (["A", "B"] as const).every((s) => rooms.A.state.seats?.get(s)?.connected), "both seats connected");
       for (let n = 0; n < 4; n++) {
         const state = rooms.A.state;
         const seat = state.turn as "A" | "B";
@@ -72,7 +72,7 @@ describe("Integration: one patch per accepted action", function () {
         await eventually(() => acks[seat] > ackBefore, `move ${n + 1} acknowledged`);
         // The patch and the ack travel on one socket, patch first: by the ack, exactly one patch came.
         assert.equal(patches[seat] - before, 1, `move ${n + 1}: one patch`);
-        await eventually(() => (rooms.A.state).moveCount === n + 1 && (rooms.B.state).moveCount === n + 1, "both views updated");
+        await eventually(() => rooms.A.state.moveCount === n + 1 && rooms.B.state.moveCount === n + 1, "both views updated");
       }
     } finally {
       await Promise.all([rooms.A.leave(true), rooms.B.leave(true)]);
@@ -97,7 +97,7 @@ describe("Integration: one patch per accepted action", function () {
     const rooms = { A: await join("A"), B: await join("B") };
     const { writes, restore } = countServerWrites();
     try {
-      await eventually(() => (["A", "B"] as const).every((s) => (rooms.A.state).seats?.get(s)?.connected), "both seats connected");
+      await eventually(() => (["A", "B"] as const).every((s) => rooms.A.state.seats?.get(s)?.connected), "both seats connected");
       for (let n = 0; n < 4; n++) {
         const seat = rooms.A.state.turn as "A" | "B";
         const other = seat === "A" ? "B" : "A";
@@ -105,7 +105,10 @@ describe("Integration: one patch per accepted action", function () {
         const ackBefore = acks[seat];
         writes.clear();
         rooms[seat].send("move", { move: hands[seat]!.legal[0] });
-        await eventually(() => acks[seat] > ackBefore && hands[other]?.n === n + 1 && rooms[other].state.moveCount === n + 1, `move ${n + 1} answered and shown`);
+        await eventually(
+          () => acks[seat] > ackBefore && hands[other]?.n === n + 1 && rooms[other].state.moveCount === n + 1,
+          `move ${n + 1} answered and shown`,
+        );
         assert.deepEqual([...writes.values()], [1, 1], `move ${n + 1}: one write to each seat's socket`);
       }
     } finally {
@@ -128,7 +131,10 @@ describe("Integration: one patch per accepted action", function () {
     const { writes, restore } = countServerWrites();
     try {
       // Every client has its full state (the spectator's comes once its join is acknowledged) before writes count.
-      await eventually(() => [rooms.A, rooms.B, spectator].every((r) => (["A", "B"] as const).every((s) => r.state.seats?.get(s)?.connected)), "both seats connected");
+      await eventually(
+        () => [rooms.A, rooms.B, spectator].every((r) => (["A", "B"] as const).every((s) => r.state.seats?.get(s)?.connected)),
+        "both seats connected",
+      );
       // The room's WebSocket clients' server-side sockets: the REST requests' sockets are not counted.
       const sockets = new Map(matchMaker.getLocalRoomById(id).clients.map((c) => [(c.ref as unknown as { _socket: Socket })._socket, c]));
       assert.equal(sockets.size, 3);

@@ -35,7 +35,10 @@ describe("Integration: quick-match through Colyseus matchmaking", function () {
     assert.equal(ws.room.roomId, second.json.game.id);
     await ws.leave();
     assert.equal(matched.json.game.mutators.length, 2);
-    const ends = await Promise.all([playRest(server.url, matched.json.game.id, matched.json.playerToken), playRest(server.url, second.json.game.id, second.json.playerToken)]);
+    const ends = await Promise.all([
+      playRest(server.url, matched.json.game.id, matched.json.playerToken),
+      playRest(server.url, second.json.game.id, second.json.playerToken),
+    ]);
     assert.equal(ends[0].status, "finished");
   });
 

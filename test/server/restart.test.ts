@@ -43,7 +43,10 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
         assert.equal(ends[0].status, "finished");
         const replay = await http(second.url, "GET", `/api/v1/games/${id}/replay`);
         assert.equal(replay.json.moveCount, 16);
-        assert.deepEqual(replay.json.moves.slice(0, 5).map((m: any) => m.notation), played);
+        assert.deepEqual(
+          replay.json.moves.slice(0, 5).map((m: any) => m.notation),
+          played,
+        );
       } finally {
         await second.stop();
       }

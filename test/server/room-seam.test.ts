@@ -74,7 +74,9 @@ describe("Integration: the typed seam between the facade and game rooms", functi
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
     const id = created.json.game.id as string;
     assert.equal(rooms.localGame(id), undefined);
-    const claimed = await rooms.game(id).claimSeat(created.json.code as string, { playerId: "P_SEAM", name: "Seam", kind: "human", tokenHash: sha256Hex("pt_seam") });
+    const claimed = await rooms
+      .game(id)
+      .claimSeat(created.json.code as string, { playerId: "P_SEAM", name: "Seam", kind: "human", tokenHash: sha256Hex("pt_seam") });
     assert.ok(claimed.ok);
     assert.equal(claimed.value.status, "active");
     assert.ok(rooms.localGame(id), "the room lives in this process again");

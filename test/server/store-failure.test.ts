@@ -30,8 +30,7 @@ function canMakeImmutable(dir: string): boolean {
   }
 }
 
-const immutable = (files: string[], on: boolean) =>
-  execFileSync("chattr", [on ? "+i" : "-i", ...files.filter((f) => existsSync(f))], { stdio: "ignore" });
+const immutable = (files: string[], on: boolean) => execFileSync("chattr", [on ? "+i" : "-i", ...files.filter((f) => existsSync(f))], { stdio: "ignore" });
 
 describe("Integration: a store that cannot keep what it is given is reported and refuses work", function () {
   this.timeout(60_000);

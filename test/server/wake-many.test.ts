@@ -36,15 +36,19 @@ describe("End-to-end: one move waking 1,500 parked long-polls leaves the process
     // The waiters' own connections (node:http), apart from the probes' (fetch).
     const pollers = new Agent({ keepAlive: false, maxSockets: Infinity });
     const sent: Promise<void>[] = [];
-    const answers = Array.from({ length: WAITERS }, (_, i) => new Promise<{ status: number; body: { moveCount: number } }>((resolve, reject) => {
-      const url = `${server.url}/api/v1/games/${id}/sync?since=0&timeout=20`;
-      const req = get(url, { agent: pollers, headers: { "x-forwarded-for": `10.1.${i % ADDRESSES}.7` } }, (res) => {
-        let text = "";
-        res.on("data", (d: Buffer) => (text += d.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { moveCount: number } }));
-      }).on("error", reject);
-      sent.push(new Promise((r) => req.once("finish", r)));
-    }));
+    const answers = Array.from(
+      { length: WAITERS },
+      (_, i) =>
+        new Promise<{ status: number; body: { moveCount: number } }>((resolve, reject) => {
+          const url = `${server.url}/api/v1/games/${id}/sync?since=0&timeout=20`;
+          const req = get(url, { agent: pollers, headers: { "x-forwarded-for": `10.1.${i % ADDRESSES}.7` } }, (res) => {
+            let text = "";
+            res.on("data", (d: Buffer) => (text += d.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { moveCount: number } }));
+          }).on("error", reject);
+          sent.push(new Promise((r) => req.once("finish", r)));
+        }),
+    );
     // Parked: every request written, then one more asked after them. On a loaded machine 1,500 requests take
     // seconds to be read and parked, and a probe meanwhile waits behind them: that is not the wake-up, so the
     // probes start once the server has answered a request sent after all of them, and only probes answered

@@ -41,9 +41,15 @@ describe("Integration: WebSocket clients play in the game room", function () {
     // Each seat's eight moves, the game's last one included, were acknowledged in order.
     for (const seat of [A, B]) {
       assert.equal(seat.moved.length, 8);
-      assert.deepEqual(seat.moved.map((m) => m.n), [...seat.moved.map((m) => m.n)].sort((x, y) => x - y));
+      assert.deepEqual(
+        seat.moved.map((m) => m.n),
+        [...seat.moved.map((m) => m.n)].sort((x, y) => x - y),
+      );
     }
-    assert.deepEqual([...A.moved, ...B.moved].map((m) => m.n).sort((x, y) => x - y), Array.from({ length: 16 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...A.moved, ...B.moved].map((m) => m.n).sort((x, y) => x - y),
+      Array.from({ length: 16 }, (_, i) => i + 1),
+    );
     const record = await http(server.url, "GET", `/api/v1/games/${id}`);
     assert.equal(record.json.status, "finished");
   });
@@ -59,7 +65,10 @@ describe("Integration: WebSocket clients play in the game room", function () {
     await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(spectator.hands, [], "a spectator received a hand");
     for (const s of [...spectator.seen, ...A.seen, ...B.seen]) assert.equal(s.hands, undefined, "the public state holds a hand");
-    assert.ok(A.hands.some((h) => h.cards.length > 0), "a seat receives its own hand");
+    assert.ok(
+      A.hands.some((h) => h.cards.length > 0),
+      "a seat receives its own hand",
+    );
     assert.equal(spectator.seen.at(-1).status, "finished");
     const replay = await http(server.url, "GET", `/api/v1/games/${id}/replay`);
     assert.equal(replay.status, 200);

@@ -28,8 +28,14 @@ export function botsContract(store: PortRef<BotsPort>): void {
       await store().createBot(bot("BOT-A1", "h1", { createdAt: at(1) }));
       await store().createBot(bot("BOT-B1", "h2", { createdAt: at(3), description: "plays fast" }));
       await store().createBot(bot("BOT-C1", "h3", { createdAt: at(2), revokedAt: at(4) }));
-      assert.deepEqual((await store().listBots(10, 0)).map((b) => b.id), ["BOT-B1", "BOT-C1", "BOT-A1"]);
-      assert.deepEqual((await store().listBots(1, 1)).map((b) => b.id), ["BOT-C1"]);
+      assert.deepEqual(
+        (await store().listBots(10, 0)).map((b) => b.id),
+        ["BOT-B1", "BOT-C1", "BOT-A1"],
+      );
+      assert.deepEqual(
+        (await store().listBots(1, 1)).map((b) => b.id),
+        ["BOT-C1"],
+      );
       assert.deepEqual(await store().listBots(0, 0), []);
       assert.equal((await store().listBots(1, 0))[0].description, "plays fast");
     });

@@ -4,8 +4,15 @@ import { type ProcessRecord } from "../../src/store";
 import type { StoreRef, TwinRef } from "./contract";
 import { at, game, player } from "./fixtures";
 
-const proc = (id: string, heartbeatAt: string, over: Partial<ProcessRecord> = {}): ProcessRecord =>
-  ({ id, sharedPresence: true, pid: 1, host: "h1", startedAt: at(0), heartbeatAt, ...over });
+const proc = (id: string, heartbeatAt: string, over: Partial<ProcessRecord> = {}): ProcessRecord => ({
+  id,
+  sharedPresence: true,
+  pid: 1,
+  host: "h1",
+  startedAt: at(0),
+  heartbeatAt,
+  ...over,
+});
 const place = (gameId: string, index: number) => ({ gameId, index, action: { kind: "abort" as const }, at: at(index) });
 
 export function clusterContract(store: StoreRef, twin?: TwinRef): void {
@@ -16,7 +23,13 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.equal(await store().touchProcess("p1", at(2)), true);
       await store().registerProcess(proc("p2", at(3), { sharedPresence: false }));
       const list = await store().listProcesses();
-      assert.deepEqual(list.map((p) => [p.id, p.heartbeatAt, p.sharedPresence]), [["p1", at(2), true], ["p2", at(3), false]]);
+      assert.deepEqual(
+        list.map((p) => [p.id, p.heartbeatAt, p.sharedPresence]),
+        [
+          ["p1", at(2), true],
+          ["p2", at(3), false],
+        ],
+      );
       assert.equal(list[0].publicAddress, "127.0.0.1:1");
     });
 
@@ -39,8 +52,7 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
   describe("game ownership", function () {
     it("lets exactly one of racing claims of a game's owner epoch win", async function () {
       await store().createGame(game("G1", { status: "active" }));
-      const claims = await Promise.all(["p1", "p2", "p3"].map((owner) =>
-        store().updateGameIf("G1", { ownerEpoch: undefined }, { owner, ownerEpoch: 1 })));
+      const claims = await Promise.all(["p1", "p2", "p3"].map((owner) => store().updateGameIf("G1", { ownerEpoch: undefined }, { owner, ownerEpoch: 1 })));
       assert.equal(claims.filter(Boolean).length, 1);
       const g = (await store().getGame("G1"))!;
       assert.equal(g.owner, ["p1", "p2", "p3"][claims.indexOf(true)]);
@@ -52,8 +64,15 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       const { owner: _o, ownerEpoch: _e, updatedAt: _u, ...rest } = claimed;
       const { updatedAt: _v, ...created } = game("G1", { status: "active" });
       assert.deepEqual(rest, created, "a claim changes the owner and its epoch only");
-      assert.deepEqual((await store().listGames({ status: "active", limit: 5 })).games.map((x) => x.id), ["G1"]);
-      assert.equal(await store().updateGameIf("G1", { status: "waiting", ownerEpoch: 2 }, { owner: "p8", ownerEpoch: 3 }), false, "every expected member must match");
+      assert.deepEqual(
+        (await store().listGames({ status: "active", limit: 5 })).games.map((x) => x.id),
+        ["G1"],
+      );
+      assert.equal(
+        await store().updateGameIf("G1", { status: "waiting", ownerEpoch: 2 }, { owner: "p8", ownerEpoch: 3 }),
+        false,
+        "every expected member must match",
+      );
       assert.equal(await store().updateGameIf("G1", { status: "active", owner: "p9", ownerEpoch: 2 }, { owner: "p8", ownerEpoch: 3 }), true);
       assert.deepEqual([(await store().getGame("G1"))!.owner, (await store().getGame("G1"))!.ownerEpoch], ["p8", 3]);
       assert.equal(await store().updateGameIf("ghost", {}, { owner: "p9" }), false);
@@ -70,7 +89,10 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.deepEqual(await store().commitGames([write(1, 4)]), ["committed"]);
       assert.deepEqual(await store().commitGames([write(1, 4)]), ["conflict"], "an index is written once");
       assert.deepEqual(await store().commitGames([{ gameId: "ghost", actions: [place("ghost", 0)], patch: {}, ownerEpoch: 1 }]), ["conflict"]);
-      assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1]);
+      assert.deepEqual(
+        (await store().listActions("G1")).map((a) => a.index),
+        [0, 1],
+      );
       assert.equal((await store().getGame("G1"))!.moveCount, 2);
     });
 
@@ -80,8 +102,14 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       await store().createPlayer(player("P1", 1500, { version: 1 }));
       await store().createPlayer(player("P2", 1500, { version: 1 }));
       const finish = (gameId: string, version: number, rating: number) => ({
-        gameId, actions: [], patch: { status: "finished" as const, winner: "A" as const }, ownerEpoch: 1,
-        players: [{ id: "P1", expected: { version }, patch: { rating, version: version + 1 } }, { id: "P2", expected: { version }, patch: { rating: 1400, version: version + 1 } }],
+        gameId,
+        actions: [],
+        patch: { status: "finished" as const, winner: "A" as const },
+        ownerEpoch: 1,
+        players: [
+          { id: "P1", expected: { version }, patch: { rating, version: version + 1 } },
+          { id: "P2", expected: { version }, patch: { rating: 1400, version: version + 1 } },
+        ],
       });
       // G2's write expects P1 at a version G1's write (earlier in the batch) has just moved past.
       assert.deepEqual(await store().commitGames([finish("G1", 1, 1520), finish("G2", 1, 1530)]), ["committed", "stale"]);
@@ -100,7 +128,13 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
     it("stores a write's new guest profiles with it, and nothing of it when a guest's id is taken", async function () {
       await store().createGame(game("G1", { status: "waiting", owner: "p1", ownerEpoch: 1 }));
       await store().createPlayer(player("P1", 1500));
-      const claim = (guestId: string, ownerEpoch = 1) => ({ gameId: "G1", actions: [], patch: { status: "active" as const }, ownerEpoch, guests: [player(guestId, 1500)] });
+      const claim = (guestId: string, ownerEpoch = 1) => ({
+        gameId: "G1",
+        actions: [],
+        patch: { status: "active" as const },
+        ownerEpoch,
+        guests: [player(guestId, 1500)],
+      });
       assert.deepEqual(await store().commitGames([claim("P1")]), ["stale"], "a taken id refuses the write");
       assert.equal((await store().getGame("G1"))!.status, "waiting", "nothing of the game's part is stored");
       assert.deepEqual(await store().commitGames([claim("P2")]), ["committed"]);
@@ -112,8 +146,12 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
   // Two stores on one database stand for two processes: the owner that lost its game and the one that took
   // it over. Every write of the old owner after the take-over must be refused and leave nothing behind.
   (twin ? describe : describe.skip)("two stores on one database", function () {
-    const write = (index: number, ownerEpoch: number, by: string) =>
-      ({ gameId: "G1", actions: [{ ...place("G1", index), at: at(index), action: { kind: "timeout" as const, seat: by === "old" ? "A" as const : "B" as const } }], patch: { moveCount: index + 1 }, ownerEpoch });
+    const write = (index: number, ownerEpoch: number, by: string) => ({
+      gameId: "G1",
+      actions: [{ ...place("G1", index), at: at(index), action: { kind: "timeout" as const, seat: by === "old" ? ("A" as const) : ("B" as const) } }],
+      patch: { moveCount: index + 1 },
+      ownerEpoch,
+    });
 
     it("refuses every write of the old owner once another store has bumped the epoch, between any two of its steps", async function () {
       const old = store();
@@ -122,17 +160,30 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       assert.equal(await old.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 }), true);
       assert.deepEqual(await old.commitGames([write(0, 1, "old")]), ["committed"]);
       // The take-over, through the other store: the new owner reads the log and claims the next epoch.
-      assert.deepEqual((await next.listActions("G1")).map((a) => a.index), [0]);
+      assert.deepEqual(
+        (await next.listActions("G1")).map((a) => a.index),
+        [0],
+      );
       assert.equal(await next.updateGameIf("G1", { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 }), true);
       assert.deepEqual(await old.commitGames([write(1, 1, "old")]), ["conflict"], "the old owner's next move");
       assert.deepEqual(await next.commitGames([write(1, 2, "new")]), ["committed"]);
       assert.deepEqual(await old.commitGames([write(2, 1, "old")]), ["conflict"], "the old owner at the new end of the log");
-      assert.deepEqual(await old.commitGames([{ gameId: "G1", actions: [], patch: { status: "finished" }, ownerEpoch: 1 }]), ["conflict"], "a record-only write");
+      assert.deepEqual(
+        await old.commitGames([{ gameId: "G1", actions: [], patch: { status: "finished" }, ownerEpoch: 1 }]),
+        ["conflict"],
+        "a record-only write",
+      );
       // A third claim, back through the first store, fences the second owner in turn.
       assert.equal(await old.updateGameIf("G1", { ownerEpoch: 2 }, { owner: "p1", ownerEpoch: 3 }), true);
       assert.deepEqual(await next.commitGames([write(2, 2, "new")]), ["conflict"]);
       const log = await old.listActions("G1");
-      assert.deepEqual(log.map((a) => [a.index, a.action]), [[0, { kind: "timeout", seat: "A" }], [1, { kind: "timeout", seat: "B" }]]);
+      assert.deepEqual(
+        log.map((a) => [a.index, a.action]),
+        [
+          [0, { kind: "timeout", seat: "A" }],
+          [1, { kind: "timeout", seat: "B" }],
+        ],
+      );
       const g = (await next.getGame("G1"))!;
       assert.deepEqual([g.moveCount, g.status, g.owner, g.ownerEpoch], [2, "active", "p1", 3]);
     });
@@ -155,11 +206,13 @@ export function clusterContract(store: StoreRef, twin?: TwinRef): void {
       for (let round = 0; round < 10; round++) {
         const id = `R${round}`;
         await old.createGame(game(id, { status: "active", owner: "p1", ownerEpoch: 1 }));
-        const move = { gameId: id, actions: [{ gameId: id, index: 0, action: { kind: "abort" as const }, at: at(1) }], patch: { moveCount: 1, status: "finished" as const }, ownerEpoch: 1 };
-        const [result, claimed] = await Promise.all([
-          old.commitGames([move]),
-          next.updateGameIf(id, { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 }),
-        ]);
+        const move = {
+          gameId: id,
+          actions: [{ gameId: id, index: 0, action: { kind: "abort" as const }, at: at(1) }],
+          patch: { moveCount: 1, status: "finished" as const },
+          ownerEpoch: 1,
+        };
+        const [result, claimed] = await Promise.all([old.commitGames([move]), next.updateGameIf(id, { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 })]);
         assert.equal(claimed, true, "the claim never waits on the old owner");
         const stored = await next.listActions(id);
         const g = (await next.getGame(id))!;

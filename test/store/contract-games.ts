@@ -158,7 +158,12 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), false, "not finished yet");
       assert.equal((await store().getGame("L1"))!.sealed, true);
       assert.deepEqual(await store().commitGames([{ gameId: "L1", actions: [place(0)], patch: { moveCount: 1 }, ownerEpoch: 1 }]), ["committed"]);
-      assert.deepEqual(await store().commitGames([{ gameId: "L1", actions: [place(1)], patch: { moveCount: 2, status: "finished", winner: "A", decidedBy: "board_full" }, ownerEpoch: 1 }]), ["committed"]);
+      assert.deepEqual(
+        await store().commitGames([
+          { gameId: "L1", actions: [place(1)], patch: { moveCount: 2, status: "finished", winner: "A", decidedBy: "board_full" }, ownerEpoch: 1 },
+        ]),
+        ["committed"],
+      );
       const finished = (await store().getGame("L1"))!;
       assert.equal(finished.sealed, true, "the room's writes leave the seal alone");
       assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
@@ -168,11 +173,18 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       const { sealed: _s, updatedAt: _u, ...rest } = finished;
       const { updatedAt: _v, ...after } = unsealed;
       assert.deepEqual(after, rest, "nothing else of the record changes");
-      assert.deepEqual((await store().listActions("L1")).map((a) => a.index), [0, 1], "nor its log");
+      assert.deepEqual(
+        (await store().listActions("L1")).map((a) => a.index),
+        [0, 1],
+        "nor its log",
+      );
       // Unsealed again (both games of a deal reach the league's finish hook): it stays unsealed.
       assert.equal(await store().updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
       assert.ok(!("sealed" in (await store().getGame("L1"))!));
-      assert.deepEqual((await store().listGames({ status: "finished", limit: 5 })).games.map((g) => [g.id, g.sealed]), [["L1", undefined]]);
+      assert.deepEqual(
+        (await store().listGames({ status: "finished", limit: 5 })).games.map((g) => [g.id, g.sealed]),
+        [["L1", undefined]],
+      );
     });
 
     describe("listGames", function () {
@@ -180,11 +192,13 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         // G0..G5, G5 newest; odd ones finished, G4 private; G2 and G3 share a creation time.
         const times = [0, 1, 2, 2, 4, 5];
         for (const [i, minute] of times.entries()) {
-          await store().createGame(game(`G${i}`, {
-            createdAt: at(minute),
-            status: i % 2 ? "finished" : "active",
-            public: i !== 4,
-          }));
+          await store().createGame(
+            game(`G${i}`, {
+              createdAt: at(minute),
+              status: i % 2 ? "finished" : "active",
+              public: i !== 4,
+            }),
+          );
         }
       }
       const ids = (games: GameRecord[]) => games.map((g) => g.id);
@@ -247,8 +261,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       });
 
       it("rejects a malformed cursor as a bad request", async function () {
-        await assert.rejects(store().listGames({ limit: 2, cursor: "not-a-cursor" }),
-          (e: unknown) => e instanceof AppError && e.code === "bad_request");
+        await assert.rejects(store().listGames({ limit: 2, cursor: "not-a-cursor" }), (e: unknown) => e instanceof AppError && e.code === "bad_request");
       });
     });
 
@@ -279,7 +292,9 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       });
 
       it("lists a game's actions in index order", async function () {
-        await store().commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) }], patch: {} }]);
+        await store().commitGames([
+          { gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "place", card: "E7", square: "b3" }, at: at(1) }], patch: {} },
+        ]);
         await store().commitGames([{ gameId: "G2", actions: [{ gameId: "G2", index: 0, action: { kind: "abort" }, at: at(3) }], patch: {} }]);
         await store().commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 1, action: { kind: "resign", seat: "B" }, at: at(2) }], patch: {} }]);
         assert.deepEqual(await store().listActions("G1"), [
@@ -291,7 +306,7 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
       });
 
       it("lets exactly one of two racing writes of the same index win, and keeps its action", async function () {
-        const timeout = (n: number) => ({ gameId: "G1", index: 0, action: { kind: "timeout" as const, seat: n ? "B" as const : "A" as const }, at: at(n) });
+        const timeout = (n: number) => ({ gameId: "G1", index: 0, action: { kind: "timeout" as const, seat: n ? ("B" as const) : ("A" as const) }, at: at(n) });
         const results = await Promise.all([0, 1].map((n) => store().commitGames([{ gameId: "G1", actions: [timeout(n)], patch: {} }])));
         assert.deepEqual(results.flat().sort(), ["committed", "conflict"]);
         assert.deepEqual(await store().listActions("G1"), [timeout(results[0][0] === "committed" ? 0 : 1)]);
@@ -299,8 +314,12 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
     });
 
     describe("commitGames (group commit)", function () {
-      const place = (gameId: string, index: number, minute: number) =>
-        ({ gameId, index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(minute) });
+      const place = (gameId: string, index: number, minute: number) => ({
+        gameId,
+        index,
+        action: { kind: "place" as const, card: "E7", square: "b3" },
+        at: at(minute),
+      });
 
       it("stores every write's actions and merges its patch when the batch commits", async function () {
         await store().createGame(game("G1", { status: "active" }));
@@ -319,9 +338,17 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         const g2 = (await store().getGame("G2"))!;
         assert.equal(g2.winner, "B");
         const finished = await store().listGames({ status: "finished", limit: 10 });
-        assert.deepEqual(finished.games.map((g) => g.id), ["G2"], "the status written in the batch is queryable");
+        assert.deepEqual(
+          finished.games.map((g) => g.id),
+          ["G2"],
+          "the status written in the batch is queryable",
+        );
         const active = await store().listGames({ status: "active", limit: 10 });
-        assert.deepEqual(active.games.map((g) => g.id), ["G1"], "a patch without a status keeps the one stored");
+        assert.deepEqual(
+          active.games.map((g) => g.id),
+          ["G1"],
+          "a patch without a status keeps the one stored",
+        );
         assert.equal(g1.status, "active");
       });
 
@@ -336,7 +363,11 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         assert.equal(results[1], "committed");
         assert.equal(results[0], "conflict");
         assert.equal((await store().getGame("G1"))!.moveCount, 0, "the conflicting write's patch is not applied");
-        assert.deepEqual((await store().listActions("G1")).map((a) => [a.index, a.at]), [[0, at(1)]], "nor any of its actions");
+        assert.deepEqual(
+          (await store().listActions("G1")).map((a) => [a.index, a.at]),
+          [[0, at(1)]],
+          "nor any of its actions",
+        );
         assert.equal((await store().getGame("G2"))!.moveCount, 1);
       });
 
@@ -344,15 +375,21 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         await store().createGame(game("G1", { status: "active" }));
         await store().createGame(game("G2", { status: "active" }));
         const unstorable = { salt: 1n as unknown as string }; // JSON has no BigInt: the adapter cannot store it
-        await assert.rejects(store().commitGames([
-          { gameId: "G1", actions: [place("G1", 0, 1)], patch: { moveCount: 1, lastMoveAt: at(1) } },
-          { gameId: "G2", actions: [place("G2", 0, 2)], patch: { moveCount: 1, ...unstorable } },
-        ]));
+        await assert.rejects(
+          store().commitGames([
+            { gameId: "G1", actions: [place("G1", 0, 1)], patch: { moveCount: 1, lastMoveAt: at(1) } },
+            { gameId: "G2", actions: [place("G2", 0, 2)], patch: { moveCount: 1, ...unstorable } },
+          ]),
+        );
         for (const id of ["G1", "G2"]) {
           assert.deepEqual(await store().listActions(id), [], `${id} keeps no action`);
           assert.deepEqual(await store().getGame(id), game(id, { status: "active" }), `${id} keeps its record`);
         }
-        assert.deepEqual(await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 3)], patch: { moveCount: 1 } }]), ["committed"], "the log goes on where it was");
+        assert.deepEqual(
+          await store().commitGames([{ gameId: "G1", actions: [place("G1", 0, 3)], patch: { moveCount: 1 } }]),
+          ["committed"],
+          "the log goes on where it was",
+        );
       });
 
       it("applies two writes of one game in one batch in batch order, and undoes both when the batch is rejected", async function () {
@@ -364,17 +401,25 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
           { gameId: "G1", actions: [place("G1", 3, 4)], patch: { moveCount: 4, lastMoveAt: at(4) }, ownerEpoch: 1 },
         ]);
         assert.deepEqual(results, ["committed", "committed", "committed"]);
-        assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1, 2, 3]);
+        assert.deepEqual(
+          (await store().listActions("G1")).map((a) => a.index),
+          [0, 1, 2, 3],
+        );
         assert.equal((await store().getGame("G1"))!.moveCount, 4);
         const before = (await store().getGame("G1"))!;
         const unstorable = { salt: 1n as unknown as string };
-        await assert.rejects(store().commitGames([
-          { gameId: "G1", actions: [place("G1", 4, 5)], patch: { moveCount: 5, lastMoveAt: at(5) }, ownerEpoch: 1 },
-          { gameId: "G1", actions: [place("G1", 5, 6)], patch: { moveCount: 6, lastMoveAt: at(6) }, ownerEpoch: 1 },
-          { gameId: "G2", actions: [place("G2", 0, 6)], patch: { moveCount: 1, ...unstorable } },
-        ]));
+        await assert.rejects(
+          store().commitGames([
+            { gameId: "G1", actions: [place("G1", 4, 5)], patch: { moveCount: 5, lastMoveAt: at(5) }, ownerEpoch: 1 },
+            { gameId: "G1", actions: [place("G1", 5, 6)], patch: { moveCount: 6, lastMoveAt: at(6) }, ownerEpoch: 1 },
+            { gameId: "G2", actions: [place("G2", 0, 6)], patch: { moveCount: 1, ...unstorable } },
+          ]),
+        );
         assert.deepEqual(await store().getGame("G1"), before, "both writes of the game are undone");
-        assert.deepEqual((await store().listActions("G1")).map((a) => a.index), [0, 1, 2, 3]);
+        assert.deepEqual(
+          (await store().listActions("G1")).map((a) => a.index),
+          [0, 1, 2, 3],
+        );
       });
 
       it("updates only the record when a write has no actions, and leaves it alone with an empty patch", async function () {
@@ -396,7 +441,10 @@ export function gamesContract(store: PortRef<GamesPort & Pick<PlayersPort, "getP
         assert.deepEqual(g.score, { A: 3, B: 5 });
         assert.equal(g.lastMoveAt, at(4));
         assert.ok(g.updatedAt > T0);
-        assert.deepEqual((await store().listGames({ status: "finished", limit: 5 })).games.map((x) => x.id), ["G1"]);
+        assert.deepEqual(
+          (await store().listGames({ status: "finished", limit: 5 })).games.map((x) => x.id),
+          ["G1"],
+        );
         const { updatedAt: _u, ...rest } = g;
         const { updatedAt: _v, ...expected } = { ...game("G1", { status: "active", winner: "A", decidedBy: "board_full" }), ...patch };
         delete (expected as { decidedBy?: unknown }).decidedBy;

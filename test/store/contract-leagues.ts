@@ -9,21 +9,47 @@ import { at } from "./fixtures";
 
 function league(id: string, minute: number): LeagueRecord {
   return {
-    id, name: `League ${id}`, ruleset: "classic", deals: 2, parallel: 1, turnSeconds: 60, status: "open",
-    createdAt: at(minute), updatedAt: at(minute), version: 1, directorTokenHash: "d".repeat(64),
-    entrants: [{ playerId: "BOT-A", name: "Ada", tokenHash: "a".repeat(64) }, { playerId: "BOT-B", name: "Bo", tokenHash: "b".repeat(64) }],
-    progress: { deals: 2, dealsPlayed: 0, games: 4, gamesPlayed: 1 }, open: [0], released: "AQ",
+    id,
+    name: `League ${id}`,
+    ruleset: "classic",
+    deals: 2,
+    parallel: 1,
+    turnSeconds: 60,
+    status: "open",
+    createdAt: at(minute),
+    updatedAt: at(minute),
+    version: 1,
+    directorTokenHash: "d".repeat(64),
+    entrants: [
+      { playerId: "BOT-A", name: "Ada", tokenHash: "a".repeat(64) },
+      { playerId: "BOT-B", name: "Bo", tokenHash: "b".repeat(64) },
+    ],
+    progress: { deals: 2, dealsPlayed: 0, games: 4, gamesPlayed: 1 },
+    open: [0],
+    released: "AQ",
   };
 }
 
 function schedule(prefix: string): LeagueDeal[] {
   return [0, 1].map((deal) => ({
-    a: "BOT-A", b: "BOT-B", deal, seed: 2 ** 31 - 2 - deal,
-    games: [{ first: "BOT-A", second: "BOT-B", gameId: `${prefix}${deal}a` }, { first: "BOT-B", second: "BOT-A", gameId: `${prefix}${deal}b` }],
+    a: "BOT-A",
+    b: "BOT-B",
+    deal,
+    seed: 2 ** 31 - 2 - deal,
+    games: [
+      { first: "BOT-A", second: "BOT-B", gameId: `${prefix}${deal}a` },
+      { first: "BOT-B", second: "BOT-A", gameId: `${prefix}${deal}b` },
+    ],
   }));
 }
 
-const result = (gameId: string, deal: number, outcome: LeagueResult["outcome"] = "first"): LeagueResult => ({ leagueId: "L1", gameId, deal, outcome, at: at(3) });
+const result = (gameId: string, deal: number, outcome: LeagueResult["outcome"] = "first"): LeagueResult => ({
+  leagueId: "L1",
+  gameId,
+  deal,
+  outcome,
+  at: at(3),
+});
 const byGame = (rs: LeagueResult[]) => [...rs].sort((x, y) => (x.gameId < y.gameId ? -1 : 1));
 
 export function leaguesContract(store: PortRef<LeaguesPort>): void {
@@ -40,7 +66,10 @@ export function leaguesContract(store: PortRef<LeaguesPort>): void {
       deals[1] = { ...deals[1], seed: "fedcba9876543210fedcba9876543210" };
       await store().createLeague(league("L1", 0));
       await store().putLeagueSchedule("L1", deals);
-      assert.deepEqual((await store().getLeagueSchedule("L1"))!.map((d) => d.seed), [2 ** 31 - 2, "fedcba9876543210fedcba9876543210"]);
+      assert.deepEqual(
+        (await store().getLeagueSchedule("L1"))!.map((d) => d.seed),
+        [2 ** 31 - 2, "fedcba9876543210fedcba9876543210"],
+      );
     });
 
     it("refuses a second league with the same id", async function () {
@@ -50,9 +79,20 @@ export function leaguesContract(store: PortRef<LeaguesPort>): void {
     });
 
     it("lists leagues newest first, up to the limit", async function () {
-      for (const [id, minute] of [["L1", 0], ["L2", 2], ["L3", 1]] as const) await store().createLeague(league(id, minute));
-      assert.deepEqual((await store().listLeagues(10)).map((l) => l.id), ["L2", "L3", "L1"]);
-      assert.deepEqual((await store().listLeagues(2)).map((l) => l.id), ["L2", "L3"]);
+      for (const [id, minute] of [
+        ["L1", 0],
+        ["L2", 2],
+        ["L3", 1],
+      ] as const)
+        await store().createLeague(league(id, minute));
+      assert.deepEqual(
+        (await store().listLeagues(10)).map((l) => l.id),
+        ["L2", "L3", "L1"],
+      );
+      assert.deepEqual(
+        (await store().listLeagues(2)).map((l) => l.id),
+        ["L2", "L3"],
+      );
       assert.deepEqual(await store().listLeagues(0), []);
     });
 
@@ -71,7 +111,9 @@ export function leaguesContract(store: PortRef<LeaguesPort>): void {
     it("lets exactly one of two writers that read the same version store its change", async function () {
       const l = league("L1", 0);
       await store().createLeague(l);
-      const writes = await Promise.all(["running", "finished"].map((status) => store().replaceLeagueIf({ ...l, version: 2, status: status as LeagueRecord["status"] })));
+      const writes = await Promise.all(
+        ["running", "finished"].map((status) => store().replaceLeagueIf({ ...l, version: 2, status: status as LeagueRecord["status"] })),
+      );
       assert.deepEqual(writes.filter(Boolean).length, 1);
       assert.equal((await store().getLeague("L1"))!.version, 2);
     });

@@ -145,9 +145,20 @@ export function logContract(store: PortRef<LogPort & GamesPort>, twin?: TwinRef)
         ["committed", "committed"],
       );
       assert.deepEqual(await store().logPending(10), [], "a write that does not finish the game marks nothing");
-      const finish = (gameId: string, ownerEpoch: number) =>
-        ({ gameId, actions: [place(gameId, 1)], patch: { moveCount: 2, status: "finished" as const, winner: "A" as const, decidedBy: "board_full" as const }, ownerEpoch });
-      assert.deepEqual(await store().commitGames([finish("F1", 1), finish("F2", 2), { gameId: "F3", actions: [], patch: { status: "finished", decidedBy: "aborted" }, ownerEpoch: 1 }]), ["committed", "conflict", "committed"]);
+      const finish = (gameId: string, ownerEpoch: number) => ({
+        gameId,
+        actions: [place(gameId, 1)],
+        patch: { moveCount: 2, status: "finished" as const, winner: "A" as const, decidedBy: "board_full" as const },
+        ownerEpoch,
+      });
+      assert.deepEqual(
+        await store().commitGames([
+          finish("F1", 1),
+          finish("F2", 2),
+          { gameId: "F3", actions: [], patch: { status: "finished", decidedBy: "aborted" }, ownerEpoch: 1 },
+        ]),
+        ["committed", "conflict", "committed"],
+      );
       assert.deepEqual((await store().logPending(10)).sort(), ["F1", "F3"], "the finish writes that held, and not the one its fence refused");
       assert.equal((await store().getGame("F2"))!.status, "active");
     });

@@ -34,11 +34,15 @@ export function playersContract(store: PortRef<PlayersPort>): void {
     });
 
     it("ranks by rating descending with ties broken by id", async function () {
-      for (const [id, rating] of [["C", 1400], ["B", 1700], ["A", 1500], ["D", 1700]] as const) {
+      for (const [id, rating] of [
+        ["C", 1400],
+        ["B", 1700],
+        ["A", 1500],
+        ["D", 1700],
+      ] as const) {
         await store().createPlayer(player(id, rating));
       }
-      const ids = async (filter: string[] | undefined, limit: number, offset: number) =>
-        (await store().rankPlayers(filter, limit, offset)).map((p) => p.id);
+      const ids = async (filter: string[] | undefined, limit: number, offset: number) => (await store().rankPlayers(filter, limit, offset)).map((p) => p.id);
       assert.deepEqual(await ids(undefined, 10, 0), ["B", "D", "A", "C"]);
       assert.deepEqual(await ids(undefined, 2, 1), ["D", "A"]);
       assert.deepEqual(await ids(undefined, 10, 4), []);
@@ -49,10 +53,18 @@ export function playersContract(store: PortRef<PlayersPort>): void {
     it("ranks only listed profiles (games played, not moved) inside the query, so every page is full", async function () {
       // Listed L1..L6 by rating, with unlisted profiles (no games, or moved) between and around them.
       const rows: Array<[string, number, Partial<PlayerRecord>]> = [
-        ["L1", 1900, { games: 3 }], ["Z1", 1850, {}], ["M1", 1800, { games: 5, movedTo: "L3" }],
-        ["L2", 1700, { games: 1 }], ["Z2", 1650, {}], ["L3", 1600, { games: 5, isAccount: true }],
-        ["M2", 1600, { games: 2, movedTo: "L1" }], ["Z3", 1500, {}], ["L4", 1500, { games: 1 }],
-        ["L5", 1400, { games: 7, kind: "bot", isAccount: true }], ["Z4", 1300, {}], ["L6", 1200, { games: 2 }],
+        ["L1", 1900, { games: 3 }],
+        ["Z1", 1850, {}],
+        ["M1", 1800, { games: 5, movedTo: "L3" }],
+        ["L2", 1700, { games: 1 }],
+        ["Z2", 1650, {}],
+        ["L3", 1600, { games: 5, isAccount: true }],
+        ["M2", 1600, { games: 2, movedTo: "L1" }],
+        ["Z3", 1500, {}],
+        ["L4", 1500, { games: 1 }],
+        ["L5", 1400, { games: 7, kind: "bot", isAccount: true }],
+        ["Z4", 1300, {}],
+        ["L6", 1200, { games: 2 }],
       ];
       for (const [id, rating, over] of rows) await store().createPlayer(player(id, rating, over));
       // A guest that plays and then moves leaves the listing; one that plays its first game joins it.
@@ -60,15 +72,17 @@ export function playersContract(store: PortRef<PlayersPort>): void {
       await store().updatePlayer("M3", { movedTo: "L2" });
       await store().updatePlayer("Z3", { games: 1, rating: 1450 }); // now L4 (1500) > Z3 (1450) > L5
       const listed = { listed: true } as const;
-      const ids = async (limit: number, offset: number) =>
-        (await store().rankPlayers(undefined, limit, offset, listed)).map((p) => p.id);
+      const ids = async (limit: number, offset: number) => (await store().rankPlayers(undefined, limit, offset, listed)).map((p) => p.id);
       assert.deepEqual(await ids(10, 0), ["L1", "L2", "L3", "L4", "Z3", "L5", "L6"]);
       const pages = [await ids(3, 0), await ids(3, 3), await ids(3, 6), await ids(3, 9)];
       assert.deepEqual(pages, [["L1", "L2", "L3"], ["L4", "Z3", "L5"], ["L6"], []]);
       assert.deepEqual(await ids(0, 0), []);
       // Without the option every profile is ranked, as before; with ids the option still applies.
       assert.equal((await store().rankPlayers(undefined, 100, 0)).length, rows.length + 1);
-      assert.deepEqual((await store().rankPlayers(["Z1", "M1", "L2", "L6"], 10, 0, listed)).map((p) => p.id), ["L2", "L6"]);
+      assert.deepEqual(
+        (await store().rankPlayers(["Z1", "M1", "L2", "L6"], 10, 0, listed)).map((p) => p.id),
+        ["L2", "L6"],
+      );
     });
 
     it("updates a player conditionally only when the expected version and movedTo match", async function () {
@@ -81,25 +95,34 @@ export function playersContract(store: PortRef<PlayersPort>): void {
       assert.equal(await store().updatePlayerIf("ghost", {}, { rating: 1 }), false);
       const p = (await store().getPlayer("P1"))!;
       assert.deepEqual([p.rating, p.version, p.movedTo], [1600, 2, "ACC"]);
-      assert.deepEqual((await store().rankPlayers(undefined, 1, 0)).map((r) => r.rating), [1600]);
+      assert.deepEqual(
+        (await store().rankPlayers(undefined, 1, 0)).map((r) => r.rating),
+        [1600],
+      );
     });
 
     it("updates several players in order, each only when its own expectation holds", async function () {
       await store().createPlayer(player("P1", 1500));
       await store().createPlayer(player("P2", 1500));
       assert.deepEqual(await store().updatePlayersIf([]), []);
-      assert.deepEqual(await store().updatePlayersIf([
-        { id: "P1", expected: { version: undefined }, patch: { rating: 1510, version: 1 } },
-        { id: "P2", expected: { version: 4 }, patch: { rating: 1, version: 5 } },
-        { id: "ghost", expected: {}, patch: { rating: 1 } },
-        // Sees the first update of this call: P1 is at version 1 now.
-        { id: "P1", expected: { version: 1 }, patch: { rating: 1520, version: 2 } },
-        { id: "P2", expected: { version: undefined }, patch: { rating: 1490, version: 1 } },
-      ]), [true, false, false, true, true]);
+      assert.deepEqual(
+        await store().updatePlayersIf([
+          { id: "P1", expected: { version: undefined }, patch: { rating: 1510, version: 1 } },
+          { id: "P2", expected: { version: 4 }, patch: { rating: 1, version: 5 } },
+          { id: "ghost", expected: {}, patch: { rating: 1 } },
+          // Sees the first update of this call: P1 is at version 1 now.
+          { id: "P1", expected: { version: 1 }, patch: { rating: 1520, version: 2 } },
+          { id: "P2", expected: { version: undefined }, patch: { rating: 1490, version: 1 } },
+        ]),
+        [true, false, false, true, true],
+      );
       const [p1, p2] = [(await store().getPlayer("P1"))!, (await store().getPlayer("P2"))!];
       assert.deepEqual([p1.rating, p1.version, p2.rating, p2.version], [1520, 2, 1490, 1]);
       assert.equal(await store().getPlayer("ghost"), null);
-      assert.deepEqual((await store().rankPlayers(undefined, 2, 0)).map((p) => p.id), ["P1", "P2"]);
+      assert.deepEqual(
+        (await store().rankPlayers(undefined, 2, 0)).map((p) => p.id),
+        ["P1", "P2"],
+      );
     });
 
     it("loses no increment when two writers race read-modify-write through versioned updates", async function () {
@@ -121,10 +144,12 @@ export function playersContract(store: PortRef<PlayersPort>): void {
       await store().createPlayer(player("A", 1500));
       await store().createPlayer(player("B", 1400));
       await store().updatePlayer("B", { rating: 1600 });
-      assert.deepEqual((await store().rankPlayers(undefined, 10, 0)).map((p) => p.id), ["B", "A"]);
+      assert.deepEqual(
+        (await store().rankPlayers(undefined, 10, 0)).map((p) => p.id),
+        ["B", "A"],
+      );
     });
   });
-
 }
 
 /** Contract: the challenges port. */
@@ -164,8 +189,9 @@ export function challengesContract(store: PortRef<ChallengesPort>): void {
 
     it("lets exactly one of racing conditional updates of a challenge win", async function () {
       await store().createChallenge(challenge("ch_1", "bot"));
-      const wins = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        store().updateChallengeIf("ch_1", { status: "open" }, { status: "playing", gameId: `G${i}` })));
+      const wins = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store().updateChallengeIf("ch_1", { status: "open" }, { status: "playing", gameId: `G${i}` })),
+      );
       assert.equal(wins.filter(Boolean).length, 1);
       assert.equal((await store().getChallenge("ch_1"))!.gameId, `G${wins.indexOf(true)}`);
     });
@@ -181,7 +207,6 @@ export function challengesContract(store: PortRef<ChallengesPort>): void {
       assert.deepEqual(await tokens("nobody", 10), []);
     });
   });
-
 }
 
 /** Contract: the communities port. */
@@ -204,9 +229,18 @@ export function communitiesContract(store: PortRef<CommunitiesPort>): void {
       await store().createCommunity(community("C1", [], { createdAt: at(1) }));
       await store().createCommunity(community("C2", [], { kind: "community", createdAt: at(2) }));
       await store().createCommunity(community("C3", [], { createdAt: at(3) }));
-      assert.deepEqual((await store().listCommunities()).map((c) => c.id), ["C1", "C2", "C3"]);
-      assert.deepEqual((await store().listCommunities("club")).map((c) => c.id), ["C1", "C3"]);
-      assert.deepEqual((await store().listCommunities("community")).map((c) => c.id), ["C2"]);
+      assert.deepEqual(
+        (await store().listCommunities()).map((c) => c.id),
+        ["C1", "C2", "C3"],
+      );
+      assert.deepEqual(
+        (await store().listCommunities("club")).map((c) => c.id),
+        ["C1", "C3"],
+      );
+      assert.deepEqual(
+        (await store().listCommunities("community")).map((c) => c.id),
+        ["C2"],
+      );
     });
 
     it("appends a member once however often they are added and drops them on removal", async function () {
@@ -224,10 +258,16 @@ export function communitiesContract(store: PortRef<CommunitiesPort>): void {
       await store().createCommunity(community("C2", ["P2"], { createdAt: at(2) }));
       await store().createCommunity(community("C3", [], { kind: "community", createdAt: at(3) }));
       await store().addMember("C3", "P1");
-      assert.deepEqual((await store().communitiesOf("P1")).map((c) => c.id), ["C1", "C3"]);
+      assert.deepEqual(
+        (await store().communitiesOf("P1")).map((c) => c.id),
+        ["C1", "C3"],
+      );
       await store().removeMember("C1", "P1");
       const of = await store().communitiesOf("P1");
-      assert.deepEqual(of.map((c) => c.id), ["C3"]);
+      assert.deepEqual(
+        of.map((c) => c.id),
+        ["C3"],
+      );
       assert.deepEqual(of[0].members, ["P1"]);
       assert.deepEqual(await store().communitiesOf("nobody"), []);
     });

@@ -63,7 +63,12 @@ export function ratingsContract(store: PortRef<RatingsPort & PlayersPort & Pick<
       await store().createPlayer(player("P2", 1500, { version: 0 }));
       await store().createPlayer(player("P3", 1500, { version: 0 }));
       // P1: points 1 and 2 for earlier games, none for its unrated fourth game, point 5 for G7.
-      for (const [v, n, gameId] of [[0, 1, "G1"], [1, 2, "G2"], [2, 5, "G7"], [3, 6, "G8"]] as const)
+      for (const [v, n, gameId] of [
+        [0, 1, "G1"],
+        [1, 2, "G2"],
+        [2, 5, "G7"],
+        [3, 6, "G8"],
+      ] as const)
         await store().updatePlayersIf([{ id: "P1", expected: { version: v }, patch: { lastRated: point(n, gameId), version: v + 1 } }]);
       // P2: G7 is its first rated game. P3 was not rated for G7.
       await store().updatePlayersIf([{ id: "P2", expected: { version: 0 }, patch: { lastRated: point(1, "G7"), version: 1 } }]);

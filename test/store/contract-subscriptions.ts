@@ -8,7 +8,12 @@ import { at, subscription, T0 } from "./fixtures";
 const NOW = "2025-06-01T00:00:00.000Z";
 const byId = (subs: SubscriptionRecord[]) => subs.map((s) => s.id).sort();
 const delivery = (eventId: string, minute: number, leaseUntil: string): DeliveryRecord => ({
-  eventId, subscriptionId: "S1", subscriptionKey: "k1", body: `{"eventId":"${eventId}"}`, leaseUntil, createdAt: at(minute),
+  eventId,
+  subscriptionId: "S1",
+  subscriptionKey: "k1",
+  body: `{"eventId":"${eventId}"}`,
+  leaseUntil,
+  createdAt: at(minute),
 });
 const ids = (d: DeliveryRecord[]) => d.map((x) => x.eventId);
 
@@ -24,7 +29,12 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
     it("updates in place keeping id and createdAt when the same key is upserted again", async function () {
       await store().upsertSubscription(subscription("S1", "k1"));
       const again = subscription("S2", "k1", {
-        secret: "whsec_new", expiresAt: "2031-01-01T00:00:00.000Z", failures: 0, cursor: 7, createdAt: at(9), updatedAt: at(9),
+        secret: "whsec_new",
+        expiresAt: "2031-01-01T00:00:00.000Z",
+        failures: 0,
+        cursor: 7,
+        createdAt: at(9),
+        updatedAt: at(9),
       });
       const stored = await store().upsertSubscription(again);
       assert.deepEqual(stored, { ...again, id: "S1", createdAt: T0 });
@@ -76,13 +86,21 @@ export function subscriptionsContract(store: PortRef<SubscriptionsPort>): void {
       await store().upsertSubscription(subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" } }));
       await store().upsertSubscription(subscription("S2", "k2", { name: "game.finished", arguments: {} }));
       await store().upsertSubscription(subscription("S3", "k3", { arguments: { game_id: "G2" } }));
-      await store().upsertSubscription(subscription("S4", "k4", { name: "game.turn", arguments: { game_id: "G1", seat: "B" }, expiresAt: "2020-01-01T00:00:00.000Z" }));
+      await store().upsertSubscription(
+        subscription("S4", "k4", { name: "game.turn", arguments: { game_id: "G1", seat: "B" }, expiresAt: "2020-01-01T00:00:00.000Z" }),
+      );
       await store().upsertSubscription(subscription("S5", "k5", { name: "challenge.played", arguments: { token: "t" } }));
       await store().upsertSubscription(subscription("S6", "k6", { arguments: { game_id: 1 } }));
       const found = await store().findGameSubscriptions("G1");
-      assert.deepEqual(found.map((s) => s.id), ["S1", "S4"]);
+      assert.deepEqual(
+        found.map((s) => s.id),
+        ["S1", "S4"],
+      );
       assert.deepEqual(found[0], subscription("S1", "k1", { arguments: { game_id: "G1", seat: "A" } }));
-      assert.deepEqual((await store().findGameSubscriptions("G2")).map((s) => s.id), ["S3"]);
+      assert.deepEqual(
+        (await store().findGameSubscriptions("G2")).map((s) => s.id),
+        ["S3"],
+      );
       assert.deepEqual(await store().findGameSubscriptions("1"), [], "a game id is compared as a string");
       assert.deepEqual(await store().findGameSubscriptions("G9"), []);
     });

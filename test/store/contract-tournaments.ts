@@ -6,10 +6,28 @@ import { at } from "./fixtures";
 
 function tournament(id: string, minute: number): TournamentRecord {
   return {
-    id, name: `Cup ${id}`, format: "swiss", rounds: 3, ruleset: "classic", status: "open",
-    createdAt: at(minute), updatedAt: at(minute), version: 1,
-    entrants: [{ playerId: "P1", name: "Ada", rating: 1500 }, { playerId: "P2", name: "Bo", rating: 1600, withdrawn: true }],
-    played: [{ games: [{ first: "P1", second: "P3", gameId: "G1", outcome: "draw" }, { first: "P4", second: "P5", gameId: "G2" }], bye: "P6" }],
+    id,
+    name: `Cup ${id}`,
+    format: "swiss",
+    rounds: 3,
+    ruleset: "classic",
+    status: "open",
+    createdAt: at(minute),
+    updatedAt: at(minute),
+    version: 1,
+    entrants: [
+      { playerId: "P1", name: "Ada", rating: 1500 },
+      { playerId: "P2", name: "Bo", rating: 1600, withdrawn: true },
+    ],
+    played: [
+      {
+        games: [
+          { first: "P1", second: "P3", gameId: "G1", outcome: "draw" },
+          { first: "P4", second: "P5", gameId: "G2" },
+        ],
+        bye: "P6",
+      },
+    ],
   };
 }
 
@@ -28,16 +46,33 @@ export function tournamentsContract(store: PortRef<TournamentsPort>): void {
     });
 
     it("lists tournaments newest first, up to the limit", async function () {
-      for (const [id, minute] of [["T1", 0], ["T2", 2], ["T3", 1]] as const) await store().createTournament(tournament(id, minute));
-      assert.deepEqual((await store().listTournaments(10)).map((t) => t.id), ["T2", "T3", "T1"]);
-      assert.deepEqual((await store().listTournaments(2)).map((t) => t.id), ["T2", "T3"]);
+      for (const [id, minute] of [
+        ["T1", 0],
+        ["T2", 2],
+        ["T3", 1],
+      ] as const)
+        await store().createTournament(tournament(id, minute));
+      assert.deepEqual(
+        (await store().listTournaments(10)).map((t) => t.id),
+        ["T2", "T3", "T1"],
+      );
+      assert.deepEqual(
+        (await store().listTournaments(2)).map((t) => t.id),
+        ["T2", "T3"],
+      );
     });
 
     it("keeps an arena's document whole: its end, waiting pool and games", async function () {
       const t: TournamentRecord = {
-        ...tournament("A1", 0), format: "arena", rounds: 0, status: "running", played: [],
+        ...tournament("A1", 0),
+        format: "arena",
+        rounds: 0,
+        status: "running",
+        played: [],
         arena: {
-          minutes: 30, endsAt: at(30), waiting: [{ playerId: "P2", since: at(3) }],
+          minutes: 30,
+          endsAt: at(30),
+          waiting: [{ playerId: "P2", since: at(3) }],
           games: [
             { first: "P1", second: "P2", gameId: "G1", outcome: "first", pairedAt: at(1), freeSince: [at(0), at(0)] },
             { first: "P3", second: "P1", gameId: "G2", pairedAt: at(3), freeSince: [at(2), at(3)] },

@@ -41,12 +41,14 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
       await store?.close();
       store = null;
     });
-    const openTwin = twin && (async () => {
-      const t = await twin(ref());
-      twins.push(t);
-      await t.init();
-      return t;
-    });
+    const openTwin =
+      twin &&
+      (async () => {
+        const t = await twin(ref());
+        twins.push(t);
+        await t.init();
+        return t;
+      });
 
     it("initialises idempotently when init is called again", async function () {
       await ref().init();

@@ -70,9 +70,13 @@ describe("GroupCommit on a SQLite file", function () {
     const admin = new Database(path);
     admin.exec(`CREATE TRIGGER poison BEFORE INSERT ON actions WHEN NEW.game_id = 'G2' BEGIN SELECT RAISE(ABORT, 'disk says no'); END`);
     admin.close();
-    const results = await Promise.allSettled(["G1", "G2", "G3"].map((id) =>
-      commits.submit({ gameId: id, actions: [place(id, 0)], patch: { moveCount: 1, status: "finished" } })));
-    assert.deepEqual(results.map((r) => r.status), ["rejected", "rejected", "rejected"]);
+    const results = await Promise.allSettled(
+      ["G1", "G2", "G3"].map((id) => commits.submit({ gameId: id, actions: [place(id, 0)], patch: { moveCount: 1, status: "finished" } })),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["rejected", "rejected", "rejected"],
+    );
     for (const id of ["G1", "G2", "G3"]) {
       assert.deepEqual(await store.listActions(id), [], `${id} has no stored action`);
       const g = (await store.getGame(id))!;

@@ -11,7 +11,19 @@ import type { LeagueRecord, TournamentRecord } from "../../src/store";
 import { at, challenge, community, game, player, subscription } from "./fixtures";
 
 /** The driver calls a store makes: each is one round trip (find's is its cursor's toArray). */
-const CALLS = ["insertMany", "insertOne", "bulkWrite", "updateOne", "updateMany", "replaceOne", "findOneAndUpdate", "findOne", "countDocuments", "deleteOne", "deleteMany"] as const;
+const CALLS = [
+  "insertMany",
+  "insertOne",
+  "bulkWrite",
+  "updateOne",
+  "updateMany",
+  "replaceOne",
+  "findOneAndUpdate",
+  "findOne",
+  "countDocuments",
+  "deleteOne",
+  "deleteMany",
+] as const;
 type Call = { method: string; collection: string; options: { writeConcern?: unknown } | undefined; args: unknown[] };
 const WRITES = new Set(["insertMany", "insertOne", "bulkWrite", "updateOne", "updateMany", "replaceOne", "findOneAndUpdate", "deleteOne", "deleteMany"]);
 
@@ -26,8 +38,16 @@ function driverSpy(spy: (call: Call) => Promise<Error | void> | Error | void) {
     const original = proto[method];
     originals.set(method, original);
     proto[method] = async function (this: mongo.Collection, ...args: unknown[]) {
-      const options = (method === "insertOne" || method === "insertMany" || method === "bulkWrite" || method.startsWith("delete") || method === "countDocuments" || method === "findOne"
-        ? args[1] : args[2]) as Call["options"];
+      const options = (
+        method === "insertOne" ||
+        method === "insertMany" ||
+        method === "bulkWrite" ||
+        method.startsWith("delete") ||
+        method === "countDocuments" ||
+        method === "findOne"
+          ? args[1]
+          : args[2]
+      ) as Call["options"];
       const after = await spy({ method, collection: this.collectionName, options, args });
       const result = await original.apply(this, args);
       if (after) throw after;
@@ -57,7 +77,18 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
   ["createGame", (s) => s.createGame(game("G1", { status: "active" }), [player("P0", 1500)])],
   ["createGames", (s) => s.createGames([game("G2", { status: "active" }), game("G3")])],
   ["updateGameIf", (s) => s.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 })],
-  ["commitGames", (s) => s.commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1, status: "finished" }, ownerEpoch: 1 }])],
+  [
+    "commitGames",
+    (s) =>
+      s.commitGames([
+        {
+          gameId: "G1",
+          actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(1) }],
+          patch: { moveCount: 1, status: "finished" },
+          ownerEpoch: 1,
+        },
+      ]),
+  ],
   ["updateRematchIf", (s) => s.updateRematchIf("G1", undefined, { version: 1, offeredBy: "A", at: at(2) })],
   ["createPlayer", (s) => s.createPlayer(player("P1", 1500))],
   ["updatePlayer", (s) => s.updatePlayer("P1", { rating: 1510 })],
@@ -68,7 +99,10 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
   ["deleteSubscription", (s) => s.deleteSubscription("S0")],
   ["deleteSubscriptionByKey", (s) => s.deleteSubscriptionByKey("k1")],
   ["deleteExpiredSubscriptions", (s) => s.deleteExpiredSubscriptions(at(0))],
-  ["saveDeliveries", (s) => s.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }])],
+  [
+    "saveDeliveries",
+    (s) => s.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]),
+  ],
   ["claimDeliveries", (s) => s.claimDeliveries(at(1), at(2), 5, "p1")],
   ["expireDeliveriesOf", (s) => s.expireDeliveriesOf("p1", at(1))],
   ["deleteDeliveries", (s) => s.deleteDeliveries(["E1"])],
@@ -94,20 +128,28 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
   ["dropLogPending", (s) => s.dropLogPending(["G1"])],
   ["claimLogLease", (s) => s.claimLogLease("p1", at(1), at(2))],
   // At the stored epoch, so the batch is written (whether or not the lease above was taken).
-  ["appendLog", async (s) => s.appendLog({
-    epoch: (await s.logState()).epoch, fromSize: 0,
-    entries: [{ index: 0, gameId: "G1", leaf: "{}", finishedAt: at(1) }],
-    nodes: [{ level: 0, index: 0, hash: "00".repeat(32) }],
-    head: { size: 1, rootHash: "00".repeat(32), timestamp: at(1), signature: "" },
-  })],
+  [
+    "appendLog",
+    async (s) =>
+      s.appendLog({
+        epoch: (await s.logState()).epoch,
+        fromSize: 0,
+        entries: [{ index: 0, gameId: "G1", leaf: "{}", finishedAt: at(1) }],
+        nodes: [{ level: 0, index: 0, hash: "00".repeat(32) }],
+        head: { size: 1, rootHash: "00".repeat(32), timestamp: at(1), signature: "" },
+      }),
+  ],
   ["addLogKey", (s) => s.addLogKey({ keyId: "00".repeat(32), publicKey: "-----BEGIN PUBLIC KEY-----", fromSize: 0, addedAt: at(1) })],
   ["dropLegacyLogKey", (s) => s.dropLegacyLogKey()],
 ];
 
 /** The store's methods that write, by name (those that only read or manage the connection left out). */
 function writeMethods(): string[] {
-  const reads = /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending|Keys)$|legacyLogKey$)/;
-  return Object.getOwnPropertyNames(MongoStore.prototype).filter((m) => !reads.test(m)).sort();
+  const reads =
+    /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending|Keys)$|legacyLogKey$)/;
+  return Object.getOwnPropertyNames(MongoStore.prototype)
+    .filter((m) => !reads.test(m))
+    .sort();
 }
 
 (process.env.MONGODB_URL || congoAvailable() ? describe : describe.skip)("MongoStore at the driver", function () {
@@ -151,20 +193,35 @@ function writeMethods(): string[] {
     for (const [name, call] of PORT_WRITES) {
       const before = seen.length;
       await call(store);
-      assert.ok(seen.slice(before).some((c) => WRITES.has(c.method)), `${name} sent no write`);
+      assert.ok(
+        seen.slice(before).some((c) => WRITES.has(c.method)),
+        `${name} sent no write`,
+      );
     }
     // Two writes no port method names: the first read of a game of the earlier layout moves its log into
     // the game's document, and a rejected batch undoes the writes of it that applied.
     let before = seen.length;
     assert.equal((await store.listActions("OLD")).length, 1);
-    assert.ok(seen.slice(before).some((c) => c.method === "updateOne" && c.collection === "games"), "the migration writes the log");
+    assert.ok(
+      seen.slice(before).some((c) => c.method === "updateOne" && c.collection === "games"),
+      "the migration writes the log",
+    );
     await store.createGame(game("U1", { status: "active" }));
     before = seen.length;
-    await assert.rejects(store.commitGames([
-      { gameId: "U1", actions: [], patch: { moveCount: 1 } },
-      { gameId: "OLD", actions: [], patch: { salt: 1n as unknown as string } },
-    ]));
-    assert.deepEqual(seen.slice(before).filter((c) => WRITES.has(c.method)).map((c) => c.method), ["findOneAndUpdate", "updateOne"], "the write, then its undo");
+    await assert.rejects(
+      store.commitGames([
+        { gameId: "U1", actions: [], patch: { moveCount: 1 } },
+        { gameId: "OLD", actions: [], patch: { salt: 1n as unknown as string } },
+      ]),
+    );
+    assert.deepEqual(
+      seen
+        .slice(before)
+        .filter((c) => WRITES.has(c.method))
+        .map((c) => c.method),
+      ["findOneAndUpdate", "updateOne"],
+      "the write, then its undo",
+    );
     assert.equal((await store.getGame("U1"))?.moveCount, 0);
     const writes = seen.filter((c) => WRITES.has(c.method));
     assert.ok(writes.length >= PORT_WRITES.length, `${writes.length} writes seen`);
@@ -189,9 +246,13 @@ function writeMethods(): string[] {
       if (c.method !== "bulkWrite" || !first) return;
       first = false;
       // What the driver throws when a bulk write has both: a write error and a write-concern error.
-      throw new mongo.MongoBulkWriteError({ message: "E11000 duplicate key error", code: 11000, writeErrors: [] }, { getWriteConcernError: () => ({ code: 64 }) } as never);
+      throw new mongo.MongoBulkWriteError({ message: "E11000 duplicate key error", code: 11000, writeErrors: [] }, {
+        getWriteConcernError: () => ({ code: 64 }),
+      } as never);
     });
-    await assert.rejects(store.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]));
+    await assert.rejects(
+      store.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]),
+    );
   });
 
   it("retries an upsert that lost the race to create its key, as MongoDB answers the loser with E11000", async function () {
@@ -214,12 +275,25 @@ function writeMethods(): string[] {
 
   it("claims each delivery with one conditional update, reading nothing first", async function () {
     const store = await open();
-    await store.saveDeliveries(["E1", "E2", "E3"].map((eventId, i) => ({ eventId, subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(i) })));
+    await store.saveDeliveries(
+      ["E1", "E2", "E3"].map((eventId, i) => ({ eventId, subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(i) })),
+    );
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
     const claimed = await store.claimDeliveries(at(1), at(2), 10, "p1");
-    assert.deepEqual(claimed.map((d) => [d.eventId, d.leaseUntil, d.holder]), [["E1", at(2), "p1"], ["E2", at(2), "p1"], ["E3", at(2), "p1"]]);
-    assert.deepEqual(seen.map((c) => c.method), ["findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate"], "three claims and the one that found none");
+    assert.deepEqual(
+      claimed.map((d) => [d.eventId, d.leaseUntil, d.holder]),
+      [
+        ["E1", at(2), "p1"],
+        ["E2", at(2), "p1"],
+        ["E3", at(2), "p1"],
+      ],
+    );
+    assert.deepEqual(
+      seen.map((c) => c.method),
+      ["findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate", "findOneAndUpdate"],
+      "three claims and the one that found none",
+    );
   });
 
   it("fences the old owner whichever of its round trips the take-over falls before", async function () {
@@ -238,7 +312,9 @@ function writeMethods(): string[] {
         seenByNewOwner = (await next.listActions(id)).map((a) => a.index);
         busy = false;
       });
-      const [result] = await old.commitGames([{ gameId: id, actions: [{ gameId: id, index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1 }, ownerEpoch: 1 }]);
+      const [result] = await old.commitGames([
+        { gameId: id, actions: [{ gameId: id, index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1 }, ownerEpoch: 1 },
+      ]);
       restore();
       restore = null;
       if (seenByNewOwner === null) continue; // the write took fewer round trips than k: no take-over inside it
@@ -279,10 +355,21 @@ function writeMethods(): string[] {
     try {
       await raw.collection("games").insertOne({ ...game("OLD", { status: "active", moveCount: 2, ownerEpoch: 1 }) });
       await raw.collection("actions").insertMany([1, 0].map((index) => ({ gameId: "OLD", index, action: { kind: "timeout", seat: "A" }, at: at(index) })));
-      assert.deepEqual((await store.listActions("OLD")).map((a) => a.index), [0, 1]);
+      assert.deepEqual(
+        (await store.listActions("OLD")).map((a) => a.index),
+        [0, 1],
+      );
       assert.deepEqual(await store.getGame("OLD"), game("OLD", { status: "active", moveCount: 2, ownerEpoch: 1 }));
-      assert.deepEqual(await store.commitGames([{ gameId: "OLD", actions: [{ gameId: "OLD", index: 2, action: { kind: "abort" }, at: at(2) }], patch: { moveCount: 3 }, ownerEpoch: 1 }]), ["committed"]);
-      assert.deepEqual((await store.listActions("OLD")).map((a) => a.index), [0, 1, 2]);
+      assert.deepEqual(
+        await store.commitGames([
+          { gameId: "OLD", actions: [{ gameId: "OLD", index: 2, action: { kind: "abort" }, at: at(2) }], patch: { moveCount: 3 }, ownerEpoch: 1 },
+        ]),
+        ["committed"],
+      );
+      assert.deepEqual(
+        (await store.listActions("OLD")).map((a) => a.index),
+        [0, 1, 2],
+      );
       const doc = await raw.collection("games").findOne({ id: "OLD" });
       assert.equal((doc?.log as unknown[]).length, 3, "the log now lives in the game's document");
     } finally {
@@ -304,7 +391,13 @@ function writeMethods(): string[] {
       await store.addMember("OLD", "P3");
       assert.deepEqual((await store.getCommunity("OLD"))?.members, ["P3", "P1", "P4"]);
       await store.removeMember("OLD", "P3");
-      assert.deepEqual((await store.communitiesOf("P1")).map((c) => [c.id, c.members]), [["C1", ["P1", "P2"]], ["OLD", ["P1", "P4"]]]);
+      assert.deepEqual(
+        (await store.communitiesOf("P1")).map((c) => [c.id, c.members]),
+        [
+          ["C1", ["P1", "P2"]],
+          ["OLD", ["P1", "P4"]],
+        ],
+      );
     } finally {
       await raw.close();
     }

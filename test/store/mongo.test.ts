@@ -16,13 +16,17 @@ if (process.env.MONGODB_URL || congoAvailable()) {
     const mongo = useMongo();
     let n = 0;
     const urlOf = new WeakMap<object, string>();
-    storeContract("mongoose", async () => {
-      const u = new URL(mongo.url()!);
-      u.pathname = `/store_contract_${process.pid}_${n++}`;
-      const store = new ThrowawayMongoStore({ url: u.toString() });
-      urlOf.set(store, u.toString());
-      return store;
-    }, async (first) => new MongoStore({ url: urlOf.get(first)! }));
+    storeContract(
+      "mongoose",
+      async () => {
+        const u = new URL(mongo.url()!);
+        u.pathname = `/store_contract_${process.pid}_${n++}`;
+        const store = new ThrowawayMongoStore({ url: u.toString() });
+        urlOf.set(store, u.toString());
+        return store;
+      },
+      async (first) => new MongoStore({ url: urlOf.get(first)! }),
+    );
   });
 } else {
   describe("Contract: Store (mongoose)", function () {

@@ -24,12 +24,16 @@ function tempFile(): string {
 
 // Two stores on one file are two processes sharing it: the race tests run on them.
 const pathOf = new WeakMap<object, string>();
-storeContract("sqlite file", async () => {
-  const path = tempFile();
-  const store = new SqliteStore({ path });
-  pathOf.set(store, path);
-  return store;
-}, async (first) => new SqliteStore({ path: pathOf.get(first)! }));
+storeContract(
+  "sqlite file",
+  async () => {
+    const path = tempFile();
+    const store = new SqliteStore({ path });
+    pathOf.set(store, path);
+    return store;
+  },
+  async (first) => new SqliteStore({ path: pathOf.get(first)! }),
+);
 
 describe("SqliteStore on a file", function () {
   it("keeps games and actions when the store is closed and reopened", async function () {
@@ -65,7 +69,10 @@ describe("SqliteStore on a file", function () {
     await second.init();
     try {
       const { games } = await second.listGames({ playerId: "P1", limit: 10 });
-      assert.deepEqual(games.map((g) => g.id), ["G1"]);
+      assert.deepEqual(
+        games.map((g) => g.id),
+        ["G1"],
+      );
     } finally {
       await second.close();
     }
@@ -129,7 +136,9 @@ describe("SqliteStore on a file", function () {
       const before = frames();
       assert.equal(await store.updateGameIf("G7", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 }), true);
       assert.equal(frames() - before, 1, "a claim rewrites its game's page, no index");
-      const move = (index: number, patch: object) => [{ gameId: "G7", actions: [{ gameId: "G7", index, action: { kind: "abort" as const }, at: game("G7").createdAt }], patch, ownerEpoch: 1 }];
+      const move = (index: number, patch: object) => [
+        { gameId: "G7", actions: [{ gameId: "G7", index, action: { kind: "abort" as const }, at: game("G7").createdAt }], patch, ownerEpoch: 1 },
+      ];
       const beforeMove = frames();
       assert.deepEqual(await store.commitGames(move(0, { moveCount: 1, score: { A: 1, B: 0 }, lastMoveAt: game("G7").createdAt })), ["committed"]);
       assert.equal(frames() - beforeMove, 2, "a move's commit leaves every index of games alone");
@@ -138,7 +147,10 @@ describe("SqliteStore on a file", function () {
       // 3 for the game (its page, its action's, the status index) and 3 for its public log mark, made in the same
       // transaction (the pending row, its game id's unique index, the AUTOINCREMENT counter).
       assert.equal(frames() - beforeEnd, 6, "the status index is written when the status changes, with the log's mark");
-      assert.deepEqual((await store.listGames({ status: "finished", limit: 5 })).games.map((g) => g.id), ["G7"]);
+      assert.deepEqual(
+        (await store.listGames({ status: "finished", limit: 5 })).games.map((g) => g.id),
+        ["G7"],
+      );
     } finally {
       await store.close();
     }
@@ -163,7 +175,11 @@ describe("SqliteStore on a file", function () {
         await store.close();
       }
     }
-    const write = { gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" as const }, at: "2024-01-01T00:00:01.000Z" }], patch: { moveCount: 1 } };
+    const write = {
+      gameId: "G1",
+      actions: [{ gameId: "G1", index: 0, action: { kind: "abort" as const }, at: "2024-01-01T00:00:01.000Z" }],
+      patch: { moveCount: 1 },
+    };
     const stored = async (store: SqliteStore) => ({ actions: (await store.listActions("G1")).length, moveCount: (await store.getGame("G1"))?.moveCount });
 
     it("is waited for without holding the event loop, and the write lands once it is released", async function () {
@@ -175,7 +191,7 @@ describe("SqliteStore on a file", function () {
         // SQLite's own busy handler would sleep inside the call: no timer would run until its timeout, when the
         // write would fail. Ten turns of the timer while the write is still pending show it waits off the loop
         // (counted, not timed: a loaded machine turns the loop fewer times in a given span).
-        for (const deadline = Date.now() + 10_000; ticks < 10 && Date.now() < deadline; ) await sleep(5);
+        for (const deadline = Date.now() + 10_000; ticks < 10 && Date.now() < deadline;) await sleep(5);
         assert.ok(ticks >= 10, `the event loop ran ${ticks} timers while the write waited`);
         assert.equal(settled, false, "the write waits for the lock to be released");
         release();
@@ -207,8 +223,10 @@ describe("SqliteStore on a file", function () {
     await second.close();
     const db = new Database(path, { readonly: true });
     try {
-      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM players WHERE ${LISTED_PLAYER} ORDER BY rating DESC, id LIMIT 20 OFFSET 40`)
-        .all().map((r) => (r as { detail: string }).detail);
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN SELECT doc FROM players WHERE ${LISTED_PLAYER} ORDER BY rating DESC, id LIMIT 20 OFFSET 40`)
+        .all()
+        .map((r) => (r as { detail: string }).detail);
       // One scan of the index in rank order: OFFSET steps over index entries, no document is read to filter.
       assert.deepEqual(plan, ["SCAN players USING INDEX players_listed_by_rating"]);
     } finally {

@@ -14,11 +14,25 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-export async function spawnServer(env: Record<string, string>, port?: number, nodeArgs = ["--import", "tsx", "src/main.ts"], cwd?: string): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  port?: number,
+  nodeArgs = ["--import", "tsx", "src/main.ts"],
+  cwd?: string,
+): Promise<ServerProcess> {
   const p = port ?? (await freePort());
   const child = spawn(process.execPath, nodeArgs, {
     cwd,
-    env: { ...process.env, PORT: String(p), HOST: "127.0.0.1", LOG_LEVEL: "warn", HOUSE_DELAY_MS: "0", RATE_LIMIT_SCALE: "1000", PUBLIC_BASE_URL: `http://127.0.0.1:${p}`, ...env },
+    env: {
+      ...process.env,
+      PORT: String(p),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      HOUSE_DELAY_MS: "0",
+      RATE_LIMIT_SCALE: "1000",
+      PUBLIC_BASE_URL: `http://127.0.0.1:${p}`,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

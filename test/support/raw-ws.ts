@@ -5,7 +5,11 @@
 import { WebSocket } from "ws";
 import { http } from "./server";
 
-export interface Reservation { sessionId: string; roomId: string; processId: string }
+export interface Reservation {
+  sessionId: string;
+  roomId: string;
+  processId: string;
+}
 
 /** `POST /matchmake/joinById/<gameId>` as a spectator (or a seat, with a player token). */
 export async function reserveSeat(base: string, gameId: string, options: Record<string, unknown> = {}): Promise<Reservation> {
@@ -62,7 +66,10 @@ export async function probeHealth(base: string, during: Promise<unknown>): Promi
   const out: Array<{ status: number; ms: number }> = [];
   let done = false;
   // Settles either way; the caller awaits `during` itself for its outcome.
-  const finished = during.then(() => (done = true), () => (done = true));
+  const finished = during.then(
+    () => (done = true),
+    () => (done = true),
+  );
   while (!done) {
     const t = Date.now();
     const r = await fetch(`${base}/healthz`);

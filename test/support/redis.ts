@@ -2,7 +2,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { freePort } from "./server";
 
-export interface RedisHandle { url: string; stop(): Promise<void> }
+export interface RedisHandle {
+  url: string;
+  stop(): Promise<void>;
+}
 
 export const redisAvailable = (): boolean => spawnSync("redis-server", ["--version"]).status === 0;
 

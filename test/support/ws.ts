@@ -7,7 +7,10 @@ import { Client, type Room } from "@colyseus/sdk";
 import type { HandCard, SeatHand } from "../../rooms/messages";
 
 /** A hand as this client received it: from a `hand` message, or inside its `moved` acknowledgement. */
-export interface ReceivedHand extends SeatHand { n: number; via: "hand" | "moved" }
+export interface ReceivedHand extends SeatHand {
+  n: number;
+  via: "hand" | "moved";
+}
 
 export interface WsPlayer {
   room: Room;

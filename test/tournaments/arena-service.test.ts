@@ -11,8 +11,16 @@ const AT = "2026-01-01T00:00:00.000Z";
 
 function arena(ratings: Record<string, number>): TournamentRecord {
   return {
-    id: "t_example01", name: "Example", format: "arena", rounds: 0, ruleset: "classic", status: "running",
-    createdAt: AT, updatedAt: AT, version: 1, played: [],
+    id: "t_example01",
+    name: "Example",
+    format: "arena",
+    rounds: 0,
+    ruleset: "classic",
+    status: "running",
+    createdAt: AT,
+    updatedAt: AT,
+    version: 1,
+    played: [],
     entrants: Object.entries(ratings).map(([playerId, rating]) => ({ playerId, name: playerId, rating })),
     arena: { minutes: 10, endsAt: "2026-01-01T00:10:00.000Z", waiting: Object.keys(ratings).map((playerId) => ({ playerId, since: AT })), games: [] },
   };
@@ -28,15 +36,38 @@ function finish(t: TournamentRecord, first: string, outcome: "first" | "second" 
 describe("Arena rules on a stored tournament", () => {
   it("pairs the worked example: closest rating first, never the last opponent, fewer first moves first", () => {
     const t = arena({ Ann: 1800, Ben: 1700, Cal: 1600, Dee: 1500 });
-    assert.deepEqual(pairPool(t, AT).map((g) => [g.first, g.second]), [["Ann", "Ben"], ["Cal", "Dee"]]);
+    assert.deepEqual(
+      pairPool(t, AT).map((g) => [g.first, g.second]),
+      [
+        ["Ann", "Ben"],
+        ["Cal", "Dee"],
+      ],
+    );
     assert.equal(t.arena!.waiting.length, 0);
     finish(t, "Ann", "first", "2026-01-01T00:01:00.000Z");
     assert.deepEqual(pairPool(t, AT), [], "Ann and Ben have just met: they wait");
-    assert.deepEqual(t.arena!.waiting.map((w) => w.playerId), ["Ann", "Ben"]);
+    assert.deepEqual(
+      t.arena!.waiting.map((w) => w.playerId),
+      ["Ann", "Ben"],
+    );
     finish(t, "Cal", "second", "2026-01-01T00:02:00.000Z");
-    assert.deepEqual(pairPool(t, AT).map((g) => [g.first, g.second]), [["Dee", "Ann"], ["Ben", "Cal"]]);
+    assert.deepEqual(
+      pairPool(t, AT).map((g) => [g.first, g.second]),
+      [
+        ["Dee", "Ann"],
+        ["Ben", "Cal"],
+      ],
+    );
     const rows = arenaStandingRows(t);
-    assert.deepEqual(rows.map((r) => [r.playerId, r.score, r.games]), [["Ann", 2, 1], ["Dee", 2, 1], ["Ben", 0, 1], ["Cal", 0, 1]]);
+    assert.deepEqual(
+      rows.map((r) => [r.playerId, r.score, r.games]),
+      [
+        ["Ann", 2, 1],
+        ["Dee", 2, 1],
+        ["Ben", 0, 1],
+        ["Cal", 0, 1],
+      ],
+    );
   });
 
   it("scores the worked example's streak: 2 2 4 1 2 2 4 0, with fire after two wins in a row", () => {
@@ -61,7 +92,10 @@ describe("Arena rules on a stored tournament", () => {
     const before = Date.parse(t.arena!.endsAt!) - 1;
     assert.equal(arenaEnded(t, before), false);
     assert.equal(settleEnd(t, before), false);
-    assert.deepEqual(t.arena!.waiting.map((w) => w.playerId), ["Cal"]);
+    assert.deepEqual(
+      t.arena!.waiting.map((w) => w.playerId),
+      ["Cal"],
+    );
     const end = Date.parse(t.arena!.endsAt!);
     assert.equal(settleEnd(t, end), false, "Ann and Ben are still playing");
     assert.equal(t.arena!.waiting.length, 0);

@@ -10,8 +10,17 @@ import type { TournamentEntrant } from "../../src/store/port";
 import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, http } from "../support/server";
 
-interface GameRow { first: string; second: string; gameId: string; outcome: string | null }
-interface RoundRow { round: number; bye: string | null; games: GameRow[] }
+interface GameRow {
+  first: string;
+  second: string;
+  gameId: string;
+  outcome: string | null;
+}
+interface RoundRow {
+  round: number;
+  bye: string | null;
+  games: GameRow[];
+}
 
 describe("Tournament no-shows", function () {
   this.timeout(90_000);
@@ -26,7 +35,10 @@ describe("Tournament no-shows", function () {
       assert.equal(noShowOf({ decidedBy: "board_full", moveCount: 16, winner: "A", firstPlayer: "A" }, pairing), null);
     });
     it("withdraws after two no-shows in a row; a game played in between starts the run again", () => {
-      const entrants: TournamentEntrant[] = [{ playerId: "p1", name: "a", rating: 1 }, { playerId: "p2", name: "b", rating: 1 }];
+      const entrants: TournamentEntrant[] = [
+        { playerId: "p1", name: "a", rating: 1 },
+        { playerId: "p2", name: "b", rating: 1 },
+      ];
       countAbsence(entrants, pairing, "p1");
       countAbsence(entrants, pairing, null);
       countAbsence(entrants, pairing, "p1");
@@ -57,14 +69,16 @@ describe("Tournament no-shows", function () {
       assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(t.json.directorToken))).status, 200);
 
       // Everyone but the ghost plays every pairing; the ghost never moves.
-      await Promise.all(joined.slice(0, 3).map(async (e) => {
-        for (let r = 1; r <= rounds; r++) {
-          const g = await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= r || j.status === "finished", 30_000);
-          const round = g.rounds[r - 1] as RoundRow;
-          const mine = round.games.find((x) => x.first === e.playerId || x.second === e.playerId);
-          if (mine) await playToEnd(base, mine.gameId, e.playerToken, 30_000);
-        }
-      }));
+      await Promise.all(
+        joined.slice(0, 3).map(async (e) => {
+          for (let r = 1; r <= rounds; r++) {
+            const g = await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= r || j.status === "finished", 30_000);
+            const round = g.rounds[r - 1] as RoundRow;
+            const mine = round.games.find((x) => x.first === e.playerId || x.second === e.playerId);
+            if (mine) await playToEnd(base, mine.gameId, e.playerToken, 30_000);
+          }
+        }),
+      );
       await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished", 30_000);
 
       const played = (await http(base, "GET", `/api/v1/tournaments/${id}/games`)).json.rounds as RoundRow[];
@@ -79,7 +93,11 @@ describe("Tournament no-shows", function () {
       // Withdrawn after its second no-show: round 3 pairs the three others (one of them has the bye).
       assert.ok(!played[2].games.some((x) => x.first === ghost || x.second === ghost), "the ghost is not paired in round 3");
       assert.notEqual(played[2].bye, ghost);
-      const standings = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as { playerId: string; score: number; withdrawn: boolean }[];
+      const standings = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as {
+        playerId: string;
+        score: number;
+        withdrawn: boolean;
+      }[];
       const row = standings.find((s) => s.playerId === ghost)!;
       assert.equal(row.withdrawn, true);
       assert.equal(row.score, 0);

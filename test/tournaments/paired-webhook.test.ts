@@ -46,7 +46,10 @@ describe("Tournament pairings over webhooks", function () {
     await receiver.waitFor(2, 10_000);
 
     const wh = new Webhook(secret);
-    const paired = receiver.events().filter((e) => e.json?.name === "tournament.paired").map((e) => (wh.verify(e.raw, e.headers) as any).data);
+    const paired = receiver
+      .events()
+      .filter((e) => e.json?.name === "tournament.paired")
+      .map((e) => (wh.verify(e.raw, e.headers) as any).data);
     assert.deepEqual(paired.map((d) => d.player_id).sort(), entrants.map((e) => e.playerId).sort());
     const gameId = paired[0].game_id as string;
     assert.equal(paired[1].game_id, gameId);
@@ -65,7 +68,7 @@ describe("Tournament pairings over webhooks", function () {
     const token = entrants.find((e) => e.playerId === first.player_id)!.playerToken;
     const view = await fetch(first.links.sync, { headers: bearer(token) });
     assert.equal(view.status, 200);
-    const sync = (await view.json());
+    const sync = await view.json();
     assert.equal(sync.yourTurn, true);
     const taken = new Set((sync.state.board as { square: string }[]).map((c) => c.square));
     const move = await fetch(first.links.moves, {

@@ -9,8 +9,17 @@ import { parseTrf } from "../../src/services/tournaments/trf";
 import { playToEnd, waitForJson } from "../agents/play";
 import { bearer, bootServer, http } from "../support/server";
 
-interface GameRow { first: string; second: string; gameId: string; outcome: string | null }
-interface RoundRow { round: number; bye: string | null; games: GameRow[] }
+interface GameRow {
+  first: string;
+  second: string;
+  gameId: string;
+  outcome: string | null;
+}
+interface RoundRow {
+  round: number;
+  bye: string | null;
+  games: GameRow[];
+}
 
 describe("Swiss tournament over REST", function () {
   this.timeout(120_000);
@@ -56,15 +65,17 @@ describe("Swiss tournament over REST", function () {
     assert.equal(started.json.status, "running");
 
     // Every entrant plays its own seat of every round, as a separate client would.
-    await Promise.all(entrants.map(async (e) => {
-      for (let r = 1; r <= rounds; r++) {
-        const g = await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= r, 60_000);
-        const round = g.rounds[r - 1] as RoundRow;
-        if (round.bye === e.playerId) continue;
-        const mine = round.games.find((x) => x.first === e.playerId || x.second === e.playerId)!;
-        await playToEnd(base, mine.gameId, e.token, 60_000);
-      }
-    }));
+    await Promise.all(
+      entrants.map(async (e) => {
+        for (let r = 1; r <= rounds; r++) {
+          const g = await waitForJson(base, `/api/v1/tournaments/${id}/games`, (j) => j.rounds.length >= r, 60_000);
+          const round = g.rounds[r - 1] as RoundRow;
+          if (round.bye === e.playerId) continue;
+          const mine = round.games.find((x) => x.first === e.playerId || x.second === e.playerId)!;
+          await playToEnd(base, mine.gameId, e.token, 60_000);
+        }
+      }),
+    );
     const t = await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished", 30_000);
     assert.equal(t.round, rounds);
 
@@ -87,7 +98,10 @@ describe("Swiss tournament over REST", function () {
         assert.equal(rec.players[firstSeat].id, g.first, "the first-listed player moves first");
         const winnerId = rec.winner === "draw" || rec.winner === null ? null : rec.players[rec.winner].id;
         const pts = (p: string) => (winnerId === null ? 0.5 : winnerId === p ? 1 : 0);
-        for (const [p, o] of [[g.first, g.second], [g.second, g.first]]) {
+        for (const [p, o] of [
+          [g.first, g.second],
+          [g.second, g.first],
+        ]) {
           score.set(p, score.get(p)! + pts(p));
           opponents.get(p)!.push(o);
           beaten.get(p)!.push([o, pts(p)]);
@@ -98,8 +112,16 @@ describe("Swiss tournament over REST", function () {
     assert.equal(table.length, 5);
     for (const row of table) {
       assert.equal(row.score, score.get(row.playerId), `score of ${row.name}`);
-      assert.equal(row.buchholz, opponents.get(row.playerId)!.reduce((s, o) => s + score.get(o)!, 0), `Buchholz of ${row.name}`);
-      assert.equal(row.sonnebornBerger, beaten.get(row.playerId)!.reduce((s, [o, p]) => s + p * score.get(o)!, 0), `S-B of ${row.name}`);
+      assert.equal(
+        row.buchholz,
+        opponents.get(row.playerId)!.reduce((s, o) => s + score.get(o)!, 0),
+        `Buchholz of ${row.name}`,
+      );
+      assert.equal(
+        row.sonnebornBerger,
+        beaten.get(row.playerId)!.reduce((s, [o, p]) => s + p * score.get(o)!, 0),
+        `S-B of ${row.name}`,
+      );
     }
     for (let i = 1; i < table.length; i++) {
       const [a, b] = [table[i - 1], table[i]];

@@ -44,7 +44,10 @@ describe("Tournament room", function () {
 
     await eventually(() => state.status === "finished", "the end, over WebSocket", 10_000);
     const rest = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as any[];
-    assert.deepEqual([...state.standings].map((s: any) => [s.playerId, s.score, s.buchholz]), rest.map((s) => [s.playerId, s.score, s.buchholz]));
+    assert.deepEqual(
+      [...state.standings].map((s: any) => [s.playerId, s.score, s.buchholz]),
+      rest.map((s) => [s.playerId, s.score, s.buchholz]),
+    );
     assert.notEqual([...state.pairings].find((p: any) => p.gameId === game.gameId).outcome, "");
     await room.leave();
   });

@@ -7,7 +7,10 @@ class FakeSocket implements Pingable {
   heard = false;
   pings = 0;
   terminated = false;
-  constructor(private readonly sockets: Set<Pingable>, public silent = false) {
+  constructor(
+    private readonly sockets: Set<Pingable>,
+    public silent = false,
+  ) {
     sockets.add(this);
   }
   ping() {

@@ -8,7 +8,12 @@ import type { Page } from "playwright-core";
 import { http } from "../support/server";
 import { browserSuite, openPage, screenshots } from "./browser";
 
-interface Answer { game: { id: string }; seat: "A" | "B"; playerToken: string; player: { id: string; secret: string } }
+interface Answer {
+  game: { id: string };
+  seat: "A" | "B";
+  playerToken: string;
+  player: { id: string; secret: string };
+}
 
 describe("Browser: a resignation before both seats placed a card aborts the game, unrated", function () {
   this.timeout(90_000);
@@ -23,7 +28,11 @@ describe("Browser: a resignation before both seats placed a card aborts the game
         localStorage.setItem(`arena.seat.${id}`, seat);
         localStorage.setItem("arena.player", player);
       },
-      [answer.game.id, JSON.stringify({ token: answer.playerToken, seat: answer.seat }), JSON.stringify({ id: answer.player.id, secret: answer.player.secret, name })],
+      [
+        answer.game.id,
+        JSON.stringify({ token: answer.playerToken, seat: answer.seat }),
+        JSON.stringify({ id: answer.player.id, secret: answer.player.secret, name }),
+      ],
     );
     await page.goto(`${suite.server.url}/play/${answer.game.id}`);
     await page.waitForSelector("body[data-status='active'] #hand .card");
@@ -31,10 +40,12 @@ describe("Browser: a resignation before both seats placed a card aborts the game
   }
 
   async function ratings(ids: string[]) {
-    return Promise.all(ids.map(async (id) => {
-      const p = (await http(suite.server.url, "GET", `/api/v1/players/${id}`)).json.player;
-      return { rating: p.rating, provisional: p.provisional, games: p.games, form: p.recentForm };
-    }));
+    return Promise.all(
+      ids.map(async (id) => {
+        const p = (await http(suite.server.url, "GET", `/api/v1/players/${id}`)).json.player;
+        return { rating: p.rating, provisional: p.provisional, games: p.games, form: p.recentForm };
+      }),
+    );
   }
 
   async function resign(page: Page): Promise<void> {
@@ -61,7 +72,10 @@ describe("Browser: a resignation before both seats placed a card aborts the game
     const guest = await http(suite.server.url, "POST", "/api/v1/games/join", { code: host.json.code, name: "Ben" });
     const ids = [host.json.player.id as string, guest.json.player.id as string];
     const before = await ratings(ids);
-    assert.deepEqual(before.map((r) => r.games), [0, 0]);
+    assert.deepEqual(
+      before.map((r) => r.games),
+      [0, 0],
+    );
 
     // Before any placement: the seat to move resigns at once.
     const pages = [await seatPage(host.json, "Ann"), await seatPage(guest.json, "Ben")];

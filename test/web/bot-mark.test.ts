@@ -47,8 +47,13 @@ describe("Browser: the BOT mark on a bot account's name", function () {
     await page.goto(`${suite.server.url}/leaderboards`);
     await page.waitForSelector("body[data-ready='true']");
     const rows = page.locator("#players table.standings:not(.bots) tbody tr");
-    const marked = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector("td:nth-child(2) a")?.textContent, Boolean(tr.querySelector(".bot-mark"))]));
-    assert.deepEqual(marked.sort(), [["Pia", false], ["Robo", true]]);
+    const marked = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector("td:nth-child(2) a")?.textContent, Boolean(tr.querySelector(".bot-mark"))]),
+    );
+    assert.deepEqual(marked.sort(), [
+      ["Pia", false],
+      ["Robo", true],
+    ]);
     await screenshots(page, "bot-mark-leaderboards");
 
     await page.goto(`${suite.server.url}/replay/${gameId}`);

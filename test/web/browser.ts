@@ -20,7 +20,10 @@ export const DESKTOP = { width: 1100, height: 900 };
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS_DIR, { recursive: true });
   const size = page.viewportSize() ?? DESKTOP;
-  for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+  for (const [label, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: join(SHOTS_DIR, `${name}-${label}.png`), fullPage: true });
   }
@@ -43,7 +46,16 @@ export function skipWithoutChromium(ctx: Mocha.Context): void {
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -72,7 +84,8 @@ export async function playToEnd(page: Page, timeoutMs = 45_000): Promise<number>
       moves++;
       // Wait for the server's patch: one more card on the board, or the game over.
       await page.waitForFunction(
-        (n) => document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n || document.body.dataset.status === "finished",
+        (n) =>
+          document.querySelectorAll("#board .square[data-owner='A'], #board .square[data-owner='B']").length > n || document.body.dataset.status === "finished",
         before,
         { timeout: 10_000 },
       );

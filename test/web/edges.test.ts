@@ -118,7 +118,12 @@ describe("Browser: not found, used invites, unknown games and touch targets", fu
     const small = async (selectors: string[]) => {
       const out: string[] = [];
       for (const sel of selectors) {
-        const boxes = await page.locator(sel).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getBoundingClientRect()).map((r) => ({ width: r.width, height: r.height })));
+        const boxes = await page.locator(sel).evaluateAll((els) =>
+          els
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .map((e) => e.getBoundingClientRect())
+            .map((r) => ({ width: r.width, height: r.height })),
+        );
         assert.ok(boxes.length > 0, `${sel} shows nothing`);
         for (const b of boxes) if (b.height < 40 || b.width < 40) out.push(`${sel}: ${JSON.stringify(b)}`);
       }

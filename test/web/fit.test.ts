@@ -13,7 +13,12 @@ import { browserSuite, SHOTS_DIR } from "./browser";
 
 const SIZES = { laptop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 async function boxOf(page: Page, selector: string): Promise<Box> {
   const box = await page.locator(selector).boundingBox();
@@ -93,7 +98,10 @@ describe("Browser: the game page fits one screen", function () {
         await page.locator("#hand .card").first().click();
         await page.locator("#board .square[data-owner='']").first().click();
         moves++;
-        await page.waitForFunction((n) => document.querySelectorAll("#board .square:not([data-owner=''])").length > n || document.body.dataset.status === "finished", before);
+        await page.waitForFunction(
+          (n) => document.querySelectorAll("#board .square:not([data-owner=''])").length > n || document.body.dataset.status === "finished",
+          before,
+        );
       }
       assert.ok(sawTurnMark && moves >= 7, `${moves} moves`);
       assert.doesNotMatch(await page.title(), /Your turn/);
@@ -106,7 +114,9 @@ describe("Browser: the game page fits one screen", function () {
       const endTitle = await assertInView(page, "#end-title", "after the end");
       if (process.env.WEB_FIGURES) {
         const px = (n: number) => Math.round(n);
-        console.log(`      ${viewport.width}x${viewport.height}, ${moves} moves: board ${JSON.stringify(endBoard)}; lowest bottom edge of board ${px(lowest[0])}, hand ${px(lowest[1])}, moves ${px(lowest[2])}, score ${px(lowest[3])}; end title at y ${px(endTitle.y)}`);
+        console.log(
+          `      ${viewport.width}x${viewport.height}, ${moves} moves: board ${JSON.stringify(endBoard)}; lowest bottom edge of board ${px(lowest[0])}, hand ${px(lowest[1])}, moves ${px(lowest[2])}, score ${px(lowest[3])}; end title at y ${px(endTitle.y)}`,
+        );
       }
       await context.close();
       // Requests refused while the network was cut are the outage itself.

@@ -54,9 +54,13 @@ describe("Browser: watching, joining and challenges", function () {
     for (const c of board) assert.ok(received.includes(encoded(c.card)), `board card ${c.card} reached the spectator`);
     // ...and neither the ids nor the names of the cards held in either hand are (or a move naming one).
     for (const seat of ["A", "B"]) {
-      const hand = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{ id: string; name: string }>;
+      const hand = (await http(suite.server.url, "GET", `/api/v1/games/${g.game.id}/sync`, undefined, bearer(tokens[seat]))).json.state.hand as Array<{
+        id: string;
+        name: string;
+      }>;
       for (const c of hand.filter((h) => !board.some((b) => b.card === h.id))) {
-        for (const text of [encoded(c.id), Buffer.from(`${c.id}@`), Buffer.from(c.name)]) assert.equal(received.includes(text), false, `${seat}'s ${c.id} was sent to a spectator`);
+        for (const text of [encoded(c.id), Buffer.from(`${c.id}@`), Buffer.from(c.name)])
+          assert.equal(received.includes(text), false, `${seat}'s ${c.id} was sent to a spectator`);
       }
     }
     await screenshots(page, "watch");
@@ -88,8 +92,14 @@ describe("Browser: watching, joining and challenges", function () {
     await page.waitForSelector("#hand .card");
     assert.match((await page.textContent(`#seat-${g.seat === "A" ? "B" : "A"}-name`)) ?? "", /Bea \(you\)/);
     // The join answer's seat reservation connected the page: no matchmaking request of its own.
-    assert.ok(requests.some((u) => u.includes("/api/v1/games/join")), requests.join("\n"));
-    assert.deepEqual(requests.filter((u) => u.includes("/matchmake/")), []);
+    assert.ok(
+      requests.some((u) => u.includes("/api/v1/games/join")),
+      requests.join("\n"),
+    );
+    assert.deepEqual(
+      requests.filter((u) => u.includes("/matchmake/")),
+      [],
+    );
 
     const [rest] = await Promise.all([playRest(suite.server.url, g.game.id, g.playerToken), playToEnd(page)]);
     assert.equal(rest.status, "finished");

@@ -30,7 +30,19 @@ describe("Browser: playing the house", function () {
     const opened = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Ann" });
     assert.equal(opened.status, 201);
     const player = `/players/${opened.json.player.id as string}`;
-    for (const path of ["/", "/play/g_x", "/watch/g_x", "/join/ABCDEF", "/challenge/ch_x", "/replay/g_x", "/review/g_x", "/rules", player, "/leaderboards", "/leaderboards/club/c_x"]) {
+    for (const path of [
+      "/",
+      "/play/g_x",
+      "/watch/g_x",
+      "/join/ABCDEF",
+      "/challenge/ch_x",
+      "/replay/g_x",
+      "/review/g_x",
+      "/rules",
+      player,
+      "/leaderboards",
+      "/leaderboards/club/c_x",
+    ]) {
       const res = await http(server.url, "GET", path);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get("content-type") ?? "", /text\/html/);
@@ -49,7 +61,8 @@ describe("Browser: playing the house", function () {
     const etag = script.headers.get("etag")!;
     assert.ok(etag);
     assert.equal((await http(server.url, "GET", "/web/js/game.js", undefined, { "if-none-match": etag })).status, 304);
-    for (const page of ["home", "join", "challenge", "replay", "rules", "player", "leaderboards"]) assert.equal((await http(server.url, "GET", `/web/js/${page}.js`)).status, 200, page);
+    for (const page of ["home", "join", "challenge", "replay", "rules", "player", "leaderboards"])
+      assert.equal((await http(server.url, "GET", `/web/js/${page}.js`)).status, 200, page);
     assert.equal((await http(server.url, "GET", "/web/js/nope.js")).status, 404);
     assert.equal((await http(server.url, "GET", "/assets/cards/E1.svg")).status, 200);
     // Only scripts and styles are static; the HTML goes through the page routes (with their CSP).

@@ -195,7 +195,8 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
       await page.keyboard.press("ArrowRight");
       assert.equal(await page.getAttribute("body", "data-step"), String(move.n));
       // The board after each move is the replay's, square by square.
-      for (const cell of move.board) assert.equal(await page.getAttribute(`#board [data-square='${cell.square}']`, "data-owner"), cell.owner, `move ${move.n} ${cell.square}`);
+      for (const cell of move.board)
+        assert.equal(await page.getAttribute(`#board [data-square='${cell.square}']`, "data-owner"), cell.owner, `move ${move.n} ${cell.square}`);
       // The browser's own reasons agree with the server's capture count, one line per flipped card.
       const reasons = await page.locator("#captures li").allTextContents();
       assert.equal(reasons.length, move.captures, `${move.notation}: ${reasons.join(" | ")}`);
@@ -207,7 +208,10 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     const capturing = (replay.moves as Array<{ n: number; captures: number }>).find((m) => m.captures > 0);
     assert.ok(capturing, "16 placements without a single capture");
     const flipAnimation = async () => {
-      await page.locator("#move-list button").nth(capturing.n - 1).click();
+      await page
+        .locator("#move-list button")
+        .nth(capturing.n - 1)
+        .click();
       return page.evaluate(() => getComputedStyle(document.querySelector("#board .square.flip")!).animationName);
     };
     assert.equal(await flipAnimation(), "flip");

@@ -11,7 +11,22 @@ import { bearer, http } from "../support/server";
 import { browserSuite, openPage, playToEnd, screenshots } from "./browser";
 
 /** The fields a listed game carries: public ones only (no token, invite code, hand, seed or salt). */
-const LISTED = ["createdAt", "decidedBy", "finishedAt", "id", "moveCount", "opponent", "players", "result", "ruleset", "score", "seat", "status", "urls", "winner"];
+const LISTED = [
+  "createdAt",
+  "decidedBy",
+  "finishedAt",
+  "id",
+  "moveCount",
+  "opponent",
+  "players",
+  "result",
+  "ruleset",
+  "score",
+  "seat",
+  "status",
+  "urls",
+  "winner",
+];
 
 describe("Browser: profiles list a player's games to anyone; the player leaderboard", function () {
   this.timeout(90_000);
@@ -61,7 +76,8 @@ describe("Browser: profiles list a player's games to anyone; the player leaderbo
       const g = i === 0 ? first : await http(suite.server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy", name: "Ida", player });
       assert.equal(g.status, 201, g.text);
       made.push(g.json.game.id);
-      if (i < 11) assert.equal((await http(suite.server.url, "POST", `/api/v1/games/${g.json.game.id}/resign`, undefined, bearer(g.json.playerToken))).status, 200);
+      if (i < 11)
+        assert.equal((await http(suite.server.url, "POST", `/api/v1/games/${g.json.game.id}/resign`, undefined, bearer(g.json.playerToken))).status, 200);
     }
 
     // Over REST, five at a time: every game once, newest first, with public fields only.
@@ -90,7 +106,10 @@ describe("Browser: profiles list a player's games to anyone; the player leaderbo
     const mcp = await connect(suite.server.url);
     try {
       const tool = await mcp.ok("player_games", { player_id: player.id, limit: 5 });
-      assert.deepEqual(tool.games.map((g: { id: string }) => g.id), listed.slice(0, 5).map((g) => g.id));
+      assert.deepEqual(
+        tool.games.map((g: { id: string }) => g.id),
+        listed.slice(0, 5).map((g) => g.id),
+      );
       assert.equal(typeof tool.nextCursor, "string");
     } finally {
       await mcp.close();
@@ -107,7 +126,10 @@ describe("Browser: profiles list a player's games to anyone; the player leaderbo
     assert.match((await rows.nth(1).textContent()) ?? "", /^aborted against House \(easy\)/);
     await visitor.getByRole("button", { name: "More games" }).click();
     await visitor.waitForFunction(() => document.querySelectorAll("#recent li[data-game]").length === 12);
-    assert.deepEqual(await rows.evaluateAll((li) => li.map((x) => x.getAttribute("data-game"))), listed.map((g) => g.id));
+    assert.deepEqual(
+      await rows.evaluateAll((li) => li.map((x) => x.getAttribute("data-game"))),
+      listed.map((g) => g.id),
+    );
     assert.equal(await visitor.isVisible("#recent-more"), false);
   });
 });

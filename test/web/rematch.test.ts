@@ -61,7 +61,10 @@ describe("Browser: the rematch of a friend game and of a quick match", function 
 
   it("a quick match's rematch: declined, offered again (seen in the REST seat view), accepted, seats swapped", async () => {
     const [ann, ben] = [await openPage(suite.browser, suite.errors), await openPage(suite.browser, suite.errors)];
-    for (const [page, name] of [[ann, "Ann"], [ben, "Ben"]] as const) {
+    for (const [page, name] of [
+      [ann, "Ann"],
+      [ben, "Ben"],
+    ] as const) {
       await page.goto(suite.server.url + "/");
       await page.getByLabel("Your name").fill(name);
       await page.getByRole("button", { name: "Find an opponent" }).click();
@@ -69,7 +72,8 @@ describe("Browser: the rematch of a friend game and of a quick match", function 
     await Promise.all([ann.waitForURL(/\/play\//), ben.waitForURL(/\/play\//)]);
     const id = decodeURIComponent(ann.url().split("/").pop()!);
     assert.equal(decodeURIComponent(ben.url().split("/").pop()!), id);
-    const stored = (p: Page, gameId: string) => p.evaluate((g) => JSON.parse(localStorage.getItem(`arena.seat.${g}`)!) as { token: string; seat: "A" | "B" }, gameId);
+    const stored = (p: Page, gameId: string) =>
+      p.evaluate((g) => JSON.parse(localStorage.getItem(`arena.seat.${g}`)!) as { token: string; seat: "A" | "B" }, gameId);
     const [annSeat, benSeat] = [await stored(ann, id), await stored(ben, id)];
     const finished = (await http(suite.server.url, "GET", `/api/v1/games/${id}`)).json;
     assert.equal(finished.opponent, "quick");

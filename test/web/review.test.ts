@@ -24,7 +24,10 @@ describe("Browser: the review page", function () {
 
     // One colour per mark kind, named in the legend.
     const legend = await page.locator("#legend .mark").evaluateAll((marks) => marks.map((m) => [m.className, getComputedStyle(m).backgroundColor]));
-    assert.deepEqual(legend.map(([c]) => c), ["mark best", "mark inaccuracy", "mark mistake", "mark blunder"]);
+    assert.deepEqual(
+      legend.map(([c]) => c),
+      ["mark best", "mark inaccuracy", "mark mistake", "mark blunder"],
+    );
     assert.equal(new Set(legend.map(([, bg]) => bg)).size, 4, JSON.stringify(legend));
     // Moves by turn: eight rows of two.
     assert.equal(await page.locator("#move-list > li").count(), 8);
@@ -55,7 +58,8 @@ describe("Browser: the review page", function () {
     }
     const legendText = await page.evaluate(lowestContrast, "#legend");
     assert.ok(legendText.ratio >= 4.5, `the legend's contrast ${legendText.ratio.toFixed(2)} at ${legendText.where}`);
-    if (process.env.WEB_FIGURES) console.log(`      lowest contrast: current row ${current.toFixed(2)}:1, any row ${rows.toFixed(2)}:1, legend ${legendText.ratio.toFixed(2)}:1`);
+    if (process.env.WEB_FIGURES)
+      console.log(`      lowest contrast: current row ${current.toFixed(2)}:1, any row ${rows.toFixed(2)}:1, legend ${legendText.ratio.toFixed(2)}:1`);
     await screenshots(page, "review");
   });
 });

@@ -63,7 +63,10 @@ describe("Browser: the rules page states the engine's rules", function () {
     const last = await figure("last-without");
     if (without.length) assert.equal(last, `The game's last placement (the 16th) is resolved without ${without.join(" and ")}.`);
     else assert.equal(last, "");
-    if (process.env.WEB_FIGURES) console.log(`      version ${CURRENT_RULES_VERSION}: classic ${classic.first}/${classic.second}, mutators ${mutators.first}/${mutators.second}; tie: ${tieRule()}; last placement without: ${without.join(", ") || "nothing"}`);
+    if (process.env.WEB_FIGURES)
+      console.log(
+        `      version ${CURRENT_RULES_VERSION}: classic ${classic.first}/${classic.second}, mutators ${mutators.first}/${mutators.second}; tie: ${tieRule()}; last placement without: ${without.join(", ") || "nothing"}`,
+      );
     // Plus is explained by the sums that are equal, each written out.
     const plus = (await page.locator("figure[data-example='plus'] figcaption").textContent()) ?? "";
     const sums = [...plus.matchAll(/(\d+)\+(\d+) with/g)].map((m) => Number(m[1]) + Number(m[2]));

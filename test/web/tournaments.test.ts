@@ -153,7 +153,13 @@ describe("Browser: tournaments", function () {
     await page.waitForSelector("#standings tr:has-text('(withdrawn)')");
     assert.match((await page.textContent("#you-status")) ?? "", /You have withdrawn/);
     const read = await http(suite.server.url, "GET", `/api/v1/tournaments/${created.json.tournament.id}`);
-    assert.deepEqual(read.json.entrants.map((e: { name: string; withdrawn: boolean }) => [e.name, e.withdrawn]), [["Dan", false], ["Cal", true]]);
+    assert.deepEqual(
+      read.json.entrants.map((e: { name: string; withdrawn: boolean }) => [e.name, e.withdrawn]),
+      [
+        ["Dan", false],
+        ["Cal", true],
+      ],
+    );
     // The stored entrant token is what withdrew: it is refused a second time only by the tournament's rules.
     const token = JSON.parse((await page.evaluate((k) => localStorage.getItem(k), `arena.tournament.${created.json.tournament.id}`))!).entrant.token;
     assert.equal((await http(suite.server.url, "POST", `/api/v1/tournaments/${created.json.tournament.id}/withdraw`, undefined, bearer(token))).status, 200);
@@ -181,10 +187,27 @@ describe("Tournament pages: columns per format", () => {
 
   it("swiss shows its score and tie-breaks in order; another format shows the numeric columns its rows carry", () => {
     const swiss = scoreColumns("swiss", [row({ score: 1, buchholz: 2, sonnebornBerger: 1, extra: 5 })]);
-    assert.deepEqual(swiss.map((c) => [c.key, c.label]), [["score", "Score"], ["buchholz", "Buchholz"], ["sonnebornBerger", "S-B"]]);
+    assert.deepEqual(
+      swiss.map((c) => [c.key, c.label]),
+      [
+        ["score", "Score"],
+        ["buchholz", "Buchholz"],
+        ["sonnebornBerger", "S-B"],
+      ],
+    );
     const arena = scoreColumns("arena", [row({ score: 9, games: 4, winStreak: 2, berserk: "no" })]);
-    assert.deepEqual(arena.map((c) => [c.key, c.label]), [["score", "Score"], ["games", "Games"], ["winStreak", "Win streak"]]);
-    assert.deepEqual(scoreColumns("arena", []).map((c) => c.key), ["score"]);
+    assert.deepEqual(
+      arena.map((c) => [c.key, c.label]),
+      [
+        ["score", "Score"],
+        ["games", "Games"],
+        ["winStreak", "Win streak"],
+      ],
+    );
+    assert.deepEqual(
+      scoreColumns("arena", []).map((c) => c.key),
+      ["score"],
+    );
   });
 
   it("writes half points as people do", () => {

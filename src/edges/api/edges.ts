@@ -7,7 +7,18 @@ import type { Request, RequestHandler, Response } from "express";
 import { ipKeyGenerator, rateLimit, type Store as RateStore } from "express-rate-limit";
 import { AppError } from "../../shared/errors";
 
-export const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "API-Version", "Deprecation", "Sunset", "Link", "mcp-session-id", "Location", "ETag"];
+export const EXPOSED_HEADERS = [
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+  "API-Version",
+  "Deprecation",
+  "Sunset",
+  "Link",
+  "mcp-session-id",
+  "Location",
+  "ETag",
+];
 
 export const apiVersion: RequestHandler = (_req, res, next) => {
   res.setHeader("API-Version", "1");
@@ -41,7 +52,12 @@ export function limiter(policy: PolicyName, opts: LimiterOptions): RequestHandle
     store: opts.store?.(policy),
     keyGenerator: async (req, res) => (await opts.keyOf?.(req, res)) ?? ipKeyGenerator(req.ip ?? ""),
     handler: (_req, res, next) =>
-      next(new AppError("rate_limited", `more than ${POLICIES[policy]} ${policy} requests per minute ${res.locals.bot ? "for this bot key" : "from this address"}`)),
+      next(
+        new AppError(
+          "rate_limited",
+          `more than ${POLICIES[policy]} ${policy} requests per minute ${res.locals.bot ? "for this bot key" : "from this address"}`,
+        ),
+      ),
   });
 }
 

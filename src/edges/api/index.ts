@@ -75,8 +75,12 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   for (const r of deps.extraRouters) v1.use(r);
   const { perAddress, windowMs } = deps.botRegistrations;
   const registrations = actionLimiter(
-    "bot-registration", perAddress, deps.limits, addressKey,
-    `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`, windowMs,
+    "bot-registration",
+    perAddress,
+    deps.limits,
+    addressKey,
+    `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`,
+    windowMs,
   );
   v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, deps.revocation, registrations));
   v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress), deps.logIndexOf));

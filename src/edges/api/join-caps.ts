@@ -15,7 +15,12 @@ export interface JoinLimits extends Pick<LimiterOptions, "scale" | "store"> {
   perPlayer: number;
 }
 
-interface Cap { limit: number; store: Store; refusal: string; handler: RequestHandler }
+interface Cap {
+  limit: number;
+  store: Store;
+  refusal: string;
+  handler: RequestHandler;
+}
 
 /** The profile a join names (`player.id`), if any: a guest join makes a new player, so only the address counts it. */
 function profileKey(req: Request): string | undefined {

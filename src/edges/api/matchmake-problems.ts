@@ -67,7 +67,7 @@ export function refusalsAsProblems(res: ServerResponse, docsBase: string, log: L
   let held: Buffer[] | null = null;
   let status = 0;
   const restore = () => Object.assign(res, original);
-  res.writeHead = ((code: number, ...rest: unknown[]) => {
+  res.writeHead = (code: number, ...rest: unknown[]) => {
     const type = String(res.getHeader("content-type") ?? "");
     if (code < 400 || type.startsWith("application/problem+json")) {
       restore();
@@ -76,7 +76,7 @@ export function refusalsAsProblems(res: ServerResponse, docsBase: string, log: L
     held = [];
     status = code;
     return res;
-  });
+  };
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     if (!held) return original.write(chunk, ...rest);
     held.push(toBuffer(chunk));

@@ -26,7 +26,10 @@ export function problemBody(e: AppError, docsBase: string) {
 export function sendProblem(res: Response, e: AppError, docsBase: string): void {
   // A refusal that knows when to come back (a game moving to another process) says so the standard way.
   if (typeof e.extra.retryAfter === "number") res.setHeader("Retry-After", String(e.extra.retryAfter));
-  res.status(e.status).type("application/problem+json").send(JSON.stringify(problemBody(e, docsBase)));
+  res
+    .status(e.status)
+    .type("application/problem+json")
+    .send(JSON.stringify(problemBody(e, docsBase)));
 }
 
 /** Maps what Express and body-parser throw onto our codes; anything unknown is a logged 500. */
@@ -49,5 +52,4 @@ export function errorHandler(log: Logger, docsBase: string): ErrorRequestHandler
   };
 }
 
-export const notFoundHandler: RequestHandler = (req, _res, next) =>
-  next(new AppError("not_found", `no route for ${req.method} ${req.path}`));
+export const notFoundHandler: RequestHandler = (req, _res, next) => next(new AppError("not_found", `no route for ${req.method} ${req.path}`));

@@ -23,7 +23,7 @@ header.site nav{display:flex;flex-wrap:wrap;gap:0 1rem}header.site nav a{margin-
  */
 function siteLinks(): string {
   const nav = /<header class="top">.*?<nav>(.*?)<\/nav>/s.exec(readFileSync(join(PACKAGE_ROOT, "web", "index.html"), "utf8"));
-  if (!nav) throw new Error("web/index.html has no <header class=\"top\"> with a <nav>");
+  if (!nav) throw new Error('web/index.html has no <header class="top"> with a <nav>');
   return nav[1].replace(/ aria-current="page"/g, "");
 }
 

@@ -53,7 +53,12 @@ export interface McpDeps {
 
 export type McpRouter = Router & { close(): Promise<void> };
 
-interface Session { transport: StreamableHTTPServerTransport; mcp: McpServer; lastSeen: number; address: string }
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  mcp: McpServer;
+  lastSeen: number;
+  address: string;
+}
 
 /** A JSON-RPC error sent outside any session (the SDK answers inside one). */
 function rpcFailure(res: Response, status: number, code: number, message: string): void {
@@ -63,7 +68,8 @@ function rpcFailure(res: Response, status: number, code: number, message: string
 // The API's JSON parser is mounted on /api only; a malformed body here is a JSON-RPC parse error.
 const jsonErrors: ErrorRequestHandler = (err: { type?: string }, _req, res, next) => {
   if (err?.type === "entity.parse.failed") return rpcFailure(res, 400, -32700, "parse error: the body is not valid JSON");
-  if (err?.type === "entity.too.large") return rpcFailure(res, 413, -32600, `the request body is larger than ${(err as { limit?: number }).limit ?? DEFAULTS.maxBodyBytes} bytes`);
+  if (err?.type === "entity.too.large")
+    return rpcFailure(res, 413, -32600, `the request body is larger than ${(err as { limit?: number }).limit ?? DEFAULTS.maxBodyBytes} bytes`);
   next(err);
 };
 
@@ -77,10 +83,13 @@ export function createMcpRouter(deps: McpDeps): McpRouter {
   const router = express.Router() as McpRouter;
 
   // Checked five times per idle period, so a session ends at most 20% past its idle time.
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const s of sessions.values()) if (s.lastSeen < cutoff) void s.mcp.close();
-  }, Math.max(1000, Math.min(60_000, idleMs / 5)));
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const s of sessions.values()) if (s.lastSeen < cutoff) void s.mcp.close();
+    },
+    Math.max(1000, Math.min(60_000, idleMs / 5)),
+  );
   sweep.unref();
 
   const opened = (id: string, s: Session) => {

@@ -34,7 +34,11 @@ export function toolError(e: AppError): CallToolResult {
 
 /** A JSON-RPC error the SDK passes through as-is (it reads `code`, `message` and `data`). */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data: Record<string, unknown>) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: Record<string, unknown>,
+  ) {
     super(message);
     this.name = "RpcError";
   }

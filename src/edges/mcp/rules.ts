@@ -15,17 +15,18 @@ const json = (uri: string, body: unknown) => ({ contents: [{ uri, mimeType: "app
 /** The teaching prompt: how a turn goes, which fields to read, and the rules of the current version. */
 export function playPrompt(opponent: "house" | "quick"): string {
   const rules = rulesData(CURRENT_RULES_VERSION);
-  const start = opponent === "house"
-    ? "Call create_game with opponent \"house\" (level easy, normal or hard)."
-    : "Call quick_match (wait up to 20 s, then quick_match_poll with its ticket) to meet another player.";
+  const start =
+    opponent === "house"
+      ? 'Call create_game with opponent "house" (level easy, normal or hard).'
+      : "Call quick_match (wait up to 20 s, then quick_match_poll with its ticket) to meet another player.";
   return [
     "You are playing Tile Arena, a two-seat card game on a 4x4 board, through MCP tools.",
     "",
     "How to play:",
     `1. ${start} Keep game.id and playerToken from the answer: the token is shown once.`,
     "2. Loop: call sync with game_id, player_token, since (the last answer's moveCount, 0 at first) and timeout 20.",
-    "   - When yourTurn is true, pick one entry of legalMoves and call move with its `move` string (e.g. \"E7@b3\").",
-    "   - When status is \"finished\", read `result` (win, loss or draw, from your side) and `decision.summary`; stop.",
+    '   - When yourTurn is true, pick one entry of legalMoves and call move with its `move` string (e.g. "E7@b3").',
+    '   - When status is "finished", read `result` (win, loss or draw, from your side) and `decision.summary`; stop.',
     "3. A refused move answers isError with a code (illegal_move, not_your_turn) and a hint: sync again and choose from legalMoves.",
     "   A move sent again after its answer was lost is safe: the one you already played is answered as that move, never played twice.",
     "",
@@ -43,23 +44,38 @@ export function playPrompt(opponent: "house" | "quick"): string {
 
 /** Registers the rules resources (all versions, and each one) and the teaching prompt on one session's server. */
 export function registerRules(mcp: McpServer): void {
-  mcp.registerResource("rules", RULES_URI, {
-    title: "Tile Arena rules, every version",
-    description: "The rules as data: board orientation (n faces rank 4), hand sizes, capture kinds, chess tiles, mutators, champions, cards. Same JSON as GET /api/v1/rules.",
-    mimeType: "application/json",
-  }, (uri) => json(uri.href, allRulesData()));
-  for (const v of RULES_VERSIONS) {
-    mcp.registerResource(`rules-v${v}`, `${RULES_URI}/${v}`, {
-      title: `Tile Arena rules, version ${v}${v === CURRENT_RULES_VERSION ? " (current)" : ""}`,
-      description: `The rules of version ${v} as data; a game reports its version as rulesVersion.`,
+  mcp.registerResource(
+    "rules",
+    RULES_URI,
+    {
+      title: "Tile Arena rules, every version",
+      description:
+        "The rules as data: board orientation (n faces rank 4), hand sizes, capture kinds, chess tiles, mutators, champions, cards. Same JSON as GET /api/v1/rules.",
       mimeType: "application/json",
-    }, (uri) => json(uri.href, rulesData(v)));
+    },
+    (uri) => json(uri.href, allRulesData()),
+  );
+  for (const v of RULES_VERSIONS) {
+    mcp.registerResource(
+      `rules-v${v}`,
+      `${RULES_URI}/${v}`,
+      {
+        title: `Tile Arena rules, version ${v}${v === CURRENT_RULES_VERSION ? " (current)" : ""}`,
+        description: `The rules of version ${v} as data; a game reports its version as rulesVersion.`,
+        mimeType: "application/json",
+      },
+      (uri) => json(uri.href, rulesData(v)),
+    );
   }
-  mcp.registerPrompt(PLAY_PROMPT, {
-    title: "Play Tile Arena",
-    description: "Teaches a model the game and the tool loop (sync, legalMoves, move) with the current rules embedded.",
-    argsSchema: { opponent: z.enum(["house", "quick"]).optional().describe("house (default) or quick: another player from the queue") },
-  }, ({ opponent }) => ({
-    messages: [{ role: "user", content: { type: "text", text: playPrompt(opponent ?? "house") } }],
-  }));
+  mcp.registerPrompt(
+    PLAY_PROMPT,
+    {
+      title: "Play Tile Arena",
+      description: "Teaches a model the game and the tool loop (sync, legalMoves, move) with the current rules embedded.",
+      argsSchema: { opponent: z.enum(["house", "quick"]).optional().describe("house (default) or quick: another player from the queue") },
+    },
+    ({ opponent }) => ({
+      messages: [{ role: "user", content: { type: "text", text: playPrompt(opponent ?? "house") } }],
+    }),
+  );
 }

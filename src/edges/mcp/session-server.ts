@@ -53,8 +53,7 @@ async function call(tool: ToolDef, args: unknown, deps: SessionDeps): Promise<Ca
 }
 
 /** Params of a custom method (the SDK has already refused params that are not an object). */
-const methodSchema = <M extends string>(method: M) =>
-  z.object({ method: z.literal(method), params: z.record(z.string(), z.unknown()).optional() });
+const methodSchema = <M extends string>(method: M) => z.object({ method: z.literal(method), params: z.record(z.string(), z.unknown()).optional() });
 
 /** `_meta` belongs to MCP, not to the REST body the params stand for. */
 function bodyOf(params: Record<string, unknown> | undefined): Record<string, unknown> {

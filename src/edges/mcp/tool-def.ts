@@ -39,7 +39,14 @@ export interface ToolDef {
   run(args: unknown, deps: ToolDeps): Promise<unknown>;
 }
 
-export const def = <S extends z.ZodObject>(name: string, readOnly: boolean, description: string, input: S, output: z.ZodType, run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>): ToolDef => ({
+export const def = <S extends z.ZodObject>(
+  name: string,
+  readOnly: boolean,
+  description: string,
+  input: S,
+  output: z.ZodType,
+  run: (args: z.output<S>, deps: ToolDeps) => Promise<unknown>,
+): ToolDef => ({
   name,
   description,
   input,
@@ -47,4 +54,3 @@ export const def = <S extends z.ZodObject>(name: string, readOnly: boolean, desc
   readOnly,
   run,
 });
-

@@ -20,13 +20,15 @@ export interface ColyseusLogger {
 export function colyseusLogger(log: Logger, scope?: ConnectionScope): ColyseusLogger {
   const limited = new RateLimitedLog(log);
   const text = (args: unknown[]) => format(...args);
-  const report = (level: string) => (...args: unknown[]) => {
-    const conn = scope?.active;
-    if (conn?.errorLogged) return;
-    if (conn) conn.errorLogged = true;
-    const [first, ...rest] = text(args).split("\n");
-    limited.warn({ source: "colyseus", level, ip: conn?.ip, stack: rest.length ? rest.slice(0, 8).map((l) => l.trim()) : undefined }, first);
-  };
+  const report =
+    (level: string) =>
+    (...args: unknown[]) => {
+      const conn = scope?.active;
+      if (conn?.errorLogged) return;
+      if (conn) conn.errorLogged = true;
+      const [first, ...rest] = text(args).split("\n");
+      limited.warn({ source: "colyseus", level, ip: conn?.ip, stack: rest.length ? rest.slice(0, 8).map((l) => l.trim()) : undefined }, first);
+    };
   return {
     debug: (...args) => log.debug({ source: "colyseus" }, text(args)),
     info: (...args) => log.debug({ source: "colyseus" }, text(args)),

@@ -73,12 +73,20 @@ export function hasReservation(url: URL): boolean {
  * would let one client pose as many addresses.
  */
 export function clientAddress(req: IncomingMessage, trustProxy: number): string | undefined {
-  const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const chain = [req.socket.remoteAddress, ...forwarded.reverse()];
   return chain[Math.min(trustProxy, chain.length - 1)];
 }
 
-interface Connection { ip: string | undefined; joined: boolean; cut: boolean; errorLogged: boolean }
+interface Connection {
+  ip: string | undefined;
+  joined: boolean;
+  cut: boolean;
+  errorLogged: boolean;
+}
 
 export class GuardedTransport extends WebSocketTransport {
   /** The connection whose frame is being handled (for colyseusLogger). */
@@ -93,7 +101,10 @@ export class GuardedTransport extends WebSocketTransport {
       beforeUpgrade: (request) => {
         if (hasReservation(new URL(request.url))) return undefined;
         const e = new AppError("forbidden", "no seat reservation for this socket: join through matchmaking (joinById) first");
-        return new Response(JSON.stringify(problemBody(e, docs)), { status: e.status, headers: { "content-type": "application/problem+json", "API-Version": "1" } });
+        return new Response(JSON.stringify(problemBody(e, docs)), {
+          status: e.status,
+          headers: { "content-type": "application/problem+json", "API-Version": "1" },
+        });
       },
     });
     this.guard = guard;

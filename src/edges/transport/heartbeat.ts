@@ -36,7 +36,12 @@ export class StaggeredHeartbeat {
    * @param sockets the live set of sockets (ws' `wss.clients`: sockets are added and removed while it runs,
    *   and a Set's iterator skips removed entries and reaches added ones).
    */
-  constructor(private readonly sockets: Set<Pingable>, periodMs: number, private readonly maxMissed: number, private readonly sliceMs = SLICE_MS) {
+  constructor(
+    private readonly sockets: Set<Pingable>,
+    periodMs: number,
+    private readonly maxMissed: number,
+    private readonly sliceMs = SLICE_MS,
+  ) {
     this.slices = Math.max(1, Math.round(periodMs / sliceMs));
   }
 

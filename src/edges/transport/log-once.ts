@@ -33,7 +33,10 @@ export class RateLimitedLog {
 }
 
 /** What is known of a connection while one of its frames is handled. */
-export interface ConnectionMark { ip: string | undefined; errorLogged: boolean }
+export interface ConnectionMark {
+  ip: string | undefined;
+  errorLogged: boolean;
+}
 
 /**
  * Which connection's frame is being handled at this instant. Colyseus logs a frame it cannot decode with

@@ -9,14 +9,20 @@ import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { build } from "esbuild";
 
-export interface BuiltFile { body: Uint8Array; etag: string; type: string }
+export interface BuiltFile {
+  body: Uint8Array;
+  etag: string;
+  type: string;
+}
 
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".map": "application/json; charset=utf-8" };
 
 /** Builds every page entry of `srcDir/pages`; the map is keyed by output file name (`game.js`, `game.js.map`, chunks). */
 export async function buildClient(srcDir: string): Promise<Map<string, BuiltFile>> {
   const pagesDir = join(srcDir, "pages");
-  const entryPoints = readdirSync(pagesDir).filter((f) => f.endsWith(".ts")).map((f) => join(pagesDir, f));
+  const entryPoints = readdirSync(pagesDir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => join(pagesDir, f));
   const out = await build({
     entryPoints,
     bundle: true,

@@ -4,7 +4,10 @@ import { LevelSchema, NameSchema, PlayerRefSchema, RulesetSchema } from "../game
 import { queryInt } from "../../shared/validation";
 
 /** Agent names key the history, so they are kept to a URL-safe, log-safe alphabet. */
-export const AgentNameSchema = z.string().trim().regex(/^[A-Za-z0-9._ -]{1,64}$/, "1-64 letters, digits, space, dot, dash or underscore");
+export const AgentNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._ -]{1,64}$/, "1-64 letters, digits, space, dot, dash or underscore");
 export const ChallengeToken = /^ch_[A-Za-z0-9_-]{16,64}$/;
 
 /** Default and longest lifetime of an unaccepted challenge: a day, and a week. */
@@ -13,7 +16,15 @@ export const MAX_EXPIRY_S = 7 * 24 * 3600;
 
 export const CreateChallengeBody = z
   .object({
-    agent: z.object({ name: AgentNameSchema, url: z.url({ protocol: /^https?$/ }).max(500).optional() }).strict(),
+    agent: z
+      .object({
+        name: AgentNameSchema,
+        url: z
+          .url({ protocol: /^https?$/ })
+          .max(500)
+          .optional(),
+      })
+      .strict(),
     level: LevelSchema.default("normal"),
     ruleset: RulesetSchema.default("classic"),
     expiresInSeconds: z.number().int().min(1).max(MAX_EXPIRY_S).default(DEFAULT_EXPIRY_S),

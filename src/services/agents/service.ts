@@ -95,7 +95,14 @@ export class ChallengeService {
       }
       if (!("playerToken" in created) || !created.player || !created.urls) throw new Error("a house game always seats its creator");
       await this.deps.store.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
-      return { game: created.game, seat: created.seat, playerToken: created.playerToken, player: created.player, urls: created.urls, challenge: this.challengeUrl(token) };
+      return {
+        game: created.game,
+        seat: created.seat,
+        playerToken: created.playerToken,
+        player: created.player,
+        urls: created.urls,
+        challenge: this.challengeUrl(token),
+      };
     });
   }
 
@@ -113,10 +120,14 @@ export class ChallengeService {
     const tokens = { [human]: newPlayerToken(), [bot]: newPlayerToken() } as Record<Seat, string>;
     const botProfile = await this.deps.players.profile(botId).catch(() => null);
     try {
-      gameId = await hosting.games.createMatched(c.ruleset, {
-        [human]: { playerId: resolved.player.id, name: resolved.player.name, tokenHash: sha256Hex(tokens[human]), kind: seatKindOf(resolved.player) },
-        [bot]: { playerId: botId, name: botProfile?.player.name ?? "Bot", tokenHash: sha256Hex(tokens[bot]), kind: "bot" },
-      } as Record<Seat, SeatClaim>, { challengeToken: c.token, opponent: "hosted" });
+      gameId = await hosting.games.createMatched(
+        c.ruleset,
+        {
+          [human]: { playerId: resolved.player.id, name: resolved.player.name, tokenHash: sha256Hex(tokens[human]), kind: seatKindOf(resolved.player) },
+          [bot]: { playerId: botId, name: botProfile?.player.name ?? "Bot", tokenHash: sha256Hex(tokens[bot]), kind: "bot" },
+        } as Record<Seat, SeatClaim>,
+        { challengeToken: c.token, opponent: "hosted" },
+      );
     } catch (e) {
       await this.deps.store.updateChallengeIf(c.token, { status: "playing", gameId: undefined }, { status: "open" });
       throw e;
@@ -125,8 +136,12 @@ export class ChallengeService {
     hosting.seatBot(botId, gameId, bot, tokens[bot]);
     const links = linksFor(this.deps.baseUrl, gameId);
     return {
-      game: await hosting.games.record(gameId, tokens[human]), seat: human, playerToken: tokens[human], player: hosting.players.introduce(resolved),
-      urls: { play: links.play, watch: links.watch }, challenge: this.challengeUrl(c.token),
+      game: await hosting.games.record(gameId, tokens[human]),
+      seat: human,
+      playerToken: tokens[human],
+      player: hosting.players.introduce(resolved),
+      urls: { play: links.play, watch: links.watch },
+      challenge: this.challengeUrl(c.token),
     };
   }
 
@@ -135,9 +150,11 @@ export class ChallengeService {
     return this.serial(body.token, async () => {
       const c = await this.load(body.token);
       if (c.status === "expired") throw new AppError("code_expired", "the challenge expired without being played");
-      if (!c.gameId || c.gameId !== body.gameId) throw new AppError("result_mismatch", "the report names a game that is not this challenge's game", { field: "gameId" });
+      if (!c.gameId || c.gameId !== body.gameId)
+        throw new AppError("result_mismatch", "the report names a game that is not this challenge's game", { field: "gameId" });
       const game = await this.deps.store.getGame(c.gameId);
-      if (!game || game.status !== "finished") throw new AppError("game_not_finished", "the challenge's game is still being played; report once it has finished");
+      if (!game || game.status !== "finished")
+        throw new AppError("game_not_finished", "the challenge's game is still being played; report once it has finished");
       const settled = c.status === "played" ? c : await this.settleLocked(game);
       if (settled.reportedAt) throw new AppError("conflict", `a result for this challenge was already reported at ${settled.reportedAt}`);
       const wrong = body.winner !== game.winner ? "winner" : body.score.A !== game.score.A || body.score.B !== game.score.B ? "score" : null;
@@ -214,7 +231,10 @@ export class ChallengeService {
   /** The human's current profile; an account they later moved to answers for them. */
   private async human(c: ChallengeRecord) {
     if (!c.humanPlayerId) return null;
-    return this.deps.players.profile(c.humanPlayerId).then((p) => p.player, () => null);
+    return this.deps.players.profile(c.humanPlayerId).then(
+      (p) => p.player,
+      () => null,
+    );
   }
 
   private async view(c: ChallengeRecord) {

@@ -34,7 +34,11 @@ export interface ReviewedMove {
   mark: Mark;
 }
 
-export interface SeatSummary { accuracy: number; mistakes: number; blunders: number }
+export interface SeatSummary {
+  accuracy: number;
+  mistakes: number;
+  blunders: number;
+}
 
 export interface Review {
   gameId: string;
@@ -75,7 +79,9 @@ export function reviewGame(replay: Replay): Review {
     const ctx: SearchCtx = { nodes: REVIEW_BUDGET, winBonus: 0, beam: 0, positional: REVIEW_POSITIONAL };
     const values = rootValues(sim, rules, sim.empty <= REVIEW_EXACT_AT ? sim.empty : REVIEW_DEPTH, ctx, options);
     let best = 0;
-    values.forEach((v, i) => { if (v > values[best] + 1e-9) best = i; });
+    values.forEach((v, i) => {
+      if (v > values[best] + 1e-9) best = i;
+    });
     const played = options.findIndex((m) => moveKey(toPlacement(m)) === moveKey(rec));
     if (played < 0) throw new Error(`review: move ${rec.n} (${rec.notation}) is not legal in the rebuilt game`);
     const swing = Math.max(0, round2(values[best] - values[played]));

@@ -13,7 +13,10 @@ import { IDS, type Sim, type SimRules, cardIndex, squareName } from "./sim";
 const { NEIGHBOUR, baseRank, place, placeForEvaluation, simMoves } = simModule;
 const { learnedValue } = learnedModule;
 
-export interface Placement { card: string; square: string }
+export interface Placement {
+  card: string;
+  square: string;
+}
 /** A move in simulator form: [card index, square index]. */
 export type SimMove = [number, number];
 
@@ -47,7 +50,7 @@ function safety(sim: Sim, rules: SimRules, root: number): number {
       const n = NEIGHBOUR[i][k];
       if (n < 0 || sim.cards[n] >= 0) continue;
       const r = rules.reverse ? 10 - baseRank(c, k) : baseRank(c, k);
-      total += (sim.owner[i] === root ? 1 : -1) * (r - 5) / 4;
+      total += ((sim.owner[i] === root ? 1 : -1) * (r - 5)) / 4;
     }
   }
   return total;
@@ -70,7 +73,11 @@ export function evaluate(sim: Sim, rules: SimRules, root: number, ctx: Pick<Sear
   return ctx.positional > 0 ? diff + ctx.positional * safety(sim, rules, root) : diff;
 }
 
-interface Child { move: SimMove; sim: Sim; value: number }
+interface Child {
+  move: SimMove;
+  sim: Sim;
+  value: number;
+}
 
 function expand(sim: Sim, rules: SimRules, root: number, ctx: SearchCtx): Child[] {
   const kids: Child[] = [];
@@ -132,4 +139,3 @@ export function rootValues(sim: Sim, rules: SimRules, depth: number, ctx: Search
     return depth <= 1 ? evaluate(next, rules, root, ctx) : minimax(next, rules, depth - 1, -Infinity, Infinity, root, ctx);
   });
 }
-

@@ -11,7 +11,13 @@ import { CATALOGUE, CHAMPIONS, MAX_RANK, MIN_RANK, rulesOf } from "../../engine"
 import type { ChessPiece, Element, GameState, Mutator, Seat } from "../../engine/types";
 
 const ELEMENTS: readonly Element[] = ["ember", "tide", "gale", "stone"];
-const NONE = 0, KNIGHT = 1, BASTION = 2, USURPER = 3, HERALD = 4, TIDECALLER = 5, REAVER = 6;
+const NONE = 0,
+  KNIGHT = 1,
+  BASTION = 2,
+  USURPER = 3,
+  HERALD = 4,
+  TIDECALLER = 5,
+  REAVER = 6;
 const ABILITY: Record<string, number> = { knight: KNIGHT, bastion: BASTION, usurper: USURPER, herald: HERALD, tidecaller: TIDECALLER, reaver: REAVER };
 
 /** Card tables indexed by a small integer per card id. */
@@ -26,15 +32,38 @@ const CHAMP = Int8Array.from(DEFS.map((c) => (c.champion ? ABILITY[c.champion] :
 const TIDE_ELEM = ELEMENTS.map((_, e) => DEFS.some((c) => c.champion === "tidecaller" && ELEMENTS.indexOf(c.element) === e));
 
 const at = (i: number, df: number, dr: number): number => {
-  const f = (i % 4) + df, r = (i >> 2) + dr;
+  const f = (i % 4) + df,
+    r = (i >> 2) + dr;
   return f < 0 || f > 3 || r < 0 || r > 3 ? -1 : f + 4 * r;
 };
-const ORTHO: ReadonlyArray<readonly [number, number]> = [[0, 1], [1, 0], [0, -1], [-1, 0]];
-const DIAG: ReadonlyArray<readonly [number, number]> = [[1, 1], [1, -1], [-1, -1], [-1, 1]];
+const ORTHO: ReadonlyArray<readonly [number, number]> = [
+  [0, 1],
+  [1, 0],
+  [0, -1],
+  [-1, 0],
+];
+const DIAG: ReadonlyArray<readonly [number, number]> = [
+  [1, 1],
+  [1, -1],
+  [-1, -1],
+  [-1, 1],
+];
 /** NB[i][k]: the neighbour of square i across edge k, or -1. */
 const NB: number[][] = Array.from({ length: 16 }, (_, i) => ORTHO.map(([df, dr]) => at(i, df, dr)));
 const JUMPS: number[][] = Array.from({ length: 16 }, (_, i) =>
-  [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]].map(([df, dr]) => at(i, df, dr)).filter((j) => j >= 0));
+  [
+    [1, 2],
+    [2, 1],
+    [2, -1],
+    [1, -2],
+    [-1, -2],
+    [-2, -1],
+    [-2, 1],
+    [-1, 2],
+  ]
+    .map(([df, dr]) => at(i, df, dr))
+    .filter((j) => j >= 0),
+);
 const PIECES: readonly ChessPiece[] = ["knight", "bishop", "rook", "queen", "king"];
 /** ADJ[from * 16 + to]: whether the squares are orthogonal neighbours. */
 const ADJ = Uint8Array.from({ length: 256 }, (_, x) => (NB[x >> 4].includes(x & 15) ? 1 : 0));
@@ -44,20 +73,29 @@ const ADJ = Uint8Array.from({ length: 256 }, (_, x) => (NB[x >> 4].includes(x & 
  * the facing edge compared along a straight line, -1 where rank totals are compared (diagonals, jumps).
  * Knight jumps and king diagonals are rays of one square. REACH[piece * 16 + square].
  */
-interface Ray { squares: number[]; edge: number }
-const REACH: Ray[][] = PIECES.flatMap((kind) => Array.from({ length: 16 }, (_, from) => {
-  const line = (df: number, dr: number, edge: number): Ray => {
-    const squares: number[] = [];
-    for (let i = at(from, df, dr); i >= 0; i = at(i, df, dr)) squares.push(i);
-    return { squares, edge };
-  };
-  const rays: Ray[] = [];
-  if (kind === "knight") for (const j of JUMPS[from]) rays.push({ squares: [j], edge: -1 });
-  if (kind === "rook" || kind === "queen") ORTHO.forEach(([df, dr], k) => rays.push(line(df, dr, k)));
-  if (kind === "bishop" || kind === "queen") DIAG.forEach(([df, dr]) => rays.push(line(df, dr, -1)));
-  if (kind === "king") for (const [df, dr] of DIAG) { const j = at(from, df, dr); if (j >= 0) rays.push({ squares: [j], edge: -1 }); }
-  return rays.filter((r) => r.squares.length > 0);
-}));
+interface Ray {
+  squares: number[];
+  edge: number;
+}
+const REACH: Ray[][] = PIECES.flatMap((kind) =>
+  Array.from({ length: 16 }, (_, from) => {
+    const line = (df: number, dr: number, edge: number): Ray => {
+      const squares: number[] = [];
+      for (let i = at(from, df, dr); i >= 0; i = at(i, df, dr)) squares.push(i);
+      return { squares, edge };
+    };
+    const rays: Ray[] = [];
+    if (kind === "knight") for (const j of JUMPS[from]) rays.push({ squares: [j], edge: -1 });
+    if (kind === "rook" || kind === "queen") ORTHO.forEach(([df, dr], k) => rays.push(line(df, dr, k)));
+    if (kind === "bishop" || kind === "queen") DIAG.forEach(([df, dr]) => rays.push(line(df, dr, -1)));
+    if (kind === "king")
+      for (const [df, dr] of DIAG) {
+        const j = at(from, df, dr);
+        if (j >= 0) rays.push({ squares: [j], edge: -1 });
+      }
+    return rays.filter((r) => r.squares.length > 0);
+  }),
+);
 
 export interface SimRules {
   /** The whole pile as card indices; a position only keeps how far it has been drawn. */
@@ -127,12 +165,23 @@ export function fromState(state: GameState): { rules: SimRules; sim: Sim } {
   const pile = state.pile.map(cardIndex);
   const rules = simRules(state, state.mutators, pile);
   const without = rulesOf(state.rulesVersion).lastPlacementWithout;
-  if (state.mutators.some((m) => without.includes(m))) rules.last = simRules(state, state.mutators.filter((m) => !without.includes(m)), pile);
+  if (state.mutators.some((m) => without.includes(m)))
+    rules.last = simRules(
+      state,
+      state.mutators.filter((m) => !without.includes(m)),
+      pile,
+    );
   const cards: number[] = new Array<number>(16).fill(-1);
   const owner: number[] = new Array<number>(16).fill(0);
-  state.board.forEach((c, i) => { if (c) { cards[i] = cardIndex(c.card); owner[i] = seatIndex(c.owner); } });
+  state.board.forEach((c, i) => {
+    if (c) {
+      cards[i] = cardIndex(c.card);
+      owner[i] = seatIndex(c.owner);
+    }
+  });
   const sim: Sim = {
-    cards, owner,
+    cards,
+    owner,
     hands: [state.hands.A.map(cardIndex), state.hands.B.map(cardIndex)],
     pileAt: 0,
     turn: seatIndex(state.turn),
@@ -190,12 +239,14 @@ export function placeForEvaluation(sim: Sim, gameRules: SimRules, c: number, sq:
 
 function placeCard(sim: Sim, gameRules: SimRules, c: number, sq: number, withHands: boolean): Sim {
   const rules = sim.empty === 1 && gameRules.last !== null ? gameRules.last : gameRules;
-  const cards = sim.cards.slice(), owner = sim.owner.slice();
+  const cards = sim.cards.slice(),
+    owner = sim.owner.slice();
   const mover = sim.turn;
   cards[sq] = c;
   owner[sq] = mover;
   const ability = CHAMP[c];
-  const reaver = ability === REAVER, usurper = ability === USURPER;
+  const reaver = ability === REAVER,
+    usurper = ability === USURPER;
   const reverse = rules.reverse && !reaver;
   const mb = bonusAt(cards, rules, sq, reaver);
   const nb = NB[sq];
@@ -219,7 +270,11 @@ function placeCard(sim: Sim, gameRules: SimRules, c: number, sq: number, withHan
   if (rules.plus && touching >= 2) {
     for (let j = 0; j < touching; j++) {
       const s = MINE[j] + FACING[j];
-      for (let q = 0; q < touching; q++) if (q !== j && MINE[q] + FACING[q] === s) { flips |= 1 << nb[TOUCH[j]]; break; }
+      for (let q = 0; q < touching; q++)
+        if (q !== j && MINE[q] + FACING[q] === s) {
+          flips |= 1 << nb[TOUCH[j]];
+          break;
+        }
     }
   }
   for (let j = 0; j < touching; j++) if (beats(MINE[j], FACING[j], reverse, usurper)) flips |= 1 << nb[TOUCH[j]];
@@ -255,7 +310,9 @@ function placeCard(sim: Sim, gameRules: SimRules, c: number, sq: number, withHan
     }
   }
 
-  let captured = 0, head = 0, tail = 0;
+  let captured = 0,
+    head = 0,
+    tail = 0;
   for (let i = 0; i < 16; i++) {
     if ((flips & (1 << i)) !== 0 && cards[i] >= 0 && owner[i] !== mover && CHAMP[cards[i]] !== BASTION) {
       owner[i] = mover;
@@ -276,14 +333,16 @@ function placeCard(sim: Sim, gameRules: SimRules, c: number, sq: number, withHan
         if (t < 0 || cards[t] < 0 || owner[t] === mover || CHAMP[cards[t]] === BASTION) continue;
         const att = clamp(RANKS[fc * 4 + k] + fb);
         const def = clamp(RANKS[cards[t] * 4 + ((k + 2) & 3)] + bonusAt(cards, rules, t, false));
-        if (beats(att, def, rules.reverse, orEqual)) { owner[t] = mover; captured++; QUEUE[tail++] = t; }
+        if (beats(att, def, rules.reverse, orEqual)) {
+          owner[t] = mover;
+          captured++;
+          QUEUE[tail++] = t;
+        }
       }
     }
   }
 
-  const score: [number, number] = mover === 0
-    ? [sim.score[0] + 1 + captured, sim.score[1] - captured]
-    : [sim.score[0] - captured, sim.score[1] + 1 + captured];
+  const score: [number, number] = mover === 0 ? [sim.score[0] + 1 + captured, sim.score[1] - captured] : [sim.score[0] - captured, sim.score[1] + 1 + captured];
   if (!withHands) return { cards, owner, hands: sim.hands, pileAt: sim.pileAt, turn: mover === 0 ? 1 : 0, empty: sim.empty - 1, score };
   const old = sim.hands[mover];
   const hand: number[] = [];

@@ -9,7 +9,10 @@ import { reviewGame, type Review } from "./review";
 import type { Placement } from "./search";
 import { leagueTable, type LeagueTableTask, type TableRow } from "../../shared/standings/league-table";
 
-export interface DecideTask { view: SeatView; level: Level }
+export interface DecideTask {
+  view: SeatView;
+  level: Level;
+}
 
 export function decideTask({ view, level }: DecideTask): Placement {
   return decide(view, level);

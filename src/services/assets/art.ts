@@ -64,7 +64,10 @@ export const BRAND = {
 export function logoSvg(): string {
   const els: Element[] = ["ember", "tide", "gale", "stone"];
   const tiles = els
-    .map((el, i) => `<rect x="${8 + (i % 2) * 44}" y="${8 + Math.floor(i / 2) * 44}" width="40" height="40" rx="7" fill="${ELEMENT_COLORS[el].base}"${i === 1 ? ` transform="rotate(12 ${50} ${28})"` : ""}/>`)
+    .map(
+      (el, i) =>
+        `<rect x="${8 + (i % 2) * 44}" y="${8 + Math.floor(i / 2) * 44}" width="40" height="40" rx="7" fill="${ELEMENT_COLORS[el].base}"${i === 1 ? ` transform="rotate(12 ${50} ${28})"` : ""}/>`,
+    )
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100" role="img" aria-label="${BRAND.name}"><title>${BRAND.name}</title><rect width="100" height="100" rx="18" fill="${UI_COLORS.background}"/>${tiles}</svg>\n`;
 }

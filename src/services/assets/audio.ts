@@ -5,7 +5,13 @@
 
 export const SAMPLE_RATE = 22050;
 
-interface Note { freq: number; startS: number; durS: number; gain: number; glideTo?: number }
+interface Note {
+  freq: number;
+  startS: number;
+  durS: number;
+  gain: number;
+  glideTo?: number;
+}
 
 /** Renders notes into one buffer of samples in [-1, 1]. */
 function render(notes: Note[], totalS: number): Float64Array {
@@ -46,11 +52,38 @@ export function wav(samples: Float64Array): Buffer {
   return Buffer.concat([h, data]);
 }
 
-const C5 = 523.25, E5 = 659.25, G5 = 783.99, C6 = 1046.5, A4 = 440, F4 = 349.23, D4 = 293.66;
+const C5 = 523.25,
+  E5 = 659.25,
+  G5 = 783.99,
+  C6 = 1046.5,
+  A4 = 440,
+  F4 = 349.23,
+  D4 = 293.66;
 
 export const SOUNDS: Record<"place" | "capture" | "win" | "lose", () => Buffer> = {
   place: () => wav(render([{ freq: 180, glideTo: 120, startS: 0, durS: 0.09, gain: 0.7 }], 0.1)),
-  capture: () => wav(render([{ freq: 520, glideTo: 880, startS: 0, durS: 0.12, gain: 0.45 }, { freq: 880, startS: 0.1, durS: 0.12, gain: 0.35 }], 0.24)),
-  win: () => wav(render([C5, E5, G5, C6].map((freq, i) => ({ freq, startS: i * 0.12, durS: 0.3, gain: 0.35 })), 0.7)),
-  lose: () => wav(render([A4, F4, D4].map((freq, i) => ({ freq, startS: i * 0.16, durS: 0.32, gain: 0.35 })), 0.72)),
+  capture: () =>
+    wav(
+      render(
+        [
+          { freq: 520, glideTo: 880, startS: 0, durS: 0.12, gain: 0.45 },
+          { freq: 880, startS: 0.1, durS: 0.12, gain: 0.35 },
+        ],
+        0.24,
+      ),
+    ),
+  win: () =>
+    wav(
+      render(
+        [C5, E5, G5, C6].map((freq, i) => ({ freq, startS: i * 0.12, durS: 0.3, gain: 0.35 })),
+        0.7,
+      ),
+    ),
+  lose: () =>
+    wav(
+      render(
+        [A4, F4, D4].map((freq, i) => ({ freq, startS: i * 0.16, durS: 0.32, gain: 0.35 })),
+        0.72,
+      ),
+    ),
 };

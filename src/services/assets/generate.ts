@@ -45,10 +45,13 @@ export function generateAssets(): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const c of CATALOGUE) out.set(`cards/${c.id}.svg`, Buffer.from(cardSvg(c)));
   for (const [id, c] of Object.entries(CHAMPIONS)) out.set(`champions/${id}.svg`, Buffer.from(cardSvg(c)));
-  out.set("cards/index.json", json({
-    cards: CATALOGUE.map((c) => ({ id: c.id, name: c.name, element: c.element, tier: c.tier, ranks: c.ranks, art: `cards/${c.id}.svg` })),
-    champions: Object.entries(CHAMPIONS).map(([id, c]) => ({ id, card: c.id, name: c.name, element: c.element, ranks: c.ranks, art: `champions/${id}.svg` })),
-  }));
+  out.set(
+    "cards/index.json",
+    json({
+      cards: CATALOGUE.map((c) => ({ id: c.id, name: c.name, element: c.element, tier: c.tier, ranks: c.ranks, art: `cards/${c.id}.svg` })),
+      champions: Object.entries(CHAMPIONS).map(([id, c]) => ({ id, card: c.id, name: c.name, element: c.element, ranks: c.ranks, art: `champions/${id}.svg` })),
+    }),
+  );
   out.set("colors.json", json({ elements: ELEMENT_COLORS, seats: SEAT_COLORS, ui: UI_COLORS }));
   out.set("palette.json", json({ swatches: paletteSwatches() }));
   out.set("animations.json", json({ animations: ANIMATIONS }));
@@ -58,6 +61,9 @@ export function generateAssets(): Map<string, Buffer> {
   out.set("brand/brand.json", json({ ...BRAND, logo: "brand/logo.svg", wordmark: "brand/wordmark.svg" }));
   for (const [name, make] of Object.entries(SOUNDS)) out.set(`sounds/${name}.wav`, make());
   for (const [path, bytes] of fonts()) out.set(path, bytes);
-  out.set("voices/voices.json", json({ engine: "espeak-ng", voice: "en-us", lines: Object.entries(VOICE_LINES).map(([id, text]) => ({ id, text, file: `voices/${id}.wav` })) }));
+  out.set(
+    "voices/voices.json",
+    json({ engine: "espeak-ng", voice: "en-us", lines: Object.entries(VOICE_LINES).map(([id, text]) => ({ id, text, file: `voices/${id}.wav` })) }),
+  );
   return out;
 }

@@ -40,7 +40,13 @@ export function paletteSwatches(): Array<{ name: string; hex: string }> {
 export const ANIMATIONS = {
   place: { durationMs: 220, easing: "cubic-bezier(0.2, 0.8, 0.2, 1)", delayMs: 0, description: "a card drops from the hand onto its square" },
   flip: { durationMs: 360, easing: "cubic-bezier(0.45, 0, 0.55, 1)", delayMs: 0, description: "a captured card turns over to its new owner's colour" },
-  capture: { durationMs: 480, easing: "cubic-bezier(0.34, 1.56, 0.64, 1)", delayMs: 120, staggerMs: 90, description: "captures flash then flip one after another" },
+  capture: {
+    durationMs: 480,
+    easing: "cubic-bezier(0.34, 1.56, 0.64, 1)",
+    delayMs: 120,
+    staggerMs: 90,
+    description: "captures flash then flip one after another",
+  },
   win: { durationMs: 1400, easing: "cubic-bezier(0.16, 1, 0.3, 1)", delayMs: 300, description: "the winner's cards pulse and the result banner rises" },
 } as const;
 

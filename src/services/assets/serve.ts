@@ -18,7 +18,13 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export interface Asset { path: string; type: string; bytes: number; sha256: string; body: Buffer }
+export interface Asset {
+  path: string;
+  type: string;
+  bytes: number;
+  sha256: string;
+  body: Buffer;
+}
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 

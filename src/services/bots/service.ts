@@ -12,7 +12,10 @@ import { insertWithFreshId } from "../../store/duplicate";
 import type { BotRecord, BotsPort, PlayerRecord, PlayersPort } from "../../store/port";
 
 /** A bot as a request authenticated with its key sees it. */
-export interface AuthedBot { bot: BotRecord; key: string }
+export interface AuthedBot {
+  bot: BotRecord;
+  key: string;
+}
 
 export class BotService {
   constructor(
@@ -34,13 +37,33 @@ export class BotService {
     const at = this.now().toISOString();
     const createdFrom = this.origin();
     const profile = (id: string): PlayerRecord => ({
-      id, name: body.name, kind: "bot", isAccount: true, secretHash: sha256Hex(key),
-      rating: DEFAULT_RATING.rating, rd: DEFAULT_RATING.rd, volatility: DEFAULT_RATING.volatility,
-      games: 0, wins: 0, losses: 0, draws: 0, recentForm: "", champions: {},
-      ...(createdFrom ? { createdFrom } : {}), createdAt: at, updatedAt: at,
+      id,
+      name: body.name,
+      kind: "bot",
+      isAccount: true,
+      secretHash: sha256Hex(key),
+      rating: DEFAULT_RATING.rating,
+      rd: DEFAULT_RATING.rd,
+      volatility: DEFAULT_RATING.volatility,
+      games: 0,
+      wins: 0,
+      losses: 0,
+      draws: 0,
+      recentForm: "",
+      champions: {},
+      ...(createdFrom ? { createdFrom } : {}),
+      createdAt: at,
+      updatedAt: at,
     });
     const player = await insertWithFreshId(newBotId, profile, (p) => this.store.createPlayer(p));
-    const bot: BotRecord = { id: player.id, name: body.name, ...(body.owner ? { owner: body.owner } : {}), ...(body.description ? { description: body.description } : {}), keyHash: sha256Hex(key), createdAt: at };
+    const bot: BotRecord = {
+      id: player.id,
+      name: body.name,
+      ...(body.owner ? { owner: body.owner } : {}),
+      ...(body.description ? { description: body.description } : {}),
+      keyHash: sha256Hex(key),
+      createdAt: at,
+    };
     await this.store.createBot(bot);
     return { bot: await this.publicBot(bot), key };
   }

@@ -35,7 +35,17 @@ export const CHALLENGES_KEPT_PER_SENDER = 5;
 export type BotEvent =
   | { id: string; type: "gameStart"; gameId: string; seat: Seat; urls: { play: string; watch: string }; playerToken?: string }
   | { id: string; type: "yourTurn"; gameId: string; seat: Seat; moveCount: number; lastMove: string | null }
-  | { id: string; type: "gameFinish"; gameId: string; seat: Seat; result: "win" | "loss" | "draw" | null; winner: string | null; decidedBy: string | null; score: Record<Seat, number>; replayPage: string }
+  | {
+      id: string;
+      type: "gameFinish";
+      gameId: string;
+      seat: Seat;
+      result: "win" | "loss" | "draw" | null;
+      winner: string | null;
+      decidedBy: string | null;
+      score: Record<Seat, number>;
+      replayPage: string;
+    }
   | { id: string; type: "challenge"; from: { id: string; name: string }; gameId: string; code: string; ruleset: string; expiresAt: string | null }
   | { id: string; type: "challengeDeclined"; gameId: string; by: { id: string; name: string } };
 
@@ -48,17 +58,33 @@ export type Announcement =
 
 type Listener = (e: BotEvent) => void;
 /** A stream following a bot: each event, and the end of the stream when the bot's key is revoked. */
-export interface Subscriber { event: Listener; revoked: () => void }
+export interface Subscriber {
+  event: Listener;
+  revoked: () => void;
+}
 type ChallengeEvent = Extract<BotEvent, { type: "challenge" | "challengeDeclined" }>;
 /** A kept event and its place among the bot's events in this process (`seq`), to replay both kinds in order. */
-interface Kept<E extends BotEvent = BotEvent> { seq: number; e: E }
-interface BotState { game: Kept[]; challenges: Array<Kept<ChallengeEvent>>; seq: number; listeners: Set<Subscriber>; games: Set<string>; touched: number }
+interface Kept<E extends BotEvent = BotEvent> {
+  seq: number;
+  e: E;
+}
+interface BotState {
+  game: Kept[];
+  challenges: Array<Kept<ChallengeEvent>>;
+  seq: number;
+  listeners: Set<Subscriber>;
+  games: Set<string>;
+  touched: number;
+}
 
 const isChallenge = (e: BotEvent): e is ChallengeEvent => e.type === "challenge" || e.type === "challengeDeclined";
 /** The bot that caused a challenge event: the challenger, or the bot that declined. */
 const senderOf = (e: ChallengeEvent): string => (e.type === "challenge" ? e.from.id : e.by.id);
 /** Per bot of a game: its seat, the token it was given, and how many move counts were looked at for turns. */
-interface Watched { seats: Map<string, { seat: Seat; playerToken?: string; turnsSeen: number }>; cancel: () => void }
+interface Watched {
+  seats: Map<string, { seat: Seat; playerToken?: string; turnsSeen: number }>;
+  cancel: () => void;
+}
 
 export class BotStreamHub {
   private readonly bots = new Map<string, BotState>();
@@ -209,7 +235,15 @@ export class BotStreamHub {
     for (const [botId, entry] of w.seats) {
       const { seat, playerToken } = entry;
       // A game aborted before it began (an invite declined or never answered) only finishes.
-      if (entry.turnsSeen === 0 && g.firstPlayer) this.push(botId, { id: `${gameId}/0/gameStart`, type: "gameStart", gameId, seat, urls: { play: g.urls.play, watch: g.urls.watch }, ...(playerToken ? { playerToken } : {}) });
+      if (entry.turnsSeen === 0 && g.firstPlayer)
+        this.push(botId, {
+          id: `${gameId}/0/gameStart`,
+          type: "gameStart",
+          gameId,
+          seat,
+          urls: { play: g.urls.play, watch: g.urls.watch },
+          ...(playerToken ? { playerToken } : {}),
+        });
       // Every turn of the bot since the game began, from the moves rather than the turn now: a bot that moves
       // before this read would otherwise have a turn that no read ever saw. Ids make repeats no-ops.
       const first = g.firstPlayer;
@@ -222,8 +256,15 @@ export class BotStreamHub {
       if (g.status === "finished") {
         const winner = g.winner ?? null;
         this.push(botId, {
-          id: `${gameId}/${g.moveCount}/gameFinish`, type: "gameFinish", gameId, seat, result: resultFor(winner, seat), winner,
-          decidedBy: g.decidedBy ?? null, score: g.score, replayPage: g.urls.replayPage,
+          id: `${gameId}/${g.moveCount}/gameFinish`,
+          type: "gameFinish",
+          gameId,
+          seat,
+          result: resultFor(winner, seat),
+          winner,
+          decidedBy: g.decidedBy ?? null,
+          score: g.score,
+          replayPage: g.urls.replayPage,
         });
         this.bot(botId).games.delete(gameId);
       }

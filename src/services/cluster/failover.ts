@@ -88,8 +88,9 @@ export class Failover {
    */
   private async sweep(): Promise<void> {
     const now = Date.now();
-    const orphans = (await this.d.store.listUnfinishedGames()).filter((g) =>
-      g.owner !== undefined && !this.d.registry.isLive(g.owner, now) && now - Date.parse(g.createdAt) > YOUNG_GAME_MS);
+    const orphans = (await this.d.store.listUnfinishedGames()).filter(
+      (g) => g.owner !== undefined && !this.d.registry.isLive(g.owner, now) && now - Date.parse(g.createdAt) > YOUNG_GAME_MS,
+    );
     await Promise.all(orphans.map((g) => this.recreate(g)));
   }
 

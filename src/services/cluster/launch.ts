@@ -27,7 +27,13 @@ export interface LaunchOptions {
   onOutput?: (name: string, chunk: string) => void;
 }
 
-export interface Member { name: string; port: number; url: string; publicAddress: string; child: ChildProcess }
+export interface Member {
+  name: string;
+  port: number;
+  url: string;
+  publicAddress: string;
+  child: ChildProcess;
+}
 
 export interface LaunchedCluster {
   redisUrl: string;
@@ -64,12 +70,14 @@ async function waitFor(check: () => Promise<boolean>, what: string, child: Child
   }
 }
 
-const listening = (port: number) => new Promise<boolean>((res) => {
-  const s = connect(port, "127.0.0.1", () => (s.end(), res(true)));
-  s.once("error", () => res(false));
-});
+const listening = (port: number) =>
+  new Promise<boolean>((res) => {
+    const s = connect(port, "127.0.0.1", () => (s.end(), res(true)));
+    s.once("error", () => res(false));
+  });
 
-const exited = (child: ChildProcess) => new Promise<void>((res) => (child.exitCode !== null || child.signalCode !== null ? res() : child.once("exit", () => res())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((res) => (child.exitCode !== null || child.signalCode !== null ? res() : child.once("exit", () => res())));
 
 function pipe(child: ChildProcess, name: string, onOutput?: LaunchOptions["onOutput"]) {
   child.stdout?.on("data", (d: Buffer) => onOutput?.(name, d.toString()));
@@ -94,7 +102,9 @@ export async function launchCluster(o: LaunchOptions): Promise<LaunchedCluster> 
   };
   try {
     const redisPort = await freePort();
-    const redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+    const redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(redis);
     pipe(redis, "redis", o.onOutput);
     await waitFor(() => listening(redisPort), "redis-server", redis);

@@ -21,16 +21,13 @@ export const nodePath = (n: number): string => `node-${n}`;
 
 export function nginxConfig(o: NginxOptions): string {
   const listen = o.listenHost ? `${o.listenHost}:${o.listen}` : String(o.listen);
-  const privateRun = o.prefixDir
-    ? [
-        `pid ${o.prefixDir}/nginx.pid;`,
-        `error_log ${o.prefixDir}/error.log warn;`,
-      ]
-    : [];
+  const privateRun = o.prefixDir ? [`pid ${o.prefixDir}/nginx.pid;`, `error_log ${o.prefixDir}/error.log warn;`] : [];
   const temp = o.prefixDir
     ? ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `    ${t}_temp_path ${o.prefixDir}/${t}_temp;`).concat([`    access_log off;`])
     : [];
-  const nodes = o.backends.map((b, i) => `
+  const nodes = o.backends
+    .map(
+      (b, i) => `
       # WebSockets of process ${i + 1}: its PUBLIC_ADDRESS is <this host>:${o.listen}/${nodePath(i + 1)}
       location /${nodePath(i + 1)}/ {
         proxy_pass http://${b}/;
@@ -40,7 +37,9 @@ export function nginxConfig(o: NginxOptions): string {
         proxy_set_header Host $host;
         proxy_set_header X-Forwarded-For $remote_addr;
         proxy_read_timeout 3600s;
-      }`).join("\n");
+      }`,
+    )
+    .join("\n");
   return `# Tile Arena behind nginx: REST round-robin, WebSockets to the process that owns the room.
 # Each process runs with REDIS_URL (shared), the shared store, TRUST_PROXY=1 and
 # PUBLIC_ADDRESS=<this host>:${o.listen}/node-N (N = its position in the upstream list, from 1).

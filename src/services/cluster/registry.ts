@@ -14,7 +14,11 @@ export interface ClusterTiming {
   deadAfterMs: number;
 }
 
-export interface Self { id: string; sharedPresence: boolean; publicAddress?: string }
+export interface Self {
+  id: string;
+  sharedPresence: boolean;
+  publicAddress?: string;
+}
 
 /** Raised at start when this process must not share the store with the live processes already on it. */
 export class ClusterConflictError extends Error {
@@ -45,8 +49,10 @@ function runsHere(p: ProcessRecord): boolean {
  * time to count as live.
  */
 export async function assertCanJoin(store: Store, sharedPresence: boolean, timing: ClusterTiming): Promise<void> {
-  const conflicting = async () => (await store.listProcesses()).filter((p) =>
-    Date.now() - Date.parse(p.heartbeatAt) < timing.deadAfterMs && runsHere(p) && (!sharedPresence || !p.sharedPresence));
+  const conflicting = async () =>
+    (await store.listProcesses()).filter(
+      (p) => Date.now() - Date.parse(p.heartbeatAt) < timing.deadAfterMs && runsHere(p) && (!sharedPresence || !p.sharedPresence),
+    );
   const first = await conflicting();
   if (first.length === 0) return;
   await new Promise((r) => setTimeout(r, timing.deadAfterMs));

@@ -10,7 +10,10 @@ import type { CommunitiesPort, CommunityRecord, PlayerRecord, PlayersPort } from
 import { nameSchema, parse } from "../../shared/validation";
 
 export type CommunityKind = CommunityRecord["kind"];
-export interface Page { limit: number; offset: number }
+export interface Page {
+  limit: number;
+  offset: number;
+}
 
 const CommunityName = nameSchema(80);
 
@@ -20,15 +23,17 @@ const LEADERS_IN_LIST = 3;
 export const newCommunityId = (kind: CommunityKind): string => `${kind === "club" ? "club" : "cm"}_${randomBytes(12).toString("base64url")}`;
 
 export class CommunityService {
-  constructor(private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">, private readonly players: Pick<PlayerService, "publicPlayer">, private readonly baseUrl: string) {}
+  constructor(
+    private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">,
+    private readonly players: Pick<PlayerService, "publicPlayer">,
+    private readonly baseUrl: string,
+  ) {}
 
   /** Communities of a kind, oldest first, each with its member count and current leaders. */
   async list(kind: CommunityKind, page: Page) {
     const all = await this.store.listCommunities(kind);
     const slice = all.slice(page.offset, page.offset + page.limit);
-    const items = await Promise.all(
-      slice.map(async (c) => ({ ...this.summary(c), leaders: await this.standings(c, { limit: LEADERS_IN_LIST, offset: 0 }) })),
-    );
+    const items = await Promise.all(slice.map(async (c) => ({ ...this.summary(c), leaders: await this.standings(c, { limit: LEADERS_IN_LIST, offset: 0 }) })));
     const head = { kind, total: all.length, limit: page.limit, offset: page.offset };
     // Spelled out per kind (as plural() names them) so the answer's type names its list: ClubList or CommunityList.
     return kind === "club" ? { ...head, clubs: items } : { ...head, communities: items };
@@ -97,7 +102,10 @@ export const plural = (kind: CommunityKind): "clubs" | "communities" => (kind ==
 
 /** Operator commands behind the CLI; kept here so the CLI stays a thin argument parser. */
 export class CommunityAdmin {
-  constructor(private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** Refuses a name as every name is refused (bad_request): empty, over 80 characters, or holding control characters. */
   async create(kind: CommunityKind, name: string): Promise<CommunityRecord> {

@@ -6,8 +6,14 @@
 import { z } from "zod";
 
 export const EVENT_NAMES = [
-  "game.turn", "game.started", "game.move", "game.finished", "challenge.played",
-  "tournament.started", "tournament.paired", "tournament.finished",
+  "game.turn",
+  "game.started",
+  "game.move",
+  "game.finished",
+  "challenge.played",
+  "tournament.started",
+  "tournament.paired",
+  "tournament.finished",
   "league.finished",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -108,7 +114,9 @@ export const DATA_SCHEMAS = {
     decided_by: DecidedBySchema,
     score: ScoreSchema,
     players: PlayersSchema,
-    replay_url: z.string().describe("the replay; a game aborted before its first move has none (404); a league game's answers 409 until both games of its deal have finished"),
+    replay_url: z
+      .string()
+      .describe("the replay; a game aborted before its first move has none (404); a league game's answers 409 until both games of its deal have finished"),
     replay_page: z.string().describe("the replay page a person opens"),
     move_count: z.number().int().min(0),
     results: z.object({ A: SeatResultSchema, B: SeatResultSchema }).describe("each seat's result from its own side"),
@@ -140,9 +148,11 @@ export const DATA_SCHEMAS = {
     seat: seat.nullable().describe("the entrant's seat in the game; null for a bye"),
     first: z.boolean().describe("true when the entrant moves first"),
     opponent_id: z.string().nullable(),
-    token: z.literal("entrant").describe(
-      "which token plays the seat: the playerToken that POST /tournaments/{id}/join answered. The game's seat was created with that token's hash, so the entrant token is the seat's player token in every game of the tournament (the service keeps only the hash, so the event cannot repeat it)",
-    ),
+    token: z
+      .literal("entrant")
+      .describe(
+        "which token plays the seat: the playerToken that POST /tournaments/{id}/join answered. The game's seat was created with that token's hash, so the entrant token is the seat's player token in every game of the tournament (the service keeps only the hash, so the event cannot repeat it)",
+      ),
     url: z.string().nullable().describe("the game"),
     links: z
       .object({
@@ -160,13 +170,15 @@ export const DATA_SCHEMAS = {
   }),
   "league.finished": z.object({
     league_id: leagueId,
-    standings: z.array(z.object({
-      rank: z.number().int(),
-      player_id: z.string(),
-      rating: z.number().describe("Bradley-Terry rating, Elo scale, entrants' mean 0"),
-      low: z.number().describe("95% bootstrap interval, lower end"),
-      high: z.number().describe("95% bootstrap interval, upper end"),
-    })),
+    standings: z.array(
+      z.object({
+        rank: z.number().int(),
+        player_id: z.string(),
+        rating: z.number().describe("Bradley-Terry rating, Elo scale, entrants' mean 0"),
+        low: z.number().describe("95% bootstrap interval, lower end"),
+        high: z.number().describe("95% bootstrap interval, upper end"),
+      }),
+    ),
     url: z.string().describe("the standings"),
   }),
 } satisfies Record<EventName, z.ZodType>;
@@ -197,22 +209,28 @@ const META: Record<EventName, EntryMeta> = {
     description: "After every move, as a spectator sees it (never a hand); starts after the moves already played.",
     sequenced: true,
   },
-  "game.finished": { description: "Once, when the game ends: winner, each seat's result, how it was decided, score, players and the replay links.", sequenced: false },
+  "game.finished": {
+    description: "Once, when the game ends: winner, each seat's result, how it was decided, score, players and the replay links.",
+    sequenced: false,
+  },
   "challenge.played": {
     description: "Once, when the human plays the hosted agent challenge: the verified result.",
     sequenced: false,
   },
   "tournament.started": { description: "Once, when a swiss's entries close and round 1 is paired, or an arena's clock starts.", sequenced: false },
   "tournament.paired": {
-    description: "Each round (swiss) or each game (arena), to one entrant: the game id, their seat, whether they move first and the links to play it with their entrant token (or their bye).",
+    description:
+      "Each round (swiss) or each game (arena), to one entrant: the game id, their seat, whether they move first and the links to play it with their entrant token (or their bye).",
     sequenced: false,
   },
-  "tournament.finished": { description: "Once, when the last round's last game is counted (swiss) or the last game after the end (arena): the final standings.", sequenced: false },
+  "tournament.finished": {
+    description: "Once, when the last round's last game is counted (swiss) or the last game after the end (arena): the final standings.",
+    sequenced: false,
+  },
   "league.finished": { description: "Once, when a duplicate league's last game is counted: the final Bradley-Terry standings.", sequenced: false },
 };
 
-export const isEventName = (name: unknown): name is EventName =>
-  typeof name === "string" && (EVENT_NAMES as readonly string[]).includes(name);
+export const isEventName = (name: unknown): name is EventName => typeof name === "string" && (EVENT_NAMES as readonly string[]).includes(name);
 
 export const isSequenced = (name: EventName): boolean => META[name].sequenced;
 

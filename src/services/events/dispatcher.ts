@@ -179,7 +179,10 @@ export class EventDispatcher {
   /** What this dispatcher holds right now (for metrics). */
   stats(): DispatcherStats {
     return {
-      queuedEvents: this.emitted.length, queuedDeliveries: this.queued(), inflight: this.inflight(), held: this.held.size,
+      queuedEvents: this.emitted.length,
+      queuedDeliveries: this.queued(),
+      inflight: this.inflight(),
+      held: this.held.size,
       subscriptions: this.queues.fast.keys + this.queues.slow.keys,
       slow: { queued: this.queues.slow.size, inflight: this.inflightIn.slow, subscriptions: this.slowLane.size },
       overBudget: this.overBudget,
@@ -331,8 +334,15 @@ export class EventDispatcher {
   }
 
   private isIdle(): boolean {
-    return !this.resolving && !this.recovering && this.writes === 0 && this.emitted.length === 0 && this.queued() === 0 &&
-      this.inflight() === 0 && this.retryTimers.size === 0;
+    return (
+      !this.resolving &&
+      !this.recovering &&
+      this.writes === 0 &&
+      this.emitted.length === 0 &&
+      this.queued() === 0 &&
+      this.inflight() === 0 &&
+      this.retryTimers.size === 0
+    );
   }
 
   private notifyIfIdle(): void {
@@ -389,7 +399,12 @@ export class EventDispatcher {
     });
     const now = this.o.now();
     const record: DeliveryRecord = {
-      eventId, subscriptionId: sub.id, subscriptionKey: sub.key, body, leaseUntil: this.leaseEnd(now), createdAt: now.toISOString(),
+      eventId,
+      subscriptionId: sub.id,
+      subscriptionKey: sub.key,
+      body,
+      leaseUntil: this.leaseEnd(now),
+      createdAt: now.toISOString(),
       ...(this.o.holder ? { holder: this.o.holder() } : {}),
     };
     return { sub, host: hostOf(sub.url), lane: "fast", attempt: 0, record };
@@ -520,7 +535,10 @@ export class EventDispatcher {
       if (ms <= this.latencyBudgetMs) return this.account(sub, true);
       // Delivered, so not retried; but a receiver that holds slots this long must answer faster or lose them.
       this.overBudget++;
-      this.o.logger.warn({ subscription: sub.id, host: job.host, ms, budgetMs: this.latencyBudgetMs }, "delivery answered over the latency budget; counted as a failed event");
+      this.o.logger.warn(
+        { subscription: sub.id, host: job.host, ms, budgetMs: this.latencyBudgetMs },
+        "delivery answered over the latency budget; counted as a failed event",
+      );
       return this.account(sub, false);
     }
     if (res.ok && res.status === 410) {

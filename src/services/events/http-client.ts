@@ -13,9 +13,7 @@ import { FORBIDDEN_ADDRESS_CODE, guardedLookup, isForbiddenAddress, isIpLiteral,
 
 export type TransportFailure = "not_https" | "forbidden_address" | "timeout" | "unreachable";
 
-export type PostResult =
-  | { ok: true; status: number; body: string }
-  | { ok: false; reason: TransportFailure; detail: string };
+export type PostResult = { ok: true; status: number; body: string } | { ok: false; reason: TransportFailure; detail: string };
 
 export interface CallbackClientOptions {
   /** Let callbacks reach loopback and private addresses (tests and local development only). Default false. */

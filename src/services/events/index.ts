@@ -59,8 +59,7 @@ export interface Events {
 /** Wires the events context from its dependencies. */
 export function createEvents(deps: EventsDeps): Events {
   const now = deps.now ?? (() => new Date());
-  const client =
-    deps.client ?? createCallbackClient({ allowPrivate: deps.config.webhookAllowPrivate, ca: deps.ca, timeoutMs: deps.timeoutMs });
+  const client = deps.client ?? createCallbackClient({ allowPrivate: deps.config.webhookAllowPrivate, ca: deps.ca, timeoutMs: deps.timeoutMs });
   const dispatcher = new EventDispatcher({
     store: deps.store,
     client,

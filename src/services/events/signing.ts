@@ -9,13 +9,7 @@ export const newEventId = (): string => `evt_${randomBytes(16).toString("base64u
 export const newSubscriptionId = (): string => `sub_${randomBytes(16).toString("base64url")}`;
 
 /** The headers of one signed POST. The timestamp is the signing time, so each retry is signed anew. */
-export function signedHeaders(
-  secret: string,
-  eventId: string,
-  subscriptionId: string,
-  body: string,
-  at: Date,
-): Record<string, string> {
+export function signedHeaders(secret: string, eventId: string, subscriptionId: string, body: string, at: Date): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),

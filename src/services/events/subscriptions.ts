@@ -103,7 +103,9 @@ function canonicalUrl(raw: string): string {
 /** sha256 over canonical JSON (sorted argument keys), so key order in a request does not change identity. */
 export function subscriptionKey(name: EventName, args: StoredArguments, url: string): string {
   const sorted = Object.fromEntries(Object.entries(args).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return createHash("sha256").update(JSON.stringify([name, sorted, url])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([name, sorted, url]))
+    .digest("hex");
 }
 
 export class SubscriptionService {

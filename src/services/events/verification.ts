@@ -27,13 +27,7 @@ function echoedChallenge(body: string): string | undefined {
 }
 
 /** POSTs a signed `{type: "verification", challenge}` and checks the 2xx JSON echo. */
-export async function verifyCallback(
-  client: CallbackClient,
-  url: string,
-  secret: string,
-  subscriptionId: string,
-  now: Date,
-): Promise<VerificationResult> {
+export async function verifyCallback(client: CallbackClient, url: string, secret: string, subscriptionId: string, now: Date): Promise<VerificationResult> {
   const challenge = randomBytes(24).toString("base64url");
   const body = JSON.stringify({ type: "verification", challenge });
   const res = await client.post(url, body, signedHeaders(secret, newEventId(), subscriptionId, body, now));
@@ -43,7 +37,7 @@ export async function verifyCallback(
   }
   const echoed = echoedChallenge(res.body);
   if (echoed === undefined || !sameText(echoed, challenge)) {
-    return { ok: false, reason: "challenge_failed", detail: "the answer must be JSON {\"challenge\": <the challenge sent>}" };
+    return { ok: false, reason: "challenge_failed", detail: 'the answer must be JSON {"challenge": <the challenge sent>}' };
   }
   return { ok: true };
 }

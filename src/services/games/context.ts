@@ -62,7 +62,14 @@ export function factsOf(ctx: GameContext): GameFacts {
   const r = ctx.record;
   if (!e) return { status: r.status, score: r.score, winner: r.status === "finished" ? r.winner : null, decidedBy: r.decidedBy, moveCount: 0, moves: NO_MOVES };
   const finished = e.status === "finished";
-  return { status: finished ? "finished" : "active", score: e.score, winner: finished ? e.winner : null, decidedBy: finished ? e.decidedBy : undefined, moveCount: e.moves.length, moves: e.moves };
+  return {
+    status: finished ? "finished" : "active",
+    score: e.score,
+    winner: finished ? e.winner : null,
+    decidedBy: finished ? e.decidedBy : undefined,
+    moveCount: e.moves.length,
+    moves: e.moves,
+  };
 }
 
 /**

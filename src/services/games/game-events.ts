@@ -95,7 +95,13 @@ export function finishedEvent(ctx: GameContext, baseUrl: string): OutEvent<"game
   const links = linksFor(baseUrl, r.id);
   // A finished game always names what ended it and who opened; the fallbacks only narrow the types.
   const decidedBy = f.decidedBy ?? "aborted";
-  const d = decisionOf({ winner: f.winner, decidedBy, score: f.score, firstPlayer: ctx.engine?.firstPlayer ?? r.firstPlayer ?? "A", rulesVersion: ctx.engine?.rulesVersion ?? r.rulesVersion });
+  const d = decisionOf({
+    winner: f.winner,
+    decidedBy,
+    score: f.score,
+    firstPlayer: ctx.engine?.firstPlayer ?? r.firstPlayer ?? "A",
+    rulesVersion: ctx.engine?.rulesVersion ?? r.rulesVersion,
+  });
   return {
     name: "game.finished",
     match: { game_id: r.id },

@@ -52,6 +52,9 @@ export interface RoomDeps {
   reconnectSeconds: number;
 }
 
-export interface GameChange { moveCount: number; status: GameRecord["status"] }
+export interface GameChange {
+  moveCount: number;
+  status: GameRecord["status"];
+}
 
 export const changeChannel = (gameId: string): string => `game-change:${gameId}`;

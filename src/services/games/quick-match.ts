@@ -153,7 +153,12 @@ export class QuickMatch {
       playerToken: state.playerToken,
       player: state.player,
       // Without one (the room could not be reached) the client joins by id, as it would have anyway.
-      ...(state.reserveSeat ? await this.rooms.reserveSeat(state.gameId!, state.playerToken).then((seatReservation) => ({ seatReservation }), () => ({})) : {}),
+      ...(state.reserveSeat
+        ? await this.rooms.reserveSeat(state.gameId!, state.playerToken).then(
+            (seatReservation) => ({ seatReservation }),
+            () => ({}),
+          )
+        : {}),
     };
   }
 }

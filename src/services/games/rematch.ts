@@ -34,22 +34,29 @@ import { otherSeat } from "../../engine";
 export interface RematchDeps {
   store: Pick<GamesPort, "getGame" | "updateRematchIf">;
   /** Stores and opens an active game with the given id; rejects with a duplicate key when the id is taken. */
-  createMatched(ruleset: GameRecord["ruleset"], seats: Record<Seat, SeatClaim>, fixed: { opponent: GameRecord["opponent"]; id: string; public: boolean }): Promise<string>;
+  createMatched(
+    ruleset: GameRecord["ruleset"],
+    seats: Record<Seat, SeatClaim>,
+    fixed: { opponent: GameRecord["opponent"]; id: string; public: boolean },
+  ): Promise<string>;
   reserveSeat(gameId: string, token: string): Promise<SeatReservation>;
   presence: Pick<Presence, "publish" | "subscribe" | "unsubscribe">;
 }
 
 /** Where one seat of the old game plays the rematch: the new game and its seat there (swapped). */
-export interface RematchSeat { gameId: string; seat: Seat }
+export interface RematchSeat {
+  gameId: string;
+  seat: Seat;
+}
 
 /** What a seat reads of a finished game's rematch (the REST seat view's `rematch`). */
-export interface RematchView { offeredBy: Seat | null; gameId?: string }
+export interface RematchView {
+  offeredBy: Seat | null;
+  gameId?: string;
+}
 
 /** What the finished game's rooms are told, on every process; never a token. */
-export type RematchChange =
-  | { type: "offered"; by: Seat }
-  | { type: "declined"; by: Seat }
-  | { type: "started"; gameId: string };
+export type RematchChange = { type: "offered"; by: Seat } | { type: "declined"; by: Seat } | { type: "started"; gameId: string };
 
 /** The presence channel of a finished game's rematch changes. */
 export const rematchChannel = (gameId: string): string => `rematch:${gameId}`;
@@ -58,7 +65,6 @@ export const rematchChannel = (gameId: string): string => `rematch:${gameId}`;
 export const OFFER_TTL_MS = 15 * 60_000;
 /** Compare-and-set rounds of one request: each lost round means another request changed the rematch meanwhile. */
 const ATTEMPTS = 5;
-
 
 /** Why a finished game offers no rematch, or null when it does. */
 export function noRematch(record: GameRecord): string | null {
@@ -142,9 +148,10 @@ export class Rematches {
       if (standing === seat) return { ok: true, value: rematchView(record, now) };
       // Nobody's offer stands: this seat offers. The other seat's does: this seat accepts, and the new game's
       // id is stored before the game is made, so whichever acceptance stores it is the one game there will be.
-      const next: GameRematch = standing === null
-        ? { version: (r?.version ?? 0) + 1, offeredBy: seat, at: new Date(now).toISOString() }
-        : { version: r!.version + 1, offeredBy: standing, at: r!.at, gameId: newGameId() };
+      const next: GameRematch =
+        standing === null
+          ? { version: (r?.version ?? 0) + 1, offeredBy: seat, at: new Date(now).toISOString() }
+          : { version: r!.version + 1, offeredBy: standing, at: r!.at, gameId: newGameId() };
       if (!(await this.deps.store.updateRematchIf(gameId, r?.version, next))) continue; // changed meanwhile: read again
       if (next.gameId) return this.started({ ...record, rematch: next }, next.gameId, seat, true);
       this.publish(gameId, { type: "offered", by: seat });
@@ -192,7 +199,11 @@ export class Rematches {
       return { playerId: s.playerId, name: s.name, kind, champion: s.champion, tokenHash: s.tokenHash! };
     };
     try {
-      await this.deps.createMatched(record.ruleset, { A: seatOfNew("B"), B: seatOfNew("A") }, { opponent: record.opponent, id: newId, public: record.public !== false });
+      await this.deps.createMatched(
+        record.ruleset,
+        { A: seatOfNew("B"), B: seatOfNew("A") },
+        { opponent: record.opponent, id: newId, public: record.public !== false },
+      );
     } catch (e) {
       // Made by another request meanwhile: the same game, told of by that request.
       if (isDuplicateKey(e)) return { ok: true, value: undefined };

@@ -54,7 +54,10 @@ function proxy<T>(methods: readonly (keyof T & string)[], call: (method: string,
 export class RoomAccess {
   private creating = new Map<string, Promise<void>>();
 
-  constructor(private readonly store: Pick<GamesPort, "getGame">, private readonly log: Logger) {}
+  constructor(
+    private readonly store: Pick<GamesPort, "getGame">,
+    private readonly log: Logger,
+  ) {}
 
   /**
    * The game's room, wherever it lives; it is created (from the store) when it exists nowhere. A room in
@@ -73,7 +76,9 @@ export class RoomAccess {
   /** The quick-match queue room of a ruleset, created when needed. */
   queue(ruleset: string): RoomProxy<QueueRoomApi> {
     const roomId = queueRoomId(ruleset);
-    return proxy<QueueRoomApi>(QUEUE_ROOM_METHODS, (method, args) => this.callRoom(roomId, method, args, () => this.ensureRoom(roomId, QUEUE_ROOM, { ruleset })));
+    return proxy<QueueRoomApi>(QUEUE_ROOM_METHODS, (method, args) =>
+      this.callRoom(roomId, method, args, () => this.ensureRoom(roomId, QUEUE_ROOM, { ruleset })),
+    );
   }
 
   /**
@@ -122,7 +127,13 @@ export class RoomAccess {
     }
   }
 
-  private async callRoom(roomId: string, method: string, args: unknown[], ensure: () => Promise<void>, timeoutMs = REMOTE_TIMEOUT_MS): Promise<Outcome<unknown>> {
+  private async callRoom(
+    roomId: string,
+    method: string,
+    args: unknown[],
+    ensure: () => Promise<void>,
+    timeoutMs = REMOTE_TIMEOUT_MS,
+  ): Promise<Outcome<unknown>> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const local = localRoom(roomId) as unknown as Record<string, (...a: unknown[]) => Outcome<unknown> | Promise<Outcome<unknown>>> | undefined;
       if (local) return local[method](...args);

@@ -12,7 +12,10 @@ import type { MoveBody } from "./schemas";
 import type { SeatClaim } from "./seats";
 import type { MoveAnswer, RecordBody, SyncBody } from "./views";
 
-export interface EventsNow { events: OutEvent[]; moveCount: number }
+export interface EventsNow {
+  events: OutEvent[];
+  moveCount: number;
+}
 
 export interface GameRoomApi {
   /** A seat's move, named by the sha256 of its player token. */
@@ -46,7 +49,17 @@ export interface QueueRoomApi {
 }
 
 /** The methods of each API, listed once: the proxies are built from these lists. */
-export const GAME_ROOM_METHODS = ["move", "resign", "sync", "record", "eventsNow", "claimSeat", "declineInvite", "withdraw", "unseal"] as const satisfies readonly (keyof GameRoomApi)[];
+export const GAME_ROOM_METHODS = [
+  "move",
+  "resign",
+  "sync",
+  "record",
+  "eventsNow",
+  "claimSeat",
+  "declineInvite",
+  "withdraw",
+  "unseal",
+] as const satisfies readonly (keyof GameRoomApi)[];
 export const QUEUE_ROOM_METHODS = ["enqueue", "touch", "leave", "withdrawPlayer"] as const satisfies readonly (keyof QueueRoomApi)[];
 
 /** What a caller holds: every method of the API, answering a promise whether the room is local or remote. */

@@ -16,7 +16,9 @@ export const PlayerRefSchema = z.object({ id: z.string().min(1).max(40), secret:
 const ReserveSeat = z
   .boolean()
   .default(false)
-  .describe("true: the answer also carries `seatReservation`, for `client.consumeSeatReservation(...)` of a Colyseus SDK, instead of `joinById`'s own matchmaking request; it lapses if unused within 15 s");
+  .describe(
+    "true: the answer also carries `seatReservation`, for `client.consumeSeatReservation(...)` of a Colyseus SDK, instead of `joinById`'s own matchmaking request; it lapses if unused within 15 s",
+  );
 
 export const CreateGameBody = z
   .object({
@@ -27,7 +29,10 @@ export const CreateGameBody = z
     player: PlayerRefSchema.optional(),
     champion: ChampionSchema.optional(),
     turnSeconds: z.number().int().min(10).max(86400).default(DEFAULTS.turnSeconds),
-    public: z.boolean().default(true).describe("false: a private game, casual (unrated) and readable by its two seats alone; never in the public log, its exports or the public lists"),
+    public: z
+      .boolean()
+      .default(true)
+      .describe("false: a private game, casual (unrated) and readable by its two seats alone; never in the public log, its exports or the public lists"),
     seat: z.enum(["A", "B", "random"]).default("A"),
     reserveSeat: ReserveSeat,
   })
@@ -59,7 +64,15 @@ export type QuickMatchBody = z.infer<typeof QuickMatchBody>;
 
 export const MoveBody = z.union([
   z.object({ move: z.string().trim().min(1).max(32) }).strict(),
-  z.object({ card: z.string().trim().min(1).max(8), square: z.string().trim().regex(/^[a-dA-D][1-4]$/) }).strict(),
+  z
+    .object({
+      card: z.string().trim().min(1).max(8),
+      square: z
+        .string()
+        .trim()
+        .regex(/^[a-dA-D][1-4]$/),
+    })
+    .strict(),
 ]);
 export type MoveBody = z.infer<typeof MoveBody>;
 

@@ -67,7 +67,11 @@ const readerOf = (token: string | undefined): Reader => ({ tokenHash: token ? sh
 const ROOMS_OPENED_AT_ONCE = 32;
 
 /** One game of a tournament round: its committed id and its two seats, `first` moving first. */
-export interface TournamentPairing { id: string; first: SeatClaim; second: SeatClaim }
+export interface TournamentPairing {
+  id: string;
+  first: SeatClaim;
+  second: SeatClaim;
+}
 
 /** Runs `task` on every item, at most `limit` at a time; resolves with the first error, after every task ran. */
 async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<Error | undefined> {
@@ -116,14 +120,21 @@ export class GameService {
   async create(body: CreateGameBody, fixed: Pick<GameRecord, "challengeToken" | "challengedBot"> = {}) {
     const at = new Date().toISOString();
     const record = newRecord(
-      { ruleset: body.ruleset, opponent: body.opponent, level: body.opponent === "house" ? body.level : undefined, public: body.public, turnSeconds: body.turnSeconds },
+      {
+        ruleset: body.ruleset,
+        opponent: body.opponent,
+        level: body.opponent === "house" ? body.level : undefined,
+        public: body.public,
+        turnSeconds: body.turnSeconds,
+      },
       at,
     );
     if (fixed.challengeToken) record.challengeToken = fixed.challengeToken;
     if (fixed.challengedBot) record.challengedBot = fixed.challengedBot;
     const links = linksFor(this.baseUrl, record.id);
     if (body.opponent === "hosted") {
-      if (body.reserveSeat) throw new AppError("bad_request", "a hosted game has no seat of its creator to reserve: reserveSeat is for house and friend games, and for joining");
+      if (body.reserveSeat)
+        throw new AppError("bad_request", "a hosted game has no seat of its creator to reserve: reserveSeat is for house and friend games, and for joining");
       const codes = { A: newInviteCode(), B: newInviteCode() };
       record.seats = { A: openSeat(codes.A), B: openSeat(codes.B) };
       await this.open(record);
@@ -148,9 +159,24 @@ export class GameService {
     const publicPlayer = this.players.introduce(resolved);
     if (house) {
       await this.rooms.openStored(record.id);
-      return { game: await this.record(record.id, token), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), urls: { play: links.play, watch: links.watch } };
+      return {
+        game: await this.record(record.id, token),
+        seat,
+        playerToken: token,
+        player: publicPlayer,
+        ...(await this.reservation(body, record.id, token)),
+        urls: { play: links.play, watch: links.watch },
+      };
     }
-    return { game: this.waitingBody(record), seat, playerToken: token, player: publicPlayer, ...(await this.reservation(body, record.id, token)), code, inviteUrl: `${this.baseUrl}/join/${code}` };
+    return {
+      game: this.waitingBody(record),
+      seat,
+      playerToken: token,
+      player: publicPlayer,
+      ...(await this.reservation(body, record.id, token)),
+      code,
+      inviteUrl: `${this.baseUrl}/join/${code}`,
+    };
   }
 
   /**
@@ -179,7 +205,14 @@ export class GameService {
    * most once) and active at once. `first` takes whichever seat the seed makes the first mover: that seat is
    * answered. Its turn clock (TOURNAMENT_TURN_SECONDS) forfeits a seat that does not move, from the first move on.
    */
-  async createForTournament(id: string, tournamentId: string, ruleset: GameRecord["ruleset"], first: SeatClaim, second: SeatClaim, turnSeconds: number = DEFAULTS.turnSeconds): Promise<Seat> {
+  async createForTournament(
+    id: string,
+    tournamentId: string,
+    ruleset: GameRecord["ruleset"],
+    first: SeatClaim,
+    second: SeatClaim,
+    turnSeconds: number = DEFAULTS.turnSeconds,
+  ): Promise<Seat> {
     const existing = await this.store.getGame(id);
     if (existing) {
       // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
@@ -199,7 +232,12 @@ export class GameService {
    * mover's seat, and the first error of a room that would not open (after the others opened): its game is
    * stored, so its room opens at a seat's first request or the next reconciliation.
    */
-  async createForTournamentRound(tournamentId: string, ruleset: GameRecord["ruleset"], games: TournamentPairing[], turnSeconds: number = DEFAULTS.turnSeconds): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
+  async createForTournamentRound(
+    tournamentId: string,
+    ruleset: GameRecord["ruleset"],
+    games: TournamentPairing[],
+    turnSeconds: number = DEFAULTS.turnSeconds,
+  ): Promise<{ firstSeats: Map<string, Seat>; unopened?: Error }> {
     const at = new Date().toISOString();
     const firstSeats = new Map<string, Seat>();
     const fresh: GameRecord[] = [];
@@ -231,7 +269,9 @@ export class GameService {
       }
     }
     const ids = new Set(fresh.map((r) => r.id));
-    const unopened = await eachLimited([...ids, ...reopen], ROOMS_OPENED_AT_ONCE, (id) => (ids.has(id) ? this.rooms.openStored(id) : this.rooms.openForJoin(id)));
+    const unopened = await eachLimited([...ids, ...reopen], ROOMS_OPENED_AT_ONCE, (id) =>
+      ids.has(id) ? this.rooms.openStored(id) : this.rooms.openForJoin(id),
+    );
     return unopened ? { firstSeats, unopened } : { firstSeats };
   }
 
@@ -261,7 +301,12 @@ export class GameService {
   ): Promise<Seat | null> {
     if (await this.store.getGame(id)) return null;
     const at = new Date().toISOString();
-    const record = { ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed), id, leagueId: league.leagueId, sealed: true };
+    const record = {
+      ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed),
+      id,
+      leagueId: league.leagueId,
+      sealed: true,
+    };
     this.start(record, at);
     const firstSeat = record.firstPlayer!;
     const secondSeat: Seat = otherSeat(firstSeat);
@@ -313,8 +358,9 @@ export class GameService {
    * moved in goes on. One failing room does not keep the others from being asked; its error is thrown after.
    */
   async withdrawPlayer(playerId: string): Promise<string[]> {
-    const mine = (await this.store.listUnfinishedGames())
-      .filter((g) => g.seats.A?.playerId === playerId || g.seats.B?.playerId === playerId || g.challengedBot === playerId);
+    const mine = (await this.store.listUnfinishedGames()).filter(
+      (g) => g.seats.A?.playerId === playerId || g.seats.B?.playerId === playerId || g.challengedBot === playerId,
+    );
     const aborted: string[] = [];
     const failed = await eachLimited(mine, 4, async (g) => {
       if (unwrap(await this.rooms.game(g.id).withdraw(playerId)).aborted) aborted.push(g.id);
@@ -428,7 +474,10 @@ export class GameService {
   async rematch(gameId: string, token: string) {
     const out = unwrap(await this.rematches.offer(gameId, sha256Hex(token)));
     const { started, ...view } = out;
-    return { rematch: view, ...(started ? { game: { id: started.gameId, seat: started.seat, playerToken: token, urls: linksFor(this.baseUrl, started.gameId) } } : {}) };
+    return {
+      rematch: view,
+      ...(started ? { game: { id: started.gameId, seat: started.seat, playerToken: token, urls: linksFor(this.baseUrl, started.gameId) } } : {}),
+    };
   }
 
   /** A seat declines the offered rematch (or takes back its own offer). */
@@ -520,7 +569,9 @@ export class GameService {
   private async withRematch(body: SyncBody): Promise<SyncBody & { rematch?: RematchView }> {
     if (body.view !== "seat" || body.status !== "finished") return body;
     const record = await this.store.getGame(body.gameId);
-    return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy }) ? { ...body, rematch: rematchView(record) } : body;
+    return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy })
+      ? { ...body, rematch: rematchView(record) }
+      : body;
   }
 
   /**
@@ -528,7 +579,12 @@ export class GameService {
    * "service": read on behalf of a seat the service placed itself (a bot's stream).
    */
   async record(gameId: string, token?: string, reader: Reader = readerOf(token)): Promise<RecordBody> {
-    return this.read<RecordBody>(gameId, reader, (room) => room.record(), (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }));
+    return this.read<RecordBody>(
+      gameId,
+      reader,
+      (room) => room.record(),
+      (ctx) => ({ ok: true, value: gameRecordBody(ctx, this.baseUrl) }),
+    );
   }
 
   /** A finished game's replay, for a caller holding `token` (or none): a private game's only for its seats. */
@@ -536,7 +592,10 @@ export class GameService {
     const game = await this.readable(gameId, readerOf(token));
     if (game.status !== "finished") throw new AppError("game_not_finished", "the game is still being played; its replay exists once it has finished");
     if (game.sealed) {
-      throw new AppError("game_not_finished", "the other game of this league deal, dealt from the same seed, is still being played; the replay and review exist once both have finished");
+      throw new AppError(
+        "game_not_finished",
+        "the other game of this league deal, dealt from the same seed, is still being played; the replay and review exist once both have finished",
+      );
     }
     const replay = replayBody(await this.finishedContext(game), this.baseUrl);
     if (!replay) throw new AppError("not_found", "the game was aborted before it started, so it has no moves to replay");
@@ -577,7 +636,7 @@ export class GameService {
         const seat: Seat = g.seats.A?.playerId === playerId ? "A" : "B";
         const result: "win" | "loss" | "draw" | "aborted" | null =
           g.status !== "finished" ? null : g.decidedBy === "aborted" ? "aborted" : g.winner === "draw" ? "draw" : g.winner === seat ? "win" : "loss";
-        return { ...this.listed(g), seat, result, decidedBy: g.status === "finished" ? g.decidedBy ?? null : null, finishedAt: g.finishedAt ?? null };
+        return { ...this.listed(g), seat, result, decidedBy: g.status === "finished" ? (g.decidedBy ?? null) : null, finishedAt: g.finishedAt ?? null };
       }),
       nextCursor: page.nextCursor,
     };
@@ -586,9 +645,19 @@ export class GameService {
   /** A game's public listing: names only of seats that are taken (or the house), no codes or tokens. */
   private listed(g: GameRecord) {
     return {
-      id: g.id, status: g.status, ruleset: g.ruleset, opponent: g.opponent, moveCount: g.moveCount, score: g.score,
-      players: { A: g.seats.A?.tokenHash || g.seats.A?.kind === "house" ? g.seats.A.name : null, B: g.seats.B?.tokenHash || g.seats.B?.kind === "house" ? g.seats.B.name : null },
-      winner: g.status === "finished" ? g.winner : null, createdAt: g.createdAt, urls: linksFor(this.baseUrl, g.id),
+      id: g.id,
+      status: g.status,
+      ruleset: g.ruleset,
+      opponent: g.opponent,
+      moveCount: g.moveCount,
+      score: g.score,
+      players: {
+        A: g.seats.A?.tokenHash || g.seats.A?.kind === "house" ? g.seats.A.name : null,
+        B: g.seats.B?.tokenHash || g.seats.B?.kind === "house" ? g.seats.B.name : null,
+      },
+      winner: g.status === "finished" ? g.winner : null,
+      createdAt: g.createdAt,
+      urls: linksFor(this.baseUrl, g.id),
     };
   }
 
@@ -597,10 +666,15 @@ export class GameService {
    * subscription's arguments were checked against readableBy when it was made (seatOf).
    */
   async eventsNow(gameId: string, name: EventName, args: Record<string, unknown>) {
-    return this.read(gameId, "service", (room) => room.eventsNow(name, args), (ctx) => ({
-      ok: true,
-      value: eventsNow(ctx, name, args, this.baseUrl),
-    }));
+    return this.read(
+      gameId,
+      "service",
+      (room) => room.eventsNow(name, args),
+      (ctx) => ({
+        ok: true,
+        value: eventsNow(ctx, name, args, this.baseUrl),
+      }),
+    );
   }
 
   /**
@@ -668,7 +742,11 @@ const openSeat = (code: string): SeatRecord => ({ playerId: "", name: "", kind: 
  * commitment. It is played under the current rules, or, dealt from an integer seed a league drew before rules
  * version 4, under the newest version with integer seeds.
  */
-function newRecord(fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">, at: string, seed: GameRecord["seed"] = newSeed()): GameRecord {
+function newRecord(
+  fields: Pick<GameRecord, "ruleset" | "opponent" | "level" | "public" | "turnSeconds">,
+  at: string,
+  seed: GameRecord["seed"] = newSeed(),
+): GameRecord {
   const salt = newSalt();
   return {
     id: newGameId(),

@@ -2,7 +2,23 @@
  * Read models built from a GameContext: the sync body (seat or spectator), the public game record, and
  * the replay. Pure functions: the room uses them for live games, the facade for finished games.
  */
-import { boardCells, buildReplay, decisionOf, legalMovesFor, resultFor, seatView, spectatorView, type Decision, type DecidedBy, type Replay, type Seat, type SeatResult, type SeatView, type ShownMove, type Winner } from "../../engine";
+import {
+  boardCells,
+  buildReplay,
+  decisionOf,
+  legalMovesFor,
+  resultFor,
+  seatView,
+  spectatorView,
+  type Decision,
+  type DecidedBy,
+  type Replay,
+  type Seat,
+  type SeatResult,
+  type SeatView,
+  type ShownMove,
+  type Winner,
+} from "../../engine";
 import type { GameRecord, SeatRecord } from "../../store/port";
 import { isBotId } from "../../shared/secrets";
 import { fail, type Outcome } from "../../shared/errors";
@@ -10,7 +26,14 @@ import { factsOf, placementDetails, type GameContext } from "./context";
 import { seatOfToken } from "./record";
 
 /** JSON links (`replay`, `review`) beside the pages a person opens (`watch`, `play`, `replayPage`, `reviewPage`). */
-export interface Links { watch: string; play: string; replay: string; review: string; replayPage: string; reviewPage: string }
+export interface Links {
+  watch: string;
+  play: string;
+  replay: string;
+  review: string;
+  replayPage: string;
+  reviewPage: string;
+}
 
 export function linksFor(baseUrl: string, gameId: string): Links {
   return {
@@ -58,9 +81,10 @@ function ending(ctx: GameContext, baseUrl: string, seat: Seat | null = null): En
   const f = factsOf(ctx);
   if (f.status !== "finished") return {};
   const firstPlayer = ctx.engine?.firstPlayer ?? r.firstPlayer;
-  const decision = f.decidedBy && firstPlayer
-    ? decisionOf({ winner: f.winner, decidedBy: f.decidedBy, score: f.score, firstPlayer, rulesVersion: ctx.engine?.rulesVersion ?? r.rulesVersion })
-    : undefined;
+  const decision =
+    f.decidedBy && firstPlayer
+      ? decisionOf({ winner: f.winner, decidedBy: f.decidedBy, score: f.score, firstPlayer, rulesVersion: ctx.engine?.rulesVersion ?? r.rulesVersion })
+      : undefined;
   return {
     winner: f.winner,
     decidedBy: f.decidedBy,
@@ -174,7 +198,11 @@ export function gameRecordBody(ctx: GameContext, baseUrl: string) {
 export type SyncBody = ReturnType<typeof syncBody>;
 export type RecordBody = ReturnType<typeof gameRecordBody>;
 /** What an accepted move answers: the move, the mover's view after it, and the game's status. */
-export interface MoveAnswer { move: ShownMove; view: SeatView; status: GameRecord["status"] }
+export interface MoveAnswer {
+  move: ShownMove;
+  view: SeatView;
+  status: GameRecord["status"];
+}
 
 /** A finished game's replay; null before the end, for a game aborted before it started, and while sealed. */
 export function replayBody(ctx: GameContext, baseUrl: string): Replay | null {

@@ -45,7 +45,8 @@ export class WaitingSweep {
     try {
       const createdBefore = new Date(Date.now() - this.ttlS * 1000).toISOString();
       const expired = await this.store.listGamesWithStatus("waiting", { createdBefore, limit: PAGE });
-      for (const g of expired) await this.open(g.id).catch((err: unknown) => this.log.warn({ err, gameId: g.id }, "could not open an expired waiting game's room"));
+      for (const g of expired)
+        await this.open(g.id).catch((err: unknown) => this.log.warn({ err, gameId: g.id }, "could not open an expired waiting game's room"));
       return expired.length;
     } catch (err) {
       this.log.warn({ err }, "waiting games not swept; the next sweep retries");

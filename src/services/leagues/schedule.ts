@@ -35,7 +35,16 @@ export function buildSchedule(entrants: readonly string[], deals: number, seed: 
   for (let deal = 0; deal < deals; deal++) {
     for (const round of rounds) {
       for (const [a, b] of round) {
-        out.push({ a, b, deal, seed: seed(), games: [{ first: a, second: b, gameId: gameId() }, { first: b, second: a, gameId: gameId() }] });
+        out.push({
+          a,
+          b,
+          deal,
+          seed: seed(),
+          games: [
+            { first: a, second: b, gameId: gameId() },
+            { first: b, second: a, gameId: gameId() },
+          ],
+        });
       }
     }
   }
@@ -71,7 +80,8 @@ export function releaseWave(schedule: readonly Pick<LeagueDeal, "a" | "b">[], re
 /** Each counted game's outcome by game id. */
 export type Outcomes = ReadonlyMap<string, LeagueOutcome>;
 
-export const outcomesOf = (results: readonly Pick<LeagueResult, "gameId" | "outcome">[]): Map<string, LeagueOutcome> => new Map(results.map((r) => [r.gameId, r.outcome]));
+export const outcomesOf = (results: readonly Pick<LeagueResult, "gameId" | "outcome">[]): Map<string, LeagueOutcome> =>
+  new Map(results.map((r) => [r.gameId, r.outcome]));
 
 /** Whether both games of a deal have been counted. */
 export const dealDone = (d: Pick<LeagueDeal, "games">, outcomes: Outcomes): boolean => d.games.every((g) => outcomes.has(g.gameId));

@@ -9,13 +9,15 @@ import { RulesetSchema } from "../games/schemas";
  */
 export const LEAGUE_MAX_ENTRANTS = 16;
 
-export const CreateLeagueBody = z.object({
-  name: nameSchema(60),
-  ruleset: RulesetSchema.default("classic"),
-  deals: z.number().int().min(1).max(50).describe("seeded deals each pair plays, two games each (one from each seat)"),
-  parallel: z.number().int().min(1).max(4).default(1).describe("deals an entrant plays at once, two games each"),
-  turnSeconds: z.number().int().min(10).max(600).default(60).describe("each game's turn clock"),
-}).strict();
+export const CreateLeagueBody = z
+  .object({
+    name: nameSchema(60),
+    ruleset: RulesetSchema.default("classic"),
+    deals: z.number().int().min(1).max(50).describe("seeded deals each pair plays, two games each (one from each seat)"),
+    parallel: z.number().int().min(1).max(4).default(1).describe("deals an entrant plays at once, two games each"),
+    turnSeconds: z.number().int().min(10).max(600).default(60).describe("each game's turn clock"),
+  })
+  .strict();
 export type CreateLeagueBody = z.output<typeof CreateLeagueBody>;
 
 export const ListLeaguesQuery = z.object({ limit: queryInt(1, 100, 20) }).strict();

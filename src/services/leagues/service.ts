@@ -45,7 +45,10 @@ const RUNNING_TABLE_MS = 10_000;
 export const WITHDRAW_SCANNED = 500;
 
 /** A stored schedule with the deal of each game id. */
-interface Schedule { deals: LeagueDeal[]; dealOf: Map<string, number> }
+interface Schedule {
+  deals: LeagueDeal[];
+  dealOf: Map<string, number>;
+}
 
 export const newLeagueId = (): string => `l_${randomBytes(9).toString("base64url")}`;
 
@@ -74,9 +77,21 @@ export class LeagueService {
     const at = new Date().toISOString();
     const directorToken = newPlayerToken();
     const l: LeagueRecord = {
-      id: newLeagueId(), name: body.name, ruleset: body.ruleset, deals: body.deals, parallel: body.parallel, turnSeconds: body.turnSeconds,
-      status: "open", createdAt: at, updatedAt: at, version: 1, directorTokenHash: sha256Hex(directorToken), entrants: [],
-      progress: { deals: 0, dealsPlayed: 0, games: 0, gamesPlayed: 0 }, open: [], released: "",
+      id: newLeagueId(),
+      name: body.name,
+      ruleset: body.ruleset,
+      deals: body.deals,
+      parallel: body.parallel,
+      turnSeconds: body.turnSeconds,
+      status: "open",
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+      directorTokenHash: sha256Hex(directorToken),
+      entrants: [],
+      progress: { deals: 0, dealsPlayed: 0, games: 0, gamesPlayed: 0 },
+      open: [],
+      released: "",
     };
     await this.store.createLeague(l);
     return { league: this.view(l), directorToken };
@@ -122,7 +137,12 @@ export class LeagueService {
       if (l.status !== "open") throw new AppError("conflict", "the league has already started");
       l.entrants = l.entrants.filter((e) => !revoked.has(e.playerId));
       if (l.entrants.length < 2) throw new AppError("conflict", "a league needs at least 2 entrants to start");
-      drawn = buildSchedule(l.entrants.map((e) => e.playerId), l.deals, newSeed, newGameId);
+      drawn = buildSchedule(
+        l.entrants.map((e) => e.playerId),
+        l.deals,
+        newSeed,
+        newGameId,
+      );
       const released = new Set<number>();
       l.open = [];
       releaseWave(drawn, released, l.open, l.parallel);
@@ -142,8 +162,9 @@ export class LeagueService {
    * to abort (never played) or leave to their clock. Answers the ids of the leagues changed.
    */
   async withdrawBot(botId: string): Promise<string[]> {
-    const entered = (await this.store.listLeagues(WITHDRAW_SCANNED))
-      .filter((l) => l.status !== "finished" && l.entrants.some((e) => e.playerId === botId && !e.withdrawn));
+    const entered = (await this.store.listLeagues(WITHDRAW_SCANNED)).filter(
+      (l) => l.status !== "finished" && l.entrants.some((e) => e.playerId === botId && !e.withdrawn),
+    );
     const changed: string[] = [];
     for (const head of entered) {
       const l = await this.change(head.id, (l) => {
@@ -187,7 +208,8 @@ export class LeagueService {
       for (const g of schedule.deals[i].games) {
         if (outcomes.has(g.gameId)) continue;
         const game = await this.store.getGame(g.gameId);
-        if (game?.status === "finished") await this.store.addLeagueResult({ leagueId: id, gameId: g.gameId, deal: i, outcome: outcomeOf(game), at: new Date().toISOString() });
+        if (game?.status === "finished")
+          await this.store.addLeagueResult({ leagueId: id, gameId: g.gameId, deal: i, outcome: outcomeOf(game), at: new Date().toISOString() });
       }
     }
     await this.countSoon(id);
@@ -206,7 +228,11 @@ export class LeagueService {
     const names = new Map(l.entrants.map((e) => [e.playerId, e.name]));
     const table = await this.table(l);
     return {
-      id: l.id, status: l.status, deals: l.progress.deals, dealsCounted: table.dealsCounted, resamples: RESAMPLES,
+      id: l.id,
+      status: l.status,
+      deals: l.progress.deals,
+      dealsCounted: table.dealsCounted,
+      resamples: RESAMPLES,
       standings: table.rows.map((r) => ({ ...r, name: names.get(r.playerId)! })),
     };
   }
@@ -221,8 +247,18 @@ export class LeagueService {
     return {
       id: l.id,
       deals: schedule.deals.map((d, index) => ({
-        index, a: d.a, b: d.b, deal: d.deal, released: released.has(index),
-        games: d.games.map((g) => ({ gameId: g.gameId, first: g.first, second: g.second, outcome: outcomes.get(g.gameId) ?? null, url: `${this.baseUrl}/api/v1/games/${g.gameId}` })),
+        index,
+        a: d.a,
+        b: d.b,
+        deal: d.deal,
+        released: released.has(index),
+        games: d.games.map((g) => ({
+          gameId: g.gameId,
+          first: g.first,
+          second: g.second,
+          outcome: outcomes.get(g.gameId) ?? null,
+          url: `${this.baseUrl}/api/v1/games/${g.gameId}`,
+        })),
       })),
     };
   }
@@ -255,7 +291,9 @@ export class LeagueService {
       let outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
       if (await this.voidWithdrawn(l, schedule, outcomes)) outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
       const done = l.open.filter((d) => dealDone(schedule.deals[d], outcomes));
-      const gamesPlayed = (l.progress.dealsPlayed + done.length) * 2 + l.open.filter((d) => !done.includes(d)).reduce((n, d) => n + schedule.deals[d].games.filter((g) => outcomes.has(g.gameId)).length, 0);
+      const gamesPlayed =
+        (l.progress.dealsPlayed + done.length) * 2 +
+        l.open.filter((d) => !done.includes(d)).reduce((n, d) => n + schedule.deals[d].games.filter((g) => outcomes.has(g.gameId)).length, 0);
       if (done.length === 0 && gamesPlayed === l.progress.gamesPlayed) return;
       for (const d of done) await this.gameService.unseal(schedule.deals[d].games.map((g) => g.gameId));
       const released = releasedSet(l.released);
@@ -278,7 +316,11 @@ export class LeagueService {
       // Told by the one writer whose compare-and-set finished the league.
       if (finished) {
         const standings = (await this.table(l)).rows.map((r) => ({ rank: r.rank, player_id: r.playerId, rating: r.rating, low: r.low, high: r.high }));
-        this.emit({ name: "league.finished", match: { league_id: l.id }, data: { league_id: l.id, standings, url: `${this.baseUrl}/api/v1/leagues/${l.id}/standings` } });
+        this.emit({
+          name: "league.finished",
+          match: { league_id: l.id },
+          data: { league_id: l.id, standings, url: `${this.baseUrl}/api/v1/leagues/${l.id}/standings` },
+        });
       }
       return;
     }
@@ -327,8 +369,17 @@ export class LeagueService {
   private async scheduleOf(l: LeagueRecord): Promise<Schedule> {
     const kept = this.schedules.get(l.id);
     if (kept) return kept;
-    const stored = (await this.store.getLeagueSchedule(l.id))
-      ?? (await this.store.putLeagueSchedule(l.id, buildSchedule(l.entrants.map((e) => e.playerId), l.deals, newSeed, newGameId)));
+    const stored =
+      (await this.store.getLeagueSchedule(l.id)) ??
+      (await this.store.putLeagueSchedule(
+        l.id,
+        buildSchedule(
+          l.entrants.map((e) => e.playerId),
+          l.deals,
+          newSeed,
+          newGameId,
+        ),
+      ));
     return this.remember(l.id, stored);
   }
 
@@ -413,7 +464,12 @@ export class LeagueService {
       if (byId.get(d.a)!.withdrawn || byId.get(d.b)!.withdrawn) continue;
       for (const g of d.games) {
         if (outcomes.has(g.gameId)) continue;
-        const firstSeat = await this.gameService.createForLeague(g.gameId, { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed }, seat(g.first), seat(g.second));
+        const firstSeat = await this.gameService.createForLeague(
+          g.gameId,
+          { leagueId: l.id, ruleset: l.ruleset, turnSeconds: l.turnSeconds, seed: d.seed },
+          seat(g.first),
+          seat(g.second),
+        );
         if (firstSeat) {
           this.seated(g.first, g.gameId, firstSeat);
           this.seated(g.second, g.gameId, otherSeat(firstSeat));
@@ -424,8 +480,15 @@ export class LeagueService {
 
   private view(l: LeagueRecord) {
     return {
-      id: l.id, name: l.name, ruleset: l.ruleset, deals: l.deals, parallel: l.parallel, turnSeconds: l.turnSeconds, status: l.status,
-      createdAt: l.createdAt, finishedAt: l.finishedAt ?? null,
+      id: l.id,
+      name: l.name,
+      ruleset: l.ruleset,
+      deals: l.deals,
+      parallel: l.parallel,
+      turnSeconds: l.turnSeconds,
+      status: l.status,
+      createdAt: l.createdAt,
+      finishedAt: l.finishedAt ?? null,
       entrants: l.entrants.map((e) => ({ playerId: e.playerId, name: e.name, withdrawn: Boolean(e.withdrawn) })),
       progress: { ...l.progress },
       urls: {

@@ -24,10 +24,22 @@ export interface VerifyReport {
   status: string;
 }
 
-interface LeagueBody { id: string; status: string; entrants: { playerId: string }[] }
-interface GamesBody { deals: { index: number; a: string; b: string; games: { gameId: string; first: string; second: string; outcome: LeagueOutcome | null }[] }[] }
-interface StandingsBody { standings: TableRow[] }
-interface GameBody { commitment: string; firstPlayer: "A" | "B" | null; players: Record<"A" | "B", { id: string } | null> }
+interface LeagueBody {
+  id: string;
+  status: string;
+  entrants: { playerId: string }[];
+}
+interface GamesBody {
+  deals: { index: number; a: string; b: string; games: { gameId: string; first: string; second: string; outcome: LeagueOutcome | null }[] }[];
+}
+interface StandingsBody {
+  standings: TableRow[];
+}
+interface GameBody {
+  commitment: string;
+  firstPlayer: "A" | "B" | null;
+  players: Record<"A" | "B", { id: string } | null>;
+}
 
 /** Ratings and interval ends are published to one decimal: a re-derived value may sit across a rounding edge. */
 const TOLERANCE = 0.11;

@@ -35,7 +35,8 @@ interface Step {
 /** What the chains need of the server: a game not found in the log, as GET /games/{id} answers it (null: none). */
 export type GameLookup = (gameId: string) => Promise<{ status?: string; logIndex?: number } | null>;
 
-const sameRating = (a: EntryRating, b: EntryRating): boolean => a.rating === b.rating && a.rd === b.rd && (a.volatility === undefined || b.volatility === undefined || a.volatility === b.volatility);
+const sameRating = (a: EntryRating, b: EntryRating): boolean =>
+  a.rating === b.rating && a.rd === b.rd && (a.volatility === undefined || b.volatility === undefined || a.volatility === b.volatility);
 
 /** Every break in the players' chains of steps over `entries` (the whole log, in log order), each naming its entry and player. */
 export async function checkRatingChains(entries: ReadonlyArray<{ index: number; entry: LogEntry }>, lookup: GameLookup): Promise<string[]> {
@@ -50,8 +51,14 @@ export async function checkRatingChains(entries: ReadonlyArray<{ index: number; 
       if (!seat?.ratingStep || !seat.ratingBefore || !seat.ratingAfter) continue;
       const steps = byPlayer.get(seat.playerId) ?? [];
       steps.push({
-        index, gameId: entry.gameId, playerId: seat.playerId, step: seat.ratingStep, previousStep: seat.previousStep,
-        previousGame: seat.previousGame, before: seat.ratingBefore, after: seat.ratingAfter,
+        index,
+        gameId: entry.gameId,
+        playerId: seat.playerId,
+        step: seat.ratingStep,
+        previousStep: seat.previousStep,
+        previousGame: seat.previousGame,
+        before: seat.ratingBefore,
+        after: seat.ratingAfter,
       });
       byPlayer.set(seat.playerId, steps);
     }
@@ -70,7 +77,8 @@ export async function checkRatingChains(entries: ReadonlyArray<{ index: number; 
         else if (!sameRating(s.before, DEFAULT_RATING)) problems.push(`${at} the first rated game does not start from the initial rating`);
       } else if (prev && s.previousStep === prev.step) {
         if (s.previousGame !== prev.gameId) problems.push(`${at} previousGame ${String(s.previousGame)} is not the game of step ${prev.step} (${prev.gameId})`);
-        else if (!sameRating(s.before, prev.after)) problems.push(`${at} ratingBefore is not the ratingAfter of the player's previous step (entry ${prev.index})`);
+        else if (!sameRating(s.before, prev.after))
+          problems.push(`${at} ratingBefore is not the ratingAfter of the player's previous step (entry ${prev.index})`);
       } else if (prev && s.previousStep < prev.step) {
         problems.push(`${at} follows step ${s.previousStep}, yet the log holds the later step ${prev.step} (entry ${prev.index}): the chain is broken`);
       } else {

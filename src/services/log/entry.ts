@@ -135,7 +135,9 @@ export function gameEntryOf(record: GameRecord, actions: readonly StoredAction[]
       ...(s.champion ? { champion: s.champion } : {}),
       ...(rated && format === ENTRY_FORMAT
         ? stepFields(rated as SeatRating & { step: RatingStep; n: number })
-        : rated ? { ratingBefore: { rating: rated.before.rating, rd: rated.before.rd }, ratingAfter: { rating: rated.after.rating, rd: rated.after.rd } } : {}),
+        : rated
+          ? { ratingBefore: { rating: rated.before.rating, rd: rated.before.rd }, ratingAfter: { rating: rated.after.rating, rd: rated.after.rd } }
+          : {}),
     };
   }
   return {

@@ -29,7 +29,9 @@ export interface LogKey {
 /** The SHA-256 hex of a public key's SPKI DER: the key id heads and GET /log/key name. */
 export function keyIdOf(publicKey: KeyObject | string): string {
   const key = typeof publicKey === "string" ? createPublicKey(publicKey) : publicKey;
-  return createHash("sha256").update(key.export({ type: "spki", format: "der" })).digest("hex");
+  return createHash("sha256")
+    .update(key.export({ type: "spki", format: "der" }))
+    .digest("hex");
 }
 
 /** A PKCS#8 PEM private key as the log's key under `origin`; refused unless Ed25519. */
@@ -103,7 +105,10 @@ export function checkpointOf(head: TreeHeadRecord, publicKey: KeyObject | string
 export function parseCheckpoint(note: string, publicKey: KeyObject | string): TreeHeadRecord | string {
   const split = note.indexOf("\n\n");
   if (split < 0 || !note.endsWith("\n")) return "not a signed note (no blank line before the signatures, or no final newline)";
-  const lines = note.slice(0, split + 1).split("\n").slice(0, -1);
+  const lines = note
+    .slice(0, split + 1)
+    .split("\n")
+    .slice(0, -1);
   if (lines.length < 4) return "the note text is not origin, size, root hash and time";
   const [origin, sizeLine, root, timestamp] = lines;
   if (!/^(0|[1-9]\d*)$/.test(sizeLine)) return `the tree size ${JSON.stringify(sizeLine)} is not a decimal number`;

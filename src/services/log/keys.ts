@@ -58,7 +58,8 @@ export async function openLogKeys(store: KeyStore, s: LogKeySettings, warn: (mes
     await record(0);
     const first = (await store.logKeys())[0];
     // Two processes starting on one new store with different keys: the first recorded signs, the other stops here.
-    if (first.keyId !== key.keyId) throw new Error(`another process recorded the log's key ${short(first.keyId)} first; give this process the same key (${source} is another)`);
+    if (first.keyId !== key.keyId)
+      throw new Error(`another process recorded the log's key ${short(first.keyId)} first; give this process the same key (${source} is another)`);
   } else if (s.rotate && current.keyId.startsWith(s.rotate)) {
     if (key.keyId === current.keyId) {
       if (s.signingKey) throw new Error("LOG_KEY_ROTATE: LOG_SIGNING_KEY is still the current key; set it to the new key to rotate to");
@@ -68,7 +69,9 @@ export async function openLogKeys(store: KeyStore, s: LogKeySettings, warn: (mes
     }
     const { size } = await store.logState();
     await record(size);
-    warn(`the public log's signing key was rotated: key ${short(key.keyId)} signs from tree size ${size} on (key ${short(current.keyId)} before); remove LOG_KEY_ROTATE`);
+    warn(
+      `the public log's signing key was rotated: key ${short(key.keyId)} signs from tree size ${size} on (key ${short(current.keyId)} before); remove LOG_KEY_ROTATE`,
+    );
   } else if (key.keyId !== current.keyId) {
     const retired = known.some((k) => k.keyId === key.keyId);
     throw new Error(

@@ -27,7 +27,9 @@ export const TreeHead = z
     size: z.number().int(),
     rootHash: hex,
     timestamp: z.string(),
-    signature: z.string().describe("base64 Ed25519 signature over the head's checkpoint note text: origin, size, base64 root hash and timestamp, one a line (docs/OPEN-DATA.md)"),
+    signature: z
+      .string()
+      .describe("base64 Ed25519 signature over the head's checkpoint note text: origin, size, base64 root hash and timestamp, one a line (docs/OPEN-DATA.md)"),
     origin: z.string().describe("the log's origin, the checkpoint's first line"),
     keyId: hex.describe("the id of the key that signed the head (GET /log/key)"),
   })
@@ -40,7 +42,9 @@ export const LogKeyAnswer = z
     origin: z.string().describe("the log's origin: the first line of its checkpoints and the name of its note key"),
     verifierKey: z.string().describe("the current key as a signed-note verifier key: <origin>+<hex key hash>+<base64(0x01 || key)>"),
     keys: z
-      .array(z.object({ keyId: hex, publicKey: z.string().describe("SPKI PEM"), fromSize: z.number().int().describe("the tree size the key began signing at") }))
+      .array(
+        z.object({ keyId: hex, publicKey: z.string().describe("SPKI PEM"), fromSize: z.number().int().describe("the tree size the key began signing at") }),
+      )
       .describe("every key the log was signed with, oldest first: a head names its own by keyId"),
   })
   .meta({ id: "LogKey" });

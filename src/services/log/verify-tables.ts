@@ -158,7 +158,11 @@ interface ArenaRow {
 }
 
 /** Each figure of the published rows that differs from the recomputed one, named. */
-function compareRows<R extends { playerId: string }>(published: readonly R[], derived: ReadonlyMap<string, Partial<R>>, keys: readonly (keyof R & string)[]): string[] {
+function compareRows<R extends { playerId: string }>(
+  published: readonly R[],
+  derived: ReadonlyMap<string, Partial<R>>,
+  keys: readonly (keyof R & string)[],
+): string[] {
   const out: string[] = [];
   for (const p of published) {
     const mine = derived.get(p.playerId);
@@ -204,7 +208,9 @@ async function verifyArenaInLog(get: GetJson, tournamentId: string, base: string
     published.map((p) => ({ playerId: p.playerId, rating: p.rating })),
     derived,
   );
-  const table = new Map(arenaStandings([...players.values()]).map((p) => [p.id, { rank: p.rank, score: p.score, streak: p.streak, games: players.get(p.id)!.games }]));
+  const table = new Map(
+    arenaStandings([...players.values()]).map((p) => [p.id, { rank: p.rank, score: p.score, streak: p.streak, games: players.get(p.id)!.games }]),
+  );
   problems.push(...compareRows(published, table, ["score", "streak", "games", "rank"]));
   return { head, gamesChecked, problems };
 }

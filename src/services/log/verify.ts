@@ -87,8 +87,7 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
       if (whole) {
         frontier = appendLeaf(frontier, index, leaf).frontier;
         read.push({ index, entry: served.entry });
-      }
-      else await checkInclusion(get, served.entry, index, leaf, head, problems);
+      } else await checkInclusion(get, served.entry, index, leaf, head, problems);
       problems.push(...(await checkGame(get, served.entry, index)));
       checked++;
     }
@@ -98,7 +97,15 @@ export async function verifyLog(get: GetJson, opts: VerifyOptions = {}): Promise
     problems.push(`the entries do not make the signed root of ${head.size}: an entry was changed, removed or moved`);
   }
   // The chains need every step, so only a check of the whole log follows them.
-  if (whole) problems.push(...(await checkRatingChains(read, (id) => get(`/api/v1/games/${encodeURIComponent(id)}`).then((g) => g as GameBody, () => null))));
+  if (whole)
+    problems.push(
+      ...(await checkRatingChains(read, (id) =>
+        get(`/api/v1/games/${encodeURIComponent(id)}`).then(
+          (g) => g as GameBody,
+          () => null,
+        ),
+      )),
+    );
   return { head, entriesChecked: checked, problems, ...(consistentWithSince === undefined ? {} : { consistentWithSince }) };
 }
 
@@ -169,7 +176,8 @@ function recordDifferences(e: GameEntry, g: GameBody): string[] {
     if (!served) continue;
     if (!logged || served.id !== logged.playerId) out.push(`seat ${seat}'s player (${served.id})`);
     // The record shows a BOT- id as a bot whatever its stored seat says (views.ts, publicSeat).
-    else if (served.kind !== logged.kind && !(served.kind === "bot" && isBotId(logged.playerId) && logged.kind !== "house")) out.push(`seat ${seat}'s kind (${served.kind})`);
+    else if (served.kind !== logged.kind && !(served.kind === "bot" && isBotId(logged.playerId) && logged.kind !== "house"))
+      out.push(`seat ${seat}'s kind (${served.kind})`);
     if (logged?.houseLevel !== undefined && logged.houseLevel !== (g.level ?? "normal")) out.push(`seat ${seat}'s house level (${String(g.level)})`);
   }
   return out;

@@ -9,7 +9,11 @@ export const DEFAULT_RATING = { rating: 1500, rd: 350, volatility: 0.06 };
 export const HOUSE_RATING: Record<"easy" | "normal" | "hard", number> = { easy: 1100, normal: 1450, hard: 1800 };
 export type HouseLevel = keyof typeof HOUSE_RATING;
 
-export interface Rated { rating: number; rd: number; volatility: number }
+export interface Rated {
+  rating: number;
+  rd: number;
+  volatility: number;
+}
 
 /** The house player of a level as a rating step sees it: its fixed rating, a settled deviation and the default volatility. */
 export const houseRated = (level: HouseLevel): Rated => ({ rating: HOUSE_RATING[level], rd: 50, volatility: DEFAULT_RATING.volatility });

@@ -11,10 +11,19 @@ import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
 import { DEFAULT_RATING, houseRated, isProvisional, rankOf, rateSeat, scoreOf, type Rated } from "./rating";
 import { otherSeat } from "../../engine";
 
-export interface PlayerRef { id: string; secret: string }
+export interface PlayerRef {
+  id: string;
+  secret: string;
+}
 /** A seat's profile as read for rating (none for the house), and the rating it plays at. */
-interface Loaded { player: PlayerRecord | null; rated: Rated }
-export interface Resolved { player: PlayerRecord; secret?: string }
+interface Loaded {
+  player: PlayerRecord | null;
+  rated: Rated;
+}
+export interface Resolved {
+  player: PlayerRecord;
+  secret?: string;
+}
 
 const FORM_LENGTH = 10;
 const RATED_GAMES_KEPT = 20;
@@ -42,7 +51,11 @@ export class PlayerService {
    * its seat is in, GamesPort.createGame), in one durable write; `store` is called again with a fresh id
    * when the profile's id was taken.
    */
-  async resolveWith(ref: PlayerRef | undefined, name: string | undefined, store: (guest: PlayerRecord | null, player: PlayerRecord) => Promise<void>): Promise<Resolved> {
+  async resolveWith(
+    ref: PlayerRef | undefined,
+    name: string | undefined,
+    store: (guest: PlayerRecord | null, player: PlayerRecord) => Promise<void>,
+  ): Promise<Resolved> {
     let stored = false;
     const resolved = await this.resolveAnd(ref, name, async (p) => {
       await store(p, p);
@@ -112,7 +125,11 @@ export class PlayerService {
   }
 
   /** One read of both profiles and the conditional writes of `seats`' results (none for an unrated end). */
-  private async resultWrites(game: GameRecord, champions: Readonly<Record<Seat, ChampionId>>, seats: Seat[]): Promise<Array<{ seat: Seat; update: PlayerUpdate }>> {
+  private async resultWrites(
+    game: GameRecord,
+    champions: Readonly<Record<Seat, ChampionId>>,
+    seats: Seat[],
+  ): Promise<Array<{ seat: Seat; update: PlayerUpdate }>> {
     // A private game is casual: it leaves both profiles as they were (no rating, no point, no count), since
     // every rated step must be in the public log, which a private game never enters.
     if (game.status !== "finished" || game.decidedBy === "aborted" || game.public === false) return [];
@@ -149,20 +166,26 @@ export class PlayerService {
     const house = game.seats[other]?.kind === "house" || !game.seats[other] ? { house: game.level ?? "normal" } : {};
     const previous = p.lastRated ? { gameId: p.lastRated.gameId, n: p.lastRated.n } : neverRated(mine.rated) ? null : undefined;
     const step = { before: mine.rated, opponent: theirs.rated, ...house, score, volatility: rated.volatility, ...(previous !== undefined ? { previous } : {}) };
-    const lastRated = unrated ? {} : { lastRated: { gameId: game.id, at: game.finishedAt ?? this.now().toISOString(), n: p.games + 1, rating: rated.rating, rd: rated.rd, step } };
-    return { id: p.id, expected: { version: p.version }, patch: {
-      ...rated,
-      ...beaten,
-      ...lastRated,
-      games: p.games + 1,
-      wins: p.wins + (outcome === "W" ? 1 : 0),
-      losses: p.losses + (outcome === "L" ? 1 : 0),
-      draws: p.draws + (outcome === "D" ? 1 : 0),
-      recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
-      champions,
-      ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
-      version: (p.version ?? 0) + 1,
-    } };
+    const lastRated = unrated
+      ? {}
+      : { lastRated: { gameId: game.id, at: game.finishedAt ?? this.now().toISOString(), n: p.games + 1, rating: rated.rating, rd: rated.rd, step } };
+    return {
+      id: p.id,
+      expected: { version: p.version },
+      patch: {
+        ...rated,
+        ...beaten,
+        ...lastRated,
+        games: p.games + 1,
+        wins: p.wins + (outcome === "W" ? 1 : 0),
+        losses: p.losses + (outcome === "L" ? 1 : 0),
+        draws: p.draws + (outcome === "D" ? 1 : 0),
+        recentForm: (outcome + p.recentForm).slice(0, FORM_LENGTH),
+        champions,
+        ratedGames: [...(p.ratedGames ?? []), game.id].slice(-RATED_GAMES_KEPT),
+        version: (p.version ?? 0) + 1,
+      },
+    };
   }
 
   private async load(game: GameRecord, seat: Seat): Promise<Loaded> {
@@ -214,7 +237,11 @@ export class PlayerService {
 
   private publicPoint(x: RatingPoint) {
     return {
-      n: x.n, gameId: x.gameId, at: x.at, rating: Math.round(x.rating), provisional: isProvisional(x.rd, x.n),
+      n: x.n,
+      gameId: x.gameId,
+      at: x.at,
+      rating: Math.round(x.rating),
+      provisional: isProvisional(x.rd, x.n),
       url: `${this.baseUrl}/api/v1/games/${encodeURIComponent(x.gameId)}`,
     };
   }
@@ -232,23 +259,36 @@ export class PlayerService {
     const secret = newPlayerSecret();
     const at = this.now().toISOString();
     const { movedTo: _moved, version: _version, ...stats } = guest;
-    const build = (id: string): PlayerRecord => ({ ...stats, id, name: body.name ?? guest.name, secretHash: sha256Hex(secret), isAccount: true, createdAt: at, updatedAt: at });
+    const build = (id: string): PlayerRecord => ({
+      ...stats,
+      id,
+      name: body.name ?? guest.name,
+      secretHash: sha256Hex(secret),
+      isAccount: true,
+      createdAt: at,
+      updatedAt: at,
+    });
     // The move is claimed first, conditionally: of two concurrent claims (on any processes) one wins and the
     // other is refused, so a guest never becomes two accounts. The account's id is drawn before the claim;
     // should it be taken already (friend codes can repeat), the guest is pointed at a newly drawn one.
     let pointed = this.newId();
     let version = (guest.version ?? 0) + 1;
     const won = await this.store.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: pointed, version });
-    if (!won) throw new AppError("conflict", "this profile changed while it was being claimed (claimed elsewhere or a game was rated); read it again and retry");
+    if (!won)
+      throw new AppError("conflict", "this profile changed while it was being claimed (claimed elsewhere or a game was rated); read it again and retry");
     const claimedId = [pointed];
-    const account = await insertWithFreshId(() => claimedId.shift() ?? this.newId(), build, async (p) => {
-      if (p.id !== pointed) {
-        await this.store.updatePlayerIf(guest.id, { version, movedTo: pointed }, { movedTo: p.id, version: version + 1 });
-        version += 1;
-        pointed = p.id;
-      }
-      await this.store.createPlayer(p);
-    });
+    const account = await insertWithFreshId(
+      () => claimedId.shift() ?? this.newId(),
+      build,
+      async (p) => {
+        if (p.id !== pointed) {
+          await this.store.updatePlayerIf(guest.id, { version, movedTo: pointed }, { movedTo: p.id, version: version + 1 });
+          version += 1;
+          pointed = p.id;
+        }
+        await this.store.createPlayer(p);
+      },
+    );
     for (const c of await this.store.communitiesOf(guest.id)) {
       await this.store.addMember(c.id, account.id);
       await this.store.removeMember(c.id, guest.id);

@@ -55,8 +55,15 @@ export function arenaStandingRows(t: TournamentRecord) {
   const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
   const players = arenaPlayers(t);
   return arenaStandings([...players.values()]).map((p) => ({
-    rank: p.rank, playerId: p.id, name: byId.get(p.id)!.name, rating: p.rating, score: p.score,
-    streak: p.streak, fire: p.streak >= 2, games: players.get(p.id)!.games, withdrawn: Boolean(byId.get(p.id)!.withdrawn),
+    rank: p.rank,
+    playerId: p.id,
+    name: byId.get(p.id)!.name,
+    rating: p.rating,
+    score: p.score,
+    streak: p.streak,
+    fire: p.streak >= 2,
+    games: players.get(p.id)!.games,
+    withdrawn: Boolean(byId.get(p.id)!.withdrawn),
   }));
 }
 
@@ -119,8 +126,16 @@ export class ArenaService {
 
   newRecord(body: CreateArenaBody, base: Pick<TournamentRecord, "id" | "createdAt" | "updatedAt" | "directorTokenHash">): TournamentRecord {
     return {
-      ...base, name: body.name, format: "arena", rounds: 0, ruleset: body.ruleset, status: "open", version: 1,
-      entrants: [], played: [], arena: { minutes: body.minutes, waiting: [], games: [] },
+      ...base,
+      name: body.name,
+      format: "arena",
+      rounds: 0,
+      ruleset: body.ruleset,
+      status: "open",
+      version: 1,
+      entrants: [],
+      played: [],
+      arena: { minutes: body.minutes, waiting: [], games: [] },
       ...(body.maxEntrants !== undefined ? { maxEntrants: body.maxEntrants } : {}),
     };
   }
@@ -137,7 +152,13 @@ export class ArenaService {
       const cap = this.deps.capOf(t);
       if (t.entrants.length >= cap) throw new AppError("conflict", `the tournament is full (${cap} entrants)`);
       if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
-      t.entrants.push({ playerId: player.id, name: player.name, ...(player.kind ? { kind: player.kind } : {}), rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
+      t.entrants.push({
+        playerId: player.id,
+        name: player.name,
+        ...(player.kind ? { kind: player.kind } : {}),
+        rating: Math.round(player.rating),
+        tokenHash: sha256Hex(token),
+      });
       if (t.status === "running") {
         enqueue(t, player.id, new Date(now).toISOString());
         paired = pairPool(t, new Date(now).toISOString());
@@ -179,12 +200,22 @@ export class ArenaService {
       const arena = arenaOf(t);
       t.status = "running";
       arena.endsAt = new Date(now + arena.minutes * 60_000).toISOString();
-      arena.waiting = t.entrants.filter((e) => !e.withdrawn).sort((a, b) => b.rating - a.rating).map((e) => ({ playerId: e.playerId, since: at }));
+      arena.waiting = t.entrants
+        .filter((e) => !e.withdrawn)
+        .sort((a, b) => b.rating - a.rating)
+        .map((e) => ({ playerId: e.playerId, since: at }));
       paired = pairPool(t, at);
     });
-    this.deps.emit({ name: "tournament.started", match: { tournament_id: t.id }, data: {
-      tournament_id: t.id, rounds: 0, entrants: t.entrants.length, url: `${this.deps.baseUrl}/api/v1/tournaments/${t.id}`,
-    } });
+    this.deps.emit({
+      name: "tournament.started",
+      match: { tournament_id: t.id },
+      data: {
+        tournament_id: t.id,
+        rounds: 0,
+        entrants: t.entrants.length,
+        url: `${this.deps.baseUrl}/api/v1/tournaments/${t.id}`,
+      },
+    });
     this.schedule(t);
     await this.afterPairing(t, paired);
     return t;
@@ -273,7 +304,12 @@ export class ArenaService {
       id: t.id,
       rounds: [],
       games: arena.games.map((g) => ({
-        first: g.first, second: g.second, gameId: g.gameId, outcome: g.outcome ?? null, pairedAt: g.pairedAt, url: `${this.deps.baseUrl}/api/v1/games/${g.gameId}`,
+        first: g.first,
+        second: g.second,
+        gameId: g.gameId,
+        outcome: g.outcome ?? null,
+        pairedAt: g.pairedAt,
+        url: `${this.deps.baseUrl}/api/v1/games/${g.gameId}`,
       })),
       waiting: arena.waiting.map((w) => w.playerId),
     };
@@ -302,9 +338,12 @@ export class ArenaService {
     if (this.stopped || !endsAt || t.status !== "running" || this.timers.has(t.id)) return;
     const fire = (delay: number) => {
       const timer = setTimeout(() => {
-        this.afterEnd(t.id).then((done) => (done ? this.timers.delete(t.id) : this.stopped || fire(RETRY_MS)), () => {
-          if (!this.stopped) fire(RETRY_MS);
-        });
+        this.afterEnd(t.id).then(
+          (done) => (done ? this.timers.delete(t.id) : this.stopped || fire(RETRY_MS)),
+          () => {
+            if (!this.stopped) fire(RETRY_MS);
+          },
+        );
       }, delay);
       timer.unref();
       this.timers.set(t.id, timer);
@@ -333,10 +372,22 @@ export class ArenaService {
       return { game, sync: `${game}/sync`, moves: `${game}/moves` };
     };
     const tell = (playerId: string, g: ArenaGame, seat: Seat, first: boolean, opponentId: string) =>
-      this.deps.emit({ name: "tournament.paired", match: { tournament_id: t.id, player_id: playerId }, data: {
-        tournament_id: t.id, round: players.get(playerId)!.games + 1, player_id: playerId, game_id: g.gameId, seat, first, opponent_id: opponentId,
-        token: "entrant", url: links(g.gameId).game, links: links(g.gameId),
-      } });
+      this.deps.emit({
+        name: "tournament.paired",
+        match: { tournament_id: t.id, player_id: playerId },
+        data: {
+          tournament_id: t.id,
+          round: players.get(playerId)!.games + 1,
+          player_id: playerId,
+          game_id: g.gameId,
+          seat,
+          first,
+          opponent_id: opponentId,
+          token: "entrant",
+          url: links(g.gameId).game,
+          links: links(g.gameId),
+        },
+      });
     for (const g of paired) {
       const firstSeat = firstSeats.get(g.gameId) ?? "A";
       tell(g.first, g, firstSeat, true, g.second);
@@ -347,15 +398,32 @@ export class ArenaService {
   /** Creates games that do not exist yet (idempotent: a crash or a race re-runs it); answers each game's first mover's seat. */
   private async createGames(t: TournamentRecord, games: readonly ArenaGame[]): Promise<Map<string, Seat>> {
     const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
-    const seats = await Promise.all(games.map((g) => this.deps.gameService.createForTournament(g.gameId, t.id, t.ruleset, gameSeat(byId.get(g.first)!), gameSeat(byId.get(g.second)!), this.deps.turnSeconds)));
+    const seats = await Promise.all(
+      games.map((g) =>
+        this.deps.gameService.createForTournament(
+          g.gameId,
+          t.id,
+          t.ruleset,
+          gameSeat(byId.get(g.first)!),
+          gameSeat(byId.get(g.second)!),
+          this.deps.turnSeconds,
+        ),
+      ),
+    );
     return new Map(games.map((g, i) => [g.gameId, seats[i]]));
   }
 
   private announceFinished(t: TournamentRecord): void {
     this.timers.delete(t.id);
     const table = arenaStandingRows(t).map((s) => ({ rank: s.rank, player_id: s.playerId, score: s.score }));
-    this.deps.emit({ name: "tournament.finished", match: { tournament_id: t.id }, data: {
-      tournament_id: t.id, standings: table, url: `${this.deps.baseUrl}/api/v1/tournaments/${t.id}/standings`,
-    } });
+    this.deps.emit({
+      name: "tournament.finished",
+      match: { tournament_id: t.id },
+      data: {
+        tournament_id: t.id,
+        standings: table,
+        url: `${this.deps.baseUrl}/api/v1/tournaments/${t.id}/standings`,
+      },
+    });
   }
 }

@@ -68,10 +68,12 @@ export function pairArena(waiting: readonly ArenaPlayer[]): { pairs: [ArenaPlaye
     for (let i = 0; i < pool.length; i++) {
       const q = pool[i];
       if (!canMeet(p, q)) continue;
-      if (best < 0) { best = i; continue; }
+      if (best < 0) {
+        best = i;
+        continue;
+      }
       const b = pool[best];
-      const d = Math.abs(q.score - p.score) - Math.abs(b.score - p.score) ||
-        Math.abs(q.rating - p.rating) - Math.abs(b.rating - p.rating);
+      const d = Math.abs(q.score - p.score) - Math.abs(b.score - p.score) || Math.abs(q.rating - p.rating) - Math.abs(b.rating - p.rating);
       if (d < 0) best = i;
     }
     if (best < 0) left.push(p);
@@ -81,17 +83,27 @@ export function pairArena(waiting: readonly ArenaPlayer[]): { pairs: [ArenaPlaye
 }
 
 /** A player's arena record replayed from the games: the player, plus games played and first moves. */
-export interface ArenaStanding extends ArenaPlayer { games: number; firsts: number; playing: boolean }
+export interface ArenaStanding extends ArenaPlayer {
+  games: number;
+  firsts: number;
+  playing: boolean;
+}
 
 /** An arena game as the replay counts it: its pairing (first mover first) and outcome, none while under way. */
-export interface ArenaGameResult { first: string; second: string; outcome?: "first" | "second" | "draw" | null }
+export interface ArenaGameResult {
+  first: string;
+  second: string;
+  outcome?: "first" | "second" | "draw" | null;
+}
 
 /**
  * Replays the games, in the order paired (a player's games never overlap), into each entrant's record: what the
  * server's table and the public log's verifier (src/services/log/verify-tables.ts) both compute an arena's standings from.
  */
 export function replayArena(entrants: readonly { playerId: string; rating: number }[], games: readonly ArenaGameResult[]): Map<string, ArenaStanding> {
-  const out = new Map<string, ArenaStanding>(entrants.map((e) => [e.playerId, { ...newArenaPlayer(e.playerId, e.rating), games: 0, firsts: 0, playing: false }]));
+  const out = new Map<string, ArenaStanding>(
+    entrants.map((e) => [e.playerId, { ...newArenaPlayer(e.playerId, e.rating), games: 0, firsts: 0, playing: false }]),
+  );
   for (const g of games) {
     const [a, b] = [out.get(g.first), out.get(g.second)];
     if (!a || !b) throw new Error(`an arena game of ${g.first} and ${g.second}, who are not both entrants`);

@@ -46,8 +46,14 @@ export class TournamentService {
   private arenaService?: ArenaService;
   private get arena(): ArenaService {
     return (this.arenaService ??= new ArenaService({
-      store: this.store, gameService: this.gameService, players: this.players, baseUrl: this.baseUrl, emit: this.emit,
-      change: (id, edit) => this.change(id, edit), capOf: (t) => this.capOf(t), turnSeconds: this.turnSeconds,
+      store: this.store,
+      gameService: this.gameService,
+      players: this.players,
+      baseUrl: this.baseUrl,
+      emit: this.emit,
+      change: (id, edit) => this.change(id, edit),
+      capOf: (t) => this.capOf(t),
+      turnSeconds: this.turnSeconds,
     }));
   }
 
@@ -80,8 +86,17 @@ export class TournamentService {
       return { tournament: this.view(t), directorToken };
     }
     const t: TournamentRecord = {
-      id: newTournamentId(), name: body.name, format: "swiss", rounds: body.rounds, ruleset: body.ruleset,
-      status: "open", createdAt: at, updatedAt: at, version: 1, entrants: [], played: [],
+      id: newTournamentId(),
+      name: body.name,
+      format: "swiss",
+      rounds: body.rounds,
+      ruleset: body.ruleset,
+      status: "open",
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+      entrants: [],
+      played: [],
       directorTokenHash: sha256Hex(directorToken),
       ...(body.maxEntrants !== undefined ? { maxEntrants: body.maxEntrants } : {}),
     };
@@ -110,7 +125,13 @@ export class TournamentService {
       const cap = this.capOf(t);
       if (t.entrants.length >= cap) throw new AppError("conflict", `the tournament is full (${cap} entrants)`);
       if (t.entrants.some((e) => e.playerId === player.id)) throw new AppError("already_joined", "this player has already entered");
-      t.entrants.push({ playerId: player.id, name: player.name, ...(player.kind ? { kind: player.kind } : {}), rating: Math.round(player.rating), tokenHash: sha256Hex(token) });
+      t.entrants.push({
+        playerId: player.id,
+        name: player.name,
+        ...(player.kind ? { kind: player.kind } : {}),
+        rating: Math.round(player.rating),
+        tokenHash: sha256Hex(token),
+      });
     });
     return { tournament: this.view(t), playerId: player.id, playerToken: token };
   }
@@ -127,8 +148,9 @@ export class TournamentService {
    * Answers the ids of the tournaments changed.
    */
   async withdrawPlayer(playerId: string): Promise<string[]> {
-    const entered = (await this.store.listTournaments(WITHDRAW_SCANNED))
-      .filter((t) => t.status !== "finished" && t.entrants.some((e) => e.playerId === playerId && !e.withdrawn));
+    const entered = (await this.store.listTournaments(WITHDRAW_SCANNED)).filter(
+      (t) => t.status !== "finished" && t.entrants.some((e) => e.playerId === playerId && !e.withdrawn),
+    );
     const find = (t: TournamentRecord) => {
       const e = t.entrants.find((x) => x.playerId === playerId);
       if (!e) throw new AppError("not_found", "not an entrant of this tournament");
@@ -161,9 +183,16 @@ export class TournamentService {
     });
     // A room that did not open is opened at its seats' first request (or the next reconciliation): the start stands.
     const { firstSeats } = await this.createGames(t);
-    this.emitEvent("tournament.started", { tournament_id: t.id }, {
-      tournament_id: t.id, rounds: t.rounds, entrants: t.entrants.length, url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
-    });
+    this.emitEvent(
+      "tournament.started",
+      { tournament_id: t.id },
+      {
+        tournament_id: t.id,
+        rounds: t.rounds,
+        entrants: t.entrants.length,
+        url: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
+      },
+    );
     this.announce(t, firstSeats);
     return this.view(t);
   }
@@ -290,9 +319,15 @@ export class TournamentService {
   private announce(t: TournamentRecord, firstSeats: Map<string, Seat>): void {
     if (t.status === "finished") {
       const table = standings(swissPlayers(t), swissRounds(t)).map((s) => ({ rank: s.rank, player_id: s.id, score: s.score }));
-      this.emitEvent("tournament.finished", { tournament_id: t.id }, {
-        tournament_id: t.id, standings: table, url: `${this.baseUrl}/api/v1/tournaments/${t.id}/standings`,
-      });
+      this.emitEvent(
+        "tournament.finished",
+        { tournament_id: t.id },
+        {
+          tournament_id: t.id,
+          standings: table,
+          url: `${this.baseUrl}/api/v1/tournaments/${t.id}/standings`,
+        },
+      );
       return;
     }
     const round = t.played.at(-1)!;
@@ -303,10 +338,22 @@ export class TournamentService {
     // The entrant token plays the seat (the game was created with its hash): the event says so, with the seat
     // and the links, so a subscriber plays without asking anything else.
     const tell = (playerId: string, gameId: string | null, seat: Seat | null, first: boolean, opponentId: string | null) =>
-      this.emitEvent("tournament.paired", { tournament_id: t.id, player_id: playerId }, {
-        tournament_id: t.id, round: t.played.length, player_id: playerId, game_id: gameId, seat, first, opponent_id: opponentId,
-        token: "entrant", url: gameId ? links(gameId).game : null, links: gameId ? links(gameId) : null,
-      });
+      this.emitEvent(
+        "tournament.paired",
+        { tournament_id: t.id, player_id: playerId },
+        {
+          tournament_id: t.id,
+          round: t.played.length,
+          player_id: playerId,
+          game_id: gameId,
+          seat,
+          first,
+          opponent_id: opponentId,
+          token: "entrant",
+          url: gameId ? links(gameId).game : null,
+          links: gameId ? links(gameId) : null,
+        },
+      );
     for (const g of round.games) {
       const firstSeat = firstSeats.get(g.gameId) ?? "A";
       tell(g.first, g.gameId, firstSeat, true, g.second);
@@ -315,7 +362,11 @@ export class TournamentService {
     if (round.bye) tell(round.bye, null, null, false, null);
   }
 
-  private emitEvent<N extends "tournament.started" | "tournament.paired" | "tournament.finished">(name: N, match: Record<string, string>, data: EventData<N>): void {
+  private emitEvent<N extends "tournament.started" | "tournament.paired" | "tournament.finished">(
+    name: N,
+    match: Record<string, string>,
+    data: EventData<N>,
+  ): void {
     this.emit({ name, match, data });
   }
 
@@ -336,8 +387,17 @@ export class TournamentService {
 
   private view(t: TournamentRecord) {
     return {
-      id: t.id, name: t.name, format: t.format, ruleset: t.ruleset, rounds: t.rounds, round: t.played.length,
-      status: t.status, createdAt: t.createdAt, maxEntrants: this.capOf(t), minutes: t.arena?.minutes ?? null, endsAt: t.arena?.endsAt ?? null,
+      id: t.id,
+      name: t.name,
+      format: t.format,
+      ruleset: t.ruleset,
+      rounds: t.rounds,
+      round: t.played.length,
+      status: t.status,
+      createdAt: t.createdAt,
+      maxEntrants: this.capOf(t),
+      minutes: t.arena?.minutes ?? null,
+      endsAt: t.arena?.endsAt ?? null,
       entrants: t.entrants.map((e) => ({ playerId: e.playerId, name: e.name, rating: e.rating, withdrawn: Boolean(e.withdrawn) })),
       urls: {
         self: `${this.baseUrl}/api/v1/tournaments/${t.id}`,
@@ -353,8 +413,14 @@ export class TournamentService {
 export function standingRows(t: TournamentRecord) {
   const byId = new Map(t.entrants.map((e) => [e.playerId, e]));
   return standings(swissPlayers(t), swissRounds(t)).map((s) => ({
-    rank: s.rank, playerId: s.id, name: byId.get(s.id)!.name, rating: s.rating, score: s.score,
-    buchholz: s.buchholz, sonnebornBerger: s.sonnebornBerger, withdrawn: Boolean(byId.get(s.id)!.withdrawn),
+    rank: s.rank,
+    playerId: s.id,
+    name: byId.get(s.id)!.name,
+    rating: s.rating,
+    score: s.score,
+    buchholz: s.buchholz,
+    sonnebornBerger: s.sonnebornBerger,
+    withdrawn: Boolean(byId.get(s.id)!.withdrawn),
   }));
 }
 

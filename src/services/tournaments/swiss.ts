@@ -61,13 +61,24 @@ export function records(players: readonly SwissPlayer[], rounds: readonly SwissR
   for (const round of rounds) {
     if (round.bye !== undefined) {
       const r = out.get(round.bye);
-      if (r) { r.byes += 1; r.score += 1; }
+      if (r) {
+        r.byes += 1;
+        r.score += 1;
+      }
     }
     for (const g of round.pairings) {
       const a = out.get(g.first);
       const b = out.get(g.second);
-      if (a) { a.opponents.push(g.second); a.colours.push("w"); if (g.outcome) a.score += points(g.outcome, "first"); }
-      if (b) { b.opponents.push(g.first); b.colours.push("b"); if (g.outcome) b.score += points(g.outcome, "second"); }
+      if (a) {
+        a.opponents.push(g.second);
+        a.colours.push("w");
+        if (g.outcome) a.score += points(g.outcome, "first");
+      }
+      if (b) {
+        b.opponents.push(g.first);
+        b.colours.push("b");
+        if (g.outcome) b.score += points(g.outcome, "second");
+      }
     }
   }
   return out;
@@ -108,7 +119,10 @@ function allocate(a: PlayerRecord, b: PlayerRecord): Pairing {
   return rankOrder(a, b) <= 0 ? { first: a.id, second: b.id } : { first: b.id, second: a.id };
 }
 
-interface Rules { noRepeat: boolean; seats: boolean }
+interface Rules {
+  noRepeat: boolean;
+  seats: boolean;
+}
 
 /** Search steps before a rule set is given up for a looser one; keeps a 1,000-player round bounded. */
 const BUDGET = 200_000;
@@ -141,9 +155,7 @@ function match(order: PlayerRecord[], rules: Rules): [PlayerRecord, PlayerRecord
     const ideal = g.start + ((i - g.start + Math.floor(g.size / 2)) % Math.max(g.size, 1));
     const list: number[] = [];
     for (let j = 0; j < order.length; j++) if (j !== i && !used[j]) list.push(j);
-    return list.sort((x, y) =>
-      Math.abs(order[x].score - p.score) - Math.abs(order[y].score - p.score) ||
-      Math.abs(x - ideal) - Math.abs(y - ideal) || x - y);
+    return list.sort((x, y) => Math.abs(order[x].score - p.score) - Math.abs(order[y].score - p.score) || Math.abs(x - ideal) - Math.abs(y - ideal) || x - y);
   };
 
   const solve = (): boolean => {
@@ -178,9 +190,7 @@ export function pairRound(players: readonly SwissPlayer[], rounds: readonly Swis
     { noRepeat: true, seats: false },
     { noRepeat: false, seats: false },
   ];
-  const byeCandidates: (PlayerRecord | undefined)[] = order.length % 2 === 0
-    ? [undefined]
-    : [...order].reverse().sort((a, b) => a.byes - b.byes); // stable: lowest ranked first among fewest byes
+  const byeCandidates: (PlayerRecord | undefined)[] = order.length % 2 === 0 ? [undefined] : [...order].reverse().sort((a, b) => a.byes - b.byes); // stable: lowest ranked first among fewest byes
   for (const rules of levels) {
     for (const bye of byeCandidates) {
       const rest = bye ? order.filter((r) => r !== bye) : order;
@@ -213,8 +223,9 @@ export function standings(players: readonly SwissPlayer[], rounds: readonly Swis
     buchholz: r.opponents.reduce((s, o) => s + scoreOf(o), 0),
     sonnebornBerger: sb.get(r.id) ?? 0,
   }));
-  rows.sort((a, b) => b.score - a.score || b.buchholz - a.buchholz || b.sonnebornBerger - a.sonnebornBerger ||
-    rankOrder(a, b));
-  rows.forEach((r, i) => { r.rank = i + 1; });
+  rows.sort((a, b) => b.score - a.score || b.buchholz - a.buchholz || b.sonnebornBerger - a.sonnebornBerger || rankOrder(a, b));
+  rows.forEach((r, i) => {
+    r.rank = i + 1;
+  });
   return rows;
 }

@@ -41,8 +41,7 @@ const REFUSED = new RegExp(NAME_REFUSED.source, "gu");
 export const trfField = (text: string): string => text.replace(REFUSED, " ").replace(/ {2,}/g, " ").trim();
 
 /** Exports a swiss as TRF-16 text (`totalRounds` goes into the XXR line that pairing checkers read). */
-export function exportTrf(name: string, totalRounds: number, players: readonly SwissPlayer[],
-  rounds: readonly SwissRound[]): string {
+export function exportTrf(name: string, totalRounds: number, players: readonly SwissPlayer[], rounds: readonly SwissRound[]): string {
   const start = [...players].sort((a, b) => b.rating - a.rating || (a.id < b.id ? -1 : 1));
   const startRank = new Map(start.map((p, i) => [p.id, i + 1]));
   const rank = new Map(standings(players, rounds).map((s) => [s.id, s.rank]));
@@ -65,8 +64,7 @@ function cell(id: string, round: SwissRound, startRank: Map<string, number>): st
     const first = g.first === id;
     if (!first && g.second !== id) continue;
     const opp = startRank.get(first ? g.second : g.first) ?? 0;
-    const result = g.outcome === undefined ? "*" : g.outcome === "draw" ? "=" :
-      (g.outcome === "first") === first ? "1" : "0";
+    const result = g.outcome === undefined ? "*" : g.outcome === "draw" ? "=" : (g.outcome === "first") === first ? "1" : "0";
     return `${pad(opp, 4)} ${first ? "w" : "b"} ${result}`;
   }
   return "0000 - Z"; // not paired (withdrawn): FIDE's zero-point bye

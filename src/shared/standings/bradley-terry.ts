@@ -15,7 +15,11 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 /** One counted game between entrants `a` and `b` (indexes), with a's score: 1 win, 0.5 draw, 0 loss. */
-export interface PairResult { a: number; b: number; score: 0 | 0.5 | 1 }
+export interface PairResult {
+  a: number;
+  b: number;
+  score: 0 | 0.5 | 1;
+}
 
 /** A resampling unit: the games that belong together (a duplicate deal's two games). */
 export type Unit = readonly PairResult[];
@@ -173,7 +177,10 @@ export interface BootstrapOptions {
   level?: number;
 }
 
-export interface Interval { low: number; high: number }
+export interface Interval {
+  low: number;
+  high: number;
+}
 
 /**
  * Percentile bootstrap intervals of the ratings: the units are drawn with replacement, as many as there are,

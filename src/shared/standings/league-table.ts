@@ -13,7 +13,9 @@ import { bootstrapIntervals, fitBradleyTerry, type PairResult, type Unit } from 
 export type LeagueOutcome = "first" | "second" | "draw" | "void";
 
 /** One deal of one pair: two games on the same seed, each entrant moving first in one. */
-export interface TableDeal { games: { first: string; second: string; outcome?: LeagueOutcome | null }[] }
+export interface TableDeal {
+  games: { first: string; second: string; outcome?: LeagueOutcome | null }[];
+}
 
 /** How the league counts a finished game (a stored record or its replay): an abort, before both seats moved, is void. */
 export function outcomeOf(game: { winner: "A" | "B" | "draw" | null; firstPlayer?: "A" | "B"; decidedBy?: string }): LeagueOutcome {
@@ -23,7 +25,11 @@ export function outcomeOf(game: { winner: "A" | "B" | "draw" | null; firstPlayer
 }
 
 /** A league's table to compute, as plain data an AI pool thread can be handed (src/services/ai/worker.ts). */
-export interface LeagueTableTask { entrants: string[]; deals: TableDeal[]; leagueId: string }
+export interface LeagueTableTask {
+  entrants: string[];
+  deals: TableDeal[];
+  leagueId: string;
+}
 
 export interface TableRow {
   rank: number;
@@ -101,7 +107,12 @@ export function leagueTable(entrants: readonly string[], deals: readonly TableDe
   const { ratings } = fitBradleyTerry(entrants.length, units.flat());
   const intervals = bootstrapIntervals(entrants.length, units, { seed: bootstrapSeed(leagueId), resamples });
   const rows = entrants.map((playerId, i) => ({
-    playerId, rating: round1(ratings[i]), low: round1(intervals[i].low), high: round1(intervals[i].high), ...counts[i], exact: ratings[i],
+    playerId,
+    rating: round1(ratings[i]),
+    low: round1(intervals[i].low),
+    high: round1(intervals[i].high),
+    ...counts[i],
+    exact: ratings[i],
   }));
   rows.sort((x, y) => y.exact - x.exact || (x.playerId < y.playerId ? -1 : x.playerId > y.playerId ? 1 : 0));
   return rows.map(({ exact: _exact, ...row }, i) => ({ rank: i + 1, ...row }));

@@ -13,14 +13,20 @@ import type { Doc } from "./models";
 import { DURABLY, INSERT_DURABLY, retryingUpsert } from "./writes";
 
 type Stored = Omit<CommunityRecord, "members"> & { members?: string[] };
-interface Membership { communityId: string; playerId: string }
+interface Membership {
+  communityId: string;
+  playerId: string;
+}
 
 const FIELDS = { _id: 0 } as const;
 /** Join order: the time of joining, then the insertion order of the member documents. */
 const JOIN_ORDER = { joinedAt: 1, _id: 1 } as const;
 
 export class MongoCommunities {
-  constructor(private readonly communities: Model<Doc>, private readonly members: Model<Doc>) {}
+  constructor(
+    private readonly communities: Model<Doc>,
+    private readonly members: Model<Doc>,
+  ) {}
 
   async create(c: CommunityRecord): Promise<void> {
     const { members, ...record } = copy(c);
@@ -41,8 +47,11 @@ export class MongoCommunities {
   async list(filter: Doc): Promise<CommunityRecord[]> {
     const stored = await this.communities.find(filter, FIELDS).sort({ createdAt: 1, id: 1 }).lean<Stored[]>().exec();
     if (stored.length === 0) return [];
-    const rows = await this.members.find({ communityId: { $in: stored.map((c) => c.id) } }, { _id: 0, communityId: 1, playerId: 1 })
-      .sort(JOIN_ORDER).lean<Membership[]>().exec();
+    const rows = await this.members
+      .find({ communityId: { $in: stored.map((c) => c.id) } }, { _id: 0, communityId: 1, playerId: 1 })
+      .sort(JOIN_ORDER)
+      .lean<Membership[]>()
+      .exec();
     return stored.map((c) => {
       const joined = rows.filter((r) => r.communityId === c.id).map((r) => r.playerId);
       return { ...c, members: [...new Set([...(c.members ?? []), ...joined])] };
@@ -54,9 +63,9 @@ export class MongoCommunities {
     if (!(await this.communities.exists({ id }))) return;
     const stored = await this.communities.exists({ id, members: playerId });
     if (stored) return; // a member of the earlier layout already
-    await retryingUpsert(() => this.members.updateOne(
-      { communityId: id, playerId }, { $setOnInsert: { joinedAt: nowIso() } }, { upsert: true, ...DURABLY },
-    ).exec());
+    await retryingUpsert(() =>
+      this.members.updateOne({ communityId: id, playerId }, { $setOnInsert: { joinedAt: nowIso() } }, { upsert: true, ...DURABLY }).exec(),
+    );
   }
 
   async removeMember(id: string, playerId: string): Promise<void> {

@@ -16,11 +16,14 @@ export async function claimDeliveries(deliveries: Model<Doc>, expiredBy: string,
   const taken = holder ? { leaseUntil, holder, claim } : { leaseUntil, claim };
   const claimed: DeliveryRecord[] = [];
   while (claimed.length < n) {
-    const won = await deliveries.findOneAndUpdate(
-      { leaseUntil: { $lte: expiredBy }, claim: { $ne: claim } },
-      { $set: taken },
-      { sort: { createdAt: 1, eventId: 1 }, returnDocument: "after", projection: { _id: 0, claim: 0 }, ...DURABLY },
-    ).lean<DeliveryRecord>().exec();
+    const won = await deliveries
+      .findOneAndUpdate(
+        { leaseUntil: { $lte: expiredBy }, claim: { $ne: claim } },
+        { $set: taken },
+        { sort: { createdAt: 1, eventId: 1 }, returnDocument: "after", projection: { _id: 0, claim: 0 }, ...DURABLY },
+      )
+      .lean<DeliveryRecord>()
+      .exec();
     if (!won) break;
     claimed.push(won);
   }

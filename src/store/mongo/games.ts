@@ -17,7 +17,10 @@ import type { Doc } from "./models";
 export const GAME_FIELDS = { _id: 0, log: 0 } as const;
 
 /** What undoes one applied write of a batch that is rejected as a whole. */
-interface Applied { filter: Doc; update: Doc }
+interface Applied {
+  filter: Doc;
+  update: Doc;
+}
 
 export class MongoGames {
   /**
@@ -42,7 +45,10 @@ export class MongoGames {
   async createMany(games: GameRecord[]): Promise<void> {
     if (games.length === 0) return;
     try {
-      await this.games.insertMany(games.map((g) => ({ ...copy(g), log: [] })), { ...INSERT_DURABLY, ordered: true });
+      await this.games.insertMany(
+        games.map((g) => ({ ...copy(g), log: [] })),
+        { ...INSERT_DURABLY, ordered: true },
+      );
     } catch (e) {
       const err = e as { writeErrors?: { index?: number }[]; index?: number };
       const failedAt = err.writeErrors?.[0]?.index ?? err.index ?? 0;
@@ -64,21 +70,25 @@ export class MongoGames {
    */
   async commit(writes: GameWrite[]): Promise<GameWriteResult[]> {
     const last = new Map<string, Promise<unknown>>();
-    const settled = await Promise.allSettled(writes.map((w) => {
-      const previous = last.get(w.gameId);
-      const run = previous ? previous.then(() => this.commitOne(w)) : this.commitOne(w);
-      last.set(w.gameId, run);
-      return run;
-    }));
+    const settled = await Promise.allSettled(
+      writes.map((w) => {
+        const previous = last.get(w.gameId);
+        const run = previous ? previous.then(() => this.commitOne(w)) : this.commitOne(w);
+        last.set(w.gameId, run);
+        return run;
+      }),
+    );
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<{ result: GameWriteResult }>).value.result);
     const undo = new Map<string, Applied[]>();
     for (const [i, s] of settled.entries()) {
       if (s.status === "fulfilled" && s.value.applied) undo.set(writes[i].gameId, [s.value.applied, ...(undo.get(writes[i].gameId) ?? [])]);
     }
-    await Promise.all([...undo.values()].map(async (latestFirst) => {
-      for (const u of latestFirst) await this.games.updateOne(u.filter, u.update, DURABLY).exec();
-    }));
+    await Promise.all(
+      [...undo.values()].map(async (latestFirst) => {
+        for (const u of latestFirst) await this.games.updateOne(u.filter, u.update, DURABLY).exec();
+      }),
+    );
     throw failed.reason;
   }
 
@@ -100,10 +110,19 @@ export class MongoGames {
     if (w.actions.length > 0) update.$push = { log: { $each: copy(w.actions) } };
     // The record as it was before (the patched members only), to undo this write if the batch is rejected; and
     // its seal and privacy, which a finish write does not change, for whether the finish enters the public log.
-    const before = Object.fromEntries(Object.keys(w.patch).concat(patched ? ["updatedAt"] : []).map((k) => [k, 1]));
-    const prior = await this.games.findOneAndUpdate(filter, update, {
-      returnDocument: "before", projection: { _id: 0, id: 1, sealed: 1, public: 1, ...before }, ...DURABLY,
-    }).lean<Doc>().exec();
+    const before = Object.fromEntries(
+      Object.keys(w.patch)
+        .concat(patched ? ["updatedAt"] : [])
+        .map((k) => [k, 1]),
+    );
+    const prior = await this.games
+      .findOneAndUpdate(filter, update, {
+        returnDocument: "before",
+        projection: { _id: 0, id: 1, sealed: 1, public: 1, ...before },
+        ...DURABLY,
+      })
+      .lean<Doc>()
+      .exec();
     if (!prior) return { result: w.actions.length === 0 && !fenced ? "committed" : "conflict" };
     const applied = undoOf(w, prior, first, patched ? stamp : undefined);
     if (w.patch.status === "finished" && entersPublicLog({ ...prior, ...w.patch })) {

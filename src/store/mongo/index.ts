@@ -4,9 +4,36 @@
  */
 import mongoose, { type Connection, type Model, type ProjectionType } from "mongoose";
 import {
-  type BotRecord, type LeagueRecord, type LeagueDeal, type LeagueResult, type ChallengeExpectation, type ChallengeRecord, type CommunityRecord, type TournamentRecord, type DeliveryRecord, type GameExpectation, type GameRecord, type GameRematch, type ListGamesQuery, type PlayerExpectation, type PlayerRecord, type PlayerUpdate, type ProcessRecord, type RankOptions,
-  type GameWrite, type GameWriteResult, type RatingPoint, type Store, type StoreHealth, type StoredAction, type SubscriptionRecord,
-  type LogAppend, type LogEntryRecord, type LogNodeRecord, type LogPublicKeyRecord, type LogStateRecord,
+  type BotRecord,
+  type LeagueRecord,
+  type LeagueDeal,
+  type LeagueResult,
+  type ChallengeExpectation,
+  type ChallengeRecord,
+  type CommunityRecord,
+  type TournamentRecord,
+  type DeliveryRecord,
+  type GameExpectation,
+  type GameRecord,
+  type GameRematch,
+  type ListGamesQuery,
+  type PlayerExpectation,
+  type PlayerRecord,
+  type PlayerUpdate,
+  type ProcessRecord,
+  type RankOptions,
+  type GameWrite,
+  type GameWriteResult,
+  type RatingPoint,
+  type Store,
+  type StoreHealth,
+  type StoredAction,
+  type SubscriptionRecord,
+  type LogAppend,
+  type LogEntryRecord,
+  type LogNodeRecord,
+  type LogPublicKeyRecord,
+  type LogStateRecord,
 } from "../port";
 import { copy, decodeCursor, encodeCursor, matchesArguments, nowIso, pageSize } from "../shared";
 import { botsModel, MongoBots } from "./bots";
@@ -84,7 +111,13 @@ export class MongoStore implements Store {
 
   async init(): Promise<void> {
     await this.conn.asPromise();
-    await Promise.all([...Object.values(this.m).map((model) => model.createIndexes()), this.bots.init(), this.leagues.init(), this.ratings.init(), this.log.init()]);
+    await Promise.all([
+      ...Object.values(this.m).map((model) => model.createIndexes()),
+      this.bots.init(),
+      this.leagues.init(),
+      this.ratings.init(),
+      this.log.init(),
+    ]);
   }
 
   async close(): Promise<void> {
@@ -143,8 +176,12 @@ export class MongoStore implements Store {
     return (await this.m.games.updateOne(filter, { $set: { rematch: copy(rematch), updatedAt: nowIso() } }, DURABLY).exec()).matchedCount > 0;
   }
   async findGameByCode(code: string): Promise<GameRecord | null> {
-    const [game] = await this.m.games.find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, GAME_FIELDS)
-      .sort({ createdAt: -1, id: -1 }).limit(1).lean<GameRecord[]>().exec();
+    const [game] = await this.m.games
+      .find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, GAME_FIELDS)
+      .sort({ createdAt: -1, id: -1 })
+      .limit(1)
+      .lean<GameRecord[]>()
+      .exec();
     return game ?? null;
   }
   async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
@@ -162,23 +199,34 @@ export class MongoStore implements Store {
       and.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });
     }
     if (and.length) filter.$and = and;
-    const games = await this.m.games.find(filter, GAME_FIELDS).sort({ createdAt: -1, id: -1 }).limit(limit + 1)
-      .lean<GameRecord[]>().exec();
+    const games = await this.m.games
+      .find(filter, GAME_FIELDS)
+      .sort({ createdAt: -1, id: -1 })
+      .limit(limit + 1)
+      .lean<GameRecord[]>()
+      .exec();
     const more = games.length > limit;
     if (more) games.length = limit;
     const last = games[games.length - 1];
     return { games, nextCursor: more && last ? encodeCursor(last) : null };
   }
   async listUnfinishedGames(): Promise<GameRecord[]> {
-    return this.m.games.find({ status: { $in: ["waiting", "active"] } }, GAME_FIELDS).sort({ createdAt: 1, id: 1 })
-      .lean<GameRecord[]>().exec();
+    return this.m.games
+      .find({ status: { $in: ["waiting", "active"] } }, GAME_FIELDS)
+      .sort({ createdAt: 1, id: 1 })
+      .lean<GameRecord[]>()
+      .exec();
   }
 
   async listGamesWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
     const filter = q.createdBefore === undefined ? { status } : { status, createdAt: { $lt: q.createdBefore } };
     // limit(0) is no limit.
-    return this.m.games.find(filter, GAME_FIELDS).sort({ createdAt: 1, id: 1 }).limit(q.limit === undefined ? 0 : pageSize(q.limit))
-      .lean<GameRecord[]>().exec();
+    return this.m.games
+      .find(filter, GAME_FIELDS)
+      .sort({ createdAt: 1, id: 1 })
+      .limit(q.limit === undefined ? 0 : pageSize(q.limit))
+      .lean<GameRecord[]>()
+      .exec();
   }
 
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
@@ -202,43 +250,105 @@ export class MongoStore implements Store {
   }
 
   // ---- the public game log (./log.ts) ----
-  logState(): Promise<LogStateRecord> { return this.log.state(); }
-  claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> { return this.log.claim(holder, now, until); }
-  appendLog(batch: LogAppend): Promise<boolean> { return this.log.append(batch); }
-  logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.log.nodes(refs); }
-  logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.log.entries(from, to); }
-  logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> { return this.log.entriesFinished(start, end, after, limit); }
-  logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.log.entryOfGame(gameId); }
-  logIndexOfGame(gameId: string): Promise<number | null> { return this.log.indexOfGame(gameId); }
-  addLogPending(gameIds: readonly string[]): Promise<void> { return this.log.addPending(gameIds); }
-  logPending(limit: number): Promise<string[]> { return this.log.pending(limit); }
-  dropLogPending(gameIds: readonly string[]): Promise<void> { return this.log.dropPending(gameIds); }
-  unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.log.unlogged(cursor, limit); }
-  logKeys(): Promise<LogPublicKeyRecord[]> { return this.log.keys(); }
-  addLogKey(key: LogPublicKeyRecord): Promise<void> { return this.log.addKey(key); }
-  legacyLogKey(): Promise<string | null> { return this.log.legacyKey(); }
-  dropLegacyLogKey(): Promise<void> { return this.log.dropLegacyKey(); }
+  logState(): Promise<LogStateRecord> {
+    return this.log.state();
+  }
+  claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
+    return this.log.claim(holder, now, until);
+  }
+  appendLog(batch: LogAppend): Promise<boolean> {
+    return this.log.append(batch);
+  }
+  logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
+    return this.log.nodes(refs);
+  }
+  logEntries(from: number, to: number): Promise<LogEntryRecord[]> {
+    return this.log.entries(from, to);
+  }
+  logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+    return this.log.entriesFinished(start, end, after, limit);
+  }
+  logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> {
+    return this.log.entryOfGame(gameId);
+  }
+  logIndexOfGame(gameId: string): Promise<number | null> {
+    return this.log.indexOfGame(gameId);
+  }
+  addLogPending(gameIds: readonly string[]): Promise<void> {
+    return this.log.addPending(gameIds);
+  }
+  logPending(limit: number): Promise<string[]> {
+    return this.log.pending(limit);
+  }
+  dropLogPending(gameIds: readonly string[]): Promise<void> {
+    return this.log.dropPending(gameIds);
+  }
+  unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
+    return this.log.unlogged(cursor, limit);
+  }
+  logKeys(): Promise<LogPublicKeyRecord[]> {
+    return this.log.keys();
+  }
+  addLogKey(key: LogPublicKeyRecord): Promise<void> {
+    return this.log.addKey(key);
+  }
+  legacyLogKey(): Promise<string | null> {
+    return this.log.legacyKey();
+  }
+  dropLegacyLogKey(): Promise<void> {
+    return this.log.dropLegacyKey();
+  }
 
   // ---- bots (./bots.ts) ----
-  createBot(b: BotRecord): Promise<void> { return this.bots.create(b); }
-  getBot(id: string): Promise<BotRecord | null> { return this.bots.get(id); }
-  findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.bots.findByKey(keyHash); }
-  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.bots.patch(id, patch); }
-  listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.bots.list(limit, offset); }
+  createBot(b: BotRecord): Promise<void> {
+    return this.bots.create(b);
+  }
+  getBot(id: string): Promise<BotRecord | null> {
+    return this.bots.get(id);
+  }
+  findBotByKey(keyHash: string): Promise<BotRecord | null> {
+    return this.bots.findByKey(keyHash);
+  }
+  updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
+    return this.bots.patch(id, patch);
+  }
+  listBots(limit: number, offset: number): Promise<BotRecord[]> {
+    return this.bots.list(limit, offset);
+  }
 
   // ---- rating history (./ratings.ts) ----
-  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.ratings.history(playerId, after, limit); }
-  ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> { return this.ratings.changes(gameId, playerIds); }
+  ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
+    return this.ratings.history(playerId, after, limit);
+  }
+  ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
+    return this.ratings.changes(gameId, playerIds);
+  }
 
   // ---- leagues (./leagues.ts) ----
-  createLeague(l: LeagueRecord): Promise<void> { return this.leagues.create(l); }
-  getLeague(id: string): Promise<LeagueRecord | null> { return this.leagues.get(id); }
-  listLeagues(limit: number): Promise<LeagueRecord[]> { return this.leagues.list(limit); }
-  replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.leagues.replaceIf(l); }
-  putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.leagues.putSchedule(leagueId, schedule); }
-  getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.leagues.getSchedule(leagueId); }
-  addLeagueResult(r: LeagueResult): Promise<boolean> { return this.leagues.addResult(r); }
-  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.leagues.resultsOf(leagueId, deals); }
+  createLeague(l: LeagueRecord): Promise<void> {
+    return this.leagues.create(l);
+  }
+  getLeague(id: string): Promise<LeagueRecord | null> {
+    return this.leagues.get(id);
+  }
+  listLeagues(limit: number): Promise<LeagueRecord[]> {
+    return this.leagues.list(limit);
+  }
+  replaceLeagueIf(l: LeagueRecord): Promise<boolean> {
+    return this.leagues.replaceIf(l);
+  }
+  putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
+    return this.leagues.putSchedule(leagueId, schedule);
+  }
+  getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
+    return this.leagues.getSchedule(leagueId);
+  }
+  addLeagueResult(r: LeagueResult): Promise<boolean> {
+    return this.leagues.addResult(r);
+  }
+  listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
+    return this.leagues.resultsOf(leagueId, deals);
+  }
 
   async createPlayer(p: PlayerRecord): Promise<void> {
     await this.insert(this.m.players, p);
@@ -267,19 +377,19 @@ export class MongoStore implements Store {
     if (n === 0) return []; // Mongo reads limit(0) as "no limit"
     // listed: in the filter, so skip and limit count listed profiles only; movedTo null also matches an absent one.
     const filter = { ...(ids === undefined ? {} : { id: { $in: ids } }), ...(options.listed ? { games: { $gt: 0 }, movedTo: null } : {}) };
-    return this.m.players.find(filter, NO_ID)
-      .sort({ rating: -1, id: 1 }).skip(pageSize(offset)).limit(n).lean<PlayerRecord[]>().exec();
+    return this.m.players.find(filter, NO_ID).sort({ rating: -1, id: 1 }).skip(pageSize(offset)).limit(n).lean<PlayerRecord[]>().exec();
   }
 
   async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
     // Same key = same subscription: it keeps its id and creation time, everything else is replaced.
     const { id, createdAt, key, ...rest } = copy(s);
     // Two upserts of a new key may race; the loser's second run finds the winner's document and updates it.
-    return (await retryingUpsert(() => this.m.subscriptions.findOneAndUpdate(
-      { key },
-      { $set: rest, $setOnInsert: { id, createdAt } },
-      { upsert: true, returnDocument: "after", projection: NO_ID, ...DURABLY },
-    ).lean<SubscriptionRecord>().exec()))!;
+    return (await retryingUpsert(() =>
+      this.m.subscriptions
+        .findOneAndUpdate({ key }, { $set: rest, $setOnInsert: { id, createdAt } }, { upsert: true, returnDocument: "after", projection: NO_ID, ...DURABLY })
+        .lean<SubscriptionRecord>()
+        .exec(),
+    ))!;
   }
   async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
     return this.one<SubscriptionRecord>(this.m.subscriptions, { key });
@@ -311,9 +421,13 @@ export class MongoStore implements Store {
 
   async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
     if (d.length === 0) return;
-    const replace = () => this.m.deliveries.bulkWrite(d.map((row) => ({
-      replaceOne: { filter: { eventId: row.eventId }, replacement: copy(row) as unknown as Doc, upsert: true },
-    })), { ordered: false, ...DURABLY });
+    const replace = () =>
+      this.m.deliveries.bulkWrite(
+        d.map((row) => ({
+          replaceOne: { filter: { eventId: row.eventId }, replacement: copy(row) as unknown as Doc, upsert: true },
+        })),
+        { ordered: false, ...DURABLY },
+      );
     await retryingUpsert(replace);
   }
   async deleteDeliveries(eventIds: string[]): Promise<void> {
@@ -363,8 +477,7 @@ export class MongoStore implements Store {
   async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     const n = pageSize(limit);
     if (n === 0) return [];
-    return this.m.challenges.find({ "agent.name": agentName }, NO_ID).sort({ createdAt: -1, token: -1 }).limit(n)
-      .lean<ChallengeRecord[]>().exec();
+    return this.m.challenges.find({ "agent.name": agentName }, NO_ID).sort({ createdAt: -1, token: -1 }).limit(n).lean<ChallengeRecord[]>().exec();
   }
 
   async createTournament(t: TournamentRecord): Promise<void> {

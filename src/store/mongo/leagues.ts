@@ -13,11 +13,16 @@ import { DURABLY, INSERT_DURABLY } from "./writes";
 type Doc = Record<string, unknown>;
 const NO_ID = { _id: 0 } as const;
 
-export interface LeagueModels { heads: Model<Doc>; schedules: Model<Doc>; results: Model<Doc> }
+export interface LeagueModels {
+  heads: Model<Doc>;
+  schedules: Model<Doc>;
+  results: Model<Doc>;
+}
 
 export function leagueModels(conn: Connection, bufferTimeoutMS: number): LeagueModels {
   // Like the other models (./models.ts): no declared paths, the record stored as the port defines it.
-  const schema = () => new Schema<Doc>({}, { bufferTimeoutMS, strict: false, strictQuery: false, minimize: false, versionKey: false, id: false, autoIndex: false });
+  const schema = () =>
+    new Schema<Doc>({}, { bufferTimeoutMS, strict: false, strictQuery: false, minimize: false, versionKey: false, id: false, autoIndex: false });
   const heads = schema();
   heads.index({ id: 1 }, { unique: true });
   heads.index({ createdAt: -1, id: -1 });
@@ -41,7 +46,10 @@ export class MongoLeagues {
   /** Creates the indexes, then splits the leagues stored whole (their schedule and results inside the document). */
   async init(): Promise<void> {
     await Promise.all([this.m.heads.createIndexes(), this.m.schedules.createIndexes(), this.m.results.createIndexes()]);
-    const whole = await this.m.heads.find({ schedule: { $exists: true } }, NO_ID).lean<Doc[]>().exec();
+    const whole = await this.m.heads
+      .find({ schedule: { $exists: true } }, NO_ID)
+      .lean<Doc[]>()
+      .exec();
     for (const doc of whole) {
       const { head, schedule, results } = splitWholeLeague(doc);
       if (schedule) await this.putSchedule(head.id, schedule);

@@ -57,7 +57,11 @@ export class MongoRatings {
     return Promise.all(
       afters.map(async (after) => ({
         after,
-        before: await this.model.findOne({ playerId: after.playerId, n: { $lt: after.n } }, FIELDS).sort({ n: -1 }).lean<RatingPoint>().exec(),
+        before: await this.model
+          .findOne({ playerId: after.playerId, n: { $lt: after.n } }, FIELDS)
+          .sort({ n: -1 })
+          .lean<RatingPoint>()
+          .exec(),
       })),
     );
   }

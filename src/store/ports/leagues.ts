@@ -7,7 +7,11 @@ import type { GameRecord } from "./games";
 export type { LeagueOutcome };
 
 /** A game of a league deal: `first` takes the seat the seed makes the first mover. */
-export interface LeagueGame { first: string; second: string; gameId: string }
+export interface LeagueGame {
+  first: string;
+  second: string;
+  gameId: string;
+}
 
 /**
  * One deal of one pair of entrants: two games on the same seed, `a` moving first in the first and `b` in the

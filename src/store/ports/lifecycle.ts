@@ -1,7 +1,11 @@
 /** The store's lifecycle: opening, closing and its health. */
 
 /** What /healthz reports about the store: whether a trivial round trip succeeds right now. */
-export interface StoreHealth { ok: boolean; adapter: "sqlite" | "mongodb"; state: string }
+export interface StoreHealth {
+  ok: boolean;
+  adapter: "sqlite" | "mongodb";
+  state: string;
+}
 
 /** Opening, closing and checking the store, whichever ports it serves. */
 export interface StoreLifecycle {

@@ -12,7 +12,11 @@ export interface LogEntryRecord {
 }
 
 /** A complete subtree of the log's Merkle tree: 2^level leaves from index * 2^level; hash in hex. */
-export interface LogNodeRecord { level: number; index: number; hash: string }
+export interface LogNodeRecord {
+  level: number;
+  index: number;
+  hash: string;
+}
 
 /** A signed tree head: the log's size and root at a time, signed by the log's key (src/services/log/heads.ts). */
 export interface TreeHeadRecord {

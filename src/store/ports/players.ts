@@ -54,7 +54,11 @@ export interface RankOptions {
 export type PlayerExpectation = Partial<Pick<PlayerRecord, "version" | "movedTo">>;
 
 /** One conditional write of updatePlayersIf: updatePlayerIf's arguments. */
-export interface PlayerUpdate { id: string; expected: PlayerExpectation; patch: Partial<PlayerRecord> }
+export interface PlayerUpdate {
+  id: string;
+  expected: PlayerExpectation;
+  patch: Partial<PlayerRecord>;
+}
 
 /** Player profiles and their ratings. */
 export interface PlayersPort {

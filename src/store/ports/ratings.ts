@@ -16,7 +16,11 @@ export interface RatingPoint {
 }
 
 /** A Glicko-2 rating, deviation and volatility, unrounded. */
-export interface StepRating { rating: number; rd: number; volatility: number }
+export interface StepRating {
+  rating: number;
+  rd: number;
+  volatility: number;
+}
 
 /** One rating step as the server took it (src/services/players/rating.ts, rateSeat), so anyone can recompute it. */
 export interface RatingStep {

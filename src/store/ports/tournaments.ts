@@ -2,10 +2,18 @@
 import type { GameRecord } from "./games";
 
 /** A played or running game of a tournament round: seats by player id; `first` takes the seat that moves first. */
-export interface TournamentGame { first: string; second: string; gameId: string; outcome?: "first" | "second" | "draw" }
+export interface TournamentGame {
+  first: string;
+  second: string;
+  gameId: string;
+  outcome?: "first" | "second" | "draw";
+}
 
 /** An arena game: when it was paired, and when each side had become free (for the wait it took). */
-export interface ArenaGame extends TournamentGame { pairedAt: string; freeSince: [string, string] }
+export interface ArenaGame extends TournamentGame {
+  pairedAt: string;
+  freeSince: [string, string];
+}
 
 /** What an arena adds to the tournament document: its length, its end once started, the waiting pool, its games. */
 export interface TournamentArena {

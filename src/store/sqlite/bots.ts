@@ -23,7 +23,10 @@ export class SqliteBots {
   private readonly newest: Database.Statement;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(BOTS_SCHEMA);
     this.insert = db.prepare("INSERT INTO bots (id, key_hash, doc) VALUES (@id, @keyHash, @doc)");
     this.byId = db.prepare("SELECT doc FROM bots WHERE id = ?");

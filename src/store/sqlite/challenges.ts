@@ -14,8 +14,7 @@ CREATE TABLE IF NOT EXISTS challenges (
 CREATE INDEX IF NOT EXISTS challenges_by_agent ON challenges (agent_name, created_at, token);
 `;
 
-const challengeRow = (c: ChallengeRecord) =>
-  ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
+const challengeRow = (c: ChallengeRecord) => ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
 
 export class SqliteChallenges {
   private readonly insert: Database.Statement;
@@ -27,7 +26,11 @@ export class SqliteChallenges {
    * `write` runs a write the store's way (waiting out a held lock, durable before it resolves); `writes` holds
    * the read-merge-write of a record (record-writes.ts).
    */
-  constructor(db: Database.Database, private readonly writes: RecordWrites, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly writes: RecordWrites,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(CHALLENGES_SCHEMA);
     this.insert = db.prepare(`INSERT INTO challenges (token, agent_name, created_at, doc)
       VALUES (@token, @agentName, @createdAt, @doc)`);

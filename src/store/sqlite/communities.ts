@@ -29,7 +29,10 @@ const MEMBERS = `(SELECT json_group_array(player_id) FROM
 
 type Row = { doc: string; members: string };
 
-const community = (row: Row): CommunityRecord => ({ ...(JSON.parse(row.doc) as CommunityRecord), members: JSON.parse(row.members) as CommunityRecord["members"] });
+const community = (row: Row): CommunityRecord => ({
+  ...(JSON.parse(row.doc) as CommunityRecord),
+  members: JSON.parse(row.members) as CommunityRecord["members"],
+});
 
 export class SqliteCommunities {
   private readonly insert: Database.Statement;
@@ -44,7 +47,11 @@ export class SqliteCommunities {
    * `write` runs a write the store's way (waiting out a held lock, durable before it resolves); `writes` holds
    * the transaction a community and its first members are inserted in (record-writes.ts).
    */
-  constructor(db: Database.Database, private readonly writes: RecordWrites, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly writes: RecordWrites,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(COMMUNITIES_SCHEMA);
     this.insert = db.prepare(`INSERT INTO communities (id, kind, created_at, doc) VALUES (@id, @kind, @createdAt, @doc)`);
     this.byId = db.prepare(`SELECT c.doc, ${MEMBERS} FROM communities c WHERE c.id = ?`);

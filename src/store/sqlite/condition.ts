@@ -56,7 +56,13 @@ export class StoreCondition {
     if (lost) return { ok: false, adapter: "sqlite", state: lost };
     const now = performance.now();
     if (!this.probe || now - this.probe.at >= PROBE_REUSE_MS) {
-      this.probe = { at: now, done: write().then(() => null, (e: unknown) => `writes fail: ${messageOf(e)}`) };
+      this.probe = {
+        at: now,
+        done: write().then(
+          () => null,
+          (e: unknown) => `writes fail: ${messageOf(e)}`,
+        ),
+      };
     }
     const failure = (await this.probe.done) ?? (this.writeFailure && `writes fail: ${this.writeFailure}`);
     return failure ? { ok: false, adapter: "sqlite", state: failure } : { ok: true, adapter: "sqlite", state: "open" };

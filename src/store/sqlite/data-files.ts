@@ -8,7 +8,11 @@
 import { statSync, type Stats } from "node:fs";
 import { basename } from "node:path";
 
-interface Identity { path: string; dev: number; ino: number }
+interface Identity {
+  path: string;
+  dev: number;
+  ino: number;
+}
 
 const identity = (path: string, s: Stats): Identity => ({ path, dev: s.dev, ino: s.ino });
 
@@ -36,7 +40,8 @@ export class DataFiles {
         continue;
       }
       if (!now) this.lost = `${basename(f.path)} was deleted while the store had it open; writes since are lost: restart from a backup`;
-      else if (now.ino !== f.seen.ino || now.dev !== f.seen.dev) this.lost = `${basename(f.path)} was replaced while the store had it open; restart to open the new file`;
+      else if (now.ino !== f.seen.ino || now.dev !== f.seen.dev)
+        this.lost = `${basename(f.path)} was replaced while the store had it open; restart to open the new file`;
       if (this.lost) return this.lost;
     }
     return null;

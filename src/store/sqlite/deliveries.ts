@@ -14,8 +14,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
 CREATE INDEX IF NOT EXISTS deliveries_by_lease ON deliveries (lease_until, created_at);
 `;
 
-const deliveryRow = (d: DeliveryRecord) =>
-  ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
+const deliveryRow = (d: DeliveryRecord) => ({ eventId: d.eventId, leaseUntil: d.leaseUntil, createdAt: d.createdAt, doc: JSON.stringify(d) });
 
 export class SqliteDeliveries {
   private readonly save: Database.Statement;
@@ -27,7 +26,11 @@ export class SqliteDeliveries {
    * `bookkeeping` runs a write waiting out a held lock and resolves at the commit, without waiting for the WAL
    * fsync (SqliteStore); `writes` holds the transaction several rows are written in (record-writes.ts).
    */
-  constructor(db: Database.Database, private readonly writes: RecordWrites, private readonly bookkeeping: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly writes: RecordWrites,
+    private readonly bookkeeping: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(DELIVERIES_SCHEMA);
     this.save = db.prepare(`INSERT INTO deliveries (event_id, lease_until, created_at, doc)
       VALUES (@eventId, @leaseUntil, @createdAt, @doc)
@@ -56,8 +59,11 @@ export class SqliteDeliveries {
     return this.bookkeeping(() => {
       // One immediate transaction: another process sharing the file cannot read the same rows before the lease is set.
       return this.writes.atomically((): DeliveryRecord[] => {
-        const claimed = (this.expired.all(expiredBy, pageSize(limit)) as { doc: string }[])
-          .map((r) => ({ ...(JSON.parse(r.doc) as DeliveryRecord), leaseUntil, ...(holder ? { holder } : {}) }));
+        const claimed = (this.expired.all(expiredBy, pageSize(limit)) as { doc: string }[]).map((r) => ({
+          ...(JSON.parse(r.doc) as DeliveryRecord),
+          leaseUntil,
+          ...(holder ? { holder } : {}),
+        }));
         for (const d of claimed) this.save.run(deliveryRow(d));
         return claimed;
       });

@@ -20,9 +20,36 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import type {
-  BotRecord, LeagueRecord, LeagueDeal, LeagueResult, ChallengeExpectation, ChallengeRecord, CommunityRecord, TournamentRecord, DeliveryRecord, GameExpectation, GameRecord, GameRematch, ListGamesQuery, PlayerExpectation, PlayerRecord, PlayerUpdate, ProcessRecord, RankOptions,
-  GameWrite, GameWriteResult, RatingPoint, Store, StoreHealth, StoredAction, SubscriptionRecord,
-  LogAppend, LogEntryRecord, LogNodeRecord, LogPublicKeyRecord, LogStateRecord,
+  BotRecord,
+  LeagueRecord,
+  LeagueDeal,
+  LeagueResult,
+  ChallengeExpectation,
+  ChallengeRecord,
+  CommunityRecord,
+  TournamentRecord,
+  DeliveryRecord,
+  GameExpectation,
+  GameRecord,
+  GameRematch,
+  ListGamesQuery,
+  PlayerExpectation,
+  PlayerRecord,
+  PlayerUpdate,
+  ProcessRecord,
+  RankOptions,
+  GameWrite,
+  GameWriteResult,
+  RatingPoint,
+  Store,
+  StoreHealth,
+  StoredAction,
+  SubscriptionRecord,
+  LogAppend,
+  LogEntryRecord,
+  LogNodeRecord,
+  LogPublicKeyRecord,
+  LogStateRecord,
 } from "../port";
 import { nowIso } from "../shared";
 import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
@@ -118,7 +145,10 @@ export class SqliteStore implements Store {
     // FULL is kept off the event loop: NORMAL commits plus an fdatasync of the WAL on the thread pool (WalSync).
     this.db.pragma("synchronous = NORMAL");
     const file = options.path !== ":memory:" && options.path !== "";
-    this.walSync = file && (options.synchronous ?? "FULL") === "FULL" ? new WalSync(`${options.path}-wal`, { minIntervalMs: options.syncIntervalMs, onFsync: options.onFsync }) : null;
+    this.walSync =
+      file && (options.synchronous ?? "FULL") === "FULL"
+        ? new WalSync(`${options.path}-wal`, { minIntervalMs: options.syncIntervalMs, onFsync: options.onFsync })
+        : null;
     // Opening may meet another process recovering the WAL: wait for it here. Once open (init), a held write
     // lock is waited for asynchronously instead (writeUnbusy), so that the wait never holds the event loop.
     this.db.pragma("busy_timeout = 5000");
@@ -217,7 +247,11 @@ export class SqliteStore implements Store {
       this.writer = new Writer({ path, synchronous, busyWaitMs, onFsync });
     }
     if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
-      this.checkpointer = new Checkpointer(path, { intervalMs: checkpointMs, restartFrames: checkpointRestartFrames, onError: (message) => onState?.("checkpoint_failed", new Error(message)) });
+      this.checkpointer = new Checkpointer(path, {
+        intervalMs: checkpointMs,
+        restartFrames: checkpointRestartFrames,
+        onError: (message) => onState?.("checkpoint_failed", new Error(message)),
+      });
     }
   }
 
@@ -278,105 +312,267 @@ export class SqliteStore implements Store {
   }
 
   // ---- games and actions (./games.ts) ----
-  async createGame(game: GameRecord, players?: readonly PlayerRecord[]): Promise<void> { return this.tables.games.create(game, players); }
-  async createGames(games: GameRecord[]): Promise<void> { return this.tables.games.createAll(games); }
-  async getGame(id: string): Promise<GameRecord | null> { return this.tables.games.get(id); }
-  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> { return this.tables.games.patchIf(id, expected, patch); }
-  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> { return this.tables.games.rematchIfAt(id, version, rematch); }
-  async findGameByCode(code: string): Promise<GameRecord | null> { return this.tables.games.findByCode(code); }
-  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> { return this.tables.games.list(q); }
-  async listUnfinishedGames(): Promise<GameRecord[]> { return this.tables.games.listUnfinished(); }
-  async listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]> { return this.tables.games.listWithStatus(status, q); }
-  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> { return this.tables.games.commitAll(writes); }
-  async listActions(gameId: string): Promise<StoredAction[]> { return this.tables.games.listActions(gameId); }
+  async createGame(game: GameRecord, players?: readonly PlayerRecord[]): Promise<void> {
+    return this.tables.games.create(game, players);
+  }
+  async createGames(games: GameRecord[]): Promise<void> {
+    return this.tables.games.createAll(games);
+  }
+  async getGame(id: string): Promise<GameRecord | null> {
+    return this.tables.games.get(id);
+  }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+    return this.tables.games.patchIf(id, expected, patch);
+  }
+  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
+    return this.tables.games.rematchIfAt(id, version, rematch);
+  }
+  async findGameByCode(code: string): Promise<GameRecord | null> {
+    return this.tables.games.findByCode(code);
+  }
+  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
+    return this.tables.games.list(q);
+  }
+  async listUnfinishedGames(): Promise<GameRecord[]> {
+    return this.tables.games.listUnfinished();
+  }
+  async listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]> {
+    return this.tables.games.listWithStatus(status, q);
+  }
+  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
+    return this.tables.games.commitAll(writes);
+  }
+  async listActions(gameId: string): Promise<StoredAction[]> {
+    return this.tables.games.listActions(gameId);
+  }
 
   // ---- players (./players.ts) and their rating history (./ratings.ts) ----
-  async createPlayer(p: PlayerRecord): Promise<void> { return this.tables.players.create(p); }
-  async getPlayer(id: string): Promise<PlayerRecord | null> { return this.tables.players.get(id); }
-  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> { await this.tables.players.patch(id, patch); }
-  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> { return this.tables.players.patch(id, patch, expected); }
-  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> { return this.tables.players.patchAll(updates); }
-  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options?: RankOptions): Promise<PlayerRecord[]> { return this.tables.players.rank(ids, limit, offset, options); }
-  async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> { return this.tables.ratings.history(playerId, after, limit); }
-  async ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> { return this.tables.ratings.changes(gameId, playerIds); }
+  async createPlayer(p: PlayerRecord): Promise<void> {
+    return this.tables.players.create(p);
+  }
+  async getPlayer(id: string): Promise<PlayerRecord | null> {
+    return this.tables.players.get(id);
+  }
+  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
+    await this.tables.players.patch(id, patch);
+  }
+  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
+    return this.tables.players.patch(id, patch, expected);
+  }
+  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
+    return this.tables.players.patchAll(updates);
+  }
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options?: RankOptions): Promise<PlayerRecord[]> {
+    return this.tables.players.rank(ids, limit, offset, options);
+  }
+  async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
+    return this.tables.ratings.history(playerId, after, limit);
+  }
+  async ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
+    return this.tables.ratings.changes(gameId, playerIds);
+  }
 
   // ---- webhooks: subscriptions (./subscriptions.ts), deliveries (./deliveries.ts), verified urls (./verified-urls.ts) ----
-  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> { return this.tables.subscriptions.upsert(s); }
-  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> { return this.tables.subscriptions.getByKey(key); }
-  async deleteSubscriptionByKey(key: string): Promise<boolean> { return this.tables.subscriptions.removeByKey(key); }
-  async deleteSubscription(id: string): Promise<void> { return this.tables.subscriptions.remove(id); }
-  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> { return this.tables.subscriptions.patch(id, patch); }
-  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> { return this.tables.subscriptions.find(name, match, now); }
-  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> { return this.tables.subscriptions.ofGameId(gameId); }
-  async deleteExpiredSubscriptions(now: string): Promise<number> { return this.tables.subscriptions.removeExpired(now); }
-  async saveDeliveries(d: DeliveryRecord[]): Promise<void> { return this.tables.deliveries.saveAll(d); }
-  async deleteDeliveries(eventIds: string[]): Promise<void> { return this.tables.deliveries.removeAll(eventIds); }
-  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> { return this.tables.deliveries.claim(expiredBy, leaseUntil, limit, holder); }
-  async expireDeliveriesOf(holder: string, now: string): Promise<number> { return this.tables.deliveries.expireOfHolder(holder, now); }
-  async markUrlVerified(url: string, at: string): Promise<void> { return this.tables.verifiedUrls.markVerified(url, at); }
-  async urlVerifiedAt(url: string): Promise<string | null> { return this.tables.verifiedUrls.verifiedAt(url); }
+  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.tables.subscriptions.upsert(s);
+  }
+  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
+    return this.tables.subscriptions.getByKey(key);
+  }
+  async deleteSubscriptionByKey(key: string): Promise<boolean> {
+    return this.tables.subscriptions.removeByKey(key);
+  }
+  async deleteSubscription(id: string): Promise<void> {
+    return this.tables.subscriptions.remove(id);
+  }
+  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
+    return this.tables.subscriptions.patch(id, patch);
+  }
+  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
+    return this.tables.subscriptions.find(name, match, now);
+  }
+  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
+    return this.tables.subscriptions.ofGameId(gameId);
+  }
+  async deleteExpiredSubscriptions(now: string): Promise<number> {
+    return this.tables.subscriptions.removeExpired(now);
+  }
+  async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
+    return this.tables.deliveries.saveAll(d);
+  }
+  async deleteDeliveries(eventIds: string[]): Promise<void> {
+    return this.tables.deliveries.removeAll(eventIds);
+  }
+  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
+    return this.tables.deliveries.claim(expiredBy, leaseUntil, limit, holder);
+  }
+  async expireDeliveriesOf(holder: string, now: string): Promise<number> {
+    return this.tables.deliveries.expireOfHolder(holder, now);
+  }
+  async markUrlVerified(url: string, at: string): Promise<void> {
+    return this.tables.verifiedUrls.markVerified(url, at);
+  }
+  async urlVerifiedAt(url: string): Promise<string | null> {
+    return this.tables.verifiedUrls.verifiedAt(url);
+  }
 
   // ---- processes (./processes.ts) ----
-  async registerProcess(p: ProcessRecord): Promise<void> { return this.tables.processes.register(p); }
-  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> { return this.tables.processes.renew(id, heartbeatAt); }
-  async listProcesses(): Promise<ProcessRecord[]> { return this.tables.processes.list(); }
-  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> { return this.tables.processes.remove(id, heartbeatAt); }
+  async registerProcess(p: ProcessRecord): Promise<void> {
+    return this.tables.processes.register(p);
+  }
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
+    return this.tables.processes.renew(id, heartbeatAt);
+  }
+  async listProcesses(): Promise<ProcessRecord[]> {
+    return this.tables.processes.list();
+  }
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
+    return this.tables.processes.remove(id, heartbeatAt);
+  }
 
   // ---- challenges (./challenges.ts) ----
-  async createChallenge(c: ChallengeRecord): Promise<void> { return this.tables.challenges.create(c); }
-  async getChallenge(token: string): Promise<ChallengeRecord | null> { return this.tables.challenges.get(token); }
-  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> { await this.tables.challenges.patch(token, patch); }
-  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> { return this.tables.challenges.patch(token, patch, expected); }
-  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> { return this.tables.challenges.list(agentName, limit); }
+  async createChallenge(c: ChallengeRecord): Promise<void> {
+    return this.tables.challenges.create(c);
+  }
+  async getChallenge(token: string): Promise<ChallengeRecord | null> {
+    return this.tables.challenges.get(token);
+  }
+  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
+    await this.tables.challenges.patch(token, patch);
+  }
+  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
+    return this.tables.challenges.patch(token, patch, expected);
+  }
+  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
+    return this.tables.challenges.list(agentName, limit);
+  }
 
   // ---- communities (./communities.ts) ----
-  async createCommunity(c: CommunityRecord): Promise<void> { return this.tables.communities.create(c); }
-  async getCommunity(id: string): Promise<CommunityRecord | null> { return this.tables.communities.get(id); }
-  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> { return this.tables.communities.list(kind); }
-  async addMember(id: string, playerId: string): Promise<void> { return this.tables.communities.add(id, playerId); }
-  async removeMember(id: string, playerId: string): Promise<void> { return this.tables.communities.remove(id, playerId); }
-  async communitiesOf(playerId: string): Promise<CommunityRecord[]> { return this.tables.communities.of(playerId); }
+  async createCommunity(c: CommunityRecord): Promise<void> {
+    return this.tables.communities.create(c);
+  }
+  async getCommunity(id: string): Promise<CommunityRecord | null> {
+    return this.tables.communities.get(id);
+  }
+  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
+    return this.tables.communities.list(kind);
+  }
+  async addMember(id: string, playerId: string): Promise<void> {
+    return this.tables.communities.add(id, playerId);
+  }
+  async removeMember(id: string, playerId: string): Promise<void> {
+    return this.tables.communities.remove(id, playerId);
+  }
+  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
+    return this.tables.communities.of(playerId);
+  }
 
   // ---- bots (./bots.ts) ----
-  async createBot(b: BotRecord): Promise<void> { return this.tables.bots.create(b); }
-  async getBot(id: string): Promise<BotRecord | null> { return this.tables.bots.get(id); }
-  async findBotByKey(keyHash: string): Promise<BotRecord | null> { return this.tables.bots.findByKey(keyHash); }
-  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> { return this.tables.bots.patch(id, patch); }
-  async listBots(limit: number, offset: number): Promise<BotRecord[]> { return this.tables.bots.list(limit, offset); }
+  async createBot(b: BotRecord): Promise<void> {
+    return this.tables.bots.create(b);
+  }
+  async getBot(id: string): Promise<BotRecord | null> {
+    return this.tables.bots.get(id);
+  }
+  async findBotByKey(keyHash: string): Promise<BotRecord | null> {
+    return this.tables.bots.findByKey(keyHash);
+  }
+  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
+    return this.tables.bots.patch(id, patch);
+  }
+  async listBots(limit: number, offset: number): Promise<BotRecord[]> {
+    return this.tables.bots.list(limit, offset);
+  }
 
   // ---- tournaments (./tournaments.ts) ----
-  async createTournament(t: TournamentRecord): Promise<void> { return this.tables.tournaments.create(t); }
-  async getTournament(id: string): Promise<TournamentRecord | null> { return this.tables.tournaments.get(id); }
-  async listTournaments(limit: number): Promise<TournamentRecord[]> { return this.tables.tournaments.list(limit); }
-  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> { return this.tables.tournaments.replaceIf(t); }
+  async createTournament(t: TournamentRecord): Promise<void> {
+    return this.tables.tournaments.create(t);
+  }
+  async getTournament(id: string): Promise<TournamentRecord | null> {
+    return this.tables.tournaments.get(id);
+  }
+  async listTournaments(limit: number): Promise<TournamentRecord[]> {
+    return this.tables.tournaments.list(limit);
+  }
+  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
+    return this.tables.tournaments.replaceIf(t);
+  }
 
   // ---- leagues (./leagues.ts) ----
-  async createLeague(l: LeagueRecord): Promise<void> { return this.tables.leagues.create(l); }
-  async getLeague(id: string): Promise<LeagueRecord | null> { return this.tables.leagues.get(id); }
-  async listLeagues(limit: number): Promise<LeagueRecord[]> { return this.tables.leagues.list(limit); }
-  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> { return this.tables.leagues.replaceIf(l); }
-  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> { return this.tables.leagues.putSchedule(leagueId, schedule); }
-  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> { return this.tables.leagues.getSchedule(leagueId); }
-  async addLeagueResult(r: LeagueResult): Promise<boolean> { return this.tables.leagues.addResult(r); }
-  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> { return this.tables.leagues.resultsOf(leagueId, deals); }
+  async createLeague(l: LeagueRecord): Promise<void> {
+    return this.tables.leagues.create(l);
+  }
+  async getLeague(id: string): Promise<LeagueRecord | null> {
+    return this.tables.leagues.get(id);
+  }
+  async listLeagues(limit: number): Promise<LeagueRecord[]> {
+    return this.tables.leagues.list(limit);
+  }
+  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> {
+    return this.tables.leagues.replaceIf(l);
+  }
+  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
+    return this.tables.leagues.putSchedule(leagueId, schedule);
+  }
+  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
+    return this.tables.leagues.getSchedule(leagueId);
+  }
+  async addLeagueResult(r: LeagueResult): Promise<boolean> {
+    return this.tables.leagues.addResult(r);
+  }
+  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
+    return this.tables.leagues.resultsOf(leagueId, deals);
+  }
 
   // ---- the public game log (./log.ts) ----
-  async logState(): Promise<LogStateRecord> { return this.tables.log.state(); }
-  async claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> { return this.tables.log.claim(holder, now, until); }
-  async appendLog(batch: LogAppend): Promise<boolean> { return this.tables.log.appendBatch(batch); }
-  async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> { return this.tables.log.nodes(refs); }
-  async logEntries(from: number, to: number): Promise<LogEntryRecord[]> { return this.tables.log.entries(from, to); }
-  async logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> { return this.tables.log.entriesFinished(start, end, after, limit); }
-  async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> { return this.tables.log.entryOfGame(gameId); }
-  async logIndexOfGame(gameId: string): Promise<number | null> { return this.tables.log.indexOfGame(gameId); }
-  async addLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.addPending(gameIds); }
-  async logPending(limit: number): Promise<string[]> { return this.tables.log.pending(limit); }
-  async dropLogPending(gameIds: readonly string[]): Promise<void> { return this.tables.log.dropPending(gameIds); }
-  async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> { return this.tables.log.unlogged(cursor, limit); }
-  async logKeys(): Promise<LogPublicKeyRecord[]> { return this.tables.log.keys(); }
-  async addLogKey(key: LogPublicKeyRecord): Promise<void> { return this.tables.log.addKey(key); }
-  async legacyLogKey(): Promise<string | null> { return this.tables.log.legacyKey(); }
-  async dropLegacyLogKey(): Promise<void> { return this.tables.log.dropLegacyKey(); }
+  async logState(): Promise<LogStateRecord> {
+    return this.tables.log.state();
+  }
+  async claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
+    return this.tables.log.claim(holder, now, until);
+  }
+  async appendLog(batch: LogAppend): Promise<boolean> {
+    return this.tables.log.appendBatch(batch);
+  }
+  async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
+    return this.tables.log.nodes(refs);
+  }
+  async logEntries(from: number, to: number): Promise<LogEntryRecord[]> {
+    return this.tables.log.entries(from, to);
+  }
+  async logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+    return this.tables.log.entriesFinished(start, end, after, limit);
+  }
+  async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> {
+    return this.tables.log.entryOfGame(gameId);
+  }
+  async logIndexOfGame(gameId: string): Promise<number | null> {
+    return this.tables.log.indexOfGame(gameId);
+  }
+  async addLogPending(gameIds: readonly string[]): Promise<void> {
+    return this.tables.log.addPending(gameIds);
+  }
+  async logPending(limit: number): Promise<string[]> {
+    return this.tables.log.pending(limit);
+  }
+  async dropLogPending(gameIds: readonly string[]): Promise<void> {
+    return this.tables.log.dropPending(gameIds);
+  }
+  async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
+    return this.tables.log.unlogged(cursor, limit);
+  }
+  async logKeys(): Promise<LogPublicKeyRecord[]> {
+    return this.tables.log.keys();
+  }
+  async addLogKey(key: LogPublicKeyRecord): Promise<void> {
+    return this.tables.log.addKey(key);
+  }
+  async legacyLogKey(): Promise<string | null> {
+    return this.tables.log.legacyKey();
+  }
+  async dropLegacyLogKey(): Promise<void> {
+    return this.tables.log.dropLegacyKey();
+  }
 }
 
 /**

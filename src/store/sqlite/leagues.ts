@@ -46,7 +46,10 @@ export class SqliteLeagues {
   private readonly resultsOfDeals: Database.Statement;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(private readonly db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(LEAGUES_SCHEMA);
     this.insert = db.prepare("INSERT INTO leagues (id, created_at, version, doc) VALUES (@id, @createdAt, @version, @doc)");
     this.byId = db.prepare("SELECT doc FROM leagues WHERE id = ?");
@@ -54,7 +57,9 @@ export class SqliteLeagues {
     this.replace = db.prepare("UPDATE leagues SET version = @version, doc = @doc WHERE id = @id AND version = @version - 1");
     this.insertSchedule = db.prepare("INSERT INTO league_schedules (league_id, doc) VALUES (?, ?) ON CONFLICT (league_id) DO NOTHING");
     this.schedule = db.prepare("SELECT doc FROM league_schedules WHERE league_id = ?");
-    this.insertResult = db.prepare("INSERT INTO league_results (game_id, league_id, deal, outcome, at) VALUES (@gameId, @leagueId, @deal, @outcome, @at) ON CONFLICT (game_id) DO NOTHING");
+    this.insertResult = db.prepare(
+      "INSERT INTO league_results (game_id, league_id, deal, outcome, at) VALUES (@gameId, @leagueId, @deal, @outcome, @at) ON CONFLICT (game_id) DO NOTHING",
+    );
     this.results = db.prepare("SELECT * FROM league_results WHERE league_id = ?");
     this.resultsOfDeals = db.prepare("SELECT * FROM league_results WHERE league_id = ? AND deal IN (SELECT value FROM json_each(?))");
     this.splitWhole();
@@ -63,17 +68,20 @@ export class SqliteLeagues {
   /** Leagues stored whole (their schedule and results inside the document) are split once, at start-up. */
   private splitWhole(): void {
     const whole = (this.db.prepare("SELECT doc FROM leagues WHERE json_type(doc, '$.schedule') IS NOT NULL").all() as { doc: string }[])
-      .map((r) => JSON.parse(r.doc) as object).filter(isWholeLeague);
+      .map((r) => JSON.parse(r.doc) as object)
+      .filter(isWholeLeague);
     if (whole.length === 0) return;
     const rewrite = this.db.prepare("UPDATE leagues SET doc = ? WHERE id = ?");
-    this.db.transaction(() => {
-      for (const doc of whole) {
-        const { head, schedule, results } = splitWholeLeague(doc);
-        if (schedule) this.insertSchedule.run(head.id, JSON.stringify(schedule));
-        for (const r of results) this.insertResult.run(r);
-        rewrite.run(JSON.stringify(head), head.id);
-      }
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const doc of whole) {
+          const { head, schedule, results } = splitWholeLeague(doc);
+          if (schedule) this.insertSchedule.run(head.id, JSON.stringify(schedule));
+          for (const r of results) this.insertResult.run(r);
+          rewrite.run(JSON.stringify(head), head.id);
+        }
+      })
+      .immediate();
   }
 
   async create(l: LeagueRecord): Promise<void> {

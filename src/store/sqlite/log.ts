@@ -233,14 +233,16 @@ export class SqliteLog {
     this.db.pragma("secure_delete = ON");
     try {
       await this.write(() =>
-        this.db.transaction(() => {
-          this.db.prepare("UPDATE log_state SET signing_key = NULL").run();
-          this.db.exec(`CREATE TABLE log_state_rebuilt (
+        this.db
+          .transaction(() => {
+            this.db.prepare("UPDATE log_state SET signing_key = NULL").run();
+            this.db.exec(`CREATE TABLE log_state_rebuilt (
             id INTEGER PRIMARY KEY CHECK (id = 1), size INTEGER NOT NULL, epoch INTEGER NOT NULL, holder TEXT, lease_until TEXT, head TEXT)`);
-          this.db.exec(`INSERT INTO log_state_rebuilt (${STATE_COLUMNS}) SELECT ${STATE_COLUMNS} FROM log_state`);
-          this.db.exec("DROP TABLE log_state");
-          this.db.exec("ALTER TABLE log_state_rebuilt RENAME TO log_state");
-        }).immediate(),
+            this.db.exec(`INSERT INTO log_state_rebuilt (${STATE_COLUMNS}) SELECT ${STATE_COLUMNS} FROM log_state`);
+            this.db.exec("DROP TABLE log_state");
+            this.db.exec("ALTER TABLE log_state_rebuilt RENAME TO log_state");
+          })
+          .immediate(),
       );
       await this.write(() => this.db.exec("VACUUM"));
     } finally {

@@ -47,8 +47,11 @@ export class SqlitePlayers {
     return this.durable(() => this.writes.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writes.writePlayer, expected));
   }
   async patchAll(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
-    return this.durable(() => this.writes.atomically(() =>
-      updates.map((u) => this.writes.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writes.writePlayer, u.expected))));
+    return this.durable(() =>
+      this.writes.atomically(() =>
+        updates.map((u) => this.writes.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writes.writePlayer, u.expected)),
+      ),
+    );
   }
   async rank(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };

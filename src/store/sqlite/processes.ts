@@ -17,7 +17,10 @@ export class SqliteProcesses {
   private readonly removeIf: Database.Statement;
 
   /** `write` runs a write the store's way, waiting out a held lock; it resolves at the commit, before the WAL fsync. */
-  constructor(db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(PROCESSES_SCHEMA);
     this.save = db.prepare(`INSERT INTO processes (id, heartbeat_at, doc) VALUES (@id, @heartbeatAt, @doc)
       ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, doc = excluded.doc`);

@@ -23,7 +23,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS rating_history_by_game ON rating_history (play
 type Row = { player_id: string; n: number; game_id: string; at: string; rating: number; rd: number; step: string | null };
 
 const pointOf = (r: Row): RatingPoint => ({
-  playerId: r.player_id, gameId: r.game_id, at: r.at, n: r.n, rating: r.rating, rd: r.rd,
+  playerId: r.player_id,
+  gameId: r.game_id,
+  at: r.at,
+  n: r.n,
+  rating: r.rating,
+  rd: r.rd,
   ...(r.step ? { step: JSON.parse(r.step) as RatingStep } : {}),
 });
 
@@ -39,7 +44,9 @@ export class SqliteRatings {
     const columns = db.prepare("PRAGMA table_info(rating_history)").all() as Array<{ name: string }>;
     if (!columns.some((c) => c.name === "step")) db.exec("ALTER TABLE rating_history ADD COLUMN step TEXT");
     // A point already held (the same game, or the same place) is kept as it is: writing a profile again adds nothing.
-    this.insert = db.prepare("INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd, step) VALUES (@playerId, @n, @gameId, @at, @rating, @rd, @step)");
+    this.insert = db.prepare(
+      "INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd, step) VALUES (@playerId, @n, @gameId, @at, @rating, @rd, @step)",
+    );
     this.page = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND n > ? ORDER BY n LIMIT ?");
     this.ofGame = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND game_id = ?");
     this.previous = db.prepare("SELECT * FROM rating_history WHERE player_id = ? AND n < ? ORDER BY n DESC LIMIT 1");

@@ -20,8 +20,7 @@ CREATE INDEX IF NOT EXISTS subscriptions_by_game ON subscriptions (json_extract(
 
 type DocRow = { doc: string };
 
-const subscriptionRow = (s: SubscriptionRecord) =>
-  ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
+const subscriptionRow = (s: SubscriptionRecord) => ({ id: s.id, key: s.key, name: s.name, expiresAt: s.expiresAt, doc: JSON.stringify(s) });
 const parseAll = (rows: DocRow[]): SubscriptionRecord[] => rows.map((r) => JSON.parse(r.doc) as SubscriptionRecord);
 
 export class SqliteSubscriptions {

@@ -22,7 +22,10 @@ export class SqliteTournaments {
   private readonly replace: Database.Statement;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(TOURNAMENTS_SCHEMA);
     this.insert = db.prepare(`INSERT INTO tournaments (id, created_at, version, doc) VALUES (@id, @createdAt, @version, @doc)`);
     this.byId = db.prepare(`SELECT doc FROM tournaments WHERE id = ?`);

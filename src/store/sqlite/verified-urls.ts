@@ -13,7 +13,10 @@ export class SqliteVerifiedUrls {
   private readonly at: Database.Statement;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(db: Database.Database, private readonly write: <T>(fn: () => T) => Promise<T>) {
+  constructor(
+    db: Database.Database,
+    private readonly write: <T>(fn: () => T) => Promise<T>,
+  ) {
     db.exec(VERIFIED_URLS_SCHEMA);
     this.mark = db.prepare(`INSERT INTO verified_urls (url, at) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET at = excluded.at`);
     this.at = db.prepare(`SELECT at FROM verified_urls WHERE url = ?`);

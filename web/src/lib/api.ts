@@ -4,7 +4,11 @@
 export const API = "/api/v1";
 
 /** The RFC 9457 problem document every refused request answers (src/shared/errors.ts). */
-interface Problem { code?: string; title?: string; detail?: string }
+interface Problem {
+  code?: string;
+  title?: string;
+  detail?: string;
+}
 
 export class ApiError extends Error {
   readonly status: number;
@@ -17,7 +21,13 @@ export class ApiError extends Error {
 }
 
 /** A JSON call to the API; `signal` aborts it (a stopped quick-match search). */
-export async function api<T = unknown>(method: string, path: string, body?: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(API + path, {
     method,
     headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
@@ -81,7 +91,11 @@ export function forgetSeat(gameId: string): void {
   localStorage.removeItem(seatKey(gameId));
 }
 
-interface StoredPlayer { id: string; secret: string; name?: string }
+interface StoredPlayer {
+  id: string;
+  secret: string;
+  name?: string;
+}
 
 /** The guest profile's secret is returned once; keeping it lets the next game count for the same rating. */
 export function savePlayer(player: Partial<StoredPlayer> | undefined): void {
@@ -146,7 +160,11 @@ export function $<T extends HTMLElement = HTMLElement>(sel: string, root: Parent
 
 type Attr = string | number | boolean | null | undefined | ((ev: Event) => void);
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: Array<Node | string | null | undefined>): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, Attr> = {},
+  ...children: Array<Node | string | null | undefined>
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;

@@ -5,7 +5,13 @@ import { ELEMENT_TIPS, TILE_TIPS } from "./glossary";
 import { SQUARES_TOP_DOWN, artOf, cardText, type Tile, type ViewModel } from "./model";
 import { cardTip } from "./view";
 
-export function drawBoard(container: HTMLElement, board: ViewModel["board"], tiles: readonly Tile[], elements: readonly Tile[], opts: { last?: string; flipped?: readonly string[] } = {}): void {
+export function drawBoard(
+  container: HTMLElement,
+  board: ViewModel["board"],
+  tiles: readonly Tile[],
+  elements: readonly Tile[],
+  opts: { last?: string; flipped?: readonly string[] } = {},
+): void {
   const nodes: HTMLElement[] = [];
   for (const [i, square] of SQUARES_TOP_DOWN.entries()) {
     if (i % 4 === 0) nodes.push(el("span", { class: "axis", "aria-hidden": "true", text: square[1] }));
@@ -13,7 +19,13 @@ export function drawBoard(container: HTMLElement, board: ViewModel["board"], til
     const tile = tiles.find((t) => t.square === square);
     const element = elements.find((t) => t.square === square);
     const extras = [tile && `${tile.kind} tile`, element && `${element.kind} square`].filter(Boolean).join(", ");
-    const cls = ["square", element && `elem-${element.kind}`, cell && `owner-${cell.owner}`, square === opts.last && "last", opts.flipped?.includes(square) && "flip"];
+    const cls = [
+      "square",
+      element && `elem-${element.kind}`,
+      cell && `owner-${cell.owner}`,
+      square === opts.last && "last",
+      opts.flipped?.includes(square) && "flip",
+    ];
     nodes.push(
       el(
         "div",
@@ -22,7 +34,9 @@ export function drawBoard(container: HTMLElement, board: ViewModel["board"], til
           role: "img",
           "data-square": square,
           "data-owner": cell?.owner ?? "",
-          "aria-label": cell ? `${square}: ${cardText(cell.card)}, owned by ${cell.owner}${extras ? `; ${extras}` : ""}` : `${square}: empty${extras ? `, ${extras}` : ""}`,
+          "aria-label": cell
+            ? `${square}: ${cardText(cell.card)}, owned by ${cell.owner}${extras ? `; ${extras}` : ""}`
+            : `${square}: empty${extras ? `, ${extras}` : ""}`,
           title: [cell && cardTip(cell.card), tile && TILE_TIPS[tile.kind], element && ELEMENT_TIPS[element.kind]].filter(Boolean).join("\n"),
         },
         cell ? el("img", { src: artOf(cell.card), alt: "" }) : el("span", { text: square }),

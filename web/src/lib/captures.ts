@@ -8,17 +8,30 @@ import type { ChessPiece, Element, Mutator, RulesVersion } from "../../../src/en
 import { CURRENT_RULES_VERSION, rulesOf } from "../../../src/engine/versions";
 import type { Seat, Tile } from "./model";
 
-export interface CaptureReason { square: string; by: string; text: string }
+export interface CaptureReason {
+  square: string;
+  by: string;
+  text: string;
+}
 
 const EDGE: Record<Edge, string> = { n: "top", e: "right", s: "bottom", w: "left" };
 
-export interface BoardLike { get(square: string): { owner: Seat; card: { id: string } } | undefined }
+export interface BoardLike {
+  get(square: string): { owner: Seat; card: { id: string } } | undefined;
+}
 
 /** The engine's rule context plus the rules version the game is played under (it decides the last placement's mutators). */
-export interface PageRules extends RuleContext { rulesVersion: RulesVersion }
+export interface PageRules extends RuleContext {
+  rulesVersion: RulesVersion;
+}
 
 /** The rule context of a game as the page holds it; a live game is played under the current rules version. */
-export function ruleContext(chessTiles: readonly Tile[], elements: readonly Tile[], mutators: readonly string[], rulesVersion: RulesVersion = CURRENT_RULES_VERSION): PageRules {
+export function ruleContext(
+  chessTiles: readonly Tile[],
+  elements: readonly Tile[],
+  mutators: readonly string[],
+  rulesVersion: RulesVersion = CURRENT_RULES_VERSION,
+): PageRules {
   return {
     chessTiles: chessTiles.map((t) => ({ square: t.square, piece: t.kind as ChessPiece })),
     squareElements: elements.map((t) => ({ square: t.square, element: t.kind as Element })),
@@ -49,7 +62,11 @@ export function explainCaptures(before: BoardLike, ctx: PageRules, card: string,
   return explainOn(cells(before), ctx, card, square, mover);
 }
 
-export interface Placement { card: string; square: string; seat: Seat }
+export interface Placement {
+  card: string;
+  square: string;
+  seat: Seat;
+}
 
 /**
  * The reasons of the last of `moves`, played in order from `before`: the boards in between follow from
@@ -78,12 +95,20 @@ function explainOn(cellsBefore: readonly Cell[], pageRules: PageRules, card: str
   const mine = effectiveRanks(board, ctx, at, placed.champion === "reaver");
   const name = (i: number) => cardById(board[i]!.card)?.name ?? board[i]!.card;
   const edgeTo = (i: number): Edge | undefined =>
-    NEIGHBOURS[at].find((n) => n.index === i)?.edge ?? chessReach(ctx.chessTiles.find((t) => indexOf(t.square) === at)?.piece ?? "king", at, (j) => board[j] !== null).find((r) => r.index === i)?.edge;
+    NEIGHBOURS[at].find((n) => n.index === i)?.edge ??
+    chessReach(ctx.chessTiles.find((t) => indexOf(t.square) === at)?.piece ?? "king", at, (j) => board[j] !== null).find((r) => r.index === i)?.edge;
   const versus = (i: number) => {
     const edge = edgeTo(i);
     if (!edge) return "";
     const theirs = effectiveRanks(board, ctx, i)[OPPOSITE[edge]];
-    const verb = mine[edge] === theirs ? (placed.champion === "usurper" ? "equals (the usurper takes on equal ranks)" : "equals") : mine[edge] > theirs ? "beats" : "is below";
+    const verb =
+      mine[edge] === theirs
+        ? placed.champion === "usurper"
+          ? "equals (the usurper takes on equal ranks)"
+          : "equals"
+        : mine[edge] > theirs
+          ? "beats"
+          : "is below";
     return `${placed.name}'s ${EDGE[edge]} ${mine[edge]} ${verb} ${name(i)}'s ${EDGE[OPPOSITE[edge]]} ${theirs}`;
   };
   // Plus compares sums: every touching pair whose edges add up to the captured card's sum.
@@ -92,20 +117,29 @@ function explainOn(cellsBefore: readonly Cell[], pageRules: PageRules, card: str
     const sum = (j: number, e: Edge) => mine[e] + effectiveRanks(board, ctx, j)[OPPOSITE[e]];
     const target = sum(i, edge);
     const pairs = NEIGHBOURS[at].filter((n) => board[n.index] !== null && sum(n.index, n.edge) === target);
-    return pairs.map((n) => `${EDGE[n.edge]} ${mine[n.edge]}+${effectiveRanks(board, ctx, n.index)[OPPOSITE[n.edge]]} with ${name(n.index)}`).join(", ") + ` (each ${target})`;
+    return (
+      pairs.map((n) => `${EDGE[n.edge]} ${mine[n.edge]}+${effectiveRanks(board, ctx, n.index)[OPPOSITE[n.edge]]} with ${name(n.index)}`).join(", ") +
+      ` (each ${target})`
+    );
   };
   const tile = ctx.chessTiles.find((t) => t.square === square);
   const reverse = ctx.mutators.includes("reverse") ? " (reverse: lower wins)" : "";
   return captures.map(({ index, by }) => {
     const sq = squareOf(index);
     const text =
-      by === "basic" ? `${sq}: basic capture, ${versus(index)}${reverse}`
-      : by === "chess" ? `${sq}: chess tile (${tile?.piece ?? "piece"}) reach, ${versus(index) || "total ranks compared"}${reverse}`
-      : by === "same" ? `${sq}: same, equal ranks on two or more edges (${versus(index)})`
-      : by === "plus" ? `${sq}: plus, equal sums on two or more edges: ${sums(index)}`
-      : by === "combo" ? `${sq}: combo, flipped by a card this move captured`
-      : by === "knight" ? `${sq}: the knight champion's jump, total ranks beat ${name(index)}'s`
-      : `${sq}: ${String(by)}`;
+      by === "basic"
+        ? `${sq}: basic capture, ${versus(index)}${reverse}`
+        : by === "chess"
+          ? `${sq}: chess tile (${tile?.piece ?? "piece"}) reach, ${versus(index) || "total ranks compared"}${reverse}`
+          : by === "same"
+            ? `${sq}: same, equal ranks on two or more edges (${versus(index)})`
+            : by === "plus"
+              ? `${sq}: plus, equal sums on two or more edges: ${sums(index)}`
+              : by === "combo"
+                ? `${sq}: combo, flipped by a card this move captured`
+                : by === "knight"
+                  ? `${sq}: the knight champion's jump, total ranks beat ${name(index)}'s`
+                  : `${sq}: ${String(by)}`;
     return { square: sq, by, text };
   });
 }

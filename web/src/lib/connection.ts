@@ -36,7 +36,12 @@ export class GameConnection extends RoomLink<GameRoomState> {
    * `reservation`: the seat reservation of the answer that seated this browser, if any; the first join uses
    * it (no matchmaking request), and any later one, or a lapsed reservation, joins by id.
    */
-  constructor(private readonly gameId: string, token: string | null, private readonly on: ConnectionEvents, private reservation: unknown = null) {
+  constructor(
+    private readonly gameId: string,
+    token: string | null,
+    private readonly on: ConnectionEvents,
+    private reservation: unknown = null,
+  ) {
     super((state) => on.link(state));
     this.token = token;
   }

@@ -37,7 +37,12 @@ export async function reportChallenge(gameId: string, seat: StoredSeat, model: V
   if (!out) return;
   if (seat.reported) return void (out.textContent = "The result was reported to the agent.");
   try {
-    const { body } = await api<{ agent?: { name?: string } }>("POST", "/agent/result", { token: seat.challenge, gameId, winner: model.winner, score: model.score });
+    const { body } = await api<{ agent?: { name?: string } }>("POST", "/agent/result", {
+      token: seat.challenge,
+      gameId,
+      winner: model.winner,
+      score: model.score,
+    });
     seat.reported = true;
     out.textContent = `Result reported to ${body.agent?.name ?? "the agent"} and verified by the service.`;
   } catch (e) {

@@ -69,7 +69,17 @@ let shown = false;
 /** The friend or quick-match rematch of this page, once the end panel shows one (its room messages go there). */
 export let rematchOffer: RematchOffer | null = null;
 
-export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string; seat: StoredSeat | null; record: () => Promise<GameRecord>; save: () => void; send: (type: "rematch" | "declineRematch") => boolean }): void {
+export function drawEnd(
+  m: ViewModel,
+  ctx: {
+    mySeat: Seat | null;
+    gameId: string;
+    seat: StoredSeat | null;
+    record: () => Promise<GameRecord>;
+    save: () => void;
+    send: (type: "rematch" | "declineRematch") => boolean;
+  },
+): void {
   const end = $("#end");
   end.hidden = m.status !== "finished";
   if (end.hidden) return;
@@ -78,7 +88,9 @@ export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string
   const id = encodeURIComponent(ctx.gameId);
   const played = !(m.decidedBy === "aborted" && m.moveCount === 0);
   $("#end-links").replaceChildren(
-    ...(played ? [el("a", { href: `/review/${id}`, text: "Review the game" }), " · ", el("a", { href: `/replay/${id}`, id: "replay-link", text: "Replay" }), " · "] : []),
+    ...(played
+      ? [el("a", { href: `/review/${id}`, text: "Review the game" }), " · ", el("a", { href: `/replay/${id}`, id: "replay-link", text: "Replay" }), " · "]
+      : []),
     el("a", { href: "/", text: "New game" }),
   );
   if (shown) return;
@@ -87,13 +99,17 @@ export function drawEnd(m: ViewModel, ctx: { mySeat: Seat | null; gameId: string
   const button = $<HTMLButtonElement>("#rematch");
   if (!ctx.mySeat || !ctx.seat) return;
   const seat = ctx.seat;
-  void ctx.record().then((record) => {
-    // A tournament's or a league's game offers none: its pairings decide who meets next.
-    if (record.tournamentId) $("#end-links").append(" · ", el("a", { href: `/tournaments/${encodeURIComponent(record.tournamentId)}`, text: "Back to the tournament" }));
-    if (record.tournamentId || record.leagueId) return;
-    if (record.opponent === "friend" || record.opponent === "quick") rematchOffer = new RematchOffer(ctx.gameId, seat, ctx.send);
-    else button.hidden = false;
-  }, () => undefined);
+  void ctx.record().then(
+    (record) => {
+      // A tournament's or a league's game offers none: its pairings decide who meets next.
+      if (record.tournamentId)
+        $("#end-links").append(" · ", el("a", { href: `/tournaments/${encodeURIComponent(record.tournamentId)}`, text: "Back to the tournament" }));
+      if (record.tournamentId || record.leagueId) return;
+      if (record.opponent === "friend" || record.opponent === "quick") rematchOffer = new RematchOffer(ctx.gameId, seat, ctx.send);
+      else button.hidden = false;
+    },
+    () => undefined,
+  );
   button.addEventListener("click", () => {
     if (rematchOffer) return;
     button.disabled = true;

@@ -41,7 +41,13 @@ async function verifyLog(out: HTMLElement, gameId: string, record: LoggedRecord 
   const served = entries.find((x) => x.index === proof.index);
   const check = served
     ? // The key the head names: after a rotation an older head is another key's.
-      await checkProof({ head, publicKeyPem: key.keys.find((k) => k.keyId === head.keyId)?.publicKey ?? key.publicKey, entry: served.entry, index: proof.index, path: proof.path })
+      await checkProof({
+        head,
+        publicKeyPem: key.keys.find((k) => k.keyId === head.keyId)?.publicKey ?? key.publicKey,
+        entry: served.entry,
+        index: proof.index,
+        path: proof.path,
+      })
     : { included: false, signature: "unchecked" as const };
   const verified = check.included && check.signature !== "invalid";
   const signature =

@@ -7,9 +7,29 @@ import type { GameRecord } from "./api-types";
 
 export type Seat = "A" | "B";
 
-export interface CardView { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion: string; tier: number }
-export interface SeatModel { name: string; playerId: string; kind: string; champion: string; handCount: number; connected: boolean }
-export interface Tile { square: string; kind: string }
+export interface CardView {
+  id: string;
+  name: string;
+  element: string;
+  n: number;
+  e: number;
+  s: number;
+  w: number;
+  champion: string;
+  tier: number;
+}
+export interface SeatModel {
+  name: string;
+  playerId: string;
+  kind: string;
+  champion: string;
+  handCount: number;
+  connected: boolean;
+}
+export interface Tile {
+  square: string;
+  kind: string;
+}
 
 export interface ViewModel {
   status: string;
@@ -50,7 +70,15 @@ const seatOf = (s: SeatState | undefined): SeatModel => ({
 const tierOf = (id: string) => cardById(id)?.tier ?? 0;
 
 const cardOf = (c: { id: string; name: string; element: string; n: number; e: number; s: number; w: number; champion?: string }): CardView => ({
-  id: c.id, name: c.name, element: c.element, n: c.n, e: c.e, s: c.s, w: c.w, champion: c.champion || "", tier: tierOf(c.id),
+  id: c.id,
+  name: c.name,
+  element: c.element,
+  n: c.n,
+  e: c.e,
+  s: c.s,
+  w: c.w,
+  champion: c.champion || "",
+  tier: tierOf(c.id),
 });
 
 const asSeat = (s: string): Seat => (s === "B" ? "B" : "A");
@@ -91,12 +119,22 @@ export function fromRoomState(state: GameRoomState, mine: SeatHand | null): View
 }
 
 /** A board cell as the REST record and the replay carry it. */
-export interface RestCell { square: string; owner: string; card: string; name: string; element: string; ranks: { n: number; e: number; s: number; w: number } }
+export interface RestCell {
+  square: string;
+  owner: string;
+  card: string;
+  name: string;
+  element: string;
+  ranks: { n: number; e: number; s: number; w: number };
+}
 
 export function boardFromCells(cells: readonly RestCell[]): ViewModel["board"] {
   const board: ViewModel["board"] = new Map();
   for (const c of cells) {
-    board.set(c.square, { owner: asSeat(c.owner), card: cardOf({ id: c.card, name: c.name, element: c.element, ...c.ranks, champion: cardById(c.card)?.champion }) });
+    board.set(c.square, {
+      owner: asSeat(c.owner),
+      card: cardOf({ id: c.card, name: c.name, element: c.element, ...c.ranks, champion: cardById(c.card)?.champion }),
+    });
   }
   return board;
 }
@@ -134,7 +172,8 @@ export function fromRecord(r: GameRecord): ViewModel {
 }
 
 /** Card art from the generated assets: champions have their own pictures. */
-export const artOf = (card: { id: string; champion: string }): string => (card.champion ? `/assets/champions/${card.champion}.svg` : `/assets/cards/${card.id}.svg`);
+export const artOf = (card: { id: string; champion: string }): string =>
+  card.champion ? `/assets/champions/${card.champion}.svg` : `/assets/cards/${card.id}.svg`;
 
 export const cardText = (c: CardView): string =>
   `${c.name}${c.champion ? ` (champion: ${c.champion})` : ""}, ${c.element}${c.tier && !c.champion ? `, tier ${c.tier}` : ""}, north ${c.n}, east ${c.e}, south ${c.s}, west ${c.w}`;
@@ -142,5 +181,10 @@ export const cardText = (c: CardView): string =>
 export const other = (seat: Seat): Seat => (seat === "A" ? "B" : "A");
 
 /** How a game ended, as a clause that reads on its own ("A won, 9–7: the board is full"). */
-const DECIDED: Record<string, string> = { board_full: "the board is full", resignation: "won by resignation", timeout: "the turn clock ran out", aborted: "aborted, so not rated" };
+const DECIDED: Record<string, string> = {
+  board_full: "the board is full",
+  resignation: "won by resignation",
+  timeout: "the turn clock ran out",
+  aborted: "aborted, so not rated",
+};
 export const decidedText = (d: string): string => DECIDED[d] || d || "";

@@ -3,7 +3,7 @@
 // including one whose creating request was still on its way when the search was stopped.
 import { api, ApiError, seatRequest, type SeatAnswer } from "./api";
 
-type TicketAnswer = ({ status: "queued"; ticket: string } | ({ status: "matched"; ticket: string } & SeatAnswer));
+type TicketAnswer = { status: "queued"; ticket: string } | ({ status: "matched"; ticket: string } & SeatAnswer);
 
 export interface QuickSearch {
   /** The seat once paired; null when the search was stopped first. */

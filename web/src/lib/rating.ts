@@ -2,7 +2,8 @@
 // (src/services/players/rating.ts: fewer than 5 games or a deviation above 110), wherever a rating appears.
 import { el } from "./api";
 
-export const PROVISIONAL_TIP = "Provisional: the rating is still settling (fewer than 5 rated games, or too few to be sure), so it moves a lot with each result.";
+export const PROVISIONAL_TIP =
+  "Provisional: the rating is still settling (fewer than 5 rated games, or too few to be sure), so it moves a lot with each result.";
 
 /** "1527" or "1527?" with the provisional explanation on the mark (tap or hover). */
 export function ratingEl(rating: number, provisional: boolean): HTMLElement {

@@ -10,7 +10,10 @@ import type { Seat } from "./model";
 
 type Started = Omit<Extract<GameOut, { type: "rematchStarted" }>, "type">;
 export type RematchMessage = Extract<GameOut, { type: "rematchOffered" | "rematchDeclined" | "rematchStarted" }>;
-interface RematchAnswer { rematch: { offeredBy: Seat | null; gameId?: string }; game?: { id: string; seat: Seat; playerToken: string } }
+interface RematchAnswer {
+  rematch: { offeredBy: Seat | null; gameId?: string };
+  game?: { id: string; seat: Seat; playerToken: string };
+}
 
 const POLL_MS = 2000;
 /** How long a seat reservation carried by rematchStarted is worth trying (the server keeps it 15 s). */
@@ -75,7 +78,9 @@ export class RematchOffer {
     for (let first = true; !this.gone; first = false) {
       if (!first) await new Promise((r) => setTimeout(r, POLL_MS));
       try {
-        const { body } = await api<{ rematch?: RematchAnswer["rematch"] }>("GET", `/games/${encodeURIComponent(this.gameId)}/sync`, undefined, undefined, { authorization: `Bearer ${this.seat.token}` });
+        const { body } = await api<{ rematch?: RematchAnswer["rematch"] }>("GET", `/games/${encodeURIComponent(this.gameId)}/sync`, undefined, undefined, {
+          authorization: `Bearer ${this.seat.token}`,
+        });
         if (!body.rematch) return; // this game offers none
         if (first) {
           this.button.hidden = false;
@@ -107,6 +112,12 @@ export class RematchOffer {
     this.button.textContent = mine ? "Offer sent" : theirs ? "Accept rematch" : "Rematch";
     this.button.disabled = mine;
     this.decline.hidden = !theirs;
-    $("#rematch-status").textContent = theirs ? "Your opponent offers a rematch." : mine ? "Waiting for your opponent to answer." : this.declined ? "Your opponent declined the rematch." : "";
+    $("#rematch-status").textContent = theirs
+      ? "Your opponent offers a rematch."
+      : mine
+        ? "Waiting for your opponent to answer."
+        : this.declined
+          ? "Your opponent declined the rematch."
+          : "";
   }
 }

@@ -13,7 +13,10 @@ export interface TournamentEvents {
 }
 
 export class TournamentConnection extends RoomLink<TournamentRoomState> {
-  constructor(private readonly tournamentId: string, private readonly on: TournamentEvents) {
+  constructor(
+    private readonly tournamentId: string,
+    private readonly on: TournamentEvents,
+  ) {
     super((state) => on.link(state));
   }
 

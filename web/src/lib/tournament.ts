@@ -68,9 +68,10 @@ const humanize = (k: string): string => {
  * field its rows carry besides the rank, in the order they come.
  */
 export function scoreColumns(format: string, rows: readonly StandingRow[]): Array<{ key: string; label: string; title?: string }> {
-  const keys = format === "swiss"
-    ? ["score", "buchholz", "sonnebornBerger"]
-    : Object.keys(rows[0] ?? { score: 0 }).filter((k) => k !== "rank" && typeof (rows[0] ?? { score: 0 })[k as "rank"] === "number");
+  const keys =
+    format === "swiss"
+      ? ["score", "buchholz", "sonnebornBerger"]
+      : Object.keys(rows[0] ?? { score: 0 }).filter((k) => k !== "rank" && typeof (rows[0] ?? { score: 0 })[k as "rank"] === "number");
   return keys.map((k) => ({ key: k, ...(LABELS[k] ?? { label: humanize(k) }) }));
 }
 
@@ -85,7 +86,11 @@ export function scoreText(v: unknown): string {
 }
 
 /** The room's state as plain rows, including fields a newer room adds. */
-export function plainState(s: TournamentRoomState): { standings: StandingRow[]; pairings: Array<{ first: string; second: string; gameId: string; outcome: string }>; format?: string } {
+export function plainState(s: TournamentRoomState): {
+  standings: StandingRow[];
+  pairings: Array<{ first: string; second: string; gameId: string; outcome: string }>;
+  format?: string;
+} {
   const json = (s as unknown as { toJSON(): Record<string, unknown> }).toJSON();
   return {
     standings: (json.standings as StandingRow[] | undefined) ?? [],

@@ -2,7 +2,9 @@
 // player in another tab sees the turn in the tab strip as well as in the title.
 const TURN_ICON =
   "data:image/svg+xml," +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#F2B134"/><circle cx="16" cy="16" r="6" fill="#14161F"/></svg>');
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#F2B134"/><circle cx="16" cy="16" r="6" fill="#14161F"/></svg>',
+  );
 const LOGO = "/assets/brand/logo.svg";
 
 /** Sets the page's icon to the turn mark (true) or the logo (false); the link element is reused. */

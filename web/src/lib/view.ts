@@ -6,20 +6,38 @@ import { CHAMPION_TIPS, ELEMENT_TIPS, MUTATOR_TIPS, TIER_TIPS, TILE_TIPS } from 
 import { SQUARES_TOP_DOWN, artOf, cardText, other, type CardView, type Seat, type ViewModel } from "./model";
 
 /** What the page knows beyond the model: its seat, the chosen card, and whether a move is on its way. */
-export interface ViewContext { mySeat: Seat | null; selected: string | null; gameId: string; pending: boolean; offline: boolean }
+export interface ViewContext {
+  mySeat: Seat | null;
+  selected: string | null;
+  gameId: string;
+  pending: boolean;
+  offline: boolean;
+}
 
-export interface ViewHandlers { onSquare: (square: string) => void; onCard: (id: string) => void }
+export interface ViewHandlers {
+  onSquare: (square: string) => void;
+  onCard: (id: string) => void;
+}
 
 /** The tooltip of a card: its champion ability or its tier. */
 export function cardTip(c: CardView): string {
-  return c.champion ? CHAMPION_TIPS[c.champion] ?? c.champion : `${c.name}, ${c.element}. ${TIER_TIPS[c.tier] ?? ""}`;
+  return c.champion ? (CHAMPION_TIPS[c.champion] ?? c.champion) : `${c.name}, ${c.element}. ${TIER_TIPS[c.tier] ?? ""}`;
 }
 
 /** Up/down/left/right from a square on the top-down grid, or null at the edge. */
 function step(square: string, key: string): string | null {
   const i = SQUARES_TOP_DOWN.indexOf(square);
   const [row, col] = [Math.floor(i / 4), i % 4];
-  const to = key === "ArrowUp" ? [row - 1, col] : key === "ArrowDown" ? [row + 1, col] : key === "ArrowLeft" ? [row, col - 1] : key === "ArrowRight" ? [row, col + 1] : null;
+  const to =
+    key === "ArrowUp"
+      ? [row - 1, col]
+      : key === "ArrowDown"
+        ? [row + 1, col]
+        : key === "ArrowLeft"
+          ? [row, col - 1]
+          : key === "ArrowRight"
+            ? [row, col + 1]
+            : null;
   if (!to || to[0] < 0 || to[0] > 3 || to[1] < 0 || to[1] > 3) return null;
   return SQUARES_TOP_DOWN[to[0] * 4 + to[1]];
 }
@@ -30,7 +48,13 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
   for (const [i, square] of SQUARES_TOP_DOWN.entries()) {
     if (i % 4 === 0) boardEl.append(el("span", { class: "axis", "aria-hidden": "true", text: square[1] }));
     // One tab stop for the board (roving tabindex); arrow keys move between squares.
-    const button = el("button", { type: "button", class: "square", "data-square": square, tabindex: square === "a4" ? "0" : "-1", onclick: () => onSquare(square) });
+    const button = el("button", {
+      type: "button",
+      class: "square",
+      "data-square": square,
+      tabindex: square === "a4" ? "0" : "-1",
+      onclick: () => onSquare(square),
+    });
     squares.set(square, button);
     boardEl.append(button);
   }
@@ -55,8 +79,20 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
     const lastSquare = /@([a-d][1-4])/.exec(m.lastMove)?.[1];
     const extras = [tile && `${tile.kind} tile`, element && `${element.kind} square`].filter(Boolean).join(", ");
     const flipping = b.classList.contains("flip");
-    b.className = ["square", element && `elem-${element.kind}`, cell && `owner-${cell.owner}`, !cell && selected && canPlay && "target", square === lastSquare && "last", flipping && "flip"].filter(Boolean).join(" ");
-    b.setAttribute("aria-label", cell ? `${square}: ${cardText(cell.card)}, owned by ${cell.owner}${extras ? `; ${extras}` : ""}` : `${square}: empty${extras ? `, ${extras}` : ""}`);
+    b.className = [
+      "square",
+      element && `elem-${element.kind}`,
+      cell && `owner-${cell.owner}`,
+      !cell && selected && canPlay && "target",
+      square === lastSquare && "last",
+      flipping && "flip",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    b.setAttribute(
+      "aria-label",
+      cell ? `${square}: ${cardText(cell.card)}, owned by ${cell.owner}${extras ? `; ${extras}` : ""}` : `${square}: empty${extras ? `, ${extras}` : ""}`,
+    );
     b.setAttribute("aria-disabled", String(Boolean(cell) || !canPlay));
     b.title = [cell && cardTip(cell.card), tile && TILE_TIPS[tile.kind], element && ELEMENT_TIPS[element.kind]].filter(Boolean).join("\n");
     b.dataset.owner = cell?.owner ?? "";
@@ -90,7 +126,15 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
             {},
             el(
               "button",
-              { type: "button", class: "card", "data-card": c.id, "aria-label": `${i + 1}: ${cardText(c)}`, title: cardTip(c), "aria-keyshortcuts": String(i + 1), onclick: () => onCard(c.id) },
+              {
+                type: "button",
+                class: "card",
+                "data-card": c.id,
+                "aria-label": `${i + 1}: ${cardText(c)}`,
+                title: cardTip(c),
+                "aria-keyshortcuts": String(i + 1),
+                onclick: () => onCard(c.id),
+              },
               el("img", { src: artOf(c), alt: "" }),
               el("span", { class: "key", "aria-hidden": "true", text: String(i + 1) }),
               c.tier && !c.champion ? el("span", { class: `tier t${c.tier}`, "aria-hidden": "true", text: "•".repeat(c.tier) }) : null,
@@ -112,7 +156,11 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
       const who = seat.name || (m.status === "waiting" ? "waiting for a player…" : "?");
       const you = mySeat === s ? " (you)" : "";
       const nameEl = $(`#seat-${s}-name`);
-      nameEl.replaceChildren(seat.playerId && seat.kind !== "house" ? el("a", { href: `/players/${encodeURIComponent(seat.playerId)}`, text: who }) : who, botMark(seat.kind) ?? "", you);
+      nameEl.replaceChildren(
+        seat.playerId && seat.kind !== "house" ? el("a", { href: `/players/${encodeURIComponent(seat.playerId)}`, text: who }) : who,
+        botMark(seat.kind) ?? "",
+        you,
+      );
       const bits = [
         seat.champion && `champion ${seat.champion}`,
         // Only a count: the other hand is never sent to this page.
@@ -120,14 +168,18 @@ export function createView({ onSquare, onCard }: ViewHandlers) {
         seat.kind === "house" ? "house opponent" : m.status === "active" ? (seat.connected ? "online" : "offline") : "",
       ].filter(Boolean);
       $(`#seat-${s}-info`).textContent = bits.join(" · ");
-      $(`#seat-${s}-info`).title = seat.champion ? CHAMPION_TIPS[seat.champion] ?? "" : "";
+      $(`#seat-${s}-info`).title = seat.champion ? (CHAMPION_TIPS[seat.champion] ?? "") : "";
     }
     // Rebuilt only when it changes: a render per move would detach the mutator a finger is on.
     const ruleset = $("#ruleset");
     const rulesetKey = [m.ruleset, ...m.mutators].join(" ");
     if (ruleset.dataset.key !== rulesetKey) {
       ruleset.dataset.key = rulesetKey;
-      ruleset.replaceChildren(m.ruleset, ...m.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), m.mutators.length ? ")" : "");
+      ruleset.replaceChildren(
+        m.ruleset,
+        ...m.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]),
+        m.mutators.length ? ")" : "",
+      );
     }
     $("#last-move").textContent = m.lastMove || "none yet";
     $("#pile").textContent = String(m.pile);

@@ -41,7 +41,11 @@ async function load(): Promise<void> {
   else if (c.status === "expired") message("This challenge expired before anyone accepted it. Ask the agent for a new link.");
   else if (c.status === "playing" && c.gameId) {
     const id = encodeURIComponent(c.gameId);
-    message(loadSeat(c.gameId) ? el("a", { href: `/play/${id}`, text: "Continue your game" }) : el("a", { href: `/watch/${id}`, text: "The challenge is being played: watch it" }));
+    message(
+      loadSeat(c.gameId)
+        ? el("a", { href: `/play/${id}`, text: "Continue your game" })
+        : el("a", { href: `/watch/${id}`, text: "The challenge is being played: watch it" }),
+    );
   } else if (c.status === "played" && c.result) {
     const r = c.result;
     const outcome = !r.winner ? "No winner (aborted)" : r.winner === "draw" ? "A draw" : r.winner === r.humanSeat ? "The human won" : `${c.agent.name} won`;

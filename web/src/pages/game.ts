@@ -188,8 +188,17 @@ let link: LinkState = "connecting";
 function drawConnection(state: LinkState = link): void {
   link = state;
   const over = model?.status === "finished" || state === "closed";
-  $("#connection").textContent = over ? (seat ? "The game is over." : "The game is over; you were watching it live.")
-    : state === "live" ? (seat ? `Connected as seat ${seat.seat}.` : "Watching live.") : state === "connecting" ? "Connecting…" : "Not connected.";
+  $("#connection").textContent = over
+    ? seat
+      ? "The game is over."
+      : "The game is over; you were watching it live."
+    : state === "live"
+      ? seat
+        ? `Connected as seat ${seat.seat}.`
+        : "Watching live."
+      : state === "connecting"
+        ? "Connecting…"
+        : "Not connected.";
 }
 
 function onLink(state: LinkState): void {
@@ -220,28 +229,33 @@ function takeReservation(): unknown {
   return r.until > Date.now() ? r.value : null;
 }
 
-const conn = new GameConnection(gameId, seat?.token ?? null, {
-  state: (s, hand) => {
-    if (ctx.pending && model && s.moveCount !== model.moveCount) ctx.pending = false;
-    draw(fromRoomState(s, ctx.mySeat ? hand : null));
+const conn = new GameConnection(
+  gameId,
+  seat?.token ?? null,
+  {
+    state: (s, hand) => {
+      if (ctx.pending && model && s.moveCount !== model.moveCount) ctx.pending = false;
+      draw(fromRoomState(s, ctx.mySeat ? hand : null));
+    },
+    message: (m: ServerMessage) => {
+      if (m.type === "moved") return;
+      if (m.type !== "refused") return rematchOffer?.onMessage(m);
+      ctx.pending = false;
+      say(`Refused (${m.code}): ${m.detail}`);
+      if (model) view.update(model, ctx);
+    },
+    link: onLink,
+    badToken: () => {
+      // A token the game does not know (another server's, or an old game): watch instead.
+      forgetSeat(gameId);
+      seat = null;
+      ctx.mySeat = null;
+      notice("The seat saved in this browser is not valid for this game, so you are watching it.");
+    },
+    finished: () => model?.status === "finished",
   },
-  message: (m: ServerMessage) => {
-    if (m.type === "moved") return;
-    if (m.type !== "refused") return rematchOffer?.onMessage(m);
-    ctx.pending = false;
-    say(`Refused (${m.code}): ${m.detail}`);
-    if (model) view.update(model, ctx);
-  },
-  link: onLink,
-  badToken: () => {
-    // A token the game does not know (another server's, or an old game): watch instead.
-    forgetSeat(gameId);
-    seat = null;
-    ctx.mySeat = null;
-    notice("The seat saved in this browser is not valid for this game, so you are watching it.");
-  },
-  finished: () => model?.status === "finished",
-}, takeReservation());
+  takeReservation(),
+);
 
 // ---- the REST record: first paint, finished games, and catching up after an outage -------------------
 let recordRead: Promise<GameRecord> | null = null;
@@ -263,8 +277,7 @@ async function refreshRecord(): Promise<string | null> {
       // The record never holds a hand: keep showing the own one while the room is out of reach.
       if (model?.hand && next.status === "active") next.hand = model.hand;
       draw(next);
-    }
-    else drawMoves();
+    } else drawMoves();
     if (record.status !== "finished") void conn.connect();
     return record.status;
   } catch (e) {

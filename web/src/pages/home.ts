@@ -9,7 +9,13 @@ const name = () => nameInput.value.trim() || undefined;
 const select = (id: string) => $<HTMLSelectElement>(id).value;
 
 action($<HTMLButtonElement>("#play-house"), $("#house-error"), async () => {
-  const { body } = await seatRequest("/games", { opponent: "house", level: select("#house-level"), ruleset: select("#house-ruleset"), name: name(), reserveSeat: true });
+  const { body } = await seatRequest("/games", {
+    opponent: "house",
+    level: select("#house-level"),
+    ruleset: select("#house-ruleset"),
+    name: name(),
+    reserveSeat: true,
+  });
   location.assign(takeSeat(body));
 });
 
@@ -74,7 +80,8 @@ cancelButton.addEventListener("click", () => {
   search = null;
   searching(false);
   quickStatus.textContent = "Search stopped.";
-  void s.cancel()
+  void s
+    .cancel()
     .then((late) => {
       if (!late) return;
       // The pairing won the race: the seat is real and an opponent is waiting, so it is offered, not hidden.
@@ -102,7 +109,9 @@ async function refreshLive(): Promise<void> {
         el(
           "li",
           {},
-          el("span", { text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B} after ${plural(g.moveCount, "move")}` }),
+          el("span", {
+            text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B} after ${plural(g.moveCount, "move")}`,
+          }),
           el("a", { href: `/watch/${encodeURIComponent(g.id)}`, text: "Watch", "aria-label": `Watch ${g.players.A ?? "?"} versus ${g.players.B ?? "?"}` }),
         ),
       ),
@@ -120,7 +129,12 @@ async function refreshFinished(): Promise<void> {
     const { body } = await api<GameList>("GET", "/games?status=finished&limit=10");
     list.replaceChildren(
       ...body.games.map((g) =>
-        el("li", {}, el("span", { text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B}` }), el("a", { href: `/replay/${encodeURIComponent(g.id)}`, text: "Replay", "aria-label": `Replay ${g.players.A ?? "?"} versus ${g.players.B ?? "?"}` })),
+        el(
+          "li",
+          {},
+          el("span", { text: `${g.players.A ?? "?"} vs ${g.players.B ?? "?"} · ${g.ruleset} · ${g.score.A}–${g.score.B}` }),
+          el("a", { href: `/replay/${encodeURIComponent(g.id)}`, text: "Replay", "aria-label": `Replay ${g.players.A ?? "?"} versus ${g.players.B ?? "?"}` }),
+        ),
       ),
     );
     if (!body.games.length) list.replaceChildren(el("li", { class: "muted", text: "No finished games yet." }));

@@ -23,7 +23,17 @@ function standingsTable(rows: readonly Standing[]): HTMLElement {
       "tbody",
       {},
       ...rows.map((s) =>
-        el("tr", {}, el("td", { text: String(s.place) }), el("td", {}, playerLink(s), botMark(s.kind)), el("td", {}, ratingEl(s.rating, s.provisional)), el("td", { text: s.rank }), el("td", { text: String(s.games) }), el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }), el("td", { text: s.recentForm })),
+        el(
+          "tr",
+          {},
+          el("td", { text: String(s.place) }),
+          el("td", {}, playerLink(s), botMark(s.kind)),
+          el("td", {}, ratingEl(s.rating, s.provisional)),
+          el("td", { text: s.rank }),
+          el("td", { text: String(s.games) }),
+          el("td", { text: `${s.wins}–${s.losses}–${s.draws}` }),
+          el("td", { text: s.recentForm }),
+        ),
       ),
     ),
   );
@@ -33,7 +43,11 @@ async function one(k: string, id: string): Promise<void> {
   const b = (await api<Leaderboard>("GET", `/${PLURAL[k]}/${encodeURIComponent(id)}?limit=100`)).body;
   document.title = `${b.name} · Leaderboard · Tile Arena`;
   $("#title").textContent = `${b.name}: leaderboard`;
-  $("#content").replaceChildren(el("p", { class: "muted", text: `${b.kind}, ${plural(b.members, "member")}` }), b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }), el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })));
+  $("#content").replaceChildren(
+    el("p", { class: "muted", text: `${b.kind}, ${plural(b.members, "member")}` }),
+    b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No members yet." }),
+    el("p", {}, el("a", { href: "/leaderboards", text: "All leaderboards" })),
+  );
 }
 
 /** Everyone by rating: people in one table, the house's levels (bots) in another, so the two never mix. */
@@ -51,7 +65,15 @@ async function playersSection(): Promise<HTMLElement> {
     el("h2", { id: "players-h", text: "Players" }),
     b.standings.length ? standingsTable(b.standings) : el("p", { class: "muted", text: "No rated players yet: finish a game to appear here." }),
     el("p", { class: "muted small", text: "A ? marks a provisional rating, still settling after few games." }),
-    el("p", { class: "muted small" }, "Bot accounts (marked BOT) are rated with people; every one is in ", el("a", { href: "/bots", text: "the bot directory" }), ", and their leagues are on ", el("a", { href: "/leagues", text: "the leagues page" }), "."),
+    el(
+      "p",
+      { class: "muted small" },
+      "Bot accounts (marked BOT) are rated with people; every one is in ",
+      el("a", { href: "/bots", text: "the bot directory" }),
+      ", and their leagues are on ",
+      el("a", { href: "/leagues", text: "the leagues page" }),
+      ".",
+    ),
     el("h3", { class: "small-h", text: "The house opponent, at fixed ratings" }),
     bots,
   );
@@ -70,7 +92,23 @@ async function all(): Promise<void> {
         { class: "panel", "aria-labelledby": `${k}-h` },
         el("h2", { id: `${k}-h`, text: k === "club" ? "Clubs" : "Communities" }),
         list.length
-          ? el("ul", { class: "games" }, ...list.map((c) => el("li", {}, el("a", { href: `/leaderboards/${k}/${encodeURIComponent(c.id)}`, text: c.name }), el("span", { class: "muted" }, plural(c.members, "member"), ...(c.leaders[0] ? [` · leader ${c.leaders[0].player.name} (`, ratingEl(c.leaders[0].rating, c.leaders[0].provisional), ")"] : [])))))
+          ? el(
+              "ul",
+              { class: "games" },
+              ...list.map((c) =>
+                el(
+                  "li",
+                  {},
+                  el("a", { href: `/leaderboards/${k}/${encodeURIComponent(c.id)}`, text: c.name }),
+                  el(
+                    "span",
+                    { class: "muted" },
+                    plural(c.members, "member"),
+                    ...(c.leaders[0] ? [` · leader ${c.leaders[0].player.name} (`, ratingEl(c.leaders[0].rating, c.leaders[0].provisional), ")"] : []),
+                  ),
+                ),
+              ),
+            )
           : el("p", { class: "muted", text: `No ${PLURAL[k]} yet.` }),
       );
     }),

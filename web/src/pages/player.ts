@@ -32,8 +32,18 @@ async function recentGames(cursor?: string): Promise<void> {
       const opponent = g.players[g.seat === "A" ? "B" : "A"] ?? "?";
       const id = encodeURIComponent(g.id);
       const what = g.result ? `${RESULT[g.result]} against ${opponent}, ${g.score.A}–${g.score.B}` : `playing ${opponent} now, ${g.score.A}–${g.score.B}`;
-      const link = g.status === "finished" ? (g.result === "aborted" && g.moveCount === 0 ? null : el("a", { href: `/replay/${id}`, text: "replay" })) : el("a", { href: `/watch/${id}`, text: "watch" });
-      return el("li", { "data-game": g.id }, el("span", { text: `${what} · ${g.ruleset} · ${plural(g.moveCount, "move")} · ${new Date(g.createdAt).toLocaleDateString()}` }), link);
+      const link =
+        g.status === "finished"
+          ? g.result === "aborted" && g.moveCount === 0
+            ? null
+            : el("a", { href: `/replay/${id}`, text: "replay" })
+          : el("a", { href: `/watch/${id}`, text: "watch" });
+      return el(
+        "li",
+        { "data-game": g.id },
+        el("span", { text: `${what} · ${g.ruleset} · ${plural(g.moveCount, "move")} · ${new Date(g.createdAt).toLocaleDateString()}` }),
+        link,
+      );
     }),
   );
   $("#recent-section").hidden = false;
@@ -75,7 +85,10 @@ async function ratingHistory(): Promise<void> {
 async function botAbout(): Promise<void> {
   const bot = (await api<BotProfile>("GET", `/bots/${encodeURIComponent(playerId)}`)).body;
   const about = $("#about");
-  about.replaceChildren(bot.description ? el("span", { text: bot.description }) : el("span", { class: "muted", text: "A bot account; its owner gave no description." }), bot.revoked ? el("span", { class: "muted", text: " Retired: its key was revoked." }) : "");
+  about.replaceChildren(
+    bot.description ? el("span", { text: bot.description }) : el("span", { class: "muted", text: "A bot account; its owner gave no description." }),
+    bot.revoked ? el("span", { class: "muted", text: " Retired: its key was revoked." }) : "",
+  );
   about.hidden = false;
 }
 
@@ -85,7 +98,8 @@ async function load(): Promise<void> {
     body = (await api<Profile>("GET", `/players/${encodeURIComponent(playerId)}`)).body;
   } catch (e) {
     $("#message").hidden = false;
-    $("#message").textContent = e instanceof ApiError && e.code === "not_found" ? "There is no player with this id." : `Could not load the profile: ${errorText(e)}`;
+    $("#message").textContent =
+      e instanceof ApiError && e.code === "not_found" ? "There is no player with this id." : `Could not load the profile: ${errorText(e)}`;
     return;
   }
   const p = body.player;
@@ -96,12 +110,36 @@ async function load(): Promise<void> {
     ...row("Rating", ratingEl(p.rating, p.provisional), p.provisional ? el("span", { class: "muted", text: " provisional" }) : ""),
     ...row("Rank", p.rank),
     ...row("Games", `${p.games}, ${Math.round(p.winRate * 100)}% won`),
-    ...row("Form", p.recentForm ? el("span", { class: "form", "aria-label": [...p.recentForm].map((c) => FORM[c] ?? c).join(", ") }, ...[...p.recentForm].map((c) => el("span", { class: `f-${c}`, text: c, "aria-hidden": "true" }))) : "no games yet"),
-    ...row("Favourite champion", fav ? el("span", { title: CHAMPION_TIPS[fav.name] ?? "", text: `${fav.name} (${fav.games} game${fav.games === 1 ? "" : "s"}, ${Math.round(fav.winRate * 100)}% won)` }) : "none yet"),
+    ...row(
+      "Form",
+      p.recentForm
+        ? el(
+            "span",
+            { class: "form", "aria-label": [...p.recentForm].map((c) => FORM[c] ?? c).join(", ") },
+            ...[...p.recentForm].map((c) => el("span", { class: `f-${c}`, text: c, "aria-hidden": "true" })),
+          )
+        : "no games yet",
+    ),
+    ...row(
+      "Favourite champion",
+      fav
+        ? el("span", {
+            title: CHAMPION_TIPS[fav.name] ?? "",
+            text: `${fav.name} (${fav.games} game${fav.games === 1 ? "" : "s"}, ${Math.round(fav.winRate * 100)}% won)`,
+          })
+        : "none yet",
+    ),
   );
   $("#clubs").replaceChildren(
     ...(body.clubs.length
-      ? body.clubs.map((c) => el("li", {}, el("a", { href: `/leaderboards/${c.kind}/${encodeURIComponent(c.id)}`, text: c.name }), ` · ${c.kind}, place ${c.place} of ${c.members}`))
+      ? body.clubs.map((c) =>
+          el(
+            "li",
+            {},
+            el("a", { href: `/leaderboards/${c.kind}/${encodeURIComponent(c.id)}`, text: c.name }),
+            ` · ${c.kind}, place ${c.place} of ${c.members}`,
+          ),
+        )
       : [el("li", { class: "muted", text: "Not in any club or community." })]),
   );
   $("#profile-section").hidden = false;

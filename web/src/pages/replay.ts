@@ -35,7 +35,10 @@ async function verifyDeal(r: Replay): Promise<void> {
   out.replaceChildren(
     el("span", { class: ok ? "verified" : "unverified", text: ok ? "✔ deal verified" : "✘ the seed does not match the commitment" }),
     el("br"),
-    el("span", { class: "muted small", text: ok ? "sha256(seed:salt), computed in your browser, equals the commitment published when the game began." : `sha256(seed:salt) is ${hash}.` }),
+    el("span", {
+      class: "muted small",
+      text: ok ? "sha256(seed:salt), computed in your browser, equals the commitment published when the game began." : `sha256(seed:salt) is ${hash}.`,
+    }),
   );
   out.dataset.verified = String(ok);
 }
@@ -62,7 +65,9 @@ function legend(): HTMLElement {
   return el(
     "p",
     { id: "legend", class: "legend small" },
-    ...MARK_MEANING.flatMap(([mark, meaning]) => [el("span", { class: "legend-item" }, el("span", { class: `mark ${mark}`, text: MARK_TEXT[mark] }), ` ${meaning}`)]),
+    ...MARK_MEANING.flatMap(([mark, meaning]) => [
+      el("span", { class: "legend-item" }, el("span", { class: `mark ${mark}`, text: MARK_TEXT[mark] }), ` ${meaning}`),
+    ]),
   );
 }
 
@@ -115,7 +120,11 @@ function start(r: Replay, review: Review | null, record: GameRecord | null): voi
   $("#title").textContent = `${name("A")} vs ${name("B")}: replay`;
   // The replay names the seats; the game's record says which of them is a bot.
   for (const s of ["A", "B"] as const) $(`#seat-${s}`).replaceChildren(name(s), botMark(record?.players[s]?.kind) ?? "", ` · ${r.champions[s]}`);
-  $("#ruleset").replaceChildren(r.ruleset, ...r.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]), r.mutators.length ? ")" : "");
+  $("#ruleset").replaceChildren(
+    r.ruleset,
+    ...r.mutators.flatMap((mu, i) => [i === 0 ? " (" : ", ", el("abbr", { title: MUTATOR_TIPS[mu] ?? mu, text: mu })]),
+    r.mutators.length ? ")" : "",
+  );
   const winner = r.winner === "draw" ? "draw" : r.winner ? `${name(r.winner)} (${r.winner}) won` : "no winner";
   $("#result").textContent = `${winner}, ${r.score.A}–${r.score.B}: ${decidedText(r.decidedBy)}`;
   $("#seed").textContent = String(r.seed);
@@ -134,10 +143,16 @@ function start(r: Replay, review: Review | null, record: GameRecord | null): voi
   const rows: HTMLElement[] = [];
   const buttons = r.moves.map((m, i) => {
     const rv = review?.moves.find((x) => x.n === m.n);
-    const mark = rv ? MARK_TEXT[rv.mark] ?? "" : "";
+    const mark = rv ? (MARK_TEXT[rv.mark] ?? "") : "";
     const b = el(
       "button",
-      { type: "button", class: `seat-${m.seat}`, "data-step": i + 1, "data-mark": rv?.mark, title: rv && rv.best !== rv.played ? `Best: ${rv.best} (${cards(rv.swing)} given away)` : rv ? "The best move found" : undefined },
+      {
+        type: "button",
+        class: `seat-${m.seat}`,
+        "data-step": i + 1,
+        "data-mark": rv?.mark,
+        title: rv && rv.best !== rv.played ? `Best: ${rv.best} (${cards(rv.swing)} given away)` : rv ? "The best move found" : undefined,
+      },
       el("span", { class: `seat-tag ${m.seat}`, text: m.seat }),
       ` ${m.notation}`,
       mark ? el("span", { class: `mark ${rv!.mark}`, text: mark }) : null,
@@ -162,14 +177,30 @@ function start(r: Replay, review: Review | null, record: GameRecord | null): voi
     const m = at > 0 ? r.moves[at - 1] : null;
     const reasons = m ? explainCaptures(boards[at - 1], rules, m.card, m.square, m.seat) : [];
     drawBoard($("#board"), boards[at], tiles, elements, { last: m?.square, flipped: reasons.map((x) => x.square) });
-    $("#step-label").textContent = m ? `Move ${m.n} of ${r.moves.length}: ${name(m.seat)} (${m.seat}) played ${m.name}, ${m.notation}` : `Start: ${name(r.firstPlayer)} (${r.firstPlayer}) moves first`;
+    $("#step-label").textContent = m
+      ? `Move ${m.n} of ${r.moves.length}: ${name(m.seat)} (${m.seat}) played ${m.name}, ${m.notation}`
+      : `Start: ${name(r.firstPlayer)} (${r.firstPlayer}) moves first`;
     const score = m?.score ?? { A: 0, B: 0 };
     $("#score-a").textContent = `A ${score.A}`;
     $("#score-b").textContent = `B ${score.B}`;
     const rv = m && review?.moves.find((x) => x.n === m.n);
     $("#captures").replaceChildren(
-      ...(m ? [reasons.length ? el("ul", {}, ...reasons.map((x) => el("li", { text: x.text, "data-by": x.by }))) : el("span", { class: "muted", text: "No capture." })] : []),
-      ...(rv ? [el("p", { class: "small", text: rv.best === rv.played ? `Review: ${rv.mark}, the best move found.` : `Review: ${rv.mark}; best was ${rv.best} (${cards(rv.swing)} given away).` })] : []),
+      ...(m
+        ? [
+            reasons.length
+              ? el("ul", {}, ...reasons.map((x) => el("li", { text: x.text, "data-by": x.by })))
+              : el("span", { class: "muted", text: "No capture." }),
+          ]
+        : []),
+      ...(rv
+        ? [
+            el("p", {
+              class: "small",
+              text:
+                rv.best === rv.played ? `Review: ${rv.mark}, the best move found.` : `Review: ${rv.mark}; best was ${rv.best} (${cards(rv.swing)} given away).`,
+            }),
+          ]
+        : []),
     );
     buttons.forEach((b, i) => (i + 1 === at ? b.setAttribute("aria-current", "step") : b.removeAttribute("aria-current")));
     const current = buttons[at - 1];
@@ -204,14 +235,21 @@ async function load(): Promise<void> {
     if (e instanceof ApiError && e.code === "game_not_finished" && e.message.includes("league deal")) {
       return message("The other game of this league deal is still being played: the replay opens once both have finished.");
     }
-    if (e instanceof ApiError && e.code === "game_not_finished") return message("This game is still being played. ", el("a", { href: `/watch/${id}`, text: "Watch it live" }));
+    if (e instanceof ApiError && e.code === "game_not_finished")
+      return message("This game is still being played. ", el("a", { href: `/watch/${id}`, text: "Watch it live" }));
     if (e instanceof ApiError && e.code === "not_found") return message("There is no game with this id.");
     return message(`Could not load the replay: ${errorText(e)}`);
   }
   // The review is a nice-to-have: the replay is shown without its marks when it cannot be had.
   const [review, record] = await Promise.all([
-    api<Review>("GET", `/games/${id}/review`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
-    api<GameRecord>("GET", `/games/${id}`, undefined, undefined, seatHeaders(gameId)).then((x) => x.body, () => null),
+    api<Review>("GET", `/games/${id}/review`, undefined, undefined, seatHeaders(gameId)).then(
+      (x) => x.body,
+      () => null,
+    ),
+    api<GameRecord>("GET", `/games/${id}`, undefined, undefined, seatHeaders(gameId)).then(
+      (x) => x.body,
+      () => null,
+    ),
   ]);
   start(r, review, record);
 }

@@ -29,7 +29,12 @@ const EXAMPLES: Record<string, Example> = {
   plus: { board: { b3: ["E6", "B"], c2: ["E2", "B"] }, place: { card: "T1", square: "b2", seat: "A" }, mutators: ["plus"] },
   combo: { board: { b2: ["S1", "B"], b3: ["E3", "B"], b4: ["G3", "B"] }, place: { card: "E9", square: "b1", seat: "A" }, mutators: ["combo"] },
   reverse: { board: { b2: ["S1", "B"] }, place: { card: "T1", square: "b1", seat: "A" }, mutators: ["reverse"] },
-  elemental: { board: { b2: ["E6", "B"] }, place: { card: "E1", square: "b1", seat: "A" }, mutators: ["elemental"], elements: [{ square: "b1", kind: "ember" }] },
+  elemental: {
+    board: { b2: ["E6", "B"] },
+    place: { card: "E1", square: "b1", seat: "A" },
+    mutators: ["elemental"],
+    elements: [{ square: "b1", kind: "ember" }],
+  },
 };
 
 function view(id: string): CardView {
@@ -60,7 +65,12 @@ function figure(name: string, x: Example): HTMLElement {
   return el(
     "figure",
     { class: "rule", "data-example": name },
-    el("div", { class: "pair" }, el("div", {}, el("p", { class: "muted small", text: `A places ${view(x.place.card).name} on ${x.place.square}` }), b1), el("div", {}, el("p", { class: "muted small", text: "after the captures" }), b2)),
+    el(
+      "div",
+      { class: "pair" },
+      el("div", {}, el("p", { class: "muted small", text: `A places ${view(x.place.card).name} on ${x.place.square}` }), b1),
+      el("div", {}, el("p", { class: "muted small", text: "after the captures" }), b2),
+    ),
     el("figcaption", {}, reasons.length ? el("ul", {}, ...reasons.map((r) => el("li", { text: r.text }))) : "No capture."),
   );
 }

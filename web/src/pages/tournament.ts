@@ -8,16 +8,37 @@ import { $, api, ApiError, el, errorText, seatRequest, storedPlayer } from "../l
 import type { LinkState } from "../lib/room-link";
 import { TournamentConnection } from "../lib/tournament-connection";
 import {
-  formatName, handOverSeat, loadTournament, plainState, saveTournament, scoreColumns, scoreText, statusName,
-  type StandingRow, type StoredTournament, type TournamentView,
+  formatName,
+  handOverSeat,
+  loadTournament,
+  plainState,
+  saveTournament,
+  scoreColumns,
+  scoreText,
+  statusName,
+  type StandingRow,
+  type StoredTournament,
+  type TournamentView,
 } from "../lib/tournament";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 let stored: StoredTournament = loadTournament(id);
 let view: TournamentView | null = null;
 
-interface Pairing { first: string; second: string; gameId: string; outcome: string }
-interface Live { status: string; round: number; rounds: number; format: string; standings: StandingRow[]; pairings: Pairing[] }
+interface Pairing {
+  first: string;
+  second: string;
+  gameId: string;
+  outcome: string;
+}
+interface Live {
+  status: string;
+  round: number;
+  rounds: number;
+  format: string;
+  standings: StandingRow[];
+  pairings: Pairing[];
+}
 let live: Live | null = null;
 
 $<HTMLAnchorElement>("#trf").href = `/api/v1/tournaments/${encodeURIComponent(id)}/trf`;
@@ -38,8 +59,8 @@ function missing(): void {
 }
 
 // ---- drawing --------------------------------------------------------------------------------------
-const nameOf = (playerId: string): string => live?.standings.find((s) => s.playerId === playerId)?.name
-  || view?.entrants.find((e) => e.playerId === playerId)?.name || playerId;
+const nameOf = (playerId: string): string =>
+  live?.standings.find((s) => s.playerId === playerId)?.name || view?.entrants.find((e) => e.playerId === playerId)?.name || playerId;
 
 const OUTCOME: Record<string, (p: Pairing) => string> = {
   first: (p) => `${nameOf(p.first)} won`,
@@ -64,37 +85,83 @@ function drawPairings(t: Live): void {
   const out = $("#pairings");
   $("#pairings-h").textContent = t.round ? `Round ${t.round} pairings` : "Pairings";
   if (!t.pairings.length) {
-    out.replaceChildren(el("p", { class: "muted", text: t.status === "open" ? "Round 1 is paired when the director starts the tournament." : "No games in this round." }));
+    out.replaceChildren(
+      el("p", { class: "muted", text: t.status === "open" ? "Round 1 is paired when the director starts the tournament." : "No games in this round." }),
+    );
     return;
   }
   const mine = stored.entrant?.playerId;
-  out.replaceChildren(el("ul", { class: "games pairings" }, ...t.pairings.map((p) => {
-    if (!p.second) return el("li", { "data-bye": p.first }, el("span", {}, el("strong", { text: nameOf(p.first) }), " has a bye (1 point)"));
-    const over = Boolean(p.outcome);
-    return el(
-      "li",
-      { "data-game": p.gameId, "data-outcome": p.outcome, class: p.first === mine || p.second === mine ? "mine" : null },
-      el("span", {}, el("strong", { text: nameOf(p.first) }), " vs ", el("strong", { text: nameOf(p.second) }), el("span", { class: "muted", text: over ? ` · ${OUTCOME[p.outcome]?.(p) ?? p.outcome}` : " · playing" })),
-      el("a", { class: "button secondary", href: `/watch/${encodeURIComponent(p.gameId)}`, "aria-label": `Watch ${nameOf(p.first)} vs ${nameOf(p.second)}`, text: "Watch" }),
-    );
-  })));
+  out.replaceChildren(
+    el(
+      "ul",
+      { class: "games pairings" },
+      ...t.pairings.map((p) => {
+        if (!p.second) return el("li", { "data-bye": p.first }, el("span", {}, el("strong", { text: nameOf(p.first) }), " has a bye (1 point)"));
+        const over = Boolean(p.outcome);
+        return el(
+          "li",
+          { "data-game": p.gameId, "data-outcome": p.outcome, class: p.first === mine || p.second === mine ? "mine" : null },
+          el(
+            "span",
+            {},
+            el("strong", { text: nameOf(p.first) }),
+            " vs ",
+            el("strong", { text: nameOf(p.second) }),
+            el("span", { class: "muted", text: over ? ` · ${OUTCOME[p.outcome]?.(p) ?? p.outcome}` : " · playing" }),
+          ),
+          el("a", {
+            class: "button secondary",
+            href: `/watch/${encodeURIComponent(p.gameId)}`,
+            "aria-label": `Watch ${nameOf(p.first)} vs ${nameOf(p.second)}`,
+            text: "Watch",
+          }),
+        );
+      }),
+    ),
+  );
 }
 
 function drawStandings(t: Live): void {
   const cols = scoreColumns(t.format, t.standings);
   const mine = stored.entrant?.playerId;
-  $("#standings").replaceChildren(t.standings.length ? el(
-    "table",
-    { class: "standings tournament-standings" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", text: "Player" }), ...cols.map((c) => el("th", { scope: "col", title: c.title, text: c.label })))),
-    el("tbody", {}, ...t.standings.map((s) => el(
-      "tr",
-      { "data-player": s.playerId, class: s.playerId === mine ? "mine" : null },
-      el("td", { text: String(s.rank) }),
-      el("td", {}, el("a", { href: `/players/${encodeURIComponent(s.playerId)}`, text: s.name }), s.withdrawn ? el("span", { class: "muted", text: " (withdrawn)" }) : null, s.playerId === mine ? el("span", { class: "muted", text: " (you)" }) : null),
-      ...cols.map((c) => el("td", { "data-col": c.key, text: scoreText(s[c.key]) })),
-    ))),
-  ) : el("p", { class: "muted", text: "No entrants yet." }));
+  $("#standings").replaceChildren(
+    t.standings.length
+      ? el(
+          "table",
+          { class: "standings tournament-standings" },
+          el(
+            "thead",
+            {},
+            el(
+              "tr",
+              {},
+              el("th", { scope: "col", text: "#" }),
+              el("th", { scope: "col", text: "Player" }),
+              ...cols.map((c) => el("th", { scope: "col", title: c.title, text: c.label })),
+            ),
+          ),
+          el(
+            "tbody",
+            {},
+            ...t.standings.map((s) =>
+              el(
+                "tr",
+                { "data-player": s.playerId, class: s.playerId === mine ? "mine" : null },
+                el("td", { text: String(s.rank) }),
+                el(
+                  "td",
+                  {},
+                  el("a", { href: `/players/${encodeURIComponent(s.playerId)}`, text: s.name }),
+                  s.withdrawn ? el("span", { class: "muted", text: " (withdrawn)" }) : null,
+                  s.playerId === mine ? el("span", { class: "muted", text: " (you)" }) : null,
+                ),
+                ...cols.map((c) => el("td", { "data-col": c.key, text: scoreText(s[c.key]) })),
+              ),
+            ),
+          ),
+        )
+      : el("p", { class: "muted", text: "No entrants yet." }),
+  );
   $("#tiebreaks").textContent = t.format === "swiss" ? "Win 1, draw ½, loss 0, bye 1. Ties are broken by Buchholz, then Sonneborn-Berger, then rating." : "";
 }
 
@@ -171,7 +238,14 @@ function draw(t: Live): void {
 
 function fromRoom(s: TournamentRoomState): Live {
   const plain = plainState(s);
-  return { status: s.status, round: s.round, rounds: s.rounds, format: plain.format ?? view?.format ?? "swiss", standings: plain.standings, pairings: plain.pairings };
+  return {
+    status: s.status,
+    round: s.round,
+    rounds: s.rounds,
+    format: plain.format ?? view?.format ?? "swiss",
+    standings: plain.standings,
+    pairings: plain.pairings,
+  };
 }
 
 // ---- REST: the first paint, and the stand-in while the room is out of reach ---------------------------
@@ -252,7 +326,12 @@ $<HTMLFormElement>("#join-form").addEventListener("submit", (ev) => {
   act($("#join"), async () => {
     const name = $<HTMLInputElement>("#join-name").value.trim();
     // As this browser's profile when it has one (seatRequest), else as a new guest by name.
-    const out = (await seatRequest<{ tournament: TournamentView; playerId: string; playerToken: string }>(`/tournaments/${encodeURIComponent(id)}/join`, name ? { name } : {})).body;
+    const out = (
+      await seatRequest<{ tournament: TournamentView; playerId: string; playerToken: string }>(
+        `/tournaments/${encodeURIComponent(id)}/join`,
+        name ? { name } : {},
+      )
+    ).body;
     stored = saveTournament(id, { entrant: { token: out.playerToken, playerId: out.playerId } });
     view = out.tournament;
     redraw();
@@ -272,7 +351,8 @@ $("#withdraw-cancel").addEventListener("click", () => {
 $("#withdraw-confirm").addEventListener("click", () => {
   act($("#withdraw-confirm"), async () => {
     const token = stored.entrant?.token ?? "";
-    view = (await api<TournamentView>("POST", `/tournaments/${encodeURIComponent(id)}/withdraw`, undefined, undefined, { authorization: `Bearer ${token}` })).body;
+    view = (await api<TournamentView>("POST", `/tournaments/${encodeURIComponent(id)}/withdraw`, undefined, undefined, { authorization: `Bearer ${token}` }))
+      .body;
     $("#withdraw-confirm").hidden = $("#withdraw-cancel").hidden = true;
     if (live) {
       const me = stored.entrant?.playerId;
@@ -283,7 +363,11 @@ $("#withdraw-confirm").addEventListener("click", () => {
 
 $("#start").addEventListener("click", () => {
   act($("#start"), async () => {
-    view = (await api<TournamentView>("POST", `/tournaments/${encodeURIComponent(id)}/start`, undefined, undefined, { authorization: `Bearer ${stored.director ?? ""}` })).body;
+    view = (
+      await api<TournamentView>("POST", `/tournaments/${encodeURIComponent(id)}/start`, undefined, undefined, {
+        authorization: `Bearer ${stored.director ?? ""}`,
+      })
+    ).body;
     if (live && live.status === "open") draw({ ...live, status: view.status, round: view.round });
   });
 });

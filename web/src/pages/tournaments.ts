@@ -17,15 +17,17 @@ function listTable(list: readonly TournamentView[]): HTMLElement {
     el(
       "tbody",
       {},
-      ...list.map((t) => el(
-        "tr",
-        { "data-id": t.id },
-        el("td", {}, el("a", { href: `/tournaments/${encodeURIComponent(t.id)}`, text: t.name })),
-        el("td", { text: formatName(t.format) }),
-        el("td", { "data-status": t.status, text: statusName(t.status) }),
-        el("td", { text: String(t.entrants.length) }),
-        el("td", { text: roundText(t) }),
-      )),
+      ...list.map((t) =>
+        el(
+          "tr",
+          { "data-id": t.id },
+          el("td", {}, el("a", { href: `/tournaments/${encodeURIComponent(t.id)}`, text: t.name })),
+          el("td", { text: formatName(t.format) }),
+          el("td", { "data-status": t.status, text: statusName(t.status) }),
+          el("td", { text: String(t.entrants.length) }),
+          el("td", { text: roundText(t) }),
+        ),
+      ),
     ),
   );
 }
@@ -33,7 +35,9 @@ function listTable(list: readonly TournamentView[]): HTMLElement {
 async function load(): Promise<void> {
   try {
     const { tournaments } = (await api<{ tournaments: TournamentView[] }>("GET", "/tournaments?limit=50")).body;
-    $("#list").replaceChildren(tournaments.length ? listTable(tournaments) : el("p", { class: "muted", text: "No tournaments yet: create the first one below." }));
+    $("#list").replaceChildren(
+      tournaments.length ? listTable(tournaments) : el("p", { class: "muted", text: "No tournaments yet: create the first one below." }),
+    );
     document.body.dataset.ready = "true";
   } catch (e) {
     $("#list").replaceChildren(el("p", { class: "error", text: `Could not load the tournaments: ${errorText(e)}` }));

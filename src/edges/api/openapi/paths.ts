@@ -11,7 +11,16 @@ import { PageQuery } from "../../../services/communities/schemas";
 import { ERROR_CODES } from "../../../shared/errors";
 import { CURRENT_RULES_VERSION, RULES_VERSIONS } from "../../../engine";
 import { SubscribeBody, UnsubscribeBody } from "../../../services/events/subscriptions";
-import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../../services/games/schemas";
+import {
+  CreateGameBody,
+  JoinGameBody,
+  ListGamesQuery,
+  MoveBody,
+  PlayerGamesQuery,
+  QuickMatchBody,
+  SyncQuery,
+  TicketQuery,
+} from "../../../services/games/schemas";
 import { ClaimBody, RatingHistoryQuery } from "../routes/players";
 import * as R from "./responses";
 import { OPERATION_TEXTS } from "./texts";
@@ -351,10 +360,31 @@ const ops: RouteConfig[] = [
     request: { body: { content: { "application/json": { schema: RegisterBotBody, example: { name: "Greedy bot", owner: "you@example.org" } } } } },
     responses: { 201: json(R.BotRegistered, "registered: the key is in this answer only"), ...problems(400) },
   },
-  { method: "get", path: "/bots", tags: ["bots"], operationId: "listBots", request: { query: ListBotsQuery }, responses: { 200: json(R.BotDirectory), ...problems(400) } },
+  {
+    method: "get",
+    path: "/bots",
+    tags: ["bots"],
+    operationId: "listBots",
+    request: { query: ListBotsQuery },
+    responses: { 200: json(R.BotDirectory), ...problems(400) },
+  },
   { method: "get", path: "/bots/me", tags: ["bots"], operationId: "getMyBot", security: botKey, responses: { 200: json(R.Bot), ...problems(401) } },
-  { method: "delete", path: "/bots/me", tags: ["bots"], operationId: "revokeBotKey", security: botKey, responses: { 200: json(R.BotRevoked), ...problems(401) } },
-  { method: "get", path: "/bots/{id}", tags: ["bots"], operationId: "getBot", request: { params: id("bot") }, responses: { 200: json(R.Bot), ...problems(404) } },
+  {
+    method: "delete",
+    path: "/bots/me",
+    tags: ["bots"],
+    operationId: "revokeBotKey",
+    security: botKey,
+    responses: { 200: json(R.BotRevoked), ...problems(401) },
+  },
+  {
+    method: "get",
+    path: "/bots/{id}",
+    tags: ["bots"],
+    operationId: "getBot",
+    request: { params: id("bot") },
+    responses: { 200: json(R.Bot), ...problems(404) },
+  },
   {
     method: "post",
     path: "/bots/{id}/challenge",
@@ -400,7 +430,19 @@ const ops: RouteConfig[] = [
     tags: ["rules"],
     operationId: "getRulesVersion",
     // Path values arrive as strings; the document types the version as the integer it is, with its range.
-    request: { params: z.object({ version: z.string().regex(/^\d{1,2}$/).meta({ type: "integer", minimum: RULES_VERSIONS[0], maximum: RULES_VERSIONS.at(-1), description: `a rules version, ${RULES_VERSIONS.join(", ")} (${CURRENT_RULES_VERSION} is current)` }) }) },
+    request: {
+      params: z.object({
+        version: z
+          .string()
+          .regex(/^\d{1,2}$/)
+          .meta({
+            type: "integer",
+            minimum: RULES_VERSIONS[0],
+            maximum: RULES_VERSIONS.at(-1),
+            description: `a rules version, ${RULES_VERSIONS.join(", ")} (${CURRENT_RULES_VERSION} is current)`,
+          }),
+      }),
+    },
     responses: { 200: json(R.RulesVersion), ...problems(404) },
   },
   // the document itself
@@ -416,7 +458,11 @@ const ops: RouteConfig[] = [
 export function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "playerToken", { type: "http", scheme: "bearer", description: "A seat's player token, `pt_...`" });
-  registry.registerComponent("securitySchemes", "botKey", { type: "http", scheme: "bearer", description: "A bot's key, `bk_...` (POST /bots): plays as the bot's profile and is rate limited per key" });
+  registry.registerComponent("securitySchemes", "botKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "A bot's key, `bk_...` (POST /bots): plays as the bot's profile and is rate limited per key",
+  });
   // Any body can be too large or not JSON: 413 and 400 are answers of every operation that takes one.
   for (const op of [...ops, ...tournamentOps(problems), ...leagueOps(problems), ...logOps(problems)]) {
     const texts = op.operationId ? OPERATION_TEXTS[op.operationId] : undefined;

@@ -5,7 +5,18 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../../../shared/errors";
-import { BoardCellSchema, DecidedBySchema, GameStatusSchema, PlayersSchema, RanksSchema, ScoreSchema, SeatResultSchema, SeatSchema, TieRuleSchema, WinnerSchema } from "../../../services/events/catalog";
+import {
+  BoardCellSchema,
+  DecidedBySchema,
+  GameStatusSchema,
+  PlayersSchema,
+  RanksSchema,
+  ScoreSchema,
+  SeatResultSchema,
+  SeatSchema,
+  TieRuleSchema,
+  WinnerSchema,
+} from "../../../services/events/catalog";
 import { RULES_VERSIONS } from "../../../engine/versions";
 import { HEX_SEED, MAX_SEED } from "../../../engine/seed";
 
@@ -51,7 +62,9 @@ const Seed = z
   .union([int.min(0).max(MAX_SEED), z.string().regex(HEX_SEED)])
   .describe("the seed the game was dealt from: an integer 0..2^31-1 under rules versions 1-3, 32 lowercase hex digits (128 bits) from version 4")
   .meta({ id: "Seed" });
-const Reveal = z.object({ seed: Seed, salt: z.string(), commitment: z.string() }).describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
+const Reveal = z
+  .object({ seed: Seed, salt: z.string(), commitment: z.string() })
+  .describe("the seed and salt, once the game has finished (a league game: once both games of its deal have)");
 const Ending = {
   winner: WinnerSchema.optional(),
   decidedBy: DecidedBySchema.optional(),
@@ -59,9 +72,7 @@ const Ending = {
   reveal: Reveal.optional(),
   replayUrl: url.optional().describe("the replay, once the reveal is shown"),
 };
-const LegalMove = z
-  .object({ move: z.string().describe("notation to send, e.g. E7@b3"), card: z.string(), square: z.string() })
-  .meta({ id: "LegalMove" });
+const LegalMove = z.object({ move: z.string().describe("notation to send, e.g. E7@b3"), card: z.string(), square: z.string() }).meta({ id: "LegalMove" });
 const Element = z.enum(["ember", "tide", "gale", "stone"]);
 const Card = z.object({ id: z.string(), name: z.string(), ranks: RanksSchema, element: Element, tier: int, champion: z.string().optional() });
 const ChessTile = z.object({ square: z.string(), piece: z.enum(["knight", "bishop", "rook", "queen", "king"]) });
@@ -133,7 +144,9 @@ const SeatReservation = z
     publicAddress: z.string().optional(),
     devMode: z.boolean().optional(),
   })
-  .describe("present when the request set `reserveSeat`: pass it to a Colyseus SDK's `client.consumeSeatReservation(...)` within 15 s to join the room as this seat")
+  .describe(
+    "present when the request set `reserveSeat`: pass it to a Colyseus SDK's `client.consumeSeatReservation(...)` within 15 s to join the room as this seat",
+  )
   .meta({ id: "SeatReservation" });
 const Seated = { game: GameRecord, seat: SeatSchema, playerToken: z.string().describe("the seat's token, shown once"), player: PlayerSummary };
 /** A seat handed out by create or join, which may ask for its WebSocket seat reservation too. */
@@ -241,7 +254,9 @@ const View = z
 
 const RematchView = z
   .object({
-    offeredBy: SeatSchema.nullable().describe("the seat whose offer waits for the other's answer; null when none does (an offer lapses 15 minutes after it was made)"),
+    offeredBy: SeatSchema.nullable().describe(
+      "the seat whose offer waits for the other's answer; null when none does (an offer lapses 15 minutes after it was made)",
+    ),
     gameId: z.string().optional().describe("the new game, once the rematch has started (seats swapped, same ruleset)"),
   })
   .meta({ id: "Rematch" });
@@ -291,7 +306,12 @@ export const RematchAnswer = z
   .object({
     rematch: RematchView,
     game: z
-      .object({ id: z.string(), seat: SeatSchema.describe("this seat's seat in the new game (swapped)"), playerToken: z.string().describe("this seat's token in the new game: the token it played the finished game with"), urls: GameLinks })
+      .object({
+        id: z.string(),
+        seat: SeatSchema.describe("this seat's seat in the new game (swapped)"),
+        playerToken: z.string().describe("this seat's token in the new game: the token it played the finished game with"),
+        urls: GameLinks,
+      })
       .optional()
       .describe("present once the rematch has started"),
   })
@@ -357,18 +377,24 @@ export const Profile = z.object({
     .describe("the clubs and communities the player is in"),
 });
 
-export const RatingHistory = z.object({
-  playerId: z.string().describe("the profile the points belong to (an account, for a guest that moved to one)"),
-  ratings: z.array(z.object({
-    n: int.describe("the player's game count after this game: the point's place in the history"),
-    gameId: z.string(),
-    at: time.describe("when the game ended"),
-    rating: int.describe("the rating the game left (Glicko-2, rounded)"),
-    provisional: z.boolean().describe("whether the rating was still provisional after it"),
-    url: url.describe("the game's record"),
-  })).describe("one point per rated game, oldest first"),
-  nextAfter: int.nullable().describe("send as `after` for the next page; null after the last"),
-}).meta({ id: "RatingHistory" });
+export const RatingHistory = z
+  .object({
+    playerId: z.string().describe("the profile the points belong to (an account, for a guest that moved to one)"),
+    ratings: z
+      .array(
+        z.object({
+          n: int.describe("the player's game count after this game: the point's place in the history"),
+          gameId: z.string(),
+          at: time.describe("when the game ended"),
+          rating: int.describe("the rating the game left (Glicko-2, rounded)"),
+          provisional: z.boolean().describe("whether the rating was still provisional after it"),
+          url: url.describe("the game's record"),
+        }),
+      )
+      .describe("one point per rated game, oldest first"),
+    nextAfter: int.nullable().describe("send as `after` for the next page; null after the last"),
+  })
+  .meta({ id: "RatingHistory" });
 
 export const Claimed = z.object({ account: z.object({ id: z.string(), secret: z.string() }), movedFrom: z.string(), player: PlayerSummary });
 
@@ -397,7 +423,17 @@ export const Challenge = z
   })
   .meta({ id: "Challenge" });
 /** A challenge in an agent's public history: no token, no link, no game while it is played (the token is a capability). */
-export const ChallengeSummary = Challenge.pick({ status: true, agent: true, level: true, ruleset: true, createdAt: true, expiresAt: true, result: true, human: true, replayUrl: true })
+export const ChallengeSummary = Challenge.pick({
+  status: true,
+  agent: true,
+  level: true,
+  ruleset: true,
+  createdAt: true,
+  expiresAt: true,
+  result: true,
+  human: true,
+  replayUrl: true,
+})
   .strict()
   .meta({ id: "ChallengeSummary" });
 export const ChallengeHistory = z.object({ agent: z.string(), challenges: z.array(ChallengeSummary) });
@@ -449,7 +485,12 @@ export const RulesVersion = z
     captureOrder: z.array(z.string()),
     captures: z.array(described.extend({ kind: z.string() })),
     chessTiles: z.object({ perGame: int, pieces: z.array(z.object({ piece: z.string(), reaches: z.string() })) }),
-    mutators: z.object({ ruleset: z.string(), perGame: int, kinds: z.array(described.extend({ mutator: z.string() })), lastPlacementWithout: z.array(z.string()) }),
+    mutators: z.object({
+      ruleset: z.string(),
+      perGame: int,
+      kinds: z.array(described.extend({ mutator: z.string() })),
+      lastPlacementWithout: z.array(z.string()),
+    }),
     elements: z.array(Element),
     deal: z
       .object({ generator: z.enum(["xoroshiro128plus", "hmac-sha256"]), seed: z.string(), order: z.string() })
@@ -474,11 +515,15 @@ export const Bot = z
   })
   .meta({ id: "Bot" });
 export const BotDirectory = z.object({
-  bots: z.array(Bot.extend({
-    lastSeen: time.describe("when the bot's profile last changed: its latest result, or its registration"),
-    leagues: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })).describe("leagues it entered, among the newest 100"),
-    tournaments: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })).describe("tournaments it entered, among the newest 100"),
-  })).describe("newest first"),
+  bots: z
+    .array(
+      Bot.extend({
+        lastSeen: time.describe("when the bot's profile last changed: its latest result, or its registration"),
+        leagues: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })).describe("leagues it entered, among the newest 100"),
+        tournaments: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })).describe("tournaments it entered, among the newest 100"),
+      }),
+    )
+    .describe("newest first"),
   nextOffset: int.nullable().describe("send as `offset` for the next page; null after the last"),
 });
 export const BotRegistered = z.object({ bot: Bot, key: z.string().describe("the bot's key (bk_...), shown once: send it as `Authorization: Bearer bk_...`") });
@@ -495,19 +540,41 @@ const BotEventBase = { id: z.string().describe("send as Last-Event-ID to resume 
 export const BotEvent = z
   .discriminatedUnion("type", [
     z.object({
-      ...BotEventBase, type: z.literal("gameStart"), seat: SeatSchema, urls: z.object({ play: url, watch: url }),
-      playerToken: z.string().optional().describe("the seat's token, for a seat not answered to the bot's own request: an agent challenge it hosts, or its quick-match ticket paired while it waited"),
+      ...BotEventBase,
+      type: z.literal("gameStart"),
+      seat: SeatSchema,
+      urls: z.object({ play: url, watch: url }),
+      playerToken: z
+        .string()
+        .optional()
+        .describe(
+          "the seat's token, for a seat not answered to the bot's own request: an agent challenge it hosts, or its quick-match ticket paired while it waited",
+        ),
     }),
     z.object({ ...BotEventBase, type: z.literal("yourTurn"), seat: SeatSchema, moveCount: int, lastMove: z.string().nullable() }),
     z.object({
-      ...BotEventBase, type: z.literal("gameFinish"), seat: SeatSchema, result: SeatResultSchema, winner: WinnerSchema,
-      decidedBy: DecidedBySchema.nullable(), score: ScoreSchema, replayPage: url,
+      ...BotEventBase,
+      type: z.literal("gameFinish"),
+      seat: SeatSchema,
+      result: SeatResultSchema,
+      winner: WinnerSchema,
+      decidedBy: DecidedBySchema.nullable(),
+      score: ScoreSchema,
+      replayPage: url,
     }),
     z.object({
-      ...BotEventBase, type: z.literal("challenge"), from: z.object({ id: z.string(), name: z.string() }), code: z.string(), ruleset: z.string(),
+      ...BotEventBase,
+      type: z.literal("challenge"),
+      from: z.object({ id: z.string(), name: z.string() }),
+      code: z.string(),
+      ruleset: z.string(),
       expiresAt: time.nullable(),
     }),
-    z.object({ ...BotEventBase, type: z.literal("challengeDeclined"), by: z.object({ id: z.string(), name: z.string() }).describe("the bot that declined your challenge") }),
+    z.object({
+      ...BotEventBase,
+      type: z.literal("challengeDeclined"),
+      by: z.object({ id: z.string(), name: z.string() }).describe("the bot that declined your challenge"),
+    }),
   ])
   .meta({ id: "BotEvent" });
 export const GameStreamState = Sync.extend({ type: z.literal("state") }).meta({ id: "GameStreamState" });

@@ -85,8 +85,17 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
     if (!("code" in out)) throw new AppError("internal", "a friend game answered without an invite code");
     announceSeat(res, out);
     hub.announce({
-      kind: "challenge", botId: target.id,
-      event: { id: `${out.game.id}/0/challenge`, type: "challenge", from: { id: me.bot.id, name: me.bot.name }, gameId: out.game.id, code: out.code, ruleset: body.ruleset, expiresAt: null },
+      kind: "challenge",
+      botId: target.id,
+      event: {
+        id: `${out.game.id}/0/challenge`,
+        type: "challenge",
+        from: { id: me.bot.id, name: me.bot.name },
+        gameId: out.game.id,
+        code: out.code,
+        ruleset: body.ruleset,
+        expiresAt: null,
+      },
     });
     reply(res, 201, R.BotChallenged, { game: out.game, seat: out.seat, playerToken: out.playerToken, code: out.code, challenged: target.id });
   });
@@ -99,7 +108,8 @@ export function botsRouter(bots: BotService, games: GameService, hub: BotStreamH
     const out = await games.declineChallenge(code, me.bot.id);
     if (out.challenger) {
       hub.announce({
-        kind: "challenge", botId: out.challenger,
+        kind: "challenge",
+        botId: out.challenger,
         event: { id: `${out.gameId}/0/challengeDeclined`, type: "challengeDeclined", gameId: out.gameId, by: { id: me.bot.id, name: me.bot.name } },
       });
     }

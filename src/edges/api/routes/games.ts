@@ -3,7 +3,16 @@ import { Router, type Request } from "express";
 import { announceSeat, playAs } from "./bots";
 import { AppError } from "../../../shared/errors";
 import type { QuickMatch } from "../../../services/games/quick-match";
-import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, PlayerGamesQuery, QuickMatchBody, SyncQuery, TicketQuery } from "../../../services/games/schemas";
+import {
+  CreateGameBody,
+  JoinGameBody,
+  ListGamesQuery,
+  MoveBody,
+  PlayerGamesQuery,
+  QuickMatchBody,
+  SyncQuery,
+  TicketQuery,
+} from "../../../services/games/schemas";
 import { bearerToken } from "../../../shared/secrets";
 import type { GameService } from "../../../services/games/service";
 import { parse } from "../../../shared/validation";

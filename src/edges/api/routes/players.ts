@@ -9,10 +9,12 @@ import { reply } from "../reply";
 import { pathId, PLAYER_ID } from "./path-id";
 
 export const ClaimBody = z.object({ secret: z.string().min(8).max(200), name: NameSchema.optional() }).strict();
-export const RatingHistoryQuery = z.object({
-  limit: queryInt(1, 500, 100),
-  after: queryInt(0, undefined, 0).describe("the last answer's `nextAfter`: points numbered above it (0: from the first)"),
-}).strict();
+export const RatingHistoryQuery = z
+  .object({
+    limit: queryInt(1, 500, 100),
+    after: queryInt(0, undefined, 0).describe("the last answer's `nextAfter`: points numbered above it (0: from the first)"),
+  })
+  .strict();
 
 export function playersRouter(players: PlayerService): Router {
   const r = Router();

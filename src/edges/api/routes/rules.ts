@@ -15,7 +15,10 @@ export function rulesRouter(): Router {
   r.get("/rules/:version", (req, res) => {
     const v = Number(req.params.version);
     if (!/^\d{1,2}$/.test(String(req.params.version)) || !isRulesVersion(v)) {
-      throw new AppError("not_found", `no rules version ${String(req.params.version).slice(0, 12)}: versions are ${all.versions.map((x) => x.version).join(", ")}`);
+      throw new AppError(
+        "not_found",
+        `no rules version ${String(req.params.version).slice(0, 12)}: versions are ${all.versions.map((x) => x.version).join(", ")}`,
+      );
     }
     reply(res.set("Cache-Control", "public, max-age=3600"), 200, R.RulesVersion, rulesData(v));
   });

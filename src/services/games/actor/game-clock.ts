@@ -17,7 +17,11 @@ export interface ClockHandlers {
   onReleased(): void;
 }
 
-export interface ClockSettings { houseDelayMs: number; waitingGameTtlS: number; finishedGraceMs: number }
+export interface ClockSettings {
+  houseDelayMs: number;
+  waitingGameTtlS: number;
+  finishedGraceMs: number;
+}
 
 /** What the main timer waits for: the seat to move running out of time, the second player, the release. */
 type MainWait = "turn" | "waiting" | "release";
@@ -35,7 +39,10 @@ export class GameClock {
   private readonly mainFired = () => this.onMain();
   private readonly houseFired = () => this.on.onHouseTurn(this.houseSeat);
 
-  constructor(private readonly settings: ClockSettings, private readonly on: ClockHandlers) {}
+  constructor(
+    private readonly settings: ClockSettings,
+    private readonly on: ClockHandlers,
+  ) {}
 
   /** Sets every timer from the game as it is now. */
   arm(ctx: GameContext, now = Date.now()): void {
