@@ -12,17 +12,44 @@
  *  - MCP batch: 5 POSTs of a JSON-RPC batch of 100 `create_game` calls, the games they created;
  *  - 10 MB body: 10 POSTs of a 10 MB body to each of `/api/v1/games`, `/mcp` and matchmaking, the answers
  *    that were a 413 read with no EPIPE or reset; then 30 POSTs of it to each, chunked (no Content-Length).
- * `--only bodies` runs the body attacks alone (the slow subscribers take minutes on an earlier checkout).
- * Prints a table, then one JSON line (`{"bench":"hardening",...}`). Loopback only; a minute or so.
- *   npx tsx loadtest/hardening-bench.ts
+ *  - floods on the open data, against a server with the real request limits and a log of `--flood-entries`
+ *    (20,000) entries of `--flood-entry-bytes` (1,000): GET /healthz `--flood-rate` (20) times a second for
+ *    `--flood-seconds` (10) alone, then the same beside `--flood-clients` (200) exports of the whole log opened
+ *    at once from four loopback addresses (127.0.0.2 to .5, each within the read limit) whose readers stall, with
+ *    the exports' answers by status; then beside as many readers of `/log/entries?count=1000`, each from an
+ *    address of its own and reading answer after answer whole for the window. Target: /healthz p99 under 100 ms
+ *    in both floods. The clients run in processes of their own (loadtest/lib/flood-client.ts); `--cpu-profile DIR`
+ *    writes the server's profile of each window (loadtest/lib/profile.ts).
+ * `--only bodies` runs the body attacks alone (the slow subscribers take minutes on an earlier checkout), `--only
+ * floods` the floods alone. Prints a table, then one JSON line (`{"bench":"hardening",...}`). Loopback only; a
+ * few minutes.
+ *   npx tsx loadtest/hardening-bench.ts [--only bodies|floods]
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
 import { createCallbackClient, generateSecret } from "../src/services/events/index";
 import { echo, harness, startReceiver, subBody, testCert } from "../test/events/helpers";
+import { fillLog } from "../test/support/log-fill";
 import { postBody, statusOf } from "../test/support/post-body";
 import { bootServer, http } from "../test/support/server";
-import { round, table } from "./lib/common";
+import { args, Child, num, round, table, type Message } from "./lib/common";
+import type { EntriesFigures, ProbeFigures, Statuses } from "./lib/flood-client";
+import { LoopMonitor, type LoopHealth } from "./lib/loop-health";
+import { profileWindow, profileWindowsInto } from "./lib/profile";
+
+const argv = args();
+const ONLY = argv.get("only");
+if (ONLY !== undefined && ONLY !== "bodies" && ONLY !== "floods") throw new Error("--only is bodies or floods");
+const FLOOD = {
+  entries: num(argv, "flood-entries", 20_000, 1000, 10_000_000),
+  entryBytes: num(argv, "flood-entry-bytes", 1000, 50, 100_000),
+  clients: num(argv, "flood-clients", 200, 1, 2000),
+  seconds: num(argv, "flood-seconds", 10, 0.5, 600),
+  rate: num(argv, "flood-rate", 20, 1, 1000),
+};
 
 /** `slowHost` "localhost" is another callback host than the fast receiver's 127.0.0.1; "127.0.0.1" is the same. */
 async function slowSubscriber(slowHost: "localhost" | "127.0.0.1", count = 32) {
@@ -185,12 +212,114 @@ async function serverRows(): Promise<{ rows: Row[]; figures: object }> {
   }
 }
 
+/** The target of both floods: what /healthz's p99 must stay under while one runs. */
+const HEALTHZ_P99_TARGET_MS = 100;
+
+/** The addresses the exports come from: few, so the bound per address is what refuses most of them. */
+const EXPORT_ADDRESSES = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
+
+interface FloodWindow {
+  healthz: ProbeFigures;
+  /** The server's event loop over the window: its delay, GC pauses, and where its stalls went (run, GC, CPU queue). */
+  serverLoop: LoopHealth;
+}
+
+/**
+ * /healthz probed for the window while `flood` runs (nothing, in the baseline), with the server's event loop,
+ * and its profile with --cpu-profile. The probe starts with the flood, so the exports' opening burst is in it.
+ */
+async function floodWindow<T>(prober: Child, url: string, label: string, flood: () => Promise<T>): Promise<FloodWindow & { flood: T }> {
+  const loop = new LoopMonitor();
+  const stopProfile = await profileWindow(`floods-${label}`);
+  const probed = prober.ask<Message & { figures: ProbeFigures }>(
+    { type: "probe", url, rate: FLOOD.rate, seconds: FLOOD.seconds },
+    "probe:done",
+    FLOOD.seconds * 1000 + 120_000,
+  );
+  const [{ figures }, flooded] = await Promise.all([probed, flood()]);
+  const serverLoop = loop.read();
+  loop.stop();
+  await stopProfile();
+  return { healthz: figures, serverLoop, flood: flooded };
+}
+
+const healthzFigure = (w: FloodWindow) => {
+  const s = w.serverLoop.stalls;
+  const stalls = `server loop stalled ${round(s.ms, 0)} ms: ran ${round(s.runMs, 0)}, GC ${round(s.gcMs, 0)}, waited for a CPU ${round(s.queuedMs, 0)}`;
+  return `/healthz p50 ${w.healthz.p50Ms} ms, p99 ${w.healthz.p99Ms} ms (max ${w.healthz.maxMs}, ${w.healthz.errors} failed; ${stalls})`;
+};
+const verdict = (w: FloodWindow) => (w.healthz.p99Ms < HEALTHZ_P99_TARGET_MS && w.healthz.errors === 0 ? "met" : "MISSED");
+const statusList = (s: Statuses) =>
+  Object.entries(s)
+    .map(([code, n]) => `${n} x ${code}`)
+    .join(", ");
+
+async function floodRows(): Promise<{ rows: Row[]; figures: object }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "hardening-floods-"));
+  // The real request limits (120 reads a minute per address), on a file database as a deployment has.
+  const server = await bootServer({ rateLimitScale: 1, database: path.join(dir, "arena.sqlite") });
+  const client = path.join(__dirname, "lib", "flood-client.ts");
+  const prober = new Child(client, []);
+  // The flooder yields a core to the server and the prober first, as clients on other machines would.
+  const flooder = new Child(client, [], 10);
+  try {
+    const size = await fillLog(server.store, FLOOD.entries, FLOOD.entryBytes);
+    // The machine's 1-minute load average at the start and the end: on a shared machine it says what the tails are worth.
+    const loadStart = round(loadavg()[0], 1);
+    const url = server.url;
+    const baseline = await floodWindow(prober, url, "baseline", async () => undefined);
+    const exports = await floodWindow(prober, url, "exports", async () => {
+      const msg = { type: "exports", url, clients: FLOOD.clients, addresses: EXPORT_ADDRESSES, size };
+      const { statuses } = await flooder.ask<Message & { statuses: Statuses }>(msg, "exports:done", 120_000);
+      return statuses;
+    });
+    await flooder.ask({ type: "release" }, "release:done", 10_000);
+    const entries = await floodWindow(prober, url, "entries", async () => {
+      const msg = { type: "entries", url, readers: FLOOD.clients, size, per: 1000, seconds: FLOOD.seconds };
+      const { figures } = await flooder.ask<Message & { figures: EntriesFigures }>(msg, "entries:done", FLOOD.seconds * 1000 + 120_000);
+      return figures;
+    });
+    const load = [loadStart, round(loadavg()[0], 1)];
+    const target = `target /healthz p99 < ${HEALTHZ_P99_TARGET_MS} ms`;
+    const rows: Row[] = [
+      [`open data: log of ${size} entries, load ${load.join(" to ")}; /healthz ${FLOOD.rate}/s for ${FLOOD.seconds} s alone`, healthzFigure(baseline)],
+      [
+        `${FLOOD.clients} stalled exports from 4 addresses (${target}: ${verdict(exports)})`,
+        `${healthzFigure(exports)}; exports answered ${statusList(exports.flood)}`,
+      ],
+      [
+        `${FLOOD.clients} readers of 1,000 entries (${target}: ${verdict(entries)})`,
+        `${healthzFigure(entries)}; ${entries.flood.reads} reads (${statusList(entries.flood.statuses)}), ${entries.flood.mb} MB in ${entries.flood.seconds} s`,
+      ],
+    ];
+    const { flood: statuses, ...exportsWindow } = exports;
+    const { flood: reads, ...entriesWindow } = entries;
+    const floods = {
+      entries: size,
+      entryBytes: FLOOD.entryBytes,
+      clients: FLOOD.clients,
+      load,
+      targetHealthzP99Ms: HEALTHZ_P99_TARGET_MS,
+      baseline: { healthz: baseline.healthz, serverLoop: baseline.serverLoop },
+      exports: { ...exportsWindow, statuses, met: verdict(exports) === "met" },
+      entriesFlood: { ...entriesWindow, reads, met: verdict(entries) === "met" },
+    };
+    return { rows, figures: { floods } };
+  } finally {
+    await Promise.all([prober.close(), flooder.close()]);
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
-  const onlyBodies = process.argv.includes("--only") && process.argv[process.argv.indexOf("--only") + 1] === "bodies";
-  const subscribers = onlyBodies ? { rows: [], figures: {} } : await subscriberRows();
-  const served = await serverRows();
-  console.log(table("hardening figures", ["attack", "figure"], [...subscribers.rows, ...served.rows]));
-  console.log(JSON.stringify({ bench: "hardening", ...subscribers.figures, ...served.figures }));
+  profileWindowsInto(argv.get("cpu-profile"));
+  const none = { rows: [], figures: {} };
+  const subscribers = ONLY === undefined ? await subscriberRows() : none;
+  const served = ONLY !== "floods" ? await serverRows() : none;
+  const floods = ONLY !== "bodies" ? await floodRows() : none;
+  console.log(table("hardening figures", ["attack", "figure"], [...subscribers.rows, ...served.rows, ...floods.rows]));
+  console.log(JSON.stringify({ bench: "hardening", ...subscribers.figures, ...served.figures, ...floods.figures }));
 }
 
 main().then(

@@ -27,7 +27,10 @@ function run(script: string, argv: string[], timeoutMs: number): Promise<{ code:
 }
 
 function jsonLine(stdout: string, bench: string): any {
-  const line = stdout.split("\n").reverse().find((l) => l.startsWith(`{"bench":"${bench}"`));
+  const line = stdout
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith(`{"bench":"${bench}"`));
   assert.ok(line, `no JSON line for ${bench} in:\n${stdout.slice(-2000)}`);
   return JSON.parse(line);
 }
@@ -38,11 +41,37 @@ describe("Smoke: benchmarks", function () {
   it("room-bench plays games beside the bare room, a stock Colyseus game, the durable floor and boardgame.io and reports every figure", async function () {
     // Every phase, with three servers: on a loaded 2-core machine this takes a few minutes; the bound only catches a hang.
     this.timeout(200_000);
-    const r = await run("room-bench.ts", [
-      "--games", "2", "--seconds", "1", "--rounds", "1", "--mem-games", "4", "--warmup", "0.5",
-      // The capacity phase's light generator: seats moving every 200 ms, so that games end and are replaced within the run.
-      "--capacity-max", "10", "--capacity-seconds", "2", "--capacity-seat-ms", "200", "--capacity-ramp-seconds", "1", "--idle-games", "10", "--idle-seconds", "1", "--idle-settle-seconds", "1",
-    ], 180_000);
+    const r = await run(
+      "room-bench.ts",
+      [
+        "--games",
+        "2",
+        "--seconds",
+        "1",
+        "--rounds",
+        "1",
+        "--mem-games",
+        "4",
+        "--warmup",
+        "0.5",
+        // The capacity phase's light generator: seats moving every 200 ms, so that games end and are replaced within the run.
+        "--capacity-max",
+        "10",
+        "--capacity-seconds",
+        "2",
+        "--capacity-seat-ms",
+        "200",
+        "--capacity-ramp-seconds",
+        "1",
+        "--idle-games",
+        "10",
+        "--idle-seconds",
+        "1",
+        "--idle-settle-seconds",
+        "1",
+      ],
+      180_000,
+    );
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "room");
     assert.ok(out.bare.msgsPerSec > 0 && out.bare.cpuUsPerMsg > 0);
@@ -64,7 +93,10 @@ describe("Smoke: benchmarks", function () {
     assert.ok(out.durability.gameToFloor > 0 && out.durability.gameToStock > 0 && out.durability.floorToStock > 0, JSON.stringify(out.durability));
     assert.ok(out.actorAlone.moves > 0 && out.actorAlone.cpuUsPerMove > 0, "the game actor alone was measured");
     assert.ok(out.ratioGameToBare > 0 && out.ratioGameToBgio > 0);
-    assert.deepEqual(out.commit.map((c: any) => c.synchronous), ["FULL", "NORMAL"]);
+    assert.deepEqual(
+      out.commit.map((c: any) => c.synchronous),
+      ["FULL", "NORMAL"],
+    );
     // The light generator played from its hand messages over raw sockets, replaced finished games, and
     // every move it chose from `legal` was accepted.
     assert.equal(out.capacity.steps.length, 1);
@@ -75,20 +107,48 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.capacity.total.dropped, 0, "the server closed a seat's socket mid-game");
     assert.ok(out.capacity.steps[0].clientCpuPct > 0 && out.capacity.steps[0].serverUsPerGameSecond > 0);
     assert.equal(out.targets.length, 12, "every target's figure is printed");
-    assert.ok(out.targets.some((t: any) => /durable floor/.test(t.figure) && t.value === out.durability.gameToFloor && t.target === "<= 1.3"), "the durable floor's target");
+    assert.ok(
+      out.targets.some((t: any) => /durable floor/.test(t.figure) && t.value === out.durability.gameToFloor && t.target === "<= 1.3"),
+      "the durable floor's target",
+    );
     assert.equal(out.idle.games, 10);
     assert.equal(out.game.refused, 0, "a legal move was refused");
     assert.match(r.stdout, /acked\/s/);
   });
 
   it("http-bench measures sync beside a bare Express route and the long-poll wake", async () => {
-    const r = await run("http-bench.ts", ["--seconds", "1", "--rounds", "1", "--games", "2", "--samples", "10", "--warmup", "0.5", "--concurrency", "4"], 40_000);
+    const r = await run(
+      "http-bench.ts",
+      ["--seconds", "1", "--rounds", "1", "--games", "2", "--samples", "10", "--warmup", "0.5", "--concurrency", "4"],
+      40_000,
+    );
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "http");
     for (const k of ["bare", "healthz", "sync"]) assert.ok(out[k].reqPerSec > 0 && out[k].errors === 0, `${k}: ${JSON.stringify(out[k])}`);
     assert.ok(out.ratioSyncToBare > 0);
     assert.ok(out.wake.samples > 0 && out.wake.wakeP50Ms > 0);
     assert.equal(out.wake.missed, 0, "a long-poll waiter was not woken by a move");
+  });
+
+  it("hardening-bench's floods probe /healthz alone, beside stalled exports and beside entries readers", async () => {
+    // 12 exports from 4 addresses, each of 16 MB (more than a stalled reader's socket takes): 2 per address at most are admitted.
+    const r = await run(
+      "hardening-bench.ts",
+      ["--only", "floods", "--flood-entries", "4000", "--flood-entry-bytes", "4000", "--flood-clients", "12", "--flood-seconds", "1"],
+      80_000,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const { floods } = jsonLine(r.stdout, "hardening");
+    for (const w of [floods.baseline, floods.exports, floods.entriesFlood]) {
+      assert.equal(w.healthz.requests, 20, JSON.stringify(w.healthz));
+      assert.ok(w.healthz.p50Ms > 0 && w.healthz.p99Ms >= w.healthz.p50Ms, JSON.stringify(w.healthz));
+    }
+    const answered = Object.values(floods.exports.statuses as Record<string, number>).reduce((a, b) => a + b, 0);
+    assert.equal(answered, 12, JSON.stringify(floods.exports.statuses));
+    assert.ok(floods.exports.statuses["200"] <= 8 && floods.exports.statuses["429"] >= 4, JSON.stringify(floods.exports.statuses));
+    assert.ok(floods.entriesFlood.reads.statuses["200"] > 0 && floods.entriesFlood.reads.mb > 0, JSON.stringify(floods.entriesFlood.reads));
+    assert.equal(typeof floods.exports.met, "boolean");
+    assert.match(r.stdout, /target \/healthz p99 < 100 ms/);
   });
 
   it("house-bench plays house games with the search inline and on a worker thread and reports both", async () => {
@@ -127,7 +187,13 @@ describe("Smoke: benchmarks", function () {
     assert.equal(r.code, 0, r.stderr);
     const out = jsonLine(r.stdout, "swiss");
     assert.equal(out.perRound.length, 3);
-    assert.deepEqual(out.created.rounds.map((x: any) => [x.round, x.games, x.rooms]), [[1, 10, 10], [2, 10, 10]]);
+    assert.deepEqual(
+      out.created.rounds.map((x: any) => [x.round, x.games, x.rooms]),
+      [
+        [1, 10, 10],
+        [2, 10, 10],
+      ],
+    );
     for (const x of out.created.rounds) assert.ok(x.serverMs > 0 && x.gamesMs > 0, JSON.stringify(x));
   });
 
