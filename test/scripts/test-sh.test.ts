@@ -2,7 +2,7 @@
  * scripts/test.sh, the test command of the README and of CI: it installs the npm packages only when the lock
  * file (or Node) changed since `npm ci` last installed them (run by the script, or by hand: package.json's
  * prepare records it), and otherwise reuses the tree and rebuilds dist/; it runs
- * the type check, the linter, the fast, the browser and the slow suite, and sums them on its last line. The script is run
+ * the type check, the linter, the formatter's check, the fast, the browser and the slow suite, and sums them on its last line. The script is run
  * as it is, in a copy of the repository's layout, with stand-ins for npm, npx and the Debian tools that log
  * what they were asked to do.
  */
@@ -72,6 +72,7 @@ describe("scripts/test.sh: reuses an installed tree, runs the three suites", fun
         "npm ci --no-audit --no-fund (in .ci/congodb)",
         "npx tsc --noEmit -p .",
         "npm run lint",
+        "npm run format:check",
         "npm test",
         "npm run test:browser",
         "npm run test:slow",

@@ -3,7 +3,7 @@ import type { Seat } from "../../engine";
 import type { GameRecord, PlayerRecord, PlayerSeatKind } from "../../store/port";
 import { factsOf, type GameContext } from "./context";
 import { sameHash } from "../../shared/secrets";
-import { AppError } from "../../shared/errors";
+import { AppError, fail, type Outcome } from "../../shared/errors";
 
 /**
  * What the store keeps queryable of a game after an action taken at `at` (status, score, winner and the
@@ -37,6 +37,19 @@ export function recordChanges(prev: GameContext, next: GameContext, at: string):
 }
 
 /** Which seat a token hash belongs to (constant-time per seat), or null. */
+/**
+ * The seat an invite code claims in this record, or why it cannot be claimed: no seat has the code, the seat is
+ * taken, or the game no longer waits. A stored record answers for the live game too when it refuses: a claimed
+ * seat stays claimed and a game that stopped waiting never waits again (its actor adds the waiting time).
+ */
+export function seatForClaim(record: Pick<GameRecord, "seats" | "status">, code: string): Outcome<Seat> {
+  const seat = (["A", "B"] as const).find((s) => record.seats[s]?.code === code);
+  if (!seat) return fail("not_found", "no seat has this invite code");
+  if (record.seats[seat]!.tokenHash) return fail("already_joined", "this invite has already been used");
+  if (record.status !== "waiting") return fail("code_expired", "this game is no longer waiting for players");
+  return { ok: true, value: seat };
+}
+
 export function seatOfToken(record: Pick<GameRecord, "seats">, tokenHash: string): Seat | null {
   for (const seat of ["A", "B"] as const) {
     if (sameHash(record.seats[seat]?.tokenHash, tokenHash)) return seat;

@@ -16,7 +16,7 @@ import type { GameRecord, GamesPort, LogPort, SeatRecord } from "../../store/por
 import { rebuildContext, startEngine, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
 import { keptMoveIn } from "./kept-move";
-import { noSuchGame, readableBy, seatKindOf, seatOfToken } from "./record";
+import { noSuchGame, readableBy, seatForClaim, seatKindOf, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess, SeatReservation } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
@@ -318,6 +318,9 @@ export class GameService {
   async join(body: JoinGameBody) {
     const game = await this.store.findGameByCode(body.code.toUpperCase());
     if (!game) throw new AppError("not_found", "no game has this invite code");
+    // A refusal the stored game already gives (its seat taken, the game over) needs no room: a game aborted a
+    // moment ago on another process is answered at once, while its room may still be closing there.
+    unwrap(seatForClaim(game, body.code.toUpperCase()));
     const token = newPlayerToken();
     let claimed: { seat: Seat; status: string } | undefined;
     // A new guest profile for the joining player is stored with its seat's claim, in one durable write.

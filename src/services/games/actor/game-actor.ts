@@ -19,7 +19,7 @@ import type { LocalGameRoom } from "../room-access";
 import type { EventsNow } from "../room-api";
 import type { SeatClaim } from "../seats";
 import type { RoomDeps } from "../ports";
-import { recordChanges, recordPatch, seatOfToken, readableBy } from "../record";
+import { recordChanges, recordPatch, seatForClaim, seatOfToken, readableBy } from "../record";
 import type { MoveBody } from "../schemas";
 import { gameRecordBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "../views";
 import type { GameRecord, GameWrite, GameWriteResult, PlayerRecord, PlayerUpdate, StoredAction } from "../../../store/port";
@@ -232,11 +232,11 @@ export class GameActor<From = never> implements LocalGameRoom, ClockHandlers {
   claimSeat(code: string, claim: SeatClaim, guest?: PlayerRecord): Promise<Outcome<{ seat: Seat; status: string }>> {
     return this.serial(async () => {
       const r = this.game.record;
-      const seat = (["A", "B"] as const).find((s) => r.seats[s]?.code === code);
-      if (!seat) return fail("not_found", "no seat has this invite code");
-      if (r.seats[seat]!.tokenHash) return fail("already_joined", "this invite has already been used");
+      const claimable = seatForClaim(r, code);
+      if (!claimable.ok) return claimable;
+      const seat = claimable.value;
       // Past its waiting time a game is over even before its clock (armed when the actor opened) aborts it.
-      if (r.status !== "waiting" || this.waitedOut()) return fail("code_expired", "this game is no longer waiting for players");
+      if (this.waitedOut()) return fail("code_expired", "this game is no longer waiting for players");
       const seats = { ...r.seats, [seat]: { ...r.seats[seat]!, ...claim } };
       let record = { ...r, seats };
       const starting = Boolean(seats.A?.tokenHash && seats.B?.tokenHash);
