@@ -225,7 +225,8 @@ export function breakdown(profiles: CpuProfile[], units: number | null = null, t
       byGroup.set(group, (byGroup.get(group) ?? 0) + us);
       const { callFrame } = byId.get(id)!;
       const where = whereOf(callFrame);
-      const key = `${callFrame.functionName}@${where}`;
+      // A native function is charged to its callers' groups: one entry per group it was called from.
+      const key = `${callFrame.functionName}@${where}@${group}`;
       const entry = byFunction.get(key) ?? { functionName: callFrame.functionName || "(anonymous)", where, group, ms: 0, pct: 0 };
       entry.ms += us / 1000;
       byFunction.set(key, entry);

@@ -12,7 +12,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Action, ChampionId, DecidedBy, Ruleset, Seat, Winner } from "../../engine/types";
 import type { HouseLevel } from "../players/rating";
 import type { GameRecord, OpponentKind, RatingStep, StoredAction } from "../../store/port";
-import { canonicalBytes, canonicalJson } from "./canonical";
+import { canonicalJson } from "./canonical";
 import { leafHash, type Hash } from "./merkle";
 
 /**
@@ -170,8 +170,9 @@ export function privateEntryOf(entry: GameEntry, salt: string): PrivateEntry {
   return { format: ENTRY_FORMAT, kind: "private", digest, finishedAt: entry.finishedAt };
 }
 
-/** The entry's leaf bytes (RFC 8785 canonical JSON, UTF-8) and their leaf hash. */
-export function leafOf(entry: LogEntry): { bytes: Buffer; hash: Hash } {
-  const bytes = canonicalBytes(entry);
-  return { bytes, hash: leafHash(bytes) };
+/** The entry's leaf: its RFC 8785 canonical JSON (the text stored and served), that text's UTF-8 bytes and their leaf hash. */
+export function leafOf(entry: LogEntry): { text: string; bytes: Buffer; hash: Hash } {
+  const text = canonicalJson(entry);
+  const bytes = Buffer.from(text, "utf8");
+  return { text, bytes, hash: leafHash(bytes) };
 }

@@ -22,7 +22,6 @@ import { entersPublicLog } from "../../store/shared";
 import { gameEntryOf, leafOf, type SeatRating } from "./entry";
 import { signHead, type LogKey } from "./heads";
 import { appendLeaf, frontierRefs, frontierRoot, refKey, type Hash } from "./merkle";
-import { canonicalJson } from "./canonical";
 
 export type SequencerStore = LogPort & Pick<GamesPort, "getGame" | "listActions"> & Pick<RatingsPort, "ratingChanges">;
 
@@ -157,7 +156,8 @@ export class LogSequencer {
       const grown = appendLeaf(frontier, index, leaf.hash);
       frontier = grown.frontier;
       for (const n of grown.nodes) nodes.push({ level: n.level, index: n.index, hash: n.hash.toString("hex") });
-      entries.push({ index, gameId, leaf: canonicalJson(entry), finishedAt: entry.finishedAt });
+      // The stored leaf is the text its hash was taken of: the entry is canonicalized once.
+      entries.push({ index, gameId, leaf: leaf.text, finishedAt: entry.finishedAt });
     }
     if (settled.length) await this.store.dropLogPending(settled);
     await this.markUnsealed(held);
