@@ -187,6 +187,9 @@ export class StockServer {
   /** With `database`, the durable floor on that SQLite file (created); otherwise the stock game. */
   static async start(port: number, options: { database?: string } = {}): Promise<StockServer> {
     const execArgv = process.execArgv.filter((a) => a !== "--expose-gc");
+    // STOCK_CPU_PROF_DIR=DIR: the stock (or floor) process writes V8's CPU profile of its whole run there.
+    const profileDir = process.env.STOCK_CPU_PROF_DIR;
+    if (profileDir) execArgv.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
     const env = { ...process.env, STOCK_PORT: String(port), ...(options.database ? { STOCK_DATABASE: options.database } : {}) };
     const proc = fork(__filename, [], { execArgv, env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
     const url = await new Promise<string>((resolve, reject) => {

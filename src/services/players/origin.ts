@@ -2,7 +2,9 @@
  * The address a request came from, for the profile it creates: two profiles made from one address within a
  * short time are presumed one person's, and their games together are not rated (integrity.ts). The address
  * is kept only as a hash. The profile is made deep inside the games service (REST and MCP alike), so the
- * address travels in the request's async context, set by one middleware in front of every route.
+ * address travels in the request's async context, set by one middleware in front of every route. On Node 22
+ * an AsyncLocalStorage costs every promise of the process a hook unless node runs with
+ * --experimental-async-context-frame, which `npm start` and the room benchmark pass (docs/DEPLOY.md).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { RequestHandler } from "express";
