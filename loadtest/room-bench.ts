@@ -37,8 +37,9 @@
  * and heap deltas after gc for K active games, their 2K connections, K bare rooms and K state rooms with two
  * clients each, after a warm-up of a few of each);
  * capacity (N games, each seat moving every 5 s spread evenly, N stepped up until p99 round trip > 50 ms or
- * server CPU > 90%: the largest N that held); idle cost (K active games, no moves, server CPU over
- * --idle-seconds and memory per game). Prints tables, then one JSON line. Bounded by a watchdog.
+ * server CPU > 90%: the largest N that held); idle cost (K games open, half waiting for their second seat and
+ * half mid-game after 8 moves over REST, no socket open, no moves: server CPU over --idle-seconds, memory per
+ * game and the server process's whole RSS). Prints tables, then one JSON line. Bounded by a watchdog.
  *
  * --profile: the game phase's windows run under V8's CPU sampler (in this process), and the main thread's
  * self time is printed by module (engine, schema encode, socket/ws, store, timers, logging, metrics, colyseus
@@ -208,7 +209,7 @@ async function runServer() {
       MEM_GAMES * 0.2 +
       CAP_MAX * 0.05 +
       12 * (CAP_RAMP + CAP_SECONDS + 5) +
-      IDLE_GAMES * 0.02 +
+      IDLE_GAMES * 0.05 +
       IDLE_SECONDS +
       IDLE_SETTLE +
       600) *
@@ -497,6 +498,11 @@ interface IdleResult {
   serverCpuPct: number;
   heapKBPerGame: number;
   rssKBPerGame: number;
+  /** Of the games: waiting for their second seat; the rest are mid-game (IDLE_MID_MOVES moves played over REST). */
+  waiting: number;
+  /** The server process's whole RSS and heap with every idle game open, in MB. */
+  rssMB: number;
+  heapMB: number;
   /** The server's main-thread GC pauses in the window (a heap this size is marked by V8's memory reducer once the burst of creations stops). */
   gcMs: number;
   majorGcs: number;
@@ -513,7 +519,9 @@ async function measureIdle(child: Child, k: number, seconds: number, settleSecon
   // One-hour turn clocks: with the default 120 s the first games opened run out of time inside the window
   // whenever opening them all takes more than about a minute, and a clock that runs out aborts its game
   // (a write, events), which is work, not idling.
-  await child.ask({ type: "mem-games", k, turnSeconds: 3600 }, "mem-games:done", 120_000 + k * 50);
+  // Half the games wait for their second seat, half are mid-game (as a server holds them: no socket open).
+  const waiting = Math.floor(k / 2);
+  await child.ask({ type: "idle-games", k, waiting, moves: IDLE_MID_MOVES, turnSeconds: 3600 }, "idle-games:done", 120_000 + k * 100);
   const m1 = await settledMemory();
   const gc = new LoopMonitor({ delay: false });
   const c0 = process.cpuUsage();
@@ -531,8 +539,14 @@ async function measureIdle(child: Child, k: number, seconds: number, settleSecon
     serverCpuPct: round((cpu / 1e6 / elapsed) * 100, 2),
     heapKBPerGame: round((m1.heapUsed - m0.heapUsed) / 1024 / k, 1),
     rssKBPerGame: round((m1.rss - m0.rss) / 1024 / k, 1),
+    waiting,
+    rssMB: round(m1.rss / 1024 / 1024, 0),
+    heapMB: round(m1.heapUsed / 1024 / 1024, 0),
   };
 }
+
+/** Moves each mid-game idle game has played (over REST) before the idle window. */
+const IDLE_MID_MOVES = 8;
 
 async function runPhase(
   child: Child,
@@ -1025,11 +1039,13 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
         "Idle cost",
         ["", "value"],
         [
-          ["active games, no moves", x.idle.games],
+          ["games open, no moves", x.idle.games],
+          ["  of which waiting for their second seat; the rest mid-game", `${x.idle.waiting}; ${x.idle.games - x.idle.waiting} (${IDLE_MID_MOVES} moves)`],
           [`server CPU over ${x.idle.seconds} s (% of one core; target < 5)`, x.idle.serverCpuPct],
           ["of which main-thread GC pauses, ms (major GCs)", `${x.idle.gcMs} (${x.idle.majorGcs})`],
           ["heap KB per idle game", x.idle.heapKBPerGame],
           ["RSS KB per idle game", x.idle.rssKBPerGame],
+          ["server process with every idle game open: RSS MB (target < 1,536); heap MB", `${x.idle.rssMB}; ${x.idle.heapMB}`],
         ],
       ),
     );
@@ -1132,7 +1148,8 @@ function targetRows(
       "<= 1.5",
       (v) => v <= 1.5,
     ),
-    row(`${idle?.games ?? 10_000} idle active games: server CPU (% of one core)`, idle?.serverCpuPct, "< 5", (v) => v < 5),
+    row(`${idle?.games ?? 10_000} idle games (half waiting, half mid-game): server CPU (% of one core)`, idle?.serverCpuPct, "< 5", (v) => v < 5),
+    row(`${idle?.games ?? 10_000} idle games: the server process's RSS, MB`, idle?.rssMB, "< 1,536", (v) => v < 1536),
   ];
 }
 
@@ -1461,6 +1478,31 @@ async function runClient() {
       case "cap-close": {
         await generator?.close();
         generator = null;
+        return {};
+      }
+      case "idle-games": {
+        // k games: `waiting` only created (their second seat open), the rest joined and played to `moves` moves
+        // over REST (each seat's sync names its legal moves), eight at a time.
+        const k = Number(m.k);
+        const waiting = Number(m.waiting);
+        const moves = Number(m.moves);
+        const turnSeconds = Number(m.turnSeconds);
+        const one = async (i: number) => {
+          if (i < waiting) {
+            await http.json("POST", "/api/v1/games", { body: { opponent: "friend", name: `w${i}`, turnSeconds } });
+            return;
+          }
+          const g = await openFriendGame(http, `i${i}`, turnSeconds);
+          for (let n = 0; n < moves; n++) {
+            for (const token of Object.values(g.tokens)) {
+              const view = await http.json("GET", `/api/v1/games/${g.gameId}/sync`, { token });
+              if (!view.yourTurn) continue;
+              await http.json("POST", `/api/v1/games/${g.gameId}/moves`, { token, body: { move: view.legalMoves[0].move } });
+              break;
+            }
+          }
+        };
+        for (let i = 0; i < k; i += 8) await Promise.all(Array.from({ length: Math.min(8, k - i) }, (_, j) => one(i + j)));
         return {};
       }
       case "mem-games": {

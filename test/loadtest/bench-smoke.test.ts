@@ -106,12 +106,14 @@ describe("Smoke: benchmarks", function () {
     assert.equal(out.capacity.total.errors, 0, "a generator's set-up failed");
     assert.equal(out.capacity.total.dropped, 0, "the server closed a seat's socket mid-game");
     assert.ok(out.capacity.steps[0].clientCpuPct > 0 && out.capacity.steps[0].serverUsPerGameSecond > 0);
-    assert.equal(out.targets.length, 12, "every target's figure is printed");
+    assert.equal(out.targets.length, 13, "every target's figure is printed");
     assert.ok(
       out.targets.some((t: any) => /durable floor/.test(t.figure) && t.value === out.durability.gameToFloor && t.target === "<= 1.3"),
       "the durable floor's target",
     );
     assert.equal(out.idle.games, 10);
+    assert.equal(out.idle.waiting, 5, "half the idle games wait for their second seat");
+    assert.ok(out.idle.rssMB > 0 && out.targets.some((t: any) => /RSS/.test(t.figure) && t.value === out.idle.rssMB && t.target === "< 1,536"));
     assert.equal(out.game.refused, 0, "a legal move was refused");
     assert.match(r.stdout, /acked\/s/);
   });
