@@ -3,7 +3,8 @@
  * answer schemas) and its Express handler side by side. Each file of ./routes exports its list of
  * declarations; `mountRoutes` puts a list on an Express router in order (order decides between overlapping
  * paths: `/bots/me` before `/bots/:id`), and ./openapi/document.ts builds the OpenAPI document from the same
- * lists, so a route cannot be served undocumented or documented with other schemas than it parses with.
+ * lists (test/server/route-declarations.test.ts checks it holds every list), so an operation is not served
+ * undocumented, nor documented with other schemas than its body and query are parsed with.
  *
  * Handlers are plain functions of the request and of the deps the mount passes, so the lists are module
  * constants: the document is built without a running server (scripts/client-types.ts).
