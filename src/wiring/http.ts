@@ -15,7 +15,7 @@ import { JoinCaps } from "../edges/api/join-caps";
 import { LongPolls } from "../edges/api/long-polls";
 import { agentsRouter } from "../edges/api/routes/agents";
 import { assetsRouter } from "../edges/api/routes/assets";
-import { botBucket, botDirectoryRouter } from "../edges/api/routes/bots";
+import { botBucket } from "../edges/api/routes/bots";
 import { communitiesRouter } from "../edges/api/routes/communities";
 import { eventsRouter } from "../edges/api/routes/events";
 import { leaguesRouter } from "../edges/api/routes/leagues";
@@ -90,7 +90,6 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     communitiesRouter(s.communities),
     tournamentsRouter(s.tournaments, tournamentJoins),
     leaguesRouter(s.leagues),
-    botDirectoryRouter(s.botDirectory),
     assetsRouter(s.assets, s.baseUrl),
     logRouter(s.publicLog, new ExportSlots(config.exports)),
   ];
@@ -105,6 +104,7 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
       bots: s.bots,
       botStreams: s.botStreams,
       revocation: new BotRevocation({ quick: s.quick, leagues: s.leagues, tournaments: s.tournaments, games: s.games, log }),
+      botDirectory: s.botDirectory,
       extraRouters: routers,
       log,
       baseUrl: s.baseUrl,

@@ -3,7 +3,7 @@
  * every response needs. It holds no game state; see src/services/games for what the routes call.
  */
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
-import type { BotRevocation, BotService, BotStreamHub } from "../../services/bots";
+import type { BotDirectory, BotRevocation, BotService, BotStreamHub } from "../../services/bots";
 import { botAuth, botsRouter } from "./routes/bots";
 import type { GameService } from "../../services/games/service";
 import type { QuickMatch } from "../../services/games/quick-match";
@@ -11,15 +11,14 @@ import type { Logger } from "../../shared/logger";
 import type { PlayerService } from "../../services/players/service";
 import { DEFAULTS } from "../../shared/config";
 import { AppError } from "../../shared/errors";
-import { actionLimiter, addressKey, apiVersion, deprecated, limiter, type LimiterOptions } from "./edges";
+import { actionLimiter, addressKey, apiVersion, limiter, type LimiterOptions } from "./edges";
 import { errorHandler, notFoundHandler } from "./problem";
 import { LongPolls } from "./long-polls";
 import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
 import { rulesRouter } from "./routes/rules";
-import { openApiDocument } from "./openapi/document";
-import { OpenApiDocument } from "./openapi/paths";
-import { reply } from "./reply";
+import { metaRoutes } from "./openapi/document";
+import { mountRoutes } from "./route";
 
 export interface ApiDeps {
   games: GameService;
@@ -29,6 +28,8 @@ export interface ApiDeps {
   botStreams: BotStreamHub;
   /** Withdraws a revoked bot's tickets, entries and games not yet played. */
   revocation: BotRevocation;
+  /** The bot directory (GET /bots). */
+  botDirectory: BotDirectory;
   /** Routers of other bounded contexts (events, agents, clients), mounted under the version prefix. */
   extraRouters: Router[];
   log: Logger;
@@ -63,15 +64,7 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   v1.use((req, res, next) => policies[policyOf(req.method, req.path)](req, res, next));
   v1.use(jsonBody(deps.maxBodyBytes));
   v1.use(botAuth(deps.bots, deps.botStreams));
-  v1.get("/openapi.json", (_req, res) => {
-    reply(res, 200, OpenApiDocument, openApiDocument(deps.baseUrl));
-  });
-  // A superseded spelling kept for old clients; it shows the deprecation headers of spec 9.4.
-  v1.get(
-    "/game/:id",
-    deprecated({ since: new Date("2026-06-01T00:00:00Z"), sunset: new Date("2027-06-01T00:00:00Z"), link: `${deps.baseUrl}/docs/migration#game-path` }),
-    (req, res) => res.redirect(308, `${req.baseUrl}/games/${encodeURIComponent(String(req.params.id))}`),
-  );
+  mountRoutes(v1, metaRoutes, { baseUrl: deps.baseUrl });
   for (const r of deps.extraRouters) v1.use(r);
   const { perAddress, windowMs } = deps.botRegistrations;
   const registrations = actionLimiter(
@@ -82,9 +75,17 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`,
     windowMs,
   );
-  v1.use(botsRouter(deps.bots, deps.games, deps.botStreams, deps.revocation, registrations));
-  v1.use(gamesRouter(deps.games, deps.quick, deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress), deps.logIndexOf));
-  v1.use(playersRouter(deps.players));
+  v1.use(botsRouter({ bots: deps.bots, games: deps.games, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }));
+  v1.use(
+    gamesRouter({
+      games: deps.games,
+      quick: deps.quick,
+      longPolls: deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress),
+      logIndexOf: deps.logIndexOf,
+      baseUrl: deps.baseUrl,
+    }),
+  );
+  v1.use(playersRouter({ players: deps.players, games: deps.games }));
   v1.use(rulesRouter());
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);

@@ -1,9 +1,5 @@
-/** The leagues operations of the OpenAPI document: request schemas from src/services/leagues, answers here. */
-import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
+/** The answers of the leagues operations (../routes/leagues.ts), shared with their MCP tools. */
 import { z } from "zod";
-import { CreateLeagueBody, ListLeaguesQuery } from "../../../services/leagues/schemas";
-
-type Problems = (...statuses: number[]) => RouteConfig["responses"];
 
 const url = z.string().describe("absolute URL on this service");
 const int = z.number().int();
@@ -81,38 +77,3 @@ export const LeagueGames = z.object({
     }),
   ),
 });
-
-const json = (schema: z.ZodType, description = "OK") => ({ description, content: { "application/json": { schema } } });
-const params = z.object({ id: z.string().describe("league id") });
-
-/** The operations under /leagues. */
-export function leagueOps(problems: Problems): RouteConfig[] {
-  const op = (method: RouteConfig["method"], path: string, operationId: string, rest: Partial<RouteConfig>): RouteConfig => ({
-    method,
-    path,
-    tags: ["leagues"],
-    operationId,
-    responses: {},
-    ...rest,
-  });
-  return [
-    op("post", "/leagues", "createLeague", {
-      request: { body: { content: { "application/json": { schema: CreateLeagueBody } } } },
-      responses: { 201: json(CreatedLeague, "created"), ...problems(400) },
-    }),
-    op("get", "/leagues", "listLeagues", { request: { query: ListLeaguesQuery }, responses: { 200: json(LeagueList), ...problems(400) } }),
-    op("get", "/leagues/{id}", "getLeague", { request: { params }, responses: { 200: json(League), ...problems(404) } }),
-    op("post", "/leagues/{id}/join", "joinLeague", {
-      security: [{ botKey: [] }],
-      request: { params },
-      responses: { 201: json(JoinedLeague, "entered"), ...problems(401, 404, 409) },
-    }),
-    op("post", "/leagues/{id}/start", "startLeague", {
-      security: [{ playerToken: [] }],
-      request: { params },
-      responses: { 200: json(League), ...problems(401, 403, 404, 409) },
-    }),
-    op("get", "/leagues/{id}/standings", "getLeagueStandings", { request: { params }, responses: { 200: json(LeagueStandings), ...problems(404) } }),
-    op("get", "/leagues/{id}/games", "getLeagueGames", { request: { params }, responses: { 200: json(LeagueGames), ...problems(404) } }),
-  ];
-}

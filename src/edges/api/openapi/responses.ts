@@ -1,6 +1,6 @@
 /**
  * Response bodies of the REST operations as zod schemas: the OpenAPI document is generated from them
- * (see ./paths.ts) and the routes type what they send with them, so the document describes the answers
+ * (see ./document.ts) and the routes type what they send with them, so the document describes the answers
  * the server gives. The public game vocabulary (seats, scores, board cells) is the event catalog's.
  */
 import { z } from "zod";

@@ -1,9 +1,5 @@
-/** The tournaments operations of the OpenAPI document: request schemas from src/services/tournaments, answers here. */
-import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
+/** The answers of the tournaments operations (../routes/tournaments.ts), shared with their MCP tools. */
 import { z } from "zod";
-import { CreateTournamentBody, JoinTournamentBody, ListTournamentsQuery } from "../../../services/tournaments";
-
-type Problems = (...statuses: number[]) => RouteConfig["responses"];
 
 const url = z.string().describe("absolute URL on this service");
 const int = z.number().int();
@@ -100,62 +96,3 @@ export const Games = z.object({
     .describe("arena: every game in the order paired; those with a null outcome are under way"),
   waiting: z.array(z.string()).optional().describe("arena: player ids waiting for an opponent, longest-waiting first"),
 });
-
-const json = (schema: z.ZodType, description = "OK") => ({ description, content: { "application/json": { schema } } });
-const params = z.object({ id: z.string().describe("tournament id") });
-const bearer = [{ playerToken: [] }];
-
-/** The operations under /tournaments. */
-export function tournamentOps(problems: Problems): RouteConfig[] {
-  const op = (method: RouteConfig["method"], path: string, operationId: string, rest: Partial<RouteConfig>): RouteConfig => ({
-    method,
-    path,
-    tags: ["tournaments"],
-    operationId,
-    responses: {},
-    ...rest,
-  });
-  return [
-    op("post", "/tournaments", "createTournament", {
-      description:
-        'A swiss tournament (`rounds`), open for entries until its director starts it, or an arena (`format: "arena"`, `minutes`), open for entries until its time is up.',
-      request: { body: { content: { "application/json": { schema: CreateTournamentBody } } } },
-      responses: { 201: json(CreatedTournament, "created"), ...problems(400) },
-    }),
-    op("get", "/tournaments", "listTournaments", {
-      description: "Newest first.",
-      request: { query: ListTournamentsQuery },
-      responses: { 200: json(TournamentList), ...problems(400) },
-    }),
-    op("get", "/tournaments/{id}", "getTournament", { request: { params }, responses: { 200: json(Tournament), ...problems(404) } }),
-    op("post", "/tournaments/{id}/join", "joinTournament", {
-      request: { params, body: { content: { "application/json": { schema: JoinTournamentBody } } } },
-      description:
-        "Refused with 429 past TOURNAMENT_JOINS_PER_ADDRESS joins a minute from one address, or TOURNAMENT_JOINS_PER_PLAYER for one profile; 409 when the tournament is full.",
-      responses: { 201: json(JoinedTournament, "entered"), ...problems(400, 401, 404, 409, 429) },
-    }),
-    op("post", "/tournaments/{id}/start", "startTournament", {
-      description: "Swiss: closes entries and pairs round 1. Arena: starts the clock and pairs the entrants (the director token).",
-      security: bearer,
-      request: { params },
-      responses: { 200: json(Tournament), ...problems(401, 403, 404, 409) },
-    }),
-    op("post", "/tournaments/{id}/withdraw", "withdrawFromTournament", {
-      description: "The entrant's results stay; they are paired no more (an arena game under way still finishes and counts).",
-      security: bearer,
-      request: { params },
-      responses: { 200: json(Tournament), ...problems(401, 404, 409) },
-    }),
-    op("get", "/tournaments/{id}/standings", "getTournamentStandings", {
-      description: "Swiss: score, then Buchholz, then Sonneborn-Berger, then rating. Arena: score, then rating.",
-      request: { params },
-      responses: { 200: json(Standings), ...problems(404) },
-    }),
-    op("get", "/tournaments/{id}/games", "getTournamentGames", { request: { params }, responses: { 200: json(Games), ...problems(404) } }),
-    op("get", "/tournaments/{id}/trf", "getTournamentTrf", {
-      description: "FIDE TRF-16 report of a swiss; player names are player ids. An arena has none (409).",
-      request: { params },
-      responses: { 200: { description: "TRF-16 text", content: { "text/plain": { schema: z.string() } } }, ...problems(404, 409) },
-    }),
-  ];
-}
