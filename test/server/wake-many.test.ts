@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { Agent, get } from "node:http";
-import { pickMove } from "../support/play";
+import { pickMove, seatedFriendGame } from "../support/play";
 import { spawnServer, type ServerProcess } from "../support/process";
 import { bearer, http } from "../support/server";
 import { useTempDir } from "../support/temp-dir";
@@ -28,10 +28,7 @@ describe("End-to-end: one move waking 1,500 parked long-polls leaves the process
   after(async () => server?.stop());
 
   it("answers every waiter and keeps /healthz prompt while they are woken", async () => {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", public: true });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const { id, tokens } = await seatedFriendGame(server.url, { create: { public: true } });
 
     // The waiters' own connections (node:http), apart from the probes' (fetch).
     const pollers = new Agent({ keepAlive: false, maxSockets: Infinity });
@@ -73,7 +70,7 @@ describe("End-to-end: one move waking 1,500 parked long-polls leaves the process
       }
     })();
     await new Promise((r) => setTimeout(r, 200));
-    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
+    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as "A" | "B";
     const view = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
     // The process's own measure of its event loop: the longest delay since the previous scrape (prom-client
     // resets it on each), so this scrape starts the window and the one after the wake-up reads it.

@@ -9,6 +9,7 @@ import { LISTED_PLAYER } from "../../src/store/sqlite/schema";
 import { storeContract } from "./contract";
 import { game } from "./fixtures";
 
+// The contract on a file (its writer and checkpointer threads, two stores on one file) is sqlite-file.test.ts.
 storeContract("sqlite", async () => new SqliteStore({ path: ":memory:" }));
 
 const dirs: string[] = [];
@@ -21,19 +22,6 @@ function tempFile(): string {
   dirs.push(dir);
   return join(dir, "nested", "arena.db");
 }
-
-// Two stores on one file are two processes sharing it: the race tests run on them.
-const pathOf = new WeakMap<object, string>();
-storeContract(
-  "sqlite file",
-  async () => {
-    const path = tempFile();
-    const store = new SqliteStore({ path });
-    pathOf.set(store, path);
-    return store;
-  },
-  async (first) => new SqliteStore({ path: pathOf.get(first)! }),
-);
 
 describe("SqliteStore on a file", function () {
   it("keeps games and actions when the store is closed and reopened", async function () {
