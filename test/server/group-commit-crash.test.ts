@@ -1,7 +1,8 @@
 /**
- * A SIGKILL amid the group commits of many games' moves loses no acknowledged move (the slow suite: it starts,
- * kills and restarts a server process, about 20 s). test/server/group-commit.test.ts checks that a failed group
- * commit refuses its moves and changes nothing, in one process.
+ * A SIGKILL amid the group commits of many games' moves loses no acknowledged move. In the slow suite
+ * (test/suites/index.cjs), with test/server/writer-thread-kill.test.ts: it starts, kills and restarts a server
+ * process, 15 s alone on the 2-core machine. test/server/group-commit.test.ts checks that a failed group commit
+ * refuses its moves and changes nothing, in one process.
  */
 import { join } from "node:path";
 import { assertAckedMovesKeptAfterRestart, playConcurrently, seatedFriendGame } from "../support/play";

@@ -70,7 +70,7 @@ describe("End-to-end: one move waking 1,500 parked long-polls leaves the process
       }
     })();
     await new Promise((r) => setTimeout(r, 200));
-    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as "A" | "B";
+    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
     const view = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
     // The process's own measure of its event loop: the longest delay since the previous scrape (prom-client
     // resets it on each), so this scrape starts the window and the one after the wake-up reads it.

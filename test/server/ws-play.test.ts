@@ -102,7 +102,7 @@ describe("Integration: WebSocket clients play in the game room", function () {
 
   it("refuses an action sent right behind the game's finishing one (game_over) and keeps the room open", async () => {
     const { id, tokens } = await friendGame();
-    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as "A" | "B";
+    const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
     const other = turn === "A" ? "B" : "A";
     const mover = await joinWs(server.url, id, tokens[turn]);
     const watcher = await joinWs(server.url, id, tokens[other]);

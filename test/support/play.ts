@@ -53,13 +53,16 @@ export async function playOpening(base: string, gameId: string, tokens: readonly
   throw new Error("the opening was not played");
 }
 
+/** Values by seat, A and B, which a seat read from an answer (a string) indexes too. */
+type Seats<T> = Record<"A" | "B", T> & Record<string, T>;
+
 /** A friend game with both seats taken over REST. */
 export interface FriendGame {
   id: string;
-  /** The seats' player tokens, by seat. */
-  tokens: Record<"A" | "B", string>;
+  /** The seats' player tokens, by seat (also under a seat name read from an answer, typed as a string). */
+  tokens: Seats<string>;
   /** The seats' player ids, by seat. */
-  players: Record<"A" | "B", string>;
+  players: Seats<string>;
   /** The create answer's body (the inviting seat's), and the join answer's (the invited seat's). */
   created: any;
   joined: any;
@@ -78,7 +81,7 @@ export async function seatedFriendGame(
   if (a.status !== 201) throw new Error(`create ${a.status}: ${a.text}`);
   const b = await http(options.joinBase ?? base, "POST", "/api/v1/games/join", { code: a.json.code, ...options.join });
   if (b.status !== 200) throw new Error(`join ${b.status}: ${b.text}`);
-  const bySeat = <T>(x: T, y: T) => ({ [a.json.seat]: x, [b.json.seat]: y }) as Record<"A" | "B", T>;
+  const bySeat = <T>(x: T, y: T) => ({ [a.json.seat]: x, [b.json.seat]: y }) as Seats<T>;
   return {
     id: a.json.game.id as string,
     tokens: bySeat<string>(a.json.playerToken, b.json.playerToken),
