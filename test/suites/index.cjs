@@ -40,7 +40,6 @@ const longest = [
   "test/server/edges.test.ts",
   "test/loadtest/wire-seat.test.ts",
   "test/tournaments/arena-e2e.test.ts",
-  "test/server/fuzz.test.ts",
   "test/log/verify.test.ts",
   "test/bots/clients.test.ts",
 ];
