@@ -10,7 +10,7 @@ import { startCongo, type CongoHandle } from "../../src/services/cluster/congodb
 import type { Store } from "../../src/store";
 import { MongoStore } from "../../src/store/mongo";
 import { SqliteStore } from "../../src/store/sqlite";
-import { pickMove } from "../support/play";
+import { pickMove, seatedFriendGame } from "../support/play";
 import { spawnServer, type ServerProcess } from "../support/process";
 import { startRedis, type RedisHandle } from "../support/redis";
 import { bearer, freePort, http } from "../support/server";
@@ -106,11 +106,8 @@ export interface TwoSeatGame {
 
 /** A friend game created through one process and joined through another: both seats are REST agents. */
 export async function friendGame(create: string, join: string): Promise<TwoSeatGame> {
-  const a = await http(create, "POST", "/api/v1/games", { opponent: "friend", turnSeconds: 600 });
-  if (a.status !== 201 && a.status !== 200) throw new Error(`create ${a.status}: ${a.text}`);
-  const b = await http(join, "POST", "/api/v1/games/join", { code: a.json.code });
-  if (b.status !== 200) throw new Error(`join ${b.status}: ${b.text}`);
-  return { id: a.json.game.id, tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<"A" | "B", string> };
+  const { id, tokens } = await seatedFriendGame(create, { create: { turnSeconds: 600 }, joinBase: join });
+  return { id, tokens };
 }
 
 /** `unanswered`: a move refused because its room's process stopped answering while it was under way (it may yet be kept). */

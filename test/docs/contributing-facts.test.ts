@@ -35,8 +35,9 @@ describe("CONTRIBUTING.md: its commands and files match the repository", () => {
   });
 
   it("describes the three suites and what scripts/test.sh does", () => {
-    assert.match(pkg.scripts.test, /--parallel --jobs 2/, "the fast suite runs two files at a time");
-    assert.match(flat, /two files at a time \(mocha --parallel\)/);
+    assert.match(pkg.scripts.test, /--parallel --jobs 3/, "the fast suite runs three files at a time");
+    assert.match(flat, /three files at a time \(mocha --parallel\)/);
+    assert.ok(text.includes("test/support/file-times.ts") && existsSync("test/support/file-times.ts"), "the per-file timing plugin");
     for (const f of ["test/scripts/suites.test.ts", "test/docs/env-example.test.ts", "test/docs/readme-facts.test.ts"]) {
       assert.ok(text.includes(f) && existsSync(f), f);
     }

@@ -12,7 +12,7 @@ import type { GamesPort, LogPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";
 import { actorOf, iso, nextMove, storedBy, T0 } from "./actor/actor-fixtures";
 import { game } from "../store/fixtures";
-import { pickMove } from "../support/play";
+import { pickMove, seatedFriendGame } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 const tokens: Record<Seat, string> = { A: "pt_seat-a", B: "pt_seat-b" };
@@ -163,13 +163,7 @@ describe("Games: a move sent again after it was applied is answered as that move
   });
   after(async () => server.close());
 
-  async function friendGame() {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
-    return { id, tokens };
-  }
+  const friendGame = () => seatedFriendGame(server.url);
   /** The seat to move, its token and its view. */
   async function turn(id: string, tokens: Record<string, string>) {
     const seat = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;

@@ -6,7 +6,7 @@ import { SubscriptionCache } from "../../src/services/games/subscription-cache";
 import type { RunningServer } from "../../src/server";
 import { openStore, type Store, type SubscriptionRecord } from "../../src/store";
 import { startReceiver, testCert, type Receiver } from "../events/helpers";
-import { pickMove } from "../support/play";
+import { pickMove, seatedFriendGame } from "../support/play";
 import { redisAvailable, startRedis, type RedisHandle } from "../support/redis";
 import { bearer, bootServer, eventually, http } from "../support/server";
 
@@ -184,10 +184,7 @@ describe("End-to-end: a subscription made mid-game is seen by the next move", fu
   }
 
   it("delivers game.move from the first move after subscribing, and nothing after unsubscribing", async function () {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const { id, tokens } = await seatedFriendGame(server.url);
     const emitted: string[] = [];
     const emit = server.events.emit.bind(server.events);
     server.events.emit = (e) => {

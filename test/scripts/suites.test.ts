@@ -1,7 +1,8 @@
 /**
  * `npm test` (the fast suite), `npm run test:browser` and `npm run test:slow` together run every test file,
  * each once: the browser and slow suites' patterns are the fast suite's ignores. Files are collected with mocha's
- * own collector, from the mocha config each script names (test/suites/).
+ * own collector, from the mocha config each script names (test/suites/). The fast suite starts with its longest
+ * files, each once.
  */
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
@@ -22,7 +23,7 @@ const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: 
 
 /** The spec and ignore patterns of the mocha config a script names (`--config <file>`), and nothing else. */
 function patterns(script: string): { spec: string[]; ignore: string[] } {
-  const config = /^mocha (?:--parallel --jobs 2 )?--config (\S+)$/.exec(script)?.[1];
+  const config = /^mocha (?:--parallel --jobs \d+ )?--config (\S+)$/.exec(script)?.[1];
   assert.ok(config, `${script}: mocha with a suite's config, no patterns of its own`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spec = [], ignore = [] } = require(resolve(config)) as { spec?: string[]; ignore?: string[] };
@@ -46,5 +47,17 @@ describe("Test suites: fast, browser and slow", () => {
     assert.deepEqual(fast.filter((f) => browser.includes(f) || slow.includes(f)).concat(browser.filter((f) => slow.includes(f))), [], "no file in two");
     assert.deepEqual(suites.flat().sort(), all, "no file left out");
     assert.ok(fast.length > slow.length * 4);
+  });
+
+  it("starts the fast suite with its longest files, each a file of the fast suite", () => {
+    const fast = files(patterns(scripts.test));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { longest } = require(resolve("test/suites/index.cjs")) as { longest: string[] };
+    assert.ok(longest.length > 0);
+    for (const f of longest) assert.ok(fast.includes(f), `${f}: not a file of the fast suite`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const spec = (require(resolve("test/suites/fast.cjs")) as { spec: string[] }).spec;
+    assert.deepEqual(spec.slice(0, longest.length), longest);
+    assert.equal(new Set(spec).size, spec.length, "no file twice");
   });
 });

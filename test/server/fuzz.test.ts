@@ -8,6 +8,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { WebSocket } from "ws";
 import { floodUntilClosed, openJoined, probeHealth, reserveSeat, socketUrl } from "../support/raw-ws";
+import { seatedFriendGame } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 /** Random JSON-ish values, including the awkward ones (huge numbers, deep nesting, odd strings). */
@@ -26,10 +27,7 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
   let snapshot: string;
   before(async () => {
     server = await bootServer();
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    id = a.json.game.id;
-    tokens = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    ({ id, tokens } = await seatedFriendGame(server.url));
     snapshot = JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json);
   });
   after(async () => server.close());

@@ -4,7 +4,11 @@ import type { RunningServer } from "../../src/server";
 import { openJoined, reserveSeat, socketUrl } from "../support/raw-ws";
 import { bootServer, http } from "../support/server";
 
-/** The transport's heartbeat (src/edges/transport/heartbeat.ts) as a client sees it, with Colyseus' 3 s period. */
+/**
+ * The transport's heartbeat (src/edges/transport/heartbeat.ts) as a client sees it, with Colyseus' 3 s period.
+ * In the slow suite (test/suites/index.cjs): its three tests wait out real periods, about 25 s in all; the
+ * heartbeat's passes themselves are tested without a server or a clock in test/transport/heartbeat.test.ts.
+ */
 describe("Integration: the WebSocket heartbeat", function () {
   this.timeout(30_000);
   let server: RunningServer;

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
-import { pickMove, playRest } from "../support/play";
+import { pickMove, playRest, seatedFriendGame } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { player } from "../support/ws";
 
@@ -38,15 +38,11 @@ describe("Integration: game lifecycle (hosted matches, early aborts, reconnectio
   });
 
   it("aborts a game resigned before both seats placed a card, and leaves both ratings unchanged", async () => {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Early" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bird" });
-    const id = a.json.game.id as string;
-    const players = [a.json.player.id as string, b.json.player.id as string];
-    const ratings = async () => Promise.all(players.map(async (p) => (await http(server.url, "GET", `/api/v1/players/${p}`)).json.player));
+    const { id, tokens, players } = await seatedFriendGame(server.url, { create: { name: "Early" }, join: { name: "Bird" } });
+    const ratings = async () => Promise.all(Object.values(players).map(async (p) => (await http(server.url, "GET", `/api/v1/players/${p}`)).json.player));
     const before = await ratings();
     // One placement only (the first mover's), then the other seat resigns.
     const turn = (await http(server.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
     const view = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
     assert.equal((await http(server.url, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]))).status, 200);
     const r = await http(server.url, "POST", `/api/v1/games/${id}/resign`, {}, bearer(tokens[turn === "A" ? "B" : "A"]));

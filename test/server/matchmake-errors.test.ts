@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import type { WebSocket } from "ws";
 import type { RunningServer } from "../../src/server";
 import { openJoined, reserveSeat, socketUrl } from "../support/raw-ws";
+import { seatedFriendGame } from "../support/play";
 import { bootServer, http } from "../support/server";
 
 const problem = (r: { status: number; headers: Headers; json: any }, status: number, code: string) => {
@@ -18,9 +19,7 @@ describe("Integration: matchmaking refusals, preflights and room requests", func
   let id: string;
   before(async () => {
     server = await bootServer();
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    id = a.json.game.id;
+    ({ id } = await seatedFriendGame(server.url));
   });
   after(async () => server?.close());
 

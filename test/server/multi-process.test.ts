@@ -2,11 +2,17 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pickMove, playRest } from "../support/play";
+import { pickMove, playRest, seatedFriendGame } from "../support/play";
 import { spawnServer, type ServerProcess } from "../support/process";
 import { redisAvailable, startRedis, type RedisHandle } from "../support/redis";
 import { bearer, http } from "../support/server";
 
+/**
+ * Two server processes sharing Redis and one SQLite file: a game created on one plays through the other, quick
+ * match tickets queued on both are paired, and the rate-limit counters are shared. In the slow suite
+ * (test/suites/index.cjs), with the cluster's trials: end to end by nature, it starts two server processes and
+ * Redis, most of its 8 to 52 s in runs of the fast suite on the 2-core machine.
+ */
 describe("End-to-end: two processes share games through Redis presence and remote room calls", function () {
   this.timeout(120_000);
   let redis: RedisHandle;
@@ -33,11 +39,7 @@ describe("End-to-end: two processes share games through Redis presence and remot
   });
 
   it("plays a game created on one process through the other, with long-polls woken across processes", async () => {
-    const a = await http(p1.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(p2.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    assert.equal(b.status, 200, b.text);
-    const id = a.json.game.id;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const { id, tokens } = await seatedFriendGame(p1.url, { joinBase: p2.url });
     const turn = (await http(p2.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
     const other = turn === "A" ? "B" : "A";
     // the waiter polls one process, the move lands on the other

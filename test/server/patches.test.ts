@@ -3,14 +3,13 @@ import { Socket } from "node:net";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { matchMaker } from "@colyseus/core";
+import { seatedFriendGame } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 
 /** A friend game whose two seats are taken over REST: its id, the seats' tokens and a client to join its room. */
 async function friendGame(url: string) {
-  const a = await http(url, "POST", "/api/v1/games", { opponent: "friend", seat: "A" });
-  const b = await http(url, "POST", "/api/v1/games/join", { code: a.json.code });
-  const tokens: Record<string, string> = { A: a.json.playerToken, B: b.json.playerToken };
-  return { id: a.json.game.id as string, tokens, client: new Client(url) };
+  const { id, tokens } = await seatedFriendGame(url, { create: { seat: "A" } });
+  return { id, tokens, client: new Client(url) };
 }
 
 /**

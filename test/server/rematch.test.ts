@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
 import { RoomAccess } from "../../src/services/games/room-access";
 import { newGameId, sha256Hex } from "../../src/shared/secrets";
-import { playOpening } from "../support/play";
+import { playOpening, seatedFriendGame } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { consumeWs, joinWs, type WsPlayer } from "../support/ws";
 
@@ -23,11 +23,7 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
 
   /** A friend game between Ann and Bob, finished by a rated resignation of A once both seats placed a card. */
   async function finishedFriendGame() {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
-    const tokens = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<"A" | "B", string>;
-    const players = { [a.json.seat]: a.json.player.id, [b.json.seat]: b.json.player.id } as Record<"A" | "B", string>;
-    const id = a.json.game.id as string;
+    const { id, tokens, players } = await seatedFriendGame(server.url, { create: { name: "Ann" }, join: { name: "Bob" } });
     await playOpening(server.url, id, [tokens.A, tokens.B]);
     return { id, tokens, players };
   }

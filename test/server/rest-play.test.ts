@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { verifyReplay } from "../../src/engine";
 import type { RunningServer } from "../../src/server";
-import { pickMove, playRest } from "../support/play";
+import { pickMove, playRest, seatedFriendGame } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 /** Every card id a body mentions inside a `hand` array (what a viewer was shown as a hand). */
@@ -192,11 +192,7 @@ describe("Integration: a finished game is shown only once it is stored as finish
 
   it("answers the replay and the rated profiles to whoever first reads the game as finished", async () => {
     const base = server.url;
-    const a = await http(base, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
-    const b = await http(base, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
-    const players = [a.json.player.id, b.json.player.id];
+    const { id, tokens, players } = await seatedFriendGame(base, { create: { name: "Ann" }, join: { name: "Bob" } });
     const turn = async () => {
       for (const token of Object.values(tokens)) {
         const s = await http(base, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(token));
@@ -221,7 +217,7 @@ describe("Integration: a finished game is shown only once it is stored as finish
     const replay = await http(base, "GET", `/api/v1/games/${id}/replay`);
     assert.equal(replay.status, 200, replay.text);
     assert.equal(replay.json.moveCount, 16);
-    for (const p of players) assert.equal((await http(base, "GET", `/api/v1/players/${p}`)).json.player.games, 1);
+    for (const p of Object.values(players)) assert.equal((await http(base, "GET", `/api/v1/players/${p}`)).json.player.games, 1);
     assert.equal((await finishing).status, 200);
   });
 });

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { Client } from "@colyseus/sdk";
-import { playRest, pickMove } from "../support/play";
+import { playRest, pickMove, seatedFriendGame } from "../support/play";
 import { spawnServer } from "../support/process";
 import { bearer, http } from "../support/server";
 import { useTempDir } from "../support/temp-dir";
@@ -26,10 +26,7 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
     it(`finishes a game begun before a ${signal}, with every acknowledged move kept`, async () => {
       const env = { DATABASE: join(dir(), `${signal}.sqlite`) };
       const first = await spawnServer(env);
-      const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
-      const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });
-      const id = a.json.game.id;
-      const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+      const { id, tokens } = await seatedFriendGame(first.url);
       const played = await playMoves(first.url, id, tokens, 5);
       const code = await first.stop(signal);
       if (signal === "SIGTERM") assert.equal(code, 0, first.output());
@@ -56,10 +53,7 @@ describe("End-to-end: a restarted server loses no accepted move", function () {
   it("answers a move sent again after a restart as the move it kept, storing it once", async () => {
     const env = { DATABASE: join(dir(), "retry.sqlite") };
     const first = await spawnServer(env);
-    const a = await http(first.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(first.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const { id, tokens } = await seatedFriendGame(first.url);
     const turn = (await http(first.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
     const view = (await http(first.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
     const body = pickMove(view.state);

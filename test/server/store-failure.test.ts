@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningServer } from "../../src/server";
-import { pickMove } from "../support/play";
-import { bearer, bootServer, http } from "../support/server";
+import { playNext, seatedFriendGame } from "../support/play";
+import { bootServer, http } from "../support/server";
 import { useTempDir } from "../support/temp-dir";
 
 /** The database file and the two SQLite keeps beside it while it is open. */
@@ -44,17 +44,8 @@ describe("Integration: a store that cannot keep what it is given is reported and
   /** A started friend game with both tokens and one move played, on a server storing into `database`. */
   async function gameUnderWay(database: string) {
     server = await bootServer({ database });
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    assert.equal(a.status, 201, a.text);
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    assert.equal(b.status, 200, b.text);
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
-    const move = async () => {
-      const turn = (await http(server!.url, "GET", `/api/v1/games/${id}`)).json.turn as string;
-      const view = (await http(server!.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
-      return http(server!.url, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]));
-    };
+    const { id, tokens } = await seatedFriendGame(server.url);
+    const move = () => playNext(server!.url, id, tokens);
     assert.equal((await move()).status, 200);
     assert.equal((await http(server.url, "GET", "/healthz")).status, 200);
     return { id, move };

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { RunningServer } from "../../src/server";
-import { pickMove } from "../support/play";
+import { pickMove, seatedFriendGame } from "../support/play";
 import { bearer, bootServer, http } from "../support/server";
 
 describe("Integration: sync long-poll", function () {
@@ -10,10 +10,7 @@ describe("Integration: sync long-poll", function () {
   let tokens: Record<string, string>;
   before(async () => {
     server = await bootServer();
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    id = a.json.game.id;
-    tokens = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    ({ id, tokens } = await seatedFriendGame(server.url));
   });
   after(async () => server.close());
 

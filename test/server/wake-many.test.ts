@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { Agent, get } from "node:http";
-import { pickMove } from "../support/play";
+import { pickMove, seatedFriendGame } from "../support/play";
 import { spawnServer, type ServerProcess } from "../support/process";
 import { bearer, http } from "../support/server";
 import { useTempDir } from "../support/temp-dir";
@@ -28,10 +28,7 @@ describe("End-to-end: one move waking 1,500 parked long-polls leaves the process
   after(async () => server?.stop());
 
   it("answers every waiter and keeps /healthz prompt while they are woken", async () => {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", public: true });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code });
-    const id = a.json.game.id as string;
-    const tokens: Record<string, string> = { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken };
+    const { id, tokens } = await seatedFriendGame(server.url, { create: { public: true } });
 
     // The waiters' own connections (node:http), apart from the probes' (fetch).
     const pollers = new Agent({ keepAlive: false, maxSockets: Infinity });

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
-import { playRest, SQUARES } from "../support/play";
+import { connectSeats, playRest, seatedFriendGame, SQUARES } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 import { consumeWs, idsOf, joinWs, player, type WsPlayer } from "../support/ws";
 
@@ -18,23 +18,15 @@ describe("Integration: WebSocket clients play in the game room", function () {
   });
   after(async () => server.close());
 
-  async function friendGame() {
-    const a = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
-    const b = await http(server.url, "POST", "/api/v1/games/join", { code: a.json.code, name: "Bob" });
-    return {
-      id: a.json.game.id as string,
-      tokens: { [a.json.seat]: a.json.playerToken, [b.json.seat]: b.json.playerToken } as Record<string, string>,
-      players: [a.json.player.id, b.json.player.id] as string[],
-    };
-  }
+  /** A friend game between Ann and Bob, both seats taken over REST. */
+  const friendGame = () => seatedFriendGame(server.url, { create: { name: "Ann" }, join: { name: "Bob" } });
 
   it("acks every move with moved, the last one included, and the finished game has rated both profiles", async () => {
     const { id, tokens, players } = await friendGame();
-    const A = await joinWs(server.url, id, tokens.A);
-    const B = await joinWs(server.url, id, tokens.B);
+    const { A, B } = await connectSeats(server.url, { id, tokens });
     const [endA, endB] = await Promise.all([A.playToEnd(), B.playToEnd()]);
     // Read as soon as a seat's state says finished (the room announces the end after storing the ratings).
-    const profiles = await Promise.all(players.map((p) => http(server.url, "GET", `/api/v1/players/${p}`)));
+    const profiles = await Promise.all(Object.values(players).map((p) => http(server.url, "GET", `/api/v1/players/${p}`)));
     for (const p of profiles) assert.equal(p.json.player.games, 1, JSON.stringify(p.json.player));
     assert.equal(endA.status, "finished");
     assert.equal(endB.moveCount, 16);
@@ -57,8 +49,7 @@ describe("Integration: WebSocket clients play in the game room", function () {
   it("plays a whole game between two WebSocket seats while a spectator watches; nobody sees another hand", async () => {
     const { id, tokens } = await friendGame();
     const spectator = await joinWs(server.url, id);
-    const A = await joinWs(server.url, id, tokens.A);
-    const B = await joinWs(server.url, id, tokens.B);
+    const { A, B } = await connectSeats(server.url, { id, tokens });
     const [endA, endB] = await Promise.all([A.playToEnd(), B.playToEnd()]);
     assert.equal(endA.moveCount, 16);
     assert.equal(endB.status, "finished");
@@ -138,8 +129,7 @@ describe("Integration: WebSocket clients play in the game room", function () {
     const { id, tokens } = await friendGame();
     await assert.rejects(joinWs(server.url, id, "pt_" + "y".repeat(43)));
     const spectator = await joinWs(server.url, id);
-    const A = await joinWs(server.url, id, tokens.A);
-    const B = await joinWs(server.url, id, tokens.B);
+    const { A, B } = await connectSeats(server.url, { id, tokens });
     const waiting = A.room.state.turn === "A" ? B : A;
     spectator.room.send("move", { card: "E1", square: "a1" });
     waiting.room.send("move", { card: "E1", square: "a1" });

@@ -1,39 +1,19 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../../src/store/sqlite";
 import { LISTED_PLAYER } from "../../src/store/sqlite/schema";
+import { tempFiles } from "../support/temp-dir";
 import { storeContract } from "./contract";
 import { game } from "./fixtures";
 
+// The contract on a file (its writer and checkpointer threads, two stores on one file) is sqlite-file.test.ts.
 storeContract("sqlite", async () => new SqliteStore({ path: ":memory:" }));
 
-const dirs: string[] = [];
-after(function () {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 /** A fresh database file in a directory that does not exist yet (the store must create it). */
-function tempFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), "store-"));
-  dirs.push(dir);
-  return join(dir, "nested", "arena.db");
-}
-
-// Two stores on one file are two processes sharing it: the race tests run on them.
-const pathOf = new WeakMap<object, string>();
-storeContract(
-  "sqlite file",
-  async () => {
-    const path = tempFile();
-    const store = new SqliteStore({ path });
-    pathOf.set(store, path);
-    return store;
-  },
-  async (first) => new SqliteStore({ path: pathOf.get(first)! }),
-);
+const tempFile = tempFiles("store-", join("nested", "arena.db"));
 
 describe("SqliteStore on a file", function () {
   it("keeps games and actions when the store is closed and reopened", async function () {

@@ -15,3 +15,19 @@ export function useTempDir(prefix: string, scope: "each" | "all" = "all"): () =>
   (scope === "each" ? afterEach : after)(() => rmSync(dir, { recursive: true, force: true }));
   return () => dir;
 }
+
+/**
+ * Paths of files, each `name` (which may name folders, `nested/arena.db`) in a fresh temporary folder named
+ * `prefix…`: one folder per call of the returned function, all removed after the suite that called this.
+ */
+export function tempFiles(prefix: string, name: string): () => string {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return join(dir, name);
+  };
+}

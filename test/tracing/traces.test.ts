@@ -7,6 +7,7 @@ import { strict as assert } from "node:assert";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { loadConfig } from "../../src/shared/config";
 import type { RunningServer } from "../../src/server";
+import { seatedFriendGame } from "../support/play";
 import { bearer, bootServer, eventually, http } from "../support/server";
 
 describe("Tracing: OpenTelemetry spans of the REST routes and the move path", function () {
@@ -37,11 +38,7 @@ describe("Tracing: OpenTelemetry spans of the REST routes and the move path", fu
     const parentOf = (s: ReadableSpan) => spans().find((p) => p.spanContext().spanId === s.parentSpanContext?.spanId);
 
     it("traces a move from its route to the room's engine, commit and broadcast, in the caller's trace", async () => {
-      const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend", name: "Ann" });
-      const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, name: "Bea" });
-      assert.equal(joined.status, 200, joined.text);
-      const id = created.json.game.id as string;
-      const tokens: Record<string, string> = { [created.json.seat]: created.json.playerToken, [joined.json.seat]: joined.json.playerToken };
+      const { id, tokens } = await seatedFriendGame(server.url, { create: { name: "Ann" }, join: { name: "Bea" } });
       const sync = await http(server.url, "GET", `/api/v1/games/${id}/sync?since=0`, undefined, bearer(tokens.A));
       const token = tokens[sync.json.turn as string];
       const mine = (await http(server.url, "GET", `/api/v1/games/${id}/sync?since=0`, undefined, bearer(token))).json.state;
