@@ -1,6 +1,6 @@
 /** The bots table of the SQLite adapter: a record per bot, found by id or by its key's hash. */
 import type Database from "better-sqlite3";
-import type { BotRecord } from "../port";
+import type { BotRecord, BotsPort } from "../port";
 import { mergePatch, pageSize } from "../shared";
 
 export const BOTS_SCHEMA = `
@@ -15,7 +15,7 @@ CREATE INDEX IF NOT EXISTS bots_by_time ON bots (json_extract(doc, '$.createdAt'
 type Row = { doc: string } | undefined;
 const parse = (row: Row): BotRecord | null => (row ? (JSON.parse(row.doc) as BotRecord) : null);
 
-export class SqliteBots {
+export class SqliteBots implements BotsPort {
   private readonly insert: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly byKey: Database.Statement;
@@ -35,19 +35,19 @@ export class SqliteBots {
     this.newest = db.prepare("SELECT doc FROM bots ORDER BY json_extract(doc, '$.createdAt') DESC, id DESC LIMIT @limit OFFSET @offset");
   }
 
-  async create(b: BotRecord): Promise<void> {
+  async createBot(b: BotRecord): Promise<void> {
     await this.write(() => this.insert.run({ id: b.id, keyHash: b.keyHash, doc: JSON.stringify(b) }));
   }
-  async get(id: string): Promise<BotRecord | null> {
+  async getBot(id: string): Promise<BotRecord | null> {
     return parse(this.byId.get(id) as Row);
   }
-  async findByKey(keyHash: string): Promise<BotRecord | null> {
+  async findBotByKey(keyHash: string): Promise<BotRecord | null> {
     return parse(this.byKey.get(keyHash) as Row);
   }
-  async list(limit: number, offset: number): Promise<BotRecord[]> {
+  async listBots(limit: number, offset: number): Promise<BotRecord[]> {
     return (this.newest.all({ limit: pageSize(limit), offset: pageSize(offset) }) as { doc: string }[]).map((r) => JSON.parse(r.doc) as BotRecord);
   }
-  async patch(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
+  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
     await this.write(() => {
       const b = parse(this.byId.get(id) as Row);
       if (!b) return;

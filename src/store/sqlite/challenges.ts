@@ -1,6 +1,6 @@
 /** The challenges table of the SQLite adapter: an agent challenge per row, listed by its agent's name. */
 import type Database from "better-sqlite3";
-import type { ChallengeExpectation, ChallengeRecord } from "../port";
+import type { ChallengeExpectation, ChallengeRecord, ChallengesPort } from "../port";
 import { pageSize } from "../shared";
 import { parse, type RecordWrites } from "./record-writes";
 
@@ -16,7 +16,7 @@ CREATE INDEX IF NOT EXISTS challenges_by_agent ON challenges (agent_name, create
 
 const challengeRow = (c: ChallengeRecord) => ({ token: c.token, agentName: c.agent.name, createdAt: c.createdAt, doc: JSON.stringify(c) });
 
-export class SqliteChallenges {
+export class SqliteChallenges implements ChallengesPort {
   private readonly insert: Database.Statement;
   private readonly update: Database.Statement;
   private readonly byToken: Database.Statement;
@@ -39,17 +39,20 @@ export class SqliteChallenges {
     this.ofAgent = db.prepare(`SELECT doc FROM challenges WHERE agent_name = ? ORDER BY created_at DESC, token DESC LIMIT ?`);
   }
 
-  async create(c: ChallengeRecord): Promise<void> {
+  async createChallenge(c: ChallengeRecord): Promise<void> {
     await this.write(() => this.insert.run(challengeRow(c)));
   }
-  async get(token: string): Promise<ChallengeRecord | null> {
+  async getChallenge(token: string): Promise<ChallengeRecord | null> {
     return parse<ChallengeRecord>(this.byToken.get(token) as { doc: string } | undefined);
   }
-  /** Read-merge-write; with `expected`, only when the record matches it. Resolves with whether it wrote. */
-  async patch(token: string, patch: Partial<ChallengeRecord>, expected: ChallengeExpectation = {}): Promise<boolean> {
+  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
+    await this.updateChallengeIf(token, {}, patch);
+  }
+  /** Read-merge-write, only when the record matches `expected`. Resolves with whether it wrote. */
+  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
     return this.write(() => this.writes.update<ChallengeRecord>(this.byToken, token, patch, "token", (c) => this.update.run(challengeRow(c)), expected));
   }
-  async list(agentName: string, limit: number): Promise<ChallengeRecord[]> {
+  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
     return (this.ofAgent.all(agentName, pageSize(limit)) as { doc: string }[]).map((r) => JSON.parse(r.doc) as ChallengeRecord);
   }
 }

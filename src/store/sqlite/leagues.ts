@@ -3,7 +3,7 @@
  * its schedule in a row of its own, written once; a row per counted game in league_results.
  */
 import type Database from "better-sqlite3";
-import type { LeagueDeal, LeagueRecord, LeagueResult } from "../port";
+import type { LeagueDeal, LeagueRecord, LeagueResult, LeaguesPort } from "../port";
 import { isWholeLeague, splitWholeLeague } from "../league-shape";
 import { pageSize } from "../shared";
 
@@ -34,7 +34,7 @@ type ResultRow = { game_id: string; league_id: string; deal: number; outcome: Le
 
 const resultOf = (r: ResultRow): LeagueResult => ({ leagueId: r.league_id, gameId: r.game_id, deal: r.deal, outcome: r.outcome, at: r.at });
 
-export class SqliteLeagues {
+export class SqliteLeagues implements LeaguesPort {
   private readonly insert: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly newest: Database.Statement;
@@ -84,31 +84,31 @@ export class SqliteLeagues {
       .immediate();
   }
 
-  async create(l: LeagueRecord): Promise<void> {
+  async createLeague(l: LeagueRecord): Promise<void> {
     await this.write(() => this.insert.run({ id: l.id, createdAt: l.createdAt, version: l.version, doc: JSON.stringify(l) }));
   }
-  async get(id: string): Promise<LeagueRecord | null> {
+  async getLeague(id: string): Promise<LeagueRecord | null> {
     const row = this.byId.get(id) as Row;
     return row ? (JSON.parse(row.doc) as LeagueRecord) : null;
   }
-  async list(limit: number): Promise<LeagueRecord[]> {
+  async listLeagues(limit: number): Promise<LeagueRecord[]> {
     return (this.newest.all(pageSize(limit)) as { doc: string }[]).map((r) => JSON.parse(r.doc) as LeagueRecord);
   }
-  async replaceIf(l: LeagueRecord): Promise<boolean> {
+  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> {
     return this.write(() => this.replace.run({ id: l.id, version: l.version, doc: JSON.stringify(l) }).changes === 1);
   }
-  async putSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
+  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
     await this.write(() => this.insertSchedule.run(leagueId, JSON.stringify(schedule)));
-    return (await this.getSchedule(leagueId))!;
+    return (await this.getLeagueSchedule(leagueId))!;
   }
-  async getSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
+  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
     const row = this.schedule.get(leagueId) as Row;
     return row ? (JSON.parse(row.doc) as LeagueDeal[]) : null;
   }
-  async addResult(r: LeagueResult): Promise<boolean> {
+  async addLeagueResult(r: LeagueResult): Promise<boolean> {
     return this.write(() => this.insertResult.run({ gameId: r.gameId, leagueId: r.leagueId, deal: r.deal, outcome: r.outcome, at: r.at }).changes === 1);
   }
-  async resultsOf(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
+  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
     const rows = (deals ? this.resultsOfDeals.all(leagueId, JSON.stringify(deals)) : this.results.all(leagueId)) as ResultRow[];
     return rows.map(resultOf);
   }

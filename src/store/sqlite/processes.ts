@@ -1,6 +1,6 @@
 /** The processes table of the SQLite adapter: a record per server process sharing the store, with its heartbeat. */
 import type Database from "better-sqlite3";
-import type { ProcessRecord } from "../port";
+import type { ProcessesPort, ProcessRecord } from "../port";
 
 export const PROCESSES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS processes (
@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS processes (
 );
 `;
 
-export class SqliteProcesses {
+export class SqliteProcesses implements ProcessesPort {
   private readonly save: Database.Statement;
   private readonly touch: Database.Statement;
   private readonly all: Database.Statement;
@@ -30,16 +30,16 @@ export class SqliteProcesses {
     this.removeIf = db.prepare(`DELETE FROM processes WHERE id = ? AND heartbeat_at = ?`);
   }
 
-  async register(p: ProcessRecord): Promise<void> {
+  async registerProcess(p: ProcessRecord): Promise<void> {
     await this.write(() => this.save.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) }));
   }
-  async renew(id: string, heartbeatAt: string): Promise<boolean> {
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
     return this.write(() => this.touch.run({ id, heartbeatAt }).changes > 0);
   }
-  async list(): Promise<ProcessRecord[]> {
+  async listProcesses(): Promise<ProcessRecord[]> {
     return (this.all.all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as ProcessRecord);
   }
-  async remove(id: string, heartbeatAt: string): Promise<boolean> {
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
     return this.write(() => this.removeIf.run(id, heartbeatAt).changes > 0);
   }
 }

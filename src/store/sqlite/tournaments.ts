@@ -1,6 +1,6 @@
 /** The tournaments table of the SQLite adapter: a tournament per row, replaced by compare-and-set on its version. */
 import type Database from "better-sqlite3";
-import type { TournamentRecord } from "../port";
+import type { TournamentRecord, TournamentsPort } from "../port";
 import { pageSize } from "../shared";
 
 export const TOURNAMENTS_SCHEMA = `
@@ -15,7 +15,7 @@ CREATE INDEX IF NOT EXISTS tournaments_by_time ON tournaments (created_at, id);
 
 type Row = { doc: string } | undefined;
 
-export class SqliteTournaments {
+export class SqliteTournaments implements TournamentsPort {
   private readonly insert: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly newest: Database.Statement;
@@ -33,17 +33,17 @@ export class SqliteTournaments {
     this.replace = db.prepare(`UPDATE tournaments SET version = @version, doc = @doc WHERE id = @id AND version = @version - 1`);
   }
 
-  async create(t: TournamentRecord): Promise<void> {
+  async createTournament(t: TournamentRecord): Promise<void> {
     await this.write(() => this.insert.run({ id: t.id, createdAt: t.createdAt, version: t.version, doc: JSON.stringify(t) }));
   }
-  async get(id: string): Promise<TournamentRecord | null> {
+  async getTournament(id: string): Promise<TournamentRecord | null> {
     const row = this.byId.get(id) as Row;
     return row ? (JSON.parse(row.doc) as TournamentRecord) : null;
   }
-  async list(limit: number): Promise<TournamentRecord[]> {
+  async listTournaments(limit: number): Promise<TournamentRecord[]> {
     return (this.newest.all(pageSize(limit)) as { doc: string }[]).map((r) => JSON.parse(r.doc) as TournamentRecord);
   }
-  async replaceIf(t: TournamentRecord): Promise<boolean> {
+  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
     return this.write(() => this.replace.run({ id: t.id, version: t.version, doc: JSON.stringify(t) }).changes === 1);
   }
 }
