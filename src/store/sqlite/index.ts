@@ -193,7 +193,7 @@ export class SqliteStore implements Store {
       ratings: writes.ratings,
       subscriptions: new SqliteSubscriptions(this.db, writes, durable, (fn) => this.bookkeeping(fn)),
       processes: new SqliteProcesses(this.db, committed),
-      challenges: new SqliteChallenges(this.db, writes, durable),
+      challenges: new SqliteChallenges(this.db, durable),
       communities: new SqliteCommunities(this.db, writes, durable),
       bots: new SqliteBots(this.db, durable),
       tournaments: new SqliteTournaments(this.db, durable),
