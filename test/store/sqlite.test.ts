@@ -62,9 +62,11 @@ describe("SqliteStore on a file", function () {
     await first.init();
     await first.games.createGame(game("G1"));
     await first.close();
-    // The games table as an earlier version made it: no player columns, no indexes over them.
+    // The games table as an earlier version made it: no player columns, no indexes over them, and no step
+    // number (one made before the schema's steps were numbered).
     const old = new Database(path);
     old.exec("DROP INDEX games_by_player_a; DROP INDEX games_by_player_b; ALTER TABLE games DROP COLUMN player_a; ALTER TABLE games DROP COLUMN player_b;");
+    old.pragma("user_version = 0");
     old.close();
 
     const second = new SqliteStore({ path });
@@ -222,6 +224,7 @@ describe("SqliteStore on a file", function () {
     await first.close();
     const old = new Database(path);
     old.exec("DROP INDEX players_listed_by_rating");
+    old.pragma("user_version = 0");
     old.close();
     const second = new SqliteStore({ path });
     await second.init();

@@ -18,7 +18,6 @@ export class SqliteBots implements BotsPort {
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
   constructor(db: Database.Database, write: TableWrite) {
-    db.exec(BOTS_SCHEMA);
     this.docs = new DocumentTable<BotRecord>(db, write, { table: "bots", key: { column: "id", member: "id" }, columns: { key_hash: (b) => b.keyHash } });
   }
 

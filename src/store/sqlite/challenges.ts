@@ -19,7 +19,6 @@ export class SqliteChallenges implements ChallengesPort {
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
   constructor(db: Database.Database, write: TableWrite) {
-    db.exec(CHALLENGES_SCHEMA);
     this.docs = new DocumentTable<ChallengeRecord>(db, write, {
       table: "challenges",
       key: { column: "token", member: "token" },

@@ -52,7 +52,6 @@ export class SqliteCommunities implements CommunitiesPort {
     private readonly writes: RecordWrites,
     private readonly write: <T>(fn: () => T) => Promise<T>,
   ) {
-    db.exec(COMMUNITIES_SCHEMA);
     this.insert = db.prepare(`INSERT INTO communities (id, kind, created_at, doc) VALUES (@id, @kind, @createdAt, @doc)`);
     this.byId = db.prepare(`SELECT c.doc, ${MEMBERS} FROM communities c WHERE c.id = ?`);
     this.all = db.prepare(`SELECT c.doc, ${MEMBERS} FROM communities c ORDER BY c.created_at, c.id`);

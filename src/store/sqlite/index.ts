@@ -11,8 +11,9 @@
  *
  * This class holds the connection, its durability and its threads, and composes the tables: each table (or a
  * table with those that belong to it, such as a game's actions) has a class of its own in its own file, which
- * implements that table's port, creates its schema and prepares its statements, and is handed the store's
- * ways of writing (durable, bookkeeping, writeUnbusy; the games' class also the writer thread). The store
+ * implements that table's port, holds its schema and prepares its statements, and is handed the store's ways
+ * of writing (durable, bookkeeping, writeUnbusy; the games' class also the writer thread). The schema is made
+ * and brought forward by numbered migrations (migrations.ts), recorded in the file's user_version. The store
  * exposes each class as its port's member (store.games, store.players, ...), made by init. The games,
  * actions and players tables, which the writer thread writes too, share their schema (schema.ts) and writing
  * statements (statements.ts, record-writes.ts) with it.
@@ -23,7 +24,7 @@ import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
 import type { Store, StoreHealth } from "../port";
 import { nowIso } from "../shared";
-import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
+import { migrate } from "./migrations";
 import { WalSync } from "./wal-sync";
 import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
@@ -178,17 +179,24 @@ export class SqliteStore implements Store {
 
   async init(): Promise<void> {
     if (this.t) return;
-    this.db.exec(SCHEMA);
-    this.addColumns();
+    // The schema first, brought to its last numbered step (migrations.ts): every table exists before a class
+    // prepares its statements on it, and before the writer thread opens the file.
+    migrate(this.db);
+    const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
+    const file = path !== ":memory:" && path !== "";
+    if (file) {
+      // A private in-memory database has no second connection: its game writes stay on this one.
+      const { synchronous = "FULL", busyWaitMs = 5000, onFsync } = this.options;
+      this.writer = new Writer({ path, synchronous, busyWaitMs, onFsync });
+    }
     const st = prepareStatements(this.db);
     const durable = <T>(fn: () => T) => this.durable(fn);
-    // The log's tables before the record writes: a game's finish write marks it pending in the log's table.
-    const log = new SqliteLog(this.db, durable);
-    const writes = new RecordWrites(this.db, st);
     const committed = <T>(fn: () => T) => this.writeUnbusy(fn);
-    const tables = {
+    const writes = new RecordWrites(this.db, st);
+    this.t = {
       st,
       writes,
+      games: new SqliteGames(this.db, st, writes, durable, this.writer, this.condition),
       players: new SqlitePlayers(this.db, st, writes, durable),
       ratings: writes.ratings,
       subscriptions: new SqliteSubscriptions(this.db, writes, durable, (fn) => this.bookkeeping(fn)),
@@ -198,21 +206,13 @@ export class SqliteStore implements Store {
       bots: new SqliteBots(this.db, durable),
       tournaments: new SqliteTournaments(this.db, durable),
       leagues: new SqliteLeagues(this.db, durable),
-      log,
+      log: new SqliteLog(this.db, durable),
     };
-    const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
     // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
-    if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
+    if (file) this.condition.watch([path, `${path}-wal`]);
     // From here on a write meets a held lock at once (SQLITE_BUSY) and writeUnbusy waits for it.
     this.db.pragma("busy_timeout = 0");
-    if (path !== ":memory:" && path !== "") {
-      // Started once every table exists (its connection prepares the game writes' statements). A private
-      // in-memory database has no second connection: its game writes stay on this one.
-      const { synchronous = "FULL", busyWaitMs = 5000, onFsync } = this.options;
-      this.writer = new Writer({ path, synchronous, busyWaitMs, onFsync });
-    }
-    this.t = { ...tables, games: new SqliteGames(this.db, st, writes, durable, this.writer, this.condition) };
-    if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
+    if (file && checkpointMs !== 0) {
       this.checkpointer = new Checkpointer(path, {
         intervalMs: checkpointMs,
         restartFrames: checkpointRestartFrames,
@@ -247,18 +247,6 @@ export class SqliteStore implements Store {
     const stopped = this.writer?.stopped;
     if (stopped) return { ok: false, adapter: "sqlite", state: stopped };
     return this.condition.health(() => this.durable(() => this.tables.st.probe.run(nowIso())));
-  }
-
-  /** Adds the columns a store made by an earlier version lacks, filled from its documents, then their indexes. */
-  private addColumns(): void {
-    this.db.transaction(() => {
-      for (const { table, column, fill } of ADDED_COLUMNS) {
-        const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-        if (columns.some((c) => c.name === column)) continue;
-        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT; UPDATE ${table} SET ${column} = ${fill};`);
-      }
-      this.db.exec(ADDED_INDEXES);
-    })();
   }
 
   // ---- the ports: each a table's class (or a table's with those that belong to it), made by init ----

@@ -49,7 +49,6 @@ export class SqliteLeagues implements LeaguesPort {
     private readonly db: Database.Database,
     private readonly write: TableWrite,
   ) {
-    db.exec(LEAGUES_SCHEMA);
     this.heads = new DocumentTable<LeagueRecord>(db, write, {
       table: "leagues",
       key: { column: "id", member: "id" },

@@ -95,7 +95,6 @@ export class SqliteLog implements LogPort {
     private readonly db: Database.Database,
     private readonly write: <T>(fn: () => T) => Promise<T>,
   ) {
-    db.exec(LOG_SCHEMA);
     const p = (sql: string) => db.prepare(sql);
     this.st = {
       state: p("SELECT size, epoch, holder, lease_until, head FROM log_state WHERE id = 1"),

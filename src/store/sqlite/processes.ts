@@ -21,7 +21,6 @@ export class SqliteProcesses implements ProcessesPort {
     db: Database.Database,
     private readonly write: TableWrite,
   ) {
-    db.exec(PROCESSES_SCHEMA);
     this.docs = new DocumentTable<ProcessRecord>(db, write, {
       table: "processes",
       key: { column: "id", member: "id" },

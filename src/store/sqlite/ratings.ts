@@ -39,10 +39,6 @@ export class SqliteRatings implements RatingsPort {
   private readonly previous: Database.Statement;
 
   constructor(db: Database.Database) {
-    db.exec(RATINGS_SCHEMA);
-    // A table made before points kept their rating step gains the column; its points stay without one.
-    const columns = db.prepare("PRAGMA table_info(rating_history)").all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === "step")) db.exec("ALTER TABLE rating_history ADD COLUMN step TEXT");
     // A point already held (the same game, or the same place) is kept as it is: writing a profile again adds nothing.
     this.insert = db.prepare(
       "INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd, step) VALUES (@playerId, @n, @gameId, @at, @rating, @rd, @step)",

@@ -73,9 +73,6 @@ export class SqliteSubscriptions implements SubscriptionsPort {
     private readonly durable: <T>(fn: () => T) => Promise<T>,
     private readonly bookkeeping: <T>(fn: () => T) => Promise<T>,
   ) {
-    db.exec(SUBSCRIPTIONS_SCHEMA);
-    db.exec(DELIVERIES_SCHEMA);
-    db.exec(VERIFIED_URLS_SCHEMA);
     this.insert = db.prepare(`INSERT INTO subscriptions (id, key, name, expires_at, doc)
       VALUES (@id, @key, @name, @expiresAt, @doc)`);
     this.update = db.prepare(`UPDATE subscriptions SET key = @key, name = @name, expires_at = @expiresAt, doc = @doc

@@ -19,7 +19,6 @@ export class SqliteTournaments implements TournamentsPort {
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
   constructor(db: Database.Database, write: TableWrite) {
-    db.exec(TOURNAMENTS_SCHEMA);
     this.docs = new DocumentTable<TournamentRecord>(db, write, {
       table: "tournaments",
       key: { column: "id", member: "id" },
