@@ -122,16 +122,16 @@ async function server(): Promise<void> {
   if (SECONDS % 60 !== 0) {
     // A duration below whole minutes: the stored end is brought forward, as every check reads it from there.
     for (;;) {
-      const t = (await srv.store.getTournament(id))!;
+      const t = (await srv.store.tournaments.getTournament(id))!;
       t.arena!.endsAt = new Date(t0 + SECONDS * 1000).toISOString();
       t.version += 1;
-      if (await srv.store.replaceTournamentIf(t)) break;
+      if (await srv.store.tournaments.replaceTournamentIf(t)) break;
     }
   }
   let lastReport = Date.now();
   for (;;) {
     await sleep(500);
-    const t = (await srv.store.getTournament(id))!;
+    const t = (await srv.store.tournaments.getTournament(id))!;
     if (t.status === "finished") break;
     if (Date.now() - lastReport >= 10_000) {
       lastReport = Date.now();
@@ -149,7 +149,7 @@ async function server(): Promise<void> {
   const clientReport = (await stopped) as Extract<ToParent, { type: "stopped" }>;
   child.disconnect();
 
-  const t = (await srv.store.getTournament(id))!;
+  const t = (await srv.store.tournaments.getTournament(id))!;
   const games = t.arena!.games;
   // Each stay in the pool: who, from when, until paired, and whom they could not meet (their previous opponent).
   const ms = (iso: string) => Date.parse(iso);

@@ -57,7 +57,7 @@ async function recovery(games: number, kind: StoreKind) {
     const ids = await Promise.all(clients.map(async (c) => (await c.json("GET", "/healthz")).processId as string));
     const made: FriendGame[] = [];
     const ownedBy = async (id: string) =>
-      (await Promise.all(made.map(async (g) => ((await store.getGame(g.gameId))?.owner === id ? g : null)))).filter((g): g is FriendGame => g !== null);
+      (await Promise.all(made.map(async (g) => ((await store.games.getGame(g.gameId))?.owner === id ? g : null)))).filter((g): g is FriendGame => g !== null);
     let victim = 0;
     for (let i = 0; ; i++) {
       made.push(await openFriendGame(clients[i % 3], "recovery"));

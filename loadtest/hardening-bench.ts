@@ -263,7 +263,7 @@ async function floodRows(): Promise<{ rows: Row[]; figures: object }> {
   // The flooder yields a core to the server and the prober first, as clients on other machines would.
   const flooder = new Child(client, [], 10);
   try {
-    const size = await fillLog(server.store, FLOOD.entries, FLOOD.entryBytes);
+    const size = await fillLog(server.store.log, FLOOD.entries, FLOOD.entryBytes);
     // The machine's 1-minute load average at the start and the end: on a shared machine it says what the tails are worth.
     const loadStart = round(loadavg()[0], 1);
     const url = server.url;

@@ -132,7 +132,7 @@ async function main() {
     const l0 = performance.now();
     await service.list(L);
     const listMs = Math.round(performance.now() - l0);
-    const listBytes = JSON.stringify(await store.listLeagues(L)).length;
+    const listBytes = JSON.stringify(await store.leagues.listLeagues(L)).length;
     console.log(`list: ${L} running leagues: ${listMs} ms, ${listBytes} bytes of stored JSON read`);
     console.log(
       JSON.stringify({

@@ -71,8 +71,8 @@ async function main(): Promise<void> {
   const store = new SqliteStore({ path: path.join(dir, "log.db"), synchronous: "NORMAL", checkpointMs: 0 });
   try {
     await store.init();
-    const key = await loadLogKey(store, undefined);
-    const lease = (await store.claimLogLease("bench", new Date(0).toISOString(), new Date(Date.now() + 86_400_000).toISOString()))!;
+    const key = await loadLogKey(store.log, undefined);
+    const lease = (await store.log.claimLogLease("bench", new Date(0).toISOString(), new Date(Date.now() + 86_400_000).toISOString()))!;
     const base = template();
     const stored = base.actions.map((action, index) => ({ gameId: base.id, index, action, at: base.finishedAt! }));
     let frontier: Hash[] = [];
@@ -94,11 +94,11 @@ async function main(): Promise<void> {
       }
       const size = from + rows.length;
       const head = signHead(key, { size, rootHash: frontierRoot(frontier).toString("hex"), timestamp: new Date().toISOString() });
-      if (!(await store.appendLog({ epoch: lease.epoch, fromSize: from, entries: rows, nodes, head }))) throw new Error("append refused");
+      if (!(await store.log.appendLog({ epoch: lease.epoch, fromSize: from, entries: rows, nodes, head }))) throw new Error("append refused");
     }
     const buildS = (nowMs() - buildStart) / 1000;
 
-    const service = new LogService(store, key);
+    const service = new LogService(store.log, key);
     const proofOf = (i: number) => service.inclusion(`g_${i.toString(36).padStart(8, "0")}`);
     // Warmed up and collected first: the build's garbage is not the proofs' pause.
     for (let k = 0; k < 200; k++) await proofOf(Math.floor(Math.random() * entries));
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
       },
     });
     const exportStart = nowMs();
-    const summary = await writeExport(store, entries, { kind: "index", from: 0, to: entries }, sink);
+    const summary = await writeExport(store.log, entries, { kind: "index", from: 0, to: entries }, sink);
     const exportS = (nowMs() - exportStart) / 1000;
     const mb = written / 1e6;
     const result = {

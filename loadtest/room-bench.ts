@@ -232,7 +232,7 @@ async function runServer() {
   matchMaker.defineRoomType("barepatch", BarePatchRoom);
   matchMaker.defineRoomType("state", StateRoom);
   const sqlite = server.store as Store & Partial<Pick<SqliteStore, "writerStats">>;
-  const commits = { batches: new CommitTimer(server.store), fsyncs, writer: () => sqlite.writerStats?.() ?? { batches: 0, writes: 0 } };
+  const commits = { batches: new CommitTimer(server.store.games), fsyncs, writer: () => sqlite.writerStats?.() ?? { batches: 0, writes: 0 } };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const stock = kinds.includes("stock") ? await StockServer.start(await freePort()) : null;
   // The durable floor: the stock game storing each move on a SQLite file with the server's settings, in a process of its own.

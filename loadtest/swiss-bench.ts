@@ -97,7 +97,7 @@ async function created(): Promise<Timed[]> {
       await call();
       const serverMs = performance.now() - wall0;
       const cpu = process.cpuUsage(cpu0);
-      const stored = (await server.store.getTournament(id))!;
+      const stored = (await server.store.tournaments.getTournament(id))!;
       const games = stored.played[round - 1]?.games ?? [];
       // Each game of the round has its room open (the clock runs), not only a stored record.
       const rooms = (await Promise.all(games.map((g) => matchMaker.getRoomById(g.gameId)))).filter(Boolean).length;
@@ -118,10 +118,10 @@ async function created(): Promise<Timed[]> {
     const rows = [await timed(1, () => server.tournaments.start(id, t.directorToken))];
 
     // Round 1's results, counted one by one; the last one pairs round 2 and creates its games.
-    const round1 = (await server.store.getTournament(id))!.played[0].games;
+    const round1 = (await server.store.tournaments.getTournament(id))!.played[0].games;
     const finished: GameRecord[] = [];
     for (const g of round1) {
-      const rec = (await server.store.getGame(g.gameId))!;
+      const rec = (await server.store.games.getGame(g.gameId))!;
       finished.push({ ...rec, status: "finished", winner: (["A", "B", "draw"] as const)[randInt(rng, 0, 2)], decidedBy: "board_full", moveCount: 16 });
     }
     for (const rec of finished.slice(0, -1)) await server.tournaments.onGameFinished(rec);

@@ -48,7 +48,7 @@ async function measure(synchronous: "FULL" | "NORMAL", games: number, batches: n
       tokenHash: "f".repeat(64),
     });
     for (const [i, id] of ids.entries()) {
-      await store.createGame({
+      await store.games.createGame({
         id,
         ruleset: "classic",
         opponent: "friend",
@@ -66,7 +66,7 @@ async function measure(synchronous: "FULL" | "NORMAL", games: number, batches: n
         updatedAt: at,
       });
     }
-    const commits = new GroupCommit(store);
+    const commits = new GroupCommit(store.games);
     const pages0 = walPages();
     const c0 = process.cpuUsage();
     const t0 = nowMs();

@@ -142,7 +142,7 @@ export class DurableTurnRoom extends StockTurnRoom {
 
   override async onCreate(): Promise<void> {
     await super.onCreate();
-    await floor!.store.createGame(floorRecord(this.roomId));
+    await floor!.store.games.createGame(floorRecord(this.roomId));
   }
 
   protected override async move(client: Client, square: unknown): Promise<void> {
@@ -234,7 +234,7 @@ async function openFloor(path: string): Promise<NonNullable<typeof floor>> {
   const store = new SqliteStore({ path, synchronous: "FULL" });
   await store.init();
   // The server's window for SQLite: none (the writer thread groups what arrives during its commit).
-  return { store, commits: new GroupCommit(store, { windowMs: 0 }) };
+  return { store, commits: new GroupCommit(store.games, { windowMs: 0 }) };
 }
 
 async function main() {

@@ -63,11 +63,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const state = await store.logState();
+    const state = await store.log.logState();
     const head = state.head;
     const lines = new PassThrough();
     const written = pipeline(lines, createGzip(), createWriteStream(values.out));
-    const summary = await writeExport(store, state.size, range, lines);
+    const summary = await writeExport(store.log, state.size, range, lines);
     lines.end();
     await written;
     const sha256 = createHash("sha256");

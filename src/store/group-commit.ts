@@ -13,7 +13,7 @@
  * window for MongoDB only: SQLite's writer thread groups what arrives during its commit by itself
  * (sqlite/writer.ts), so there this class only gathers one turn's writes into one message to it.
  */
-import type { GameWrite, GameWriteResult, Store } from "./port";
+import type { GamesPort, GameWrite, GameWriteResult } from "./port";
 
 interface Pending {
   write: GameWrite;
@@ -40,7 +40,7 @@ export class GroupCommit {
   private lastFlush = -Infinity;
 
   constructor(
-    private readonly store: Pick<Store, "commitGames">,
+    private readonly games: Pick<GamesPort, "commitGames">,
     options: GroupCommitOptions = {},
   ) {
     this.windowMs = options.windowMs ?? 0;
@@ -76,7 +76,7 @@ export class GroupCommit {
     this.counts.batches++;
     this.counts.writes += batch.length;
     try {
-      const results = await this.store.commitGames(batch.map((p) => p.write));
+      const results = await this.games.commitGames(batch.map((p) => p.write));
       batch.forEach((p, i) => p.resolve(results[i] ?? "conflict"));
     } catch (err) {
       for (const p of batch) p.reject(err);

@@ -3,9 +3,10 @@
  * through mongoose. Every adapter passes the same contract suite (test/store/contract.ts).
  *
  * The store is split into narrow ports, one per bounded context, each in its own file under ./ports with the
- * records it owns; a service receives only the port it uses (and the composition root, which holds the whole
- * Store, hands them out). Each port has its contract suite in test/store; every adapter implements them all.
- * This file is the one import point: it re-exports every port and record, and composes the Store.
+ * records it owns. The Store is one member per port (store.games, store.players, ...), so a service receives
+ * only the ports it uses (the composition root, which holds the whole Store, hands them out). Each port has
+ * its contract suite in test/store; every adapter implements them all. This file is the one import point: it
+ * re-exports every port and record, and composes the Store.
  *
  * Conventions: all timestamps are ISO 8601 strings; records are plain JSON; methods never return live
  * references (callers may mutate what they get). Secrets that are only checked (tokens, keys, profile secrets)
@@ -43,18 +44,25 @@ export type * from "./ports/ratings";
 export type * from "./ports/subscriptions";
 export type * from "./ports/tournaments";
 
-/** Everything an adapter implements; only the composition root and the adapters' tests hold it whole. */
-export interface Store
-  extends
-    StoreLifecycle,
-    GamesPort,
-    PlayersPort,
-    SubscriptionsPort,
-    ProcessesPort,
-    ChallengesPort,
-    CommunitiesPort,
-    BotsPort,
-    TournamentsPort,
-    LeaguesPort,
-    RatingsPort,
-    LogPort {}
+/**
+ * Everything an adapter implements: its lifecycle, and one member per port, each an object of the adapter's
+ * that implements that port (a table's class, or a collection's). Only the composition root and the adapters'
+ * tests hold it whole; the root hands each service the member it uses (`store.log`), or, to a service that
+ * uses several ports, `store` itself typed as the members it reads (`Pick<Store, "players" | "ratings">`).
+ */
+export interface Store extends StoreLifecycle {
+  readonly games: GamesPort;
+  readonly players: PlayersPort;
+  readonly ratings: RatingsPort;
+  readonly subscriptions: SubscriptionsPort;
+  readonly processes: ProcessesPort;
+  readonly challenges: ChallengesPort;
+  readonly communities: CommunitiesPort;
+  readonly bots: BotsPort;
+  readonly tournaments: TournamentsPort;
+  readonly leagues: LeaguesPort;
+  readonly log: LogPort;
+}
+
+/** The names of the Store's port members. */
+export type StorePortName = Exclude<keyof Store, keyof StoreLifecycle>;

@@ -35,7 +35,7 @@ export async function startBackground(config: Config, { store, infra, log, timin
         dropListings,
         ensure: (id) => rooms.ensure(id),
         releaseDeliveries: async (id) => {
-          if ((await store.expireDeliveriesOf(id, new Date().toISOString())) > 0) await events.dispatcher.recover();
+          if ((await store.subscriptions.expireDeliveriesOf(id, new Date().toISOString())) > 0) await events.dispatcher.recover();
         },
         // Tournaments and leagues alike: a result the dead process stored but did not count is counted now.
         reconcile: async () => {
@@ -53,7 +53,7 @@ export async function startBackground(config: Config, { store, infra, log, timin
   // Results whose finish hook a crash cut off are counted now; a slow store must not hold up the start.
   void tournaments.reconcileRunning().catch((err: unknown) => log.warn({ err }, "tournament reconciliation failed"));
   void leagues.reconcileRunning().catch((err: unknown) => log.warn({ err }, "league reconciliation failed"));
-  const sweep = new WaitingSweep(store, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
+  const sweep = new WaitingSweep(store.games, (id) => rooms.ensure(id), config.waitingGameTtlS, log);
   sweep.start();
   return {
     /** Before the rooms close: no new sweep or tournament round starts. */
@@ -77,9 +77,9 @@ const RESUME_WIDTH = 16;
  * a time. Waiting games have no room until someone arrives (GameService.open), so none is made for them; the
  * waiting sweep aborts those whose time ran out meanwhile.
  */
-async function resumeGames(store: Store, rooms: RoomAccess, log: Logger): Promise<void> {
+async function resumeGames(store: Pick<Store, "games">, rooms: RoomAccess, log: Logger): Promise<void> {
   const started = Date.now();
-  const active = await store.listGamesWithStatus("active");
+  const active = await store.games.listGamesWithStatus("active");
   let next = 0;
   const worker = async () => {
     while (next < active.length) {

@@ -53,6 +53,6 @@ export async function openFoundation(config: Config, opts: StartOptions): Promis
     throw e;
   }
   // Without shared presence the matchmaker knows no other process: every room is created here.
-  const ownership = new Ownership(store, () => matchMaker.processId, log, !infra);
+  const ownership = new Ownership(store.games, () => matchMaker.processId, log, !infra);
   return { log, metrics, store, infra, presence, driver, timing, ownership };
 }

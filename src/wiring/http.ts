@@ -124,7 +124,7 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     if (tools) app.use("/colyseus", tools);
     app.use("/mcp", mcp);
     app.use(docsRouter());
-    app.use(webRouter({ playerExists: async (id) => (await store.getPlayer(id)) !== null }));
+    app.use(webRouter({ playerExists: async (id) => (await store.players.getPlayer(id)) !== null }));
     finishApp(app, { log, baseUrl: s.baseUrl });
   };
   return {

@@ -22,9 +22,9 @@ function gameRoomDeps(config: Config, opts: StartOptions, f: Foundation, s: Serv
   const { challenges, tournaments, leagues, subscriptionCache, ai } = s;
   // SQLite's writer thread groups the game writes itself, a batch closing when the previous one's fsync ends
   // (store/sqlite/writer.ts): a window before it would only delay them.
-  const commits = new GroupCommit(store, { windowMs: config.mongodbUrl ? config.commitWindowMs : 0 });
+  const commits = new GroupCommit(store.games, { windowMs: config.mongodbUrl ? config.commitWindowMs : 0 });
   return {
-    store,
+    store: store.games,
     // A game's finish write also marks it for the public log, in the store's own commit (store/port.ts, commitGames).
     commit: (write) => commits.submit(write),
     released: (gameId) => subscriptionCache.forget(gameId),
@@ -60,7 +60,7 @@ function queueDeps({ store, log }: Foundation, { players, games, rooms, quick }:
     createMatched: (ruleset, seats) => games.createMatched(ruleset, seats),
     reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
     ticketMatched: (ticket, match) => quick.matched(ticket, match),
-    revokedBots: async (ids) => new Set((await Promise.all(ids.map((id) => store.getBot(id)))).flatMap((b) => (b?.revokedAt ? [b.id] : []))),
+    revokedBots: async (ids) => new Set((await Promise.all(ids.map((id) => store.bots.getBot(id)))).flatMap((b) => (b?.revokedAt ? [b.id] : []))),
     ticketWithdrawn: (ticket) => quick.withdrawn(ticket),
     abortMatched: async (gameId, playerId) => void unwrap(await rooms.game(gameId).withdraw(playerId)),
     log,
@@ -74,6 +74,6 @@ export function defineRooms(server: Server, config: Config, opts: StartOptions, 
   // The room's own count of its messages uses the transport's frame budget: one number for both.
   server.define(GAME_ROOM, GameRoom, { deps: gameRoomDeps(config, opts, f, s), admission, framesPerSecond: config.limits.framesPerSecond } as never);
   server.define(QUEUE_ROOM, QuickMatchRoom, { deps: queueDeps(f, s) } as never).filterBy(["ruleset"]);
-  const tournamentDeps = { read: (id: string) => f.store.getTournament(id), reconcile: (id: string) => s.tournaments.reconcile(id), log: f.log };
+  const tournamentDeps = { read: (id: string) => f.store.tournaments.getTournament(id), reconcile: (id: string) => s.tournaments.reconcile(id), log: f.log };
   server.define("tournament", TournamentRoom, { deps: tournamentDeps } as never).filterBy(["tournamentId"]);
 }

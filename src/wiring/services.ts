@@ -34,7 +34,7 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
   const players = new PlayerService(store, baseUrl, undefined, undefined, () => origins.current());
   const bots = new BotService(store, players, baseUrl, undefined, () => origins.current());
   const botDirectory = new BotDirectory(store, bots);
-  const rooms = new RoomAccess(store, log);
+  const rooms = new RoomAccess(store.games, log);
   const ai = createAiPool(config.aiThreads, {
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
@@ -43,13 +43,13 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
   // The public game log: every process marks its finished games pending; the lease holder appends them.
   // Its private key is LOG_SIGNING_KEY or the key file, never the store (an older store's is moved out here).
   const logKeys = await openLogKeys(
-    store,
+    store.log,
     { signingKey: config.logSigningKey, keyFile: logKeyFileOf(config), rotate: config.logKeyRotate, origin: config.logOrigin },
     (m) => log.warn(m),
   );
   const gameLog = new LogSequencer(store, logKeys.current, () => matchMaker.processId, { batchMs: config.logBatchMs, leaseMs: config.logLeaseMs }, log);
   // A game's proof is a read of the game: a private one's only for its seats (GameService.readable).
-  const publicLog = new LogService(store, logKeys, undefined, (gameId, token) => games.canRead(gameId, token));
+  const publicLog = new LogService(store.log, logKeys, undefined, (gameId, token) => games.canRead(gameId, token));
   const botStreams = new BotStreamHub(presence, games, log);
   await botStreams.start();
   const seatBot = (botId: string, gameId: string, seat: Seat, playerToken?: string) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken });
@@ -69,7 +69,7 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
-  const subscriptionCache = new SubscriptionCache(store, presence, (gameId) => rooms.localGame(gameId) !== undefined);
+  const subscriptionCache = new SubscriptionCache(store.subscriptions, presence, (gameId) => rooms.localGame(gameId) !== undefined);
   await subscriptionCache.start();
   const events: Events = createEvents({
     store: subscriptionCache,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { ChallengeService, type ChallengeDeps } from "../../src/services/agents/service";
 import type { EmittedEvent } from "../../src/services/events/types";
-import { openStore, type Store } from "../../src/store/index";
+import { openStore, type ChallengesPort, type Store } from "../../src/store/index";
 import { game } from "../store/fixtures";
 
 type Created = Awaited<ReturnType<ChallengeDeps["games"]["create"]>>;
@@ -17,7 +17,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
   let failCreate: boolean;
 
   /** A process that only reads challenges, through the given store. */
-  const readerDeps = (through: Store = store): ChallengeDeps => ({
+  const readerDeps = (through: ChallengeDeps["store"] = store): ChallengeDeps => ({
     store: through,
     baseUrl: "http://arena.test",
     emit: (e) => void emitted.push(e),
@@ -35,7 +35,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
           if (failCreate) throw new Error("room could not start");
           gamesMade++;
           const id = `g_${gamesMade}`;
-          await store.createGame(game(id, { opponent: "house", status: "active" }));
+          await store.games.createGame(game(id, { opponent: "house", status: "active" }));
           return { game: { id }, seat: "A", playerToken: `pt_${gamesMade}`, player: { id: `P${gamesMade}` }, urls: {} } as unknown as Created;
         },
       },
@@ -56,7 +56,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
   }
 
   async function finish(gameId: string, token: string): Promise<void> {
-    await store.updateGameIf(gameId, {}, { status: "finished", winner: "A", score: { A: 9, B: 7 }, decidedBy: "board_full", challengeToken: token });
+    await store.games.updateGameIf(gameId, {}, { status: "finished", winner: "A", score: { A: 9, B: 7 }, decidedBy: "board_full", challengeToken: token });
   }
 
   it("lets exactly one of two racing accepts start a game", async () => {
@@ -67,7 +67,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
     assert.equal(refused.reason.code, "already_joined");
     assert.equal(gamesMade, 1);
-    assert.equal((await store.getChallenge(token))?.gameId, "g_1");
+    assert.equal((await store.challenges.getChallenge(token))?.gameId, "g_1");
   });
 
   it("opens the challenge again when its game could not be made", async () => {
@@ -75,7 +75,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const { token } = await p1.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
     failCreate = true;
     await assert.rejects(p1.accept(token, {}), /room could not start/);
-    assert.equal((await store.getChallenge(token))?.status, "open");
+    assert.equal((await store.challenges.getChallenge(token))?.status, "open");
     failCreate = false;
     assert.equal((await p1.accept(token, {})).game.id, "g_1");
   });
@@ -84,10 +84,10 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const [p1, p2] = [process(), process()];
     const { token, gameId } = await acceptedChallenge(p1);
     await finish(gameId, token);
-    const record = (await store.getGame(gameId))!;
+    const record = (await store.games.getGame(gameId))!;
     await Promise.all([p1.onGameFinished(record), p2.onGameFinished(record), p1.onGameFinished(record)]);
     assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
-    assert.equal((await store.getChallenge(token))?.status, "played");
+    assert.equal((await store.challenges.getChallenge(token))?.status, "played");
   });
 
   it("accepts one of two identical result reports sent to different processes and refuses the other", async () => {
@@ -108,8 +108,8 @@ describe("Unit: agent challenges served by two processes at once", () => {
     // after the first process's accept went through.
     let accepted!: () => void;
     const acceptDone = new Promise<void>((r) => (accepted = r));
-    const slowReads = new Proxy(store, {
-      get(target, key: keyof Store) {
+    const slowChallenges = new Proxy(store.challenges, {
+      get(target, key: keyof ChallengesPort) {
         if (key === "getChallenge")
           return async (t: string) => {
             const c = await target.getChallenge(t);
@@ -120,19 +120,20 @@ describe("Unit: agent challenges served by two processes at once", () => {
         return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
+    const slowReads = { challenges: slowChallenges, games: store.games };
     const late = new ChallengeService({ ...readerDeps(slowReads), now: () => new Date(Date.now() + 3_600_000) });
     const reading = late.get(token);
     await p1.accept(token, {});
     accepted();
     const seen = (await reading).status;
-    const stored = (await store.getChallenge(token))!;
+    const stored = (await store.challenges.getChallenge(token))!;
     assert.equal(stored.status, "playing");
     assert.equal(stored.gameId, "g_1");
     assert.equal(seen, "playing");
     // Whatever the late reader saw, the game's finish still settles the challenge.
     await finish("g_1", token);
-    await p1.onGameFinished((await store.getGame("g_1"))!);
-    assert.equal((await store.getChallenge(token))!.status, "played");
+    await p1.onGameFinished((await store.games.getGame("g_1"))!);
+    assert.equal((await store.challenges.getChallenge(token))!.status, "played");
     assert.equal(emitted.filter((e) => e.name === "challenge.played").length, 1);
   });
 
@@ -141,7 +142,7 @@ describe("Unit: agent challenges served by two processes at once", () => {
     const { token } = await p1.create({ agent: { name: "bot" }, level: "easy", ruleset: "classic", expiresInSeconds: 600 });
     const late = new ChallengeService({ ...readerDeps(), now: () => new Date(Date.now() + 3_600_000) });
     assert.equal((await late.get(token)).status, "expired");
-    assert.equal((await store.getChallenge(token))!.status, "expired");
+    assert.equal((await store.challenges.getChallenge(token))!.status, "expired");
     await assert.rejects(p1.accept(token, {}), (e: { code?: string }) => e.code === "code_expired");
   });
 });

@@ -31,7 +31,7 @@ describe("Integration: bot accounts", function () {
     assert.equal(me.json.id, bot.id);
     assert.equal(me.json.player.kind, "bot");
     assert.equal(me.json.key, undefined);
-    const stored = await server.store.getBot(bot.id);
+    const stored = await server.store.bots.getBot(bot.id);
     assert.ok(stored && stored.keyHash !== key && !JSON.stringify(stored).includes(key), "only a hash of the key is stored");
     assert.equal((await http(server.url, "POST", "/api/v1/bots", { name: "" })).status, 400);
   });

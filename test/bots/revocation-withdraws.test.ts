@@ -51,7 +51,7 @@ describe("Integration: revoking a bot key withdraws what is pending", function (
     const queued = await quick(bearer(gone.key));
     assert.equal(queued.status, 202, queued.text);
     // Revoked in the store alone, as by a process whose withdrawal never reached the queue.
-    await server.store.updateBot(gone.bot.id, { revokedAt: new Date().toISOString() });
+    await server.store.bots.updateBot(gone.bot.id, { revokedAt: new Date().toISOString() });
 
     const next = await quick(bearer(other.key));
     assert.equal(next.status, 202, `paired with the revoked bot: ${next.text}`);

@@ -48,7 +48,7 @@ describe("Integration: a bot's seat kind", function () {
     const kinds = (players: Record<"A" | "B", { kind: string }>) => ({ bot: players[botSeat].kind, person: players[personSeat].kind });
     const expected = { bot: "bot", person: "human" };
 
-    const stored = await server.store.getGame(id);
+    const stored = await server.store.games.getGame(id);
     assert.deepEqual({ bot: stored!.seats[botSeat]!.kind, person: stored!.seats[personSeat]!.kind }, expected, "the stored seats");
     assert.deepEqual(kinds((await http(server.url, "GET", `/api/v1/games/${id}`)).json.players), expected, "GET /games/{id}");
     const sync = await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[botSeat]));

@@ -29,7 +29,7 @@ async function advance(bases: string[], games: TwoSeatGame[], k: number): Promis
 /** Each game: the number of actions stored is at least what was acknowledged, and they replay in order. */
 async function assertNothingLost(c: Cluster, acked: Map<string, number>): Promise<void> {
   for (const [id, n] of acked) {
-    const actions = await c.store.listActions(id);
+    const actions = await c.store.games.listActions(id);
     assert.ok(actions.length >= n, `game ${id}: ${actions.length} stored, ${n} acknowledged`);
     assert.deepEqual(
       actions.map((a) => a.index),
@@ -43,7 +43,7 @@ async function assertNothingLost(c: Cluster, acked: Map<string, number>): Promis
 async function assertOneRoomPerGame(c: Cluster, ids: string[]): Promise<void> {
   const listings = await c.listings();
   for (const id of ids) {
-    const g = (await c.store.getGame(id))!;
+    const g = (await c.store.games.getGame(id))!;
     const listed = listings.get(id);
     if (listed !== undefined) assert.equal(listed, g.owner, `game ${id} is listed on ${listed} but owned by ${g.owner}`);
   }
@@ -51,7 +51,7 @@ async function assertOneRoomPerGame(c: Cluster, ids: string[]): Promise<void> {
 
 async function gamesOwnedBy(c: Cluster, games: TwoSeatGame[], processId: string): Promise<TwoSeatGame[]> {
   const owned: TwoSeatGame[] = [];
-  for (const g of games) if ((await c.store.getGame(g.id))?.owner === processId) owned.push(g);
+  for (const g of games) if ((await c.store.games.getGame(g.id))?.owner === processId) owned.push(g);
   return owned;
 }
 
@@ -81,7 +81,7 @@ async function printFigures(
   let kept = 0;
   let lost = 0;
   for (const [id, n] of acked) {
-    const stored = (await c.store.listActions(id)).length;
+    const stored = (await c.store.games.listActions(id)).length;
     acknowledged += n;
     kept += Math.min(stored, n);
     lost += Math.max(0, n - stored);
@@ -90,7 +90,7 @@ async function printFigures(
   let oneRoom = 0;
   for (const id of acked.keys()) {
     const listed = listings.get(id);
-    if (listed === undefined || listed === (await c.store.getGame(id))?.owner) oneRoom++;
+    if (listed === undefined || listed === (await c.store.games.getGame(id))?.owner) oneRoom++;
   }
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
@@ -129,7 +129,7 @@ for (const kind of stores)
       const victim = c.processIds[v];
       const theirs = await gamesOwnedBy(c, games, victim);
       assert.ok(theirs.length > 0);
-      const epochs = new Map(await Promise.all(theirs.map(async (g) => [g.id, (await c!.store.getGame(g.id))!.ownerEpoch!] as const)));
+      const epochs = new Map(await Promise.all(theirs.map(async (g) => [g.id, (await c!.store.games.getGame(g.id))!.ownerEpoch!] as const)));
       const killedAt = Date.now();
       await c.procs[v].stop("SIGKILL");
 
@@ -150,12 +150,12 @@ for (const kind of stores)
       // Both survivors noticed the death; each game was claimed exactly once more (one room, one new epoch).
       let claimedOnce = 0;
       for (const g of theirs) {
-        const claimed: GameRecord = (await c.store.getGame(g.id))!;
+        const claimed: GameRecord = (await c.store.games.getGame(g.id))!;
         if (claimed.owner !== victim && claimed.ownerEpoch === epochs.get(g.id)! + 1) claimedOnce++;
         assert.notEqual(claimed.owner, victim);
         assert.equal(claimed.ownerEpoch, epochs.get(g.id)! + 1, `game ${g.id} was claimed more than once`);
       }
-      assert.ok(!(await c.store.listProcesses()).some((p) => p.id === victim), "the dead process is removed from the registry");
+      assert.ok(!(await c.store.processes.listProcesses()).some((p) => p.id === victim), "the dead process is removed from the registry");
       assert.ok(![...(await c.listings()).values()].includes(victim), "no room is listed on the dead process");
       await assertNothingLost(c, acked);
       await assertOneRoomPerGame(
@@ -170,7 +170,7 @@ for (const kind of stores)
           assert.equal(out.status, 200, JSON.stringify(out));
           if (out.finished) break;
         }
-        assert.equal((await c.store.getGame(g.id))!.status, "finished");
+        assert.equal((await c.store.games.getGame(g.id))!.status, "finished");
       }
     });
 
@@ -205,7 +205,7 @@ for (const kind of stores)
       // Six moves acknowledged on top of the first two; a move whose answer the ending process never gave is
       // answered from the store when it was kept, so only one still under way when refused can add to them.
       for (const g of games) {
-        const stored = (await c.store.getGame(g.id))!.moveCount;
+        const stored = (await c.store.games.getGame(g.id))!.moveCount;
         assert.ok(
           stored >= 8 && stored <= 8 + unanswered.get(g.id)!,
           `game ${g.id}: ${stored} moves stored, 8 acknowledged, ${unanswered.get(g.id)} unanswered`,
@@ -233,7 +233,7 @@ for (const kind of stores)
       c.procs[victim].child.kill("SIGCONT");
       // The process that comes back learns it was declared dead, closes its stale rooms and registers again.
       const deadline = Date.now() + 20_000;
-      while (!(await c.store.listProcesses()).some((p) => p.id === stalled)) {
+      while (!(await c.store.processes.listProcesses()).some((p) => p.id === stalled)) {
         assert.ok(Date.now() < deadline, "the stalled process did not register again");
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -252,6 +252,6 @@ for (const kind of stores)
         c,
         theirs.map((g) => g.id),
       );
-      for (const g of theirs) assert.notEqual((await c.store.getGame(g.id))!.owner, stalled);
+      for (const g of theirs) assert.notEqual((await c.store.games.getGame(g.id))!.owner, stalled);
     });
   });

@@ -25,8 +25,8 @@ function record(id: string, pid: number, heartbeatAt = new Date().toISOString())
 /** The store, with the number of times the process list was read. */
 function counted(store: Store): { store: Store; looks: () => number } {
   let looks = 0;
-  const listProcesses = store.listProcesses.bind(store);
-  store.listProcesses = () => {
+  const listProcesses = store.processes.listProcesses.bind(store.processes);
+  store.processes.listProcesses = () => {
     looks++;
     return listProcesses();
   };
@@ -42,7 +42,7 @@ describe("Unit: joining a store other processes are registered on", () => {
   afterEach(() => store.close());
 
   it("starts at once, after one look, next to the fresh record of a process of this machine that was killed", async () => {
-    await store.registerProcess(record("killed", deadPid()));
+    await store.processes.registerProcess(record("killed", deadPid()));
     const { looks } = counted(store);
     // The record stays fresh for the whole dead-after time; a second look would come only after it.
     await assertCanJoin(store, false, { heartbeatMs: 300, deadAfterMs: 5_000 });
@@ -51,16 +51,16 @@ describe("Unit: joining a store other processes are registered on", () => {
 
   it("looks again a dead-after time later at a record that may be live, and starts when its heartbeat did not move", async () => {
     // This test's own process: it runs, but renews no heartbeat in the store.
-    await store.registerProcess(record("silent", process.pid));
+    await store.processes.registerProcess(record("silent", process.pid));
     const { looks } = counted(store);
     await assertCanJoin(store, false, { heartbeatMs: 10, deadAfterMs: 50 });
     assert.equal(looks(), 2);
   });
 
   it("refuses to start, saying why, next to a process whose heartbeat moves", async () => {
-    await store.registerProcess(record("live", process.pid));
+    await store.processes.registerProcess(record("live", process.pid));
     const { looks } = counted(store);
-    const beat = setInterval(() => void store.touchProcess("live", new Date().toISOString()), 10);
+    const beat = setInterval(() => void store.processes.touchProcess("live", new Date().toISOString()), 10);
     try {
       await assert.rejects(assertCanJoin(store, false, { heartbeatMs: 10, deadAfterMs: 100 }), (e: Error) => {
         assert.ok(e instanceof ClusterConflictError);

@@ -118,11 +118,11 @@ describe("End-to-end: three processes behind nginx", function () {
     await store.init();
     try {
       // Wait until the WebSocket game is under way, then kill the process that owns it.
-      for (let guard = 0; (await store.getGame(ws.id))!.moveCount < 2; guard++) {
+      for (let guard = 0; (await store.games.getGame(ws.id))!.moveCount < 2; guard++) {
         assert.ok(guard < 200, "the WebSocket game did not start");
         await new Promise((r) => setTimeout(r, 50));
       }
-      const victim = ids.indexOf((await store.getGame(ws.id))!.owner!);
+      const victim = ids.indexOf((await store.games.getGame(ws.id))!.owner!);
       assert.ok(victim >= 0);
       await cluster.signal(victim, "SIGKILL");
 
@@ -146,11 +146,11 @@ describe("End-to-end: three processes behind nginx", function () {
           assert.equal(out.status, 200, JSON.stringify(out));
           if (out.finished) break;
         }
-        const stored = (await store.listActions(g.id)).length;
+        const stored = (await store.games.listActions(g.id)).length;
         assert.ok(stored >= acked.get(g.id)!);
-        assert.equal((await store.getGame(g.id))!.status, "finished");
+        assert.equal((await store.games.getGame(g.id))!.status, "finished");
       }
-      for (const g of [...rest, ...wsGames]) assert.notEqual((await store.getGame(g.id))!.owner, ids[victim]);
+      for (const g of [...rest, ...wsGames]) assert.notEqual((await store.games.getGame(g.id))!.owner, ids[victim]);
     } finally {
       await store.close();
     }

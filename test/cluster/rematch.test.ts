@@ -33,7 +33,7 @@ describe("End-to-end: rematches across two processes", function () {
   }
 
   const rematch = (base: string, g: TwoSeatGame, seat: "A" | "B") => http(base, "POST", `/api/v1/games/${g.id}/rematch`, undefined, bearer(g.tokens[seat]));
-  const gameCount = async () => (await c!.store.listGames({ limit: 100 })).games.length;
+  const gameCount = async () => (await c!.store.games.listGames({ limit: 100 })).games.length;
   /** The new game with the old seats swapped: who sat at A plays B with the same token. */
   const swapped = (g: TwoSeatGame, id: string): TwoSeatGame => ({ id, tokens: { A: g.tokens.B, B: g.tokens.A } });
 
@@ -68,7 +68,7 @@ describe("End-to-end: rematches across two processes", function () {
   it("a WebSocket seat on the room's process and a REST seat on the other agree", async () => {
     const g = await friendGame(p1, p2);
     await playOpening(p1, g.id, [g.tokens.A, g.tokens.B]);
-    const owner = c!.indexOf((await c!.store.getGame(g.id))!.owner!);
+    const owner = c!.indexOf((await c!.store.games.getGame(g.id))!.owner!);
     const [roomProcess, otherProcess] = [c!.procs[owner].url, c!.procs[1 - owner].url];
     const A = await joinWs(roomProcess, g.id, g.tokens.A);
     const offers: unknown[] = [];
@@ -110,7 +110,7 @@ describe("End-to-end: rematches across two processes", function () {
       assert.equal(ids.size, 1, `round ${round}: ${[...first, ...again].map((r) => r.text).join("\n")}`);
       assert.equal(await gameCount(), before + 1, `round ${round}: one new game`);
       const [newId] = [...ids];
-      assert.equal((await c!.store.getGame(g.id))!.rematch!.gameId, newId);
+      assert.equal((await c!.store.games.getGame(g.id))!.rematch!.gameId, newId);
       if (round === 0) await bothSeatsMove(swapped(g, newId));
     }
   });

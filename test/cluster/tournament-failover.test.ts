@@ -91,7 +91,7 @@ describe("End-to-end: a swiss tournament survives a SIGKILLed process", function
     const games = await Promise.all(round1.games.map((row) => seated(urls[0], row)));
     // The victim is the process holding the most of the round's games (a round's rooms are opened together,
     // so they tend to land on one process), and the tournament's room when it got it too.
-    const owners = await Promise.all(games.map(async (g) => (await cluster.store.getGame(g.id))!.owner));
+    const owners = await Promise.all(games.map(async (g) => (await cluster.store.games.getGame(g.id))!.owner));
     const held = cluster.processIds.map((p) => owners.filter((o) => o === p).length);
     const v = held.indexOf(Math.max(...held));
     const survivor = urls[1 - v];
@@ -99,7 +99,7 @@ describe("End-to-end: a swiss tournament survives a SIGKILLed process", function
     const done = games.find((g) => !onVictim.includes(g) || onVictim.length > 1)!;
     await playToEnd(urls[v], done);
     const kept = await poll("the finished game's result", async () => {
-      const t = await cluster.store.getTournament(id);
+      const t = await cluster.store.tournaments.getTournament(id);
       return t?.played[0].games.find((x) => x.gameId === done.id)?.outcome;
     });
     for (const g of games) if (g !== done) for (let m = 0; m < 2; m++) assert.equal((await playOne(urls[m % 2], g)).status, 200);
@@ -136,7 +136,7 @@ describe("End-to-end: a swiss tournament survives a SIGKILLed process", function
     await poll("the room showing the end", async () => (watcher.state.status === "finished" ? true : undefined));
 
     // The finished result kept across the kill; each round paired once; each game counted once, as it ended.
-    const stored = (await cluster.store.getTournament(id))!;
+    const stored = (await cluster.store.tournaments.getTournament(id))!;
     assert.equal(stored.played[0].games.find((x) => x.gameId === done.id)!.outcome, kept);
     assert.equal(stored.played.length, rounds, "one pairing per round");
     const ids = stored.played.flatMap((p) => p.games.map((g) => g.gameId));
@@ -149,7 +149,7 @@ describe("End-to-end: a swiss tournament survives a SIGKILLed process", function
         const key = [g.first, g.second].sort().join("|");
         assert.ok(!met.has(key), `${key} paired twice`);
         met.add(key);
-        const rec = (await cluster.store.getGame(g.gameId))!;
+        const rec = (await cluster.store.games.getGame(g.gameId))!;
         assert.equal(rec.status, "finished", `game ${g.gameId} finished`);
         assert.equal(rec.tournamentId, id);
         const expected = rec.winner === null || rec.winner === "draw" ? "draw" : rec.winner === rec.firstPlayer ? "first" : "second";

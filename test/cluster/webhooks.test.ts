@@ -47,7 +47,7 @@ describe("End-to-end: webhooks of games moved off a killed process", function ()
     assert.equal(sub.status, 201, sub.text);
     for (let m = 0; m < 4; m++) assert.equal((await playOne(p1.url, g)).status, 200);
     await receiver.waitFor(4, 10_000);
-    const owner = c.indexOf((await c.store.getGame(g.id))!.owner!);
+    const owner = c.indexOf((await c.store.games.getGame(g.id))!.owner!);
     const survivor = c.procs[1 - owner];
     await c.procs[owner].stop("SIGKILL");
     await playUntilAcknowledged(survivor.url, g);

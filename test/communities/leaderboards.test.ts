@@ -157,9 +157,9 @@ describe("Communities", function () {
     for (let i = 0; i < 30; i++) {
       const rating = 1300 + 17 * (i % 13) + (i % 3);
       const over = i % 3 === 0 ? { games: 0 } : i % 5 === 1 ? { games: 4, movedTo: "LB-L02" } : { games: 1 + (i % 4) };
-      await server.store.createPlayer(player(`LB-${String(i).padStart(2, "0")}`, rating, over));
+      await server.store.players.createPlayer(player(`LB-${String(i).padStart(2, "0")}`, rating, over));
     }
-    const everyone = await server.store.rankPlayers(undefined, 10_000, 0);
+    const everyone = await server.store.players.rankPlayers(undefined, 10_000, 0);
     const listed = everyone.filter((p) => p.games > 0 && !p.movedTo).map((p) => p.id);
     assert.ok(listed.length > 12 && everyone.length - listed.length > 10, `${listed.length} of ${everyone.length} listed`);
 

@@ -156,14 +156,14 @@ describe("Integration: emitted events match the published catalog", function () 
     await Promise.all([playToEnd(server.url, gameId, a.json.playerToken), playToEnd(server.url, gameId, b.json.playerToken)]);
     // Ann and Ben have just met: they wait. The time is up (brought forward in the store): the arena finishes.
     for (;;) {
-      const stored = (await server.store.getTournament(id))!;
+      const stored = (await server.store.tournaments.getTournament(id))!;
       if (!stored.arena!.games[0].outcome) {
         await new Promise((r) => setTimeout(r, 20));
         continue;
       }
       stored.arena!.endsAt = new Date().toISOString();
       stored.version += 1;
-      if (await server.store.replaceTournamentIf(stored)) break;
+      if (await server.store.tournaments.replaceTournamentIf(stored)) break;
     }
     await server.tournaments.reconcile(id);
     await eventually(() => emitted.some((e) => e.name === "tournament.finished" && e.data.tournament_id === id), "tournament.finished");

@@ -93,7 +93,7 @@ describe("Integration: signed deliveries", () => {
     assert.equal(ids.length, 3);
     assert.equal(new Set(ids).size, 1);
     assert.equal(new Set(receiver.events().map((d) => d.raw)).size, 1, "the body is identical on every retry");
-    const sub = (await h.store.findSubscriptions("game.finished", {}, h.clock.now.toISOString()))[0];
+    const sub = (await h.store.subscriptions.findSubscriptions("game.finished", {}, h.clock.now.toISOString()))[0];
     assert.equal(sub.failures, 0);
   });
 
@@ -103,12 +103,12 @@ describe("Integration: signed deliveries", () => {
     emitFinished(h);
     await h.events.dispatcher.idle();
     assert.equal(receiver.events().length, 1, "410 is not retried");
-    assert.deepEqual(await h.store.findSubscriptions("game.finished", {}, h.clock.now.toISOString()), []);
+    assert.deepEqual(await h.store.subscriptions.findSubscriptions("game.finished", {}, h.clock.now.toISOString()), []);
   });
 
   it("drops a subscription after five failed events in a row and not before", async () => {
     await h.events.subscriptions.subscribe(subBody(receiver.url, generateSecret()));
-    const live = () => h.store.findSubscriptions("game.finished", {}, h.clock.now.toISOString());
+    const live = () => h.store.subscriptions.findSubscriptions("game.finished", {}, h.clock.now.toISOString());
     receiver.respond = () => ({ status: 500 });
     for (let i = 1; i <= 4; i++) {
       emitFinished(h);
@@ -123,7 +123,7 @@ describe("Integration: signed deliveries", () => {
 
   it("resets the failure count when an event is delivered", async () => {
     await h.events.subscriptions.subscribe(subBody(receiver.url, generateSecret()));
-    const live = () => h.store.findSubscriptions("game.finished", {}, h.clock.now.toISOString());
+    const live = () => h.store.subscriptions.findSubscriptions("game.finished", {}, h.clock.now.toISOString());
     receiver.respond = () => ({ status: 500 });
     emitFinished(h);
     emitFinished(h);
@@ -152,7 +152,7 @@ describe("Integration: signed deliveries", () => {
     await h.events.subscriptions.subscribe(subBody(receiver.url, generateSecret()));
     const logger = recordingLogger();
     const guarded = new EventDispatcher({
-      store: h.store,
+      store: h.store.subscriptions,
       client: createCallbackClient({ allowPrivate: false, ca: testCert().cert }),
       logger,
       now: () => h.clock.now,

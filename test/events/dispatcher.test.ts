@@ -20,7 +20,7 @@ function heldClient() {
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
 async function subscription(store: Store, id: string, expiresAt = "2999-01-01T00:00:00.000Z"): Promise<SubscriptionRecord> {
-  return store.upsertSubscription({
+  return store.subscriptions.upsertSubscription({
     id,
     name: "game.finished",
     key: `k-${id}`,
@@ -45,7 +45,7 @@ describe("Unit: EventDispatcher", () => {
   it("returns from emit before any network answer when the callback hangs", async () => {
     await subscription(store, "sub_1");
     const { client, calls } = heldClient();
-    const d = new EventDispatcher({ store, client, logger: recordingLogger(), now: () => new Date() });
+    const d = new EventDispatcher({ store: store.subscriptions, client, logger: recordingLogger(), now: () => new Date() });
     const started = Date.now();
     assert.equal(d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} }), undefined);
     assert.ok(Date.now() - started < 5);
@@ -61,7 +61,7 @@ describe("Unit: EventDispatcher", () => {
     const { client, calls } = heldClient();
     const logger = recordingLogger();
     const clock = { now: new Date() };
-    const d = new EventDispatcher({ store, client, logger, now: () => clock.now, concurrency: 1, maxQueue: 2, leaseMs: 60_000 });
+    const d = new EventDispatcher({ store: store.subscriptions, client, logger, now: () => clock.now, concurrency: 1, maxQueue: 2, leaseMs: 60_000 });
     for (let i = 0; i < 4; i++) {
       d.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i } });
       await tick();
@@ -87,13 +87,13 @@ describe("Unit: EventDispatcher", () => {
       calls.map((c) => JSON.parse(c.body).data.i),
       [0, 2, 3, 1],
     );
-    assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), [], "nothing is left recorded");
+    assert.deepEqual(await store.subscriptions.claimDeliveries("9999", "9999", 10), [], "nothing is left recorded");
     await d.close();
   });
 
   it("drops the oldest emitted event with a warning when the lookup queue is full", async () => {
     const logger = recordingLogger();
-    const slow = new Proxy(store, {
+    const slow = new Proxy(store.subscriptions, {
       get: (t, p, r) => (p === "findSubscriptions" ? () => new Promise((res) => setTimeout(() => res([]), 30)) : Reflect.get(t, p, r)),
     });
     const d = new EventDispatcher({ store: slow, client: heldClient().client, logger, now: () => new Date(), maxQueue: 1 });
@@ -107,7 +107,7 @@ describe("Unit: EventDispatcher", () => {
     await subscription(store, "sub_1");
     const { client, calls } = heldClient();
     const logger = recordingLogger();
-    const d = new EventDispatcher({ store, client, logger, now: () => new Date() });
+    const d = new EventDispatcher({ store: store.subscriptions, client, logger, now: () => new Date() });
     d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
     await tick();
     const closing = d.close(2000);
@@ -123,44 +123,50 @@ describe("Unit: EventDispatcher", () => {
     await subscription(store, "sub_1");
     const { client, calls } = heldClient();
     const logger = recordingLogger();
-    const d = new EventDispatcher({ store, client, logger, now: () => new Date() });
+    const d = new EventDispatcher({ store: store.subscriptions, client, logger, now: () => new Date() });
     d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
     await tick();
     await d.close(30);
     assert.equal(calls[0].signal?.aborted, true);
     assert.ok(logger.lines.some((l) => /left in the store for the next start/.test(l.msg ?? "")));
-    assert.equal((await store.getSubscriptionByKey("k-sub_1"))?.failures, 0);
+    assert.equal((await store.subscriptions.getSubscriptionByKey("k-sub_1"))?.failures, 0);
   });
 
   it("sends a delivery left unfinished at shutdown again on the next start, with the same eventId and body", async () => {
     await subscription(store, "sub_1");
     const first = heldClient();
-    const d1 = new EventDispatcher({ store, client: first.client, logger: recordingLogger(), now: () => new Date() });
+    const d1 = new EventDispatcher({ store: store.subscriptions, client: first.client, logger: recordingLogger(), now: () => new Date() });
     d1.emit({ name: "game.finished", match: { game_id: "g1" }, data: { winner: "A" } });
     await tick();
     await d1.close(30);
 
     const second = heldClient();
-    const d2 = new EventDispatcher({ store, client: second.client, logger: recordingLogger(), now: () => new Date() });
+    const d2 = new EventDispatcher({ store: store.subscriptions, client: second.client, logger: recordingLogger(), now: () => new Date() });
     assert.equal(await d2.startRecovery(), 1);
     await tick();
     assert.equal(second.calls.length, 1);
     assert.equal(second.calls[0].body, first.calls[0].body);
     second.calls[0].release({ ok: true, status: 200, body: "" });
     await d2.idle();
-    assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), []);
+    assert.deepEqual(await store.subscriptions.claimDeliveries("9999", "9999", 10), []);
     await d2.close();
   });
 
   it("takes over a delivery held by a process that died only once its lease ends, unless it is the only process", async () => {
     await subscription(store, "sub_1");
     const clock = { now: new Date() };
-    const dead = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => clock.now, leaseMs: 60_000 });
+    const dead = new EventDispatcher({
+      store: store.subscriptions,
+      client: heldClient().client,
+      logger: recordingLogger(),
+      now: () => clock.now,
+      leaseMs: 60_000,
+    });
     dead.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
     await tick(); // recorded and in flight; the process is never closed, as if killed
 
     const other = heldClient();
-    const shared = new EventDispatcher({ store, client: other.client, logger: recordingLogger(), now: () => clock.now, exclusive: false });
+    const shared = new EventDispatcher({ store: store.subscriptions, client: other.client, logger: recordingLogger(), now: () => clock.now, exclusive: false });
     assert.equal(await shared.startRecovery(), 0);
     clock.now = new Date(clock.now.getTime() + 60_001);
     assert.equal(await shared.recover(), 1);
@@ -175,7 +181,13 @@ describe("Unit: EventDispatcher", () => {
   it("renews the leases of deliveries it still holds, so another process does not take them over", async () => {
     await subscription(store, "sub_1");
     const clock = { now: new Date() };
-    const busy = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => clock.now, leaseMs: 60_000 });
+    const busy = new EventDispatcher({
+      store: store.subscriptions,
+      client: heldClient().client,
+      logger: recordingLogger(),
+      now: () => clock.now,
+      leaseMs: 60_000,
+    });
     busy.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
     await tick();
     clock.now = new Date(clock.now.getTime() + 20_000);
@@ -184,7 +196,13 @@ describe("Unit: EventDispatcher", () => {
     assert.equal(await busy.renewLeases(), 1);
 
     clock.now = new Date(clock.now.getTime() + 30_000); // past the first lease, within the renewed one
-    const other = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => clock.now, exclusive: false });
+    const other = new EventDispatcher({
+      store: store.subscriptions,
+      client: heldClient().client,
+      logger: recordingLogger(),
+      now: () => clock.now,
+      exclusive: false,
+    });
     assert.equal(await other.recover(), 0);
     await other.close(0);
     await busy.close(0);
@@ -192,7 +210,7 @@ describe("Unit: EventDispatcher", () => {
 
   it("forgets a recorded delivery whose subscription has ended instead of sending it", async () => {
     const sub = await subscription(store, "sub_1");
-    await store.saveDeliveries([
+    await store.subscriptions.saveDeliveries([
       {
         eventId: "evt_x",
         subscriptionId: sub.id,
@@ -202,26 +220,26 @@ describe("Unit: EventDispatcher", () => {
         createdAt: "2000-01-01T00:00:00.000Z",
       },
     ]);
-    await store.deleteSubscription(sub.id);
+    await store.subscriptions.deleteSubscription(sub.id);
     const { client, calls } = heldClient();
-    const d = new EventDispatcher({ store, client, logger: recordingLogger(), now: () => new Date() });
+    const d = new EventDispatcher({ store: store.subscriptions, client, logger: recordingLogger(), now: () => new Date() });
     assert.equal(await d.startRecovery(), 0);
     await d.idle();
     assert.equal(calls.length, 0);
-    assert.deepEqual(await store.claimDeliveries("9999", "9999", 10), []);
+    assert.deepEqual(await store.subscriptions.claimDeliveries("9999", "9999", 10), []);
     await d.close();
   });
 
   it("removes expired subscriptions on each sweep once started and stops when asked", async () => {
     await subscription(store, "sub_old", "2000-01-01T00:00:00.000Z");
-    const d = new EventDispatcher({ store, client: heldClient().client, logger: recordingLogger(), now: () => new Date() });
+    const d = new EventDispatcher({ store: store.subscriptions, client: heldClient().client, logger: recordingLogger(), now: () => new Date() });
     d.startSweep(10);
     await tick();
-    assert.equal(await store.getSubscriptionByKey("k-sub_old"), null);
+    assert.equal(await store.subscriptions.getSubscriptionByKey("k-sub_old"), null);
     d.stopSweep();
     await subscription(store, "sub_old2", "2000-01-01T00:00:00.000Z");
     await tick();
-    assert.notEqual(await store.getSubscriptionByKey("k-sub_old2"), null);
+    assert.notEqual(await store.subscriptions.getSubscriptionByKey("k-sub_old2"), null);
     await d.close();
   });
 
@@ -229,7 +247,7 @@ describe("Unit: EventDispatcher", () => {
     const lines: Array<Record<string, unknown>> = [];
     const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     const events = createEvents({
-      store,
+      store: store.subscriptions,
       logger,
       config: { webhookAllowPrivate: false },
       resolveSeat: async () => null,

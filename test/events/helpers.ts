@@ -155,11 +155,12 @@ export interface Harness {
 
 /** createEvents over an in-memory SQLite store, trusting the test certificate, with fast retries. */
 export async function harness(overrides: Partial<Omit<EventsDeps, "store">> & { store?: Store } = {}): Promise<Harness> {
-  const store = overrides.store ?? (await openStore({ database: ":memory:" }));
+  const store: Store = overrides.store ?? (await openStore({ database: ":memory:" }));
   const logger = recordingLogger();
   const clock = { now: new Date() };
+  const { store: _given, ...deps } = overrides;
   const events = createEvents({
-    store,
+    store: store.subscriptions,
     logger,
     config: { webhookAllowPrivate: true },
     ca: testCert().cert,
@@ -168,7 +169,7 @@ export async function harness(overrides: Partial<Omit<EventsDeps, "store">> & { 
     now: () => clock.now,
     resolveSeat: async () => "A",
     currentState: async () => ({ cursor: null, events: [] }),
-    ...overrides,
+    ...deps,
   });
   return {
     store,

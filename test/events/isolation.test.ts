@@ -138,12 +138,12 @@ describe("Integration: a slow subscriber uses a bounded share of the delivery sl
       await slow.waitFor(i + 1);
       await h.events.dispatcher.idle();
     }
-    assert.equal((await h.store.getSubscriptionByKey(key))?.failures, 4);
+    assert.equal((await h.store.subscriptions.getSubscriptionByKey(key))?.failures, 4);
     assert.equal(h.events.dispatcher.stats().overBudget, 4);
     assert.ok(h.logger.lines.some((l) => l.level === "warn" && /latency budget/.test(l.msg ?? "")));
     h.events.emit({ name: "game.finished", match: { game_id: "g1" }, data: { i: 4 } });
     await slow.waitFor(5);
     await h.events.dispatcher.idle();
-    assert.equal(await h.store.getSubscriptionByKey(key), null, "dropped like a failing subscription");
+    assert.equal(await h.store.subscriptions.getSubscriptionByKey(key), null, "dropped like a failing subscription");
   });
 });

@@ -35,7 +35,7 @@ async function until(what: string, ok: () => boolean): Promise<void> {
 /** Subscriptions to one event, all on one callback host (ids `slow0`..., then `ok`). */
 async function subscriptions(store: Store, ids: string[]): Promise<void> {
   for (const id of ids) {
-    await store.upsertSubscription({
+    await store.subscriptions.upsertSubscription({
       id,
       name: "game.finished",
       key: `k-${id}`,
@@ -69,7 +69,7 @@ describe("Unit: EventDispatcher delivery lanes", () => {
     await subscriptions(store, [...slow, "ok"]);
     const { client, calls } = heldClient();
     d = new EventDispatcher({
-      store,
+      store: store.subscriptions,
       client,
       logger: recordingLogger(),
       now: () => new Date(),
@@ -102,7 +102,15 @@ describe("Unit: EventDispatcher delivery lanes", () => {
   it("moves a failing subscription to the slow lane and brings it back after three healthy answers", async () => {
     await subscriptions(store, ["flaky"]);
     const { client, calls } = heldClient();
-    d = new EventDispatcher({ store, client, logger: recordingLogger(), now: () => new Date(), retryDelaysMs: [], slowAfterMs: 1000, maxFailures: 100 });
+    d = new EventDispatcher({
+      store: store.subscriptions,
+      client,
+      logger: recordingLogger(),
+      now: () => new Date(),
+      retryDelaysMs: [],
+      slowAfterMs: 1000,
+      maxFailures: 100,
+    });
     d.emit({ name: "game.finished", match: { game_id: "g1" }, data: {} });
     await until("first POST", () => calls.length === 1);
     calls[0].release({ ok: true, status: 500, body: "" });

@@ -118,16 +118,19 @@ describe("Integration: game.turn subscriptions and the player token", () => {
     const file = join(dir, "arena.sqlite");
     const real = await openStore({ database: file });
     const seen: string[] = [];
-    const spy = new Proxy(real, {
+    const spySubscriptions = new Proxy(real.subscriptions, {
       get(target, prop, recv) {
         const v = Reflect.get(target, prop, recv);
         return typeof v === "function" ? (...args: unknown[]) => (seen.push(JSON.stringify(args) ?? ""), v.apply(target, args)) : v;
       },
     });
+    const spy = new Proxy(real, {
+      get: (target, prop, recv) => (prop === "subscriptions" ? spySubscriptions : Reflect.get(target, prop, recv)),
+    });
     const h = await harness({ store: spy, resolveSeat });
     try {
       const { id } = await h.events.subscriptions.subscribe(turnBody(TOKEN));
-      const rec = (await real.findSubscriptions("game.turn", { game_id: "g1" }, h.clock.now.toISOString()))[0];
+      const rec = (await real.subscriptions.findSubscriptions("game.turn", { game_id: "g1" }, h.clock.now.toISOString()))[0];
       assert.equal(rec.id, id);
       assert.deepEqual(rec.arguments, { game_id: "g1", seat: "B" });
       await h.events.subscriptions.unsubscribe({ id, name: "game.turn", arguments: { game_id: "g1", player_token: TOKEN }, delivery: { url: receiver.url } });
@@ -251,7 +254,7 @@ describe("Integration: game.move starts after the moves already played", () => {
     });
     try {
       assert.equal(await code(missing.events.subscriptions.subscribe(subBody(receiver.url, generateSecret(), "game.started", { game_id: "x" }))), "not_found");
-      assert.deepEqual(await missing.store.findSubscriptions("game.started", {}, missing.clock.now.toISOString()), []);
+      assert.deepEqual(await missing.store.subscriptions.findSubscriptions("game.started", {}, missing.clock.now.toISOString()), []);
     } finally {
       await missing.close();
     }

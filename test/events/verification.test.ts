@@ -94,7 +94,7 @@ describe("Integration: callback verification", () => {
   it("stores nothing when verification fails", async () => {
     receiver.respond = () => ({ status: 404 });
     await refusal(subBody(receiver.url, generateSecret()));
-    assert.equal(await h.store.urlVerifiedAt(receiver.url), null);
-    assert.deepEqual(await h.store.findSubscriptions("game.finished", {}, h.clock.now.toISOString()), []);
+    assert.equal(await h.store.subscriptions.urlVerifiedAt(receiver.url), null);
+    assert.deepEqual(await h.store.subscriptions.findSubscriptions("game.finished", {}, h.clock.now.toISOString()), []);
   });
 });

@@ -28,12 +28,13 @@ function liveGame() {
   /** Every read of the store, by method: counted, so that a read that should not happen shows. */
   const reads: (keyof GamesPort)[] = [];
   const stored = storedBy(record, ports);
-  const store = new Proxy(stored, {
+  const counted = new Proxy(stored, {
     get: (target, name: keyof typeof stored) => {
       reads.push(name);
       return target[name];
     },
-  }) as unknown as GamesPort & LogPort;
+  });
+  const store = { games: counted, log: counted } as unknown as { games: GamesPort; log: LogPort };
   const service = (rooms: Partial<RoomAccess>) =>
     new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never);
   // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.
@@ -189,7 +190,7 @@ describe("Games: a move sent again after it was applied is answered as that move
     assert.equal(notation.status, 200, notation.text);
     assert.equal(notation.json.move.n, 1);
     assert.equal(await moveCount(id), 1);
-    assert.equal((await server.store.listActions(id)).length, 1);
+    assert.equal((await server.store.games.listActions(id)).length, 1);
   });
 
   it("answers the same move sent again over MCP (the move tool) as that move", async () => {

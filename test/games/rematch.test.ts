@@ -21,7 +21,7 @@ describe("Unit: rematches shared through the store", () => {
 
   const process = (): Rematches => {
     const deps: RematchDeps = {
-      store,
+      store: store.games,
       presence,
       reserveSeat: async () => {
         throw new Error("no rooms here");
@@ -33,7 +33,7 @@ describe("Unit: rematches shared through the store", () => {
         }
         const entry = { id: fixed.id, created: false };
         creations.push(entry);
-        await store.createGame(game(fixed.id, { ruleset, opponent: fixed.opponent, status: "active", seats: { A: { ...seats.A }, B: { ...seats.B } } }));
+        await store.games.createGame(game(fixed.id, { ruleset, opponent: fixed.opponent, status: "active", seats: { A: { ...seats.A }, B: { ...seats.B } } }));
         entry.created = true;
         return fixed.id;
       },
@@ -51,7 +51,7 @@ describe("Unit: rematches shared through the store", () => {
       A: { playerId: "P1", name: "Ada", kind: "human" as const, tokenHash: hashes.A },
       B: { playerId: "P2", name: "Bo", kind: "bot" as const, tokenHash: hashes.B },
     };
-    await store.createGame(game("G1", { status: "finished", decidedBy: "board_full", winner: "A", seats }));
+    await store.games.createGame(game("G1", { status: "finished", decidedBy: "board_full", winner: "A", seats }));
     await presence.subscribe(rematchChannel("G1"), (c: RematchChange) => told.push(c));
   });
   afterEach(async () => {
@@ -59,7 +59,7 @@ describe("Unit: rematches shared through the store", () => {
     presence.shutdown();
   });
 
-  const record = async (id = "G1"): Promise<GameRecord> => (await store.getGame(id))!;
+  const record = async (id = "G1"): Promise<GameRecord> => (await store.games.getGame(id))!;
 
   it("A offers on one process, B accepts on another: one game, seats swapped, each seat's own token hash", async () => {
     const [one, two] = [process(), process()];
@@ -101,7 +101,7 @@ describe("Unit: rematches shared through the store", () => {
       );
       assert.equal(told.filter((c) => c.type === "started").length, 1);
       // The next round from no rematch again.
-      await store.updateGameIf("G1", {}, { rematch: undefined });
+      await store.games.updateGameIf("G1", {}, { rematch: undefined });
       creations = [];
       told = [];
     }
@@ -110,7 +110,7 @@ describe("Unit: rematches shared through the store", () => {
   it("lets an offer lapse: the other seat's request then offers instead of accepting", async () => {
     const one = process();
     const old = new Date(Date.now() - OFFER_TTL_MS - 1000).toISOString();
-    assert.equal(await store.updateRematchIf("G1", undefined, { version: 1, offeredBy: "A", at: old }), true);
+    assert.equal(await store.games.updateRematchIf("G1", undefined, { version: 1, offeredBy: "A", at: old }), true);
     assert.deepEqual(rematchView(await record()), { offeredBy: null });
     assert.deepEqual(await one.decline("G1", hashes.A), { ok: true, value: { offeredBy: null } });
     assert.deepEqual(await one.offer("G1", hashes.B), { ok: true, value: { offeredBy: "B" } });
@@ -130,12 +130,12 @@ describe("Unit: rematches shared through the store", () => {
     assert.equal(!failed.ok && failed.code, "unavailable");
     const id = (await record()).rematch!.gameId!;
     assert.ok(id);
-    assert.equal(await store.getGame(id), null);
+    assert.equal(await store.games.getGame(id), null);
     const declined = await one.decline("G1", hashes.A);
     assert.equal(!declined.ok && declined.code, "conflict", "an accepted rematch is not declined");
     const retried = await one.offer("G1", hashes.A);
     assert.deepEqual(retried.ok && retried.value.started, { gameId: id, seat: "B" });
-    assert.ok(await store.getGame(id));
+    assert.ok(await store.games.getGame(id));
     assert.deepEqual(
       told.filter((c) => c.type === "started"),
       [{ type: "started", gameId: id }],
@@ -147,11 +147,11 @@ describe("Unit: rematches shared through the store", () => {
     assert.equal(((await one.offer("G1", null)) as { code?: string }).code, "unauthorized");
     assert.equal(((await one.offer("G1", "nobody")) as { code?: string }).code, "unauthorized");
     assert.equal(((await one.offer("nope", hashes.A)) as { code?: string }).code, "not_found");
-    await store.createGame(
+    await store.games.createGame(
       game("H1", { status: "finished", opponent: "house", seats: { A: { playerId: "P1", name: "Ada", kind: "human", tokenHash: hashes.A } } }),
     );
     assert.equal(((await one.offer("H1", hashes.A)) as { code?: string }).code, "forbidden");
-    await store.createGame(game("W1", { status: "active", seats: { A: { playerId: "P1", name: "Ada", kind: "human", tokenHash: hashes.A } } }));
+    await store.games.createGame(game("W1", { status: "active", seats: { A: { playerId: "P1", name: "Ada", kind: "human", tokenHash: hashes.A } } }));
     assert.equal(((await one.offer("W1", hashes.A)) as { code?: string }).code, "game_not_finished");
   });
 

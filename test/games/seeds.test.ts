@@ -29,7 +29,7 @@ describe("Games: seeds of rules version 4 through the service, and integer seeds
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house", level: "easy" });
     assert.equal(created.status, 201, created.text);
     const id = created.json.game.id as string;
-    const record = (await server.store.getGame(id))!;
+    const record = (await server.store.games.getGame(id))!;
     assert.equal(record.rulesVersion, 4);
     assert.match(String(record.seed), HEX128);
     assert.equal(typeof record.seed, "string");
@@ -59,7 +59,7 @@ describe("Games: seeds of rules version 4 through the service, and integer seeds
     const at = "2026-01-01T00:00:00.000Z";
     const seat = (s: "A" | "B") => ({ playerId: `p_${s}`, name: old.players[s], kind: "human" as const, champion: old.champions[s] });
     const id = "g_stored_v3";
-    await server.store.createGame({
+    await server.store.games.createGame({
       id,
       ruleset: old.ruleset,
       rulesVersion: 3,
@@ -80,7 +80,7 @@ describe("Games: seeds of rules version 4 through the service, and integer seeds
       updatedAt: at,
     });
     const actions = [...old.moves.map((m) => ({ kind: "place" as const, card: m.card, square: m.square })), ...old.endings.map((e) => e.action)];
-    await server.store.commitGames([{ gameId: id, actions: actions.map((action, index) => ({ gameId: id, index, action, at })), patch: {} }]);
+    await server.store.games.commitGames([{ gameId: id, actions: actions.map((action, index) => ({ gameId: id, index, action, at })), patch: {} }]);
 
     const game = await http(server.url, "GET", `/api/v1/games/${id}`);
     assert.equal(game.status, 200, game.text);
@@ -97,7 +97,7 @@ describe("Games: seeds of rules version 4 through the service, and integer seeds
     const league = { leagueId: "l_seeds", ruleset: "classic" as const, turnSeconds: 60 };
     await server.games.createForLeague("g_league_int", { ...league, seed: 123456 }, player("one"), player("two"));
     await server.games.createForLeague("g_league_hex", { ...league, seed: "0123456789abcdef0123456789abcdef" }, player("one"), player("two"));
-    const [int, hex] = (await Promise.all([server.store.getGame("g_league_int"), server.store.getGame("g_league_hex")])) as GameRecord[];
+    const [int, hex] = (await Promise.all([server.store.games.getGame("g_league_int"), server.store.games.getGame("g_league_hex")])) as GameRecord[];
     assert.deepEqual([int.rulesVersion, int.seed], [3, 123456]);
     assert.deepEqual([hex.rulesVersion, hex.seed], [4, "0123456789abcdef0123456789abcdef"]);
   });

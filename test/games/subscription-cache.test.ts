@@ -39,7 +39,7 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
   beforeEach(async function () {
     store = await openStore({ database: ":memory:" });
     presence = new LocalPresence();
-    cache = new SubscriptionCache(store, presence, (id) => live.has(id));
+    cache = new SubscriptionCache(store.subscriptions, presence, (id) => live.has(id));
     await cache.start();
   });
   afterEach(async function () {
@@ -64,7 +64,7 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
         const cached = (await cache.findSubscriptions(name, match, NOW)).map((s) => s.id);
         assert.deepEqual(
           cached,
-          (await store.findSubscriptions(name, match, NOW)).map((s) => s.id),
+          (await store.subscriptions.findSubscriptions(name, match, NOW)).map((s) => s.id),
           `${name} ${JSON.stringify(match)}`,
         );
       }
@@ -114,7 +114,7 @@ describe("Unit: SubscriptionCache over a SQLite store", function () {
     const [again] = await cache.findSubscriptions("game.move", { game_id: "g1" }, NOW);
     assert.equal(again.cursor, 3);
     assert.equal(again.url, "https://hooks.example/s1");
-    assert.equal((await store.getSubscriptionByKey("key-s1"))!.cursor, 3);
+    assert.equal((await store.subscriptions.getSubscriptionByKey("key-s1"))!.cursor, 3);
   });
 
   it("goes to the store every time for a game whose room is not in this process", async function () {
@@ -144,7 +144,7 @@ describe("Integration: SubscriptionCache invalidated across processes through Re
     const make = async () => {
       const presence = new RedisPresence(redis.url);
       presences.push(presence);
-      const cache = new SubscriptionCache(store, presence, () => true);
+      const cache = new SubscriptionCache(store.subscriptions, presence, () => true);
       await cache.start();
       return cache;
     };

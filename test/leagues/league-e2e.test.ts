@@ -265,7 +265,7 @@ describe("Duplicate league over REST", function () {
     assert.match(cli.stdout, new RegExp(`${6 * DEALS * 2} games checked, 0 mismatches`));
 
     // A result counted the other way round in the stored league: the replays no longer agree with it.
-    const [game] = await server.store.listLeagueResults(id);
+    const [game] = await server.store.leagues.listLeagueResults(id);
     const db = new Database(join(dir, "arena.db"));
     db.prepare("UPDATE league_results SET outcome = ? WHERE game_id = ?").run(game.outcome === "first" ? "second" : "first", game.gameId);
     db.close();
@@ -337,7 +337,7 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
     for (const b of bots) assert.equal(told(b).filter((e) => e.type === "yourTurn").length, 8, `${b.playerId}: ${JSON.stringify(told(b))}`);
     const record = await http(base, "GET", `/api/v1/games/${one}`);
     assert.equal(record.json.status, "finished");
-    assert.equal((await server.store.getGame(one))!.sealed, true);
+    assert.equal((await server.store.games.getGame(one))!.sealed, true);
     assert.equal(record.json.reveal, undefined, "no reveal while the deal's other game runs");
     assert.equal(record.json.replayUrl, undefined);
     assert.doesNotMatch(record.text, /"seed"|"salt"/);
@@ -397,7 +397,7 @@ describe("Duplicate league: a deal's seed stays sealed until both its games have
       if (status !== "finished") await new Promise((r) => setTimeout(r, 25));
     }
     assert.equal(status, "finished");
-    for (const g of [one, two]) assert.equal((await server.store.getGame(g))!.sealed, undefined, `game ${g} is unsealed in the store`);
+    for (const g of [one, two]) assert.equal((await server.store.games.getGame(g))!.sealed, undefined, `game ${g} is unsealed in the store`);
     const records = await Promise.all([one, two].map(async (g) => (await http(base, "GET", `/api/v1/games/${g}`)).json));
     for (const r of records) assert.ok(r.reveal, `game ${r.id} reveals once its deal is over`);
     assert.equal(records[0].reveal.seed, records[1].reveal.seed);

@@ -32,8 +32,8 @@ class FakeGames {
     second: { playerId: string },
   ) {
     // What the real service relies on: the league stored this game in its schedule, released, before creating it.
-    const stored = await this.store.getLeague(l.leagueId);
-    const schedule = (await this.store.getLeagueSchedule(l.leagueId)) ?? [];
+    const stored = await this.store.leagues.getLeague(l.leagueId);
+    const schedule = (await this.store.leagues.getLeagueSchedule(l.leagueId)) ?? [];
     const deal = schedule.findIndex((d) => d.games.some((g) => g.gameId === id));
     assert.ok(deal >= 0 && releasedSet(stored!.released).has(deal), `game ${id} created before its deal was stored as released`);
     if (this.failNext > 0) {
@@ -119,12 +119,12 @@ describe("League service", function () {
       ...Array.from({ length: 5 }, () => service.onGameFinished(finished(g1, "first"))),
       ...Array.from({ length: 5 }, () => other.onGameFinished(finished(g2, "first"))),
     ]);
-    const stored = (await store.getLeague(id))!;
+    const stored = (await store.leagues.getLeague(id))!;
     assert.deepEqual(
       (await service.games(id)).deals[0].games.map((g) => g.outcome),
       ["first", "first"],
     );
-    assert.deepEqual((await store.listLeagueResults(id)).length, 2);
+    assert.deepEqual((await store.leagues.listLeagueResults(id)).length, 2);
     assert.equal(stored.status, "finished");
     assert.deepEqual(stored.progress, { deals: 1, dealsPlayed: 1, games: 2, gamesPlayed: 2 });
     // Two joins and the start, then at most one version per counted result; repeats changed nothing.
@@ -211,10 +211,14 @@ describe("League service", function () {
     await service.join(league.id, bot(2));
     await assert.rejects(service.start(league.id, directorToken), /crashed/);
     assert.equal(games.created.size, 0);
-    const stored = (await store.getLeague(league.id))!;
+    const stored = (await store.leagues.getLeague(league.id))!;
     assert.equal(stored.status, "running", "the schedule was stored before the crash");
     const lookup = new Map<string, GameRecord>();
-    const reconciling = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    const reconciling = new LeagueService(
+      { bots: store.bots, leagues: bind(store), games: { getGame: async (gameId: string) => lookup.get(gameId) ?? null } },
+      games,
+      "http://arena.test",
+    );
     await reconciling.reconcile(league.id);
     assert.equal(games.created.size, 2);
     for (const c of games.created.values()) lookup.set(c.id, finished(c, "second"));
@@ -224,7 +228,11 @@ describe("League service", function () {
 
   it("unseals a deal's two games once both have finished, before it counts the second, and not before", async () => {
     const lookup = new Map<string, GameRecord>();
-    const reading = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    const reading = new LeagueService(
+      { bots: store.bots, leagues: bind(store), games: { getGame: async (gameId: string) => lookup.get(gameId) ?? null } },
+      games,
+      "http://arena.test",
+    );
     const { league, directorToken } = await reading.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
     await reading.join(league.id, bot(1));
     await reading.join(league.id, bot(2));
@@ -243,7 +251,11 @@ describe("League service", function () {
 
   it("leaves a deal uncounted when unsealing fails, and reconcile unseals and counts it", async () => {
     const lookup = new Map<string, GameRecord>();
-    const reading = new LeagueService({ ...bind(store), getGame: async (gameId: string) => lookup.get(gameId) ?? null }, games, "http://arena.test");
+    const reading = new LeagueService(
+      { bots: store.bots, leagues: bind(store), games: { getGame: async (gameId: string) => lookup.get(gameId) ?? null } },
+      games,
+      "http://arena.test",
+    );
     const { league, directorToken } = await reading.create({ name: "L", ruleset: "classic", deals: 1, parallel: 1, turnSeconds: 60 });
     await reading.join(league.id, bot(1));
     await reading.join(league.id, bot(2));
@@ -269,10 +281,10 @@ describe("League service", function () {
     // Every game reported by both processes at once, as a resignation wave with a failover would.
     await Promise.all(wave.flatMap((c, i) => [service, other].map((s) => s.onGameFinished(finished(c, i % 3 === 0 ? "draw" : "first")))));
     assert.equal((await service.read(id)).progress.gamesPlayed, 64);
-    const head = (await store.getLeague(id))!;
+    const head = (await store.leagues.getLeague(id))!;
     assert.equal(head.progress.gamesPlayed, 64);
     assert.equal(head.progress.dealsPlayed, 32);
-    assert.equal((await store.listLeagueResults(id)).length, 64);
+    assert.equal((await store.leagues.listLeagueResults(id)).length, 64);
     // The next wave was released and created in the same counts.
     assert.equal(head.open.length, 32);
     assert.equal(games.created.size, 128);
@@ -282,7 +294,7 @@ describe("League service", function () {
     const id = await startLeague(4, 1);
     const wave = [...games.created.values()];
     // A process whose every compare-and-set on the head loses (another writer always ahead of it).
-    const losing = new LeagueService({ ...bind(store), getGame: store.getGame.bind(store), replaceLeagueIf: async () => false }, games, "http://arena.test");
+    const losing = new LeagueService({ ...ports(store), leagues: { ...bind(store), replaceLeagueIf: async () => false } }, games, "http://arena.test");
     const reports = await Promise.allSettled(wave.map((c) => losing.onGameFinished(finished(c, "second"))));
     assert.ok(
       reports.every((r) => r.status === "rejected"),
@@ -292,7 +304,7 @@ describe("League service", function () {
     // The restart: a new process reconciles the running leagues, and nothing reported was lost.
     await new LeagueService(store, games, "http://arena.test").reconcileRunning();
     assert.equal((await service.read(id)).progress.gamesPlayed, 4);
-    const head = (await store.getLeague(id))!;
+    const head = (await store.leagues.getLeague(id))!;
     assert.equal(head.progress.gamesPlayed, 4);
     assert.equal(head.progress.dealsPlayed, 2);
     assert.deepEqual(
@@ -309,12 +321,11 @@ describe("League service", function () {
     const port = bind(store);
     const counting = {
       ...port,
-      getGame: store.getGame.bind(store),
       getLeague: (id: string) => (reads.push("getLeague"), port.getLeague(id)),
       getLeagueSchedule: (id: string) => (reads.push("getLeagueSchedule"), port.getLeagueSchedule(id)),
       listLeagueResults: (id: string, deals?: readonly number[]) => (reads.push("listLeagueResults"), port.listLeagueResults(id, deals)),
     };
-    service = new LeagueService(counting, games, "http://arena.test");
+    service = new LeagueService({ ...ports(store), leagues: counting }, games, "http://arena.test");
     // Two leagues of 16 entrants and 50 deals a pair: 12,000 games each.
     for (let k = 0; k < 2; k++) {
       const { league, directorToken } = await service.create({ name: `L${k}`, ruleset: "classic", deals: 50, parallel: 1, turnSeconds: 60 });
@@ -329,7 +340,7 @@ describe("League service", function () {
     );
     assert.deepEqual(reads, [], "the list read nothing but the heads");
     // What the list parses, counted: the heads, a few kilobytes each (the schedules are 1.2 MB each).
-    const bytes = JSON.stringify(await store.listLeagues(20)).length;
+    const bytes = JSON.stringify(await store.leagues.listLeagues(20)).length;
     assert.ok(bytes < 2 * 8_000, `the list read ${bytes} bytes of stored JSON`);
     // Standings read again while the table kept for them stands: the head only.
     await service.standings(leagues[0].id);
@@ -349,17 +360,21 @@ describe("League service", function () {
   });
 });
 
-/** The store's league methods (and the bot read a start makes), bound, so a test can swap getGame beside them. */
-function bind(store: SqliteStore): LeaguesPort & Pick<SqliteStore, "getBot"> {
+/** What the league service reads of the store, as the store's own members, for a test to replace one of them. */
+function ports(store: SqliteStore) {
+  return { leagues: store.leagues, games: store.games, bots: store.bots };
+}
+
+/** The store's league methods, bound, so a test can swap one beside them. */
+function bind(store: SqliteStore): LeaguesPort {
   return {
-    getBot: store.getBot.bind(store),
-    createLeague: store.createLeague.bind(store),
-    getLeague: store.getLeague.bind(store),
-    listLeagues: store.listLeagues.bind(store),
-    replaceLeagueIf: store.replaceLeagueIf.bind(store),
-    putLeagueSchedule: store.putLeagueSchedule.bind(store),
-    getLeagueSchedule: store.getLeagueSchedule.bind(store),
-    addLeagueResult: store.addLeagueResult.bind(store),
-    listLeagueResults: store.listLeagueResults.bind(store),
+    createLeague: store.leagues.createLeague.bind(store.leagues),
+    getLeague: store.leagues.getLeague.bind(store.leagues),
+    listLeagues: store.leagues.listLeagues.bind(store.leagues),
+    replaceLeagueIf: store.leagues.replaceLeagueIf.bind(store.leagues),
+    putLeagueSchedule: store.leagues.putLeagueSchedule.bind(store.leagues),
+    getLeagueSchedule: store.leagues.getLeagueSchedule.bind(store.leagues),
+    addLeagueResult: store.leagues.addLeagueResult.bind(store.leagues),
+    listLeagueResults: store.leagues.listLeagueResults.bind(store.leagues),
   };
 }

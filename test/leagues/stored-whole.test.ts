@@ -70,7 +70,7 @@ describe("Leagues stored whole", function () {
     const store = new SqliteStore({ path });
     await store.init();
     try {
-      await splitAsBefore(store);
+      await splitAsBefore(store.leagues);
     } finally {
       await store.close();
     }
@@ -114,10 +114,10 @@ if (process.env.MONGODB_URL || congoAvailable()) {
       const store = new MongoStore({ url: u.toString() });
       await store.init();
       try {
-        await splitAsBefore(store);
+        await splitAsBefore(store.leagues);
         // Opening again finds nothing left to split.
         await store.init();
-        await splitAsBefore(store);
+        await splitAsBefore(store.leagues);
       } finally {
         await store.dropDatabase();
         await store.close();

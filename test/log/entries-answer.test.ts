@@ -87,7 +87,7 @@ describe("Entries answers written a page at a time", function () {
     let server: RunningServer;
     before(async function () {
       server = await bootServer();
-      await fillLog(server.store, 3 * SERVED_PAGE + 50, 200);
+      await fillLog(server.store.log, 3 * SERVED_PAGE + 50, 200);
     });
     after(async function () {
       await server?.close();

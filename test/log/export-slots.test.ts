@@ -18,7 +18,7 @@ describe("Open exports: bounds per address and in all, and the stall cut", funct
   before(async function () {
     server = await bootServer({ exports: { perAddress: 2, inAll: 3, stallMs: 1500 } });
     // About 16 MB of entries: more than a stalled reader's socket buffers take, so its export has to wait for it.
-    await fillLog(server.store, 8000, 2000);
+    await fillLog(server.store.log, 8000, 2000);
   });
   after(async function () {
     held.forEach((h) => h.close());

@@ -46,14 +46,14 @@ describe("Open exports of the public log", function () {
   before(async function () {
     store = new SqliteStore({ path: ":memory:" });
     await store.init();
-    const seq = new LogSequencer(store, await loadLogKey(store, undefined), () => "p1", { batchMs: 1000, leaseMs: 60_000 }, createLogger("silent"));
+    const seq = new LogSequencer(store, await loadLogKey(store.log, undefined), () => "p1", { batchMs: 1000, leaseMs: 60_000 }, createLogger("silent"));
     for (let n = 0; n < 6; n++) {
       // Games 0-2 finish in October, 3-5 in November; game 4 is private, so never in the log: games 0-3 and 5
       // are entries 0-4.
       const { record, actions } = playedGame(n, { public: n !== 4, finishedAt: n < 3 ? `2026-10-0${n + 1}T12:00:00.000Z` : `2026-11-0${n}T12:00:00.000Z` });
-      await store.createGame(record);
-      await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
-      await store.addLogPending([record.id]);
+      await store.games.createGame(record);
+      await store.games.commitGames([{ gameId: record.id, actions, patch: {} }]);
+      await store.log.addLogPending([record.id]);
     }
     await seq.drain();
   });
@@ -63,7 +63,7 @@ describe("Open exports of the public log", function () {
 
   it("writes an index range's public entries with their leaf hashes, a private game never among them", async function () {
     const s = sink();
-    const summary = await writeExport(store, 5, { kind: "index", from: 1, to: 5 }, s.out);
+    const summary = await writeExport(store.log, 5, { kind: "index", from: 1, to: 5 }, s.out);
     const lines = s.lines();
     assert.deepEqual(
       lines.map((l) => l.index),
@@ -71,7 +71,7 @@ describe("Open exports of the public log", function () {
     );
     assert.ok(lines.every((l) => l.entry.gameId !== "G00004"));
     assert.deepEqual(summary, { treeSize: 5, first: 1, last: 4, count: 4 });
-    const stored = await store.logEntries(0, 5);
+    const stored = await store.log.logEntries(0, 5);
     for (const l of lines) {
       const row = stored[l.index];
       assert.equal(l.leafHash, leafHash(Buffer.from(row.leaf)).toString("hex"));
@@ -86,7 +86,7 @@ describe("Open exports of the public log", function () {
       logEntries: (): Promise<LogEntryRecord[]> => Promise.reject(new Error("a month is not read by index")),
       logEntriesFinished: (start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number) => {
         read.push(`${start}..${end}`);
-        return store.logEntriesFinished(start, end, after, limit);
+        return store.log.logEntriesFinished(start, end, after, limit);
       },
     };
     const summary = await writeExport(byFinish, 5, { kind: "month", month: "2026-11" }, s.out, 1);
@@ -100,13 +100,13 @@ describe("Open exports of the public log", function () {
       read.join(),
     );
     const cut = sink();
-    await writeExport(store, 4, { kind: "month", month: "2026-11" }, cut.out);
+    await writeExport(store.log, 4, { kind: "month", month: "2026-11" }, cut.out);
     assert.deepEqual(
       cut.lines().map((l) => l.index),
       [3],
       "an entry beyond the export's tree is left out",
     );
-    await assert.rejects(writeExport(store, 5, { kind: "month", month: "2026-13" }, sink().out), /YYYY-MM/);
+    await assert.rejects(writeExport(store.log, 5, { kind: "month", month: "2026-13" }, sink().out), /YYYY-MM/);
   });
 
   it("reads no further page from the store while the reader has not taken the last one", async function () {
@@ -114,7 +114,7 @@ describe("Open exports of the public log", function () {
     const counting = {
       logEntries: (from: number, to: number): Promise<LogEntryRecord[]> => {
         pages++;
-        return store.logEntries(from, to);
+        return store.log.logEntries(from, to);
       },
       logEntriesFinished: () => Promise.reject(new Error("an index range is read by index")),
     };
@@ -141,15 +141,15 @@ describe("npm run export:games", function () {
       const database = join(dir, "arena.db");
       const store = new SqliteStore({ path: database, checkpointMs: 0 });
       await store.init();
-      const seq = new LogSequencer(store, await loadLogKey(store, undefined), () => "p1", { batchMs: 1000, leaseMs: 1 }, createLogger("silent"));
+      const seq = new LogSequencer(store, await loadLogKey(store.log, undefined), () => "p1", { batchMs: 1000, leaseMs: 1 }, createLogger("silent"));
       for (let n = 0; n < 4; n++) {
         const { record, actions } = playedGame(n, { finishedAt: n < 2 ? "2026-10-05T00:00:00.000Z" : "2026-11-05T00:00:00.000Z" });
-        await store.createGame(record);
-        await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
-        await store.addLogPending([record.id]);
+        await store.games.createGame(record);
+        await store.games.commitGames([{ gameId: record.id, actions, patch: {} }]);
+        await store.log.addLogPending([record.id]);
       }
       await seq.drain();
-      const head = (await store.logState()).head;
+      const head = (await store.log.logState()).head;
       await store.close();
       const out = join(dir, "games-2026-11.ndjson.gz");
       await promisify(execFile)(process.execPath, ["--import", "tsx", join(process.cwd(), "src/cli/export-games.ts"), "--month", "2026-11", "--out", out], {

@@ -15,7 +15,7 @@ describe("Ranges past the log, and pages of no one", function () {
   let server: RunningServer;
   before(async function () {
     server = await bootServer();
-    await fillLog(server.store, 5, 200);
+    await fillLog(server.store.log, 5, 200);
   });
   after(async function () {
     await server?.close();

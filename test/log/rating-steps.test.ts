@@ -52,7 +52,7 @@ describe("Unit: the shared rating step and the steps the server records", () => 
 
   /** The point a game left a player's history, with its step. */
   async function pointOf(gameId: string, playerId: string) {
-    const [change] = await store.ratingChanges(gameId, [playerId]);
+    const [change] = await store.ratings.ratingChanges(gameId, [playerId]);
     assert.ok(change?.after.step, `a kept step for ${playerId} in ${gameId}`);
     return change.after as typeof change.after & { step: RatingStep };
   }
@@ -62,7 +62,7 @@ describe("Unit: the shared rating step and the steps the server records", () => 
     const point = await pointOf(gameId, playerId);
     const again = rateSeat(point.step.before, point.step.opponent, point.step.score);
     assert.deepEqual(again, { rating: point.rating, rd: point.rd, volatility: point.step.volatility });
-    const profile = (await store.getPlayer(playerId))!;
+    const profile = (await store.players.getPlayer(playerId))!;
     assert.deepEqual(again, { rating: profile.rating, rd: profile.rd, volatility: profile.volatility });
     return point.step;
   }
@@ -99,9 +99,9 @@ describe("Unit: the shared rating step and the steps the server records", () => 
 
   it("rates a seat whose write is retried against the other seat's pre-game values", async () => {
     // Bob's write misses once (another process changed his profile meanwhile); Ann's goes in.
-    const real = store.updatePlayersIf.bind(store);
+    const real = store.players.updatePlayersIf.bind(store.players);
     let missed = false;
-    store.updatePlayersIf = async (updates) => {
+    store.players.updatePlayersIf = async (updates) => {
       if (missed) return real(updates);
       missed = true;
       const wrote = await real(updates.filter((u) => u.id !== bob.id));

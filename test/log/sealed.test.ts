@@ -56,7 +56,7 @@ describe("Integration: a sealed league game stays out of the public log until it
     const chunks: Buffer[] = [];
     cli.on("data", (c: Buffer) => chunks.push(c));
     // What `npm run export:games` writes, from the same store.
-    await writeExport(server.store, size, { kind: "month", month }, cli);
+    await writeExport(server.store.log, size, { kind: "month", month }, cli);
     cli.end();
     return {
       entries: (await http(base, "GET", `/api/v1/log/entries?from=0&count=1000`)).text,
@@ -81,7 +81,7 @@ describe("Integration: a sealed league game stays out of the public log until it
     const [one, two] = deal.games.map((g) => g.gameId);
 
     await Promise.all(tokens.map((t) => playSeat(base, one, t, firstMove)));
-    const finished = await server.store.getGame(one);
+    const finished = await server.store.games.getGame(one);
     assert.equal(finished?.status, "finished");
     assert.equal(finished.sealed, true);
     const seed = JSON.stringify(finished.seed);

@@ -26,9 +26,9 @@ const hex = (s: string) => Buffer.from(s, "hex");
 /** A finished game stored and marked pending, as its finish write marks it (commitGames). */
 async function storeGame(store: Store, n: number, over = {}) {
   const { record, actions } = playedGame(n, over);
-  await store.createGame(record);
-  await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
-  await store.addLogPending([record.id]);
+  await store.games.createGame(record);
+  await store.games.commitGames([{ gameId: record.id, actions, patch: {} }]);
+  await store.log.addLogPending([record.id]);
   return { record, actions };
 }
 
@@ -52,8 +52,8 @@ describe("Public log sequencer", function () {
   let now = Date.parse("2026-11-02T10:00:00.000Z");
   const sequencer = async (store: Store, holder: string, leaseMs = 60_000) => {
     // The key file a server keeps beside its database: a restart or a second process signs with the same key.
-    const key = (await openLogKeys(store, { keyFile: join(dir, "log-signing.key"), origin: "localhost/log" })).current;
-    return { seq: new LogSequencer(store, key, () => holder, { batchMs: 1000, leaseMs, clock: () => now }, log), service: new LogService(store, key), key };
+    const key = (await openLogKeys(store.log, { keyFile: join(dir, "log-signing.key"), origin: "localhost/log" })).current;
+    return { seq: new LogSequencer(store, key, () => holder, { batchMs: 1000, leaseMs, clock: () => now }, log), service: new LogService(store.log, key), key };
   };
 
   it("appends each pending public game once, with a signed head whose inclusion proofs verify, and never a private one", async function () {
@@ -61,11 +61,11 @@ describe("Public log sequencer", function () {
     const { seq, service, key } = await sequencer(store, "p1");
     const games = [];
     for (let n = 0; n < 5; n++) games.push(await storeGame(store, n, n === 2 ? { public: false } : {}));
-    await store.addLogPending([games[0].record.id]);
+    await store.log.addLogPending([games[0].record.id]);
     assert.equal(await seq.drain(), 4, "the private game is not appended");
-    assert.equal(await store.logIndexOfGame(games[2].record.id), null);
-    assert.deepEqual(await store.logPending(10), [], "its mark is dropped");
-    await store.addLogPending([games[1].record.id]);
+    assert.equal(await store.log.logIndexOfGame(games[2].record.id), null);
+    assert.deepEqual(await store.log.logPending(10), [], "its mark is dropped");
+    await store.log.addLogPending([games[1].record.id]);
     assert.equal(await seq.drain(), 0, "a game already logged is not appended again");
 
     const head = await service.head();
@@ -145,11 +145,11 @@ describe("Public log sequencer", function () {
     const sealed = await storeGame(store, 0, { leagueId: "L1", sealed: true });
     assert.equal(await seq.catchUp(), 0, "the catch-up does not look for a sealed game");
     assert.equal(await seq.drain(), 0);
-    assert.deepEqual(await store.logPending(10), []);
+    assert.deepEqual(await store.log.logPending(10), []);
     assert.equal(await service.indexOf(sealed.record.id), null);
     await storeGame(store, 1);
     assert.equal(await seq.drain(), 1);
-    assert.equal(await store.updateGameIf(sealed.record.id, { status: "finished" }, { sealed: undefined }), true);
+    assert.equal(await store.games.updateGameIf(sealed.record.id, { status: "finished" }, { sealed: undefined }), true);
     assert.equal(await seq.catchUp(), 1, "unsealed (its mark lost), it is found at start");
     assert.equal(await seq.drain(), 1);
     assert.equal(await service.indexOf(sealed.record.id), 1, "appended after the game that finished later");
@@ -162,13 +162,15 @@ describe("Public log sequencer", function () {
     const unrated = await storeGame(store, 1);
     const point = (gameId: string, n: number, rating: number, rd: number): RatingPointOf => ({ gameId, at: rated.record.finishedAt!, n, rating, rd });
     // Ada: rated for an earlier game (point 1), then an unrated one (no point 2), then this one (point 3).
-    await store.createPlayer(player("PA", 1500, { version: 0 }));
-    await store.updatePlayersIf([{ id: "PA", expected: { version: 0 }, patch: { lastRated: point("G-EARLIER", 1, 1612.25, 240.5), version: 1 } }]);
-    await store.updatePlayersIf([{ id: "PA", expected: { version: 1 }, patch: { lastRated: point(rated.record.id, 3, 1630.125, 230.75), version: 2 } }]);
+    await store.players.createPlayer(player("PA", 1500, { version: 0 }));
+    await store.players.updatePlayersIf([{ id: "PA", expected: { version: 0 }, patch: { lastRated: point("G-EARLIER", 1, 1612.25, 240.5), version: 1 } }]);
+    await store.players.updatePlayersIf([
+      { id: "PA", expected: { version: 1 }, patch: { lastRated: point(rated.record.id, 3, 1630.125, 230.75), version: 2 } },
+    ]);
     // Bo: this is the first rated game, so it started from the initial rating.
-    await store.createPlayer(player("PB", 1500, { version: 0 }));
-    await store.updatePlayersIf([{ id: "PB", expected: { version: 0 }, patch: { lastRated: point(rated.record.id, 1, 1420.5, 290.25), version: 1 } }]);
-    await store.addLogPending([rated.record.id, unrated.record.id]);
+    await store.players.createPlayer(player("PB", 1500, { version: 0 }));
+    await store.players.updatePlayersIf([{ id: "PB", expected: { version: 0 }, patch: { lastRated: point(rated.record.id, 1, 1420.5, 290.25), version: 1 } }]);
+    await store.log.addLogPending([rated.record.id, unrated.record.id]);
     assert.equal(await seq.drain(), 2);
 
     const entry = JSON.parse((await service.entryOf(rated.record.id)).leaf) as GameEntry;
@@ -197,7 +199,7 @@ describe("Public log sequencer", function () {
   it("reads the pending games once per batch", async function () {
     const store = await open();
     let reads = 0;
-    const counted = new Proxy(store, {
+    const countedLog = new Proxy(store.log, {
       get(target, key) {
         if (key === "logPending")
           return (limit: number) => {
@@ -208,7 +210,8 @@ describe("Public log sequencer", function () {
         return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    const key = await loadLogKey(store, undefined);
+    const counted = { log: countedLog, games: store.games, ratings: store.ratings };
+    const key = await loadLogKey(store.log, undefined);
     const seq = new LogSequencer(counted, key, () => "p1", { batchMs: 1000, leaseMs: 60_000, clock: () => now }, log);
     for (let n = 0; n < 3; n++) await storeGame(store, n);
     assert.equal(await seq.batch(), 3);

@@ -170,15 +170,15 @@ describe("Integration: a log holding format 1 entries", function () {
     // A log as the server wrote it before ratings were recorded: two format 1 entries under a signed head.
     const store = new SqliteStore({ path: database, checkpointMs: 0 });
     await store.init();
-    const key = (await openLogKeys(store, { keyFile: join(dir, "log-signing.key"), origin: "localhost/log" })).current;
-    const lease = (await store.claimLogLease("earlier", new Date(0).toISOString(), new Date(1).toISOString()))!;
+    const key = (await openLogKeys(store.log, { keyFile: join(dir, "log-signing.key"), origin: "localhost/log" })).current;
+    const lease = (await store.log.claimLogLease("earlier", new Date(0).toISOString(), new Date(1).toISOString()))!;
     let frontier: Hash[] = [];
     const entries = [];
     const nodes = [];
     for (let n = 0; n < 2; n++) {
       const { record, actions } = playedGame(n);
-      await store.createGame(record);
-      await store.commitGames([{ gameId: record.id, actions, patch: {} }]);
+      await store.games.createGame(record);
+      await store.games.commitGames([{ gameId: record.id, actions, patch: {} }]);
       const entry = { ...gameEntryOf(record, actions), format: 1 as const };
       const grown = appendLeaf(frontier, n, leafOf(entry).hash);
       frontier = grown.frontier;
@@ -186,7 +186,7 @@ describe("Integration: a log holding format 1 entries", function () {
       entries.push({ index: n, gameId: record.id, leaf: canonicalJson(entry), finishedAt: entry.finishedAt });
     }
     const head = signHead(key, { size: 2, rootHash: frontierRoot(frontier).toString("hex"), timestamp: new Date().toISOString() });
-    assert.ok(await store.appendLog({ epoch: lease.epoch, fromSize: 0, entries, nodes, head }));
+    assert.ok(await store.log.appendLog({ epoch: lease.epoch, fromSize: 0, entries, nodes, head }));
     await store.close();
 
     server = await bootServer({ logBatchMs: 50, database });

@@ -38,8 +38,8 @@ for (const [name, open] of adapters) {
       const second = await players.resolve(undefined, "Bob");
       assert.equal(first.player.id, "P-AAAAAAAA");
       assert.equal(second.player.id, "P-BBBBBBBB");
-      assert.equal((await store.getPlayer("P-AAAAAAAA"))?.name, "Ann", "the first player was overwritten");
-      assert.equal((await store.getPlayer("P-BBBBBBBB"))?.name, "Bob");
+      assert.equal((await store.players.getPlayer("P-AAAAAAAA"))?.name, "Ann", "the first player was overwritten");
+      assert.equal((await store.players.getPlayer("P-BBBBBBBB"))?.name, "Bob");
     });
 
     it("stores a new guest with its game in one write, with a fresh id when its id repeats a taken one", async () => {
@@ -48,13 +48,13 @@ for (const [name, open] of adapters) {
       const seats: string[] = [];
       const made = await players.resolveWith(undefined, "Bob", async (guest, player) => {
         seats.push(player.id);
-        await store.createGame(game("G1", { seats: { A: { playerId: player.id, name: player.name, kind: "human" } } }), guest ? [guest] : []);
+        await store.games.createGame(game("G1", { seats: { A: { playerId: player.id, name: player.name, kind: "human" } } }), guest ? [guest] : []);
       });
       assert.equal(made.player.id, "P-BBBBBBBB");
       assert.deepEqual(seats, ["P-AAAAAAAA", "P-BBBBBBBB"], "the game was written again with the fresh id");
-      assert.equal((await store.getGame("G1"))?.seats.A?.playerId, "P-BBBBBBBB");
-      assert.equal((await store.getPlayer("P-AAAAAAAA"))?.name, "Ann", "the first player was overwritten");
-      assert.equal((await store.getPlayer("P-BBBBBBBB"))?.name, "Bob");
+      assert.equal((await store.games.getGame("G1"))?.seats.A?.playerId, "P-BBBBBBBB");
+      assert.equal((await store.players.getPlayer("P-AAAAAAAA"))?.name, "Ann", "the first player was overwritten");
+      assert.equal((await store.players.getPlayer("P-BBBBBBBB"))?.name, "Bob");
     });
 
     it("still moves a guest to an account when the account's id repeats a taken one", async () => {
@@ -62,7 +62,7 @@ for (const [name, open] of adapters) {
       const guest = await players.resolve(undefined, "Ann");
       const claimed = await players.claim(guest.player.id, { secret: guest.secret! });
       assert.equal(claimed.account.id, "P-CCCCCCCC");
-      assert.equal((await store.getPlayer(guest.player.id))?.movedTo, "P-CCCCCCCC", "the guest points at the account made");
+      assert.equal((await store.players.getPlayer(guest.player.id))?.movedTo, "P-CCCCCCCC", "the guest points at the account made");
     });
   });
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { startEngine } from "../../src/services/games/context";
 import { PlayerService } from "../../src/services/players/service";
-import { openStore, type GameRecord, type Store } from "../../src/store";
+import { openStore, type GameRecord, type PlayersPort, type Store } from "../../src/store";
 
 describe("Unit: player results", () => {
   let store: Store;
@@ -39,8 +39,8 @@ describe("Unit: player results", () => {
   it("applies a finished game to both profiles: games, form, champion and ratings", async () => {
     const game = await finishedGame("A");
     await players.recordResult(game, startEngine(game).champions);
-    const a = (await store.getPlayer(game.seats.A!.playerId))!;
-    const b = (await store.getPlayer(game.seats.B!.playerId))!;
+    const a = (await store.players.getPlayer(game.seats.A!.playerId))!;
+    const b = (await store.players.getPlayer(game.seats.B!.playerId))!;
     assert.deepEqual([a.games, a.wins, a.recentForm], [1, 1, "W"]);
     assert.deepEqual([b.games, b.losses, b.recentForm], [1, 1, "L"]);
     assert.ok(a.rating > 1500 && b.rating < 1500);
@@ -51,7 +51,7 @@ describe("Unit: player results", () => {
     const game = { ...(await finishedGame("A")), finishedAt: "2026-01-02T03:04:05.000Z" };
     await players.recordResult(game, startEngine(game).champions);
     await players.recordResult(game, startEngine(game).champions);
-    const a = (await store.getPlayer(game.seats.A!.playerId))!;
+    const a = (await store.players.getPlayer(game.seats.A!.playerId))!;
     const history = await players.ratingHistory(a.id, 0, 10);
     assert.deepEqual(
       history.ratings.map((p) => [p.n, p.gameId, p.at, p.rating, p.provisional]),
@@ -60,11 +60,11 @@ describe("Unit: player results", () => {
     assert.equal(history.nextAfter, null);
     // Profiles made from one address the same day: counted, not rated (integrity.ts), so no point.
     const b = game.seats.B!.playerId;
-    await store.updatePlayer(a.id, { createdFrom: "same" });
-    await store.updatePlayer(b, { createdFrom: "same" });
+    await store.players.updatePlayer(a.id, { createdFrom: "same" });
+    await store.players.updatePlayer(b, { createdFrom: "same" });
     const again = { ...game, id: "g_test2" };
     await players.recordResult(again, startEngine(again).champions);
-    assert.equal((await store.getPlayer(a.id))!.games, 2);
+    assert.equal((await store.players.getPlayer(a.id))!.games, 2);
     assert.deepEqual(
       (await players.ratingHistory(a.id, 0, 10)).ratings.map((p) => p.gameId),
       ["g_test"],
@@ -75,9 +75,9 @@ describe("Unit: player results", () => {
   it("applies a game only once when its end is replayed after a restart", async () => {
     const game = await finishedGame("draw");
     await players.recordResult(game, startEngine(game).champions);
-    const once = await store.getPlayer(game.seats.A!.playerId);
+    const once = await store.players.getPlayer(game.seats.A!.playerId);
     await players.recordResult(game, startEngine(game).champions);
-    const twice = await store.getPlayer(game.seats.A!.playerId);
+    const twice = await store.players.getPlayer(game.seats.A!.playerId);
     assert.equal(twice!.games, 1);
     assert.equal(twice!.rating, once!.rating);
     assert.equal(twice!.recentForm, "D");
@@ -89,12 +89,16 @@ describe("Unit: player results", () => {
     const drawn = startEngine(game).champions.B;
     const reads: string[] = [];
     const counted = new PlayerService(
-      { ...store, getPlayer: (id: string) => (reads.push(id), store.getPlayer(id)), updatePlayersIf: store.updatePlayersIf.bind(store) },
+      {
+        communities: store.communities,
+        ratings: store.ratings,
+        players: over(store.players, { getPlayer: (id: string) => (reads.push(id), store.players.getPlayer(id)) }),
+      },
       "http://arena.test",
     );
     await counted.recordResult(game, startEngine(game).champions);
     assert.deepEqual([...reads].sort(), [game.seats.A!.playerId, game.seats.B!.playerId].sort());
-    const b = (await store.getPlayer(game.seats.B!.playerId))!;
+    const b = (await store.players.getPlayer(game.seats.B!.playerId))!;
     assert.deepEqual(b.champions[drawn], { games: 1, wins: 1 });
   });
 
@@ -103,23 +107,25 @@ describe("Unit: player results", () => {
     const writes: number[] = [];
     const counted = new PlayerService(
       {
-        ...store,
-        getPlayer: store.getPlayer.bind(store),
-        updatePlayersIf: (u) => (writes.push(u.length), store.updatePlayersIf(u)),
-        updatePlayerIf: () => assert.fail("one seat written alone"),
+        communities: store.communities,
+        ratings: store.ratings,
+        players: over(store.players, {
+          updatePlayersIf: (u) => (writes.push(u.length), store.players.updatePlayersIf(u)),
+          updatePlayerIf: () => assert.fail("one seat written alone"),
+        }),
       },
       "http://arena.test",
     );
     await counted.recordResult(game, startEngine(game).champions);
     assert.deepEqual(writes, [2]);
-    const [a, b] = [(await store.getPlayer(game.seats.A!.playerId))!, (await store.getPlayer(game.seats.B!.playerId))!];
+    const [a, b] = [(await store.players.getPlayer(game.seats.A!.playerId))!, (await store.players.getPlayer(game.seats.B!.playerId))!];
     assert.deepEqual([a.losses, b.wins], [1, 1]);
   });
 
   it("does not rate an aborted game", async () => {
     const game = { ...(await finishedGame(null)), decidedBy: "aborted" as const };
     await players.recordResult(game, startEngine(game).champions);
-    assert.equal((await store.getPlayer(game.seats.A!.playerId))!.games, 0);
+    assert.equal((await store.players.getPlayer(game.seats.A!.playerId))!.games, 0);
   });
 
   it("keeps both results when two games of one player finish at once on two processes", async () => {
@@ -129,7 +135,7 @@ describe("Unit: player results", () => {
     // Two services over one store: only the store's conditional update keeps their writes apart.
     const elsewhere = new PlayerService(store, "http://arena.test");
     await Promise.all([players.recordResult(first, startEngine(first).champions), elsewhere.recordResult(second, startEngine(second).champions)]);
-    const a = (await store.getPlayer(first.seats.A!.playerId))!;
+    const a = (await store.players.getPlayer(first.seats.A!.playerId))!;
     assert.deepEqual([a.games, a.wins, a.recentForm], [2, 2, "WW"]);
     assert.deepEqual([...(a.ratedGames ?? [])].sort(), ["g_second", "g_test"]);
     assert.deepEqual(a.champions.knight, { games: 2, wins: 2 });
@@ -142,8 +148,13 @@ describe("Unit: player results", () => {
     const won = outcomes.filter((o) => o.status === "fulfilled");
     assert.equal(won.length, 1);
     assert.equal((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason.code, "conflict");
-    const accounts = (await store.rankPlayers(undefined, 100, 0)).filter((p) => p.isAccount);
+    const accounts = (await store.players.rankPlayers(undefined, 100, 0)).filter((p) => p.isAccount);
     assert.equal(accounts.length, 1);
-    assert.equal((await store.getPlayer(player.id))!.movedTo, accounts[0].id);
+    assert.equal((await store.players.getPlayer(player.id))!.movedTo, accounts[0].id);
   });
 });
+
+/** The port with some of its methods replaced; the others are the port's own. */
+function over(port: PlayersPort, methods: Partial<PlayersPort>): PlayersPort {
+  return Object.assign(Object.create(port) as PlayersPort, methods);
+}

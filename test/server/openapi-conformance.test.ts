@@ -273,14 +273,14 @@ describe("Integration: real answers conform to the OpenAPI document", function (
 
   it("leaderboards and client assets", async () => {
     const profile = await call("POST", "/games", "/games", { body: { opponent: "house", name: "Member" } });
-    await server.store.createCommunity({
+    await server.store.communities.createCommunity({
       id: "docs-club",
       kind: "club",
       name: "Docs club",
       members: [profile.body.player.id],
       createdAt: new Date().toISOString(),
     });
-    await server.store.createCommunity({
+    await server.store.communities.createCommunity({
       id: "docs-community",
       kind: "community",
       name: "Docs community",

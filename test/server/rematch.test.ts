@@ -97,7 +97,7 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     A.room.send("rematch");
     await eventually(() => inB.rematchOffered.length === 2, "B told of A's second offer");
     // Past the finished grace (200 ms here) the room is held for the rematch while both seats are connected...
-    const rooms = new RoomAccess(server.store, server.log);
+    const rooms = new RoomAccess(server.store.games, server.log);
     await new Promise((r) => setTimeout(r, 400));
     assert.ok(rooms.localGame(id), "the finished room was released while both seats were connected");
     // ...and released once a seat has gone; the offer stays readable over REST.

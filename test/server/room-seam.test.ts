@@ -30,7 +30,7 @@ describe("Integration: the typed seam between the facade and game rooms", functi
 
   before(async function () {
     server = await bootServer();
-    rooms = new RoomAccess(server.store, server.log);
+    rooms = new RoomAccess(server.store.games, server.log);
   });
   after(async function () {
     await server.close();

@@ -36,7 +36,7 @@ describe("Integration: a game's creation is one durable write (its room's claim 
     assert.equal(created.status, 201, created.text);
     assert.ok(created.json.seatReservation, "the seat is reserved: the room is open");
     assert.equal(fsyncs, 1);
-    const stored = await server.store.getGame(created.json.game.id);
+    const stored = await server.store.games.getGame(created.json.game.id);
     assert.equal(stored?.owner, matchMaker.processId);
     assert.equal(stored?.ownerEpoch, 1);
 
@@ -49,7 +49,7 @@ describe("Integration: a game's creation is one durable write (its room's claim 
     const view = (await http(server.url, "GET", `/api/v1/games/${id}/sync`, undefined, bearer(tokens[turn]))).json;
     const moved = await http(server.url, "POST", `/api/v1/games/${id}/moves`, pickMove(view.state), bearer(tokens[turn]));
     assert.equal(moved.status, 200, moved.text);
-    assert.equal((await server.store.getGame(id))?.ownerEpoch, 1);
+    assert.equal((await server.store.games.getGame(id))?.ownerEpoch, 1);
   });
 
   it("stores a join, the joining guest's new profile with its seat's claim, in one write", async function () {
@@ -59,9 +59,9 @@ describe("Integration: a game's creation is one durable write (its room's claim 
     const joined = await http(server.url, "POST", "/api/v1/games/join", { code: created.json.code, name: "Joiner", reserveSeat: true });
     assert.equal(joined.status, 200, joined.text);
     assert.equal(fsyncs, 1);
-    const profile = await server.store.getPlayer(joined.json.player.id);
+    const profile = await server.store.players.getPlayer(joined.json.player.id);
     assert.equal(profile?.name, "Joiner");
-    const game = await server.store.getGame(created.json.game.id);
+    const game = await server.store.games.getGame(created.json.game.id);
     assert.equal(game?.status, "active");
     assert.equal(game?.seats[joined.json.seat as "A" | "B"]?.playerId, joined.json.player.id);
   });
@@ -70,13 +70,13 @@ describe("Integration: a game's creation is one durable write (its room's claim 
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "house" });
     assert.equal(created.status, 201, created.text);
     assert.equal(fsyncs, 1);
-    assert.equal((await server.store.getGame(created.json.game.id))?.ownerEpoch, 1);
+    assert.equal((await server.store.games.getGame(created.json.game.id))?.ownerEpoch, 1);
   });
 
   it("leaves a waiting game without a room unclaimed: its room, opened later, claims it", async function () {
     const created = await http(server.url, "POST", "/api/v1/games", { opponent: "friend" });
     assert.equal(created.status, 201, created.text);
     assert.equal(fsyncs, 1);
-    assert.equal((await server.store.getGame(created.json.game.id))?.owner, undefined);
+    assert.equal((await server.store.games.getGame(created.json.game.id))?.owner, undefined);
   });
 });

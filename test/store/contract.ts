@@ -1,6 +1,7 @@
 /**
  * The behaviour every Store adapter must have: one suite per port (games, players, challenges,
- * communities, subscriptions and deliveries, tournaments, leagues), each seeing only its port. Adapters call storeContract with a
+ * communities, subscriptions and deliveries, tournaments, leagues), each seeing only its port's member of
+ * the store (or, for a port whose records another port writes, such as the rating history, those members). Adapters call storeContract with a
  * factory that returns a fresh, empty, not-yet-initialised store; each test gets its own. An adapter whose
  * data several processes share also gives `twin`: a second store on the current test's data, as another
  * process would open it, for the race tests (closed by the suite, leaving the data to the first store).
@@ -52,19 +53,19 @@ export function storeContract(name: string, make: () => Promise<Store>, twin?: (
 
     it("initialises idempotently when init is called again", async function () {
       await ref().init();
-      expectNull(await ref().getGame("nope"));
+      expectNull(await ref().games.getGame("nope"));
     });
 
     gamesContract(ref);
-    playersContract(ref);
-    challengesContract(ref);
-    communitiesContract(ref);
-    subscriptionsContract(ref);
-    tournamentsContract(ref);
-    leaguesContract(ref);
+    playersContract(() => ref().players);
+    challengesContract(() => ref().challenges);
+    communitiesContract(() => ref().communities);
+    subscriptionsContract(() => ref().subscriptions);
+    tournamentsContract(() => ref().tournaments);
+    leaguesContract(() => ref().leagues);
     ratingsContract(ref);
     clusterContract(ref, openTwin);
-    botsContract(ref);
+    botsContract(() => ref().bots);
     logContract(ref, openTwin);
   });
 }

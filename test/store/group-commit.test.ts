@@ -20,10 +20,10 @@ describe("GroupCommit on a SQLite file", function () {
     path = join(dir, "arena.sqlite");
     store = new SqliteStore({ path });
     await store.init();
-    for (const id of ["G1", "G2", "G3"]) await store.createGame(game(id, { status: "active" }));
+    for (const id of ["G1", "G2", "G3"]) await store.games.createGame(game(id, { status: "active" }));
     // The store's writer thread is up (it starts in the background): the window test below times its commits.
-    await store.commitGames([]);
-    commits = new GroupCommit(store);
+    await store.games.commitGames([]);
+    commits = new GroupCommit(store.games);
   });
   afterEach(async function () {
     await store.close();
@@ -48,11 +48,11 @@ describe("GroupCommit on a SQLite file", function () {
     await commits.submit({ gameId: "G1", actions: [place("G1", 0)], patch: {} });
     await commits.submit({ gameId: "G1", actions: [place("G1", 1)], patch: {} });
     assert.deepEqual(commits.stats(), { batches: 2, writes: 2 });
-    assert.equal((await store.listActions("G1")).length, 2);
+    assert.equal((await store.games.listActions("G1")).length, 2);
   });
 
   it("with a commit window, commits at once after a quiet spell and lets writes that come sooner share the next commit", async function () {
-    const windowed = new GroupCommit(store, { windowMs: 300 });
+    const windowed = new GroupCommit(store.games, { windowMs: 300 });
     // The first write finds no commit within the window: it is committed in its own turn.
     assert.equal(await windowed.submit({ gameId: "G1", actions: [place("G1", 0)], patch: { moveCount: 1 } }), "committed");
     assert.deepEqual(windowed.stats(), { batches: 1, writes: 1 });
@@ -62,7 +62,7 @@ describe("GroupCommit on a SQLite file", function () {
     const third = windowed.submit({ gameId: "G3", actions: [place("G3", 0)], patch: { moveCount: 1 } });
     assert.deepEqual(await Promise.all([second, third]), ["committed", "committed"]);
     assert.deepEqual(windowed.stats(), { batches: 2, writes: 3 });
-    for (const id of ["G1", "G2", "G3"]) assert.equal((await store.getGame(id))!.moveCount, 1);
+    for (const id of ["G1", "G2", "G3"]) assert.equal((await store.games.getGame(id))!.moveCount, 1);
   });
 
   it("refuses every write of a failed batch and stores nothing of it", async function () {
@@ -78,8 +78,8 @@ describe("GroupCommit on a SQLite file", function () {
       ["rejected", "rejected", "rejected"],
     );
     for (const id of ["G1", "G2", "G3"]) {
-      assert.deepEqual(await store.listActions(id), [], `${id} has no stored action`);
-      const g = (await store.getGame(id))!;
+      assert.deepEqual(await store.games.listActions(id), [], `${id} has no stored action`);
+      const g = (await store.games.getGame(id))!;
       assert.equal(g.moveCount, 0);
       assert.equal(g.status, "active");
     }
@@ -87,13 +87,13 @@ describe("GroupCommit on a SQLite file", function () {
   });
 
   it("reports a conflict for the write whose index is taken while the rest of the batch commits", async function () {
-    await store.commitGames([{ gameId: "G1", actions: [place("G1", 0)], patch: {} }]);
+    await store.games.commitGames([{ gameId: "G1", actions: [place("G1", 0)], patch: {} }]);
     const results = await Promise.all([
       commits.submit({ gameId: "G1", actions: [place("G1", 0)], patch: { moveCount: 1 } }),
       commits.submit({ gameId: "G2", actions: [place("G2", 0)], patch: { moveCount: 1 } }),
     ]);
     assert.deepEqual(results, ["conflict", "committed"]);
-    assert.equal((await store.getGame("G1"))!.moveCount, 0);
-    assert.equal((await store.getGame("G2"))!.moveCount, 1);
+    assert.equal((await store.games.getGame("G1"))!.moveCount, 0);
+    assert.equal((await store.games.getGame("G2"))!.moveCount, 1);
   });
 });

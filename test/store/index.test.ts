@@ -22,7 +22,7 @@ describe("Unit: store helpers", function () {
     const store = await openStore({ database: ":memory:" });
     try {
       assert.ok(store instanceof SqliteStore);
-      assert.equal(await store.getGame("none"), null);
+      assert.equal(await store.games.getGame("none"), null);
     } finally {
       await store.close();
     }

@@ -73,14 +73,14 @@ const duplicateKey = () => Object.assign(new mongo.MongoServerError({ message: "
  * Every write method of the port, each called once, in an order in which each finds the records it needs
  * (whether or not it matches anything: a write that matches nothing still asks for the write concern).
  */
-const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
-  ["createGame", (s) => s.createGame(game("G1", { status: "active" }), [player("P0", 1500)])],
-  ["createGames", (s) => s.createGames([game("G2", { status: "active" }), game("G3")])],
-  ["updateGameIf", (s) => s.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 })],
+const PORT_WRITES: [string, (s: MongoStore) => Promise<unknown>][] = [
+  ["createGame", (s) => s.games.createGame(game("G1", { status: "active" }), [player("P0", 1500)])],
+  ["createGames", (s) => s.games.createGames([game("G2", { status: "active" }), game("G3")])],
+  ["updateGameIf", (s) => s.games.updateGameIf("G1", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 })],
   [
     "commitGames",
     (s) =>
-      s.commitGames([
+      s.games.commitGames([
         {
           gameId: "G1",
           actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: at(1) }],
@@ -89,65 +89,70 @@ const PORT_WRITES: [keyof MongoStore, (s: MongoStore) => Promise<unknown>][] = [
         },
       ]),
   ],
-  ["updateRematchIf", (s) => s.updateRematchIf("G1", undefined, { version: 1, offeredBy: "A", at: at(2) })],
-  ["createPlayer", (s) => s.createPlayer(player("P1", 1500))],
-  ["updatePlayer", (s) => s.updatePlayer("P1", { rating: 1510 })],
-  ["updatePlayerIf", (s) => s.updatePlayerIf("P1", {}, { rating: 1515 })],
-  ["updatePlayersIf", (s) => s.updatePlayersIf([{ id: "P1", expected: {}, patch: { rating: 1520 } }])],
-  ["upsertSubscription", (s) => s.upsertSubscription(subscription("S1", "k1"))],
-  ["updateSubscription", (s) => s.updateSubscription("S1", { url: "https://a.example/" })],
-  ["deleteSubscription", (s) => s.deleteSubscription("S0")],
-  ["deleteSubscriptionByKey", (s) => s.deleteSubscriptionByKey("k1")],
-  ["deleteExpiredSubscriptions", (s) => s.deleteExpiredSubscriptions(at(0))],
+  ["updateRematchIf", (s) => s.games.updateRematchIf("G1", undefined, { version: 1, offeredBy: "A", at: at(2) })],
+  ["createPlayer", (s) => s.players.createPlayer(player("P1", 1500))],
+  ["updatePlayer", (s) => s.players.updatePlayer("P1", { rating: 1510 })],
+  ["updatePlayerIf", (s) => s.players.updatePlayerIf("P1", {}, { rating: 1515 })],
+  ["updatePlayersIf", (s) => s.players.updatePlayersIf([{ id: "P1", expected: {}, patch: { rating: 1520 } }])],
+  ["upsertSubscription", (s) => s.subscriptions.upsertSubscription(subscription("S1", "k1"))],
+  ["updateSubscription", (s) => s.subscriptions.updateSubscription("S1", { url: "https://a.example/" })],
+  ["deleteSubscription", (s) => s.subscriptions.deleteSubscription("S0")],
+  ["deleteSubscriptionByKey", (s) => s.subscriptions.deleteSubscriptionByKey("k1")],
+  ["deleteExpiredSubscriptions", (s) => s.subscriptions.deleteExpiredSubscriptions(at(0))],
   [
     "saveDeliveries",
-    (s) => s.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]),
+    (s) => s.subscriptions.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]),
   ],
-  ["claimDeliveries", (s) => s.claimDeliveries(at(1), at(2), 5, "p1")],
-  ["expireDeliveriesOf", (s) => s.expireDeliveriesOf("p1", at(1))],
-  ["deleteDeliveries", (s) => s.deleteDeliveries(["E1"])],
-  ["registerProcess", (s) => s.registerProcess({ id: "p1", sharedPresence: true, pid: 1, host: "h", startedAt: at(0), heartbeatAt: at(0) })],
-  ["touchProcess", (s) => s.touchProcess("p1", at(1))],
-  ["removeProcessIf", (s) => s.removeProcessIf("p1", at(1))],
-  ["markUrlVerified", (s) => s.markUrlVerified("https://a.example/", at(1))],
-  ["createChallenge", (s) => s.createChallenge(challenge("T1", "agent"))],
-  ["updateChallenge", (s) => s.updateChallenge("T1", { status: "playing" })],
-  ["updateChallengeIf", (s) => s.updateChallengeIf("T1", { status: "playing" }, { status: "played" })],
-  ["createCommunity", (s) => s.createCommunity(community("C1", ["P1"]))],
-  ["addMember", (s) => s.addMember("C1", "P2")],
-  ["removeMember", (s) => s.removeMember("C1", "P1")],
-  ["createBot", (s) => s.createBot({ id: "BOT-1", name: "b", keyHash: "h1", createdAt: at(0) })],
-  ["updateBot", (s) => s.updateBot("BOT-1", { revokedAt: at(1) })],
-  ["createTournament", (s) => s.createTournament({ id: "TN1", version: 1, createdAt: at(0) } as unknown as TournamentRecord)],
-  ["replaceTournamentIf", (s) => s.replaceTournamentIf({ id: "TN1", version: 2, createdAt: at(0) } as unknown as TournamentRecord)],
-  ["createLeague", (s) => s.createLeague({ id: "LG1", version: 1, createdAt: at(0) } as unknown as LeagueRecord)],
-  ["replaceLeagueIf", (s) => s.replaceLeagueIf({ id: "LG1", version: 2, createdAt: at(0) } as unknown as LeagueRecord)],
-  ["putLeagueSchedule", (s) => s.putLeagueSchedule("LG1", [])],
-  ["addLeagueResult", (s) => s.addLeagueResult({ leagueId: "LG1", gameId: "G1", deal: 0, outcome: "first", at: at(1) })],
-  ["addLogPending", (s) => s.addLogPending(["G1"])],
-  ["dropLogPending", (s) => s.dropLogPending(["G1"])],
-  ["claimLogLease", (s) => s.claimLogLease("p1", at(1), at(2))],
+  ["claimDeliveries", (s) => s.subscriptions.claimDeliveries(at(1), at(2), 5, "p1")],
+  ["expireDeliveriesOf", (s) => s.subscriptions.expireDeliveriesOf("p1", at(1))],
+  ["deleteDeliveries", (s) => s.subscriptions.deleteDeliveries(["E1"])],
+  ["registerProcess", (s) => s.processes.registerProcess({ id: "p1", sharedPresence: true, pid: 1, host: "h", startedAt: at(0), heartbeatAt: at(0) })],
+  ["touchProcess", (s) => s.processes.touchProcess("p1", at(1))],
+  ["removeProcessIf", (s) => s.processes.removeProcessIf("p1", at(1))],
+  ["markUrlVerified", (s) => s.subscriptions.markUrlVerified("https://a.example/", at(1))],
+  ["createChallenge", (s) => s.challenges.createChallenge(challenge("T1", "agent"))],
+  ["updateChallenge", (s) => s.challenges.updateChallenge("T1", { status: "playing" })],
+  ["updateChallengeIf", (s) => s.challenges.updateChallengeIf("T1", { status: "playing" }, { status: "played" })],
+  ["createCommunity", (s) => s.communities.createCommunity(community("C1", ["P1"]))],
+  ["addMember", (s) => s.communities.addMember("C1", "P2")],
+  ["removeMember", (s) => s.communities.removeMember("C1", "P1")],
+  ["createBot", (s) => s.bots.createBot({ id: "BOT-1", name: "b", keyHash: "h1", createdAt: at(0) })],
+  ["updateBot", (s) => s.bots.updateBot("BOT-1", { revokedAt: at(1) })],
+  ["createTournament", (s) => s.tournaments.createTournament({ id: "TN1", version: 1, createdAt: at(0) } as unknown as TournamentRecord)],
+  ["replaceTournamentIf", (s) => s.tournaments.replaceTournamentIf({ id: "TN1", version: 2, createdAt: at(0) } as unknown as TournamentRecord)],
+  ["createLeague", (s) => s.leagues.createLeague({ id: "LG1", version: 1, createdAt: at(0) } as unknown as LeagueRecord)],
+  ["replaceLeagueIf", (s) => s.leagues.replaceLeagueIf({ id: "LG1", version: 2, createdAt: at(0) } as unknown as LeagueRecord)],
+  ["putLeagueSchedule", (s) => s.leagues.putLeagueSchedule("LG1", [])],
+  ["addLeagueResult", (s) => s.leagues.addLeagueResult({ leagueId: "LG1", gameId: "G1", deal: 0, outcome: "first", at: at(1) })],
+  ["addLogPending", (s) => s.log.addLogPending(["G1"])],
+  ["dropLogPending", (s) => s.log.dropLogPending(["G1"])],
+  ["claimLogLease", (s) => s.log.claimLogLease("p1", at(1), at(2))],
   // At the stored epoch, so the batch is written (whether or not the lease above was taken).
   [
     "appendLog",
     async (s) =>
-      s.appendLog({
-        epoch: (await s.logState()).epoch,
+      s.log.appendLog({
+        epoch: (await s.log.logState()).epoch,
         fromSize: 0,
         entries: [{ index: 0, gameId: "G1", leaf: "{}", finishedAt: at(1) }],
         nodes: [{ level: 0, index: 0, hash: "00".repeat(32) }],
         head: { size: 1, rootHash: "00".repeat(32), timestamp: at(1), signature: "" },
       }),
   ],
-  ["addLogKey", (s) => s.addLogKey({ keyId: "00".repeat(32), publicKey: "-----BEGIN PUBLIC KEY-----", fromSize: 0, addedAt: at(1) })],
-  ["dropLegacyLogKey", (s) => s.dropLegacyLogKey()],
+  ["addLogKey", (s) => s.log.addLogKey({ keyId: "00".repeat(32), publicKey: "-----BEGIN PUBLIC KEY-----", fromSize: 0, addedAt: at(1) })],
+  ["dropLegacyLogKey", (s) => s.log.dropLegacyLogKey()],
 ];
 
-/** The store's methods that write, by name (those that only read or manage the connection left out). */
-function writeMethods(): string[] {
+/**
+ * The methods of the store's port members that write, by name (those that only read, set up indexes, or are a
+ * collection's own steps of a port method, left out).
+ */
+function writeMethods(store: MongoStore): string[] {
   const reads =
-    /^(get|list|find|rank|health|init|close|dropDatabase|urlVerifiedAt|communitiesOf|one|insert|patch|patchIf|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending|Keys)$|legacyLogKey$)/;
-  return Object.getOwnPropertyNames(MongoStore.prototype)
+    /^(get|list|find|rank|init|urlVerifiedAt|communitiesOf|insertGuest|addFrom|commitEach|commitOne|migrate|constructor|ratingHistory|ratingChanges|unloggedGames|log(State|Nodes|Entries|EntriesFinished|EntryOfGame|IndexOfGame|Pending|Keys)$|legacyLogKey$)/;
+  const { games, players, ratings, subscriptions, processes, challenges, communities, bots, tournaments, leagues, log } = store;
+  return [games, players, ratings, subscriptions, processes, challenges, communities, bots, tournaments, leagues, log]
+    .flatMap((port) => Object.getOwnPropertyNames(Object.getPrototypeOf(port)))
     .filter((m) => !reads.test(m))
     .sort();
 }
@@ -189,7 +194,7 @@ function writeMethods(): string[] {
     }
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
-    assert.deepEqual(PORT_WRITES.map(([name]) => name).sort(), writeMethods(), "every write method of the store is on the list");
+    assert.deepEqual(PORT_WRITES.map(([name]) => name).sort(), writeMethods(store), "every write method of the store is on the list");
     for (const [name, call] of PORT_WRITES) {
       const before = seen.length;
       await call(store);
@@ -201,15 +206,15 @@ function writeMethods(): string[] {
     // Two writes no port method names: the first read of a game of the earlier layout moves its log into
     // the game's document, and a rejected batch undoes the writes of it that applied.
     let before = seen.length;
-    assert.equal((await store.listActions("OLD")).length, 1);
+    assert.equal((await store.games.listActions("OLD")).length, 1);
     assert.ok(
       seen.slice(before).some((c) => c.method === "updateOne" && c.collection === "games"),
       "the migration writes the log",
     );
-    await store.createGame(game("U1", { status: "active" }));
+    await store.games.createGame(game("U1", { status: "active" }));
     before = seen.length;
     await assert.rejects(
-      store.commitGames([
+      store.games.commitGames([
         { gameId: "U1", actions: [], patch: { moveCount: 1 } },
         { gameId: "OLD", actions: [], patch: { salt: 1n as unknown as string } },
       ]),
@@ -222,7 +227,7 @@ function writeMethods(): string[] {
       ["findOneAndUpdate", "updateOne"],
       "the write, then its undo",
     );
-    assert.equal((await store.getGame("U1"))?.moveCount, 0);
+    assert.equal((await store.games.getGame("U1"))?.moveCount, 0);
     const writes = seen.filter((c) => WRITES.has(c.method));
     assert.ok(writes.length >= PORT_WRITES.length, `${writes.length} writes seen`);
     for (const w of writes) {
@@ -251,7 +256,7 @@ function writeMethods(): string[] {
       } as never);
     });
     await assert.rejects(
-      store.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]),
+      store.subscriptions.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]),
     );
   });
 
@@ -262,25 +267,25 @@ function writeMethods(): string[] {
       if (!lose.delete(c.method)) return;
       throw duplicateKey();
     });
-    await store.markUrlVerified("https://a.example/", at(1));
-    await store.registerProcess({ id: "p1", sharedPresence: true, pid: 1, host: "h", startedAt: at(0), heartbeatAt: at(0) });
-    await store.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]);
-    await store.upsertSubscription(subscription("S1", "k1"));
+    await store.subscriptions.markUrlVerified("https://a.example/", at(1));
+    await store.processes.registerProcess({ id: "p1", sharedPresence: true, pid: 1, host: "h", startedAt: at(0), heartbeatAt: at(0) });
+    await store.subscriptions.saveDeliveries([{ eventId: "E1", subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(0) }]);
+    await store.subscriptions.upsertSubscription(subscription("S1", "k1"));
     assert.equal(lose.size, 0, "every upsert lost its first run");
-    assert.equal(await store.urlVerifiedAt("https://a.example/"), at(1));
-    assert.equal((await store.listProcesses()).length, 1);
-    assert.equal((await store.claimDeliveries(at(1), at(2), 5)).length, 1);
-    assert.equal((await store.getSubscriptionByKey("k1"))?.id, "S1");
+    assert.equal(await store.subscriptions.urlVerifiedAt("https://a.example/"), at(1));
+    assert.equal((await store.processes.listProcesses()).length, 1);
+    assert.equal((await store.subscriptions.claimDeliveries(at(1), at(2), 5)).length, 1);
+    assert.equal((await store.subscriptions.getSubscriptionByKey("k1"))?.id, "S1");
   });
 
   it("claims each delivery with one conditional update, reading nothing first", async function () {
     const store = await open();
-    await store.saveDeliveries(
+    await store.subscriptions.saveDeliveries(
       ["E1", "E2", "E3"].map((eventId, i) => ({ eventId, subscriptionId: "S1", subscriptionKey: "k1", body: "{}", leaseUntil: at(0), createdAt: at(i) })),
     );
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
-    const claimed = await store.claimDeliveries(at(1), at(2), 10, "p1");
+    const claimed = await store.subscriptions.claimDeliveries(at(1), at(2), 10, "p1");
     assert.deepEqual(
       claimed.map((d) => [d.eventId, d.leaseUntil, d.holder]),
       [
@@ -301,18 +306,18 @@ function writeMethods(): string[] {
     const next = await open();
     for (let k = 0; k < 4; k++) {
       const id = `G${k}`;
-      await old.createGame(game(id, { status: "active", owner: "p1", ownerEpoch: 1 }));
+      await old.games.createGame(game(id, { status: "active", owner: "p1", ownerEpoch: 1 }));
       let calls = 0;
       let seenByNewOwner: number[] | null = null;
       let busy = false;
       restore = driverSpy(async () => {
         if (busy || calls++ !== k) return;
         busy = true; // the take-over's own calls pass through
-        assert.equal(await next.updateGameIf(id, { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 }), true);
-        seenByNewOwner = (await next.listActions(id)).map((a) => a.index);
+        assert.equal(await next.games.updateGameIf(id, { ownerEpoch: 1 }, { owner: "p2", ownerEpoch: 2 }), true);
+        seenByNewOwner = (await next.games.listActions(id)).map((a) => a.index);
         busy = false;
       });
-      const [result] = await old.commitGames([
+      const [result] = await old.games.commitGames([
         { gameId: id, actions: [{ gameId: id, index: 0, action: { kind: "abort" }, at: at(1) }], patch: { moveCount: 1 }, ownerEpoch: 1 },
       ]);
       restore();
@@ -321,17 +326,17 @@ function writeMethods(): string[] {
       // Committed after the take-over began means the new owner, which read the log after claiming, must
       // have seen it; otherwise the two owners now disagree about the game.
       if (result === "committed") assert.deepEqual(seenByNewOwner, [0], `take-over before round trip ${k}: a committed write the new owner never saw`);
-      else assert.deepEqual(await next.listActions(id), [], `take-over before round trip ${k}: a refused write left its action`);
+      else assert.deepEqual(await next.games.listActions(id), [], `take-over before round trip ${k}: a refused write left its action`);
     }
   });
 
   it("unseals a finished league game with one conditional $unset, leaving no sealed member in its document", async function () {
     const store = await open();
-    await store.createGame(game("L1", { status: "finished", leagueId: "LG1", sealed: true }));
+    await store.games.createGame(game("L1", { status: "finished", leagueId: "LG1", sealed: true }));
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
     // GameService.unseal's write.
-    assert.equal(await store.updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
+    assert.equal(await store.games.updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
     restore();
     restore = null;
     const writes = seen.filter((c) => WRITES.has(c.method));
@@ -356,18 +361,18 @@ function writeMethods(): string[] {
       await raw.collection("games").insertOne({ ...game("OLD", { status: "active", moveCount: 2, ownerEpoch: 1 }) });
       await raw.collection("actions").insertMany([1, 0].map((index) => ({ gameId: "OLD", index, action: { kind: "timeout", seat: "A" }, at: at(index) })));
       assert.deepEqual(
-        (await store.listActions("OLD")).map((a) => a.index),
+        (await store.games.listActions("OLD")).map((a) => a.index),
         [0, 1],
       );
-      assert.deepEqual(await store.getGame("OLD"), game("OLD", { status: "active", moveCount: 2, ownerEpoch: 1 }));
+      assert.deepEqual(await store.games.getGame("OLD"), game("OLD", { status: "active", moveCount: 2, ownerEpoch: 1 }));
       assert.deepEqual(
-        await store.commitGames([
+        await store.games.commitGames([
           { gameId: "OLD", actions: [{ gameId: "OLD", index: 2, action: { kind: "abort" }, at: at(2) }], patch: { moveCount: 3 }, ownerEpoch: 1 },
         ]),
         ["committed"],
       );
       assert.deepEqual(
-        (await store.listActions("OLD")).map((a) => a.index),
+        (await store.games.listActions("OLD")).map((a) => a.index),
         [0, 1, 2],
       );
       const doc = await raw.collection("games").findOne({ id: "OLD" });
@@ -381,18 +386,18 @@ function writeMethods(): string[] {
     const store = await open();
     const raw = await mongoose.createConnection(url).asPromise();
     try {
-      await store.createCommunity(community("C1", ["P1"]));
-      await store.addMember("C1", "P2");
+      await store.communities.createCommunity(community("C1", ["P1"]));
+      await store.communities.addMember("C1", "P2");
       const doc = await raw.collection("communities").findOne({ id: "C1" });
       assert.equal(doc?.members, undefined, "the community's document holds no member");
-      assert.deepEqual((await store.getCommunity("C1"))?.members, ["P1", "P2"]);
+      assert.deepEqual((await store.communities.getCommunity("C1"))?.members, ["P1", "P2"]);
       await raw.collection("communities").insertOne({ ...community("OLD", ["P3", "P1"]) });
-      await store.addMember("OLD", "P4");
-      await store.addMember("OLD", "P3");
-      assert.deepEqual((await store.getCommunity("OLD"))?.members, ["P3", "P1", "P4"]);
-      await store.removeMember("OLD", "P3");
+      await store.communities.addMember("OLD", "P4");
+      await store.communities.addMember("OLD", "P3");
+      assert.deepEqual((await store.communities.getCommunity("OLD"))?.members, ["P3", "P1", "P4"]);
+      await store.communities.removeMember("OLD", "P3");
       assert.deepEqual(
-        (await store.communitiesOf("P1")).map((c) => [c.id, c.members]),
+        (await store.communities.communitiesOf("P1")).map((c) => [c.id, c.members]),
         [
           ["C1", ["P1", "P2"]],
           ["OLD", ["P1", "P4"]],

@@ -28,7 +28,7 @@ describe("SqliteStore's writer thread", function () {
     path = join(dir(), "arena.sqlite");
     store = new SqliteStore({ path });
     await store.init();
-    for (const id of ids) await store.createGame(game(id, { status: "active", ownerEpoch: 1 }));
+    for (const id of ids) await store.games.createGame(game(id, { status: "active", ownerEpoch: 1 }));
   });
   afterEach(async function () {
     await store.close();
@@ -48,7 +48,7 @@ describe("SqliteStore's writer thread", function () {
     const counter = countMainThreadWrites();
     let results;
     try {
-      results = await Promise.all(ids.map((id) => store.commitGames([place(id, 0)])));
+      results = await Promise.all(ids.map((id) => store.games.commitGames([place(id, 0)])));
     } finally {
       counter.stop();
     }
@@ -58,17 +58,17 @@ describe("SqliteStore's writer thread", function () {
     );
     assert.deepEqual(counter.writes, []);
     for (const id of ids) {
-      assert.equal((await store.getGame(id))!.moveCount, 1);
-      assert.equal((await store.listActions(id)).length, 1);
+      assert.equal((await store.games.getGame(id))!.moveCount, 1);
+      assert.equal((await store.games.listActions(id)).length, 1);
     }
   });
 
   it("holds the owner fence inside its transaction: a write under an old epoch is a conflict and stores nothing", async function () {
-    assert.equal(await store.updateGameIf("G1", { ownerEpoch: 1 }, { ownerEpoch: 2 }), true);
-    assert.deepEqual(await store.commitGames([place("G1", 0), place("G2", 0)]), ["conflict", "committed"]);
-    assert.deepEqual(await store.listActions("G1"), []);
-    assert.equal((await store.getGame("G1"))!.moveCount, 0);
-    assert.equal((await store.getGame("G2"))!.moveCount, 1);
+    assert.equal(await store.games.updateGameIf("G1", { ownerEpoch: 1 }, { ownerEpoch: 2 }), true);
+    assert.deepEqual(await store.games.commitGames([place("G1", 0), place("G2", 0)]), ["conflict", "committed"]);
+    assert.deepEqual(await store.games.listActions("G1"), []);
+    assert.equal((await store.games.getGame("G1"))!.moveCount, 0);
+    assert.equal((await store.games.getGame("G2"))!.moveCount, 1);
   });
 
   it("commits every write that arrived while it was busy with a batch as the next batch, without a timer", async function () {
@@ -116,10 +116,10 @@ describe("SqliteStore's writer thread", function () {
       );
       assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /disk says no/);
       for (const id of ["G2", "G3", "G4"]) {
-        assert.deepEqual(await store.listActions(id), [], `${id} has no stored action`);
-        assert.equal((await store.getGame(id))!.moveCount, 0);
+        assert.deepEqual(await store.games.listActions(id), [], `${id} has no stored action`);
+        assert.equal((await store.games.getGame(id))!.moveCount, 0);
       }
-      assert.equal((await store.getGame("G1"))!.moveCount, 2);
+      assert.equal((await store.games.getGame("G1"))!.moveCount, 2);
       // It goes on: the next batch without the failing write commits.
       assert.deepEqual(await writer.commit([place("G2", 0)]), ["committed"]);
     } finally {
@@ -128,20 +128,20 @@ describe("SqliteStore's writer thread", function () {
   });
 
   it("lets a write given before close finish", async function () {
-    const pending = store.commitGames([place("G1", 0)]);
+    const pending = store.games.commitGames([place("G1", 0)]);
     await store.close();
     assert.deepEqual(await pending, ["committed"]);
     const reopened = new SqliteStore({ path });
     await reopened.init();
     try {
-      assert.equal((await reopened.listActions("G1")).length, 1);
+      assert.equal((await reopened.games.listActions("G1")).length, 1);
     } finally {
       await reopened.close();
     }
   });
 
   it("is noticed when it stops: health is not ok and every game write is refused", async function () {
-    assert.deepEqual(await store.commitGames([place("G1", 0)]), ["committed"]);
+    assert.deepEqual(await store.games.commitGames([place("G1", 0)]), ["committed"]);
     assert.equal((await store.health()).ok, true);
     // The thread ends without being asked to (as on an uncaught error in it).
     const worker = (store as unknown as { writer: { worker: Worker } }).writer.worker;
@@ -151,7 +151,7 @@ describe("SqliteStore's writer thread", function () {
     const health = await store.health();
     assert.equal(health.ok, false);
     assert.match(health.state, /writer thread stopped/);
-    await assert.rejects(store.commitGames([place("G2", 0)]), { name: "StoreFailure" });
-    assert.deepEqual(await store.listActions("G2"), []);
+    await assert.rejects(store.games.commitGames([place("G2", 0)]), { name: "StoreFailure" });
+    assert.deepEqual(await store.games.listActions("G2"), []);
   });
 });

@@ -20,15 +20,17 @@ describe("SqliteStore on a file", function () {
     const path = tempFile();
     const first = new SqliteStore({ path, synchronous: "FULL" });
     await first.init();
-    await first.createGame(game("G1"));
-    await first.commitGames([{ gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: "2024-01-01T00:00:01.000Z" }], patch: {} }]);
+    await first.games.createGame(game("G1"));
+    await first.games.commitGames([
+      { gameId: "G1", actions: [{ gameId: "G1", index: 0, action: { kind: "abort" }, at: "2024-01-01T00:00:01.000Z" }], patch: {} },
+    ]);
     await first.close();
 
     const second = new SqliteStore({ path });
     await second.init();
     try {
-      assert.deepEqual(await second.getGame("G1"), game("G1"));
-      assert.equal((await second.listActions("G1")).length, 1);
+      assert.deepEqual(await second.games.getGame("G1"), game("G1"));
+      assert.equal((await second.games.listActions("G1")).length, 1);
     } finally {
       await second.close();
     }
@@ -38,17 +40,19 @@ describe("SqliteStore on a file", function () {
     const path = tempFile();
     const first = new SqliteStore({ path });
     await first.init();
-    await first.createGame(game("G1"));
+    await first.games.createGame(game("G1"));
     await first.close();
-    // The games table as an earlier version made it: no player columns, no indexes over them.
+    // The games table as an earlier version made it: no player columns, no indexes over them, and no step
+    // number (one made before the schema's steps were numbered).
     const old = new Database(path);
     old.exec("DROP INDEX games_by_player_a; DROP INDEX games_by_player_b; ALTER TABLE games DROP COLUMN player_a; ALTER TABLE games DROP COLUMN player_b;");
+    old.pragma("user_version = 0");
     old.close();
 
     const second = new SqliteStore({ path });
     await second.init();
     try {
-      const { games } = await second.listGames({ playerId: "P1", limit: 10 });
+      const { games } = await second.games.listGames({ playerId: "P1", limit: 10 });
       assert.deepEqual(
         games.map((g) => g.id),
         ["G1"],
@@ -67,7 +71,7 @@ describe("SqliteStore on a file", function () {
       if (checkpointMs > 0) await store.checkpointed(); // the thread is up
       try {
         for (let i = 0; i < 1500; i++) {
-          await store.createGame(game(`G${i}`, { salt: big }));
+          await store.games.createGame(game(`G${i}`, { salt: big }));
           if (i % 50 === 49) await sleep(2); // the writes never stop for long
         }
         return statSync(`${path}-wal`).size;
@@ -82,8 +86,8 @@ describe("SqliteStore on a file", function () {
     const reopened = new SqliteStore({ path });
     await reopened.init();
     try {
-      assert.equal((await reopened.getGame("G0"))?.salt, big);
-      assert.equal((await reopened.getGame("G1499"))?.salt, big);
+      assert.equal((await reopened.games.getGame("G0"))?.salt, big);
+      assert.equal((await reopened.games.getGame("G1499"))?.salt, big);
     } finally {
       await reopened.close();
     }
@@ -103,7 +107,7 @@ describe("SqliteStore on a file", function () {
     for (const line of told) assert.match(line, /^checkpoint_failed: .*unable to open database file/);
     // A close that waited for a thread that had already ended would never resolve (the test's timeout).
     await store.close();
-    await assert.rejects(store.getGame("G1"), /init/, "a closed store refuses to be used");
+    await assert.rejects(async () => store.games.getGame("G1"), /init/, "a closed store refuses to be used");
   });
 
   it("writes a move as two WAL pages (its action's and its game's), a claim as one, and the status index only when the status changes", async function () {
@@ -112,23 +116,23 @@ describe("SqliteStore on a file", function () {
     await store.init();
     const frames = () => (statSync(`${path}-wal`).size - 32) / (4096 + 24);
     try {
-      for (let i = 0; i < 50; i++) await store.createGame(game(`G${i}`, { status: "active" }));
+      for (let i = 0; i < 50; i++) await store.games.createGame(game(`G${i}`, { status: "active" }));
       const before = frames();
-      assert.equal(await store.updateGameIf("G7", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 }), true);
+      assert.equal(await store.games.updateGameIf("G7", { ownerEpoch: undefined }, { owner: "p1", ownerEpoch: 1 }), true);
       assert.equal(frames() - before, 1, "a claim rewrites its game's page, no index");
       const move = (index: number, patch: object) => [
         { gameId: "G7", actions: [{ gameId: "G7", index, action: { kind: "abort" as const }, at: game("G7").createdAt }], patch, ownerEpoch: 1 },
       ];
       const beforeMove = frames();
-      assert.deepEqual(await store.commitGames(move(0, { moveCount: 1, score: { A: 1, B: 0 }, lastMoveAt: game("G7").createdAt })), ["committed"]);
+      assert.deepEqual(await store.games.commitGames(move(0, { moveCount: 1, score: { A: 1, B: 0 }, lastMoveAt: game("G7").createdAt })), ["committed"]);
       assert.equal(frames() - beforeMove, 2, "a move's commit leaves every index of games alone");
       const beforeEnd = frames();
-      assert.deepEqual(await store.commitGames(move(1, { status: "finished", winner: "A" })), ["committed"]);
+      assert.deepEqual(await store.games.commitGames(move(1, { status: "finished", winner: "A" })), ["committed"]);
       // 3 for the game (its page, its action's, the status index) and 3 for its public log mark, made in the same
       // transaction (the pending row, its game id's unique index, the AUTOINCREMENT counter).
       assert.equal(frames() - beforeEnd, 6, "the status index is written when the status changes, with the log's mark");
       assert.deepEqual(
-        (await store.listGames({ status: "finished", limit: 5 })).games.map((g) => g.id),
+        (await store.games.listGames({ status: "finished", limit: 5 })).games.map((g) => g.id),
         ["G7"],
       );
     } finally {
@@ -145,7 +149,7 @@ describe("SqliteStore on a file", function () {
       const path = tempFile();
       const store = new SqliteStore({ path, checkpointMs: 0, busyWaitMs });
       await store.init();
-      await store.createGame(game("G1"));
+      await store.games.createGame(game("G1"));
       const other = new Database(path);
       try {
         other.exec("BEGIN IMMEDIATE");
@@ -160,14 +164,17 @@ describe("SqliteStore on a file", function () {
       actions: [{ gameId: "G1", index: 0, action: { kind: "abort" as const }, at: "2024-01-01T00:00:01.000Z" }],
       patch: { moveCount: 1 },
     };
-    const stored = async (store: SqliteStore) => ({ actions: (await store.listActions("G1")).length, moveCount: (await store.getGame("G1"))?.moveCount });
+    const stored = async (store: SqliteStore) => ({
+      actions: (await store.games.listActions("G1")).length,
+      moveCount: (await store.games.getGame("G1"))?.moveCount,
+    });
 
     it("is waited for without holding the event loop, and the write lands once it is released", async function () {
       await whileLockHeld(undefined, async (store, release) => {
         let ticks = 0;
         let settled = false;
         const ticker = setInterval(() => ticks++, 5);
-        const committing = store.commitGames([write]).finally(() => (settled = true));
+        const committing = store.games.commitGames([write]).finally(() => (settled = true));
         // SQLite's own busy handler would sleep inside the call: no timer would run until its timeout, when the
         // write would fail. Ten turns of the timer while the write is still pending show it waits off the loop
         // (counted, not timed: a loaded machine turns the loop fewer times in a given span).
@@ -183,7 +190,7 @@ describe("SqliteStore on a file", function () {
 
     it("fails the write after busyWaitMs with SQLITE_BUSY, and nothing of it is stored", async function () {
       await whileLockHeld(100, async (store, release) => {
-        await assert.rejects(store.commitGames([write]), (e: { code?: string }) => e.code === "SQLITE_BUSY");
+        await assert.rejects(store.games.commitGames([write]), (e: { code?: string }) => e.code === "SQLITE_BUSY");
         release();
         assert.deepEqual(await stored(store), { actions: 0, moveCount: 0 });
       });
@@ -197,6 +204,7 @@ describe("SqliteStore on a file", function () {
     await first.close();
     const old = new Database(path);
     old.exec("DROP INDEX players_listed_by_rating");
+    old.pragma("user_version = 0");
     old.close();
     const second = new SqliteStore({ path });
     await second.init();
@@ -216,7 +224,7 @@ describe("SqliteStore on a file", function () {
 
   it("refuses to be used before init", async function () {
     const store = new SqliteStore({ path: ":memory:" });
-    await assert.rejects(store.getGame("G1"), /init/);
+    await assert.rejects(async () => store.games.getGame("G1"), /init/);
     await store.close();
   });
 });

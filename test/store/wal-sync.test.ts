@@ -71,7 +71,7 @@ describe("WalSync and SQLite's synchronous setting", function () {
     const store = new SqliteStore({ path });
     await store.init();
     try {
-      await store.createGame(game("G1"));
+      await store.games.createGame(game("G1"));
       // The write resolved after the fsync: another connection reads it from the file.
       const other = new Database(path, { readonly: true });
       assert.equal((other.prepare("SELECT count(*) AS n FROM games").get() as { n: number }).n, 1);
@@ -81,8 +81,8 @@ describe("WalSync and SQLite's synchronous setting", function () {
     }
     const memory = new SqliteStore({ path: ":memory:", synchronous: "FULL" });
     await memory.init();
-    await memory.createGame(game("G1"));
-    assert.equal((await memory.getGame("G1"))?.id, "G1");
+    await memory.games.createGame(game("G1"));
+    assert.equal((await memory.games.getGame("G1"))?.id, "G1");
     await memory.close();
   });
 });

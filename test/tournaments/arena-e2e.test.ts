@@ -34,10 +34,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Rewrites the stored tournament by compare-and-set, as another process would. */
 async function storeEdit(server: RunningServer, id: string, edit: (t: TournamentRecord) => void): Promise<void> {
   for (;;) {
-    const t = (await server.store.getTournament(id))!;
+    const t = (await server.store.tournaments.getTournament(id))!;
     edit(t);
     t.version += 1;
-    if (await server.store.replaceTournamentIf(t)) return;
+    if (await server.store.tournaments.replaceTournamentIf(t)) return;
   }
 }
 
@@ -239,12 +239,12 @@ describe("Arena tournament over REST and WebSocket", function () {
     const id = created.json.tournament.id as string;
     for (const name of ["Ann", "Ben", "Cal", "Dee", "Eve"]) await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name });
     await http(base, "POST", `/api/v1/tournaments/${id}/start`, undefined, bearer(created.json.directorToken));
-    const stored = (await server.store.getTournament(id))!;
+    const stored = (await server.store.tournaments.getTournament(id))!;
     assert.equal(stored.arena!.games.length, 2);
     assert.equal(stored.arena!.waiting.length, 1);
     // The first game's finish as its room would report it, told to three services on one store at once (three
     // processes, each with its own queue): only compare-and-set keeps the count and the pairing single.
-    const game = (await server.store.getGame(stored.arena!.games[0].gameId))!;
+    const game = (await server.store.games.getGame(stored.arena!.games[0].gameId))!;
     const finished = { ...game, status: "finished" as const, winner: game.firstPlayer!, finishedAt: new Date().toISOString() };
     const processes = [0, 1].map(() => new TournamentService(server.store, server.games, { resolve: () => Promise.reject(new Error("no joins here")) }, base));
     await Promise.all([
@@ -254,7 +254,7 @@ describe("Arena tournament over REST and WebSocket", function () {
     ]);
     processes.forEach((p) => p.stop());
 
-    const after = (await server.store.getTournament(id))!;
+    const after = (await server.store.tournaments.getTournament(id))!;
     const games = after.arena!.games;
     assert.equal(games.length, 3, "one new pairing: the waiting entrant with one of the first game's players");
     assert.equal(games[0].outcome, "first");
@@ -267,7 +267,7 @@ describe("Arena tournament over REST and WebSocket", function () {
     );
     const table = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings as any[];
     assert.deepEqual(table.map((r) => r.score).sort(), [0, 0, 0, 0, 2], "the win counted once");
-    assert.ok(await server.store.getGame(games[2].gameId), "the new pairing's game exists");
+    assert.ok(await server.store.games.getGame(games[2].gameId), "the new pairing's game exists");
   });
 
   it("finishes on time after a restart, from the stored end alone", async () => {
@@ -287,7 +287,7 @@ describe("Arena tournament over REST and WebSocket", function () {
     const fresh = new TournamentService(server.store, server.games, { resolve: () => Promise.reject(new Error("no joins here")) }, base);
     try {
       await fresh.reconcile(id);
-      assert.equal((await server.store.getTournament(id))!.status, "running", "not before its end");
+      assert.equal((await server.store.tournaments.getTournament(id))!.status, "running", "not before its end");
       await waitForJson(base, `/api/v1/tournaments/${id}`, (j) => j.status === "finished", 10_000);
     } finally {
       fresh.stop();

@@ -59,8 +59,8 @@ describe("Names with control characters", function () {
     const t = await http(base, "POST", "/api/v1/tournaments", { name: "Before", rounds: 2 });
     const id = t.json.tournament.id as string;
     for (const name of ["Ada", "Bo"]) assert.equal((await http(base, "POST", `/api/v1/tournaments/${id}/join`, { name })).status, 201);
-    const stored = (await server.store.getTournament(id))!;
-    assert.ok(await server.store.replaceTournamentIf({ ...stored, name: INJECTED, version: stored.version + 1 }));
+    const stored = (await server.store.tournaments.getTournament(id))!;
+    assert.ok(await server.store.tournaments.replaceTournamentIf({ ...stored, name: INJECTED, version: stored.version + 1 }));
     const trf = await http(base, "GET", `/api/v1/tournaments/${id}/trf`);
     assert.equal(trf.status, 200);
     const lines = trf.text.trimEnd().split("\n");

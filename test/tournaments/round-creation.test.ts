@@ -11,7 +11,7 @@ import { RoomAccess } from "../../src/services/games/room-access";
 import { GameService, type TournamentPairing } from "../../src/services/games/service";
 import type { PlayerService } from "../../src/services/players/service";
 import type { RunningServer } from "../../src/server";
-import type { GameRecord, Store } from "../../src/store/port";
+import type { GameRecord, GamesPort } from "../../src/store/port";
 import { bootServer } from "../support/server";
 
 const seat = (n: number) => ({ playerId: `P${n}`, name: `Player ${n}`, kind: "human" as const, tokenHash: `${n}`.padStart(64, "0") });
@@ -27,11 +27,19 @@ describe("Tournament round creation", function () {
   });
 
   /** The games service over the server's store and matchmaker, its `createGames` replaced by `createGames`. */
-  const serviceWith = (createGames: (original: Store["createGames"], g: GameRecord[]) => Promise<void>) => {
-    const store: Store = Object.create(server.store) as Store;
-    const original = server.store.createGames.bind(server.store);
-    store.createGames = (g) => createGames(original, g);
-    return new GameService(store, new RoomAccess(server.store, server.log), {} as PlayerService, {} as Presence, server.url, {} as Pick<AiPool, "review">);
+  const serviceWith = (createGames: (original: GamesPort["createGames"], g: GameRecord[]) => Promise<void>) => {
+    const games: GamesPort = Object.create(server.store.games) as GamesPort;
+    const original = server.store.games.createGames.bind(server.store.games);
+    games.createGames = (g) => createGames(original, g);
+    const store = { games, log: server.store.log };
+    return new GameService(
+      store,
+      new RoomAccess(server.store.games, server.log),
+      {} as PlayerService,
+      {} as Presence,
+      server.url,
+      {} as Pick<AiPool, "review">,
+    );
   };
   after(async () => {
     await server?.close();
@@ -48,7 +56,7 @@ describe("Tournament round creation", function () {
     assert.equal(unopened, undefined);
     assert.equal(writes, 1);
     for (const g of games) {
-      const rec = (await server.store.getGame(g.id))!;
+      const rec = (await server.store.games.getGame(g.id))!;
       assert.equal(rec.status, "active");
       assert.equal(rec.turnSeconds, 60);
       assert.equal(rec.firstPlayer, seats.get(g.id));
@@ -66,13 +74,13 @@ describe("Tournament round creation", function () {
     // Another process stores the round's second game between this one's look and its write.
     const service = serviceWith(async (original, g) => {
       theirs = { ...g[1], firstPlayer: g[1].firstPlayer === "A" ? "B" : "A", seats: { A: g[1].seats.B, B: g[1].seats.A } };
-      await server.store.createGame(theirs);
+      await server.store.games.createGame(theirs);
       return original(g);
     });
     const { firstSeats: seats } = await service.createForTournamentRound("t_roundtest02", "classic", games);
-    for (const g of games) assert.ok(await server.store.getGame(g.id), g.id);
+    for (const g of games) assert.ok(await server.store.games.getGame(g.id), g.id);
     assert.equal(seats.get(games[1].id), theirs!.firstPlayer, "the stored game's first mover, not the refused one's");
-    assert.deepEqual((await server.store.getGame(games[1].id))!.seats, theirs!.seats);
+    assert.deepEqual((await server.store.games.getGame(games[1].id))!.seats, theirs!.seats);
     for (const g of games) assert.ok(await matchMaker.getRoomById(g.id), `room of ${g.id}`);
   });
 });

@@ -163,16 +163,16 @@ describe("Swiss tournament after a crash", function () {
     const counted = (await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings;
 
     // The state a process killed between storing the game and its finish hook leaves behind.
-    const stored = (await server.store.getTournament(id))!;
+    const stored = (await server.store.tournaments.getTournament(id))!;
     const lost = structuredClone(stored);
     delete lost.played[0].games[0].outcome;
     lost.status = "running";
     lost.version += 1;
-    assert.ok(await server.store.replaceTournamentIf(lost));
+    assert.ok(await server.store.tournaments.replaceTournamentIf(lost));
 
     await server.tournaments.reconcile(id);
     await server.tournaments.reconcile(id);
-    const after = (await server.store.getTournament(id))!;
+    const after = (await server.store.tournaments.getTournament(id))!;
     assert.equal(after.status, "finished");
     assert.equal(after.played[0].games[0].outcome, stored.played[0].games[0].outcome);
     assert.deepEqual((await http(base, "GET", `/api/v1/tournaments/${id}/standings`)).json.standings, counted);

@@ -258,7 +258,13 @@ describe("Browser: replay, review, connection state and quick-match cancel", fun
     await page.getByRole("button", { name: "Yes, resign" }).click();
     await page.waitForSelector("#end:not([hidden])");
     const me = (await page.evaluate(() => JSON.parse(localStorage.getItem("arena.player") ?? "null"))) as { id: string };
-    await suite.server.store.createCommunity({ id: "club-web", kind: "club", name: "Web Club", members: [me.id], createdAt: new Date().toISOString() });
+    await suite.server.store.communities.createCommunity({
+      id: "club-web",
+      kind: "club",
+      name: "Web Club",
+      members: [me.id],
+      createdAt: new Date().toISOString(),
+    });
 
     await page.goto(`${suite.server.url}/players/${me.id}`);
     await page.waitForSelector("body[data-ready='true']");

@@ -21,7 +21,7 @@ import { ChallengeToken, type AcceptChallengeBody, type CreateChallengeBody, typ
 import { otherSeat } from "../../engine";
 
 export interface ChallengeDeps {
-  store: ChallengesPort & Pick<GamesPort, "getGame">;
+  store: { challenges: ChallengesPort; games: Pick<GamesPort, "getGame"> };
   games: Pick<GameService, "create">;
   players: Pick<PlayerService, "profile">;
   /** What a challenge hosted by the agent's own bot needs; without it such challenges are refused. */
@@ -68,7 +68,7 @@ export class ChallengeService {
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
     };
-    await this.deps.store.createChallenge(record);
+    await this.deps.store.challenges.createChallenge(record);
     return { token: record.token, url: this.humanUrl(record.token), expiresAt: record.expiresAt, status: "open" as const };
   }
 
@@ -79,7 +79,7 @@ export class ChallengeService {
       if (c.status === "expired") throw new AppError("code_expired", "the challenge expired before it was accepted; ask the agent for a new one");
       const taken = new AppError("already_joined", "the challenge has already been accepted");
       if (c.status !== "open") throw taken;
-      if (!(await this.deps.store.updateChallengeIf(token, { status: "open" }, { status: "playing" }))) throw taken;
+      if (!(await this.deps.store.challenges.updateChallengeIf(token, { status: "open" }, { status: "playing" }))) throw taken;
       if (c.botId) return this.acceptAgainstBot(c, c.botId, body);
       let created: Awaited<ReturnType<ChallengeDeps["games"]["create"]>>;
       try {
@@ -90,11 +90,11 @@ export class ChallengeService {
         );
       } catch (e) {
         // No game was made: the challenge is open again for the next try.
-        await this.deps.store.updateChallengeIf(token, { status: "playing", gameId: undefined }, { status: "open" });
+        await this.deps.store.challenges.updateChallengeIf(token, { status: "playing", gameId: undefined }, { status: "open" });
         throw e;
       }
       if (!("playerToken" in created) || !created.player || !created.urls) throw new Error("a house game always seats its creator");
-      await this.deps.store.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
+      await this.deps.store.challenges.updateChallenge(token, { gameId: created.game.id, humanPlayerId: created.player.id });
       return {
         game: created.game,
         seat: created.seat,
@@ -129,10 +129,10 @@ export class ChallengeService {
         { challengeToken: c.token, opponent: "hosted" },
       );
     } catch (e) {
-      await this.deps.store.updateChallengeIf(c.token, { status: "playing", gameId: undefined }, { status: "open" });
+      await this.deps.store.challenges.updateChallengeIf(c.token, { status: "playing", gameId: undefined }, { status: "open" });
       throw e;
     }
-    await this.deps.store.updateChallenge(c.token, { gameId, humanPlayerId: resolved.player.id });
+    await this.deps.store.challenges.updateChallenge(c.token, { gameId, humanPlayerId: resolved.player.id });
     hosting.seatBot(botId, gameId, bot, tokens[bot]);
     const links = linksFor(this.deps.baseUrl, gameId);
     return {
@@ -152,14 +152,14 @@ export class ChallengeService {
       if (c.status === "expired") throw new AppError("code_expired", "the challenge expired without being played");
       if (!c.gameId || c.gameId !== body.gameId)
         throw new AppError("result_mismatch", "the report names a game that is not this challenge's game", { field: "gameId" });
-      const game = await this.deps.store.getGame(c.gameId);
+      const game = await this.deps.store.games.getGame(c.gameId);
       if (!game || game.status !== "finished")
         throw new AppError("game_not_finished", "the challenge's game is still being played; report once it has finished");
       const settled = c.status === "played" ? c : await this.settleLocked(game);
       if (settled.reportedAt) throw new AppError("conflict", `a result for this challenge was already reported at ${settled.reportedAt}`);
       const wrong = body.winner !== game.winner ? "winner" : body.score.A !== game.score.A || body.score.B !== game.score.B ? "score" : null;
       if (wrong) throw new AppError("result_mismatch", `the reported ${wrong} does not match the game's record`, { field: wrong });
-      if (!(await this.deps.store.updateChallengeIf(c.token, { reportedAt: undefined }, { reportedAt: this.now().toISOString() }))) {
+      if (!(await this.deps.store.challenges.updateChallengeIf(c.token, { reportedAt: undefined }, { reportedAt: this.now().toISOString() }))) {
         throw new AppError("conflict", "a result for this challenge was already reported");
       }
       return this.view(await this.load(c.token));
@@ -176,7 +176,7 @@ export class ChallengeService {
    * link that carries it, or the game of a challenge still being played.
    */
   async history(agent: string, limit: number) {
-    const list = await this.deps.store.listChallenges(agent, limit);
+    const list = await this.deps.store.challenges.listChallenges(agent, limit);
     return { agent, challenges: await Promise.all(list.map((c) => this.summary(this.withExpiry(c)))) };
   }
 
@@ -205,7 +205,7 @@ export class ChallengeService {
     const humanSeat = game.seats.A?.kind === "human" ? "A" : "B";
     const result = { winner: game.winner, score: { ...game.score }, humanSeat, decidedBy: game.decidedBy ?? "aborted" } as const;
     // Settled by another process meanwhile: it fired challenge.played, so this one does not.
-    if (!(await this.deps.store.updateChallengeIf(c.token, { status: "playing" }, { status: "played", result }))) return this.load(c.token);
+    if (!(await this.deps.store.challenges.updateChallengeIf(c.token, { status: "playing" }, { status: "played", result }))) return this.load(c.token);
     const played = { ...c, status: "played" as const, result };
     this.deps.emit({ name: "challenge.played", match: { token: c.token }, data: await this.playedData(played) });
     return played;
@@ -264,14 +264,14 @@ export class ChallengeService {
 
   /** Reads a challenge, moving an open one past its expiry to `expired` (stored lazily). */
   private async load(token: string): Promise<ChallengeRecord> {
-    const c = ChallengeToken.test(token) ? await this.deps.store.getChallenge(token) : null;
+    const c = ChallengeToken.test(token) ? await this.deps.store.challenges.getChallenge(token) : null;
     if (!c) throw new AppError("not_found", "no challenge has this token");
     const seen = this.withExpiry(c);
     if (seen.status === c.status) return seen;
     // Conditional, like every other step: an accept on another process may have won the race, and an
     // unconditional write would mark its played game's challenge expired.
-    if (await this.deps.store.updateChallengeIf(token, { status: "open" }, { status: "expired" })) return seen;
-    const now = await this.deps.store.getChallenge(token);
+    if (await this.deps.store.challenges.updateChallengeIf(token, { status: "open" }, { status: "expired" })) return seen;
+    const now = await this.deps.store.challenges.getChallenge(token);
     if (!now) throw new AppError("not_found", "no challenge has this token");
     return this.withExpiry(now);
   }

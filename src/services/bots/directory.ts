@@ -11,7 +11,11 @@ export const ENTRIES_SCANNED = 100;
 
 export class BotDirectory {
   constructor(
-    private readonly store: Pick<BotsPort, "listBots"> & Pick<LeaguesPort, "listLeagues"> & Pick<TournamentsPort, "listTournaments">,
+    private readonly store: {
+      bots: Pick<BotsPort, "listBots">;
+      leagues: Pick<LeaguesPort, "listLeagues">;
+      tournaments: Pick<TournamentsPort, "listTournaments">;
+    },
     private readonly bots: Pick<BotService, "publicBot">,
   ) {}
 
@@ -19,9 +23,9 @@ export class BotDirectory {
   async list(limit: number, offset: number) {
     const [page, leagues, tournaments] = await Promise.all([
       // One more than asked tells whether another page follows.
-      this.store.listBots(limit + 1, offset),
-      this.store.listLeagues(ENTRIES_SCANNED),
-      this.store.listTournaments(ENTRIES_SCANNED),
+      this.store.bots.listBots(limit + 1, offset),
+      this.store.leagues.listLeagues(ENTRIES_SCANNED),
+      this.store.tournaments.listTournaments(ENTRIES_SCANNED),
     ]);
     const entered = <T extends { id: string; name: string; status: string; entrants: readonly { playerId: string }[] }>(list: readonly T[], botId: string) =>
       list.filter((x) => x.entrants.some((e) => e.playerId === botId)).map((x) => ({ id: x.id, name: x.name, status: x.status }));

@@ -19,7 +19,7 @@ export interface AuthedBot {
 
 export class BotService {
   constructor(
-    private readonly store: BotsPort & Pick<PlayersPort, "createPlayer" | "getPlayer" | "updatePlayer">,
+    private readonly store: { bots: BotsPort; players: Pick<PlayersPort, "createPlayer" | "getPlayer" | "updatePlayer"> },
     private readonly players: PlayerService,
     private readonly baseUrl: string,
     private readonly now: () => Date = () => new Date(),
@@ -55,7 +55,7 @@ export class BotService {
       createdAt: at,
       updatedAt: at,
     });
-    const player = await insertWithFreshId(newBotId, profile, (p) => this.store.createPlayer(p));
+    const player = await insertWithFreshId(newBotId, profile, (p) => this.store.players.createPlayer(p));
     const bot: BotRecord = {
       id: player.id,
       name: body.name,
@@ -64,13 +64,13 @@ export class BotService {
       keyHash: sha256Hex(key),
       createdAt: at,
     };
-    await this.store.createBot(bot);
+    await this.store.bots.createBot(bot);
     return { bot: await this.publicBot(bot), key };
   }
 
   /** The bot a key names; refused when the key is unknown or revoked. */
   async authenticate(key: string): Promise<AuthedBot> {
-    const bot = await this.store.findBotByKey(sha256Hex(key));
+    const bot = await this.store.bots.findBotByKey(sha256Hex(key));
     if (!bot) throw new AppError("unauthorized", "unknown bot key");
     if (bot.revokedAt) throw new AppError("unauthorized", `this bot key was revoked at ${bot.revokedAt}`);
     return { bot, key };
@@ -79,14 +79,14 @@ export class BotService {
   /** Revokes the key: the bot, its profile and its games stay; nothing can be started with the key again. */
   async revoke({ bot }: AuthedBot) {
     const at = this.now().toISOString();
-    await this.store.updateBot(bot.id, { revokedAt: at });
-    await this.store.updatePlayer(bot.id, { secretHash: sha256Hex(randomBytes(32).toString("hex")) });
+    await this.store.bots.updateBot(bot.id, { revokedAt: at });
+    await this.store.players.updatePlayer(bot.id, { secretHash: sha256Hex(randomBytes(32).toString("hex")) });
     return { id: bot.id, revokedAt: at };
   }
 
   /** A bot as anyone may see it, with its profile (rating, games). */
   async publicBot(bot: BotRecord) {
-    const p = await this.store.getPlayer(bot.id);
+    const p = await this.store.players.getPlayer(bot.id);
     return {
       id: bot.id,
       name: bot.name,
@@ -100,7 +100,7 @@ export class BotService {
   }
 
   async get(id: string) {
-    const bot = await this.store.getBot(id);
+    const bot = await this.store.bots.getBot(id);
     if (!bot) throw new AppError("not_found", `no bot with id ${id}`);
     return this.publicBot(bot);
   }

@@ -11,7 +11,7 @@ import type { GameRecord, ProcessRecord, Store } from "../../store/port";
 import type { ProcessRegistry } from "./registry";
 
 export interface FailoverDeps {
-  store: Store;
+  store: Pick<Store, "processes" | "games">;
   registry: ProcessRegistry;
   /** Drops the room listings of a process from the matchmaking driver (Colyseus' stale roomcache cleanup). */
   dropListings(processId: string): Promise<void>;
@@ -46,7 +46,7 @@ export class Failover {
     const gone: string[] = [];
     for (const p of peers) {
       if (p.id === me || this.d.registry.isLive(p.id, now)) continue;
-      if (await this.d.store.removeProcessIf(p.id, p.heartbeatAt)) {
+      if (await this.d.store.processes.removeProcessIf(p.id, p.heartbeatAt)) {
         this.d.log.warn({ processId: p.id, pid: p.pid, heartbeatAt: p.heartbeatAt }, "process declared dead: taking over its games");
         gone.push(p.id);
       }
@@ -74,7 +74,7 @@ export class Failover {
     const started = Date.now();
     await this.d.dropListings(processId);
     await this.d.releaseDeliveries(processId).catch((err) => this.d.log.warn({ err, processId }, "could not take over the deliveries of a gone process"));
-    const games = (await this.d.store.listUnfinishedGames()).filter((g) => g.owner === processId);
+    const games = (await this.d.store.games.listUnfinishedGames()).filter((g) => g.owner === processId);
     const results = await Promise.all(games.map((g) => this.recreate(g)));
     const count = results.filter(Boolean).length;
     await this.d.reconcile?.().catch((err: unknown) => this.d.log.warn({ err, processId }, "reconciliation after a take-over failed"));
@@ -88,7 +88,7 @@ export class Failover {
    */
   private async sweep(): Promise<void> {
     const now = Date.now();
-    const orphans = (await this.d.store.listUnfinishedGames()).filter(
+    const orphans = (await this.d.store.games.listUnfinishedGames()).filter(
       (g) => g.owner !== undefined && !this.d.registry.isLive(g.owner, now) && now - Date.parse(g.createdAt) > YOUNG_GAME_MS,
     );
     await Promise.all(orphans.map((g) => this.recreate(g)));

@@ -48,9 +48,9 @@ function runsHere(p: ProcessRecord): boolean {
  * this machine whose pid is gone is ignored, and any other must renew its heartbeat within the dead-after
  * time to count as live.
  */
-export async function assertCanJoin(store: Store, sharedPresence: boolean, timing: ClusterTiming): Promise<void> {
+export async function assertCanJoin(store: Pick<Store, "processes">, sharedPresence: boolean, timing: ClusterTiming): Promise<void> {
   const conflicting = async () =>
-    (await store.listProcesses()).filter(
+    (await store.processes.listProcesses()).filter(
       (p) => Date.now() - Date.parse(p.heartbeatAt) < timing.deadAfterMs && runsHere(p) && (!sharedPresence || !p.sharedPresence),
     );
   const first = await conflicting();
@@ -78,7 +78,7 @@ export class ProcessRegistry {
   private beating = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, "processes">,
     private readonly self: Self,
     readonly timing: ClusterTiming,
     private readonly log: Logger,
@@ -94,13 +94,13 @@ export class ProcessRegistry {
 
   async start(): Promise<void> {
     await this.register();
-    this.peers = await this.store.listProcesses();
+    this.peers = await this.store.processes.listProcesses();
     // Alone on the store, records of dead processes (crashes before a restart) have nobody else to clear them.
     // A process of this machine whose pid is gone is dead at once, whatever its heartbeat says: a restart right
     // after kill -9 must not wait out the dead-after time before it may resume the games that process held.
     if (!this.self.sharedPresence) {
       const dead = this.peers.filter((p) => p.id !== this.self.id && (!this.isLive(p.id) || !runsHere(p)));
-      for (const p of dead) await this.store.removeProcessIf(p.id, p.heartbeatAt);
+      for (const p of dead) await this.store.processes.removeProcessIf(p.id, p.heartbeatAt);
       this.peers = this.peers.filter((p) => !dead.includes(p));
     }
     this.timer = setInterval(() => void this.beat(), this.timing.heartbeatMs);
@@ -118,12 +118,12 @@ export class ProcessRegistry {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.store.removeProcessIf(this.self.id, this.lastBeat).catch((err) => this.log.warn({ err }, "could not leave the process registry"));
+    await this.store.processes.removeProcessIf(this.self.id, this.lastBeat).catch((err) => this.log.warn({ err }, "could not leave the process registry"));
   }
 
   private async register(): Promise<void> {
     this.lastBeat = new Date().toISOString();
-    await this.store.registerProcess({
+    await this.store.processes.registerProcess({
       id: this.self.id,
       sharedPresence: this.self.sharedPresence,
       ...(this.self.publicAddress ? { publicAddress: this.self.publicAddress } : {}),
@@ -139,14 +139,14 @@ export class ProcessRegistry {
     this.beating = true;
     try {
       const at = new Date().toISOString();
-      if (await this.store.touchProcess(this.self.id, at)) {
+      if (await this.store.processes.touchProcess(this.self.id, at)) {
         this.lastBeat = at;
       } else {
         this.log.warn({ processId: this.self.id }, "this process was declared dead by a peer (it was stalled); giving up the games it lost");
         await this.onDeclaredDead();
         await this.register();
       }
-      this.peers = await this.store.listProcesses();
+      this.peers = await this.store.processes.listProcesses();
       await this.onPeers(this.peers);
     } catch (err) {
       this.log.warn({ err }, "process heartbeat failed");

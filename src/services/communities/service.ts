@@ -24,14 +24,14 @@ export const newCommunityId = (kind: CommunityKind): string => `${kind === "club
 
 export class CommunityService {
   constructor(
-    private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">,
+    private readonly store: { communities: CommunitiesPort; players: Pick<PlayersPort, "rankPlayers" | "getPlayer"> },
     private readonly players: Pick<PlayerService, "publicPlayer">,
     private readonly baseUrl: string,
   ) {}
 
   /** Communities of a kind, oldest first, each with its member count and current leaders. */
   async list(kind: CommunityKind, page: Page) {
-    const all = await this.store.listCommunities(kind);
+    const all = await this.store.communities.listCommunities(kind);
     const slice = all.slice(page.offset, page.offset + page.limit);
     const items = await Promise.all(slice.map(async (c) => ({ ...this.summary(c), leaders: await this.standings(c, { limit: LEADERS_IN_LIST, offset: 0 }) })));
     const head = { kind, total: all.length, limit: page.limit, offset: page.offset };
@@ -41,7 +41,7 @@ export class CommunityService {
 
   /** One community's leaderboard: members ranked by rating, with games played and recent form. */
   async leaderboard(kind: CommunityKind, id: string, page: Page) {
-    const c = await this.store.getCommunity(id);
+    const c = await this.store.communities.getCommunity(id);
     if (!c || c.kind !== kind) throw new AppError("not_found", `no ${kind} with id ${id}`);
     return { ...this.summary(c), total: c.members.length, limit: page.limit, offset: page.offset, standings: await this.standings(c, page) };
   }
@@ -54,7 +54,7 @@ export class CommunityService {
    * listed players: places run on from one page to the next.
    */
   async playerLeaderboard(page: Page) {
-    const people = await this.store.rankPlayers(undefined, page.limit, page.offset, { listed: true });
+    const people = await this.store.players.rankPlayers(undefined, page.limit, page.offset, { listed: true });
     return {
       limit: page.limit,
       offset: page.offset,
@@ -75,7 +75,7 @@ export class CommunityService {
   }
 
   private async standings(c: CommunityRecord, page: Page) {
-    const ranked = await this.store.rankPlayers(c.members, page.limit, page.offset);
+    const ranked = await this.store.players.rankPlayers(c.members, page.limit, page.offset);
     return ranked.map((p, i) => this.standing(p, page.offset + i + 1));
   }
 
@@ -103,38 +103,38 @@ export const plural = (kind: CommunityKind): "clubs" | "communities" => (kind ==
 /** Operator commands behind the CLI; kept here so the CLI stays a thin argument parser. */
 export class CommunityAdmin {
   constructor(
-    private readonly store: CommunitiesPort & Pick<PlayersPort, "rankPlayers" | "getPlayer">,
+    private readonly store: { communities: CommunitiesPort; players: Pick<PlayersPort, "rankPlayers" | "getPlayer"> },
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Refuses a name as every name is refused (bad_request): empty, over 80 characters, or holding control characters. */
   async create(kind: CommunityKind, name: string): Promise<CommunityRecord> {
     const c: CommunityRecord = { id: newCommunityId(kind), kind, name: parse(CommunityName, name, "name"), members: [], createdAt: this.now().toISOString() };
-    await this.store.createCommunity(c);
+    await this.store.communities.createCommunity(c);
     return c;
   }
 
   /** Adds a player by friend code; a guest that moved to an account is added as the account. */
   async add(id: string, friendCode: string): Promise<string> {
     await this.community(id);
-    const p = await this.store.getPlayer(friendCode);
+    const p = await this.store.players.getPlayer(friendCode);
     if (!p) throw new AppError("not_found", `no player with id ${friendCode}`);
     const member = p.movedTo ?? p.id;
-    await this.store.addMember(id, member);
+    await this.store.communities.addMember(id, member);
     return member;
   }
 
   async remove(id: string, friendCode: string): Promise<void> {
     await this.community(id);
-    await this.store.removeMember(id, friendCode);
+    await this.store.communities.removeMember(id, friendCode);
   }
 
   list(kind?: CommunityKind): Promise<CommunityRecord[]> {
-    return this.store.listCommunities(kind);
+    return this.store.communities.listCommunities(kind);
   }
 
   private async community(id: string): Promise<CommunityRecord> {
-    const c = await this.store.getCommunity(id);
+    const c = await this.store.communities.getCommunity(id);
     if (!c) throw new AppError("not_found", `no club or community with id ${id}`);
     return c;
   }

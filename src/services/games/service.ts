@@ -96,7 +96,7 @@ export class GameService {
   readonly rematches: Rematches;
 
   constructor(
-    private readonly store: Omit<GamesPort, "commitGames"> & Pick<LogPort, "addLogPending">,
+    private readonly store: { games: Omit<GamesPort, "commitGames">; log: Pick<LogPort, "addLogPending"> },
     private readonly rooms: RoomAccess,
     private readonly players: PlayerService,
     private readonly presence: Presence,
@@ -107,7 +107,7 @@ export class GameService {
     private readonly owner?: GameOwner,
   ) {
     this.rematches = new Rematches({
-      store,
+      store: store.games,
       createMatched: (ruleset, seats, fixed) => this.createMatched(ruleset, seats, fixed),
       reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
       presence,
@@ -153,7 +153,7 @@ export class GameService {
       if (house) this.start(record, at);
       // Its room opens in this request (a house game's at once, a friend game's for the seat reservation).
       if (house || body.reserveSeat) this.owner?.own(record);
-      await this.store.createGame(record, guest ? [guest] : []);
+      await this.store.games.createGame(record, guest ? [guest] : []);
       this.counted(record);
     });
     const publicPlayer = this.players.introduce(resolved);
@@ -213,7 +213,7 @@ export class GameService {
     second: SeatClaim,
     turnSeconds: number = DEFAULTS.turnSeconds,
   ): Promise<Seat> {
-    const existing = await this.store.getGame(id);
+    const existing = await this.store.games.getGame(id);
     if (existing) {
       // Stored by a process that died before its room opened (or whose room creation failed): open it here, so
       // its clock runs without waiting for a seat to ask. Never throws.
@@ -243,7 +243,7 @@ export class GameService {
     const fresh: GameRecord[] = [];
     const reopen: string[] = [];
     for (const g of games) {
-      const existing = await this.store.getGame(g.id);
+      const existing = await this.store.games.getGame(g.id);
       if (existing) {
         firstSeats.set(g.id, existing.firstPlayer ?? "A");
         if (existing.status !== "finished") reopen.push(g.id);
@@ -254,16 +254,16 @@ export class GameService {
       fresh.push(record);
     }
     try {
-      await this.store.createGames(fresh);
+      await this.store.games.createGames(fresh);
       fresh.forEach((record) => this.counted(record));
     } catch {
       // Another process stored some of them meanwhile (all or none was written here): one at a time, skipping
       // those, whose seats are then the stored ones.
       for (const record of fresh) {
-        const stored = await this.store.getGame(record.id);
+        const stored = await this.store.games.getGame(record.id);
         if (stored) firstSeats.set(record.id, stored.firstPlayer ?? "A");
         else {
-          await this.store.createGame(record);
+          await this.store.games.createGame(record);
           this.counted(record);
         }
       }
@@ -299,7 +299,7 @@ export class GameService {
     first: SeatClaim,
     second: SeatClaim,
   ): Promise<Seat | null> {
-    if (await this.store.getGame(id)) return null;
+    if (await this.store.games.getGame(id)) return null;
     const at = new Date().toISOString();
     const record = {
       ...newRecord({ ruleset: league.ruleset, opponent: "friend", public: true, turnSeconds: league.turnSeconds }, at, league.seed),
@@ -316,7 +316,7 @@ export class GameService {
   }
 
   async join(body: JoinGameBody) {
-    const game = await this.store.findGameByCode(body.code.toUpperCase());
+    const game = await this.store.games.findGameByCode(body.code.toUpperCase());
     if (!game) throw new AppError("not_found", "no game has this invite code");
     // A refusal the stored game already gives (its seat taken, the game over) needs no room: a game aborted a
     // moment ago on another process is answered at once, while its room may still be closing there.
@@ -347,7 +347,7 @@ export class GameService {
    */
   async declineChallenge(code: string, botId: string): Promise<{ gameId: string; challenger: string | null }> {
     const upper = code.toUpperCase();
-    const game = await this.store.findGameByCode(upper);
+    const game = await this.store.games.findGameByCode(upper);
     if (!game?.challengedBot) throw new AppError("not_found", "no bot challenge has this invite code");
     if (game.challengedBot !== botId) throw new AppError("forbidden", "only the challenged bot may decline this challenge");
     unwrap(await this.rooms.game(game.id).declineInvite(upper));
@@ -361,7 +361,7 @@ export class GameService {
    * moved in goes on. One failing room does not keep the others from being asked; its error is thrown after.
    */
   async withdrawPlayer(playerId: string): Promise<string[]> {
-    const mine = (await this.store.listUnfinishedGames()).filter(
+    const mine = (await this.store.games.listUnfinishedGames()).filter(
       (g) => g.seats.A?.playerId === playerId || g.seats.B?.playerId === playerId || g.challengedBot === playerId,
     );
     const aborted: string[] = [];
@@ -378,7 +378,7 @@ export class GameService {
    */
   async invite(code: string) {
     const upper = code.toUpperCase();
-    const game = await this.store.findGameByCode(upper);
+    const game = await this.store.games.findGameByCode(upper);
     const seat = game && (["A", "B"] as const).find((s) => game.seats[s]?.code === upper);
     if (!game || !seat) throw new AppError("not_found", "no game has this invite code");
     const status = game.seats[seat]!.tokenHash ? "used" : game.status !== "waiting" ? "closed" : "open";
@@ -407,7 +407,7 @@ export class GameService {
    */
   private async open(record: GameRecord) {
     if (record.status !== "waiting") this.owner?.own(record);
-    await this.store.createGame(record);
+    await this.store.games.createGame(record);
     this.counted(record);
     if (record.status !== "waiting") await this.rooms.openStored(record.id);
   }
@@ -456,9 +456,9 @@ export class GameService {
         const kept = await local.keptMove(tokenHash, body);
         if (kept || !mayHaveMoved) return kept;
       }
-      const game = await this.store.getGame(gameId);
+      const game = await this.store.games.getGame(gameId);
       if (!game || !seatOfToken(game, tokenHash)) return null;
-      return keptMoveIn(rebuildContext(game, await this.store.listActions(gameId)), tokenHash, body);
+      return keptMoveIn(rebuildContext(game, await this.store.games.listActions(gameId)), tokenHash, body);
     } catch {
       // The store (or the room) failing too: the refusal already in hand is the answer.
       return null;
@@ -503,7 +503,7 @@ export class GameService {
    * for a game that does not exist. A finished game's cached context answers without a store read.
    */
   async readable(gameId: string, reader: Reader): Promise<GameRecord> {
-    const game = this.finished.get(gameId)?.record ?? (await this.store.getGame(gameId));
+    const game = this.finished.get(gameId)?.record ?? (await this.store.games.getGame(gameId));
     if (!game || !mayRead(game, reader)) throw noSuchGame(gameId);
     return game;
   }
@@ -520,7 +520,7 @@ export class GameService {
       // The seal goes first, then the mark, so the log never sees a marked game still sealed. A crash between
       // the two leaves a finished, unsealed game unmarked: the log's catch-up at the next start marks it; a
       // failed mark fails the league's count, whose next run unseals, and marks, again.
-      if (await this.store.updateGameIf(id, { status: "finished" }, { sealed: undefined })) await this.store.addLogPending([id]);
+      if (await this.store.games.updateGameIf(id, { status: "finished" }, { sealed: undefined })) await this.store.log.addLogPending([id]);
       this.finished.delete(id);
       this.rooms.localGame(id)?.unseal();
     }
@@ -530,7 +530,7 @@ export class GameService {
 
   /** Whether a caller holding `token` (or none) may read the game: false too when there is no such game. */
   async canRead(gameId: string, token: string | undefined): Promise<boolean> {
-    const game = this.finished.get(gameId)?.record ?? (await this.store.getGame(gameId));
+    const game = this.finished.get(gameId)?.record ?? (await this.store.games.getGame(gameId));
     return game !== null && readableBy(game, token ? sha256Hex(token) : null);
   }
 
@@ -542,7 +542,7 @@ export class GameService {
   async admitsJoin(roomId: string, playerToken: unknown): Promise<boolean> {
     const tokenHash = typeof playerToken === "string" && playerToken !== "" ? sha256Hex(playerToken) : null;
     // The store, not a local room: a room of this id may be a tournament's or a queue's (no readableBy).
-    const game = this.finished.get(roomId)?.record ?? (await this.store.getGame(roomId));
+    const game = this.finished.get(roomId)?.record ?? (await this.store.games.getGame(roomId));
     return !game || readableBy(game, tokenHash);
   }
 
@@ -571,7 +571,7 @@ export class GameService {
    */
   private async withRematch(body: SyncBody): Promise<SyncBody & { rematch?: RematchView }> {
     if (body.view !== "seat" || body.status !== "finished") return body;
-    const record = await this.store.getGame(body.gameId);
+    const record = await this.store.games.getGame(body.gameId);
     return record && !noRematch({ ...record, status: "finished", decidedBy: body.decidedBy ?? record.decidedBy })
       ? { ...body, rematch: rematchView(record) }
       : body;
@@ -622,7 +622,7 @@ export class GameService {
   }
 
   async list(q: { status?: GameRecord["status"]; limit: number; cursor?: string }) {
-    const page = await this.store.listGames({ status: q.status, publicOnly: true, limit: q.limit, cursor: q.cursor });
+    const page = await this.store.games.listGames({ status: q.status, publicOnly: true, limit: q.limit, cursor: q.cursor });
     return { games: page.games.map((g) => this.listed(g)), nextCursor: page.nextCursor };
   }
 
@@ -632,7 +632,7 @@ export class GameService {
    */
   async playerGames(playerId: string, q: { limit: number; cursor?: string }) {
     await this.players.profile(playerId); // not_found for an unknown id
-    const page = await this.store.listGames({ playerId, publicOnly: true, limit: q.limit, cursor: q.cursor });
+    const page = await this.store.games.listGames({ playerId, publicOnly: true, limit: q.limit, cursor: q.cursor });
     return {
       player: playerId,
       games: page.games.map((g) => {
@@ -699,7 +699,7 @@ export class GameService {
       if (reader !== "service" && !local.readableBy(reader.tokenHash)) throw noSuchGame(gameId);
       return unwrap(await ask(local));
     }
-    const game = await this.store.getGame(gameId);
+    const game = await this.store.games.getGame(gameId);
     if (!game || !mayRead(game, reader)) throw noSuchGame(gameId);
     if (game.status === "finished") return unwrap(fromStore(await this.finishedContext(game)));
     // A waiting game changes only by a claim or its abort, each stored before its room shows it: the stored
@@ -708,7 +708,7 @@ export class GameService {
     const out = await ask(this.rooms.game(gameId, publicRead ? PUBLIC_READ_TIMEOUT_MS : SEAT_READ_TIMEOUT_MS));
     if (!out.ok && out.code === "unavailable" && publicRead) {
       // Every acknowledged action is in the log, so the store answers what the room would have.
-      return unwrap(fromStore(rebuildContext(game, await this.store.listActions(gameId))));
+      return unwrap(fromStore(rebuildContext(game, await this.store.games.listActions(gameId))));
     }
     return unwrap(out);
   }
@@ -716,7 +716,7 @@ export class GameService {
   private async live<T>(gameId: string, ask: Ask<T>): Promise<Outcome<T>> {
     const local = this.rooms.localGame(gameId);
     if (local) return ask(local);
-    const game = await this.store.getGame(gameId);
+    const game = await this.store.games.getGame(gameId);
     if (!game) throw noSuchGame(gameId);
     // A refusal, not a throw: a move refused so may be the game's last, retried (MAY_HIDE_KEPT_MOVE).
     if (game.status === "finished") return fail("game_over", "the game has finished");
@@ -726,7 +726,7 @@ export class GameService {
   private async finishedContext(game: GameRecord): Promise<GameContext> {
     const hit = this.finished.get(game.id);
     if (hit) return hit;
-    const ctx = rebuildContext(game, await this.store.listActions(game.id));
+    const ctx = rebuildContext(game, await this.store.games.listActions(game.id));
     // A sealed game changes once more (unseal, possibly in another process): it is read from the store until then.
     if (game.sealed) return ctx;
     if (this.finished.size >= 500) this.finished.delete(this.finished.keys().next().value!);

@@ -63,7 +63,7 @@ export class LeagueService {
   private readonly counting = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly store: LeaguesPort & Pick<GamesPort, "getGame"> & Pick<BotsPort, "getBot">,
+    private readonly store: { leagues: LeaguesPort; games: Pick<GamesPort, "getGame">; bots: Pick<BotsPort, "getBot"> },
     private readonly gameService: Pick<GameService, "createForLeague" | "unseal">,
     private readonly baseUrl: string,
     /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
@@ -93,13 +93,13 @@ export class LeagueService {
       open: [],
       released: "",
     };
-    await this.store.createLeague(l);
+    await this.store.leagues.createLeague(l);
     return { league: this.view(l), directorToken };
   }
 
   /** The newest leagues, from their heads alone: no schedule or result is read. */
   async list(limit: number) {
-    return { leagues: (await this.store.listLeagues(limit)).map((l) => this.view(l)) };
+    return { leagues: (await this.store.leagues.listLeagues(limit)).map((l) => this.view(l)) };
   }
 
   async read(id: string) {
@@ -131,7 +131,7 @@ export class LeagueService {
     // An entrant whose key was revoked before the start is dropped here too, whether or not its revocation
     // reached this league (`withdrawBot` reads only the newest leagues).
     const revoked = new Set<string>();
-    for (const e of (await this.get(id)).entrants) if ((await this.store.getBot(e.playerId))?.revokedAt) revoked.add(e.playerId);
+    for (const e of (await this.get(id)).entrants) if ((await this.store.bots.getBot(e.playerId))?.revokedAt) revoked.add(e.playerId);
     const l = await this.change(id, (l) => {
       if (!sameHash(l.directorTokenHash, sha256Hex(token))) throw new AppError("forbidden", "only the league's director token may start it");
       if (l.status !== "open") throw new AppError("conflict", "the league has already started");
@@ -150,7 +150,7 @@ export class LeagueService {
       l.released = releasedBits(released, drawn.length);
       l.progress = { deals: drawn.length, dealsPlayed: 0, games: drawn.length * 2, gamesPlayed: 0 };
     });
-    const schedule = this.remember(id, await this.store.putLeagueSchedule(id, drawn));
+    const schedule = this.remember(id, await this.store.leagues.putLeagueSchedule(id, drawn));
     await this.createGames(l, schedule, new Map());
     return this.view(l);
   }
@@ -162,7 +162,7 @@ export class LeagueService {
    * to abort (never played) or leave to their clock. Answers the ids of the leagues changed.
    */
   async withdrawBot(botId: string): Promise<string[]> {
-    const entered = (await this.store.listLeagues(WITHDRAW_SCANNED)).filter(
+    const entered = (await this.store.leagues.listLeagues(WITHDRAW_SCANNED)).filter(
       (l) => l.status !== "finished" && l.entrants.some((e) => e.playerId === botId && !e.withdrawn),
     );
     const changed: string[] = [];
@@ -185,12 +185,12 @@ export class LeagueService {
    */
   async onGameFinished(game: GameRecord): Promise<void> {
     if (!game.leagueId) return;
-    const head = await this.store.getLeague(game.leagueId);
+    const head = await this.store.leagues.getLeague(game.leagueId);
     if (!head || head.status === "open") return;
     const schedule = await this.scheduleOf(head);
     const deal = schedule.dealOf.get(game.id);
     if (deal === undefined) return;
-    await this.store.addLeagueResult({ leagueId: head.id, gameId: game.id, deal, outcome: outcomeOf(game), at: new Date().toISOString() });
+    await this.store.leagues.addLeagueResult({ leagueId: head.id, gameId: game.id, deal, outcome: outcomeOf(game), at: new Date().toISOString() });
     await this.countSoon(head.id);
   }
 
@@ -202,14 +202,14 @@ export class LeagueService {
     const l = await this.get(id);
     if (l.status !== "running") return;
     const schedule = await this.scheduleOf(l);
-    const outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
+    const outcomes = outcomesOf(await this.store.leagues.listLeagueResults(id, l.open));
     await this.createGames(l, schedule, outcomes);
     for (const i of l.open) {
       for (const g of schedule.deals[i].games) {
         if (outcomes.has(g.gameId)) continue;
-        const game = await this.store.getGame(g.gameId);
+        const game = await this.store.games.getGame(g.gameId);
         if (game?.status === "finished")
-          await this.store.addLeagueResult({ leagueId: id, gameId: g.gameId, deal: i, outcome: outcomeOf(game), at: new Date().toISOString() });
+          await this.store.leagues.addLeagueResult({ leagueId: id, gameId: g.gameId, deal: i, outcome: outcomeOf(game), at: new Date().toISOString() });
       }
     }
     await this.countSoon(id);
@@ -217,7 +217,7 @@ export class LeagueService {
 
   /** Reconciles every running league among the newest `limit`; failures are the caller's to log. */
   async reconcileRunning(limit = 100): Promise<void> {
-    for (const l of await this.store.listLeagues(limit)) {
+    for (const l of await this.store.leagues.listLeagues(limit)) {
       if (l.status === "running") await this.reconcile(l.id);
     }
   }
@@ -242,7 +242,7 @@ export class LeagueService {
     const l = await this.get(id);
     if (l.status === "open") return { id: l.id, deals: [] };
     const schedule = await this.scheduleOf(l);
-    const outcomes = outcomesOf(await this.store.listLeagueResults(id));
+    const outcomes = outcomesOf(await this.store.leagues.listLeagueResults(id));
     const released = releasedSet(l.released);
     return {
       id: l.id,
@@ -288,8 +288,8 @@ export class LeagueService {
       const l = await this.get(id);
       if (l.status !== "running") return;
       const schedule = await this.scheduleOf(l);
-      let outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
-      if (await this.voidWithdrawn(l, schedule, outcomes)) outcomes = outcomesOf(await this.store.listLeagueResults(id, l.open));
+      let outcomes = outcomesOf(await this.store.leagues.listLeagueResults(id, l.open));
+      if (await this.voidWithdrawn(l, schedule, outcomes)) outcomes = outcomesOf(await this.store.leagues.listLeagueResults(id, l.open));
       const done = l.open.filter((d) => dealDone(schedule.deals[d], outcomes));
       const gamesPlayed =
         (l.progress.dealsPlayed + done.length) * 2 +
@@ -309,7 +309,7 @@ export class LeagueService {
       }
       l.version += 1;
       l.updatedAt = at;
-      if (!(await this.store.replaceLeagueIf(l))) continue;
+      if (!(await this.store.leagues.replaceLeagueIf(l))) continue;
       // Every open deal's games, not only those this count released: a creation that failed before (the store
       // refusing a write) is retried here rather than waiting for a restart's reconcile. An existing game is one read.
       await this.createGames(l, schedule, outcomes);
@@ -351,8 +351,8 @@ export class LeagueService {
       released.add(i);
       open.add(i);
       for (const g of d.games) {
-        if (outcomes.has(g.gameId) || (!fresh && (await this.store.getGame(g.gameId)))) continue;
-        await this.store.addLeagueResult({ leagueId: l.id, gameId: g.gameId, deal: i, outcome: "void", at });
+        if (outcomes.has(g.gameId) || (!fresh && (await this.store.games.getGame(g.gameId)))) continue;
+        await this.store.leagues.addLeagueResult({ leagueId: l.id, gameId: g.gameId, deal: i, outcome: "void", at });
         stored = true;
       }
     }
@@ -370,8 +370,8 @@ export class LeagueService {
     const kept = this.schedules.get(l.id);
     if (kept) return kept;
     const stored =
-      (await this.store.getLeagueSchedule(l.id)) ??
-      (await this.store.putLeagueSchedule(
+      (await this.store.leagues.getLeagueSchedule(l.id)) ??
+      (await this.store.leagues.putLeagueSchedule(
         l.id,
         buildSchedule(
           l.entrants.map((e) => e.playerId),
@@ -394,7 +394,7 @@ export class LeagueService {
   }
 
   private async get(id: string): Promise<LeagueRecord> {
-    const l = await this.store.getLeague(id);
+    const l = await this.store.leagues.getLeague(id);
     if (!l) throw new AppError("not_found", `no league with id ${id}`);
     return l;
   }
@@ -418,7 +418,7 @@ export class LeagueService {
       let dealsCounted = 0;
       if (l.status !== "open") {
         const schedule = await this.scheduleOf(l);
-        const outcomes: Outcomes = outcomesOf(await this.store.listLeagueResults(l.id));
+        const outcomes: Outcomes = outcomesOf(await this.store.leagues.listLeagueResults(l.id));
         deals = tableDeals(schedule.deals, outcomes);
         dealsCounted = countedDeals(schedule.deals, outcomes).length;
       }
@@ -447,7 +447,7 @@ export class LeagueService {
         if (edit(l) === false) return l;
         l.version += 1;
         l.updatedAt = new Date().toISOString();
-        if (await this.store.replaceLeagueIf(l)) return l;
+        if (await this.store.leagues.replaceLeagueIf(l)) return l;
       }
       throw new AppError("conflict", "the league kept changing; retry");
     });

@@ -23,7 +23,11 @@ import { gameEntryOf, leafOf, type SeatRating } from "./entry";
 import { signHead, type LogKey } from "./heads";
 import { appendLeaf, frontierRefs, frontierRoot, refKey, type Hash } from "./merkle";
 
-export type SequencerStore = LogPort & Pick<GamesPort, "getGame" | "listActions"> & Pick<RatingsPort, "ratingChanges">;
+export interface SequencerStore {
+  log: LogPort;
+  games: Pick<GamesPort, "getGame" | "listActions">;
+  ratings: Pick<RatingsPort, "ratingChanges">;
+}
 
 export interface SequencerOptions {
   /** The longest time between a game's finish and the batch that appends it. */
@@ -77,8 +81,8 @@ export class LogSequencer {
     let cursor: string | null = null;
     let marked = 0;
     do {
-      const page = await this.store.unloggedGames(cursor, CATCH_UP_PAGE);
-      await this.store.addLogPending(page.gameIds);
+      const page = await this.store.log.unloggedGames(cursor, CATCH_UP_PAGE);
+      await this.store.log.addLogPending(page.gameIds);
       marked += page.gameIds.length;
       cursor = page.next;
     } while (cursor && !this.stopped);
@@ -115,10 +119,10 @@ export class LogSequencer {
     // make a durable write per batch interval). A lapsed lease goes to whichever process next has work; taking it
     // again as the same holder keeps the epoch. The batch is read once, before the lease: a game another holder
     // appended meanwhile is found logged below and only taken off the list.
-    const ids = await this.store.logPending(this.options.batchSize ?? 500);
+    const ids = await this.store.log.logPending(this.options.batchSize ?? 500);
     if (ids.length === 0) return 0;
     const now = (this.options.clock ?? Date.now)();
-    const lease = await this.store.claimLogLease(this.holder(), new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
+    const lease = await this.store.log.claimLogLease(this.holder(), new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString());
     if (!lease) {
       this.tree = null;
       return 0;
@@ -126,7 +130,7 @@ export class LogSequencer {
     if (!this.tree || this.tree.epoch !== lease.epoch || this.tree.size !== lease.size) {
       // Taken over (or first held): continue from the stored tree, whose frontier is stored complete subtrees.
       const refs = frontierRefs(lease.size);
-      const stored = new Map((await this.store.logNodes(refs)).map((n) => [refKey(n), Buffer.from(n.hash, "hex")]));
+      const stored = new Map((await this.store.log.logNodes(refs)).map((n) => [refKey(n), Buffer.from(n.hash, "hex")]));
       const frontier = refs.map((r) => stored.get(refKey(r)));
       if (frontier.some((h) => !h)) throw new Error(`the public log's store lacks a node of the tree of ${lease.size}`);
       this.tree = { epoch: lease.epoch, size: lease.size, frontier: frontier as Hash[] };
@@ -138,7 +142,7 @@ export class LogSequencer {
     const held: string[] = [];
     let frontier = tree.frontier;
     for (const gameId of ids) {
-      const [record, logged] = await Promise.all([this.store.getGame(gameId), this.store.logIndexOfGame(gameId)]);
+      const [record, logged] = await Promise.all([this.store.games.getGame(gameId), this.store.log.logIndexOfGame(gameId)]);
       // Already logged (a batch whose pending mark outlived it), or gone: nothing to append.
       if (logged !== null || !record || record.status !== "finished") {
         settled.push(gameId);
@@ -149,7 +153,7 @@ export class LogSequencer {
         held.push(gameId);
         continue;
       }
-      const [actions, ratings] = await Promise.all([this.store.listActions(gameId), this.seatRatings(record)]);
+      const [actions, ratings] = await Promise.all([this.store.games.listActions(gameId), this.seatRatings(record)]);
       const entry = gameEntryOf(record, actions, ratings);
       const leaf = leafOf(entry);
       const index = tree.size + entries.length;
@@ -159,12 +163,12 @@ export class LogSequencer {
       // The stored leaf is the text its hash was taken of: the entry is canonicalized once.
       entries.push({ index, gameId, leaf: leaf.text, finishedAt: entry.finishedAt });
     }
-    if (settled.length) await this.store.dropLogPending(settled);
+    if (settled.length) await this.store.log.dropLogPending(settled);
     await this.markUnsealed(held);
     if (entries.length === 0) return 0;
     const size = tree.size + entries.length;
     const head = signHead(this.key, { size, rootHash: frontierRoot(frontier).toString("hex"), timestamp: new Date().toISOString() });
-    if (!(await this.store.appendLog({ epoch: tree.epoch, fromSize: tree.size, entries, nodes, head }))) {
+    if (!(await this.store.log.appendLog({ epoch: tree.epoch, fromSize: tree.size, entries, nodes, head }))) {
       // Fenced out or raced: read the stored tree again at the next batch.
       this.tree = null;
       return 0;
@@ -179,9 +183,9 @@ export class LogSequencer {
    */
   private async markUnsealed(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length === 0) return;
-    const records = await Promise.all(gameIds.map((id) => this.store.getGame(id)));
+    const records = await Promise.all(gameIds.map((id) => this.store.games.getGame(id)));
     const unsealed = records.filter((r): r is GameRecord => r !== null && r.status === "finished" && entersPublicLog(r)).map((r) => r.id);
-    if (unsealed.length) await this.store.addLogPending(unsealed);
+    if (unsealed.length) await this.store.log.addLogPending(unsealed);
   }
 
   /**
@@ -191,7 +195,7 @@ export class LogSequencer {
    */
   private async seatRatings(record: GameRecord): Promise<SeatRating[]> {
     const players = (["A", "B"] as const).flatMap((seat) => (record.seats[seat] ? [record.seats[seat].playerId] : []));
-    const changes = players.length ? await this.store.ratingChanges(record.id, players) : [];
+    const changes = players.length ? await this.store.ratings.ratingChanges(record.id, players) : [];
     return changes.map(({ after, before }) => ({
       playerId: after.playerId,
       before: before ? { rating: before.rating, rd: before.rd } : { rating: DEFAULT_RATING.rating, rd: DEFAULT_RATING.rd },

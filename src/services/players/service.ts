@@ -6,7 +6,7 @@ import type { ChampionId, Seat } from "../../engine";
 import { AppError } from "../../shared/errors";
 import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../../shared/secrets";
 import { insertWithFreshId } from "../../store/duplicate";
-import type { CommunitiesPort, GameRecord, PlayerRecord, PlayersPort, PlayerUpdate, RatingPoint, RatingsPort } from "../../store/port";
+import type { GameRecord, PlayerRecord, PlayerUpdate, RatingPoint, Store } from "../../store/port";
 import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
 import { DEFAULT_RATING, houseRated, isProvisional, rankOf, rateSeat, scoreOf, type Rated } from "./rating";
 import { otherSeat } from "../../engine";
@@ -32,7 +32,7 @@ const MAX_WRITE_ATTEMPTS = 20;
 
 export class PlayerService {
   constructor(
-    private readonly store: PlayersPort & CommunitiesPort & RatingsPort,
+    private readonly store: Pick<Store, "players" | "communities" | "ratings">,
     private readonly baseUrl: string,
     private readonly now: () => Date = () => new Date(),
     /** Draws a friend code; a repeat is retried with a new one (tests force repeats). */
@@ -43,7 +43,7 @@ export class PlayerService {
 
   /** The profile named by `ref` (checked against its secret), or a new guest profile. */
   async resolve(ref: PlayerRef | undefined, name: string | undefined): Promise<Resolved> {
-    return this.resolveAnd(ref, name, (p) => this.store.createPlayer(p));
+    return this.resolveAnd(ref, name, (p) => this.store.players.createPlayer(p));
   }
 
   /**
@@ -67,10 +67,10 @@ export class PlayerService {
 
   private async resolveAnd(ref: PlayerRef | undefined, name: string | undefined, insertGuest: (p: PlayerRecord) => Promise<void>): Promise<Resolved> {
     if (ref) {
-      const p = await this.store.getPlayer(ref.id);
+      const p = await this.store.players.getPlayer(ref.id);
       if (!p || !sameHash(p.secretHash, sha256Hex(ref.secret))) throw new AppError("unauthorized", "unknown player id or wrong player secret");
       if (p.movedTo) return this.resolve({ id: p.movedTo, secret: ref.secret }, name);
-      if (name && name !== p.name) await this.store.updatePlayer(p.id, { name });
+      if (name && name !== p.name) await this.store.players.updatePlayer(p.id, { name });
       return { player: { ...p, name: name ?? p.name } };
     }
     const secret = newPlayerSecret();
@@ -110,7 +110,7 @@ export class PlayerService {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
       // Both seats' results in one write; a seat whose profile changed since it was read is read and retried.
       const writes = await this.resultWrites(game, champions, pending);
-      const wrote = writes.length > 0 ? await this.store.updatePlayersIf(writes.map((w) => w.update)) : [];
+      const wrote = writes.length > 0 ? await this.store.players.updatePlayersIf(writes.map((w) => w.update)) : [];
       pending = writes.filter((_, i) => !wrote[i]).map((w) => w.seat);
     }
     if (pending.length > 0) throw new Error(`players of seats ${pending.join(", ")} in game ${game.id}: rating update kept conflicting`);
@@ -191,7 +191,7 @@ export class PlayerService {
   private async load(game: GameRecord, seat: Seat): Promise<Loaded> {
     const s = game.seats[seat];
     if (!s || s.kind === "house") return { player: null, rated: houseRated(game.level ?? "normal") };
-    const player = await this.store.getPlayer(s.playerId);
+    const player = await this.store.players.getPlayer(s.playerId);
     if (!player) return { player, rated: { ...DEFAULT_RATING } };
     // A profile this game was applied to already (the other seat's write went in, this one is retried) is read
     // as it was before the game, so both seats are rated against the same pre-game values.
@@ -202,11 +202,11 @@ export class PlayerService {
 
   /** The public profile (spec 2.2). A guest that moved to an account answers with the account and `movedFrom`. */
   async profile(id: string) {
-    let p = await this.store.getPlayer(id);
+    let p = await this.store.players.getPlayer(id);
     let movedFrom: string | undefined;
     if (p?.movedTo) {
       movedFrom = p.id;
-      p = await this.store.getPlayer(p.movedTo);
+      p = await this.store.players.getPlayer(p.movedTo);
     }
     if (!p) throw new AppError("not_found", `no player with id ${id}`);
     const clubs = await this.clubsOf(p);
@@ -222,11 +222,11 @@ export class PlayerService {
    * `after` (0: from the first). A guest that moved to an account answers with the account's, as profile does.
    */
   async ratingHistory(id: string, after: number, limit: number) {
-    let p = await this.store.getPlayer(id);
-    if (p?.movedTo) p = await this.store.getPlayer(p.movedTo);
+    let p = await this.store.players.getPlayer(id);
+    if (p?.movedTo) p = await this.store.players.getPlayer(p.movedTo);
     if (!p) throw new AppError("not_found", `no player with id ${id}`);
     // One more than asked tells whether another page follows.
-    const points = await this.store.ratingHistory(p.id, after, limit + 1);
+    const points = await this.store.ratings.ratingHistory(p.id, after, limit + 1);
     const page = points.slice(0, limit);
     return {
       playerId: p.id,
@@ -252,7 +252,7 @@ export class PlayerService {
    * with the account and `movedFrom`.
    */
   async claim(guestId: string, body: { secret: string; name?: string }) {
-    const guest = await this.store.getPlayer(guestId);
+    const guest = await this.store.players.getPlayer(guestId);
     if (!guest || !sameHash(guest.secretHash, sha256Hex(body.secret))) throw new AppError("unauthorized", "unknown player id or wrong player secret");
     if (guest.movedTo) throw new AppError("conflict", `this profile already moved to account ${guest.movedTo}`);
     if (guest.isAccount) throw new AppError("conflict", "this profile is already an account");
@@ -273,7 +273,7 @@ export class PlayerService {
     // should it be taken already (friend codes can repeat), the guest is pointed at a newly drawn one.
     let pointed = this.newId();
     let version = (guest.version ?? 0) + 1;
-    const won = await this.store.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: pointed, version });
+    const won = await this.store.players.updatePlayerIf(guest.id, { version: guest.version, movedTo: undefined }, { movedTo: pointed, version });
     if (!won)
       throw new AppError("conflict", "this profile changed while it was being claimed (claimed elsewhere or a game was rated); read it again and retry");
     const claimedId = [pointed];
@@ -282,16 +282,16 @@ export class PlayerService {
       build,
       async (p) => {
         if (p.id !== pointed) {
-          await this.store.updatePlayerIf(guest.id, { version, movedTo: pointed }, { movedTo: p.id, version: version + 1 });
+          await this.store.players.updatePlayerIf(guest.id, { version, movedTo: pointed }, { movedTo: p.id, version: version + 1 });
           version += 1;
           pointed = p.id;
         }
-        await this.store.createPlayer(p);
+        await this.store.players.createPlayer(p);
       },
     );
-    for (const c of await this.store.communitiesOf(guest.id)) {
-      await this.store.addMember(c.id, account.id);
-      await this.store.removeMember(c.id, guest.id);
+    for (const c of await this.store.communities.communitiesOf(guest.id)) {
+      await this.store.communities.addMember(c.id, account.id);
+      await this.store.communities.removeMember(c.id, guest.id);
     }
     return { account: { id: account.id, secret }, movedFrom: guest.id, player: this.publicPlayer(account) };
   }
@@ -319,10 +319,10 @@ export class PlayerService {
   }
 
   private async clubsOf(p: PlayerRecord) {
-    const communities = await this.store.communitiesOf(p.id);
+    const communities = await this.store.communities.communitiesOf(p.id);
     return Promise.all(
       communities.map(async (c) => {
-        const ranked = await this.store.rankPlayers(c.members, c.members.length, 0);
+        const ranked = await this.store.players.rankPlayers(c.members, c.members.length, 0);
         return { id: c.id, kind: c.kind, name: c.name, members: c.members.length, place: ranked.findIndex((r) => r.id === p.id) + 1 };
       }),
     );

@@ -25,7 +25,7 @@ import { otherSeat } from "../../engine";
 const RETRY_MS = 5_000;
 
 export interface ArenaDeps {
-  store: TournamentsPort & Pick<GamesPort, "getGame">;
+  store: { tournaments: TournamentsPort; games: Pick<GamesPort, "getGame"> };
   gameService: Pick<GameService, "createForTournament">;
   players: Pick<PlayerService, "resolve">;
   baseUrl: string;
@@ -292,7 +292,7 @@ export class ArenaService {
     const underWay = arenaOf(t).games.filter((g) => !g.outcome);
     await this.createGames(t, underWay);
     for (const g of underWay) {
-      const game = await this.deps.store.getGame(g.gameId);
+      const game = await this.deps.store.games.getGame(g.gameId);
       if (game?.status === "finished") await this.onGameFinished(game);
     }
     await this.finishIfDue(t.id);
@@ -353,14 +353,14 @@ export class ArenaService {
 
   /** After the end: counts stored results of the games under way, then finishes when none is left. True once finished. */
   private async afterEnd(id: string): Promise<boolean> {
-    const t = await this.deps.store.getTournament(id);
+    const t = await this.deps.store.tournaments.getTournament(id);
     if (!t || t.status !== "running") return true;
     for (const g of arenaOf(t).games.filter((x) => !x.outcome)) {
-      const game = await this.deps.store.getGame(g.gameId);
+      const game = await this.deps.store.games.getGame(g.gameId);
       if (game?.status === "finished") await this.onGameFinished(game);
     }
     await this.finishIfDue(id);
-    return (await this.deps.store.getTournament(id))?.status !== "running";
+    return (await this.deps.store.tournaments.getTournament(id))?.status !== "running";
   }
 
   private async afterPairing(t: TournamentRecord, paired: ArenaGame[]): Promise<void> {

@@ -30,7 +30,7 @@ export const newTournamentId = (): string => `t_${randomBytes(9).toString("base6
 
 export class TournamentService {
   constructor(
-    private readonly store: TournamentsPort & Pick<GamesPort, "getGame">,
+    private readonly store: { tournaments: TournamentsPort; games: Pick<GamesPort, "getGame"> },
     private readonly gameService: Pick<GameService, "createForTournamentRound" | "createForTournament">,
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
@@ -82,7 +82,7 @@ export class TournamentService {
     const directorToken = newPlayerToken();
     if (body.format === "arena") {
       const t = this.arena.newRecord(body, { id: newTournamentId(), createdAt: at, updatedAt: at, directorTokenHash: sha256Hex(directorToken) });
-      await this.store.createTournament(t);
+      await this.store.tournaments.createTournament(t);
       return { tournament: this.view(t), directorToken };
     }
     const t: TournamentRecord = {
@@ -100,12 +100,12 @@ export class TournamentService {
       directorTokenHash: sha256Hex(directorToken),
       ...(body.maxEntrants !== undefined ? { maxEntrants: body.maxEntrants } : {}),
     };
-    await this.store.createTournament(t);
+    await this.store.tournaments.createTournament(t);
     return { tournament: this.view(t), directorToken };
   }
 
   async list(limit: number) {
-    return { tournaments: (await this.store.listTournaments(limit)).map((t) => this.view(t)) };
+    return { tournaments: (await this.store.tournaments.listTournaments(limit)).map((t) => this.view(t)) };
   }
 
   async read(id: string) {
@@ -148,7 +148,7 @@ export class TournamentService {
    * Answers the ids of the tournaments changed.
    */
   async withdrawPlayer(playerId: string): Promise<string[]> {
-    const entered = (await this.store.listTournaments(WITHDRAW_SCANNED)).filter(
+    const entered = (await this.store.tournaments.listTournaments(WITHDRAW_SCANNED)).filter(
       (t) => t.status !== "finished" && t.entrants.some((e) => e.playerId === playerId && !e.withdrawn),
     );
     const find = (t: TournamentRecord) => {
@@ -230,14 +230,14 @@ export class TournamentService {
     await this.createGames(t);
     for (const g of t.played.at(-1)?.games ?? []) {
       if (g.outcome) continue;
-      const game = await this.store.getGame(g.gameId);
+      const game = await this.store.games.getGame(g.gameId);
       if (game?.status === "finished") await this.onGameFinished(game);
     }
   }
 
   /** Reconciles every running tournament among the newest `limit`; failures are the caller's to log. */
   async reconcileRunning(limit = 100): Promise<void> {
-    for (const t of await this.store.listTournaments(limit)) {
+    for (const t of await this.store.tournaments.listTournaments(limit)) {
       if (t.status === "running") await this.reconcile(t.id);
     }
   }
@@ -270,7 +270,7 @@ export class TournamentService {
   // ---- internals ---------------------------------------------------------------------------------
 
   private async get(id: string): Promise<TournamentRecord> {
-    const t = await this.store.getTournament(id);
+    const t = await this.store.tournaments.getTournament(id);
     if (!t) throw new AppError("not_found", `no tournament with id ${id}`);
     return t;
   }
@@ -283,7 +283,7 @@ export class TournamentService {
       if (edit(t) === false) return t;
       t.version += 1;
       t.updatedAt = new Date().toISOString();
-      if (await this.store.replaceTournamentIf(t)) {
+      if (await this.store.tournaments.replaceTournamentIf(t)) {
         this.changed(t.id);
         return t;
       }

@@ -1,7 +1,7 @@
 /** The bots collection of the MongoDB adapter: a record per bot, found by id or by its key's hash; written durably, like every write (./writes.ts). */
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
-import type { BotRecord } from "../port";
+import type { BotRecord, BotsPort } from "../port";
 import { pageSize } from "../shared";
 import { DURABLY, INSERT_DURABLY } from "./writes";
 
@@ -17,28 +17,28 @@ export function botsModel(conn: Connection, bufferTimeoutMS: number): Model<Doc>
   return conn.model<Doc>("Bot", s, "bots");
 }
 
-export class MongoBots {
+export class MongoBots implements BotsPort {
   constructor(private readonly model: Model<Doc>) {}
 
   async init(): Promise<void> {
     await this.model.createIndexes();
   }
-  async create(b: BotRecord): Promise<void> {
+  async createBot(b: BotRecord): Promise<void> {
     // A copy: insertMany stamps an _id on the document it is given.
     await this.model.insertMany([{ ...b }], INSERT_DURABLY);
   }
-  async get(id: string): Promise<BotRecord | null> {
+  async getBot(id: string): Promise<BotRecord | null> {
     return (await this.model.findOne({ id }, NO_ID).lean<BotRecord>().exec()) ?? null;
   }
-  async findByKey(keyHash: string): Promise<BotRecord | null> {
+  async findBotByKey(keyHash: string): Promise<BotRecord | null> {
     return (await this.model.findOne({ keyHash }, NO_ID).lean<BotRecord>().exec()) ?? null;
   }
-  async list(limit: number, offset: number): Promise<BotRecord[]> {
+  async listBots(limit: number, offset: number): Promise<BotRecord[]> {
     const n = pageSize(limit);
     if (n === 0) return []; // Mongo reads limit(0) as "no limit"
     return this.model.find({}, NO_ID).sort({ createdAt: -1, id: -1 }).skip(pageSize(offset)).limit(n).lean<BotRecord[]>().exec();
   }
-  async patch(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
+  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
     await this.model.updateOne({ id }, { $set: patch }, DURABLY).exec();
   }
 }

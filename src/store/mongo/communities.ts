@@ -7,7 +7,7 @@
  * layouts: the array's members first, in their order, then the member documents; a removal clears both.
  */
 import type { Model } from "mongoose";
-import type { CommunityRecord } from "../port";
+import type { CommunitiesPort, CommunityRecord } from "../port";
 import { copy, nowIso } from "../shared";
 import type { Doc } from "./models";
 import { DURABLY, INSERT_DURABLY, retryingUpsert } from "./writes";
@@ -22,13 +22,13 @@ const FIELDS = { _id: 0 } as const;
 /** Join order: the time of joining, then the insertion order of the member documents. */
 const JOIN_ORDER = { joinedAt: 1, _id: 1 } as const;
 
-export class MongoCommunities {
+export class MongoCommunities implements CommunitiesPort {
   constructor(
     private readonly communities: Model<Doc>,
     private readonly members: Model<Doc>,
   ) {}
 
-  async create(c: CommunityRecord): Promise<void> {
+  async createCommunity(c: CommunityRecord): Promise<void> {
     const { members, ...record } = copy(c);
     // The record first: a second community with the same id fails here, before it could add members to
     // the first. Its members follow in order (their documents' order is the join order).
@@ -38,13 +38,17 @@ export class MongoCommunities {
     if (docs.length > 0) await this.members.insertMany(docs, { ...INSERT_DURABLY, ordered: true });
   }
 
-  async get(id: string): Promise<CommunityRecord | null> {
-    const [c] = await this.list({ id });
+  async getCommunity(id: string): Promise<CommunityRecord | null> {
+    const [c] = await this.find({ id });
     return c ?? null;
   }
 
+  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
+    return this.find(kind ? { kind } : {});
+  }
+
   /** Oldest first, each with its members in join order. */
-  async list(filter: Doc): Promise<CommunityRecord[]> {
+  private async find(filter: Doc): Promise<CommunityRecord[]> {
     const stored = await this.communities.find(filter, FIELDS).sort({ createdAt: 1, id: 1 }).lean<Stored[]>().exec();
     if (stored.length === 0) return [];
     const rows = await this.members
@@ -73,8 +77,8 @@ export class MongoCommunities {
     await this.communities.updateOne({ id, members: playerId }, { $pull: { members: playerId } }, DURABLY).exec();
   }
 
-  async of(playerId: string): Promise<CommunityRecord[]> {
+  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
     const rows = await this.members.find({ playerId }, { _id: 0, communityId: 1 }).lean<Membership[]>().exec();
-    return this.list({ $or: [{ id: { $in: rows.map((r) => r.communityId) } }, { members: playerId }] });
+    return this.find({ $or: [{ id: { $in: rows.map((r) => r.communityId) } }, { members: playerId }] });
   }
 }

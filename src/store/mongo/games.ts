@@ -8,10 +8,12 @@
  * log is first read (listActions, which every room runs before it writes).
  */
 import type { Model } from "mongoose";
-import type { GameRecord, GameWrite, GameWriteResult, StoredAction } from "../port";
-import { copy, entersPublicLog, nowIso } from "../shared";
+import type { GameExpectation, GameRecord, GameRematch, GamesPort, GameWrite, GameWriteResult, ListGamesQuery, PlayerRecord, StoredAction } from "../port";
+import { copy, decodeCursor, encodeCursor, entersPublicLog, nowIso, pageSize } from "../shared";
 import { DURABLY, INSERT_DURABLY, isDuplicateKey, patchUpdate } from "./writes";
 import type { Doc } from "./models";
+import type { MongoPlayers } from "./players";
+import { findRecord, patchRecordIf } from "./records";
 
 /** Records are exactly the port's shapes: neither Mongo's _id nor the log. */
 export const GAME_FIELDS = { _id: 0, log: 0 } as const;
@@ -22,18 +24,23 @@ interface Applied {
   update: Doc;
 }
 
-export class MongoGames {
+export class MongoGames implements GamesPort {
   /**
+   * `players` writes the profiles a game's creation or write carries (GameWrite.players, guests);
    * `markFinished` marks a game for the public log; a game's finish write calls it before the write is
    * answered (commitOne).
    */
   constructor(
     private readonly games: Model<Doc>,
     private readonly legacyActions: Model<Doc>,
+    private readonly players: MongoPlayers,
     private readonly markFinished: (gameId: string) => Promise<void>,
   ) {}
 
-  async create(game: GameRecord): Promise<void> {
+  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
+    // No multi-document transaction (that needs a replica set): the profiles first, so a game never refers to
+    // a profile that is not stored.
+    for (const p of players) await this.players.createPlayer(p);
     await this.games.insertMany([{ ...copy(game), log: [] }], INSERT_DURABLY);
   }
 
@@ -42,7 +49,7 @@ export class MongoGames {
    * standalone server has none), so a duplicate id leaves the documents inserted before it: they are removed
    * again, and the call rejects, as SQLite's rolled-back transaction does.
    */
-  async createMany(games: GameRecord[]): Promise<void> {
+  async createGames(games: GameRecord[]): Promise<void> {
     if (games.length === 0) return;
     try {
       await this.games.insertMany(
@@ -59,6 +66,87 @@ export class MongoGames {
     }
   }
 
+  async getGame(id: string): Promise<GameRecord | null> {
+    return findRecord<GameRecord>(this.games, { id }, GAME_FIELDS);
+  }
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+    return patchRecordIf(this.games, "id", id, expected, patch);
+  }
+  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
+    // A null filter value also matches a missing member: a game without a rematch yet.
+    const filter = { id, status: "finished", "rematch.version": version ?? null };
+    return (await this.games.updateOne(filter, { $set: { rematch: copy(rematch), updatedAt: nowIso() } }, DURABLY).exec()).matchedCount > 0;
+  }
+  async findGameByCode(code: string): Promise<GameRecord | null> {
+    const [game] = await this.games
+      .find({ $or: [{ "seats.A.code": code }, { "seats.B.code": code }] }, GAME_FIELDS)
+      .sort({ createdAt: -1, id: -1 })
+      .limit(1)
+      .lean<GameRecord[]>()
+      .exec();
+    return game ?? null;
+  }
+  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
+    const limit = pageSize(q.limit);
+    const filter: Doc = {};
+    if (q.status) filter.status = q.status;
+    if (q.publicOnly || q.playerId) filter.public = true;
+    const and: Doc[] = [];
+    if (q.playerId) {
+      delete filter.status;
+      and.push({ $or: [{ "seats.A.playerId": q.playerId }, { "seats.B.playerId": q.playerId }] });
+    }
+    if (q.cursor) {
+      const c = decodeCursor(q.cursor);
+      and.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });
+    }
+    if (and.length) filter.$and = and;
+    const games = await this.games
+      .find(filter, GAME_FIELDS)
+      .sort({ createdAt: -1, id: -1 })
+      .limit(limit + 1)
+      .lean<GameRecord[]>()
+      .exec();
+    const more = games.length > limit;
+    if (more) games.length = limit;
+    const last = games[games.length - 1];
+    return { games, nextCursor: more && last ? encodeCursor(last) : null };
+  }
+  async listUnfinishedGames(): Promise<GameRecord[]> {
+    return this.games
+      .find({ status: { $in: ["waiting", "active"] } }, GAME_FIELDS)
+      .sort({ createdAt: 1, id: 1 })
+      .lean<GameRecord[]>()
+      .exec();
+  }
+  async listGamesWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
+    const filter = q.createdBefore === undefined ? { status } : { status, createdAt: { $lt: q.createdBefore } };
+    // limit(0) is no limit.
+    return this.games
+      .find(filter, GAME_FIELDS)
+      .sort({ createdAt: 1, id: 1 })
+      .limit(q.limit === undefined ? 0 : pageSize(q.limit))
+      .lean<GameRecord[]>()
+      .exec();
+  }
+
+  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
+    // A write's profiles first (GameWrite.players), in order, the writes in batch order as SQLite's transaction
+    // applies them; a write one of whose profiles did not hold is "stale" and left out of the batch.
+    const stale: boolean[] = [];
+    for (const w of writes) {
+      let held = true;
+      for (const p of w.guests ?? []) if (held) held = await this.players.insertGuest(p);
+      for (const u of w.players ?? []) if (held) held = await this.players.updatePlayerIf(u.id, u.expected, u.patch);
+      stale.push(!held);
+    }
+    if (!stale.includes(true)) return this.commitEach(writes);
+    const kept = writes.filter((_, i) => !stale[i]);
+    const results = kept.length > 0 ? await this.commitEach(kept) : [];
+    let next = 0;
+    return stale.map((s): GameWriteResult => (s ? "stale" : results[next++]));
+  }
+
   /**
    * Each write is one conditional update. The writes of different games are sent at once; those of one game
    * one after the other, in batch order, as SQLite's transaction applies them (a write after one that failed
@@ -68,7 +156,7 @@ export class MongoGames {
    * stores nothing; only an undo that cannot reach the server either leaves its write, as a crash right
    * after the commit would.
    */
-  async commit(writes: GameWrite[]): Promise<GameWriteResult[]> {
+  private async commitEach(writes: GameWrite[]): Promise<GameWriteResult[]> {
     const last = new Map<string, Promise<unknown>>();
     const settled = await Promise.allSettled(
       writes.map((w) => {

@@ -5,7 +5,7 @@
  */
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
-import type { LeagueDeal, LeagueRecord, LeagueResult } from "../port";
+import type { LeagueDeal, LeagueRecord, LeagueResult, LeaguesPort } from "../port";
 import { splitWholeLeague } from "../league-shape";
 import { copy, pageSize } from "../shared";
 import { DURABLY, INSERT_DURABLY } from "./writes";
@@ -40,7 +40,7 @@ export function leagueModels(conn: Connection, bufferTimeoutMS: number): LeagueM
 
 const isDuplicateKey = (e: unknown): boolean => (e as { code?: number } | null)?.code === 11000;
 
-export class MongoLeagues {
+export class MongoLeagues implements LeaguesPort {
   constructor(private readonly m: LeagueModels) {}
 
   /** Creates the indexes, then splits the leagues stored whole (their schedule and results inside the document). */
@@ -52,42 +52,42 @@ export class MongoLeagues {
       .exec();
     for (const doc of whole) {
       const { head, schedule, results } = splitWholeLeague(doc);
-      if (schedule) await this.putSchedule(head.id, schedule);
-      for (const r of results) await this.addResult(r);
+      if (schedule) await this.putLeagueSchedule(head.id, schedule);
+      for (const r of results) await this.addLeagueResult(r);
       // Replaced only if still stored whole: another process may have split it meanwhile.
       await this.m.heads.replaceOne({ id: head.id, schedule: { $exists: true } }, copy(head), DURABLY).exec();
     }
   }
-  async create(l: LeagueRecord): Promise<void> {
+  async createLeague(l: LeagueRecord): Promise<void> {
     // A copy: insertMany stamps an _id on the document it is given.
     await this.m.heads.insertMany([copy(l)], INSERT_DURABLY);
   }
-  async get(id: string): Promise<LeagueRecord | null> {
+  async getLeague(id: string): Promise<LeagueRecord | null> {
     return (await this.m.heads.findOne({ id }, NO_ID).lean<LeagueRecord>().exec()) ?? null;
   }
-  async list(limit: number): Promise<LeagueRecord[]> {
+  async listLeagues(limit: number): Promise<LeagueRecord[]> {
     const n = pageSize(limit);
     if (n === 0) return [];
     return this.m.heads.find({}, NO_ID).sort({ createdAt: -1, id: -1 }).limit(n).lean<LeagueRecord[]>().exec();
   }
-  async replaceIf(l: LeagueRecord): Promise<boolean> {
+  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> {
     const out = await this.m.heads.replaceOne({ id: l.id, version: l.version - 1 }, copy(l), DURABLY).exec();
     return out.matchedCount === 1;
   }
-  async putSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
+  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
     try {
       await this.m.schedules.updateOne({ leagueId }, { $setOnInsert: { leagueId, schedule: copy(schedule) } }, { upsert: true, ...DURABLY }).exec();
     } catch (e) {
       // Two first writes at once: the unique index kept one, which is answered below.
       if (!isDuplicateKey(e)) throw e;
     }
-    return (await this.getSchedule(leagueId))!;
+    return (await this.getLeagueSchedule(leagueId))!;
   }
-  async getSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
+  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
     const doc = await this.m.schedules.findOne({ leagueId }, NO_ID).lean<{ schedule: LeagueDeal[] }>().exec();
     return doc?.schedule ?? null;
   }
-  async addResult(r: LeagueResult): Promise<boolean> {
+  async addLeagueResult(r: LeagueResult): Promise<boolean> {
     try {
       const out = await this.m.results.updateOne({ gameId: r.gameId }, { $setOnInsert: copy(r) }, { upsert: true, ...DURABLY }).exec();
       return out.upsertedCount === 1;
@@ -96,7 +96,7 @@ export class MongoLeagues {
       throw e;
     }
   }
-  async resultsOf(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
+  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
     const filter = deals ? { leagueId, deal: { $in: [...deals] } } : { leagueId };
     return this.m.results.find(filter, NO_ID).lean<LeagueResult[]>().exec();
   }

@@ -8,7 +8,7 @@
  */
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
-import type { LogAppend, LogEntryRecord, LogNodeRecord, LogPublicKeyRecord, LogStateRecord, TreeHeadRecord } from "../port";
+import type { LogAppend, LogEntryRecord, LogNodeRecord, LogPort, LogPublicKeyRecord, LogStateRecord, TreeHeadRecord } from "../port";
 import { isDuplicateKey } from "../duplicate";
 import { entersPublicLog } from "../shared";
 import { DURABLY, INSERT_DURABLY } from "./writes";
@@ -66,7 +66,7 @@ const entryOf = (d: Doc): LogEntryRecord => ({
   ...(d.privateSalt ? { privateSalt: d.privateSalt as string } : {}),
 });
 
-export class MongoLog {
+export class MongoLog implements LogPort {
   constructor(
     private readonly m: LogModels,
     private readonly games: Model<Doc>,
@@ -79,7 +79,7 @@ export class MongoLog {
       .exec();
   }
 
-  async state(): Promise<LogStateRecord> {
+  async logState(): Promise<LogStateRecord> {
     const d = await this.m.state.findOne({ key: STATE_ID }).lean<Doc>().exec();
     return {
       size: (d?.size as number) ?? 0,
@@ -90,7 +90,7 @@ export class MongoLog {
     };
   }
 
-  async claim(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
+  async claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
     const renewed = await this.m.state.updateOne({ key: STATE_ID, holder }, { $set: { leaseUntil: until } }, DURABLY).exec();
     if (renewed.matchedCount === 0) {
       const taken = await this.m.state
@@ -102,11 +102,11 @@ export class MongoLog {
         .exec();
       if (taken.matchedCount === 0) return null;
     }
-    return this.state();
+    return this.logState();
   }
 
-  async append(a: LogAppend): Promise<boolean> {
-    const s = await this.state();
+  async appendLog(a: LogAppend): Promise<boolean> {
+    const s = await this.logState();
     if (s.epoch !== a.epoch || s.size !== a.fromSize) return false;
     try {
       // What an earlier batch left beyond the size (cut off, or refused) goes first.
@@ -142,9 +142,9 @@ export class MongoLog {
     return true;
   }
 
-  async nodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
+  async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
     if (refs.length === 0) return [];
-    const { size } = await this.state();
+    const { size } = await this.logState();
     const inside = refs.filter((r) => (r.index + 1) * 2 ** r.level <= size);
     if (inside.length === 0) return [];
     const docs = await this.m.nodes
@@ -154,8 +154,8 @@ export class MongoLog {
     return docs.map((d) => ({ level: d.level as number, index: d.index as number, hash: d.hash as string }));
   }
 
-  async entries(from: number, to: number): Promise<LogEntryRecord[]> {
-    const { size } = await this.state();
+  async logEntries(from: number, to: number): Promise<LogEntryRecord[]> {
+    const { size } = await this.logState();
     const docs = await this.m.entries
       .find({ index: { $gte: from, $lt: Math.min(to, size) } }, NO_ID)
       .sort({ index: 1 })
@@ -164,8 +164,8 @@ export class MongoLog {
     return docs.map(entryOf);
   }
 
-  async entriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
-    const { size } = await this.state();
+  async logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+    const { size } = await this.logState();
     const from = after
       ? { $or: [{ finishedAt: { $gt: after.finishedAt, $lt: end } }, { finishedAt: after.finishedAt, index: { $gt: after.index, $lt: size } }] }
       : {};
@@ -179,17 +179,17 @@ export class MongoLog {
     return docs.map(entryOf);
   }
 
-  async indexOfGame(gameId: string): Promise<number | null> {
-    const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, { _id: 0, index: 1 }).lean<Doc>().exec(), this.state()]);
+  async logIndexOfGame(gameId: string): Promise<number | null> {
+    const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, { _id: 0, index: 1 }).lean<Doc>().exec(), this.logState()]);
     return d && (d.index as number) < size ? (d.index as number) : null;
   }
 
-  async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
-    const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, NO_ID).lean<Doc>().exec(), this.state()]);
+  async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> {
+    const [d, { size }] = await Promise.all([this.m.entries.findOne({ gameId }, NO_ID).lean<Doc>().exec(), this.logState()]);
     return d && (d.index as number) < size ? entryOf(d) : null;
   }
 
-  async addPending(gameIds: readonly string[]): Promise<void> {
+  async addLogPending(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length === 0) return;
     const seq = Date.now();
     await this.m.pending.bulkWrite(
@@ -198,16 +198,16 @@ export class MongoLog {
     );
   }
 
-  async pending(limit: number): Promise<string[]> {
+  async logPending(limit: number): Promise<string[]> {
     const docs = await this.m.pending.find({}, NO_ID).sort({ seq: 1 }).limit(limit).lean<Doc[]>().exec();
     return docs.map((d) => d.gameId as string);
   }
 
-  async dropPending(gameIds: readonly string[]): Promise<void> {
+  async dropLogPending(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length) await this.m.pending.deleteMany({ gameId: { $in: [...gameIds] } }, DURABLY).exec();
   }
 
-  async unlogged(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
+  async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
     const at = cursor ? cursor.indexOf("|") : -1;
     const after = cursor ? { $or: [{ createdAt: { $gt: cursor.slice(0, at) } }, { createdAt: cursor.slice(0, at), id: { $gt: cursor.slice(at + 1) } }] } : {};
     const rows = await this.games
@@ -218,7 +218,7 @@ export class MongoLog {
       .exec();
     // Every finished game is looked at (the cursor runs over them all); only those entering the log are answered.
     const ids = rows.filter((r) => entersPublicLog(r as { sealed?: boolean; public?: boolean })).map((r) => r.id as string);
-    const { size } = await this.state();
+    const { size } = await this.logState();
     const logged = new Set(
       (
         await this.m.entries
@@ -231,22 +231,22 @@ export class MongoLog {
     return { gameIds: ids.filter((id) => !logged.has(id)), next: rows.length === limit && last ? `${last.createdAt as string}|${last.id as string}` : null };
   }
 
-  async keys(): Promise<LogPublicKeyRecord[]> {
+  async logKeys(): Promise<LogPublicKeyRecord[]> {
     const docs = await this.m.keys.find({}, NO_ID).sort({ fromSize: 1, addedAt: 1 }).lean<Doc[]>().exec();
     return docs.map((d) => ({ keyId: d.keyId as string, publicKey: d.publicKey as string, fromSize: d.fromSize as number, addedAt: d.addedAt as string }));
   }
 
-  async addKey(key: LogPublicKeyRecord): Promise<void> {
+  async addLogKey(key: LogPublicKeyRecord): Promise<void> {
     await this.m.keys.updateOne({ keyId: key.keyId }, { $setOnInsert: { ...key } }, { upsert: true, ...DURABLY }).exec();
   }
 
   /** The private key an older version kept in the state document (signingKey), read once to move it out. */
-  async legacyKey(): Promise<string | null> {
+  async legacyLogKey(): Promise<string | null> {
     const d = await this.m.state.findOne({ key: STATE_ID }, { _id: 0, signingKey: 1 }).lean<Doc>().exec();
     return (d?.signingKey as string | undefined) ?? null;
   }
 
-  async dropLegacyKey(): Promise<void> {
+  async dropLegacyLogKey(): Promise<void> {
     await this.m.state.updateOne({ key: STATE_ID }, { $unset: { signingKey: "" } }, DURABLY).exec();
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
-import type { PlayerRecord, RatingPoint } from "../port";
+import type { PlayerRecord, RatingPoint, RatingsPort } from "../port";
 import { isDuplicateKey } from "../duplicate";
 import { pageSize } from "../shared";
 import { DURABLY } from "./writes";
@@ -21,7 +21,7 @@ export function ratingsModel(conn: Connection, bufferTimeoutMS: number): Model<D
   return conn.model<Doc>("RatingPoint", s, "rating_history");
 }
 
-export class MongoRatings {
+export class MongoRatings implements RatingsPort {
   constructor(private readonly model: Model<Doc>) {}
 
   async init(): Promise<void> {
@@ -38,7 +38,7 @@ export class MongoRatings {
       if (!isDuplicateKey(e)) throw e;
     }
   }
-  async history(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
+  async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
     const n = pageSize(limit);
     if (n === 0) return [];
     return this.model
@@ -49,7 +49,7 @@ export class MongoRatings {
       .exec();
   }
 
-  async changes(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
+  async ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
     const afters = await this.model
       .find({ playerId: { $in: [...new Set(playerIds)] }, gameId }, FIELDS)
       .lean<RatingPoint[]>()

@@ -1,7 +1,8 @@
-/** The bots table of the SQLite adapter: a record per bot, found by id or by its key's hash. */
+/** The bots table of the SQLite adapter: a record per bot (a DocumentTable), found by id or by its key's hash. */
 import type Database from "better-sqlite3";
-import type { BotRecord } from "../port";
-import { mergePatch, pageSize } from "../shared";
+import type { BotRecord, BotsPort } from "../port";
+import { pageSize } from "../shared";
+import { DocumentTable, type TableWrite } from "./document-table";
 
 export const BOTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS bots (
@@ -12,47 +13,29 @@ CREATE TABLE IF NOT EXISTS bots (
 CREATE INDEX IF NOT EXISTS bots_by_time ON bots (json_extract(doc, '$.createdAt'), id);
 `;
 
-type Row = { doc: string } | undefined;
-const parse = (row: Row): BotRecord | null => (row ? (JSON.parse(row.doc) as BotRecord) : null);
-
-export class SqliteBots {
-  private readonly insert: Database.Statement;
-  private readonly byId: Database.Statement;
-  private readonly byKey: Database.Statement;
-  private readonly update: Database.Statement;
-  private readonly newest: Database.Statement;
+export class SqliteBots implements BotsPort {
+  private readonly docs: DocumentTable<BotRecord>;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(
-    db: Database.Database,
-    private readonly write: <T>(fn: () => T) => Promise<T>,
-  ) {
-    db.exec(BOTS_SCHEMA);
-    this.insert = db.prepare("INSERT INTO bots (id, key_hash, doc) VALUES (@id, @keyHash, @doc)");
-    this.byId = db.prepare("SELECT doc FROM bots WHERE id = ?");
-    this.byKey = db.prepare("SELECT doc FROM bots WHERE key_hash = ?");
-    this.update = db.prepare("UPDATE bots SET key_hash = @keyHash, doc = @doc WHERE id = @id");
-    this.newest = db.prepare("SELECT doc FROM bots ORDER BY json_extract(doc, '$.createdAt') DESC, id DESC LIMIT @limit OFFSET @offset");
+  constructor(db: Database.Database, write: TableWrite) {
+    this.docs = new DocumentTable<BotRecord>(db, write, { table: "bots", key: { column: "id", member: "id" }, columns: { key_hash: (b) => b.keyHash } });
   }
 
-  async create(b: BotRecord): Promise<void> {
-    await this.write(() => this.insert.run({ id: b.id, keyHash: b.keyHash, doc: JSON.stringify(b) }));
+  async createBot(b: BotRecord): Promise<void> {
+    await this.docs.create(b);
   }
-  async get(id: string): Promise<BotRecord | null> {
-    return parse(this.byId.get(id) as Row);
+  async getBot(id: string): Promise<BotRecord | null> {
+    return this.docs.get(id);
   }
-  async findByKey(keyHash: string): Promise<BotRecord | null> {
-    return parse(this.byKey.get(keyHash) as Row);
+  async findBotByKey(keyHash: string): Promise<BotRecord | null> {
+    const [bot] = await this.docs.list("WHERE key_hash = ?", keyHash);
+    return bot ?? null;
   }
-  async list(limit: number, offset: number): Promise<BotRecord[]> {
-    return (this.newest.all({ limit: pageSize(limit), offset: pageSize(offset) }) as { doc: string }[]).map((r) => JSON.parse(r.doc) as BotRecord);
+  async listBots(limit: number, offset: number): Promise<BotRecord[]> {
+    return this.docs.list("ORDER BY json_extract(doc, '$.createdAt') DESC, id DESC LIMIT ? OFFSET ?", pageSize(limit), pageSize(offset));
   }
-  async patch(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
-    await this.write(() => {
-      const b = parse(this.byId.get(id) as Row);
-      if (!b) return;
-      const next = mergePatch<BotRecord>(b, patch, "id", false);
-      this.update.run({ id, keyHash: next.keyHash, doc: JSON.stringify(next) });
-    });
+  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
+    // A bot record has no updatedAt.
+    await this.docs.patch(id, patch, {}, false);
   }
 }

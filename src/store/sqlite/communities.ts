@@ -3,7 +3,7 @@
  * community_members, read back beside the community in the order they joined.
  */
 import type Database from "better-sqlite3";
-import type { CommunityRecord } from "../port";
+import type { CommunitiesPort, CommunityRecord } from "../port";
 import type { RecordWrites } from "./record-writes";
 
 export const COMMUNITIES_SCHEMA = `
@@ -34,14 +34,14 @@ const community = (row: Row): CommunityRecord => ({
   members: JSON.parse(row.members) as CommunityRecord["members"],
 });
 
-export class SqliteCommunities {
+export class SqliteCommunities implements CommunitiesPort {
   private readonly insert: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly all: Database.Statement;
   private readonly ofKind: Database.Statement;
   private readonly ofPlayer: Database.Statement;
-  private readonly addMember: Database.Statement;
-  private readonly removeMember: Database.Statement;
+  private readonly insertMember: Database.Statement;
+  private readonly deleteMember: Database.Statement;
 
   /**
    * `write` runs a write the store's way (waiting out a held lock, durable before it resolves); `writes` holds
@@ -52,7 +52,6 @@ export class SqliteCommunities {
     private readonly writes: RecordWrites,
     private readonly write: <T>(fn: () => T) => Promise<T>,
   ) {
-    db.exec(COMMUNITIES_SCHEMA);
     this.insert = db.prepare(`INSERT INTO communities (id, kind, created_at, doc) VALUES (@id, @kind, @createdAt, @doc)`);
     this.byId = db.prepare(`SELECT c.doc, ${MEMBERS} FROM communities c WHERE c.id = ?`);
     this.all = db.prepare(`SELECT c.doc, ${MEMBERS} FROM communities c ORDER BY c.created_at, c.id`);
@@ -60,35 +59,35 @@ export class SqliteCommunities {
     this.ofPlayer = db.prepare(`SELECT c.doc, ${MEMBERS} FROM communities c
       WHERE c.id IN (SELECT community_id FROM community_members WHERE player_id = ?) ORDER BY c.created_at, c.id`);
     // Only members of a community that exists: the port has no error for an unknown community.
-    this.addMember = db.prepare(`INSERT OR IGNORE INTO community_members (community_id, player_id)
+    this.insertMember = db.prepare(`INSERT OR IGNORE INTO community_members (community_id, player_id)
       SELECT @id, @playerId WHERE EXISTS (SELECT 1 FROM communities WHERE id = @id)`);
-    this.removeMember = db.prepare(`DELETE FROM community_members WHERE community_id = ? AND player_id = ?`);
+    this.deleteMember = db.prepare(`DELETE FROM community_members WHERE community_id = ? AND player_id = ?`);
   }
 
-  async create(c: CommunityRecord): Promise<void> {
+  async createCommunity(c: CommunityRecord): Promise<void> {
     await this.write(() => {
       this.writes.atomically(() => {
         const { members, ...rest } = c;
         this.insert.run({ id: c.id, kind: c.kind, createdAt: c.createdAt, doc: JSON.stringify(rest) });
-        for (const playerId of members) this.addMember.run({ id: c.id, playerId });
+        for (const playerId of members) this.insertMember.run({ id: c.id, playerId });
       });
     });
   }
-  async get(id: string): Promise<CommunityRecord | null> {
+  async getCommunity(id: string): Promise<CommunityRecord | null> {
     const row = this.byId.get(id) as Row | undefined;
     return row ? community(row) : null;
   }
-  async list(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
+  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
     const rows = kind ? this.ofKind.all(kind) : this.all.all();
     return (rows as Row[]).map(community);
   }
-  async add(id: string, playerId: string): Promise<void> {
-    await this.write(() => this.addMember.run({ id, playerId }));
+  async addMember(id: string, playerId: string): Promise<void> {
+    await this.write(() => this.insertMember.run({ id, playerId }));
   }
-  async remove(id: string, playerId: string): Promise<void> {
-    await this.write(() => this.removeMember.run(id, playerId));
+  async removeMember(id: string, playerId: string): Promise<void> {
+    await this.write(() => this.deleteMember.run(id, playerId));
   }
-  async of(playerId: string): Promise<CommunityRecord[]> {
+  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
     return (this.ofPlayer.all(playerId) as Row[]).map(community);
   }
 }

@@ -5,10 +5,12 @@
  * and the writes only this connection makes are prepared here.
  */
 import type Database from "better-sqlite3";
-import type { GameExpectation, GameRecord, GameRematch, GameWrite, GameWriteResult, ListGamesQuery, PlayerRecord, StoredAction } from "../port";
+import type { GameExpectation, GameRecord, GameRematch, GamesPort, GameWrite, GameWriteResult, ListGamesQuery, PlayerRecord, StoredAction } from "../port";
 import { decodeCursor, encodeCursor, nowIso, pageSize } from "../shared";
 import { gameRow, parse, playerRow, type RecordWrites } from "./record-writes";
+import type { StoreCondition } from "./condition";
 import type { Statements } from "./statements";
+import type { Writer } from "./writer";
 
 type DocRow = { doc: string };
 
@@ -30,7 +32,7 @@ const PLAYER_GAMES_SQL = `SELECT doc FROM games WHERE (created_at, id) < (@creat
   AND (player_a = @playerId OR player_b = @playerId)
   ORDER BY created_at DESC, id DESC LIMIT @limit`;
 
-export class SqliteGames {
+export class SqliteGames implements GamesPort {
   private readonly rematchIf: Database.Statement;
   private readonly byCode: Database.Statement;
   private readonly listings: Record<"all" | "status" | "public" | "statusPublic" | "playerPublic", Database.Statement>;
@@ -40,15 +42,18 @@ export class SqliteGames {
 
   /**
    * `st` and `writes` are the connection's shared statements and record writes; `durable` runs a write the
-   * store's way (waiting out a held lock, durable before it resolves); `commit` stores a group commit's batch
-   * wherever the store commits them (its writer thread, or this connection in memory).
+   * store's way (waiting out a held lock, durable before it resolves). `writer` is a file database's writer
+   * thread, which commits the group commits' batches (null in memory: this connection commits them), and
+   * `condition` the store's files and write failures, which a batch on the thread is checked against as
+   * `durable` checks this connection's writes.
    */
   constructor(
     private readonly db: Database.Database,
     private readonly st: Statements,
     private readonly writes: RecordWrites,
     private readonly durable: <T>(fn: () => T) => Promise<T>,
-    private readonly commit: (writes: GameWrite[]) => Promise<GameWriteResult[]>,
+    private readonly writer: Writer | null,
+    private readonly condition: StoreCondition,
   ) {
     const p = (sql: string) => db.prepare(sql);
     // IS: a null version matches a game without a rematch yet.
@@ -68,14 +73,14 @@ export class SqliteGames {
     this.actions = p(`SELECT game_id, idx, at, action FROM actions WHERE game_id = ? ORDER BY idx`);
   }
 
-  async create(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
+  async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
     const insert = () => {
       for (const p of players) this.st.insertPlayer.run(playerRow(p));
       this.st.insertGame.run(gameRow(game));
     };
     return this.durable(players.length === 0 ? insert : () => this.writes.atomically(insert));
   }
-  async createAll(games: GameRecord[]): Promise<void> {
+  async createGames(games: GameRecord[]): Promise<void> {
     if (games.length === 0) return;
     // One transaction, so one commit and one fsync for the lot; a taken id rolls back every insert.
     const insertAll = this.db.transaction((rows: GameRecord[]) => {
@@ -83,19 +88,19 @@ export class SqliteGames {
     });
     return this.durable(() => insertAll(games));
   }
-  async get(id: string): Promise<GameRecord | null> {
+  async getGame(id: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
   }
-  async patchIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
+  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
     return this.durable(() => this.writes.patchGameIf(id, expected, patch));
   }
-  async rematchIfAt(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
+  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
     return this.durable(() => this.rematchIf.run({ id, version: version ?? null, rematch: JSON.stringify(rematch), updatedAt: nowIso() }).changes > 0);
   }
-  async findByCode(code: string): Promise<GameRecord | null> {
+  async findGameByCode(code: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.byCode.get({ code }) as DocRow | undefined);
   }
-  async list(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
+  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
     const limit = pageSize(q.limit);
     // No cursor: start above every ISO timestamp, so one statement serves the first page and the rest.
     const after = q.cursor ? decodeCursor(q.cursor) : { createdAt: "\uffff", id: "" };
@@ -110,15 +115,27 @@ export class SqliteGames {
     const last = games[games.length - 1];
     return { games, nextCursor: more && last ? encodeCursor(last) : null };
   }
-  async listUnfinished(): Promise<GameRecord[]> {
+  async listUnfinishedGames(): Promise<GameRecord[]> {
     return parseAll(this.unfinished.all() as DocRow[]);
   }
-  async listWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
+  async listGamesWithStatus(status: "waiting" | "active", q: { createdBefore?: string; limit?: number } = {}): Promise<GameRecord[]> {
     const params = { status, before: q.createdBefore ?? "\uffff", limit: q.limit === undefined ? -1 : pageSize(q.limit) };
     return parseAll(this.withStatus.all(params) as DocRow[]);
   }
-  async commitAll(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    return this.commit(writes);
+  /** A group commit's batch: on the writer thread for a file database, on this connection in memory. */
+  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
+    if (!this.writer) return this.durable(() => this.writes.commitBatch(writes));
+    // As durable does for this connection's writes, with the commit and its fsync on the thread.
+    this.condition.refuseIfLost();
+    let results: GameWriteResult[];
+    try {
+      results = await this.writer.commit(writes);
+    } catch (e) {
+      throw this.condition.failed(e);
+    }
+    this.condition.refuseIfLost();
+    this.condition.succeeded();
+    return results;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.actions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];

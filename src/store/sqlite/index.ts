@@ -4,55 +4,27 @@
  *
  * Durability: the database runs in WAL mode. With synchronous=FULL (the default) a write resolves only once
  * the WAL is fsynced, so a resolved write survives power loss too; the fsync runs on the thread pool, not in
- * the commit (wal-sync.ts). Moves reach the store through a group commit (commitGames), which a file
+ * the commit (wal-sync.ts). Moves reach the store through a group commit (games.commitGames), which a file
  * database runs on its writer thread (writer.ts): one transaction and one fsync for every game write that
  * arrived while the previous batch was being committed, with no SQL of a move on the event loop.
  * synchronous=NORMAL resolves at the commit: it survives a process crash only.
  *
  * This class holds the connection, its durability and its threads, and composes the tables: each table (or a
  * table with those that belong to it, such as a game's actions) has a class of its own in its own file, which
- * creates its schema and prepares its statements, and is handed the store's ways of writing (durable,
- * bookkeeping, writeUnbusy). The games, actions and players tables, which the writer thread writes too, share
- * their schema (schema.ts) and writing statements (statements.ts, record-writes.ts) with it.
+ * implements that table's port, holds its schema and prepares its statements, and is handed the store's ways
+ * of writing (durable, bookkeeping, writeUnbusy; the games' class also the writer thread). The schema is made
+ * and brought forward by numbered migrations (migrations.ts), recorded in the file's user_version. The store
+ * exposes each class as its port's member (store.games, store.players, ...), made by init. The games,
+ * actions and players tables, which the writer thread writes too, share their schema (schema.ts) and writing
+ * statements (statements.ts, record-writes.ts) with it.
  */
 import Database from "better-sqlite3";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as delayFor } from "node:timers/promises";
-import type {
-  BotRecord,
-  LeagueRecord,
-  LeagueDeal,
-  LeagueResult,
-  ChallengeExpectation,
-  ChallengeRecord,
-  CommunityRecord,
-  TournamentRecord,
-  DeliveryRecord,
-  GameExpectation,
-  GameRecord,
-  GameRematch,
-  ListGamesQuery,
-  PlayerExpectation,
-  PlayerRecord,
-  PlayerUpdate,
-  ProcessRecord,
-  RankOptions,
-  GameWrite,
-  GameWriteResult,
-  RatingPoint,
-  Store,
-  StoreHealth,
-  StoredAction,
-  SubscriptionRecord,
-  LogAppend,
-  LogEntryRecord,
-  LogNodeRecord,
-  LogPublicKeyRecord,
-  LogStateRecord,
-} from "../port";
+import type { Store, StoreHealth } from "../port";
 import { nowIso } from "../shared";
-import { ADDED_COLUMNS, ADDED_INDEXES, SCHEMA } from "./schema";
+import { migrate } from "./migrations";
 import { WalSync } from "./wal-sync";
 import { Checkpointer } from "./checkpointer";
 import { StoreCondition } from "./condition";
@@ -60,13 +32,11 @@ import { prepareStatements, type Statements } from "./statements";
 import { SqliteBots } from "./bots";
 import { SqliteChallenges } from "./challenges";
 import { SqliteCommunities } from "./communities";
-import { SqliteDeliveries } from "./deliveries";
 import { SqliteGames } from "./games";
 import { SqlitePlayers } from "./players";
 import { SqliteProcesses } from "./processes";
 import { SqliteSubscriptions } from "./subscriptions";
 import { SqliteTournaments } from "./tournaments";
-import { SqliteVerifiedUrls } from "./verified-urls";
 import { SqliteLog } from "./log";
 import { SqliteLeagues } from "./leagues";
 import { RecordWrites } from "./record-writes";
@@ -105,8 +75,8 @@ export interface SqliteStoreOptions {
 const isBusy = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_BUSY") === true;
 
 /**
- * The store's tables, each behind its class, and what the game and player writes share: their statements and
- * this connection's record writes (record-writes.ts).
+ * The store's tables, each behind the class that implements its port, and what the game and player writes
+ * share: their statements and this connection's record writes (record-writes.ts).
  */
 interface Tables {
   st: Statements;
@@ -115,8 +85,6 @@ interface Tables {
   players: SqlitePlayers;
   ratings: SqliteRatings;
   subscriptions: SqliteSubscriptions;
-  deliveries: SqliteDeliveries;
-  verifiedUrls: SqliteVerifiedUrls;
   processes: SqliteProcesses;
   challenges: SqliteChallenges;
   communities: SqliteCommunities;
@@ -133,7 +101,7 @@ export class SqliteStore implements Store {
   private readonly walSync: WalSync | null;
   private checkpointer: Checkpointer | null = null;
   private readonly options: SqliteStoreOptions;
-  /** A file database's writer thread, which commits the game writes (commitGames); null in memory. */
+  /** A file database's writer thread, which commits the game writes (games.commitGames); null in memory. */
   private writer: Writer | null = null;
   /** Its files and its writes' failures: a write into deleted files is refused, /healthz reports them. */
   private readonly condition = new StoreCondition();
@@ -211,42 +179,40 @@ export class SqliteStore implements Store {
 
   async init(): Promise<void> {
     if (this.t) return;
-    this.db.exec(SCHEMA);
-    this.addColumns();
-    const st = prepareStatements(this.db);
-    const durable = <T>(fn: () => T) => this.durable(fn);
-    // The log's tables before the record writes: a game's finish write marks it pending in the log's table.
-    const log = new SqliteLog(this.db, durable);
-    const writes = new RecordWrites(this.db, st);
-    const committed = <T>(fn: () => T) => this.writeUnbusy(fn);
-    this.t = {
-      st,
-      writes,
-      games: new SqliteGames(this.db, st, writes, durable, (batch) => this.commitBatch(batch)),
-      players: new SqlitePlayers(this.db, st, writes, durable),
-      ratings: writes.ratings,
-      subscriptions: new SqliteSubscriptions(this.db, writes, durable, (fn) => this.bookkeeping(fn)),
-      deliveries: new SqliteDeliveries(this.db, writes, (fn) => this.bookkeeping(fn)),
-      verifiedUrls: new SqliteVerifiedUrls(this.db, durable),
-      processes: new SqliteProcesses(this.db, committed),
-      challenges: new SqliteChallenges(this.db, writes, durable),
-      communities: new SqliteCommunities(this.db, writes, durable),
-      bots: new SqliteBots(this.db, durable),
-      tournaments: new SqliteTournaments(this.db, durable),
-      leagues: new SqliteLeagues(this.db, durable),
-      log,
-    };
+    // The schema first, brought to its last numbered step (migrations.ts): every table exists before a class
+    // prepares its statements on it, and before the writer thread opens the file.
+    migrate(this.db);
     const { path, checkpointMs, checkpointRestartFrames, onState } = this.options;
-    // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
-    if (path !== ":memory:" && path !== "") this.condition.watch([path, `${path}-wal`]);
-    // From here on a write meets a held lock at once (SQLITE_BUSY) and writeUnbusy waits for it.
-    this.db.pragma("busy_timeout = 0");
-    if (path !== ":memory:" && path !== "") {
+    const file = path !== ":memory:" && path !== "";
+    if (file) {
       // A private in-memory database has no second connection: its game writes stay on this one.
       const { synchronous = "FULL", busyWaitMs = 5000, onFsync } = this.options;
       this.writer = new Writer({ path, synchronous, busyWaitMs, onFsync });
     }
-    if (path !== ":memory:" && path !== "" && checkpointMs !== 0) {
+    const st = prepareStatements(this.db);
+    const durable = <T>(fn: () => T) => this.durable(fn);
+    const committed = <T>(fn: () => T) => this.writeUnbusy(fn);
+    const writes = new RecordWrites(this.db, st);
+    this.t = {
+      st,
+      writes,
+      games: new SqliteGames(this.db, st, writes, durable, this.writer, this.condition),
+      players: new SqlitePlayers(this.db, st, writes, durable),
+      ratings: writes.ratings,
+      subscriptions: new SqliteSubscriptions(this.db, writes, durable, (fn) => this.bookkeeping(fn)),
+      processes: new SqliteProcesses(this.db, committed),
+      challenges: new SqliteChallenges(this.db, durable),
+      communities: new SqliteCommunities(this.db, writes, durable),
+      bots: new SqliteBots(this.db, durable),
+      tournaments: new SqliteTournaments(this.db, durable),
+      leagues: new SqliteLeagues(this.db, durable),
+      log: new SqliteLog(this.db, durable),
+    };
+    // The WAL exists from the first transaction on (the schema's) for as long as a connection is open.
+    if (file) this.condition.watch([path, `${path}-wal`]);
+    // From here on a write meets a held lock at once (SQLITE_BUSY) and writeUnbusy waits for it.
+    this.db.pragma("busy_timeout = 0");
+    if (file && checkpointMs !== 0) {
       this.checkpointer = new Checkpointer(path, {
         intervalMs: checkpointMs,
         restartFrames: checkpointRestartFrames,
@@ -283,295 +249,39 @@ export class SqliteStore implements Store {
     return this.condition.health(() => this.durable(() => this.tables.st.probe.run(nowIso())));
   }
 
-  /** Adds the columns a store made by an earlier version lacks, filled from its documents, then their indexes. */
-  private addColumns(): void {
-    this.db.transaction(() => {
-      for (const { table, column, fill } of ADDED_COLUMNS) {
-        const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-        if (columns.some((c) => c.name === column)) continue;
-        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT; UPDATE ${table} SET ${column} = ${fill};`);
-      }
-      this.db.exec(ADDED_INDEXES);
-    })();
+  // ---- the ports: each a table's class (or a table's with those that belong to it), made by init ----
+  get games(): SqliteGames {
+    return this.tables.games;
   }
-
-  /** A group commit's batch: on the writer thread for a file database, on this connection in memory. */
-  private async commitBatch(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    if (!this.writer) return this.durable(() => this.tables.writes.commitBatch(writes));
-    // As writeUnbusy and durable do for this connection's writes, with the commit and its fsync on the thread.
-    this.condition.refuseIfLost();
-    let results: GameWriteResult[];
-    try {
-      results = await this.writer.commit(writes);
-    } catch (e) {
-      throw this.condition.failed(e);
-    }
-    this.condition.refuseIfLost();
-    this.condition.succeeded();
-    return results;
+  get players(): SqlitePlayers {
+    return this.tables.players;
   }
-
-  // ---- games and actions (./games.ts) ----
-  async createGame(game: GameRecord, players?: readonly PlayerRecord[]): Promise<void> {
-    return this.tables.games.create(game, players);
+  get ratings(): SqliteRatings {
+    return this.tables.ratings;
   }
-  async createGames(games: GameRecord[]): Promise<void> {
-    return this.tables.games.createAll(games);
+  get subscriptions(): SqliteSubscriptions {
+    return this.tables.subscriptions;
   }
-  async getGame(id: string): Promise<GameRecord | null> {
-    return this.tables.games.get(id);
+  get processes(): SqliteProcesses {
+    return this.tables.processes;
   }
-  async updateGameIf(id: string, expected: GameExpectation, patch: Partial<GameRecord>): Promise<boolean> {
-    return this.tables.games.patchIf(id, expected, patch);
+  get challenges(): SqliteChallenges {
+    return this.tables.challenges;
   }
-  async updateRematchIf(id: string, version: number | undefined, rematch: GameRematch): Promise<boolean> {
-    return this.tables.games.rematchIfAt(id, version, rematch);
+  get communities(): SqliteCommunities {
+    return this.tables.communities;
   }
-  async findGameByCode(code: string): Promise<GameRecord | null> {
-    return this.tables.games.findByCode(code);
+  get bots(): SqliteBots {
+    return this.tables.bots;
   }
-  async listGames(q: ListGamesQuery): Promise<{ games: GameRecord[]; nextCursor: string | null }> {
-    return this.tables.games.list(q);
+  get tournaments(): SqliteTournaments {
+    return this.tables.tournaments;
   }
-  async listUnfinishedGames(): Promise<GameRecord[]> {
-    return this.tables.games.listUnfinished();
+  get leagues(): SqliteLeagues {
+    return this.tables.leagues;
   }
-  async listGamesWithStatus(status: "waiting" | "active", q?: { createdBefore?: string; limit?: number }): Promise<GameRecord[]> {
-    return this.tables.games.listWithStatus(status, q);
-  }
-  async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
-    return this.tables.games.commitAll(writes);
-  }
-  async listActions(gameId: string): Promise<StoredAction[]> {
-    return this.tables.games.listActions(gameId);
-  }
-
-  // ---- players (./players.ts) and their rating history (./ratings.ts) ----
-  async createPlayer(p: PlayerRecord): Promise<void> {
-    return this.tables.players.create(p);
-  }
-  async getPlayer(id: string): Promise<PlayerRecord | null> {
-    return this.tables.players.get(id);
-  }
-  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
-    await this.tables.players.patch(id, patch);
-  }
-  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
-    return this.tables.players.patch(id, patch, expected);
-  }
-  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
-    return this.tables.players.patchAll(updates);
-  }
-  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options?: RankOptions): Promise<PlayerRecord[]> {
-    return this.tables.players.rank(ids, limit, offset, options);
-  }
-  async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
-    return this.tables.ratings.history(playerId, after, limit);
-  }
-  async ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
-    return this.tables.ratings.changes(gameId, playerIds);
-  }
-
-  // ---- webhooks: subscriptions (./subscriptions.ts), deliveries (./deliveries.ts), verified urls (./verified-urls.ts) ----
-  async upsertSubscription(s: SubscriptionRecord): Promise<SubscriptionRecord> {
-    return this.tables.subscriptions.upsert(s);
-  }
-  async getSubscriptionByKey(key: string): Promise<SubscriptionRecord | null> {
-    return this.tables.subscriptions.getByKey(key);
-  }
-  async deleteSubscriptionByKey(key: string): Promise<boolean> {
-    return this.tables.subscriptions.removeByKey(key);
-  }
-  async deleteSubscription(id: string): Promise<void> {
-    return this.tables.subscriptions.remove(id);
-  }
-  async updateSubscription(id: string, patch: Partial<SubscriptionRecord>): Promise<void> {
-    return this.tables.subscriptions.patch(id, patch);
-  }
-  async findSubscriptions(name: string, match: Record<string, unknown>, now: string): Promise<SubscriptionRecord[]> {
-    return this.tables.subscriptions.find(name, match, now);
-  }
-  async findGameSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
-    return this.tables.subscriptions.ofGameId(gameId);
-  }
-  async deleteExpiredSubscriptions(now: string): Promise<number> {
-    return this.tables.subscriptions.removeExpired(now);
-  }
-  async saveDeliveries(d: DeliveryRecord[]): Promise<void> {
-    return this.tables.deliveries.saveAll(d);
-  }
-  async deleteDeliveries(eventIds: string[]): Promise<void> {
-    return this.tables.deliveries.removeAll(eventIds);
-  }
-  async claimDeliveries(expiredBy: string, leaseUntil: string, limit: number, holder?: string): Promise<DeliveryRecord[]> {
-    return this.tables.deliveries.claim(expiredBy, leaseUntil, limit, holder);
-  }
-  async expireDeliveriesOf(holder: string, now: string): Promise<number> {
-    return this.tables.deliveries.expireOfHolder(holder, now);
-  }
-  async markUrlVerified(url: string, at: string): Promise<void> {
-    return this.tables.verifiedUrls.markVerified(url, at);
-  }
-  async urlVerifiedAt(url: string): Promise<string | null> {
-    return this.tables.verifiedUrls.verifiedAt(url);
-  }
-
-  // ---- processes (./processes.ts) ----
-  async registerProcess(p: ProcessRecord): Promise<void> {
-    return this.tables.processes.register(p);
-  }
-  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
-    return this.tables.processes.renew(id, heartbeatAt);
-  }
-  async listProcesses(): Promise<ProcessRecord[]> {
-    return this.tables.processes.list();
-  }
-  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
-    return this.tables.processes.remove(id, heartbeatAt);
-  }
-
-  // ---- challenges (./challenges.ts) ----
-  async createChallenge(c: ChallengeRecord): Promise<void> {
-    return this.tables.challenges.create(c);
-  }
-  async getChallenge(token: string): Promise<ChallengeRecord | null> {
-    return this.tables.challenges.get(token);
-  }
-  async updateChallenge(token: string, patch: Partial<ChallengeRecord>): Promise<void> {
-    await this.tables.challenges.patch(token, patch);
-  }
-  async updateChallengeIf(token: string, expected: ChallengeExpectation, patch: Partial<ChallengeRecord>): Promise<boolean> {
-    return this.tables.challenges.patch(token, patch, expected);
-  }
-  async listChallenges(agentName: string, limit: number): Promise<ChallengeRecord[]> {
-    return this.tables.challenges.list(agentName, limit);
-  }
-
-  // ---- communities (./communities.ts) ----
-  async createCommunity(c: CommunityRecord): Promise<void> {
-    return this.tables.communities.create(c);
-  }
-  async getCommunity(id: string): Promise<CommunityRecord | null> {
-    return this.tables.communities.get(id);
-  }
-  async listCommunities(kind?: CommunityRecord["kind"]): Promise<CommunityRecord[]> {
-    return this.tables.communities.list(kind);
-  }
-  async addMember(id: string, playerId: string): Promise<void> {
-    return this.tables.communities.add(id, playerId);
-  }
-  async removeMember(id: string, playerId: string): Promise<void> {
-    return this.tables.communities.remove(id, playerId);
-  }
-  async communitiesOf(playerId: string): Promise<CommunityRecord[]> {
-    return this.tables.communities.of(playerId);
-  }
-
-  // ---- bots (./bots.ts) ----
-  async createBot(b: BotRecord): Promise<void> {
-    return this.tables.bots.create(b);
-  }
-  async getBot(id: string): Promise<BotRecord | null> {
-    return this.tables.bots.get(id);
-  }
-  async findBotByKey(keyHash: string): Promise<BotRecord | null> {
-    return this.tables.bots.findByKey(keyHash);
-  }
-  async updateBot(id: string, patch: Partial<Omit<BotRecord, "id">>): Promise<void> {
-    return this.tables.bots.patch(id, patch);
-  }
-  async listBots(limit: number, offset: number): Promise<BotRecord[]> {
-    return this.tables.bots.list(limit, offset);
-  }
-
-  // ---- tournaments (./tournaments.ts) ----
-  async createTournament(t: TournamentRecord): Promise<void> {
-    return this.tables.tournaments.create(t);
-  }
-  async getTournament(id: string): Promise<TournamentRecord | null> {
-    return this.tables.tournaments.get(id);
-  }
-  async listTournaments(limit: number): Promise<TournamentRecord[]> {
-    return this.tables.tournaments.list(limit);
-  }
-  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
-    return this.tables.tournaments.replaceIf(t);
-  }
-
-  // ---- leagues (./leagues.ts) ----
-  async createLeague(l: LeagueRecord): Promise<void> {
-    return this.tables.leagues.create(l);
-  }
-  async getLeague(id: string): Promise<LeagueRecord | null> {
-    return this.tables.leagues.get(id);
-  }
-  async listLeagues(limit: number): Promise<LeagueRecord[]> {
-    return this.tables.leagues.list(limit);
-  }
-  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> {
-    return this.tables.leagues.replaceIf(l);
-  }
-  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
-    return this.tables.leagues.putSchedule(leagueId, schedule);
-  }
-  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
-    return this.tables.leagues.getSchedule(leagueId);
-  }
-  async addLeagueResult(r: LeagueResult): Promise<boolean> {
-    return this.tables.leagues.addResult(r);
-  }
-  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
-    return this.tables.leagues.resultsOf(leagueId, deals);
-  }
-
-  // ---- the public game log (./log.ts) ----
-  async logState(): Promise<LogStateRecord> {
-    return this.tables.log.state();
-  }
-  async claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
-    return this.tables.log.claim(holder, now, until);
-  }
-  async appendLog(batch: LogAppend): Promise<boolean> {
-    return this.tables.log.appendBatch(batch);
-  }
-  async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
-    return this.tables.log.nodes(refs);
-  }
-  async logEntries(from: number, to: number): Promise<LogEntryRecord[]> {
-    return this.tables.log.entries(from, to);
-  }
-  async logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
-    return this.tables.log.entriesFinished(start, end, after, limit);
-  }
-  async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> {
-    return this.tables.log.entryOfGame(gameId);
-  }
-  async logIndexOfGame(gameId: string): Promise<number | null> {
-    return this.tables.log.indexOfGame(gameId);
-  }
-  async addLogPending(gameIds: readonly string[]): Promise<void> {
-    return this.tables.log.addPending(gameIds);
-  }
-  async logPending(limit: number): Promise<string[]> {
-    return this.tables.log.pending(limit);
-  }
-  async dropLogPending(gameIds: readonly string[]): Promise<void> {
-    return this.tables.log.dropPending(gameIds);
-  }
-  async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
-    return this.tables.log.unlogged(cursor, limit);
-  }
-  async logKeys(): Promise<LogPublicKeyRecord[]> {
-    return this.tables.log.keys();
-  }
-  async addLogKey(key: LogPublicKeyRecord): Promise<void> {
-    return this.tables.log.addKey(key);
-  }
-  async legacyLogKey(): Promise<string | null> {
-    return this.tables.log.legacyKey();
-  }
-  async dropLegacyLogKey(): Promise<void> {
-    return this.tables.log.dropLegacyKey();
+  get log(): SqliteLog {
+    return this.tables.log;
   }
 }
 

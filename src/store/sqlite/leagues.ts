@@ -3,9 +3,10 @@
  * its schedule in a row of its own, written once; a row per counted game in league_results.
  */
 import type Database from "better-sqlite3";
-import type { LeagueDeal, LeagueRecord, LeagueResult } from "../port";
+import type { LeagueDeal, LeagueRecord, LeagueResult, LeaguesPort } from "../port";
 import { isWholeLeague, splitWholeLeague } from "../league-shape";
 import { pageSize } from "../shared";
+import { DocumentTable, type TableWrite } from "./document-table";
 
 export const LEAGUES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS leagues (
@@ -34,11 +35,9 @@ type ResultRow = { game_id: string; league_id: string; deal: number; outcome: Le
 
 const resultOf = (r: ResultRow): LeagueResult => ({ leagueId: r.league_id, gameId: r.game_id, deal: r.deal, outcome: r.outcome, at: r.at });
 
-export class SqliteLeagues {
-  private readonly insert: Database.Statement;
-  private readonly byId: Database.Statement;
-  private readonly newest: Database.Statement;
-  private readonly replace: Database.Statement;
+export class SqliteLeagues implements LeaguesPort {
+  /** The leagues' heads. */
+  private readonly heads: DocumentTable<LeagueRecord>;
   private readonly insertSchedule: Database.Statement;
   private readonly schedule: Database.Statement;
   private readonly insertResult: Database.Statement;
@@ -48,13 +47,15 @@ export class SqliteLeagues {
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
   constructor(
     private readonly db: Database.Database,
-    private readonly write: <T>(fn: () => T) => Promise<T>,
+    private readonly write: TableWrite,
   ) {
-    db.exec(LEAGUES_SCHEMA);
-    this.insert = db.prepare("INSERT INTO leagues (id, created_at, version, doc) VALUES (@id, @createdAt, @version, @doc)");
-    this.byId = db.prepare("SELECT doc FROM leagues WHERE id = ?");
-    this.newest = db.prepare("SELECT doc FROM leagues ORDER BY created_at DESC, id DESC LIMIT ?");
-    this.replace = db.prepare("UPDATE leagues SET version = @version, doc = @doc WHERE id = @id AND version = @version - 1");
+    this.heads = new DocumentTable<LeagueRecord>(db, write, {
+      table: "leagues",
+      key: { column: "id", member: "id" },
+      columns: { created_at: (l) => l.createdAt },
+      fixed: ["created_at"],
+      versioned: true,
+    });
     this.insertSchedule = db.prepare("INSERT INTO league_schedules (league_id, doc) VALUES (?, ?) ON CONFLICT (league_id) DO NOTHING");
     this.schedule = db.prepare("SELECT doc FROM league_schedules WHERE league_id = ?");
     this.insertResult = db.prepare(
@@ -84,31 +85,30 @@ export class SqliteLeagues {
       .immediate();
   }
 
-  async create(l: LeagueRecord): Promise<void> {
-    await this.write(() => this.insert.run({ id: l.id, createdAt: l.createdAt, version: l.version, doc: JSON.stringify(l) }));
+  async createLeague(l: LeagueRecord): Promise<void> {
+    await this.heads.create(l);
   }
-  async get(id: string): Promise<LeagueRecord | null> {
-    const row = this.byId.get(id) as Row;
-    return row ? (JSON.parse(row.doc) as LeagueRecord) : null;
+  async getLeague(id: string): Promise<LeagueRecord | null> {
+    return this.heads.get(id);
   }
-  async list(limit: number): Promise<LeagueRecord[]> {
-    return (this.newest.all(pageSize(limit)) as { doc: string }[]).map((r) => JSON.parse(r.doc) as LeagueRecord);
+  async listLeagues(limit: number): Promise<LeagueRecord[]> {
+    return this.heads.list("ORDER BY created_at DESC, id DESC LIMIT ?", pageSize(limit));
   }
-  async replaceIf(l: LeagueRecord): Promise<boolean> {
-    return this.write(() => this.replace.run({ id: l.id, version: l.version, doc: JSON.stringify(l) }).changes === 1);
+  async replaceLeagueIf(l: LeagueRecord): Promise<boolean> {
+    return this.heads.replaceIf(l);
   }
-  async putSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
+  async putLeagueSchedule(leagueId: string, schedule: LeagueDeal[]): Promise<LeagueDeal[]> {
     await this.write(() => this.insertSchedule.run(leagueId, JSON.stringify(schedule)));
-    return (await this.getSchedule(leagueId))!;
+    return (await this.getLeagueSchedule(leagueId))!;
   }
-  async getSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
+  async getLeagueSchedule(leagueId: string): Promise<LeagueDeal[] | null> {
     const row = this.schedule.get(leagueId) as Row;
     return row ? (JSON.parse(row.doc) as LeagueDeal[]) : null;
   }
-  async addResult(r: LeagueResult): Promise<boolean> {
+  async addLeagueResult(r: LeagueResult): Promise<boolean> {
     return this.write(() => this.insertResult.run({ gameId: r.gameId, leagueId: r.leagueId, deal: r.deal, outcome: r.outcome, at: r.at }).changes === 1);
   }
-  async resultsOf(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
+  async listLeagueResults(leagueId: string, deals?: readonly number[]): Promise<LeagueResult[]> {
     const rows = (deals ? this.resultsOfDeals.all(leagueId, JSON.stringify(deals)) : this.results.all(leagueId)) as ResultRow[];
     return rows.map(resultOf);
   }

@@ -3,11 +3,11 @@
  * complete subtrees, signed heads, the games waiting to be appended, and one state row (size, newest head,
  * sequencer lease) and the public keys heads are signed with. An append is one transaction that first checks
  * the state's epoch and size. The private signing key is never stored (src/services/log/keys.ts): an older database's
- * `log_state.signing_key` is read once to move it out, then erased (dropLegacyKey).
+ * `log_state.signing_key` is read once to move it out, then erased (dropLegacyLogKey).
  */
 import type Database from "better-sqlite3";
 import { isDuplicateKey } from "../duplicate";
-import type { LogAppend, LogEntryRecord, LogNodeRecord, LogPublicKeyRecord, LogStateRecord, TreeHeadRecord } from "../port";
+import type { LogAppend, LogEntryRecord, LogNodeRecord, LogPort, LogPublicKeyRecord, LogStateRecord, TreeHeadRecord } from "../port";
 
 /** log_state without the signing key an older version kept in it: what the table is rebuilt as. */
 const STATE_COLUMNS = "id, size, epoch, holder, lease_until, head";
@@ -86,7 +86,7 @@ const entryOf = (r: EntryRow): LogEntryRecord => ({
 /** A page of the unlogged-games scan: the last game looked at, as `createdAt|id`. */
 const cursorOf = (createdAt: string, id: string) => `${createdAt}|${id}`;
 
-export class SqliteLog {
+export class SqliteLog implements LogPort {
   private readonly st: Record<string, Database.Statement>;
   private readonly append: (a: LogAppend) => boolean;
 
@@ -95,7 +95,6 @@ export class SqliteLog {
     private readonly db: Database.Database,
     private readonly write: <T>(fn: () => T) => Promise<T>,
   ) {
-    db.exec(LOG_SCHEMA);
     const p = (sql: string) => db.prepare(sql);
     this.st = {
       state: p("SELECT size, epoch, holder, lease_until, head FROM log_state WHERE id = 1"),
@@ -154,14 +153,14 @@ export class SqliteLog {
     this.append = (a) => append.immediate(a);
   }
 
-  async state(): Promise<LogStateRecord> {
+  async logState(): Promise<LogStateRecord> {
     return stateOf(this.st.state.get() as StateRow);
   }
-  async claim(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
+  async claimLogLease(holder: string, now: string, until: string): Promise<LogStateRecord | null> {
     const changed = await this.write(() => this.st.claim.run({ holder, now, until }).changes);
-    return changed === 0 ? null : this.state();
+    return changed === 0 ? null : this.logState();
   }
-  async appendBatch(a: LogAppend): Promise<boolean> {
+  async appendLog(a: LogAppend): Promise<boolean> {
     return this.write(() => {
       try {
         return this.append(a);
@@ -172,54 +171,54 @@ export class SqliteLog {
       }
     });
   }
-  async nodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
+  async logNodes(refs: readonly { level: number; index: number }[]): Promise<LogNodeRecord[]> {
     if (refs.length === 0) return [];
     const rows = this.st.nodes.all(JSON.stringify(refs.map((r) => [r.level, r.index]))) as { level: number; idx: number; hash: Buffer }[];
     return rows.map((r) => ({ level: r.level, index: r.idx, hash: r.hash.toString("hex") }));
   }
-  async entries(from: number, to: number): Promise<LogEntryRecord[]> {
+  async logEntries(from: number, to: number): Promise<LogEntryRecord[]> {
     return (this.st.entries.all(from, to) as EntryRow[]).map(entryOf);
   }
-  async entriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
+  async logEntriesFinished(start: string, end: string, after: { finishedAt: string; index: number } | null, limit: number): Promise<LogEntryRecord[]> {
     const rows = this.st.finished.all({ start, end, afterAt: after?.finishedAt ?? "", afterIdx: after?.index ?? -1, limit }) as EntryRow[];
     return rows.map(entryOf);
   }
-  async indexOfGame(gameId: string): Promise<number | null> {
+  async logIndexOfGame(gameId: string): Promise<number | null> {
     return (this.st.indexOfGame.get(gameId) as { idx: number } | undefined)?.idx ?? null;
   }
-  async entryOfGame(gameId: string): Promise<LogEntryRecord | null> {
+  async logEntryOfGame(gameId: string): Promise<LogEntryRecord | null> {
     const row = this.st.entryOfGame.get(gameId) as EntryRow | undefined;
     return row ? entryOf(row) : null;
   }
-  async addPending(gameIds: readonly string[]): Promise<void> {
+  async addLogPending(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length === 0) return;
     await this.write(() => this.db.transaction(() => gameIds.forEach((id) => this.st.addPending.run(id)))());
   }
-  async pending(limit: number): Promise<string[]> {
+  async logPending(limit: number): Promise<string[]> {
     return (this.st.pending.all(limit) as { game_id: string }[]).map((r) => r.game_id);
   }
-  async dropPending(gameIds: readonly string[]): Promise<void> {
+  async dropLogPending(gameIds: readonly string[]): Promise<void> {
     if (gameIds.length === 0) return;
     await this.write(() => this.db.transaction(() => gameIds.forEach((id) => this.st.dropPending.run(id)))());
   }
-  async unlogged(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
+  async unloggedGames(cursor: string | null, limit: number): Promise<{ gameIds: string[]; next: string | null }> {
     const [createdAt, id] = cursor ? [cursor.slice(0, cursor.indexOf("|")), cursor.slice(cursor.indexOf("|") + 1)] : ["", ""];
     const rows = this.st.finishedAfter.all(createdAt, id, limit) as { id: string; created_at: string; enters: number }[];
     const gameIds = rows.filter((r) => r.enters && !this.st.logged.get(r.id)).map((r) => r.id);
     const last = rows.at(-1);
     return { gameIds, next: rows.length === limit && last ? cursorOf(last.created_at, last.id) : null };
   }
-  async keys(): Promise<LogPublicKeyRecord[]> {
+  async logKeys(): Promise<LogPublicKeyRecord[]> {
     const rows = this.st.keys.all() as { key_id: string; public_key: string; from_size: number; added_at: string }[];
     return rows.map((r) => ({ keyId: r.key_id, publicKey: r.public_key, fromSize: r.from_size, addedAt: r.added_at }));
   }
-  async addKey(key: LogPublicKeyRecord): Promise<void> {
+  async addLogKey(key: LogPublicKeyRecord): Promise<void> {
     await this.write(() => this.st.addKey.run(key));
   }
   private hasLegacyKey(): boolean {
     return (this.db.pragma("table_info(log_state)") as { name: string }[]).some((c) => c.name === "signing_key");
   }
-  async legacyKey(): Promise<string | null> {
+  async legacyLogKey(): Promise<string | null> {
     if (!this.hasLegacyKey()) return null;
     return (this.db.prepare("SELECT signing_key FROM log_state WHERE id = 1").get() as { signing_key: string | null } | undefined)?.signing_key ?? null;
   }
@@ -228,7 +227,7 @@ export class SqliteLog {
    * secure_delete so freed pages are zeroed, then VACUUMs and truncates the WAL: no copy of the key is left in
    * the database file's free pages or in the WAL's old frames.
    */
-  async dropLegacyKey(): Promise<void> {
+  async dropLegacyLogKey(): Promise<void> {
     if (!this.hasLegacyKey()) return;
     this.db.pragma("secure_delete = ON");
     try {

@@ -4,13 +4,13 @@
  * thread, which writes a finished game's profiles with the game (writer-thread.ts); the ranking is prepared here.
  */
 import type Database from "better-sqlite3";
-import type { PlayerExpectation, PlayerRecord, PlayerUpdate, RankOptions } from "../port";
+import type { PlayerExpectation, PlayerRecord, PlayersPort, PlayerUpdate, RankOptions } from "../port";
 import { pageSize } from "../shared";
 import { parse, playerRow, type RecordWrites } from "./record-writes";
 import { LISTED_PLAYER } from "./schema";
 import type { Statements } from "./statements";
 
-export class SqlitePlayers {
+export class SqlitePlayers implements PlayersPort {
   private readonly rankAll: Database.Statement;
   private readonly rankAmong: Database.Statement;
   private readonly rankListed: Database.Statement;
@@ -36,24 +36,27 @@ export class SqlitePlayers {
       ORDER BY rating DESC, id LIMIT @limit OFFSET @offset`);
   }
 
-  async create(p: PlayerRecord): Promise<void> {
+  async createPlayer(p: PlayerRecord): Promise<void> {
     await this.durable(() => this.st.insertPlayer.run(playerRow(p)));
   }
-  async get(id: string): Promise<PlayerRecord | null> {
+  async getPlayer(id: string): Promise<PlayerRecord | null> {
     return parse<PlayerRecord>(this.st.getPlayer.get(id) as { doc: string } | undefined);
   }
-  /** Read-merge-write; with `expected`, only when the record matches it. Resolves with whether it wrote. */
-  async patch(id: string, patch: Partial<PlayerRecord>, expected: PlayerExpectation = {}): Promise<boolean> {
+  async updatePlayer(id: string, patch: Partial<PlayerRecord>): Promise<void> {
+    await this.updatePlayerIf(id, {}, patch);
+  }
+  /** Read-merge-write, only when the record matches `expected`. Resolves with whether it wrote. */
+  async updatePlayerIf(id: string, expected: PlayerExpectation, patch: Partial<PlayerRecord>): Promise<boolean> {
     return this.durable(() => this.writes.update<PlayerRecord>(this.st.getPlayer, id, patch, "id", this.writes.writePlayer, expected));
   }
-  async patchAll(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
+  async updatePlayersIf(updates: readonly PlayerUpdate[]): Promise<boolean[]> {
     return this.durable(() =>
       this.writes.atomically(() =>
         updates.map((u) => this.writes.updateInTransaction<PlayerRecord>(this.st.getPlayer, u.id, u.patch, "id", this.writes.writePlayer, u.expected)),
       ),
     );
   }
-  async rank(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
+  async rankPlayers(ids: string[] | undefined, limit: number, offset: number, options: RankOptions = {}): Promise<PlayerRecord[]> {
     const page = { limit: pageSize(limit), offset: pageSize(offset) };
     const [all, among] = options.listed ? [this.rankListed, this.rankListedAmong] : [this.rankAll, this.rankAmong];
     const rows = ids === undefined ? all.all(page) : among.all({ ...page, ids: JSON.stringify(ids) });

@@ -1,6 +1,7 @@
 /** The processes table of the SQLite adapter: a record per server process sharing the store, with its heartbeat. */
 import type Database from "better-sqlite3";
-import type { ProcessRecord } from "../port";
+import type { ProcessesPort, ProcessRecord } from "../port";
+import { DocumentTable, type TableWrite } from "./document-table";
 
 export const PROCESSES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS processes (
@@ -10,36 +11,36 @@ CREATE TABLE IF NOT EXISTS processes (
 );
 `;
 
-export class SqliteProcesses {
-  private readonly save: Database.Statement;
+export class SqliteProcesses implements ProcessesPort {
+  private readonly docs: DocumentTable<ProcessRecord>;
   private readonly touch: Database.Statement;
-  private readonly all: Database.Statement;
   private readonly removeIf: Database.Statement;
 
   /** `write` runs a write the store's way, waiting out a held lock; it resolves at the commit, before the WAL fsync. */
   constructor(
     db: Database.Database,
-    private readonly write: <T>(fn: () => T) => Promise<T>,
+    private readonly write: TableWrite,
   ) {
-    db.exec(PROCESSES_SCHEMA);
-    this.save = db.prepare(`INSERT INTO processes (id, heartbeat_at, doc) VALUES (@id, @heartbeatAt, @doc)
-      ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, doc = excluded.doc`);
+    this.docs = new DocumentTable<ProcessRecord>(db, write, {
+      table: "processes",
+      key: { column: "id", member: "id" },
+      columns: { heartbeat_at: (p) => p.heartbeatAt },
+    });
     this.touch = db.prepare(`UPDATE processes SET heartbeat_at = @heartbeatAt, doc = json_set(doc, '$.heartbeatAt', @heartbeatAt)
       WHERE id = @id`);
-    this.all = db.prepare(`SELECT doc FROM processes ORDER BY id`);
     this.removeIf = db.prepare(`DELETE FROM processes WHERE id = ? AND heartbeat_at = ?`);
   }
 
-  async register(p: ProcessRecord): Promise<void> {
-    await this.write(() => this.save.run({ id: p.id, heartbeatAt: p.heartbeatAt, doc: JSON.stringify(p) }));
+  async registerProcess(p: ProcessRecord): Promise<void> {
+    await this.docs.put(p);
   }
-  async renew(id: string, heartbeatAt: string): Promise<boolean> {
+  async touchProcess(id: string, heartbeatAt: string): Promise<boolean> {
     return this.write(() => this.touch.run({ id, heartbeatAt }).changes > 0);
   }
-  async list(): Promise<ProcessRecord[]> {
-    return (this.all.all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as ProcessRecord);
+  async listProcesses(): Promise<ProcessRecord[]> {
+    return this.docs.list("ORDER BY id");
   }
-  async remove(id: string, heartbeatAt: string): Promise<boolean> {
+  async removeProcessIf(id: string, heartbeatAt: string): Promise<boolean> {
     return this.write(() => this.removeIf.run(id, heartbeatAt).changes > 0);
   }
 }

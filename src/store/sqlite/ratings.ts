@@ -3,7 +3,7 @@
  * write that carries it (PlayerRecord.lastRated), inside that write's transaction.
  */
 import type Database from "better-sqlite3";
-import type { PlayerRecord, RatingPoint, RatingStep } from "../port";
+import type { PlayerRecord, RatingPoint, RatingsPort, RatingStep } from "../port";
 import { pageSize } from "../shared";
 
 export const RATINGS_SCHEMA = `
@@ -32,17 +32,13 @@ const pointOf = (r: Row): RatingPoint => ({
   ...(r.step ? { step: JSON.parse(r.step) as RatingStep } : {}),
 });
 
-export class SqliteRatings {
+export class SqliteRatings implements RatingsPort {
   private readonly insert: Database.Statement;
   private readonly page: Database.Statement;
   private readonly ofGame: Database.Statement;
   private readonly previous: Database.Statement;
 
   constructor(db: Database.Database) {
-    db.exec(RATINGS_SCHEMA);
-    // A table made before points kept their rating step gains the column; its points stay without one.
-    const columns = db.prepare("PRAGMA table_info(rating_history)").all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === "step")) db.exec("ALTER TABLE rating_history ADD COLUMN step TEXT");
     // A point already held (the same game, or the same place) is kept as it is: writing a profile again adds nothing.
     this.insert = db.prepare(
       "INSERT OR IGNORE INTO rating_history (player_id, n, game_id, at, rating, rd, step) VALUES (@playerId, @n, @gameId, @at, @rating, @rd, @step)",
@@ -57,12 +53,12 @@ export class SqliteRatings {
     if (p.lastRated) this.insert.run({ playerId: p.id, ...p.lastRated, step: p.lastRated.step ? JSON.stringify(p.lastRated.step) : null });
   }
 
-  async history(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
+  async ratingHistory(playerId: string, after: number, limit: number): Promise<RatingPoint[]> {
     const rows = this.page.all(playerId, Math.max(0, Math.floor(after)), pageSize(limit)) as Row[];
     return rows.map(pointOf);
   }
 
-  async changes(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
+  async ratingChanges(gameId: string, playerIds: readonly string[]): Promise<{ after: RatingPoint; before: RatingPoint | null }[]> {
     const out: { after: RatingPoint; before: RatingPoint | null }[] = [];
     for (const playerId of new Set(playerIds)) {
       const after = this.ofGame.get(playerId, gameId) as Row | undefined;

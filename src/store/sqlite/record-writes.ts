@@ -46,8 +46,8 @@ export class RecordWrites {
    */
   readonly atomically: <T>(fn: () => T) => T;
   /**
-   * Marks a game for the public log unless it is sealed (its table exists: the main thread makes the log's
-   * schema first).
+   * Marks a game for the public log unless it is sealed (its table exists: the main thread's migrations made
+   * every table first).
    */
   private readonly markLogPending: Database.Statement;
 

@@ -1,8 +1,9 @@
 /**
  * SQLite schema of the tables both connections write (games, actions, players: the store's own and the writer
  * thread's, writer-thread.ts) and of the health probe; every other table's schema is in its class's file
- * (bots.ts, tournaments.ts, ...), which creates it. Records live in a JSON `doc` column (keeps the adapter small
- * and the port's records verbatim); the columns beside it exist only to be indexed and filtered on.
+ * (bots.ts, tournaments.ts, ...). The numbered migrations (migrations.ts) create them all, and add what a
+ * store made by an earlier version lacks. Records live in a JSON `doc` column (keeps the adapter small and
+ * the port's records verbatim); the columns beside it exist only to be indexed and filtered on.
  */
 /**
  * A player the leaderboard lists (RankOptions.listed): at least one game, not moved to an account. Queries
@@ -51,21 +52,4 @@ CREATE TABLE IF NOT EXISTS health_probe (
   id INTEGER PRIMARY KEY,
   at TEXT NOT NULL
 );
-`;
-
-/**
- * Columns added after the first release, with what fills them from the stored documents: a store made before
- * them gains them (and their indexes) when it opens. The seats' players are columns of their own, assigned only
- * when the seats change (a create or a seat claim: the full-row write), never by a move's in-place patch, so a
- * move's write does not rewrite their index pages as an index on an expression over `doc` would.
- */
-export const ADDED_COLUMNS = [
-  { table: "games", column: "player_a", fill: "json_extract(doc, '$.seats.A.playerId')" },
-  { table: "games", column: "player_b", fill: "json_extract(doc, '$.seats.B.playerId')" },
-] as const;
-
-/** Indexes over added columns: made once the columns exist. */
-export const ADDED_INDEXES = `
-CREATE INDEX IF NOT EXISTS games_by_player_a ON games (player_a, created_at, id) WHERE player_a IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_by_player_b ON games (player_b, created_at, id) WHERE player_b IS NOT NULL;
 `;

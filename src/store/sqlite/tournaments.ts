@@ -1,7 +1,8 @@
 /** The tournaments table of the SQLite adapter: a tournament per row, replaced by compare-and-set on its version. */
 import type Database from "better-sqlite3";
-import type { TournamentRecord } from "../port";
+import type { TournamentRecord, TournamentsPort } from "../port";
 import { pageSize } from "../shared";
+import { DocumentTable, type TableWrite } from "./document-table";
 
 export const TOURNAMENTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -13,37 +14,30 @@ CREATE TABLE IF NOT EXISTS tournaments (
 CREATE INDEX IF NOT EXISTS tournaments_by_time ON tournaments (created_at, id);
 `;
 
-type Row = { doc: string } | undefined;
-
-export class SqliteTournaments {
-  private readonly insert: Database.Statement;
-  private readonly byId: Database.Statement;
-  private readonly newest: Database.Statement;
-  private readonly replace: Database.Statement;
+export class SqliteTournaments implements TournamentsPort {
+  private readonly docs: DocumentTable<TournamentRecord>;
 
   /** `write` runs a write the store's way (waiting out a held lock, durable before it resolves). */
-  constructor(
-    db: Database.Database,
-    private readonly write: <T>(fn: () => T) => Promise<T>,
-  ) {
-    db.exec(TOURNAMENTS_SCHEMA);
-    this.insert = db.prepare(`INSERT INTO tournaments (id, created_at, version, doc) VALUES (@id, @createdAt, @version, @doc)`);
-    this.byId = db.prepare(`SELECT doc FROM tournaments WHERE id = ?`);
-    this.newest = db.prepare(`SELECT doc FROM tournaments ORDER BY created_at DESC, id DESC LIMIT ?`);
-    this.replace = db.prepare(`UPDATE tournaments SET version = @version, doc = @doc WHERE id = @id AND version = @version - 1`);
+  constructor(db: Database.Database, write: TableWrite) {
+    this.docs = new DocumentTable<TournamentRecord>(db, write, {
+      table: "tournaments",
+      key: { column: "id", member: "id" },
+      columns: { created_at: (t) => t.createdAt },
+      fixed: ["created_at"],
+      versioned: true,
+    });
   }
 
-  async create(t: TournamentRecord): Promise<void> {
-    await this.write(() => this.insert.run({ id: t.id, createdAt: t.createdAt, version: t.version, doc: JSON.stringify(t) }));
+  async createTournament(t: TournamentRecord): Promise<void> {
+    await this.docs.create(t);
   }
-  async get(id: string): Promise<TournamentRecord | null> {
-    const row = this.byId.get(id) as Row;
-    return row ? (JSON.parse(row.doc) as TournamentRecord) : null;
+  async getTournament(id: string): Promise<TournamentRecord | null> {
+    return this.docs.get(id);
   }
-  async list(limit: number): Promise<TournamentRecord[]> {
-    return (this.newest.all(pageSize(limit)) as { doc: string }[]).map((r) => JSON.parse(r.doc) as TournamentRecord);
+  async listTournaments(limit: number): Promise<TournamentRecord[]> {
+    return this.docs.list("ORDER BY created_at DESC, id DESC LIMIT ?", pageSize(limit));
   }
-  async replaceIf(t: TournamentRecord): Promise<boolean> {
-    return this.write(() => this.replace.run({ id: t.id, version: t.version, doc: JSON.stringify(t) }).changes === 1);
+  async replaceTournamentIf(t: TournamentRecord): Promise<boolean> {
+    return this.docs.replaceIf(t);
   }
 }
