@@ -15,6 +15,7 @@ import { startTracing } from "./shared/tracing";
 import type { BotStreamHub } from "./services/bots";
 import type { Events } from "./services/events";
 import { guardMatchmaking } from "./services/games/matchmaking-guard";
+import type { GameCreation } from "./services/games/creation";
 import type { GameService } from "./services/games/service";
 import type { LeagueService } from "./services/leagues";
 import type { TournamentService } from "./services/tournaments";
@@ -37,6 +38,8 @@ export interface RunningServer {
   store: Store;
   events: Events;
   games: GameService;
+  /** Creates games (tests create a rematch's, a league's, or build a tournament over it). */
+  gameCreation: GameCreation;
   /** The bot event hub (its size shows what idle streams hold). */
   botStreams: BotStreamHub;
   tournaments: TournamentService;
@@ -107,6 +110,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     store,
     events,
     games,
+    gameCreation: services.gameCreation,
     botStreams,
     tournaments,
     leagues,

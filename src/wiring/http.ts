@@ -65,6 +65,7 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey, perAddress: config.streamsPerAddress },
   );
   const mcp = createMcpRouter({
+    gameCreation: s.gameCreation,
     games: s.games,
     quick: s.quick,
     players: s.players,
@@ -98,12 +99,13 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     // The address of a request that makes a profile is kept with it (rating integrity).
     app.use(s.origins.middleware());
     mountApi(app, {
+      gameCreation: s.gameCreation,
       games: s.games,
       quick: s.quick,
       players: s.players,
       bots: s.bots,
       botStreams: s.botStreams,
-      revocation: new BotRevocation({ quick: s.quick, leagues: s.leagues, tournaments: s.tournaments, games: s.games, log }),
+      revocation: new BotRevocation({ quick: s.quick, leagues: s.leagues, tournaments: s.tournaments, games: s.gameCreation, log }),
       botDirectory: s.botDirectory,
       extraRouters: routers,
       log,

@@ -14,9 +14,10 @@ import { CommunityService } from "../services/communities";
 import { createEvents, type EmittedEvent, type Events } from "../services/events";
 import { QuickMatch } from "../services/games/quick-match";
 import { RoomAccess } from "../services/games/room-access";
+import { GameCreation } from "../services/games/creation";
 import { GameService } from "../services/games/service";
 import { SubscriptionCache } from "../services/games/subscription-cache";
-import { LeagueService } from "../services/leagues";
+import { LeagueService, type LeagueGames } from "../services/leagues";
 import { LogSequencer, LogService, openLogKeys } from "../services/log";
 import { RequestOrigins } from "../services/players/origin";
 import { PlayerService } from "../services/players/service";
@@ -39,7 +40,10 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
   });
-  const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics, ownership);
+  const games: GameService = new GameService(store, rooms, players, presence, baseUrl, ai, (ruleset, seats, fixed) =>
+    gameCreation.createMatched(ruleset, seats, fixed),
+  );
+  const gameCreation = new GameCreation(store, rooms, players, games, baseUrl, metrics, ownership);
   // The public game log: every process marks its finished games pending; the lease holder appends them.
   // Its private key is LOG_SIGNING_KEY or the key file, never the store (an older store's is moved out here).
   const logKeys = await openLogKeys(
@@ -54,10 +58,17 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
   await botStreams.start();
   const seatBot = (botId: string, gameId: string, seat: Seat, playerToken?: string) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken });
   const quick = new QuickMatch(presence, rooms, players, games, seatBot);
-  const challenges = new ChallengeService({ store, games, players, emit, baseUrl, hosting: { games, players, seatBot } });
+  const challenges = new ChallengeService({
+    store,
+    games: gameCreation,
+    players,
+    emit,
+    baseUrl,
+    hosting: { games: gameCreation, reads: games, players, seatBot },
+  });
   const tournaments = new TournamentService(
     store,
-    games,
+    gameCreation,
     players,
     baseUrl,
     emit,
@@ -65,7 +76,11 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     config.tournamentMaxEntrants,
     config.tournamentTurnSeconds,
   );
-  const leagues = new LeagueService(store, games, baseUrl, seatBot, emit, (task) => ai.leagueTable(task));
+  const leagueGames: LeagueGames = {
+    createForLeague: (id, league, first, second) => gameCreation.createForLeague(id, league, first, second),
+    unseal: (gameIds) => games.unseal(gameIds),
+  };
+  const leagues = new LeagueService(store, leagueGames, baseUrl, seatBot, emit, (task) => ai.leagueTable(task));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -103,6 +118,7 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     rooms,
     ai,
     games,
+    gameCreation,
     gameLog,
     publicLog,
     botStreams,

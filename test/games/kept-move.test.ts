@@ -35,7 +35,7 @@ function liveGame() {
     },
   }) as unknown as GamesPort & LogPort;
   const service = (rooms: Partial<RoomAccess>) =>
-    new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never);
+    new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never, undefined as never);
   // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.
   const here = service({ localGame: () => actor });
   const elsewhere = service({ localGame: () => undefined, game: () => actor as never });

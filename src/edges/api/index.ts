@@ -5,6 +5,7 @@
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
 import type { BotDirectory, BotRevocation, BotService, BotStreamHub } from "../../services/bots";
 import { botAuth, botsRouter } from "./routes/bots";
+import type { GameCreation } from "../../services/games/creation";
 import type { GameService } from "../../services/games/service";
 import type { QuickMatch } from "../../services/games/quick-match";
 import type { Logger } from "../../shared/logger";
@@ -21,6 +22,7 @@ import { metaRoutes } from "./openapi/document";
 import { mountRoutes } from "./route";
 
 export interface ApiDeps {
+  gameCreation: GameCreation;
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;
@@ -75,9 +77,12 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`,
     windowMs,
   );
-  v1.use(botsRouter({ bots: deps.bots, games: deps.games, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }));
+  v1.use(
+    botsRouter({ bots: deps.bots, games: deps.gameCreation, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }),
+  );
   v1.use(
     gamesRouter({
+      gameCreation: deps.gameCreation,
       games: deps.games,
       quick: deps.quick,
       longPolls: deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress),

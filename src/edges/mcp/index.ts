@@ -12,6 +12,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { limiter, type LimiterOptions } from "../api/edges";
 import type { LongPolls } from "../api/long-polls";
 import type { Events } from "../../services/events";
+import type { GameCreation } from "../../services/games/creation";
 import type { GameService } from "../../services/games/service";
 import type { QuickMatch } from "../../services/games/quick-match";
 import type { Logger } from "../../shared/logger";
@@ -24,6 +25,7 @@ import type { LogService } from "../../services/log/service";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
+  gameCreation: GameCreation;
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { LongPolls } from "../api/long-polls";
 import type { QuickMatch } from "../../services/games/quick-match";
+import type { GameCreation } from "../../services/games/creation";
 import type { GameService } from "../../services/games/service";
 import type { PlayerService } from "../../services/players/service";
 import type { JoinCaps } from "../api/join-caps";
@@ -11,6 +12,7 @@ import type { BotDirectory } from "../../services/bots/directory";
 import type { LogService } from "../../services/log/service";
 
 export interface ToolDeps {
+  gameCreation: GameCreation;
   games: GameService;
   quick: QuickMatch;
   players: PlayerService;

@@ -33,7 +33,7 @@ export const TOOLS: ToolDef[] = [
     // An MCP agent plays over MCP: a WebSocket seat reservation is of no use to it.
     CreateGameBody.omit({ reserveSeat: true }),
     R.CreatedGame,
-    (a, d) => d.games.create({ ...a, reserveSeat: false }),
+    (a, d) => d.gameCreation.create({ ...a, reserveSeat: false }),
   ),
   def(
     "join_game",
@@ -41,7 +41,7 @@ export const TOOLS: ToolDef[] = [
     "Join a game waiting for its second player with its invite code. Returns the seat, its playerToken and the game.",
     JoinGameBody.omit({ reserveSeat: true }),
     R.JoinedGame,
-    (a, d) => d.games.join({ ...a, reserveSeat: false }),
+    (a, d) => d.gameCreation.join({ ...a, reserveSeat: false }),
   ),
   def(
     "quick_match",

@@ -89,7 +89,7 @@ export class RoomAccess {
    * onAuth), as with joinById; an unused reservation lapses after Colyseus' seat reservation time.
    */
   async reserveSeat(gameId: string, playerToken: string): Promise<SeatReservation> {
-    // A waiting game has no room until someone needs one (GameService.open): this seat does.
+    // A waiting game has no room until someone needs one (GameCreation.open): this seat does.
     await this.ensure(gameId);
     const listing = await matchMaker.getRoomById(gameId);
     try {

@@ -6,6 +6,7 @@ import { AppError } from "../../../shared/errors";
 import type { QuickMatch } from "../../../services/games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../../services/games/schemas";
 import { bearerToken } from "../../../shared/secrets";
+import type { GameCreation } from "../../../services/games/creation";
 import type { GameService } from "../../../services/games/service";
 import * as R from "../openapi/responses";
 import { asBot, bearer, bearerOrNone, id, json, problems, text } from "../openapi/parts";
@@ -16,6 +17,7 @@ import { mountRoutes, route, type Route } from "../route";
 import { pathId, GAME_ID } from "./path-id";
 
 export interface GamesDeps {
+  gameCreation: GameCreation;
   games: GameService;
   quick: QuickMatch;
   longPolls: LongPolls;
@@ -64,7 +66,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { body: CreateGameBody, bodyExample: { opponent: "house", level: "easy", name: "Ann" } },
     responses: { 201: json(R.CreatedGame, "created"), ...problems(400, 401) },
     handler: async ({ res, body }, d) => {
-      const out = await d.games.create(playAs(res, body()));
+      const out = await d.gameCreation.create(playAs(res, body()));
       announceSeat(res, out);
       reply(res.location(`/api/v1/games/${out.game.id}`), 201, R.CreatedGame, out);
     },
@@ -94,7 +96,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { body: JoinGameBody, bodyExample: { code: "K7MQ2XWD", name: "Bob" } },
     responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) },
     handler: async ({ res, body }, d) => {
-      const out = await d.games.join(playAs(res, body()));
+      const out = await d.gameCreation.join(playAs(res, body()));
       announceSeat(res, out);
       reply(res, 200, R.JoinedGame, out);
     },
@@ -111,7 +113,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     handler: async ({ req, res }, d) => {
       const code = String(req.params.code);
       if (!/^[A-Za-z0-9]{4,32}$/.test(code)) throw new AppError("not_found", "no game has this invite code");
-      reply(res, 200, R.InviteStatus, await d.games.invite(code));
+      reply(res, 200, R.InviteStatus, await d.gameCreation.invite(code));
     },
   }),
   route({
