@@ -61,12 +61,13 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     store: infra?.rateLimitStore,
   });
   const streams = streamsRouter(
-    { hub: s.botStreams, games: s.games, presence },
+    { hub: s.botStreams, games: s.gameReads, presence },
     { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey, perAddress: config.streamsPerAddress },
   );
   const mcp = createMcpRouter({
     gameCreation: s.gameCreation,
-    games: s.games,
+    gamePlay: s.gamePlay,
+    gameReads: s.gameReads,
     quick: s.quick,
     players: s.players,
     tournaments: s.tournaments,
@@ -100,7 +101,8 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     app.use(s.origins.middleware());
     mountApi(app, {
       gameCreation: s.gameCreation,
-      games: s.games,
+      gamePlay: s.gamePlay,
+      gameReads: s.gameReads,
       quick: s.quick,
       players: s.players,
       bots: s.bots,

@@ -41,7 +41,7 @@ function gameRoomDeps(config: Config, opts: StartOptions, f: Foundation, s: Serv
       );
       if (failed) throw failed.reason;
     },
-    rematches: s.games.rematches,
+    rematches: s.rematches,
     log,
     metrics,
     baseUrl: s.baseUrl,

@@ -330,7 +330,7 @@ function writeMethods(): string[] {
     await store.createGame(game("L1", { status: "finished", leagueId: "LG1", sealed: true }));
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
-    // GameService.unseal's write.
+    // GameReads.unseal's write.
     assert.equal(await store.updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
     restore();
     restore = null;

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { matchMaker } from "@colyseus/core";
 import { RoomAccess } from "../../src/services/games/room-access";
 import { GameCreation, type TournamentPairing } from "../../src/services/games/creation";
-import type { GameService } from "../../src/services/games/service";
+import type { GameReads } from "../../src/services/games/reads";
 import type { PlayerService } from "../../src/services/players/service";
 import type { RunningServer } from "../../src/server";
 import type { GameRecord, Store } from "../../src/store/port";
@@ -30,7 +30,7 @@ describe("Tournament round creation", function () {
     const store: Store = Object.create(server.store) as Store;
     const original = server.store.createGames.bind(server.store);
     store.createGames = (g) => createGames(original, g);
-    return new GameCreation(store, new RoomAccess(server.store, server.log), {} as PlayerService, {} as GameService, server.url);
+    return new GameCreation(store, new RoomAccess(server.store, server.log), {} as PlayerService, {} as GameReads, server.url);
   };
   after(async () => {
     await server?.close();

@@ -6,7 +6,8 @@ import express, { type Application as Express, type RequestHandler, type Router 
 import type { BotDirectory, BotRevocation, BotService, BotStreamHub } from "../../services/bots";
 import { botAuth, botsRouter } from "./routes/bots";
 import type { GameCreation } from "../../services/games/creation";
-import type { GameService } from "../../services/games/service";
+import type { GamePlay } from "../../services/games/play";
+import type { GameReads } from "../../services/games/reads";
 import type { QuickMatch } from "../../services/games/quick-match";
 import type { Logger } from "../../shared/logger";
 import type { PlayerService } from "../../services/players/service";
@@ -23,7 +24,8 @@ import { mountRoutes } from "./route";
 
 export interface ApiDeps {
   gameCreation: GameCreation;
-  games: GameService;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   players: PlayerService;
   bots: BotService;
@@ -83,14 +85,15 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   v1.use(
     gamesRouter({
       gameCreation: deps.gameCreation,
-      games: deps.games,
+      gamePlay: deps.gamePlay,
+      gameReads: deps.gameReads,
       quick: deps.quick,
       longPolls: deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress),
       logIndexOf: deps.logIndexOf,
       baseUrl: deps.baseUrl,
     }),
   );
-  v1.use(playersRouter({ players: deps.players, games: deps.games }));
+  v1.use(playersRouter({ players: deps.players, games: deps.gameReads }));
   v1.use(rulesRouter());
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);

@@ -13,7 +13,8 @@ import { limiter, type LimiterOptions } from "../api/edges";
 import type { LongPolls } from "../api/long-polls";
 import type { Events } from "../../services/events";
 import type { GameCreation } from "../../services/games/creation";
-import type { GameService } from "../../services/games/service";
+import type { GamePlay } from "../../services/games/play";
+import type { GameReads } from "../../services/games/reads";
 import type { QuickMatch } from "../../services/games/quick-match";
 import type { Logger } from "../../shared/logger";
 import type { PlayerService } from "../../services/players/service";
@@ -26,7 +27,8 @@ import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
   gameCreation: GameCreation;
-  games: GameService;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;

@@ -12,7 +12,7 @@ import { CreateGameBody } from "../games/schemas";
 import type { Seat } from "../../engine";
 import { newPlayerToken, sha256Hex } from "../../shared/secrets";
 import type { GameCreation } from "../games/creation";
-import type { GameService } from "../games/service";
+import type { GameReads } from "../games/reads";
 import type { SeatClaim } from "../games/seats";
 import { linksFor } from "../games/views";
 import type { PlayerService } from "../players/service";
@@ -29,7 +29,7 @@ export interface ChallengeDeps {
   hosting?: {
     games: Pick<GameCreation, "createMatched">;
     /** The new game's record, as the human's seat reads it. */
-    reads: Pick<GameService, "record">;
+    reads: Pick<GameReads, "record">;
     players: Pick<PlayerService, "resolve" | "introduce">;
     /** Tells a bot, on its event stream, of the seat it holds in a challenge's game, with the seat's token. */
     seatBot(botId: string, gameId: string, seat: Seat, playerToken: string): void;

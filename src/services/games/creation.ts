@@ -19,7 +19,7 @@ import { newGameId, newInviteCode, newPlayerToken, newSalt, newSeed, sha256Hex }
 import { gameRecordBody, linksFor, type RecordBody } from "./views";
 import { TakenIdError } from "../../store/duplicate";
 import type { SeatClaim } from "./seats";
-import type { GameService } from "./service";
+import type { GameReads } from "./reads";
 
 /** Rooms a tournament round opens at once: enough to share fsyncs, few enough not to flood the matchmaker. */
 const ROOMS_OPENED_AT_ONCE = 32;
@@ -51,7 +51,7 @@ export class GameCreation {
     private readonly rooms: RoomAccess,
     private readonly players: Pick<PlayerService, "resolveWith" | "introduce">,
     /** Reads a created or joined game back for its answer, as any read of it is answered. */
-    private readonly reads: Pick<GameService, "record">,
+    private readonly reads: Pick<GameReads, "record">,
     private readonly baseUrl: string,
     private readonly metrics?: Metrics,
     /** Stores a game whose room opens at once already claimed by this process (src/services/cluster/ownership.ts). */

@@ -27,7 +27,7 @@ export type SeatReservation = matchMaker.ISeatReservation;
  */
 export interface LocalGameRoom extends GameRoomApi {
   /**
-   * The answer to a move this seat already made, asked again (GameService.move, on a refusal that may hide
+   * The answer to a move this seat already made, asked again (GamePlay.move, on a refusal that may hide
    * it), from the room's own moves; null when the room holds no such move (src/services/games/kept-move.ts).
    */
   keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null>;

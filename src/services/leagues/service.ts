@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../../shared/errors";
 import { KeyedQueue } from "../../shared/keyed-queue";
 import type { GameCreation } from "../games/creation";
-import type { GameService } from "../games/service";
+import type { GameReads } from "../games/reads";
 import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../../shared/secrets";
 import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../../engine";
@@ -52,7 +52,7 @@ interface Schedule {
 }
 
 /** What a league asks of the games: its games created, and a finished deal's games unsealed. */
-export type LeagueGames = Pick<GameCreation, "createForLeague"> & Pick<GameService, "unseal">;
+export type LeagueGames = Pick<GameCreation, "createForLeague"> & Pick<GameReads, "unseal">;
 
 export const newLeagueId = (): string => `l_${randomBytes(9).toString("base64url")}`;
 

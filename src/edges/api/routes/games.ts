@@ -7,7 +7,8 @@ import type { QuickMatch } from "../../../services/games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../../services/games/schemas";
 import { bearerToken } from "../../../shared/secrets";
 import type { GameCreation } from "../../../services/games/creation";
-import type { GameService } from "../../../services/games/service";
+import type { GamePlay } from "../../../services/games/play";
+import type { GameReads } from "../../../services/games/reads";
 import * as R from "../openapi/responses";
 import { asBot, bearer, bearerOrNone, id, json, problems, text } from "../openapi/parts";
 import { deprecated } from "../edges";
@@ -18,7 +19,8 @@ import { pathId, GAME_ID } from "./path-id";
 
 export interface GamesDeps {
   gameCreation: GameCreation;
-  games: GameService;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   longPolls: LongPolls;
   /** A game's index in the public log, or null while it is not in it; a finished game's record and replay name it. */
@@ -81,7 +83,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { query: ListGamesQuery },
     responses: { 200: json(R.GameList), ...problems(400) },
     handler: async ({ res, query }, d) => {
-      reply(res, 200, R.GameList, await d.games.list(query()));
+      reply(res, 200, R.GameList, await d.gameReads.list(query()));
     },
   }),
   route({
@@ -176,7 +178,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.GameRecord), ...problems(404) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      const record = await d.games.record(id, optionalToken(req));
+      const record = await d.gameReads.record(id, optionalToken(req));
       reply(res, 200, R.GameRecord, await withLogIndex(d, record, id, record.status === "finished"));
     },
   }),
@@ -195,7 +197,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
       const id = gameId(req);
       const token = optionalToken(req);
       const { since, timeout } = query();
-      reply(res, 200, R.Sync, await d.longPolls.hold(addressOf(req), timeout, () => d.games.sync(id, token, since, timeout)));
+      reply(res, 200, R.Sync, await d.longPolls.hold(addressOf(req), timeout, () => d.gameReads.sync(id, token, since, timeout)));
     },
   }),
   route({
@@ -212,7 +214,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     handler: async ({ req, res, body }, d) => {
       const id = gameId(req);
       const token = requiredToken(req);
-      reply(res, 200, R.MovePlayed, await d.games.move(id, token, body()));
+      reply(res, 200, R.MovePlayed, await d.gamePlay.move(id, token, body()));
     },
   }),
   route({
@@ -227,7 +229,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.GameRecord, "the finished game"), ...problems(401, 404, 409) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.GameRecord, await d.games.resign(id, requiredToken(req)));
+      reply(res, 200, R.GameRecord, await d.gamePlay.resign(id, requiredToken(req)));
     },
   }),
   route({
@@ -243,7 +245,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.RematchAnswer), ...problems(401, 403, 404, 409, 503) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.RematchAnswer, await d.games.rematch(id, requiredToken(req)));
+      reply(res, 200, R.RematchAnswer, await d.gamePlay.rematch(id, requiredToken(req)));
     },
   }),
   route({
@@ -258,7 +260,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.RematchAnswer), ...problems(401, 403, 404, 409, 503) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.RematchAnswer, await d.games.declineRematch(id, requiredToken(req)));
+      reply(res, 200, R.RematchAnswer, await d.gamePlay.declineRematch(id, requiredToken(req)));
     },
   }),
   route({
@@ -273,7 +275,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.Replay), ...problems(404, 409) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.Replay, await withLogIndex(d, await d.games.replay(id, optionalToken(req)), id, true));
+      reply(res, 200, R.Replay, await withLogIndex(d, await d.gameReads.replay(id, optionalToken(req)), id, true));
     },
   }),
   route({
@@ -286,7 +288,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { params: game },
     responses: { 200: json(R.Review), ...problems(404, 409) },
     handler: async ({ req, res }, d) => {
-      reply(res, 200, R.Review, await d.games.review(gameId(req), optionalToken(req)));
+      reply(res, 200, R.Review, await d.gameReads.review(gameId(req), optionalToken(req)));
     },
   }),
   // A superseded spelling kept for old clients; it shows the deprecation headers of spec 9.4.

@@ -1,31 +1,29 @@
 /**
- * The games application service's reads and plays: what REST and MCP ask of a game once it exists, translated
- * into store reads and room calls (creating and joining games is GameCreation's, creation.ts). It holds no game
- * state of its own; live games are answered by their rooms, finished games from the store.
+ * Reading games: what REST, MCP, the bots' streams and the webhooks ask of a game once it exists, translated into
+ * store reads and room calls, each checked against who may read the game (readableBy). It holds no game state of
+ * its own; live games are answered by their rooms, finished games from the store (their contexts, reviews and a
+ * league deal's unsealing kept here).
  */
 import type { Presence } from "@colyseus/core";
 import type { AiPool } from "../ai/pool";
 import type { Review } from "../ai/review";
 import type { Seat } from "../../engine";
-import { AppError, fail, unwrap, type ErrorCode, type Outcome } from "../../shared/errors";
+import { AppError, unwrap, type Outcome } from "../../shared/errors";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, LogPort } from "../../store/port";
 import { rebuildContext, type GameContext } from "./context";
 import { eventsNow, type EventName } from "./game-events";
-import { keptMoveIn } from "./kept-move";
 import { noSuchGame, readableBy, seatOfToken } from "./record";
 import { changeChannel } from "./ports";
 import type { RoomAccess } from "./room-access";
 import type { GameRoomApi, RoomProxy } from "./room-api";
-import type { MoveBody } from "./schemas";
 import { sha256Hex } from "../../shared/secrets";
-import { gameRecordBody, linksFor, replayBody, syncFor, type MoveAnswer, type RecordBody, type SyncBody } from "./views";
+import { gameRecordBody, linksFor, replayBody, syncFor, type RecordBody, type SyncBody } from "./views";
 import { subscribeOnce, Wakeups } from "./waiter";
-import { traced } from "../../shared/tracing";
-import { noRematch, Rematches, rematchView, type RematchDeps, type RematchView } from "./rematch";
+import { noRematch, rematchView, type RematchView } from "./rematch";
 
 /** One question to a game's room, asked the same way of a local room and of a remote one's proxy. */
-type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
+export type Ask<T> = (room: GameRoomApi | RoomProxy<GameRoomApi>) => Outcome<T> | Promise<Outcome<T>>;
 
 /** Reviews kept in memory: a finished game never changes, so its review is computed once. */
 const REVIEW_CACHE = 256;
@@ -33,22 +31,10 @@ const REVIEW_CACHE = 256;
 /**
  * How long a read waits for a room in another process before it is answered from the store (public
  * reads) or refused as `unavailable` with Retry-After (a seat's sync): the process may be dead, and its
- * games are being moved. Moves wait longer, since a live room stores the move before it answers.
+ * games are being moved. Moves wait longer (play.ts), since a live room stores the move before it answers.
  */
 const PUBLIC_READ_TIMEOUT_MS = 700;
 const SEAT_READ_TIMEOUT_MS = 2000;
-const MOVE_TIMEOUT_MS = 3000;
-
-/**
- * The refusals of a move that may hide the same move, already kept, whose answer was lost: on these only is it
- * looked for (keptMove: the live room, or the store). `unavailable`: the room's process died, or stalled,
- * between storing the move and answering. The others answer a retry (a client whose connection dropped before
- * the answer, or one retrying across a restart) that reaches a live room after the move was applied:
- * `not_your_turn`, the opponent's turn now; `illegal_move`, the card no longer in the hand (the seat's turn
- * again); `game_over`, the move ended the game. Any other refusal (a wrong token, a malformed move) cannot
- * hide a kept move.
- */
-const MAY_HIDE_KEPT_MOVE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unavailable", "not_your_turn", "illegal_move", "game_over"]);
 
 /**
  * Who reads a game (readableBy): a caller, by the sha256 of the player token it sent (null: none), or the
@@ -58,93 +44,20 @@ export type Reader = { tokenHash: string | null } | "service";
 
 const readerOf = (token: string | undefined): Reader => ({ tokenHash: token ? sha256Hex(token) : null });
 
-export class GameService {
+export class GameReads {
   private finished = new Map<string, GameContext>();
   private reviews = new Map<string, Promise<Review>>();
   /** Long-poll wake-ups of this process, a few per turn of the event loop (waiter.ts). */
   private readonly wakeups = new Wakeups();
-  /** Rematches of finished games, shared with their rooms (RoomDeps.rematches). */
-  readonly rematches: Rematches;
 
   constructor(
-    private readonly store: Omit<GamesPort, "commitGames"> & Pick<LogPort, "addLogPending">,
+    private readonly store: Pick<GamesPort, "getGame" | "updateGameIf" | "listGames" | "listActions"> & Pick<LogPort, "addLogPending">,
     private readonly rooms: RoomAccess,
-    private readonly players: PlayerService,
+    private readonly players: Pick<PlayerService, "profile">,
     private readonly presence: Presence,
     private readonly baseUrl: string,
     private readonly ai: Pick<AiPool, "review">,
-    /** Stores and opens a rematch's game (GameCreation.createMatched). */
-    createMatched: RematchDeps["createMatched"],
-  ) {
-    this.rematches = new Rematches({
-      store,
-      createMatched,
-      reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
-      presence,
-    });
-  }
-
-  // ---- playing ---------------------------------------------------------------------------------
-
-  async move(gameId: string, token: string, body: MoveBody): Promise<MoveAnswer> {
-    const tokenHash = sha256Hex(token);
-    return traced("games.move", { "game.id": gameId }, async (): Promise<MoveAnswer> => {
-      const out = await this.live(gameId, (room) => room.move(tokenHash, body));
-      // A success is answered as is, without a store read; a refusal that may be a retry of a kept move is
-      // answered as that move when the store has it.
-      if (!out.ok && MAY_HIDE_KEPT_MOVE.has(out.code)) return (await this.keptMove(gameId, tokenHash, body, out.code === "unavailable")) ?? unwrap(out);
-      return unwrap(out);
-    });
-  }
-
-  /**
-   * The answer to a move already kept, when its first answer was lost: its room stopped answering while it
-   * was under way (the room stores a move before it answers, so a process that dies between the two leaves a
-   * kept move without its answer), or the client sent it again (MAY_HIDE_KEPT_MOVE). The answer is the kept
-   * move and the seat's view now, as the room answers a move (src/services/games/kept-move.ts). A room in this process
-   * answers it from its own moves; otherwise the game is rebuilt from the store. After an `unavailable`
-   * refusal the room here may have just lost the game to another process, which may have kept the move: then
-   * the store is read when the room here does not hold it. Null when it is not (yet) there, or is another
-   * square's, another seat's, or says other captures than it made.
-   */
-  private async keptMove(gameId: string, tokenHash: string, body: MoveBody, mayHaveMoved: boolean): Promise<MoveAnswer | null> {
-    try {
-      const local = this.rooms.localGame(gameId);
-      if (local) {
-        const kept = await local.keptMove(tokenHash, body);
-        if (kept || !mayHaveMoved) return kept;
-      }
-      const game = await this.store.getGame(gameId);
-      if (!game || !seatOfToken(game, tokenHash)) return null;
-      return keptMoveIn(rebuildContext(game, await this.store.listActions(gameId)), tokenHash, body);
-    } catch {
-      // The store (or the room) failing too: the refusal already in hand is the answer.
-      return null;
-    }
-  }
-
-  async resign(gameId: string, token: string) {
-    const tokenHash = sha256Hex(token);
-    return unwrap(await this.live(gameId, (room) => room.resign(tokenHash)));
-  }
-
-  /**
-   * A seat offers a rematch of its finished game, or accepts the other seat's offer; once started, the answer
-   * carries this seat's new game id, seat and token: the seat's own, which plays the rematch (src/services/games/rematch.ts).
-   */
-  async rematch(gameId: string, token: string) {
-    const out = unwrap(await this.rematches.offer(gameId, sha256Hex(token)));
-    const { started, ...view } = out;
-    return {
-      rematch: view,
-      ...(started ? { game: { id: started.gameId, seat: started.seat, playerToken: token, urls: linksFor(this.baseUrl, started.gameId) } } : {}),
-    };
-  }
-
-  /** A seat declines the offered rematch (or takes back its own offer). */
-  async declineRematch(gameId: string, token: string) {
-    return { rematch: unwrap(await this.rematches.decline(gameId, sha256Hex(token))) };
-  }
+  ) {}
 
   /**
    * Seat of a token in a game, for event subscriptions (null when the token is absent or not a seat's);
@@ -183,8 +96,6 @@ export class GameService {
       this.rooms.localGame(id)?.unseal();
     }
   }
-
-  // ---- reading ---------------------------------------------------------------------------------
 
   /** Whether a caller holding `token` (or none) may read the game: false too when there is no such game. */
   async canRead(gameId: string, token: string | undefined): Promise<boolean> {
@@ -369,16 +280,6 @@ export class GameService {
       return unwrap(fromStore(rebuildContext(game, await this.store.listActions(gameId))));
     }
     return unwrap(out);
-  }
-
-  private async live<T>(gameId: string, ask: Ask<T>): Promise<Outcome<T>> {
-    const local = this.rooms.localGame(gameId);
-    if (local) return ask(local);
-    const game = await this.store.getGame(gameId);
-    if (!game) throw noSuchGame(gameId);
-    // A refusal, not a throw: a move refused so may be the game's last, retried (MAY_HIDE_KEPT_MOVE).
-    if (game.status === "finished") return fail("game_over", "the game has finished");
-    return ask(this.rooms.game(gameId, MOVE_TIMEOUT_MS));
   }
 
   private async finishedContext(game: GameRecord): Promise<GameContext> {
