@@ -73,9 +73,9 @@ async function created(): Promise<Timed[]> {
   try {
     // Time spent creating games, wherever the service does it (a method of the games service it holds).
     let gamesMs = 0;
-    const games = server.games as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    const games = server.gameCreation as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     for (const name of ["createForTournament", "createForTournamentRound"]) {
-      const original = games[name]?.bind(server.games);
+      const original = games[name]?.bind(server.gameCreation);
       if (!original) continue;
       games[name] = async (...a: unknown[]) => {
         const t0 = performance.now();

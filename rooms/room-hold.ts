@@ -44,7 +44,7 @@ export class RoomHold {
 
   /**
    * A waiting game needs no room while nobody is connected: its store record answers for it, and a claim
-   * or a watcher opens a room again (GameService.open). So once its last client has left (or none came), the
+   * or a watcher opens a room again (GameCreation.open). So once its last client has left (or none came), the
    * room closes after `waitingRoomIdleMs`, giving up its ownership so that the next room, on any process,
    * may claim the game. A seat reserved meanwhile is taken within Colyseus' reservation time, which is shorter.
    */

@@ -15,7 +15,7 @@ import { startTracing } from "./shared/tracing";
 import type { BotStreamHub } from "./services/bots";
 import type { Events } from "./services/events";
 import { guardMatchmaking } from "./services/games/matchmaking-guard";
-import type { GameService } from "./services/games/service";
+import type { GameCreation } from "./services/games/creation";
 import type { LeagueService } from "./services/leagues";
 import type { TournamentService } from "./services/tournaments";
 import type { Store } from "./store";
@@ -36,7 +36,8 @@ export interface RunningServer {
   config: Config;
   store: Store;
   events: Events;
-  games: GameService;
+  /** Creates games (tests create a rematch's, a league's, or build a tournament over it). */
+  gameCreation: GameCreation;
   /** The bot event hub (its size shows what idle streams hold). */
   botStreams: BotStreamHub;
   tournaments: TournamentService;
@@ -54,11 +55,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const foundation = await openFoundation(config, opts);
   const { log, store, infra } = foundation;
   const services = await buildServices(config, opts, foundation);
-  const { games, rooms, events, tournaments, leagues, botStreams, subscriptionCache, ai } = services;
+  const { gameReads, rooms, events, tournaments, leagues, botStreams, subscriptionCache, ai } = services;
 
   guardMatchmaking(
     (roomId) => rooms.openForJoin(roomId),
-    (roomId, options) => games.admitsJoin(roomId, (options as { playerToken?: unknown } | undefined)?.playerToken),
+    (roomId, options) => gameReads.admitsJoin(roomId, (options as { playerToken?: unknown } | undefined)?.playerToken),
   );
   useCorsHeaders();
   const tracing = startTracing(config.tracing, config.serviceName, opts.spanExporter);
@@ -106,7 +107,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     config,
     store,
     events,
-    games,
+    gameCreation: services.gameCreation,
     botStreams,
     tournaments,
     leagues,

@@ -74,7 +74,7 @@ const RESUME_WIDTH = 16;
 
 /**
  * Re-creates the rooms of the active games, so clocks and house moves go on after a restart, RESUME_WIDTH at
- * a time. Waiting games have no room until someone arrives (GameService.open), so none is made for them; the
+ * a time. Waiting games have no room until someone arrives (GameCreation.open), so none is made for them; the
  * waiting sweep aborts those whose time ran out meanwhile.
  */
 async function resumeGames(store: Pick<Store, "games">, rooms: RoomAccess, log: Logger): Promise<void> {

@@ -61,11 +61,13 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     store: infra?.rateLimitStore,
   });
   const streams = streamsRouter(
-    { hub: s.botStreams, games: s.games, presence },
+    { hub: s.botStreams, games: s.gameReads, presence },
     { heartbeatS: config.streamHeartbeatS, perKey: config.streamsPerKey, perAddress: config.streamsPerAddress },
   );
   const mcp = createMcpRouter({
-    games: s.games,
+    gameCreation: s.gameCreation,
+    gamePlay: s.gamePlay,
+    gameReads: s.gameReads,
     quick: s.quick,
     players: s.players,
     tournaments: s.tournaments,
@@ -98,12 +100,14 @@ export function buildHttp(config: Config, { store, infra, log, metrics, presence
     // The address of a request that makes a profile is kept with it (rating integrity).
     app.use(s.origins.middleware());
     mountApi(app, {
-      games: s.games,
+      gameCreation: s.gameCreation,
+      gamePlay: s.gamePlay,
+      gameReads: s.gameReads,
       quick: s.quick,
       players: s.players,
       bots: s.bots,
       botStreams: s.botStreams,
-      revocation: new BotRevocation({ quick: s.quick, leagues: s.leagues, tournaments: s.tournaments, games: s.games, log }),
+      revocation: new BotRevocation({ quick: s.quick, leagues: s.leagues, tournaments: s.tournaments, games: s.gameCreation, log }),
       botDirectory: s.botDirectory,
       extraRouters: routers,
       log,

@@ -41,7 +41,7 @@ function gameRoomDeps(config: Config, opts: StartOptions, f: Foundation, s: Serv
       );
       if (failed) throw failed.reason;
     },
-    rematches: s.games.rematches,
+    rematches: s.rematches,
     log,
     metrics,
     baseUrl: s.baseUrl,
@@ -54,10 +54,10 @@ function gameRoomDeps(config: Config, opts: StartOptions, f: Foundation, s: Serv
   };
 }
 
-function queueDeps({ store, log }: Foundation, { players, games, rooms, quick }: Services): QueueDeps {
+function queueDeps({ store, log }: Foundation, { players, gameCreation, rooms, quick }: Services): QueueDeps {
   return {
     players,
-    createMatched: (ruleset, seats) => games.createMatched(ruleset, seats),
+    createMatched: (ruleset, seats) => gameCreation.createMatched(ruleset, seats),
     reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
     ticketMatched: (ticket, match) => quick.matched(ticket, match),
     revokedBots: async (ids) => new Set((await Promise.all(ids.map((id) => store.bots.getBot(id)))).flatMap((b) => (b?.revokedAt ? [b.id] : []))),

@@ -14,9 +14,12 @@ import { CommunityService } from "../services/communities";
 import { createEvents, type EmittedEvent, type Events } from "../services/events";
 import { QuickMatch } from "../services/games/quick-match";
 import { RoomAccess } from "../services/games/room-access";
-import { GameService } from "../services/games/service";
+import { GameCreation } from "../services/games/creation";
+import { GamePlay } from "../services/games/play";
+import { GameReads } from "../services/games/reads";
+import { Rematches } from "../services/games/rematch";
 import { SubscriptionCache } from "../services/games/subscription-cache";
-import { LeagueService } from "../services/leagues";
+import { LeagueService, type LeagueGames } from "../services/leagues";
 import { LogSequencer, LogService, openLogKeys } from "../services/log";
 import { RequestOrigins } from "../services/players/origin";
 import { PlayerService } from "../services/players/service";
@@ -39,7 +42,17 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     onError: (err, task) => log.error({ err, task }, "AI worker thread failed; ran the task inline"),
     onDone: (task, seconds) => metrics.aiSeconds.observe({ task }, seconds),
   });
-  const games = new GameService(store, rooms, players, presence, baseUrl, ai, metrics, ownership);
+  // The games, by what is asked of them: reads, creation (answered as read back) and play. A rematch is stored
+  // state its finished game's rooms share (RoomDeps.rematches); accepting one creates its game.
+  const gameReads = new GameReads(store, rooms, players, presence, baseUrl, ai);
+  const gameCreation = new GameCreation(store.games, rooms, players, gameReads, baseUrl, metrics, ownership);
+  const rematches = new Rematches({
+    store: store.games,
+    createMatched: (ruleset, seats, fixed) => gameCreation.createMatched(ruleset, seats, fixed),
+    reserveSeat: (gameId, token) => rooms.reserveSeat(gameId, token),
+    presence,
+  });
+  const gamePlay = new GamePlay(store.games, rooms, rematches, baseUrl);
   // The public game log: every process marks its finished games pending; the lease holder appends them.
   // Its private key is LOG_SIGNING_KEY or the key file, never the store (an older store's is moved out here).
   const logKeys = await openLogKeys(
@@ -48,16 +61,23 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     (m) => log.warn(m),
   );
   const gameLog = new LogSequencer(store, logKeys.current, () => matchMaker.processId, { batchMs: config.logBatchMs, leaseMs: config.logLeaseMs }, log);
-  // A game's proof is a read of the game: a private one's only for its seats (GameService.readable).
-  const publicLog = new LogService(store.log, logKeys, undefined, (gameId, token) => games.canRead(gameId, token));
-  const botStreams = new BotStreamHub(presence, games, log);
+  // A game's proof is a read of the game: a private one's only for its seats (GameReads.readable).
+  const publicLog = new LogService(store.log, logKeys, undefined, (gameId, token) => gameReads.canRead(gameId, token));
+  const botStreams = new BotStreamHub(presence, gameReads, log);
   await botStreams.start();
   const seatBot = (botId: string, gameId: string, seat: Seat, playerToken?: string) => botStreams.announce({ kind: "seat", botId, gameId, seat, playerToken });
-  const quick = new QuickMatch(presence, rooms, players, games, seatBot);
-  const challenges = new ChallengeService({ store, games, players, emit, baseUrl, hosting: { games, players, seatBot } });
+  const quick = new QuickMatch(presence, rooms, players, gameReads, seatBot);
+  const challenges = new ChallengeService({
+    store,
+    games: gameCreation,
+    players,
+    emit,
+    baseUrl,
+    hosting: { games: gameCreation, reads: gameReads, players, seatBot },
+  });
   const tournaments = new TournamentService(
     store,
-    games,
+    gameCreation,
     players,
     baseUrl,
     emit,
@@ -65,7 +85,11 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     config.tournamentMaxEntrants,
     config.tournamentTurnSeconds,
   );
-  const leagues = new LeagueService(store, games, baseUrl, seatBot, emit, (task) => ai.leagueTable(task));
+  const leagueGames: LeagueGames = {
+    createForLeague: (id, league, first, second) => gameCreation.createForLeague(id, league, first, second),
+    unseal: (gameIds) => gameReads.unseal(gameIds),
+  };
+  const leagues = new LeagueService(store, leagueGames, baseUrl, seatBot, emit, (task) => ai.leagueTable(task));
   const communities = new CommunityService(store, players, baseUrl);
   const assets = await loadAssets();
   // A live game's subscriptions are looked up once per room, not once per event (invalidated through presence).
@@ -83,12 +107,12 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     holder: () => matchMaker.processId,
     // Scaled out, other processes may be delivering from the same store: take over only expired leases.
     exclusive: !infra,
-    resolveSeat: (gameId, token) => games.seatOf(gameId, token),
+    resolveSeat: (gameId, token) => gameReads.seatOf(gameId, token),
     currentState: async (name, args) => {
       if (name === "challenge.played") return { cursor: null, events: await challenges.eventsNow(String(args.token)) };
       // Tournament and league events are told as they happen; the current state is on their REST reads.
       if (name.startsWith("tournament.") || name.startsWith("league.")) return { cursor: null, events: [] };
-      const now = await games.eventsNow(String(args.game_id), name, args);
+      const now = await gameReads.eventsNow(String(args.game_id), name, args);
       const streamed = name === "game.move" || name === "game.turn";
       return { cursor: streamed ? now.moveCount : null, events: now.events.map((e) => ({ data: e.data, sequence: e.sequence })) };
     },
@@ -102,7 +126,10 @@ export async function buildServices(config: Config, opts: StartOptions, { store,
     botDirectory,
     rooms,
     ai,
-    games,
+    gameReads,
+    gameCreation,
+    gamePlay,
+    rematches,
     gameLog,
     publicLog,
     botStreams,

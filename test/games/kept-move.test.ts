@@ -1,14 +1,13 @@
 import { strict as assert } from "node:assert";
 import { mock } from "node:test";
-import { LocalPresence } from "@colyseus/core";
 import { fail } from "../../src/shared/errors";
 import type { Seat } from "../../src/engine";
 import type { RoomAccess } from "../../src/services/games/room-access";
 import type { MoveBody } from "../../src/services/games/schemas";
-import { GameService } from "../../src/services/games/service";
+import { GamePlay } from "../../src/services/games/play";
 import { sha256Hex } from "../../src/shared/secrets";
 import type { RunningServer } from "../../src/server";
-import type { GamesPort, LogPort } from "../../src/store/port";
+import type { GamesPort } from "../../src/store/port";
 import { connect } from "../mcp/helpers";
 import { actorOf, iso, nextMove, storedBy, T0 } from "./actor/actor-fixtures";
 import { game } from "../store/fixtures";
@@ -17,7 +16,7 @@ import { bearer, bootServer, http } from "../support/server";
 
 const tokens: Record<Seat, string> = { A: "pt_seat-a", B: "pt_seat-b" };
 
-/** A live game on plain ports, and the game service in two processes: the one holding its room, and another. */
+/** A live game on plain ports, and its play (GamePlay) in two processes: the one holding its room, and another. */
 function liveGame() {
   const seats = {
     A: { playerId: "P1", name: "Ada", kind: "human" as const, tokenHash: sha256Hex(tokens.A) },
@@ -33,10 +32,8 @@ function liveGame() {
       reads.push(name);
       return target[name];
     },
-  });
-  const store = { games: counted, log: counted } as unknown as { games: GamesPort; log: LogPort };
-  const service = (rooms: Partial<RoomAccess>) =>
-    new GameService(store, rooms as RoomAccess, undefined as never, new LocalPresence(), "http://127.0.0.1:1", undefined as never);
+  }) as unknown as GamesPort;
+  const service = (rooms: Partial<RoomAccess>) => new GamePlay(counted, rooms as RoomAccess, undefined as never, "http://127.0.0.1:1");
   // The process holding the room calls it directly; another reaches it as a remote room, and has no room at hand.
   const here = service({ localGame: () => actor });
   const elsewhere = service({ localGame: () => undefined, game: () => actor as never });
@@ -55,7 +52,7 @@ function next(actor: ReturnType<typeof liveGame>["actor"]): { seat: Seat; token:
 
 /**
  * A move sent again after it was applied is refused by the room as a new move, and answered as the kept move
- * (GameService.move): from the room's own moves when the room is in this process, without reading the store;
+ * (GamePlay.move): from the room's own moves when the room is in this process, without reading the store;
  * from the store's log otherwise. The answer is the same either way.
  */
 describe("Games: a kept move sent again is answered from the live room, the store only without one", function () {
@@ -114,7 +111,7 @@ describe("Games: a kept move sent again is answered from the live room, the stor
     await here.move("K1", t.token, t.body);
     const other: Seat = t.seat === "A" ? "B" : "A";
     const elsewhereSquare = { card: t.body.card, square: t.body.square === "a1" ? "d4" : "a1" };
-    const refusals = async (games: GameService) => {
+    const refusals = async (games: GamePlay) => {
       const codes: string[] = [];
       for (const [token, body] of [
         [t.token, elsewhereSquare],

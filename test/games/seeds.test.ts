@@ -95,8 +95,8 @@ describe("Games: seeds of rules version 4 through the service, and integer seeds
   it("plays a league deal under the version its seed was drawn for: an integer seed under 3, a hex seed under 4", async () => {
     const player = (name: string) => ({ playerId: `p_${name}`, name, kind: "bot" as const, tokenHash: "0".repeat(64) });
     const league = { leagueId: "l_seeds", ruleset: "classic" as const, turnSeconds: 60 };
-    await server.games.createForLeague("g_league_int", { ...league, seed: 123456 }, player("one"), player("two"));
-    await server.games.createForLeague("g_league_hex", { ...league, seed: "0123456789abcdef0123456789abcdef" }, player("one"), player("two"));
+    await server.gameCreation.createForLeague("g_league_int", { ...league, seed: 123456 }, player("one"), player("two"));
+    await server.gameCreation.createForLeague("g_league_hex", { ...league, seed: "0123456789abcdef0123456789abcdef" }, player("one"), player("two"));
     const [int, hex] = (await Promise.all([server.store.games.getGame("g_league_int"), server.store.games.getGame("g_league_hex")])) as GameRecord[];
     assert.deepEqual([int.rulesVersion, int.seed], [3, 123456]);
     assert.deepEqual([hex.rulesVersion, hex.seed], [4, "0123456789abcdef0123456789abcdef"]);

@@ -23,7 +23,17 @@ describe("Unit: MCP router sessions", function () {
   let base: string;
 
   before(async () => {
-    const deps = { games: {}, quick: {}, players: {}, events: { subscriptions: {} }, log: pino({ level: "silent" }), limits: { scale: 1 }, idleMs: 1000 };
+    const deps = {
+      gameCreation: {},
+      gamePlay: {},
+      gameReads: {},
+      quick: {},
+      players: {},
+      events: { subscriptions: {} },
+      log: pino({ level: "silent" }),
+      limits: { scale: 1 },
+      idleMs: 1000,
+    };
     router = createMcpRouter(deps as unknown as McpDeps);
     ({ http, base } = await serve(router));
   });
@@ -53,7 +63,9 @@ describe("Unit: MCP sessions per address", function () {
 
   before(async () => {
     const deps = {
-      games: {},
+      gameCreation: {},
+      gamePlay: {},
+      gameReads: {},
       quick: {},
       players: {},
       events: { subscriptions: {} },

@@ -14,7 +14,9 @@ async function session(overrides: Partial<SessionDeps>) {
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
   const log = pino({ level: "debug" }, sink);
   const deps = {
-    games: {},
+    gameCreation: {},
+    gamePlay: {},
+    gameReads: {},
     quick: {},
     players: {},
     events: { subscriptions: {} },
@@ -33,8 +35,8 @@ async function session(overrides: Partial<SessionDeps>) {
 
 describe("Unit: MCP session server", () => {
   it("never logs the player token when a tool is refused", async () => {
-    const games = { move: async () => Promise.reject(new AppError("unauthorized", "wrong player token for this game")) };
-    const s = await session({ games: games as never });
+    const gamePlay = { move: async () => Promise.reject(new AppError("unauthorized", "wrong player token for this game")) };
+    const s = await session({ gamePlay: gamePlay as never });
     const r: any = await s.client.callTool({ name: "move", arguments: { game_id: "g1", player_token: "pt_secret-token-123", move: "E7@b3" } });
     assert.equal(r.structuredContent.code, "unauthorized");
     assert.ok(s.lines.some((l) => l.includes('"tool":"move"')));
@@ -43,8 +45,8 @@ describe("Unit: MCP session server", () => {
   });
 
   it("answers code internal without the message when a service throws an unexpected error", async () => {
-    const games = { record: async () => Promise.reject(new Error("disk on fire at /var/secret")) };
-    const s = await session({ games: games as never });
+    const gameReads = { record: async () => Promise.reject(new Error("disk on fire at /var/secret")) };
+    const s = await session({ gameReads: gameReads as never });
     const r: any = await s.client.callTool({ name: "get_game", arguments: { game_id: "g1" } });
     assert.equal(r.isError, true);
     assert.equal(r.structuredContent.code, "internal");
@@ -55,8 +57,8 @@ describe("Unit: MCP session server", () => {
 
   it("passes validated arguments with defaults to the service when a tool is called", async () => {
     let seen: unknown[] = [];
-    const games = { sync: async (...args: unknown[]) => ((seen = args), { status: "active" }) };
-    const s = await session({ games: games as never });
+    const gameReads = { sync: async (...args: unknown[]) => ((seen = args), { status: "active" }) };
+    const s = await session({ gameReads: gameReads as never });
     const r: any = await s.client.callTool({ name: "sync", arguments: { game_id: "g1" } });
     assert.deepEqual(r.structuredContent, { status: "active" });
     assert.deepEqual(seen, ["g1", undefined, 0, 0]);

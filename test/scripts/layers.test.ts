@@ -109,10 +109,10 @@ describe("Layers held by lint (CONTRIBUTING.md, eslint.config.mjs)", function ()
       overrideConfig: [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser } }, webRules],
     });
     const source = [
-      'import type { GameService } from "../../../src/services/games/service";',
+      'import type { GamePlay } from "../../../src/services/games/play";',
       'import { canonicalJson } from "../../../src/services/log/canonical";',
       'import { CURRENT_RULES_VERSION } from "../../../src/engine/versions";',
-      "export type G = GameService;",
+      "export type G = GamePlay;",
       "export const used = [canonicalJson, CURRENT_RULES_VERSION];",
       "",
     ].join("\n");

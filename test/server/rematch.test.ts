@@ -154,7 +154,7 @@ describe("Integration: a rematch of a finished game, seats swapped", function ()
     const newId = newGameId();
     const seat = (s: "A" | "B") => ({ playerId: players[s], name: s, kind: "human" as const, tokenHash: sha256Hex(tokens[s]) });
     const made = await Promise.allSettled(
-      [0, 1].map(() => server.games.createMatched("classic", { A: seat("B"), B: seat("A") }, { opponent: "friend", id: newId })),
+      [0, 1].map(() => server.gameCreation.createMatched("classic", { A: seat("B"), B: seat("A") }, { opponent: "friend", id: newId })),
     );
     assert.deepEqual(made.map((m) => m.status).sort(), ["fulfilled", "rejected"]);
     assert.equal(await started(), before + 1);

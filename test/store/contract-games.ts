@@ -154,7 +154,7 @@ export function gamesContract(store: PortRef<{ games: GamesPort; players: Pick<P
       const place = (index: number) => ({ gameId: "L1", index, action: { kind: "place" as const, card: "E7", square: "b3" }, at: at(index + 1) });
       const sealed = game("L1", { status: "active", leagueId: "LG1", sealed: true, owner: "p1", ownerEpoch: 1 });
       await store().games.createGame(sealed);
-      // The league unseals a deal's games with a write conditional on their being finished (GameService.unseal).
+      // The league unseals a deal's games with a write conditional on their being finished (GameReads.unseal).
       assert.equal(await store().games.updateGameIf("L1", { status: "finished" }, { sealed: undefined }), false, "not finished yet");
       assert.equal((await store().games.getGame("L1"))!.sealed, true);
       assert.deepEqual(await store().games.commitGames([{ gameId: "L1", actions: [place(0)], patch: { moveCount: 1 }, ownerEpoch: 1 }]), ["committed"]);

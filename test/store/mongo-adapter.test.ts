@@ -335,7 +335,7 @@ function writeMethods(store: MongoStore): string[] {
     await store.games.createGame(game("L1", { status: "finished", leagueId: "LG1", sealed: true }));
     const seen: Call[] = [];
     restore = driverSpy((c) => void seen.push(c));
-    // GameService.unseal's write.
+    // GameReads.unseal's write.
     assert.equal(await store.games.updateGameIf("L1", { status: "finished" }, { sealed: undefined }), true);
     restore();
     restore = null;

@@ -246,7 +246,9 @@ describe("Arena tournament over REST and WebSocket", function () {
     // processes, each with its own queue): only compare-and-set keeps the count and the pairing single.
     const game = (await server.store.games.getGame(stored.arena!.games[0].gameId))!;
     const finished = { ...game, status: "finished" as const, winner: game.firstPlayer!, finishedAt: new Date().toISOString() };
-    const processes = [0, 1].map(() => new TournamentService(server.store, server.games, { resolve: () => Promise.reject(new Error("no joins here")) }, base));
+    const processes = [0, 1].map(
+      () => new TournamentService(server.store, server.gameCreation, { resolve: () => Promise.reject(new Error("no joins here")) }, base),
+    );
     await Promise.all([
       server.tournaments.onGameFinished(finished),
       ...processes.map((p) => p.onGameFinished(finished)),
@@ -284,7 +286,7 @@ describe("Arena tournament over REST and WebSocket", function () {
 
     // A service started afresh on the same store (a restarted process) knows nothing but the stored document.
     await storeEdit(server, id, (t) => (t.arena!.endsAt = new Date(Date.now() + 300).toISOString()));
-    const fresh = new TournamentService(server.store, server.games, { resolve: () => Promise.reject(new Error("no joins here")) }, base);
+    const fresh = new TournamentService(server.store, server.gameCreation, { resolve: () => Promise.reject(new Error("no joins here")) }, base);
     try {
       await fresh.reconcile(id);
       assert.equal((await server.store.tournaments.getTournament(id))!.status, "running", "not before its end");

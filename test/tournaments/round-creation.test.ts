@@ -1,14 +1,13 @@
 /**
- * A tournament round's games created at once (GameService.createForTournamentRound): one store write for the
+ * A tournament round's games created at once (GameCreation.createForTournamentRound): one store write for the
  * round, every game's room open, idempotent, and a round that another process partly stored meanwhile (the one
  * write refused whole) stored game by game, each game once, with the seats as stored.
  */
 import { strict as assert } from "node:assert";
 import { matchMaker } from "@colyseus/core";
-import type { Presence } from "@colyseus/core";
-import type { AiPool } from "../../src/services/ai/pool";
 import { RoomAccess } from "../../src/services/games/room-access";
-import { GameService, type TournamentPairing } from "../../src/services/games/service";
+import { GameCreation, type TournamentPairing } from "../../src/services/games/creation";
+import type { GameReads } from "../../src/services/games/reads";
 import type { PlayerService } from "../../src/services/players/service";
 import type { RunningServer } from "../../src/server";
 import type { GameRecord, GamesPort } from "../../src/store/port";
@@ -31,15 +30,7 @@ describe("Tournament round creation", function () {
     const games: GamesPort = Object.create(server.store.games) as GamesPort;
     const original = server.store.games.createGames.bind(server.store.games);
     games.createGames = (g) => createGames(original, g);
-    const store = { games, log: server.store.log };
-    return new GameService(
-      store,
-      new RoomAccess(server.store.games, server.log),
-      {} as PlayerService,
-      {} as Presence,
-      server.url,
-      {} as Pick<AiPool, "review">,
-    );
+    return new GameCreation(games, new RoomAccess(server.store.games, server.log), {} as PlayerService, {} as GameReads, server.url);
   };
   after(async () => {
     await server?.close();

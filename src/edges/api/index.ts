@@ -5,7 +5,9 @@
 import express, { type Application as Express, type RequestHandler, type Router } from "express";
 import type { BotDirectory, BotRevocation, BotService, BotStreamHub } from "../../services/bots";
 import { botAuth, botsRouter } from "./routes/bots";
-import type { GameService } from "../../services/games/service";
+import type { GameCreation } from "../../services/games/creation";
+import type { GamePlay } from "../../services/games/play";
+import type { GameReads } from "../../services/games/reads";
 import type { QuickMatch } from "../../services/games/quick-match";
 import type { Logger } from "../../shared/logger";
 import type { PlayerService } from "../../services/players/service";
@@ -21,7 +23,9 @@ import { metaRoutes } from "./openapi/document";
 import { mountRoutes } from "./route";
 
 export interface ApiDeps {
-  games: GameService;
+  gameCreation: GameCreation;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   players: PlayerService;
   bots: BotService;
@@ -75,17 +79,21 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     `more than ${perAddress} bots registered from this address in ${windowMs / 1000} s`,
     windowMs,
   );
-  v1.use(botsRouter({ bots: deps.bots, games: deps.games, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }));
+  v1.use(
+    botsRouter({ bots: deps.bots, games: deps.gameCreation, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }),
+  );
   v1.use(
     gamesRouter({
-      games: deps.games,
+      gameCreation: deps.gameCreation,
+      gamePlay: deps.gamePlay,
+      gameReads: deps.gameReads,
       quick: deps.quick,
       longPolls: deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress),
       logIndexOf: deps.logIndexOf,
       baseUrl: deps.baseUrl,
     }),
   );
-  v1.use(playersRouter({ players: deps.players, games: deps.games }));
+  v1.use(playersRouter({ players: deps.players, games: deps.gameReads }));
   v1.use(rulesRouter());
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);

@@ -12,7 +12,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { limiter, type LimiterOptions } from "../api/edges";
 import type { LongPolls } from "../api/long-polls";
 import type { Events } from "../../services/events";
-import type { GameService } from "../../services/games/service";
+import type { GameCreation } from "../../services/games/creation";
+import type { GamePlay } from "../../services/games/play";
+import type { GameReads } from "../../services/games/reads";
 import type { QuickMatch } from "../../services/games/quick-match";
 import type { Logger } from "../../shared/logger";
 import type { PlayerService } from "../../services/players/service";
@@ -24,7 +26,9 @@ import type { LogService } from "../../services/log/service";
 import { createSessionServer } from "./session-server";
 
 export interface McpDeps {
-  games: GameService;
+  gameCreation: GameCreation;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;

@@ -2,7 +2,9 @@
 import type { z } from "zod";
 import type { LongPolls } from "../api/long-polls";
 import type { QuickMatch } from "../../services/games/quick-match";
-import type { GameService } from "../../services/games/service";
+import type { GameCreation } from "../../services/games/creation";
+import type { GamePlay } from "../../services/games/play";
+import type { GameReads } from "../../services/games/reads";
 import type { PlayerService } from "../../services/players/service";
 import type { JoinCaps } from "../api/join-caps";
 import type { TournamentService } from "../../services/tournaments";
@@ -11,7 +13,9 @@ import type { BotDirectory } from "../../services/bots/directory";
 import type { LogService } from "../../services/log/service";
 
 export interface ToolDeps {
-  games: GameService;
+  gameCreation: GameCreation;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   players: PlayerService;
   tournaments: TournamentService;

@@ -33,7 +33,7 @@ export const TOOLS: ToolDef[] = [
     // An MCP agent plays over MCP: a WebSocket seat reservation is of no use to it.
     CreateGameBody.omit({ reserveSeat: true }),
     R.CreatedGame,
-    (a, d) => d.games.create({ ...a, reserveSeat: false }),
+    (a, d) => d.gameCreation.create({ ...a, reserveSeat: false }),
   ),
   def(
     "join_game",
@@ -41,7 +41,7 @@ export const TOOLS: ToolDef[] = [
     "Join a game waiting for its second player with its invite code. Returns the seat, its playerToken and the game.",
     JoinGameBody.omit({ reserveSeat: true }),
     R.JoinedGame,
-    (a, d) => d.games.join({ ...a, reserveSeat: false }),
+    (a, d) => d.gameCreation.join({ ...a, reserveSeat: false }),
   ),
   def(
     "quick_match",
@@ -65,10 +65,10 @@ export const TOOLS: ToolDef[] = [
     "Play a move: a card from your hand onto an empty square in notation `<card>@<square>`, e.g. `E7@b3`. Returns the move as recorded and your seat's view after it.",
     z.object({ game_id: gameId, player_token: playerToken, move: z.string().trim().min(1).max(32).describe("move notation, e.g. E7@b3") }).strict(),
     R.MovePlayed,
-    (a, d) => d.games.move(a.game_id, a.player_token, { move: a.move }),
+    (a, d) => d.gamePlay.move(a.game_id, a.player_token, { move: a.move }),
   ),
   def("resign", false, "Resign the game for your seat.", z.object({ game_id: gameId, player_token: playerToken }).strict(), R.GameRecord, (a, d) =>
-    d.games.resign(a.game_id, a.player_token),
+    d.gamePlay.resign(a.game_id, a.player_token),
   ),
   def(
     "rematch",
@@ -76,7 +76,7 @@ export const TOOLS: ToolDef[] = [
     "Rematch a finished friend or quick-match game: `answer: offer` offers one to the same opponent (or accepts theirs), `answer: decline` declines it. Once started, `game` holds your seat and player_token in the new game (seats swapped, same ruleset). sync of the finished game shows `rematch`.",
     z.object({ game_id: gameId, player_token: playerToken, answer: z.enum(["offer", "decline"]).default("offer") }).strict(),
     R.RematchAnswer,
-    (a, d) => (a.answer === "decline" ? d.games.declineRematch(a.game_id, a.player_token) : d.games.rematch(a.game_id, a.player_token)),
+    (a, d) => (a.answer === "decline" ? d.gamePlay.declineRematch(a.game_id, a.player_token) : d.gamePlay.rematch(a.game_id, a.player_token)),
   ),
   def(
     "get_game",
@@ -84,7 +84,7 @@ export const TOOLS: ToolDef[] = [
     "The full public record of a game: players, status, board, score, moves (never a hand). A private game's only with one of its seats' player_token.",
     z.object({ game_id: gameId, player_token: seatToken }).strict(),
     R.GameRecord,
-    (a, d) => d.games.record(a.game_id, a.player_token),
+    (a, d) => d.gameReads.record(a.game_id, a.player_token),
   ),
   def(
     "sync",
@@ -99,7 +99,7 @@ export const TOOLS: ToolDef[] = [
       })
       .strict(),
     R.Sync,
-    (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.games.sync(a.game_id, a.player_token, a.since, a.timeout)),
+    (a, d) => d.longPolls.hold(d.address, a.timeout, () => d.gameReads.sync(a.game_id, a.player_token, a.since, a.timeout)),
   ),
   def(
     "replay",
@@ -107,7 +107,7 @@ export const TOOLS: ToolDef[] = [
     "The move-by-move replay of a finished game (refused with game_not_finished before the end, and for a league game until the other game of its deal has finished). A private game's only with one of its seats' player_token.",
     z.object({ game_id: gameId, player_token: seatToken }).strict(),
     R.Replay,
-    (a, d) => d.games.replay(a.game_id, a.player_token),
+    (a, d) => d.gameReads.replay(a.game_id, a.player_token),
   ),
   def(
     "review",
@@ -115,7 +115,7 @@ export const TOOLS: ToolDef[] = [
     "The move-by-move review of a finished game: each move marked best to blunder, with accuracy per seat (refused like the replay).",
     z.object({ game_id: gameId, player_token: seatToken }).strict(),
     R.Review,
-    async (a, d) => d.games.review(a.game_id, a.player_token),
+    async (a, d) => d.gameReads.review(a.game_id, a.player_token),
   ),
   def(
     "player_profile",
@@ -144,7 +144,7 @@ export const TOOLS: ToolDef[] = [
       })
       .strict(),
     R.GameList,
-    (a, d) => d.games.list(a),
+    (a, d) => d.gameReads.list(a),
   ),
   def(
     "player_games",
@@ -161,7 +161,7 @@ export const TOOLS: ToolDef[] = [
       })
       .strict(),
     R.PlayerGames,
-    (a, d) => d.games.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor }),
+    (a, d) => d.gameReads.playerGames(a.player_id, { limit: a.limit, cursor: a.cursor }),
   ),
   def(
     "player_ratings",

@@ -11,7 +11,8 @@ import type { EmittedEvent } from "../events/types";
 import { CreateGameBody } from "../games/schemas";
 import type { Seat } from "../../engine";
 import { newPlayerToken, sha256Hex } from "../../shared/secrets";
-import type { GameService } from "../games/service";
+import type { GameCreation } from "../games/creation";
+import type { GameReads } from "../games/reads";
 import type { SeatClaim } from "../games/seats";
 import { linksFor } from "../games/views";
 import type { PlayerService } from "../players/service";
@@ -22,11 +23,13 @@ import { otherSeat } from "../../engine";
 
 export interface ChallengeDeps {
   store: { challenges: ChallengesPort; games: Pick<GamesPort, "getGame"> };
-  games: Pick<GameService, "create">;
+  games: Pick<GameCreation, "create">;
   players: Pick<PlayerService, "profile">;
   /** What a challenge hosted by the agent's own bot needs; without it such challenges are refused. */
   hosting?: {
-    games: Pick<GameService, "createMatched" | "record">;
+    games: Pick<GameCreation, "createMatched">;
+    /** The new game's record, as the human's seat reads it. */
+    reads: Pick<GameReads, "record">;
     players: Pick<PlayerService, "resolve" | "introduce">;
     /** Tells a bot, on its event stream, of the seat it holds in a challenge's game, with the seat's token. */
     seatBot(botId: string, gameId: string, seat: Seat, playerToken: string): void;
@@ -136,7 +139,7 @@ export class ChallengeService {
     hosting.seatBot(botId, gameId, bot, tokens[bot]);
     const links = linksFor(this.deps.baseUrl, gameId);
     return {
-      game: await hosting.games.record(gameId, tokens[human]),
+      game: await hosting.reads.record(gameId, tokens[human]),
       seat: human,
       playerToken: tokens[human],
       player: hosting.players.introduce(resolved),

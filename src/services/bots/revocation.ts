@@ -8,7 +8,7 @@
  */
 import type { Logger } from "../../shared/logger";
 import type { QuickMatch } from "../games/quick-match";
-import type { GameService } from "../games/service";
+import type { GameCreation } from "../games/creation";
 import type { TournamentService } from "../tournaments/service";
 
 export interface RevocationDeps {
@@ -16,7 +16,7 @@ export interface RevocationDeps {
   /** The leagues (LeagueService), through this port: they sit above the bots (they read a bot's key). */
   leagues: { withdrawBot(botId: string): Promise<unknown> };
   tournaments: Pick<TournamentService, "withdrawPlayer">;
-  games: Pick<GameService, "withdrawPlayer">;
+  games: Pick<GameCreation, "withdrawPlayer">;
   log: Logger;
 }
 

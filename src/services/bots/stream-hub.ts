@@ -21,7 +21,7 @@
 import type { Presence } from "@colyseus/core";
 import { resultFor, type Seat, otherSeat } from "../../engine";
 import { changeChannel } from "../games/ports";
-import type { GameService } from "../games/service";
+import type { GameReads } from "../games/reads";
 import type { Logger } from "../../shared/logger";
 
 export const ANNOUNCE_CHANNEL = "bot-announce";
@@ -96,7 +96,7 @@ export class BotStreamHub {
 
   constructor(
     private readonly presence: Presence,
-    private readonly gameService: Pick<GameService, "record">,
+    private readonly gameService: Pick<GameReads, "record">,
     private readonly log: Logger,
     /** How long a bot's events are kept after its last stream closed and its games ended (resume window). */
     private readonly resumeMs = 5 * 60_000,

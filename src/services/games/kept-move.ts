@@ -1,7 +1,7 @@
 /**
  * The answer to a move already kept, asked again (its first answer lost): a card is played once in a game, so
  * this seat's placement of this card on this square is that move. One reading of a game for both places that
- * hold one: the live room's own game (src/services/games/actor/game-actor.ts) and the game rebuilt from the store (GameService).
+ * hold one: the live room's own game (src/services/games/actor/game-actor.ts) and the game rebuilt from the store (GamePlay).
  */
 import { seatView, shownMove } from "../../engine";
 import { splitNotation } from "../../engine/notation";

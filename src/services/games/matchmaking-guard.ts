@@ -28,7 +28,7 @@ export type JoinAdmits = (roomId: string, options: unknown) => Promise<boolean>;
 
 /**
  * Puts `refusalOf` in front of the matchmaking controller (once per process), and `open(roomId)` in front of
- * every `joinById`: a waiting game has no room until someone arrives (GameService.open), and a watcher or a
+ * every `joinById`: a waiting game has no room until someone arrives (GameCreation.open), and a watcher or a
  * seat joining by the game's id is someone. `open` opens the game's room when there is such a game and none
  * is open; it settles without throwing, and Colyseus then answers the join as it would have. A join `admits`
  * refuses (a private game's watcher) is answered as a room that does not exist, so the game stays hidden.

@@ -16,7 +16,7 @@ import type { PlayerService } from "../players/service";
 import type { RoomAccess } from "./room-access";
 import { RulesetSchema, type QuickMatchBody } from "./schemas";
 import { newPlayerToken, newTicketId, sha256Hex } from "../../shared/secrets";
-import type { GameService } from "./service";
+import type { GameReads } from "./reads";
 import { seatKindOf } from "./record";
 import { subscribeOnce } from "./waiter";
 
@@ -45,7 +45,8 @@ export class QuickMatch {
     private readonly presence: Presence,
     private readonly rooms: RoomAccess,
     private readonly players: PlayerService,
-    private readonly games: GameService,
+    /** The matched game's record, answered with a matched ticket. */
+    private readonly games: Pick<GameReads, "record">,
     private readonly botSeated?: BotSeated,
   ) {}
 

@@ -6,7 +6,7 @@
  * The state is the finished game's stored `rematch` (GameRecord.rematch), changed only by compare-and-set on
  * its version (GamesPort.updateRematchIf), so every process sees the same offer whichever one a request
  * reaches: WebSocket seats reach it through the room (rooms/game-room.ts, told by rooms/rematch.ts), REST and MCP seats through
- * GameService. Each change is published on the game's presence channel (rematchChannel), and the finished
+ * GamePlay. Each change is published on the game's presence channel (rematchChannel), and the finished
  * game's room, wherever it lives, tells its seats' clients.
  *
  * Accepting stores the new game's id first and creates the game afterwards, with that id: of two acceptances

@@ -27,7 +27,7 @@ export type SeatReservation = matchMaker.ISeatReservation;
  */
 export interface LocalGameRoom extends GameRoomApi {
   /**
-   * The answer to a move this seat already made, asked again (GameService.move, on a refusal that may hide
+   * The answer to a move this seat already made, asked again (GamePlay.move, on a refusal that may hide
    * it), from the room's own moves; null when the room holds no such move (src/services/games/kept-move.ts).
    */
   keptMove(tokenHash: string, input: MoveBody): Promise<MoveAnswer | null>;
@@ -89,7 +89,7 @@ export class RoomAccess {
    * onAuth), as with joinById; an unused reservation lapses after Colyseus' seat reservation time.
    */
   async reserveSeat(gameId: string, playerToken: string): Promise<SeatReservation> {
-    // A waiting game has no room until someone needs one (GameService.open): this seat does.
+    // A waiting game has no room until someone needs one (GameCreation.open): this seat does.
     await this.ensure(gameId);
     const listing = await matchMaker.getRoomById(gameId);
     try {

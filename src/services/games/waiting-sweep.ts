@@ -1,6 +1,6 @@
 /**
  * Waiting games run out of time without a room. A waiting game's room is what aborts it when its waiting
- * time is up (its clock), but such a game has no room until someone arrives (GameService.open). So every
+ * time is up (its clock), but such a game has no room until someone arrives (GameCreation.open). So every
  * little while the sweep opens the rooms of the waiting games whose time is up, a page at a time, one after
  * the other: each room finds its time up, aborts its game (stored, events emitted) and, with nobody
  * connected, closes at once.

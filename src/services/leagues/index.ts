@@ -2,5 +2,5 @@
 export * from "../../shared/standings/bradley-terry";
 export * from "../../shared/standings/league-table";
 export * from "./schedule";
-export { LeagueService } from "./service";
+export { LeagueService, type LeagueGames } from "./service";
 export { CreateLeagueBody, ListLeaguesQuery, LeagueId, LEAGUE_MAX_ENTRANTS } from "./schemas";

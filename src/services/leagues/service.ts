@@ -11,7 +11,8 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../../shared/errors";
 import { KeyedQueue } from "../../shared/keyed-queue";
-import type { GameService } from "../games/service";
+import type { GameCreation } from "../games/creation";
+import type { GameReads } from "../games/reads";
 import { newGameId, newPlayerToken, newSeed, sameHash, sha256Hex } from "../../shared/secrets";
 import type { AuthedBot } from "../bots/service";
 import type { Seat } from "../../engine";
@@ -50,6 +51,9 @@ interface Schedule {
   dealOf: Map<string, number>;
 }
 
+/** What a league asks of the games: its games created, and a finished deal's games unsealed. */
+export type LeagueGames = Pick<GameCreation, "createForLeague"> & Pick<GameReads, "unseal">;
+
 export const newLeagueId = (): string => `l_${randomBytes(9).toString("base64url")}`;
 
 export class LeagueService {
@@ -64,7 +68,7 @@ export class LeagueService {
 
   constructor(
     private readonly store: { leagues: LeaguesPort; games: Pick<GamesPort, "getGame">; bots: Pick<BotsPort, "getBot"> },
-    private readonly gameService: Pick<GameService, "createForLeague" | "unseal">,
+    private readonly gameService: LeagueGames,
     private readonly baseUrl: string,
     /** Told each seat of a game it created, so the bot's event stream follows the game (gameStart, yourTurn). */
     private readonly seated: (botId: string, gameId: string, seat: Seat) => void = () => {},

@@ -11,7 +11,7 @@
  */
 import { AppError } from "../../shared/errors";
 import { KeyedQueue } from "../../shared/keyed-queue";
-import type { GameService } from "../games/service";
+import type { GameCreation } from "../games/creation";
 import { isBotId, newGameId, newPlayerToken, sameHash, sha256Hex } from "../../shared/secrets";
 import type { PlayerService } from "../players/service";
 import type { ArenaGame, GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, TournamentRecord, TournamentsPort } from "../../store/port";
@@ -26,7 +26,7 @@ const RETRY_MS = 5_000;
 
 export interface ArenaDeps {
   store: { tournaments: TournamentsPort; games: Pick<GamesPort, "getGame"> };
-  gameService: Pick<GameService, "createForTournament">;
+  gameService: Pick<GameCreation, "createForTournament">;
   players: Pick<PlayerService, "resolve">;
   baseUrl: string;
   emit: (e: EmittedEvent) => void;

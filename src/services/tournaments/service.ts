@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULTS } from "../../shared/config";
 import { AppError } from "../../shared/errors";
-import type { GameService } from "../games/service";
+import type { GameCreation } from "../games/creation";
 import { isBotId, newGameId, newPlayerToken, sameHash, sha256Hex } from "../../shared/secrets";
 import type { PlayerService } from "../players/service";
 import type { GameRecord, GamesPort, PlayerSeatKind, TournamentEntrant, TournamentRecord, TournamentsPort } from "../../store/port";
@@ -31,7 +31,7 @@ export const newTournamentId = (): string => `t_${randomBytes(9).toString("base6
 export class TournamentService {
   constructor(
     private readonly store: { tournaments: TournamentsPort; games: Pick<GamesPort, "getGame"> },
-    private readonly gameService: Pick<GameService, "createForTournamentRound" | "createForTournament">,
+    private readonly gameService: Pick<GameCreation, "createForTournamentRound" | "createForTournament">,
     private readonly players: Pick<PlayerService, "resolve">,
     private readonly baseUrl: string,
     private readonly emit: (e: EmittedEvent) => void = () => {},

@@ -215,7 +215,7 @@ export class MongoGames implements GamesPort {
     const applied = undoOf(w, prior, first, patched ? stamp : undefined);
     if (w.patch.status === "finished" && entersPublicLog({ ...prior, ...w.patch })) {
       // The public log's pending mark, before the write is answered (a sealed league game's comes with its
-      // unsealing instead: GameService.unseal). No transaction spans the two documents:
+      // unsealing instead: GameReads.unseal). No transaction spans the two documents:
       // a mark that fails undoes the game's write (the batch then rejects as a whole), and a crash between
       // them leaves a finished game unmarked, which the log's catch-up at the next start marks.
       try {

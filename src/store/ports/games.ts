@@ -53,7 +53,7 @@ export interface GameRecord {
    * A league game whose deal's other game (dealt from the same seed, seats swapped) may still be played: while
    * set, the finished game shows no reveal, replay or review, since its seed tells both hands and the pile of
    * the other game. Set at creation (createForLeague) and removed by the league once both games have finished
-   * (GameService.unseal); absent on every other game.
+   * (GameReads.unseal); absent on every other game.
    */
   sealed?: boolean;
   /**
@@ -159,7 +159,7 @@ export type GameWriteResult = "committed" | "conflict" | "stale";
 /**
  * Games and their action logs. After creation a game's room writes its seats, moves and finish through
  * commitGames; besides it, updateGameIf writes a room's claim of its game (src/services/cluster/ownership.ts) and the
- * league's unsealing (GameService.unseal), and updateRematchIf a finished game's rematch (src/services/games/rematch.ts).
+ * league's unsealing (GameReads.unseal), and updateRematchIf a finished game's rematch (src/services/games/rematch.ts).
  */
 export interface GamesPort {
   /**

@@ -158,7 +158,7 @@ export class RecordWrites {
     if (this.patchGame(w)) {
       // The finish write marks the game for the public log in its own transaction: a finished game that enters
       // the log is never stored without being pending, and no second write follows it (a refused write rolls
-      // the mark back). A sealed league game is marked by its unsealing instead (GameService.unseal).
+      // the mark back). A sealed league game is marked by its unsealing instead (GameReads.unseal).
       if (w.patch.status === "finished") this.markLogPending.run(w.gameId);
       return "committed";
     }

@@ -7,7 +7,7 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import { z } from "zod";
 import { AppError } from "../../../shared/errors";
 import type { Seat } from "../../../engine";
-import type { GameService } from "../../../services/games/service";
+import type { GameCreation } from "../../../services/games/creation";
 import { botKeyOf } from "../../../shared/secrets";
 import type { BotStreamHub } from "../../../services/bots/stream-hub";
 import type { BotDirectory } from "../../../services/bots/directory";
@@ -71,7 +71,7 @@ export function playAs<B extends { player?: unknown; name?: string }>(res: Respo
 
 export interface BotsDeps {
   bots: BotService;
-  games: GameService;
+  games: Pick<GameCreation, "create" | "declineChallenge">;
   hub: BotStreamHub;
   revocation: BotRevocation;
   /** The bot directory (GET /bots). */

@@ -6,7 +6,9 @@ import { AppError } from "../../../shared/errors";
 import type { QuickMatch } from "../../../services/games/quick-match";
 import { CreateGameBody, JoinGameBody, ListGamesQuery, MoveBody, QuickMatchBody, SyncQuery, TicketQuery } from "../../../services/games/schemas";
 import { bearerToken } from "../../../shared/secrets";
-import type { GameService } from "../../../services/games/service";
+import type { GameCreation } from "../../../services/games/creation";
+import type { GamePlay } from "../../../services/games/play";
+import type { GameReads } from "../../../services/games/reads";
 import * as R from "../openapi/responses";
 import { asBot, bearer, bearerOrNone, id, json, problems, text } from "../openapi/parts";
 import { deprecated } from "../edges";
@@ -16,7 +18,9 @@ import { mountRoutes, route, type Route } from "../route";
 import { pathId, GAME_ID } from "./path-id";
 
 export interface GamesDeps {
-  games: GameService;
+  gameCreation: GameCreation;
+  gamePlay: GamePlay;
+  gameReads: GameReads;
   quick: QuickMatch;
   longPolls: LongPolls;
   /** A game's index in the public log, or null while it is not in it; a finished game's record and replay name it. */
@@ -64,7 +68,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { body: CreateGameBody, bodyExample: { opponent: "house", level: "easy", name: "Ann" } },
     responses: { 201: json(R.CreatedGame, "created"), ...problems(400, 401) },
     handler: async ({ res, body }, d) => {
-      const out = await d.games.create(playAs(res, body()));
+      const out = await d.gameCreation.create(playAs(res, body()));
       announceSeat(res, out);
       reply(res.location(`/api/v1/games/${out.game.id}`), 201, R.CreatedGame, out);
     },
@@ -79,7 +83,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { query: ListGamesQuery },
     responses: { 200: json(R.GameList), ...problems(400) },
     handler: async ({ res, query }, d) => {
-      reply(res, 200, R.GameList, await d.games.list(query()));
+      reply(res, 200, R.GameList, await d.gameReads.list(query()));
     },
   }),
   route({
@@ -94,7 +98,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { body: JoinGameBody, bodyExample: { code: "K7MQ2XWD", name: "Bob" } },
     responses: { 200: json(R.JoinedGame), ...problems(400, 401, 404, 409, 410) },
     handler: async ({ res, body }, d) => {
-      const out = await d.games.join(playAs(res, body()));
+      const out = await d.gameCreation.join(playAs(res, body()));
       announceSeat(res, out);
       reply(res, 200, R.JoinedGame, out);
     },
@@ -111,7 +115,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     handler: async ({ req, res }, d) => {
       const code = String(req.params.code);
       if (!/^[A-Za-z0-9]{4,32}$/.test(code)) throw new AppError("not_found", "no game has this invite code");
-      reply(res, 200, R.InviteStatus, await d.games.invite(code));
+      reply(res, 200, R.InviteStatus, await d.gameCreation.invite(code));
     },
   }),
   route({
@@ -174,7 +178,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.GameRecord), ...problems(404) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      const record = await d.games.record(id, optionalToken(req));
+      const record = await d.gameReads.record(id, optionalToken(req));
       reply(res, 200, R.GameRecord, await withLogIndex(d, record, id, record.status === "finished"));
     },
   }),
@@ -193,7 +197,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
       const id = gameId(req);
       const token = optionalToken(req);
       const { since, timeout } = query();
-      reply(res, 200, R.Sync, await d.longPolls.hold(addressOf(req), timeout, () => d.games.sync(id, token, since, timeout)));
+      reply(res, 200, R.Sync, await d.longPolls.hold(addressOf(req), timeout, () => d.gameReads.sync(id, token, since, timeout)));
     },
   }),
   route({
@@ -210,7 +214,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     handler: async ({ req, res, body }, d) => {
       const id = gameId(req);
       const token = requiredToken(req);
-      reply(res, 200, R.MovePlayed, await d.games.move(id, token, body()));
+      reply(res, 200, R.MovePlayed, await d.gamePlay.move(id, token, body()));
     },
   }),
   route({
@@ -225,7 +229,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.GameRecord, "the finished game"), ...problems(401, 404, 409) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.GameRecord, await d.games.resign(id, requiredToken(req)));
+      reply(res, 200, R.GameRecord, await d.gamePlay.resign(id, requiredToken(req)));
     },
   }),
   route({
@@ -241,7 +245,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.RematchAnswer), ...problems(401, 403, 404, 409, 503) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.RematchAnswer, await d.games.rematch(id, requiredToken(req)));
+      reply(res, 200, R.RematchAnswer, await d.gamePlay.rematch(id, requiredToken(req)));
     },
   }),
   route({
@@ -256,7 +260,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.RematchAnswer), ...problems(401, 403, 404, 409, 503) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.RematchAnswer, await d.games.declineRematch(id, requiredToken(req)));
+      reply(res, 200, R.RematchAnswer, await d.gamePlay.declineRematch(id, requiredToken(req)));
     },
   }),
   route({
@@ -271,7 +275,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     responses: { 200: json(R.Replay), ...problems(404, 409) },
     handler: async ({ req, res }, d) => {
       const id = gameId(req);
-      reply(res, 200, R.Replay, await withLogIndex(d, await d.games.replay(id, optionalToken(req)), id, true));
+      reply(res, 200, R.Replay, await withLogIndex(d, await d.gameReads.replay(id, optionalToken(req)), id, true));
     },
   }),
   route({
@@ -284,7 +288,7 @@ export const gameRoutes: Route<GamesDeps>[] = [
     request: { params: game },
     responses: { 200: json(R.Review), ...problems(404, 409) },
     handler: async ({ req, res }, d) => {
-      reply(res, 200, R.Review, await d.games.review(gameId(req), optionalToken(req)));
+      reply(res, 200, R.Review, await d.gameReads.review(gameId(req), optionalToken(req)));
     },
   }),
   // A superseded spelling kept for old clients; it shows the deprecation headers of spec 9.4.

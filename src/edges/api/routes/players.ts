@@ -2,7 +2,7 @@
 import { Router } from "express";
 import { z } from "zod";
 import { NameSchema, PlayerGamesQuery } from "../../../services/games/schemas";
-import type { GameService } from "../../../services/games/service";
+import type { GameReads } from "../../../services/games/reads";
 import type { PlayerService } from "../../../services/players/service";
 import { queryInt } from "../../../shared/validation";
 import * as R from "../openapi/responses";
@@ -22,7 +22,7 @@ export const RatingHistoryQuery = z
 export interface PlayersDeps {
   players: PlayerService;
   /** A player's games are the games service's list, filtered to the player. */
-  games: GameService;
+  games: Pick<GameReads, "playerGames">;
 }
 
 const player = id("player");

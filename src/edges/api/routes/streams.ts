@@ -14,7 +14,7 @@ import type { BotStreamHub } from "../../../services/bots/stream-hub";
 import { DEFAULTS } from "../../../shared/config";
 import { AppError } from "../../../shared/errors";
 import { changeChannel } from "../../../services/games/ports";
-import type { GameService } from "../../../services/games/service";
+import type { GameReads } from "../../../services/games/reads";
 import { subscribeOnce } from "../../../services/games/waiter";
 import { bearerToken, sha256Hex } from "../../../shared/secrets";
 import { addressKey } from "../edges";
@@ -58,7 +58,7 @@ export type StreamsRouter = Router & { close(): void };
 
 interface StreamDeps {
   hub: BotStreamHub;
-  games: GameService;
+  games: Pick<GameReads, "sync">;
   presence: Presence;
   /** Event streams open per bot key. */
   events: HeldPerKey;
@@ -142,7 +142,7 @@ export const streamRoutes: Route<StreamDeps>[] = [
   }),
 ];
 
-export function streamsRouter(deps: { hub: BotStreamHub; games: GameService; presence: Presence }, opts: StreamOptions = {}): StreamsRouter {
+export function streamsRouter(deps: { hub: BotStreamHub; games: Pick<GameReads, "sync">; presence: Presence }, opts: StreamOptions = {}): StreamsRouter {
   const heartbeatS = opts.heartbeatS ?? DEFAULTS.streamHeartbeatS;
   const maxPerAddress = opts.perAddress ?? DEFAULTS.streamsPerAddress;
   const addresses = new HeldPerKey(maxPerAddress, `this address already has ${maxPerAddress} streams open, the most allowed: close one first`, 5);
