@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../../shared/errors";
 import { newBotId, newBotKey, sha256Hex } from "../../shared/secrets";
 import type { PlayerService } from "../players/service";
-import { DEFAULT_RATING } from "../players/rating";
+import { newProfile } from "../players/new-profile";
 import { insertWithFreshId } from "../../store/duplicate";
 import type { BotRecord, BotsPort, PlayerRecord, PlayersPort } from "../../store/port";
 
@@ -36,25 +36,8 @@ export class BotService {
     const key = newBotKey();
     const at = this.now().toISOString();
     const createdFrom = this.origin();
-    const profile = (id: string): PlayerRecord => ({
-      id,
-      name: body.name,
-      kind: "bot",
-      isAccount: true,
-      secretHash: sha256Hex(key),
-      rating: DEFAULT_RATING.rating,
-      rd: DEFAULT_RATING.rd,
-      volatility: DEFAULT_RATING.volatility,
-      games: 0,
-      wins: 0,
-      losses: 0,
-      draws: 0,
-      recentForm: "",
-      champions: {},
-      ...(createdFrom ? { createdFrom } : {}),
-      createdAt: at,
-      updatedAt: at,
-    });
+    const profile = (id: string): PlayerRecord =>
+      newProfile({ id, name: body.name, kind: "bot", isAccount: true, secretHash: sha256Hex(key) }, at, createdFrom);
     const player = await insertWithFreshId(newBotId, profile, (p) => this.store.players.createPlayer(p));
     const bot: BotRecord = {
       id: player.id,

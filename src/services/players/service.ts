@@ -8,6 +8,7 @@ import { newFriendCode, newPlayerSecret, sameHash, sha256Hex } from "../../share
 import { insertWithFreshId } from "../../store/duplicate";
 import type { GameRecord, PlayerRecord, PlayerUpdate, RatingPoint, Store } from "../../store/port";
 import { BEATEN_KEPT, unratedBecause, type Unrated } from "./integrity";
+import { newProfile } from "./new-profile";
 import { DEFAULT_RATING, houseRated, isProvisional, rankOf, rateSeat, scoreOf, type Rated } from "./rating";
 import { otherSeat } from "../../engine";
 
@@ -76,23 +77,7 @@ export class PlayerService {
     const secret = newPlayerSecret();
     const at = this.now().toISOString();
     const createdFrom = this.origin();
-    const guest = (id: string): PlayerRecord => ({
-      id,
-      name: name ?? "Guest",
-      secretHash: sha256Hex(secret),
-      rating: DEFAULT_RATING.rating,
-      rd: DEFAULT_RATING.rd,
-      volatility: DEFAULT_RATING.volatility,
-      games: 0,
-      wins: 0,
-      losses: 0,
-      draws: 0,
-      recentForm: "",
-      champions: {},
-      ...(createdFrom ? { createdFrom } : {}),
-      createdAt: at,
-      updatedAt: at,
-    });
+    const guest = (id: string): PlayerRecord => newProfile({ id, name: name ?? "Guest", secretHash: sha256Hex(secret) }, at, createdFrom);
     const player = await insertWithFreshId(this.newId, guest, insertGuest);
     return { player, secret };
   }
