@@ -236,7 +236,9 @@ async function runServer() {
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const stock = kinds.includes("stock") ? await StockServer.start(await freePort()) : null;
   // The durable floor: the stock game storing each move on a SQLite file with the server's settings, in a process of its own.
-  const stockDurable = kinds.includes("stockdurable") ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite") }) : null;
+  const stockDurable = kinds.includes("stockdurable")
+    ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite"), syncIntervalMs: server.config.commitWindowMs })
+    : null;
   const stockServers: Partial<Record<Kind, StockServer>> = { ...(stock ? { stock } : {}), ...(stockDurable ? { stockdurable: stockDurable } : {}) };
   const child = new Child(
     __filename,

@@ -184,13 +184,20 @@ export class StockServer {
     readonly url: string,
   ) {}
 
-  /** With `database`, the durable floor on that SQLite file (created); otherwise the stock game. */
-  static async start(port: number, options: { database?: string } = {}): Promise<StockServer> {
+  /**
+   * With `database`, the durable floor on that SQLite file (created), its fsyncs spaced by `syncIntervalMs`
+   * as the server's are (its COMMIT_WINDOW_MS); otherwise the stock game.
+   */
+  static async start(port: number, options: { database?: string; syncIntervalMs?: number } = {}): Promise<StockServer> {
     const execArgv = process.execArgv.filter((a) => a !== "--expose-gc");
     // STOCK_CPU_PROF_DIR=DIR: the stock (or floor) process writes V8's CPU profile of its whole run there.
     const profileDir = process.env.STOCK_CPU_PROF_DIR;
     if (profileDir) execArgv.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
-    const env = { ...process.env, STOCK_PORT: String(port), ...(options.database ? { STOCK_DATABASE: options.database } : {}) };
+    const env = {
+      ...process.env,
+      STOCK_PORT: String(port),
+      ...(options.database ? { STOCK_DATABASE: options.database, STOCK_SYNC_INTERVAL_MS: String(options.syncIntervalMs ?? 0) } : {}),
+    };
     const proc = fork(__filename, [], { execArgv, env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
     const url = await new Promise<string>((resolve, reject) => {
       proc.once("exit", (code) => reject(new Error(`the stock Colyseus server exited (${code}) before listening`)));
@@ -229,9 +236,9 @@ export class StockServer {
  * its writer thread, its checkpointer) and the group commit the server puts in front of it. Loaded only in
  * the floor's process, so the stock game's process holds nothing of the project.
  */
-async function openFloor(path: string): Promise<NonNullable<typeof floor>> {
+async function openFloor(path: string, syncIntervalMs: number): Promise<NonNullable<typeof floor>> {
   const [{ SqliteStore }, { GroupCommit }] = await Promise.all([import("../../src/store/sqlite"), import("../../src/store/group-commit")]);
-  const store = new SqliteStore({ path, synchronous: "FULL" });
+  const store = new SqliteStore({ path, synchronous: "FULL", syncIntervalMs });
   await store.init();
   // The server's window for SQLite: none (the writer thread groups what arrives during its commit).
   return { store, commits: new GroupCommit(store.games, { windowMs: 0 }) };
@@ -240,7 +247,7 @@ async function openFloor(path: string): Promise<NonNullable<typeof floor>> {
 async function main() {
   const port = Number(process.env.STOCK_PORT);
   const database = process.env.STOCK_DATABASE;
-  if (database) floor = await openFloor(database);
+  if (database) floor = await openFloor(database, Number(process.env.STOCK_SYNC_INTERVAL_MS ?? 0));
   const server = new Server({ greet: false, gracefullyShutdown: false });
   server.define(STOCK_ROOM, floor ? DurableTurnRoom : StockTurnRoom);
   await server.listen(port, "127.0.0.1");

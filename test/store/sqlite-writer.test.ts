@@ -8,7 +8,7 @@ import { SqliteStore } from "../../src/store/sqlite";
 import { Writer } from "../../src/store/sqlite/writer";
 import { countMainThreadWrites } from "../support/sql-writes";
 import { useTempDir } from "../support/temp-dir";
-import { at, game } from "./fixtures";
+import { at, game, player } from "./fixtures";
 
 const place = (gameId: string, index: number): GameWrite => ({
   gameId,
@@ -89,6 +89,58 @@ describe("SqliteStore's writer thread", function () {
       assert.deepEqual(await first, ["committed"]);
       assert.deepEqual(await Promise.all(rest), [["committed"], ["committed"], ["committed"]]);
       assert.deepEqual(writer.stats(), { batches: 3, writes: 5 });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it("stores new games and their profiles in its batch, without a write statement on the main thread; a taken id is refused alone", async function () {
+    const counter = countMainThreadWrites();
+    try {
+      await store.games.createGame(game("N1"), [player("p-n1", 1500)]);
+    } finally {
+      counter.stop();
+    }
+    assert.deepEqual(counter.writes, []);
+    assert.ok(await store.players.getPlayer("p-n1"));
+    const release = holdWriteLock();
+    // Queued behind a held lock, so that the three go in one batch: the taken id is refused, the rest stored.
+    const batch = [
+      store.games.commitGames([place("G1", 0)]),
+      store.games.createGame(game("N1"), [player("p-n2", 1500)]),
+      store.games.createGame(game("N2"), [player("p-n3", 1500)]),
+    ];
+    await sleep(100);
+    release();
+    const [moved, taken, made] = await Promise.allSettled(batch);
+    assert.deepEqual(moved, { status: "fulfilled", value: ["committed"] });
+    assert.equal(taken.status, "rejected");
+    assert.equal((taken).reason.code, "SQLITE_CONSTRAINT_PRIMARYKEY");
+    assert.equal(made.status, "fulfilled");
+    assert.equal(await store.players.getPlayer("p-n2"), null, "the refused game's profile is not stored");
+    assert.ok(await store.players.getPlayer("p-n3"));
+    assert.equal((await store.games.getGame("N2"))!.id, "N2");
+    assert.equal((await store.games.getGame("G1"))!.moveCount, 1);
+    // A taken id is the caller's answer (it draws another), not a failing store.
+    assert.equal((await store.health()).ok, true);
+  });
+
+  it("with a sync interval, lets the writes that arrive sooner after an fsync share the next one", async function () {
+    let fsyncs = 0;
+    const writer = new Writer({ path, synchronous: "FULL", busyWaitMs: 10_000, syncIntervalMs: 300, onFsync: () => fsyncs++ });
+    try {
+      // After a quiet spell the first write is committed and fsynced on its own.
+      assert.deepEqual(await writer.commit([place("G1", 0)]), ["committed"]);
+      assert.equal(fsyncs, 1);
+      // Four writes sent in separate turns right after it: they wait out the interval and share one fsync.
+      const rest: Array<Promise<unknown>> = [];
+      for (const id of ["G2", "G3", "G4", "G5"]) {
+        rest.push(writer.commit([place(id, 0)]));
+        await new Promise((r) => setImmediate(r));
+      }
+      assert.deepEqual(await Promise.all(rest), [["committed"], ["committed"], ["committed"], ["committed"]]);
+      assert.equal(fsyncs, 2);
+      assert.deepEqual(writer.stats(), { batches: 2, writes: 5 });
     } finally {
       await writer.close();
     }

@@ -5,12 +5,10 @@
  */
 import type { StoreHealth } from "../port";
 import { DataFiles } from "./data-files";
+import { isConstraintViolation } from "./record-writes";
 
 /** How long a health check's probe write is reused: /healthz may be asked often, a write costs an fsync. */
 const PROBE_REUSE_MS = 1000;
-
-/** A refused constraint is the caller's business (a taken id or index), not a failing store. */
-const isConstraint = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_CONSTRAINT") === true;
 
 const messageOf = (e: unknown): string => (e as Error | null)?.message ?? String(e);
 
@@ -42,7 +40,8 @@ export class StoreCondition {
 
   /** Notes a write's failure (a refused constraint is none) and returns the error, to be thrown. */
   failed(e: unknown): unknown {
-    if (!isConstraint(e)) this.writeFailure = messageOf(e);
+    // A refused constraint is the caller's business (a taken id or index), not a failing store.
+    if (!isConstraintViolation(e)) this.writeFailure = messageOf(e);
     return e;
   }
 

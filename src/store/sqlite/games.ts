@@ -7,7 +7,7 @@
 import type Database from "better-sqlite3";
 import type { GameExpectation, GameRecord, GameRematch, GamesPort, GameWrite, GameWriteResult, ListGamesQuery, PlayerRecord, StoredAction } from "../port";
 import { decodeCursor, encodeCursor, nowIso, pageSize } from "../shared";
-import { gameRow, parse, playerRow, type RecordWrites } from "./record-writes";
+import { parse, type NewGames, type RecordWrites } from "./record-writes";
 import type { StoreCondition } from "./condition";
 import type { Statements } from "./statements";
 import type { Writer } from "./writer";
@@ -48,7 +48,7 @@ export class SqliteGames implements GamesPort {
    * `durable` checks this connection's writes.
    */
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly st: Statements,
     private readonly writes: RecordWrites,
     private readonly durable: <T>(fn: () => T) => Promise<T>,
@@ -74,19 +74,19 @@ export class SqliteGames implements GamesPort {
   }
 
   async createGame(game: GameRecord, players: readonly PlayerRecord[] = []): Promise<void> {
-    const insert = () => {
-      for (const p of players) this.st.insertPlayer.run(playerRow(p));
-      this.st.insertGame.run(gameRow(game));
-    };
-    return this.durable(players.length === 0 ? insert : () => this.writes.atomically(insert));
+    return this.createNew({ games: [game], players });
   }
   async createGames(games: GameRecord[]): Promise<void> {
-    if (games.length === 0) return;
     // One transaction, so one commit and one fsync for the lot; a taken id rolls back every insert.
-    const insertAll = this.db.transaction((rows: GameRecord[]) => {
-      for (const g of rows) this.st.insertGame.run(gameRow(g));
-    });
-    return this.durable(() => insertAll(games));
+    if (games.length > 0) return this.createNew({ games, players: [] });
+  }
+  /**
+   * New games go through the writer thread when there is one: in its next batch, beside the rooms' moves, so
+   * a set-up adds rows to a commit and an fsync that run anyway, and none of it runs on the event loop.
+   */
+  private async createNew(create: NewGames): Promise<void> {
+    if (!this.writer) return this.durable(() => this.writes.insertNew(create));
+    await this.onWriter(() => this.writer!.create(create));
   }
   async getGame(id: string): Promise<GameRecord | null> {
     return parse<GameRecord>(this.st.getGame.get(id) as DocRow | undefined);
@@ -125,17 +125,21 @@ export class SqliteGames implements GamesPort {
   /** A group commit's batch: on the writer thread for a file database, on this connection in memory. */
   async commitGames(writes: GameWrite[]): Promise<GameWriteResult[]> {
     if (!this.writer) return this.durable(() => this.writes.commitBatch(writes));
-    // As durable does for this connection's writes, with the commit and its fsync on the thread.
+    return this.onWriter(() => this.writer!.commit(writes));
+  }
+  /** A request to the writer thread, checked as `durable` checks this connection's writes: the files, and its failure. */
+  private async onWriter<T>(request: () => Promise<T>): Promise<T> {
     this.condition.refuseIfLost();
-    let results: GameWriteResult[];
+    let result: T;
     try {
-      results = await this.writer.commit(writes);
+      result = await request();
     } catch (e) {
+      // A refused constraint (a taken id) comes back as SQLite's error, the caller's answer, not the store's failure.
       throw this.condition.failed(e);
     }
     this.condition.refuseIfLost();
     this.condition.succeeded();
-    return results;
+    return result;
   }
   async listActions(gameId: string): Promise<StoredAction[]> {
     const rows = this.actions.all(gameId) as { game_id: string; idx: number; at: string; action: string }[];

@@ -63,8 +63,9 @@ export interface SqliteStoreOptions {
    */
   busyWaitMs?: number;
   /**
-   * With FULL, the shortest time between two fsyncs of the WAL (0 by default): a write resolving sooner
-   * after the last one waits and shares the next (wal-sync.ts).
+   * With FULL, the shortest time between two fsyncs of the WAL (0 by default), on the main thread's connection
+   * and on the writer thread's each: a write resolving sooner after the last one waits and shares the next
+   * (wal-sync.ts, writer-thread.ts).
    */
   syncIntervalMs?: number;
   /** With FULL, told the duration of each WAL fsync in seconds (wal-sync.ts). */
@@ -186,8 +187,8 @@ export class SqliteStore implements Store {
     const file = path !== ":memory:" && path !== "";
     if (file) {
       // A private in-memory database has no second connection: its game writes stay on this one.
-      const { synchronous = "FULL", busyWaitMs = 5000, onFsync } = this.options;
-      this.writer = new Writer({ path, synchronous, busyWaitMs, onFsync });
+      const { synchronous = "FULL", busyWaitMs = 5000, syncIntervalMs, onFsync } = this.options;
+      this.writer = new Writer({ path, synchronous, busyWaitMs, syncIntervalMs, onFsync });
     }
     const st = prepareStatements(this.db);
     const durable = <T>(fn: () => T) => this.durable(fn);

@@ -25,6 +25,20 @@ export function gameRow(g: GameRecord) {
 export const playerRow = (p: PlayerRecord) => ({ id: p.id, rating: p.rating, doc: JSON.stringify(p) });
 
 export const isPrimaryKeyViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+export const isConstraintViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code?.startsWith("SQLITE_CONSTRAINT") === true;
+
+/** New games and the profiles their seats refer to, stored together or not at all (GamesPort.createGame). */
+export interface NewGames {
+  games: readonly GameRecord[];
+  players: readonly PlayerRecord[];
+}
+/**
+ * One request of the writer thread's batch: a group commit's game writes, or new games. What became of it:
+ * the writes' results; for new games, null once stored, or the constraint error that refused them alone
+ * (a taken id), nothing of them stored.
+ */
+export type BatchItem = { writes: readonly GameWrite[] } | { create: NewGames };
+export type BatchOutcome = GameWriteResult[] | Error | null;
 
 /** Rolls back a write's savepoint in a batch (commitGame): its result, not an error. */
 class Refused extends Error {
@@ -45,6 +59,8 @@ export class RecordWrites {
    * than the statements of a small write.
    */
   readonly atomically: <T>(fn: () => T) => T;
+  /** The writer thread's batch: every request's writes and new games in one immediate transaction. */
+  readonly commitItems: (items: readonly BatchItem[]) => BatchOutcome[];
   /**
    * Marks a game for the public log unless it is sealed (its table exists: the main thread's migrations made
    * every table first).
@@ -62,6 +78,31 @@ export class RecordWrites {
     this.commitBatch = (writes) => batch.immediate(writes);
     const transaction = db.transaction((fn: () => unknown) => fn());
     this.atomically = <T>(fn: () => T) => transaction.immediate(fn) as T;
+    const items = db.transaction((list: readonly BatchItem[]) =>
+      list.map((item): BatchOutcome => ("writes" in item ? item.writes.map((w) => this.commitGame(w)) : this.tryInsertNew(item.create))),
+    );
+    this.commitItems = (list) => items.immediate(list);
+  }
+
+  /** Inserts new games with their seats' new profiles, in one transaction (a savepoint inside a batch's). */
+  insertNew({ games, players }: NewGames): void {
+    const insert = () => {
+      for (const p of players) this.st.insertPlayer.run(playerRow(p));
+      for (const g of games) this.st.insertGame.run(gameRow(g));
+    };
+    if (games.length + players.length === 1) insert();
+    else this.atomically(insert);
+  }
+
+  /** insertNew inside a batch: a refused constraint (a taken id) undoes these inserts alone and is their answer. */
+  private tryInsertNew(create: NewGames): Error | null {
+    try {
+      this.atomically(() => this.insertNew(create));
+      return null;
+    } catch (e) {
+      if (isConstraintViolation(e)) return e as Error;
+      throw e;
+    }
   }
 
   readonly writeGame = (g: GameRecord): void => {

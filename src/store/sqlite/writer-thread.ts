@@ -4,16 +4,23 @@
  * every request queued on its port, commits them in one transaction, fsyncs the WAL (with FULL), answers,
  * and then takes whatever arrived meanwhile as the next batch. No timer spaces the commits: at a slow pace a
  * write is committed as soon as it arrives, under load one fsync carries every write that queued during the
- * previous one.
+ * previous one. With FULL and a sync interval (COMMIT_WINDOW_MS), a batch that would start sooner than that after
+ * the last fsync waits for the interval's end first: at a few thousand moves a second an fsync takes about
+ * as long as the gap between two moves, so without it nearly every move would pay a commit and an fsync of
+ * its own; with it they share one per interval, each move waiting at most the interval.
  */
 import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { prepareStatements } from "./statements";
 import { RecordWrites } from "./record-writes";
-import type { WriterData, WriterReply, WriterRequest, WrittenError } from "./writer";
+import type { WriterAnswer, WriterData, WriterReply, WriterRequest, WrittenError } from "./writer";
 
-const { path, synchronous, busyWaitMs, port } = workerData as WriterData;
+const { path, synchronous, busyWaitMs, syncIntervalMs, port } = workerData as WriterData;
+/** Where the thread sleeps out the rest of a sync interval (Atomics.wait: nothing else runs here meanwhile). */
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** When the last fsync ended (performance.now()). */
+let lastSync = -Infinity;
 
 const errorOf = (e: unknown): WrittenError => ({ message: (e as Error | null)?.message ?? String(e), code: (e as { code?: string } | null)?.code });
 const reply = (m: WriterReply) => port.postMessage(m);
@@ -52,26 +59,28 @@ function syncWal(): number | null {
   }
   const started = performance.now();
   fdatasyncSync(wal);
-  return (performance.now() - started) / 1000;
+  lastSync = performance.now();
+  return (lastSync - started) / 1000;
 }
 
-/** One transaction and one fsync for every write of `batch`; each request is answered with its own results. */
-function commit(batch: Array<WriterRequest & { type: "commit" }>): void {
-  let results;
+type Request = Exclude<WriterRequest, { type: "stop" }>;
+
+/** One transaction and one fsync for every request of `batch`; each request is answered on its own. */
+function commit(batch: Request[]): void {
+  let outcomes;
   let fsyncSeconds: number | null;
   try {
-    results = writes!.commitBatch(batch.flatMap((r) => r.writes));
+    outcomes = writes!.commitItems(batch.map((r) => (r.type === "commit" ? { writes: r.writes } : { create: r.create })));
     fsyncSeconds = syncWal();
   } catch (e) {
-    // The transaction rolled back (or its fsync failed): every write of the batch is refused.
+    // The transaction rolled back (or its fsync failed): every request of the batch is refused.
     reply({ type: "failed", ids: batch.map((r) => r.id), error: errorOf(e) });
     return;
   }
-  let at = 0;
-  const answers = batch.map((r) => {
-    const mine = results.slice(at, at + r.writes.length);
-    at += r.writes.length;
-    return { id: r.id, results: mine };
+  const answers = batch.map((r, i): WriterAnswer => {
+    const outcome = outcomes[i];
+    if (outcome instanceof Error) return { id: r.id, refused: errorOf(outcome) };
+    return { id: r.id, results: outcome ?? [] };
   });
   reply({ type: "committed", answers, fsyncSeconds });
 }
@@ -87,8 +96,10 @@ port.on("message", (first: WriterRequest) => {
   let next: WriterRequest | null = first;
   while (next) {
     if (next.type === "stop") return stop();
-    // The batch: this request and every one queued behind it (sent while the last commit ran).
-    const batch = [next];
+    const wait = lastSync + syncIntervalMs - performance.now();
+    if (wait > 0) Atomics.wait(sleeper, 0, 0, wait);
+    // The batch: this request and every one queued behind it (sent while the last commit ran or the interval).
+    const batch: Request[] = [next];
     next = null;
     for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
       const request = m.message as WriterRequest;

@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { GameWrite, GameWriteResult } from "../port";
+import type { NewGames } from "./record-writes";
 import { StoreFailure } from "./condition";
 
 export interface WriterOptions {
@@ -23,6 +24,12 @@ export interface WriterOptions {
   synchronous: "NORMAL" | "FULL";
   /** How long the thread waits for the write lock held elsewhere (the checkpointer's restart, the main thread). */
   busyWaitMs: number;
+  /**
+   * With FULL, the shortest time between two of the thread's fsyncs (COMMIT_WINDOW_MS; 0: none). A request
+   * that arrives sooner after the last one waits for the window's end and shares the next commit with every
+   * request that arrived meanwhile (writer-thread.ts).
+   */
+  syncIntervalMs?: number;
   /** Told the duration of each WAL fsync in seconds. */
   onFsync?: (seconds: number) => void;
 }
@@ -32,6 +39,7 @@ export interface WriterData {
   path: string;
   synchronous: "NORMAL" | "FULL";
   busyWaitMs: number;
+  syncIntervalMs: number;
   port: MessagePort;
 }
 /** An error as it crosses the thread boundary: SQLite's code kept, so a refused constraint stays one. */
@@ -39,10 +47,15 @@ export interface WrittenError {
   message: string;
   code?: string;
 }
-export type WriterRequest = { type: "commit"; id: number; writes: GameWrite[] } | { type: "stop" };
+export type WriterRequest = { type: "commit"; id: number; writes: GameWrite[] } | { type: "create"; id: number; create: NewGames } | { type: "stop" };
+/**
+ * A committed batch answers each request: a commit with its writes' results, new games with nothing once
+ * stored, or with the constraint error that refused them alone (a taken id).
+ */
+export type WriterAnswer = { id: number; results: GameWriteResult[] } | { id: number; refused: WrittenError };
 export type WriterReply =
   | { type: "unopened"; error: WrittenError }
-  | { type: "committed"; answers: Array<{ id: number; results: GameWriteResult[] }>; fsyncSeconds: number | null }
+  | { type: "committed"; answers: WriterAnswer[]; fsyncSeconds: number | null }
   | { type: "failed"; ids: number[]; error: WrittenError };
 
 interface Waiting {
@@ -81,7 +94,13 @@ export class Writer {
   constructor(private readonly options: WriterOptions) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    const data: WriterData = { path: options.path, synchronous: options.synchronous, busyWaitMs: options.busyWaitMs, port: port2 };
+    const data: WriterData = {
+      path: options.path,
+      synchronous: options.synchronous,
+      busyWaitMs: options.busyWaitMs,
+      syncIntervalMs: options.syncIntervalMs ?? 0,
+      port: port2,
+    };
     this.worker = new Worker(THREAD, { workerData: data, transferList: [port2] });
     // Idle, it must not keep a process alive that has nothing else to do; it is held while a write is in flight.
     this.worker.unref();
@@ -91,7 +110,11 @@ export class Writer {
       else if (m.type === "committed") {
         if (m.fsyncSeconds !== null) this.options.onFsync?.(m.fsyncSeconds);
         this.counts.batches++;
-        for (const a of m.answers) this.settle(a.id)?.resolve(a.results);
+        for (const a of m.answers) {
+          const w = this.settle(a.id);
+          if ("refused" in a) w?.reject(toError(a.refused));
+          else w?.resolve(a.results);
+        }
       } else {
         const err = toError(m.error);
         this.counts.batches++;
@@ -114,12 +137,24 @@ export class Writer {
 
   /** Commits `writes` in the thread's next batch; resolves once durable, rejects when the batch failed. */
   commit(writes: GameWrite[]): Promise<GameWriteResult[]> {
+    return this.request(writes.length, (id) => ({ type: "commit", id, writes }));
+  }
+
+  /**
+   * Stores new games (with their seats' new profiles) in the thread's next batch; resolves once durable,
+   * rejects with SQLite's error when one of their ids is taken (nothing of them stored) or the batch failed.
+   */
+  async create(create: NewGames): Promise<void> {
+    await this.request(0, (id) => ({ type: "create", id, create }));
+  }
+
+  private request(writes: number, make: (id: number) => WriterRequest): Promise<GameWriteResult[]> {
     if (this.failure) return Promise.reject(new StoreFailure(this.failure));
     if (this.closing) return Promise.reject(new StoreFailure("the store is closed"));
     const id = this.nextId++;
-    const done = new Promise<GameWriteResult[]>((resolve, reject) => this.waiting.set(id, { resolve, reject, writes: writes.length }));
+    const done = new Promise<GameWriteResult[]>((resolve, reject) => this.waiting.set(id, { resolve, reject, writes }));
     if (this.waiting.size === 1) this.worker.ref();
-    this.port.postMessage({ type: "commit", id, writes } satisfies WriterRequest);
+    this.port.postMessage(make(id));
     return done;
   }
 
