@@ -154,13 +154,20 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
   it("refuses a socket with no seat reservation before the handshake", async () => {
     const fake = { sessionId: "nosuchsession", roomId: id, processId: "p" };
     for (const url of [server.url.replace(/^http/, "ws") + "/", socketUrl(server.url, fake)]) {
-      const status = await new Promise<number>((resolve, reject) => {
+      const { status, type, body } = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
         const ws = new WebSocket(url);
         ws.once("open", () => reject(new Error(`${url} was opened`)));
-        ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once("unexpected-response", (_req, res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], body: text }));
+        });
         ws.once("error", reject);
       });
       assert.equal(status, 403, url);
+      assert.equal(type, "application/problem+json");
+      assert.equal(JSON.parse(body).status, 403);
+      assert.match(JSON.parse(body).detail, /no seat reservation/);
     }
   });
 

@@ -2,7 +2,8 @@
  * Colyseus' WebSocket transport with the limits it leaves to the application. Colyseus answers every frame
  * a socket sends (a PING with a PING, a socket with no room with a PING for a second) and only counts room
  * messages against a rate, so one socket could keep the event loop busy. Here:
- * - an upgrade without a seat reservation in a room of this process is refused before the handshake;
+ * - an upgrade without a seat reservation in a room of this process is refused before the handshake (checked on
+ *   the raw request: Colyseus' `beforeUpgrade` hook would build a fetch Request and its Headers for every socket);
  * - every frame counts against the socket's budget, whatever its protocol type; past it the socket is closed;
  * - a frame sent before the socket has joined its room closes it (the SDK sends nothing until it has);
  * - a room request (protocol 21, which expects a reply) closes the socket before any room sees it: no room
@@ -12,8 +13,9 @@
  * - the heartbeat pings a slice of the sockets at a time instead of all of them at once, and skips a socket
  *   that sent a frame since its last visit (./heartbeat.ts).
  */
-import type { IncomingMessage } from "node:http";
-import { matchMaker } from "@colyseus/core";
+import { STATUS_CODES, type IncomingMessage, type Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { createAuthContext, matchMaker } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type { WebSocket } from "ws";
 import { problemBody } from "../api/problem";
@@ -81,6 +83,20 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
   return chain[Math.min(trustProxy, chain.length - 1)];
 }
 
+/** Answers an upgrade without a seat reservation with a 403 problem document and closes the socket. */
+function refuseUpgrade(socket: Duplex, docs: string): void {
+  const e = new AppError("forbidden", "no seat reservation for this socket: join through matchmaking (joinById) first");
+  const body = JSON.stringify(problemBody(e, docs));
+  const head = [
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ""}`,
+    "Content-Type: application/problem+json",
+    "API-Version: 1",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+}
+
 interface Connection {
   ip: string | undefined;
   joined: boolean;
@@ -95,18 +111,7 @@ export class GuardedTransport extends WebSocketTransport {
   private readonly warnings: RateLimitedLog;
 
   constructor(guard: GuardOptions) {
-    const docs = guard.baseUrl;
-    super({
-      maxPayload: guard.maxPayload,
-      beforeUpgrade: (request) => {
-        if (hasReservation(new URL(request.url))) return undefined;
-        const e = new AppError("forbidden", "no seat reservation for this socket: join through matchmaking (joinById) first");
-        return new Response(JSON.stringify(problemBody(e, docs)), {
-          status: e.status,
-          headers: { "content-type": "application/problem+json", "API-Version": "1" },
-        });
-      },
-    });
+    super({ maxPayload: guard.maxPayload });
     this.guard = guard;
     this.warnings = new RateLimitedLog(guard.log);
     // The base class registers its handler unbound; re-register it bound so the override can reach `this`.
@@ -153,6 +158,23 @@ export class GuardedTransport extends WebSocketTransport {
     });
     await joining;
     conn.joined = true;
+  }
+
+  /**
+   * Each upgrade request: refused before the handshake unless a room of this process holds its seat, else
+   * upgraded with its URL and auth context as Colyseus' own listener makes them. (Called from the base
+   * class's constructor: the handler reads the guard only when a request comes.)
+   */
+  protected override listenForUpgrade(server: Server, filter?: (req: IncomingMessage) => boolean): void {
+    server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (filter && !filter(req)) return;
+      const url = new URL(`ws://server${req.url ?? "/"}`);
+      if (!hasReservation(url)) return refuseUpgrade(socket, this.guard.baseUrl);
+      // The request's own headers, as Colyseus' listener passes them (a repeated header's array is never read).
+      const headers = req.headers as Record<string, string | undefined>;
+      const context = createAuthContext({ headers, token: url.searchParams.get("_authToken"), remoteAddress: req.socket.remoteAddress });
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit("connection", ws, req, { url, context }));
+    });
   }
 
   /** Same period and retries as Colyseus' heartbeat, spread over the period. */
