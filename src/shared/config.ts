@@ -51,9 +51,9 @@ export const EnvSchema = z.object({
   /**
    * With MongoDB, the shortest time between two commits of game writes, in milliseconds: what arrives sooner
    * waits, at most this long, and shares the next commit; 0 commits every event-loop turn's writes at once.
-   * With SQLite and FULL, the shortest time between two fsyncs of the WAL for the main thread's writes (set-ups,
-   * profiles); SQLite's game writes are grouped by its writer thread instead, with no window: a batch closes
-   * when the previous one's fsync ends.
+   * With SQLite and FULL, the shortest time between two WAL fsyncs, on each connection: the writer thread's
+   * (game writes and new games; a batch waits out what is left of the window since its last fsync, so a move
+   * after a quiet spell is not delayed) and the main thread's (profiles and the other rarer writes).
    */
   COMMIT_WINDOW_MS: z.coerce.number().min(0).max(50).default(4),
   /** Redis for presence, the matchmaking driver and rate-limit counters (several processes). Unset: in-process. */
@@ -232,7 +232,7 @@ export type Config = {
   host: string;
   database: string;
   sqliteSynchronous: "FULL" | "NORMAL";
-  /** COMMIT_WINDOW_MS: with MongoDB the shortest time between two commits of game writes; with SQLite, two WAL fsyncs of the main thread's writes. */
+  /** COMMIT_WINDOW_MS: with MongoDB the shortest time between two commits of game writes; with SQLite, two WAL fsyncs of one connection. */
   commitWindowMs: number;
   mongodbUrl?: string;
   redisUrl?: string;

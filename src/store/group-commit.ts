@@ -10,8 +10,9 @@
  * several hundred microseconds of CPU), and with a few hundred moves a second spread over many games nearly
  * every turn carries a single move: without a window that price is paid per move. A write that comes after a
  * quiet spell is committed in the same turn. The server sets a
- * window for MongoDB only: SQLite's writer thread groups what arrives during its commit by itself
- * (sqlite/writer.ts), so there this class only gathers one turn's writes into one message to it.
+ * window here for MongoDB only: SQLite's writer thread keeps the same window between its own fsyncs and
+ * groups what arrives meanwhile by itself (sqlite/writer-thread.ts), so there this class only gathers one
+ * turn's writes into one message to it.
  */
 import type { GamesPort, GameWrite, GameWriteResult } from "./port";
 

@@ -115,7 +115,7 @@ describe("SqliteStore's writer thread", function () {
     const [moved, taken, made] = await Promise.allSettled(batch);
     assert.deepEqual(moved, { status: "fulfilled", value: ["committed"] });
     assert.equal(taken.status, "rejected");
-    assert.equal((taken).reason.code, "SQLITE_CONSTRAINT_PRIMARYKEY");
+    assert.equal(taken.reason.code, "SQLITE_CONSTRAINT_PRIMARYKEY");
     assert.equal(made.status, "fulfilled");
     assert.equal(await store.players.getPlayer("p-n2"), null, "the refused game's profile is not stored");
     assert.ok(await store.players.getPlayer("p-n3"));
