@@ -6,7 +6,7 @@
  * client gets its hand inside its `moved` acknowledgement instead.
  */
 import type { Client } from "@colyseus/core";
-import { cardById, legalMovesFor, type GameState, type Seat } from "../src/engine";
+import { cardById, legalNotationsFor, type GameState, type Seat } from "../src/engine";
 import { send, type HandCard, type SeatHand } from "./messages";
 
 /** What a game room keeps per client that hand delivery reads and writes. */
@@ -43,7 +43,7 @@ const onTurn = (engine: GameState, seat: Seat) => engine.status === "active" && 
 export function seatHand(engine: GameState | null, seat: Seat): SeatHand {
   if (!engine) return { cards: [], legal: [] };
   // The same list, in the same notation, as the seat's REST and MCP views (`legalMoves`).
-  return { cards: engine.hands[seat].map(faceOf), legal: legalMovesFor(engine, seat).map((m) => m.move) };
+  return { cards: engine.hands[seat].map(faceOf), legal: legalNotationsFor(engine, seat) };
 }
 
 /** What a `hand` message for this seat would show, as a string to compare with what a client last got. */

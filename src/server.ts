@@ -23,6 +23,7 @@ import { gateMatchmaking } from "./edges/api/matchmake-gate";
 import { colyseusLogger, GuardedTransport } from "./edges/transport";
 import { startBackground } from "./wiring/background";
 import { openFoundation } from "./wiring/foundation";
+import { quietPm2Agent } from "./wiring/pm2-agent";
 import { buildHttp, corsHeaders, useCorsHeaders } from "./wiring/http";
 import type { StartOptions } from "./wiring/options";
 import { defineRooms } from "./wiring/rooms";
@@ -54,6 +55,7 @@ export interface RunningServer {
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const foundation = await openFoundation(config, opts);
   const { log, store, infra } = foundation;
+  quietPm2Agent(log); // before the matchmaker starts (new Server below), which loads PM2's agent
   const services = await buildServices(config, opts, foundation);
   const { gameReads, rooms, events, tournaments, leagues, botStreams, subscriptionCache, ai } = services;
 

@@ -12,7 +12,7 @@ export { apply, boardCells, legalMoves, parseMove, shownMove } from "./apply";
 export { MAX_RANK, MIN_RANK } from "./rules";
 export { SQUARES } from "./board";
 export { notationOf } from "./notation";
-export { legalMovesFor, seatView, spectatorView, type LegalMove } from "./views";
+export { legalMovesFor, legalNotationsFor, seatView, spectatorView, type LegalMove } from "./views";
 export { decisionOf, resultFor, resultsOf, type Decision, type SeatResult } from "./outcome";
 export { allRulesData, rulesData, type RulesData } from "./rules-data";
 export { otherSeat } from "./seats";

@@ -3,7 +3,7 @@
  * (a tied full board named as such), the rules as data agreeing with the engine's deal, and the links.
  */
 import { strict as assert } from "node:assert";
-import { apply, decisionOf, legalMoves, legalMovesFor, newGame, resultFor, rulesData, type GameState } from "../../src/engine";
+import { apply, decisionOf, legalMoves, legalMovesFor, legalNotationsFor, newGame, resultFor, rulesData, type GameState } from "../../src/engine";
 import { finishedEvent } from "../../src/services/games/game-events";
 import { syncBody } from "../../src/services/games/views";
 import type { GameContext } from "../../src/services/games/context";
@@ -55,6 +55,42 @@ describe("Unit: what a bot reads", () => {
       assert.ok(apply(g, { kind: "place", card: m.card, square: m.square }).ok, `${m.move} is accepted`);
     }
     assert.deepEqual(legalMovesFor(g, g.turn === "A" ? "B" : "A"), []);
+  });
+
+  it("gives the room's hand message the same legal list, in the same order, at every turn of seeded games", () => {
+    for (const ruleset of ["classic", "mutators"] as const) {
+      for (let seed = 1; seed <= 6; seed++) {
+        let g = newGame({ ruleset }, seed, "salt");
+        let turns = 0;
+        while (g.status === "active") {
+          for (const seat of ["A", "B"] as const) {
+            assert.deepEqual(
+              legalNotationsFor(g, seat),
+              legalMovesFor(g, seat).map((m) => m.move),
+              `${ruleset} seed ${seed}, turn ${turns}, seat ${seat}`,
+            );
+          }
+          const moves = legalMovesFor(g, g.turn);
+          const next = apply(g, {
+            kind: "place",
+            card: moves[(seed * 7 + turns) % moves.length].card,
+            square: moves[(seed * 7 + turns) % moves.length].square,
+          });
+          assert.ok(next.ok);
+          g = next.state;
+          turns++;
+        }
+        assert.deepEqual(legalNotationsFor(g, "A"), []);
+        assert.ok(turns > 0);
+      }
+    }
+    // Two copies of one card in a hand are one card's placements, listed at the first copy's place.
+    const twice = position({ board: { a1: strong }, hands: { A: ["S1", "S2", "S1"], B: [] }, turn: "A" });
+    assert.deepEqual(
+      legalNotationsFor(twice, "A"),
+      legalMovesFor(twice, "A").map((m) => m.move),
+    );
+    assert.equal(legalNotationsFor(twice, "A").length, 2 * 15);
   });
 
   it("says a tied full board is a first-mover win from rules version 2 and a draw in version 1", () => {
