@@ -4,6 +4,7 @@ import { matchMaker, Room } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import type { RunningServer } from "../../src/server";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { WebSocket } from "ws";
@@ -169,6 +170,28 @@ describe("Fuzz: random input never breaks the server or changes a game", functio
       assert.equal(JSON.parse(body).status, 403);
       assert.match(JSON.parse(body).detail, /no seat reservation/);
     }
+  });
+
+  it("keeps serving when clients reset their sockets while the refusal is written", async () => {
+    const { port } = new URL(server.url);
+    const upgrade = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    const resets = Array.from(
+      { length: 100 },
+      (_, i) =>
+        new Promise<void>((resolve) => {
+          const socket = connect(Number(port), "127.0.0.1", () => {
+            socket.write(upgrade(i % 2 ? "/" : `/${id}/nosuchsession`));
+            // A reset (RST, not FIN) as the 403 goes out: writing the refusal then fails with ECONNRESET or EPIPE.
+            setTimeout(() => socket.resetAndDestroy(), i % 3);
+          });
+          socket.on("error", () => {});
+          socket.on("close", () => resolve());
+        }),
+    );
+    await Promise.all(resets);
+    assert.equal((await http(server.url, "GET", "/healthz")).status, 200);
+    assert.equal(JSON.stringify((await http(server.url, "GET", `/api/v1/games/${id}`)).json), snapshot);
   });
 
   it("refuses a reservation's socket a second time once it has been used", async () => {

@@ -94,6 +94,9 @@ function refuseUpgrade(socket: Duplex, docs: string): void {
     `Content-Length: ${Buffer.byteLength(body)}`,
     "Connection: close",
   ];
+  // The HTTP server stops watching a socket for errors once it hands it to "upgrade" listeners: a client that
+  // resets while the refusal is written (ECONNRESET, EPIPE) would otherwise be an uncaught error that ends the process.
+  socket.on("error", () => socket.destroy());
   socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
 }
 
