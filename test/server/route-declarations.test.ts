@@ -13,7 +13,7 @@ import { z } from "zod";
 import { jsonBody } from "../../src/edges/api";
 import { API_ROUTES } from "../../src/edges/api/openapi/document";
 import { errorHandler } from "../../src/edges/api/problem";
-import { mountRoutes, openApiPath, route, type Route } from "../../src/edges/api/route";
+import { enteredByFirstSegment, firstSegments, mountRoutes, openApiPath, route, type Route } from "../../src/edges/api/route";
 import { AppError } from "../../src/shared/errors";
 import { createLogger } from "../../src/shared/logger";
 
@@ -139,5 +139,47 @@ describe("Unit: REST operation declarations", () => {
       assert.equal(bad.status, 400);
       assert.match(((await bad.json()) as { detail: string }).detail, /^invalid query: limit: /);
     });
+  });
+  it("enters each routes file's router only for the first path segments of its operations", async () => {
+    let lists = 0;
+    for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts"))) {
+      const mod = (await import(join(ROUTES_DIR, file))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(mod)) {
+        if (!isRouteList(value)) continue;
+        lists++;
+        // The operations' methods and paths on a router, as mountRoutes puts them (without their handlers' deps).
+        const router = express.Router();
+        for (const r of value) router[r.method](r.path, (_req, _res, next) => next());
+        const segments = firstSegments(router);
+        assert.notEqual(segments, "all", `${file} ${name}: a route begins with a parameter, so its router is entered for every request`);
+        for (const r of value) assert.ok((segments as Set<string>).has(r.path.split("/")[1]), `${file} ${name}: ${r.path}`);
+      }
+    }
+    assert.ok(lists > 5);
+  });
+
+  it("passes a request over a router whose paths it cannot match, and into one that may match it", async () => {
+    const games = express.Router();
+    games.get("/games/:id", (req, res) => void res.send(`game ${req.params.id}`));
+    const catchAll = express.Router();
+    catchAll.use((_req, res, next) => (res.setHeader("x-entered", "yes"), next()));
+    const app = express();
+    app.use(enteredByFirstSegment(games));
+    app.use(enteredByFirstSegment(catchAll));
+    app.use((_req, res) => void res.status(404).send("past every router"));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      assert.equal(await (await fetch(`${base}/games/g1`)).text(), "game g1");
+      // Express matches paths case-insensitively, and the check does too.
+      assert.equal(await (await fetch(`${base}/GAMES/g2`)).text(), "game g2");
+      const other = await fetch(`${base}/players/p1`);
+      assert.equal(await other.text(), "past every router");
+      assert.equal(other.headers.get("x-entered"), "yes", "a router with a middleware for every path is entered for every request");
+      assert.equal(firstSegments(catchAll), "all");
+    } finally {
+      server.close();
+    }
   });
 });

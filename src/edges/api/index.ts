@@ -20,7 +20,7 @@ import { gamesRouter } from "./routes/games";
 import { playersRouter } from "./routes/players";
 import { rulesRouter } from "./routes/rules";
 import { metaRoutes } from "./openapi/document";
-import { mountRoutes } from "./route";
+import { enteredByFirstSegment, mountRoutes } from "./route";
 
 export interface ApiDeps {
   gameCreation: GameCreation;
@@ -69,7 +69,8 @@ export function mountApi(app: Express, deps: ApiDeps): void {
   v1.use(jsonBody(deps.maxBodyBytes));
   v1.use(botAuth(deps.bots, deps.botStreams));
   mountRoutes(v1, metaRoutes, { baseUrl: deps.baseUrl });
-  for (const r of deps.extraRouters) v1.use(r);
+  // Each router below is entered only for the first path segments its routes begin with (route.ts).
+  for (const r of deps.extraRouters) v1.use(enteredByFirstSegment(r));
   const { perAddress, windowMs } = deps.botRegistrations;
   const registrations = actionLimiter(
     "bot-registration",
@@ -80,21 +81,25 @@ export function mountApi(app: Express, deps: ApiDeps): void {
     windowMs,
   );
   v1.use(
-    botsRouter({ bots: deps.bots, games: deps.gameCreation, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }),
+    enteredByFirstSegment(
+      botsRouter({ bots: deps.bots, games: deps.gameCreation, hub: deps.botStreams, revocation: deps.revocation, directory: deps.botDirectory, registrations }),
+    ),
   );
   v1.use(
-    gamesRouter({
-      gameCreation: deps.gameCreation,
-      gamePlay: deps.gamePlay,
-      gameReads: deps.gameReads,
-      quick: deps.quick,
-      longPolls: deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress),
-      logIndexOf: deps.logIndexOf,
-      baseUrl: deps.baseUrl,
-    }),
+    enteredByFirstSegment(
+      gamesRouter({
+        gameCreation: deps.gameCreation,
+        gamePlay: deps.gamePlay,
+        gameReads: deps.gameReads,
+        quick: deps.quick,
+        longPolls: deps.longPolls ?? new LongPolls(DEFAULTS.longPollsPerAddress),
+        logIndexOf: deps.logIndexOf,
+        baseUrl: deps.baseUrl,
+      }),
+    ),
   );
-  v1.use(playersRouter({ players: deps.players, games: deps.gameReads }));
-  v1.use(rulesRouter());
+  v1.use(enteredByFirstSegment(playersRouter({ players: deps.players, games: deps.gameReads })));
+  v1.use(enteredByFirstSegment(rulesRouter()));
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);
   app.use("/api", v1);

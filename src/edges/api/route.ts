@@ -121,3 +121,34 @@ export function mountRoutes<D>(router: Router, routes: readonly Route<D>[], deps
   }
   return router;
 }
+
+/**
+ * `router` behind a check of the request path's first segment: Express tries a router's layers one by one,
+ * so every /api request walked every route of every router mounted before the one that answers it. The
+ * segments are read from the router's own layers at its first request (the routes are all declared by then):
+ * a layer whose first segment is a parameter, a pattern or absent (a middleware for every path) makes the
+ * router entered for every request. Express matches paths case-insensitively; so does the check.
+ */
+export function enteredByFirstSegment(router: Router): RequestHandler {
+  let segments: Set<string> | "all" | null = null;
+  return (req, res, next) => {
+    segments ??= firstSegments(router);
+    if (segments === "all" || segments.has(firstSegment(req.path))) return router(req, res, next);
+    next();
+  };
+}
+
+const firstSegment = (path: string) => path.split("/", 2)[1]?.toLowerCase() ?? "";
+
+/** The first path segments of a router's layers, or "all" when a layer may match any. */
+export function firstSegments(router: Router): Set<string> | "all" {
+  const found = new Set<string>();
+  for (const layer of router.stack as Array<{ rawPath?: unknown }>) {
+    const path = layer.rawPath;
+    if (typeof path !== "string") return "all";
+    const segment = firstSegment(path);
+    if (segment === "" || /[:*{}()?+]/.test(segment)) return "all";
+    found.add(segment);
+  }
+  return found;
+}
