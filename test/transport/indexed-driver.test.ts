@@ -55,6 +55,33 @@ describe("IndexedLocalDriver: room listings found by id", () => {
     assert.deepEqual(d.query({}), []);
   });
 
+  it("removes a listing without a callback over the listings before it, and keeps the others in order", async () => {
+    const d = new IndexedLocalDriver();
+    for (const id of ["a", "b", "c", "d", "e"]) await d.insert(listing(id));
+    let calls = 0;
+    const findIndex = d.rooms.findIndex.bind(d.rooms);
+    d.rooms.findIndex = ((predicate: (r: IRoomCache, i: number, all: IRoomCache[]) => boolean) =>
+      findIndex((r, i, all) => (calls++, predicate(r, i, all)))) as typeof d.rooms.findIndex;
+    assert.equal(d.remove("d"), true);
+    assert.ok(calls <= 1, `the stock remove's search called its callback ${calls} times`);
+    assert.deepEqual(
+      d.query({}).map((r) => r.roomId),
+      ["a", "b", "c", "e"],
+    );
+    assert.equal(d.has("d"), false);
+    assert.equal(
+      await both(
+        async (x) => {
+          for (const id of ["a", "b", "c"]) await x.insert(listing(id));
+          x.remove("c");
+          x.remove("a");
+        },
+        async (x) => x.query({}).map((r) => r.roomId),
+      ).then((ids) => (ids as string[]).join()),
+      "b",
+    );
+  });
+
   it("keeps other queries (more than the id, or no id) on the stock scan", async () => {
     assert.equal(await both(three, (x) => x.findOne({ roomId: "a", processId: "p2" })), undefined);
     assert.equal(await both(three, (x) => x.findOne({ processId: "p2" }).then((r) => r?.roomId)), "c");
