@@ -8,8 +8,8 @@
  * PM2 the agent runs as Colyseus intends.
  *
  * The agent's handler for unhandled promise rejections logged them and let the process go on; the server
- * keeps that policy with a handler of its own that writes to the server's log. An
- * uncaught exception still ends the process with exit code 1, as it did under the agent.
+ * keeps that policy with a handler of its own that writes to the server's log. An uncaught exception still
+ * ends the process with exit code 1, as it did under the agent (docs/DEPLOY.md, "Operating it").
  */
 import type { Logger } from "../shared/logger";
 
@@ -19,7 +19,7 @@ const SLOT = Symbol.for("@pm2/io");
 const inertAgent = Object.freeze({ metric: () => ({ set: () => {} }) });
 
 /** True when PM2 runs this process. */
-export const underPm2 = (env: NodeJS.ProcessEnv = process.env) => env.pm_id !== undefined;
+const underPm2 = (env: NodeJS.ProcessEnv = process.env) => env.pm_id !== undefined;
 
 let rejectionLog: Logger | null = null;
 
