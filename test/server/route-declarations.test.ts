@@ -22,6 +22,16 @@ const ROUTES_DIR = join(__dirname, "..", "..", "src", "edges", "api", "routes");
 const isRouteList = (v: unknown): v is Route<never>[] =>
   Array.isArray(v) && v.length > 0 && v.every((r) => typeof r === "object" && r !== null && "operationId" in r && "handler" in r);
 
+/** Every list of operations the routes files export, with the file and export it came from. */
+async function routeLists(): Promise<Array<{ file: string; name: string; list: Route<never>[] }>> {
+  const found: Array<{ file: string; name: string; list: Route<never>[] }> = [];
+  for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts"))) {
+    const mod = (await import(join(ROUTES_DIR, file))) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) if (isRouteList(value)) found.push({ file, name, list: value });
+  }
+  return found;
+}
+
 describe("Unit: REST operation declarations", () => {
   it("spells Express's path parameters as OpenAPI's, the rest-of-path one too", () => {
     assert.equal(openApiPath("/games/:id/sync"), "/games/{id}/sync");
@@ -32,17 +42,12 @@ describe("Unit: REST operation declarations", () => {
 
   it("documents every list of operations a routes file exports", async () => {
     const documented = new Set(API_ROUTES);
-    let lists = 0;
-    for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts"))) {
-      const mod = (await import(join(ROUTES_DIR, file))) as Record<string, unknown>;
-      for (const [name, value] of Object.entries(mod)) {
-        if (!isRouteList(value)) continue;
-        lists++;
-        const missing = value.filter((r) => !documented.has(r)).map((r) => r.operationId);
-        assert.deepEqual(missing, [], `${file}: ${name} is not in API_ROUTES (src/edges/api/openapi/document.ts)`);
-      }
+    const lists = await routeLists();
+    for (const { file, name, list } of lists) {
+      const missing = list.filter((r) => !documented.has(r)).map((r) => r.operationId);
+      assert.deepEqual(missing, [], `${file}: ${name} is not in API_ROUTES (src/edges/api/openapi/document.ts)`);
     }
-    assert.ok(lists >= 12, `route lists found: ${lists}`);
+    assert.ok(lists.length >= 12, `route lists found: ${lists.length}`);
   });
 
   it("names each operation once, with its texts and every path parameter described", () => {
@@ -140,22 +145,18 @@ describe("Unit: REST operation declarations", () => {
       assert.match(((await bad.json()) as { detail: string }).detail, /^invalid query: limit: /);
     });
   });
+
   it("enters each routes file's router only for the first path segments of its operations", async () => {
-    let lists = 0;
-    for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts"))) {
-      const mod = (await import(join(ROUTES_DIR, file))) as Record<string, unknown>;
-      for (const [name, value] of Object.entries(mod)) {
-        if (!isRouteList(value)) continue;
-        lists++;
-        // The operations' methods and paths on a router, as mountRoutes puts them (without their handlers' deps).
-        const router = express.Router();
-        for (const r of value) router[r.method](r.path, (_req, _res, next) => next());
-        const segments = firstSegments(router);
-        assert.notEqual(segments, "all", `${file} ${name}: a route begins with a parameter, so its router is entered for every request`);
-        for (const r of value) assert.ok((segments as Set<string>).has(r.path.split("/")[1]), `${file} ${name}: ${r.path}`);
-      }
+    const lists = await routeLists();
+    for (const { file, name, list } of lists) {
+      // The operations' methods and paths on a router, as mountRoutes puts them (without their handlers' deps).
+      const router = express.Router();
+      for (const r of list) router[r.method](r.path, (_req, _res, next) => next());
+      const segments = firstSegments(router);
+      assert.notEqual(segments, "all", `${file} ${name}: a route begins with a parameter, so its router is entered for every request`);
+      for (const r of list) assert.ok((segments as Set<string>).has(r.path.split("/")[1]), `${file} ${name}: ${r.path}`);
     }
-    assert.ok(lists > 5);
+    assert.ok(lists.length > 5);
   });
 
   it("passes a request over a router whose paths it cannot match, and into one that may match it", async () => {
