@@ -162,16 +162,24 @@ export function apply(state: GameState, action: Action): ApplyResult {
   }
 }
 
+/**
+ * Visits every legal placement of the seat to move: each card of its hand once (at its first copy's place; a
+ * hand may hold two copies), then every empty square in square order; none once the game is over. The one
+ * enumeration behind every legal list (legalMoves here, the seat's lists in views.ts).
+ */
+export function eachLegalPlacement(state: GameState, visit: (card: string, cell: number) => void): void {
+  if (state.status !== "active") return;
+  const hand = state.hands[state.turn];
+  for (let k = 0; k < hand.length; k++) {
+    if (hand.indexOf(hand[k]) !== k) continue;
+    for (let i = 0; i < CELLS; i++) if (state.board[i] === null) visit(hand[k], i);
+  }
+}
+
 /** Every legal placement of the seat to move, hand order then square order; [] once the game is over. */
 export function legalMoves(state: GameState): Array<{ card: string; square: Square }> {
-  if (state.status !== "active") return [];
   const out: Array<{ card: string; square: Square }> = [];
-  const seen = new Set<string>();
-  for (const id of state.hands[state.turn]) {
-    if (seen.has(id)) continue;
-    seen.add(id);
-    for (let i = 0; i < CELLS; i++) if (state.board[i] === null) out.push({ card: id, square: squareOf(i) });
-  }
+  eachLegalPlacement(state, (card, i) => out.push({ card, square: squareOf(i) }));
   return out;
 }
 

@@ -2,8 +2,8 @@
  * Views: what a seat or a spectator may see. Built field by field (never by copying the state and deleting),
  * so a field added to the state later cannot leak the seed, the salt, the pile order or the other hand.
  */
-import { boardCells, legalMoves } from "./apply";
-import { CELLS, SQUARES } from "./board";
+import { boardCells, eachLegalPlacement } from "./apply";
+import { SQUARES } from "./board";
 import { card } from "./champions";
 import { notationOf } from "./notation";
 import type { GameState, PublicView, Seat, SeatView, SpectatorView, Square } from "./types";
@@ -52,12 +52,6 @@ export interface LegalMove {
   square: Square;
 }
 
-/** The moves `seat` may make now: every legal placement on its turn, none otherwise (or once the game is over). */
-export function legalMovesFor(state: GameState, seat: Seat): LegalMove[] {
-  if (state.status !== "active" || state.turn !== seat) return [];
-  return legalMoves(state).map((m) => ({ move: notationOf(m.card, m.square, 0), card: m.card, square: m.square }));
-}
-
 /**
  * A card's placement on each square in notation ("E7@b3"), built once per card and shared: a seat's legal
  * list is sent after every turn, and building it string by string was the largest allocation of a move.
@@ -73,16 +67,25 @@ function placementsOf(card: string): readonly string[] {
   return row;
 }
 
-/** `legalMovesFor(state, seat)`'s notation alone, in the same order, without a string or object per move. */
+/** The moves `seat` may make now: every legal placement on its turn, none otherwise (or once the game is over). */
+export function legalMovesFor(state: GameState, seat: Seat): LegalMove[] {
+  const out: LegalMove[] = [];
+  if (state.turn === seat) eachLegalPlacement(state, (card, i) => out.push({ move: placementsOf(card)[i], card, square: SQUARES[i] }));
+  return out;
+}
+
+/** `legalMovesFor(state, seat)`'s notation alone, in the same order, without an object per move. */
 export function legalNotationsFor(state: GameState, seat: Seat): string[] {
-  if (state.status !== "active" || state.turn !== seat) return [];
   const out: string[] = [];
-  const hand = state.hands[seat];
-  for (let k = 0; k < hand.length; k++) {
-    // A hand may hold two copies of a card; legalMoves lists each card once, at its first copy's place.
-    if (hand.indexOf(hand[k]) !== k) continue;
-    const row = placementsOf(hand[k]);
-    for (let i = 0; i < CELLS; i++) if (state.board[i] === null) out.push(row[i]);
-  }
+  if (state.turn !== seat) return out;
+  let row: readonly string[] = [];
+  let rowOf = "";
+  eachLegalPlacement(state, (card, i) => {
+    if (card !== rowOf) {
+      rowOf = card;
+      row = placementsOf(card);
+    }
+    out.push(row[i]);
+  });
   return out;
 }
