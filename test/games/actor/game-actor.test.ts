@@ -4,7 +4,9 @@ import type { Seat } from "../../../src/engine";
 import { rebuildContext } from "../../../src/services/games/context";
 import { replayBody } from "../../../src/services/games/views";
 import { game } from "../../store/fixtures";
-import { activeGame, actorOf, iso, nextMove, seats, settle, storedBy, T0 } from "./actor-fixtures";
+import { GameActor } from "../../../src/services/games/actor/game-actor";
+import type { GameWrite } from "../../../src/store/port";
+import { activeGame, actorOf, deps, iso, nextMove, Ports, seats, settle, storedBy, T0 } from "./actor-fixtures";
 
 describe("GameActor: the move pipeline without a server", function () {
   beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
@@ -194,6 +196,50 @@ describe("GameActor: the move pipeline without a server", function () {
     const store = storedBy(record, ports);
     const replay = replayBody(rebuildContext((await store.getGame("G5"))!, await store.listActions("G5")), "http://127.0.0.1:1");
     assert.equal(replay?.decidedBy, "resignation");
+  });
+
+  it("stores a finish cut off between its two writes when the game is opened next: rated, finished at the finishing action's time", async function () {
+    // A finish is two writes: the finishing action (the record not yet finished), then ratings and the finished
+    // record (with the public log's mark). A process that dies between them leaves the action alone stored.
+    const record = game("G6", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats });
+    const { actor, ports } = actorOf(record);
+    for (let i = 0; i < 2; i++) {
+      const { seat, move } = nextMove(actor);
+      assert.ok((await actor.play(seat, move)).ok);
+    }
+    const lost: GameWrite[] = [];
+    const commit = ports.commit.bind(ports);
+    ports.commit = (w) => (w.patch.status === "finished" ? (lost.push(w), Promise.reject(new Error("the process died"))) : commit(w));
+    const resigning = actor.ctx.engine!.turn;
+    assert.ok((await actor.resign(seats[resigning].tokenHash)).ok, "the resignation was stored, so it is answered");
+    assert.equal(lost.length, 1, "the finish write was the one cut off");
+    const store = storedBy(record, ports);
+    const stored = (await store.getGame("G6"))!;
+    const actions = await store.listActions("G6");
+    assert.equal(stored.status, "active", "the record was left before the end");
+    assert.equal(actions.at(-1)!.action.kind, "resign");
+
+    // The next process opens the game from the store, as a room does (rooms/game-room.ts onCreate).
+    const next = new Ports();
+    const d = deps();
+    const rated: string[] = [];
+    const finishedHook: string[] = [];
+    d.players.recordResult = async (g) => void rated.push(g.id);
+    d.onFinished = async (g) => void finishedHook.push(g.status);
+    const reopened = new GameActor<string>("G6", 8, rebuildContext(stored, actions), d, next, next);
+    assert.equal(await reopened.reconcile(actions.at(-1)!.at), true);
+    assert.equal(next.writes.length, 1);
+    const w = next.writes[0];
+    assert.deepEqual(
+      [w.patch.status, w.patch.finishedAt, w.actions.length, w.ownerEpoch],
+      ["finished", actions.at(-1)!.at, 0, 8],
+      "the record alone, finished when the action was taken, under the new owner's epoch",
+    );
+    assert.deepEqual(rated, ["G6"], "the game was rated once");
+    assert.deepEqual(finishedHook, ["finished"]);
+    assert.equal(reopened.status(), "finished");
+    const again = storedBy(stored, next);
+    assert.equal((await again.getGame("G6"))!.winner, resigning === "A" ? "B" : "A");
   });
 
   it("refuses a move out of turn, a card not in hand, a malformed notation and a taken square, writing nothing", async function () {
