@@ -8,6 +8,17 @@ import { GameActor } from "../../../src/services/games/actor/game-actor";
 import type { GameWrite } from "../../../src/store/port";
 import { activeGame, actorOf, deps, iso, nextMove, Ports, seats, settle, storedBy, T0 } from "./actor-fixtures";
 
+/** An active game in which each seat has moved once (a resignation now finishes it, rather than aborting it). */
+async function playedGame(id: string) {
+  const record = game(id, { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats });
+  const { actor, ports } = actorOf(record);
+  for (let i = 0; i < 2; i++) {
+    const { seat, move } = nextMove(actor);
+    assert.ok((await actor.play(seat, move)).ok);
+  }
+  return { record, actor, ports };
+}
+
 describe("GameActor: the move pipeline without a server", function () {
   beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 }));
   afterEach(() => mock.timers.reset());
@@ -181,12 +192,7 @@ describe("GameActor: the move pipeline without a server", function () {
   });
 
   it("ends a played game on resignation: the other seat wins, moves after the end are refused, the stored game replays it", async function () {
-    const record = game("G5", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats });
-    const { actor, ports } = actorOf(record);
-    for (let i = 0; i < 2; i++) {
-      const { seat, move } = nextMove(actor);
-      assert.ok((await actor.play(seat, move)).ok);
-    }
+    const { record, actor, ports } = await playedGame("G5");
     const resigning = actor.ctx.engine!.turn;
     const out = await actor.resign(seats[resigning].tokenHash);
     assert.ok(out.ok);
@@ -201,12 +207,7 @@ describe("GameActor: the move pipeline without a server", function () {
   it("stores a finish cut off between its two writes when the game is opened next: rated, finished at the finishing action's time", async function () {
     // A finish is two writes: the finishing action (the record not yet finished), then ratings and the finished
     // record (with the public log's mark). A process that dies between them leaves the action alone stored.
-    const record = game("G6", { status: "active", createdAt: iso(T0), startedAt: iso(T0), turnSeconds: 10, seats });
-    const { actor, ports } = actorOf(record);
-    for (let i = 0; i < 2; i++) {
-      const { seat, move } = nextMove(actor);
-      assert.ok((await actor.play(seat, move)).ok);
-    }
+    const { record, actor, ports } = await playedGame("G6");
     const lost: GameWrite[] = [];
     const commit = ports.commit.bind(ports);
     ports.commit = (w) => (w.patch.status === "finished" ? (lost.push(w), Promise.reject(new Error("the process died"))) : commit(w));
