@@ -77,15 +77,6 @@ export function legalMovesFor(state: GameState, seat: Seat): LegalMove[] {
 /** `legalMovesFor(state, seat)`'s notation alone, in the same order, without an object per move. */
 export function legalNotationsFor(state: GameState, seat: Seat): string[] {
   const out: string[] = [];
-  if (state.turn !== seat) return out;
-  let row: readonly string[] = [];
-  let rowOf = "";
-  eachLegalPlacement(state, (card, i) => {
-    if (card !== rowOf) {
-      rowOf = card;
-      row = placementsOf(card);
-    }
-    out.push(row[i]);
-  });
+  if (state.turn === seat) eachLegalPlacement(state, (card, i) => out.push(placementsOf(card)[i]));
   return out;
 }

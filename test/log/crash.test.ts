@@ -1,7 +1,8 @@
 /**
  * The appender killed mid-stream (SIGKILL, while games finish and batches are appended every 10 ms): after the
  * restart every finished game is in the log exactly once (those the restarted server finishes on resuming them
- * too), and the new head is consistent with the last head served before the kill. Slow suite (it runs the server as two child processes).
+ * too), and the new head is consistent with the last head served before the kill. Slow suite (it runs the
+ * server as two child processes).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
