@@ -13,7 +13,7 @@
  * (the store's health then reports it).
  */
 import { join } from "node:path";
-import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { GameWrite, GameWriteResult } from "../port";
 import type { NewGames } from "./record-writes";
 import { StoreFailure } from "./condition";
@@ -105,29 +105,36 @@ export class Writer {
     // Idle, it must not keep a process alive that has nothing else to do; it is held while a write is in flight.
     this.worker.unref();
     this.port.unref();
-    this.port.on("message", (m: WriterReply) => {
-      if (m.type === "unopened") this.lost(`the writer thread could not open the database: ${m.error.message}`);
-      else if (m.type === "committed") {
-        if (m.fsyncSeconds !== null) this.options.onFsync?.(m.fsyncSeconds);
-        this.counts.batches++;
-        for (const a of m.answers) {
-          const w = this.settle(a.id);
-          if ("refused" in a) w?.reject(toError(a.refused));
-          else w?.resolve(a.results);
-        }
-      } else {
-        const err = toError(m.error);
-        this.counts.batches++;
-        for (const id of m.ids) this.settle(id)?.reject(err);
-      }
-    });
+    this.port.on("message", (m: WriterReply) => this.answer(m));
     this.worker.on("error", (err) => this.lost(`the writer thread failed: ${err.message}`));
     this.exited = new Promise((resolve) =>
       this.worker.once("exit", (code) => {
+        // The thread's last answers may still be queued on the port: the exit event does not wait for the
+        // port's message events. They are taken first, so a batch committed just before a stop is answered as
+        // committed, not refused as lost.
+        for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.answer(m.message as WriterReply);
         this.lost(this.closing ? "the store is closed" : `the writer thread stopped (exit code ${code})`);
         resolve();
       }),
     );
+  }
+
+  /** One reply of the thread: its requests settled. */
+  private answer(m: WriterReply): void {
+    if (m.type === "unopened") this.lost(`the writer thread could not open the database: ${m.error.message}`);
+    else if (m.type === "committed") {
+      if (m.fsyncSeconds !== null) this.options.onFsync?.(m.fsyncSeconds);
+      this.counts.batches++;
+      for (const a of m.answers) {
+        const w = this.settle(a.id);
+        if ("refused" in a) w?.reject(toError(a.refused));
+        else w?.resolve(a.results);
+      }
+    } else {
+      const err = toError(m.error);
+      this.counts.batches++;
+      for (const id of m.ids) this.settle(id)?.reject(err);
+    }
   }
 
   /** Why the thread no longer writes, once it stopped without being asked to; null while it runs. */
