@@ -3,6 +3,7 @@
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-threads 2 --capacity-seat-ms 5000 --capacity-ramp-seconds 40
+ *                          --capacity-of game|floor
  *                          --commit-window <server default> --ws-join reservation|joinById
  *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0
  *                          --only KIND --synchronous NORMAL --profile --cpu-profile DIR --heap-snapshots DIR]
@@ -38,7 +39,9 @@
  * clients each, after a warm-up of a few of each);
  * capacity (N games, each seat moving every 5 s spread evenly, set-ups of the games replacing finished ones
  * included, N stepped up until a step does not hold: p99 round trip over 100 ms, a refusal or an error; the
- * largest N that held, and the server's CPU beside it); idle cost (K games open, half waiting for their second seat and
+ * largest N that held, and the server's CPU beside it; with --capacity-of floor, the same pace and steps played
+ * on the durable floor's stock turn game instead, priced by its process's CPU: what the engine underneath,
+ * storing each move, holds on this machine); idle cost (K games open, half waiting for their second seat and
  * half mid-game after 8 moves over REST, no socket open, no moves: server CPU over --idle-seconds, memory per
  * game and the server process's whole RSS). Prints tables, then one JSON line. Bounded by a watchdog.
  *
@@ -186,6 +189,8 @@ async function runServer() {
   const CAP_SEAT_MS = num(argv, "capacity-seat-ms", 5000, 100, 60_000);
   /** Skips the steps below this many games (to profile or re-measure one step); the steps above it are run as usual. */
   const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
+  /** Whose capacity: this server's game (the target) or the durable floor's stock turn game, at the same pace. */
+  const CAP_OF: CapOf = argv.get("capacity-of") === "floor" ? "floor" : "game";
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   /** The most the idle phase waits for earlier phases' game rooms to be released before its baseline. */
@@ -237,9 +242,10 @@ async function runServer() {
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const stock = kinds.includes("stock") ? await StockServer.start(await freePort()) : null;
   // The durable floor: the stock game storing each move on a SQLite file with the server's settings, in a process of its own.
-  const stockDurable = kinds.includes("stockdurable")
-    ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite"), syncIntervalMs: server.config.commitWindowMs })
-    : null;
+  const stockDurable =
+    kinds.includes("stockdurable") || (CAP_OF === "floor" && CAP_MAX > 0)
+      ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite"), syncIntervalMs: server.config.commitWindowMs })
+      : null;
   const stockServers: Partial<Record<Kind, StockServer>> = { ...(stock ? { stock } : {}), ...(stockDurable ? { stockdurable: stockDurable } : {}) };
   const child = new Child(
     __filename,
@@ -286,7 +292,7 @@ async function runServer() {
         ? await measureCapacity(
             child,
             { max: CAP_MAX, from: CAP_FROM, seconds: CAP_SECONDS, rampSeconds: CAP_RAMP, threads: CAP_THREADS, seatPeriodMs: CAP_SEAT_MS },
-            commits,
+            CAP_OF === "floor" && stockDurable ? { of: "floor", url: stockDurable.url, cpuUs: () => stockDurable.cpuUs() } : { of: "game", commits },
           )
         : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS, IDLE_SETTLE) : null;
@@ -346,18 +352,32 @@ interface CapStep {
   serverUsPerMove: number;
   /** The server's CPU per active game per second at this pace (set-ups included): N / core = 1e6 / this. */
   serverUsPerGameSecond: number;
-  /** The server's group commits in the window: how long a batch took to be stored (fsync included). */
-  commit: CommitLatency;
-  /** The WAL fsyncs in the window (synchronous=FULL; none with NORMAL): how long each took on the disk. */
-  fsync: CommitLatency;
-  fsyncsPerSec: number;
-  /** The SQLite writer thread's transactions a second in the window, and the game writes each carried on average. */
-  writerBatchesPerSec: number;
-  writesPerWriterBatch: number;
-  /** Event-loop delay and GC pauses of the server and of the load generator (its worst thread) over the step's window. */
-  server: LoopHealth;
+  /** This server's storage in the window (null for the durable floor, whose process is not read). */
+  store: {
+    /** The group commits: how long a batch took to be stored (fsync included). */
+    commit: CommitLatency;
+    /** The WAL fsyncs (synchronous=FULL; none with NORMAL): how long each took on the disk. */
+    fsync: CommitLatency;
+    fsyncsPerSec: number;
+    /** The SQLite writer thread's transactions a second, and the game writes each carried on average. */
+    writerBatchesPerSec: number;
+    writesPerWriterBatch: number;
+  } | null;
+  /** Event-loop delay and GC pauses of the server (null for the durable floor) and of the load generator (its worst thread) over the step's window. */
+  server: LoopHealth | null;
   client: LoopHealth;
 }
+/** Whose capacity a run measures: this server's game, or the durable floor's stock turn game at the same pace. */
+type CapOf = "game" | "floor";
+
+/**
+ * The server a capacity phase plays: this process's (its CPU, event loop and commits read here), or the
+ * durable floor's process at `url` (its CPU asked of it; its loop and commits are not read).
+ */
+type CapServer =
+  | { of: "game"; commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats } }
+  | { of: "floor"; url: string; cpuUs: () => Promise<number> };
+
 interface CapOptions {
   max: number;
   from: number;
@@ -367,6 +387,7 @@ interface CapOptions {
   seatPeriodMs: number;
 }
 interface CapResult {
+  of: CapOf;
   steps: CapStep[];
   largestHeld: number;
   limit: string;
@@ -399,17 +420,20 @@ const CAP_TARGET_US_PER_GAME_SECOND = 150;
  * generator (loadtest/lib/generator.ts) in the phases' load-generator process: `threads` worker threads
  * speaking Colyseus' protocol directly, each holding its share of the games; its CPU is that process's.
  */
-async function measureCapacity(
-  child: Child,
-  o: CapOptions,
-  commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats },
-): Promise<CapResult> {
+async function measureCapacity(child: Child, o: CapOptions, on: CapServer): Promise<CapResult> {
+  const commits = on.of === "game" ? on.commits : null;
+  const serverCpuUs = async () => {
+    if (on.of === "floor") return on.cpuUs();
+    const c = process.cpuUsage();
+    return c.user + c.system;
+  };
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${o.max}`;
   const loop = new LoopMonitor();
   let last: CapMark | null = null;
   try {
-    await child.ask({ type: "cap-start", threads: o.threads, seatPeriodMs: o.seatPeriodMs }, "cap-start:done", 30_000);
+    const start = { type: "cap-start", threads: o.threads, seatPeriodMs: o.seatPeriodMs, ...(on.of === "floor" ? { table: "floor", url: on.url } : {}) };
+    await child.ask(start, "cap-start:done", 30_000);
     for (const n of capacitySizes(o.max, o.from)) {
       try {
         await child.ask({ type: "cap-grow", n, rampMs: o.rampSeconds * 1000 }, "cap-grow:done", o.rampSeconds * 1000 + 60_000 + n * 100);
@@ -418,21 +442,30 @@ async function measureCapacity(
         break;
       }
       await sleep(Math.min(3000, o.seatPeriodMs * 0.6)); // more than a game's move period: every game has moved since the step began
-      const c0 = process.cpuUsage();
+      const c0 = await serverCpuUs();
       const t0 = nowMs();
       const stopProfile = await profileWindow(`capacity-${n}`);
       const m0 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
       loop.reset();
-      commits.batches.reset();
-      commits.fsyncs.reset();
-      const w0 = commits.writer();
+      commits?.batches.reset();
+      commits?.fsyncs.reset();
+      const w0 = commits?.writer();
       await sleep(o.seconds * 1000);
-      const cpu = cpuSince(c0);
+      const cpu = (await serverCpuUs()) - c0;
       const elapsed = (nowMs() - t0) / 1000;
-      const server = loop.read();
-      const commit = commits.batches.read();
-      const fsync = commits.fsyncs.read();
-      const w1 = commits.writer();
+      const server = commits ? loop.read() : null;
+      const fsync = commits?.fsyncs.read();
+      const w1 = commits?.writer();
+      const store =
+        commits && fsync && w0 && w1
+          ? {
+              commit: commits.batches.read(),
+              fsync,
+              fsyncsPerSec: round(fsync.count / elapsed, 0),
+              writerBatchesPerSec: round((w1.batches - w0.batches) / elapsed, 0),
+              writesPerWriterBatch: round((w1.writes - w0.writes) / Math.max(1, w1.batches - w0.batches), 2),
+            }
+          : null;
       const m1 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
       last = m1;
       // After the window's round trips are read: writing a profile holds the loop for a while.
@@ -460,11 +493,7 @@ async function measureCapacity(
         clientCpuPct: round(((m1.cpuUs - m0.cpuUs) / 1e6 / elapsed) * 100, 0),
         clientUsPerMove: round((m1.cpuUs - m0.cpuUs) / Math.max(1, moves), 0),
         replaced: m1.replaced - m0.replaced,
-        commit,
-        fsync,
-        fsyncsPerSec: round(fsync.count / elapsed, 0),
-        writerBatchesPerSec: round((w1.batches - w0.batches) / elapsed, 0),
-        writesPerWriterBatch: round((w1.writes - w0.writes) / Math.max(1, w1.batches - w0.batches), 2),
+        store,
       });
       if (!held) {
         limit =
@@ -484,6 +513,7 @@ async function measureCapacity(
   // With no step held, the first step's figures still price a game-second (read with its p99 beside it).
   const at = best ?? steps[0] ?? null;
   return {
+    of: on.of,
     steps,
     largestHeld: best?.games ?? 0,
     limit,
@@ -987,7 +1017,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     const cap = x.capacity;
     console.log(
       table(
-        `Capacity: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
+        `Capacity${cap.of === "floor" ? " of the durable floor (the stock turn game storing each move)" : ""}: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
         [
           "active games",
           "moves/s",
@@ -1020,11 +1050,11 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
           c.serverUsPerGameSecond,
           `${c.clientCpuPct}%`,
           c.clientUsPerMove,
-          `${c.commit.p99Ms}/${c.commit.maxMs}`,
-          `${c.fsyncsPerSec}, ${c.fsync.p99Ms}/${c.fsync.maxMs}`,
-          `${c.writerBatchesPerSec}, ${c.writesPerWriterBatch}`,
-          `${c.server.delayP99Ms}/${c.server.delayMaxMs}`,
-          `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})`,
+          c.store ? `${c.store.commit.p99Ms}/${c.store.commit.maxMs}` : "-",
+          c.store ? `${c.store.fsyncsPerSec}, ${c.store.fsync.p99Ms}/${c.store.fsync.maxMs}` : "-",
+          c.store ? `${c.store.writerBatchesPerSec}, ${c.store.writesPerWriterBatch}` : "-",
+          c.server ? `${c.server.delayP99Ms}/${c.server.delayMaxMs}` : "-",
+          c.server ? `${round(c.server.gcMs, 0)} (${round(c.server.gcMaxMs, 0)})` : "-",
           `${c.client.delayP99Ms}/${c.client.delayMaxMs}`,
           `${round(c.client.gcMs, 0)} (${round(c.client.gcMaxMs, 0)})`,
           c.errors ? `${c.refused} (+${c.errors} set-up errors)` : c.refused,
@@ -1038,7 +1068,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
       table(
         `Event-loop stalls (ticks >= ${STALL_MS} ms late): count: ms from the tick before = running + in GC + waiting for a CPU + asleep (the timer's wait or a system call)`,
         ["active games", "server", "generator"],
-        x.capacity.steps.map((c) => [c.games, split(c.server.stalls), split(c.client.stalls)]),
+        x.capacity.steps.map((c) => [c.games, c.server ? split(c.server.stalls) : "-", split(c.client.stalls)]),
       ),
     );
     console.log();
@@ -1078,7 +1108,8 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
       setupToBare: out.game.setupRatioToBare,
       gameToBgio: out.ratioGameToBgio,
     },
-    x.capacity,
+    // The floor's capacity is a figure beside the target, not the game's.
+    x.capacity?.of === "game" ? x.capacity : null,
     memory,
     x.idle,
   );
@@ -1478,7 +1509,8 @@ async function runClient() {
         return {};
       }
       case "cap-start": {
-        generator ??= new Generator(url, Number(m.threads), Number(m.seatPeriodMs));
+        // The durable floor's capacity is played on its own server (--capacity-of floor).
+        generator ??= new Generator(typeof m.url === "string" ? m.url : url, Number(m.threads), Number(m.seatPeriodMs), m.table === "floor" ? "floor" : "game");
         return {};
       }
       case "cap-grow": {

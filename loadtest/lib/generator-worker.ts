@@ -4,19 +4,23 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { HttpClient } from "./common";
-import { LightGames } from "./light-games";
+import { FLOOR_TABLE, GAME_TABLE, LightGames } from "./light-games";
 import { LoopMonitor } from "./loop-health";
+
+/** The game a thread plays: this server's, or the durable floor's stock turn game. */
+export type TableName = "game" | "floor";
 
 export interface WorkerData {
   url: string;
   seatPeriodMs: number;
   name: string;
+  table: TableName;
 }
 export type WorkerCommand = { id: number } & ({ type: "grow"; n: number; rampMs: number } | { type: "mark" } | { type: "close" });
 
 const data = workerData as WorkerData;
 const http = new HttpClient(data.url, 32);
-const games = new LightGames(http, data.url.replace(/^http/, "ws"), data.seatPeriodMs, data.name);
+const games = new LightGames(http, data.url.replace(/^http/, "ws"), data.seatPeriodMs, data.name, data.table === "floor" ? FLOOR_TABLE : GAME_TABLE);
 const loop = new LoopMonitor();
 
 async function answer(m: WorkerCommand): Promise<Record<string, unknown>> {

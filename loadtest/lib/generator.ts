@@ -6,7 +6,7 @@
 import { Worker } from "node:worker_threads";
 import { addStalls, type LoopHealth } from "./loop-health";
 import type { LightCounters } from "./light-games";
-import type { WorkerCommand, WorkerData } from "./generator-worker";
+import type { TableName, WorkerCommand, WorkerData } from "./generator-worker";
 
 type Reply = Record<string, unknown> & { id: number; error?: string };
 type Command = WorkerCommand extends infer C ? (C extends { id: number } ? Omit<C, "id"> : never) : never;
@@ -69,9 +69,12 @@ class GeneratorThread {
 export class Generator {
   private readonly threads: GeneratorThread[];
 
-  /** `threads` worker threads against the server at `url` (http://), each seat moving every `seatPeriodMs`. */
-  constructor(url: string, threads: number, seatPeriodMs = 5000) {
-    this.threads = Array.from({ length: threads }, (_, i) => new GeneratorThread({ url, seatPeriodMs, name: `light${i}` }));
+  /**
+   * `threads` worker threads against the server at `url` (http://), each seat moving every `seatPeriodMs`,
+   * playing this server's game or the durable floor's stock turn game (`table`, light-games.ts).
+   */
+  constructor(url: string, threads: number, seatPeriodMs = 5000, table: TableName = "game") {
+    this.threads = Array.from({ length: threads }, (_, i) => new GeneratorThread({ url, seatPeriodMs, name: `light${i}`, table }));
   }
 
   /** Grows to `n` games in all, each thread opening its share over `rampMs`. */

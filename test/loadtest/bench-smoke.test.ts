@@ -118,6 +118,29 @@ describe("Smoke: benchmarks", function () {
     assert.match(r.stdout, /acked\/s/);
   });
 
+  it("room-bench's capacity phase plays the durable floor's stock game at the same pace when asked (--capacity-of floor)", async function () {
+    this.timeout(120_000);
+    const r = await run(
+      "room-bench.ts",
+      [
+        ...["--only", "bare", "--seconds", "1", "--rounds", "1", "--warmup", "0", "--mem-games", "0", "--idle-games", "0"],
+        ...["--capacity-of", "floor", "--capacity-from", "10", "--capacity-max", "10", "--capacity-seconds", "2"],
+        ...["--capacity-seat-ms", "200", "--capacity-ramp-seconds", "1"],
+      ],
+      100_000,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const out = jsonLine(r.stdout, "room");
+    assert.equal(out.capacity.of, "floor");
+    // Every stock move the generator sent was stored and acknowledged, and finished games were replaced.
+    assert.ok(out.capacity.total.moves > 0 && out.capacity.total.replaced > 0, JSON.stringify(out.capacity.total));
+    assert.equal(out.capacity.total.refused + out.capacity.total.errors + out.capacity.total.dropped, 0, JSON.stringify(out.capacity.total));
+    // Priced by the floor's process: its CPU, not this server's (whose loop and store are not read there).
+    assert.ok(out.capacity.steps[0].serverUsPerGameSecond > 0 && out.capacity.steps[0].server === null && out.capacity.steps[0].store === null);
+    // The floor's capacity is not the game's: the capacity target reads "-".
+    assert.ok(out.targets.some((t: any) => /^capacity:/.test(t.figure) && t.value === "-"));
+  });
+
   it("http-bench measures sync beside a bare Express route and the long-poll wake", async () => {
     const r = await run(
       "http-bench.ts",
