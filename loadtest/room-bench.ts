@@ -3,7 +3,7 @@
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-threads 2 --capacity-seat-ms 5000 --capacity-ramp-seconds 40
- *                          --capacity-of game|floor
+ *                          --capacity-of game|floor|stock
  *                          --commit-window <server default> --ws-join reservation|joinById
  *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0
  *                          --only KIND --synchronous NORMAL --profile --cpu-profile DIR --heap-snapshots DIR]
@@ -41,7 +41,7 @@
  * included, N stepped up until a step does not hold: p99 round trip over 100 ms, a refusal or an error; the
  * largest N that held, and the server's CPU beside it; with --capacity-of floor, the same pace and steps played
  * on the durable floor's stock turn game instead, priced by its process's CPU: what the engine underneath,
- * storing each move, holds on this machine); idle cost (K games open, half waiting for their second seat and
+ * storing each move, holds on this machine; --capacity-of stock, the stock game without the durable write); idle cost (K games open, half waiting for their second seat and
  * half mid-game after 8 moves over REST, no socket open, no moves: server CPU over --idle-seconds, memory per
  * game and the server process's whole RSS). Prints tables, then one JSON line. Bounded by a watchdog.
  *
@@ -190,7 +190,8 @@ async function runServer() {
   /** Skips the steps below this many games (to profile or re-measure one step); the steps above it are run as usual. */
   const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
   /** Whose capacity: this server's game (the target) or the durable floor's stock turn game, at the same pace. */
-  const CAP_OF: CapOf = argv.get("capacity-of") === "floor" ? "floor" : "game";
+  const capOf = argv.get("capacity-of");
+  const CAP_OF: CapOf = capOf === "floor" || capOf === "stock" ? capOf : "game";
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   /** The most the idle phase waits for earlier phases' game rooms to be released before its baseline. */
@@ -240,10 +241,11 @@ async function runServer() {
   const sqlite = server.store as Store & Partial<Pick<SqliteStore, "writerStats">>;
   const commits = { batches: new CommitTimer(server.store.games), fsyncs, writer: () => sqlite.writerStats?.() ?? { batches: 0, writes: 0 } };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
-  const stock = kinds.includes("stock") ? await StockServer.start(await freePort()) : null;
+  const capacityOn = CAP_MAX > 0 ? CAP_OF : null;
+  const stock = kinds.includes("stock") || capacityOn === "stock" ? await StockServer.start(await freePort()) : null;
   // The durable floor: the stock game storing each move on a SQLite file with the server's settings, in a process of its own.
   const stockDurable =
-    kinds.includes("stockdurable") || (CAP_OF === "floor" && CAP_MAX > 0)
+    kinds.includes("stockdurable") || capacityOn === "floor"
       ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite"), syncIntervalMs: server.config.commitWindowMs })
       : null;
   const stockServers: Partial<Record<Kind, StockServer>> = { ...(stock ? { stock } : {}), ...(stockDurable ? { stockdurable: stockDurable } : {}) };
@@ -292,7 +294,7 @@ async function runServer() {
         ? await measureCapacity(
             child,
             { max: CAP_MAX, from: CAP_FROM, seconds: CAP_SECONDS, rampSeconds: CAP_RAMP, threads: CAP_THREADS, seatPeriodMs: CAP_SEAT_MS },
-            CAP_OF === "floor" && stockDurable ? { of: "floor", url: stockDurable.url, cpuUs: () => stockDurable.cpuUs() } : { of: "game", commits },
+            capacityServer(CAP_OF, commits, { floor: stockDurable, stock }),
           )
         : null;
     const idle = IDLE_GAMES > 0 ? await measureIdle(child, IDLE_GAMES, IDLE_SECONDS, IDLE_SETTLE) : null;
@@ -367,8 +369,8 @@ interface CapStep {
   server: LoopHealth | null;
   client: LoopHealth;
 }
-/** Whose capacity a run measures: this server's game, or the durable floor's stock turn game at the same pace. */
-type CapOf = "game" | "floor";
+/** Whose capacity a run measures: this server's game, or at the same pace the durable floor's or the stock server's turn game. */
+type CapOf = "game" | "floor" | "stock";
 
 /**
  * The server a capacity phase plays: this process's (its CPU, event loop and commits read here), or the
@@ -376,7 +378,21 @@ type CapOf = "game" | "floor";
  */
 type CapServer =
   | { of: "game"; commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats } }
-  | { of: "floor"; url: string; cpuUs: () => Promise<number> };
+  | { of: "floor" | "stock"; url: string; cpuUs: () => Promise<number> };
+
+/** What a capacity phase's step titles say it played. */
+const CAP_TITLES: Record<CapOf, string> = {
+  game: "",
+  floor: " of the durable floor (the stock turn game storing each move)",
+  stock: " of the stock Colyseus turn game (no durable write)",
+};
+
+/** The server the capacity phase plays: this process's game, or one of the stock processes already started for it. */
+function capacityServer(of: CapOf, commits: Extract<CapServer, { of: "game" }>["commits"], started: Record<"floor" | "stock", StockServer | null>): CapServer {
+  if (of === "game") return { of, commits };
+  const own = started[of]!;
+  return { of, url: own.url, cpuUs: () => own.cpuUs() };
+}
 
 interface CapOptions {
   max: number;
@@ -423,7 +439,7 @@ const CAP_TARGET_US_PER_GAME_SECOND = 150;
 async function measureCapacity(child: Child, o: CapOptions, on: CapServer): Promise<CapResult> {
   const commits = on.of === "game" ? on.commits : null;
   const serverCpuUs = async () => {
-    if (on.of === "floor") return on.cpuUs();
+    if (on.of !== "game") return on.cpuUs();
     const c = process.cpuUsage();
     return c.user + c.system;
   };
@@ -432,7 +448,7 @@ async function measureCapacity(child: Child, o: CapOptions, on: CapServer): Prom
   const loop = new LoopMonitor();
   let last: CapMark | null = null;
   try {
-    const start = { type: "cap-start", threads: o.threads, seatPeriodMs: o.seatPeriodMs, ...(on.of === "floor" ? { table: "floor", url: on.url } : {}) };
+    const start = { type: "cap-start", threads: o.threads, seatPeriodMs: o.seatPeriodMs, ...(on.of === "game" ? {} : { table: "stock", url: on.url }) };
     await child.ask(start, "cap-start:done", 30_000);
     for (const n of capacitySizes(o.max, o.from)) {
       try {
@@ -1017,7 +1033,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
     const cap = x.capacity;
     console.log(
       table(
-        `Capacity${cap.of === "floor" ? " of the durable floor (the stock turn game storing each move)" : ""}: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
+        `Capacity${CAP_TITLES[cap.of]}: each seat moves every ${cap.seatPeriodMs / 1000} s (light generator, ${cap.threads} threads); largest N that held: ${cap.largestHeld} (stopped: ${cap.limit})`,
         [
           "active games",
           "moves/s",
@@ -1510,7 +1526,7 @@ async function runClient() {
       }
       case "cap-start": {
         // The durable floor's capacity is played on its own server (--capacity-of floor).
-        generator ??= new Generator(typeof m.url === "string" ? m.url : url, Number(m.threads), Number(m.seatPeriodMs), m.table === "floor" ? "floor" : "game");
+        generator ??= new Generator(typeof m.url === "string" ? m.url : url, Number(m.threads), Number(m.seatPeriodMs), m.table === "stock" ? "stock" : "game");
         return {};
       }
       case "cap-grow": {

@@ -4,11 +4,11 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { HttpClient } from "./common";
-import { FLOOR_TABLE, GAME_TABLE, LightGames } from "./light-games";
+import { GAME_TABLE, STOCK_TABLE, LightGames } from "./light-games";
 import { LoopMonitor } from "./loop-health";
 
-/** The game a thread plays: this server's, or the durable floor's stock turn game. */
-export type TableName = "game" | "floor";
+/** The game a thread plays: this server's, or the stock turn game (on the stock server or the durable floor). */
+export type TableName = "game" | "stock";
 
 export interface WorkerData {
   url: string;
@@ -20,7 +20,7 @@ export type WorkerCommand = { id: number } & ({ type: "grow"; n: number; rampMs:
 
 const data = workerData as WorkerData;
 const http = new HttpClient(data.url, 32);
-const games = new LightGames(http, data.url.replace(/^http/, "ws"), data.seatPeriodMs, data.name, data.table === "floor" ? FLOOR_TABLE : GAME_TABLE);
+const games = new LightGames(http, data.url.replace(/^http/, "ws"), data.seatPeriodMs, data.name, data.table === "stock" ? STOCK_TABLE : GAME_TABLE);
 const loop = new LoopMonitor();
 
 async function answer(m: WorkerCommand): Promise<Record<string, unknown>> {

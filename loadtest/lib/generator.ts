@@ -71,7 +71,7 @@ export class Generator {
 
   /**
    * `threads` worker threads against the server at `url` (http://), each seat moving every `seatPeriodMs`,
-   * playing this server's game or the durable floor's stock turn game (`table`, light-games.ts).
+   * playing this server's game or the stock turn game (`table`, light-games.ts).
    */
   constructor(url: string, threads: number, seatPeriodMs = 5000, table: TableName = "game") {
     this.threads = Array.from({ length: threads }, (_, i) => new GeneratorThread({ url, seatPeriodMs, name: `light${i}`, table }));

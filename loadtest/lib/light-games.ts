@@ -2,7 +2,8 @@
  * The capacity load of one thread: N active games, both seats on raw Colyseus sockets (wire.ts), each seat
  * moving once every `seatPeriodMs` (a game every half of it), the games' moves spread evenly over that
  * period. What a game is, how it is opened and how its seats play is its table (LightTable): this server's
- * game (GAME_TABLE) or the durable floor's stock turn game (FLOOR_TABLE, loadtest/lib/stock-colyseus.ts), so
+ * game (GAME_TABLE) or the stock turn game of the stock server and the durable floor (STOCK_TABLE,
+ * loadtest/lib/stock-colyseus.ts), so
  * that both are paced by the same clock. A game whose board is full is left and replaced by a new one, opened
  * as in real play, in the same place on the clock.
  *
@@ -90,11 +91,11 @@ export const GAME_TABLE: LightTable = {
 };
 
 /**
- * The durable floor's stock turn game, opened through Colyseus' own matchmaking route (create, then join by
+ * The stock turn game (of the stock server or the durable floor), opened through Colyseus' own matchmaking route (create, then join by
  * id), its seats joined one after the other: the stock room seats its first joiner as A, who moves first.
  * The seat to move and its square follow from the move count; the mover's `hand` acknowledges its move.
  */
-export const FLOOR_TABLE: LightTable = {
+export const STOCK_TABLE: LightTable = {
   async open(http, wsBase) {
     const created = (await http.json("POST", `/matchmake/create/${STOCK_ROOM}`, { body: {} })) as Reservation;
     const joined = (await http.json("POST", `/matchmake/joinById/${created.roomId}`, { body: {} })) as Reservation;
