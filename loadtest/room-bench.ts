@@ -3,7 +3,7 @@
  *
  *   npm run bench:room [-- --games 50 --seconds 10 --rounds 2 --mem-games 200 --warmup 2
  *                          --capacity-max 10000 --capacity-from 0 --capacity-seconds 10 --capacity-threads 2 --capacity-seat-ms 5000 --capacity-ramp-seconds 40
- *                          --capacity-of game|floor|stock
+ *                          --capacity-of game|floor|stock --stock-patches timer|change
  *                          --commit-window <server default> --ws-join reservation|joinById
  *                          --idle-games 10000 --idle-seconds 60 --idle-settle-seconds 60 --client-nice 0
  *                          --only KIND --synchronous NORMAL --profile --cpu-profile DIR --heap-snapshots DIR]
@@ -41,7 +41,8 @@
  * included, N stepped up until a step does not hold: p99 round trip over 100 ms, a refusal or an error; the
  * largest N that held, and the server's CPU beside it; with --capacity-of floor, the same pace and steps played
  * on the durable floor's stock turn game instead, priced by its process's CPU: what the engine underneath,
- * storing each move, holds on this machine; --capacity-of stock, the stock game without the durable write); idle cost (K games open, half waiting for their second seat and
+ * storing each move, holds on this machine; --capacity-of stock, the stock game without the durable write;
+ * --stock-patches change, the stock rooms with the game's patch policy: no patch timer, a patch per move); idle cost (K games open, half waiting for their second seat and
  * half mid-game after 8 moves over REST, no socket open, no moves: server CPU over --idle-seconds, memory per
  * game and the server process's whole RSS). Prints tables, then one JSON line. Bounded by a watchdog.
  *
@@ -191,6 +192,8 @@ async function runServer() {
   const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
   /** Whose capacity: this server's game (the target) or the durable floor's stock turn game, at the same pace. */
   const capOf = argv.get("capacity-of");
+  /** The stock rooms' patches: Colyseus' default timer (20 a second), or one after each move with no timer, as the game's rooms. */
+  const patchOnChange = argv.get("stock-patches") === "change";
   const CAP_OF: CapOf = capOf === "floor" || capOf === "stock" ? capOf : "game";
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
@@ -242,11 +245,11 @@ async function runServer() {
   const commits = { batches: new CommitTimer(server.store.games), fsyncs, writer: () => sqlite.writerStats?.() ?? { batches: 0, writes: 0 } };
   const bgio = kinds.includes("bgio") ? await startBgioServer() : null;
   const capacityOn = CAP_MAX > 0 ? CAP_OF : null;
-  const stock = kinds.includes("stock") || capacityOn === "stock" ? await StockServer.start(await freePort()) : null;
+  const stock = kinds.includes("stock") || capacityOn === "stock" ? await StockServer.start(await freePort(), { patchOnChange }) : null;
   // The durable floor: the stock game storing each move on a SQLite file with the server's settings, in a process of its own.
   const stockDurable =
     kinds.includes("stockdurable") || capacityOn === "floor"
-      ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite"), syncIntervalMs: server.config.commitWindowMs })
+      ? await StockServer.start(await freePort(), { database: join(dir, "floor.sqlite"), syncIntervalMs: server.config.commitWindowMs, patchOnChange })
       : null;
   const stockServers: Partial<Record<Kind, StockServer>> = { ...(stock ? { stock } : {}), ...(stockDurable ? { stockdurable: stockDurable } : {}) };
   const child = new Child(

@@ -52,6 +52,9 @@ const StockState = schema(
 
 type StockSeat = "A" | "B";
 
+/** Set in the stock process by StockServer.start's `patchOnChange`. */
+const PATCH_ON_CHANGE = process.env.STOCK_PATCHES === "change";
+
 /** A stock turn room: the seat to move names a square; its card goes there and the turn passes. */
 export class StockTurnRoom extends Room<{ state: InstanceType<typeof StockState> }> {
   override state = new StockState();
@@ -62,6 +65,9 @@ export class StockTurnRoom extends Room<{ state: InstanceType<typeof StockState>
 
   override onCreate(): void | Promise<void> {
     this.maxClients = 2;
+    // --stock-patches change: no patch timer (Colyseus' patchRate set past any timer's reach, as the game
+    // server's rooms do) and one patch after each move; by default Colyseus' own 20 patches a second.
+    if (PATCH_ON_CHANGE) this.patchRate = 2 ** 31 - 1;
     this.onMessage("move", (client: Client, square: unknown) => void this.move(client, square));
   }
 
@@ -99,6 +105,7 @@ export class StockTurnRoom extends Room<{ state: InstanceType<typeof StockState>
     s.turn = seat === "A" ? "B" : "A";
     if (s.moveCount === STOCK_MOVES) s.status = "finished";
     client.send("hand", { cards: this.hands[seat], legal: [] });
+    if (PATCH_ON_CHANGE) this.broadcastPatch();
   }
 }
 
@@ -186,9 +193,10 @@ export class StockServer {
 
   /**
    * With `database`, the durable floor on that SQLite file (created), its fsyncs spaced by `syncIntervalMs`
-   * as the server's are (its COMMIT_WINDOW_MS); otherwise the stock game.
+   * as the server's are (its COMMIT_WINDOW_MS); otherwise the stock game. With `patchOnChange`, its rooms
+   * send a patch after each move and keep no patch timer (the game server's patch policy).
    */
-  static async start(port: number, options: { database?: string; syncIntervalMs?: number } = {}): Promise<StockServer> {
+  static async start(port: number, options: { database?: string; syncIntervalMs?: number; patchOnChange?: boolean } = {}): Promise<StockServer> {
     const execArgv = process.execArgv.filter((a) => a !== "--expose-gc");
     // STOCK_CPU_PROF_DIR=DIR: the stock (or floor) process writes V8's CPU profile of its whole run there.
     const profileDir = process.env.STOCK_CPU_PROF_DIR;
@@ -196,6 +204,7 @@ export class StockServer {
     const env = {
       ...process.env,
       STOCK_PORT: String(port),
+      ...(options.patchOnChange ? { STOCK_PATCHES: "change" } : {}),
       ...(options.database ? { STOCK_DATABASE: options.database, STOCK_SYNC_INTERVAL_MS: String(options.syncIntervalMs ?? 0) } : {}),
     };
     const proc = fork(__filename, [], { execArgv, env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
