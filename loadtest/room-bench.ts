@@ -42,8 +42,8 @@
  * largest N that held, and the server's CPU beside it; with --capacity-of floor, the same pace and steps played
  * on the durable floor's stock turn game instead, priced by its process's CPU: what the engine underneath,
  * storing each move, holds on this machine; --capacity-of stock, the stock game without the durable write;
- * --stock-patches change, the stock rooms with the game's patch policy: no patch timer, a patch per move); idle cost (K games open, half waiting for their second seat and
- * half mid-game after 8 moves over REST, no socket open, no moves: server CPU over --idle-seconds, memory per
+ * --stock-patches change, the stock rooms with the game's patch policy: no patch timer, a patch per move);
+ * idle cost (K games open, half waiting for their second seat and half mid-game after 8 moves over REST, no socket open, no moves: server CPU over --idle-seconds, memory per
  * game and the server process's whole RSS). Prints tables, then one JSON line. Bounded by a watchdog.
  *
  * --profile: the game phase's windows run under V8's CPU sampler (in this process), and the main thread's
@@ -72,6 +72,7 @@ import {
   percentile,
   round,
   serveParent,
+  serverCpuFrom,
   settledMemory,
   sleep,
   table,
@@ -190,11 +191,11 @@ async function runServer() {
   const CAP_SEAT_MS = num(argv, "capacity-seat-ms", 5000, 100, 60_000);
   /** Skips the steps below this many games (to profile or re-measure one step); the steps above it are run as usual. */
   const CAP_FROM = num(argv, "capacity-from", 0, 0, 50_000);
-  /** Whose capacity: this server's game (the target) or the durable floor's stock turn game, at the same pace. */
+  /** Whose capacity: this server's game (the target), or at the same pace the durable floor's or the stock game. */
   const capOf = argv.get("capacity-of");
+  const CAP_OF: CapOf = capOf === "floor" || capOf === "stock" ? capOf : "game";
   /** The stock rooms' patches: Colyseus' default timer (20 a second), or one after each move with no timer, as the game's rooms. */
   const patchOnChange = argv.get("stock-patches") === "change";
-  const CAP_OF: CapOf = capOf === "floor" || capOf === "stock" ? capOf : "game";
   const IDLE_GAMES = num(argv, "idle-games", 10_000, 0, 50_000);
   const IDLE_SECONDS = num(argv, "idle-seconds", 60, 1, 600);
   /** The most the idle phase waits for earlier phases' game rooms to be released before its baseline. */
@@ -357,7 +358,7 @@ interface CapStep {
   serverUsPerMove: number;
   /** The server's CPU per active game per second at this pace (set-ups included): N / core = 1e6 / this. */
   serverUsPerGameSecond: number;
-  /** This server's storage in the window (null for the durable floor, whose process is not read). */
+  /** This server's storage in the window (null when a stock process is played: its store is not read). */
   store: {
     /** The group commits: how long a batch took to be stored (fsync included). */
     commit: CommitLatency;
@@ -368,20 +369,38 @@ interface CapStep {
     writerBatchesPerSec: number;
     writesPerWriterBatch: number;
   } | null;
-  /** Event-loop delay and GC pauses of the server (null for the durable floor) and of the load generator (its worst thread) over the step's window. */
+  /** Event-loop delay and GC pauses of the server (null for a stock process) and of the load generator (its worst thread) over the step's window. */
   server: LoopHealth | null;
   client: LoopHealth;
 }
 /** Whose capacity a run measures: this server's game, or at the same pace the durable floor's or the stock server's turn game. */
 type CapOf = "game" | "floor" | "stock";
 
+/** This server's commit timings and its writer thread's counts, read over a capacity step. */
+interface CapCommits {
+  batches: CommitTimer;
+  fsyncs: LatencyRecorder;
+  writer: () => WriterStats;
+}
+
 /**
- * The server a capacity phase plays: this process's (its CPU, event loop and commits read here), or the
- * durable floor's process at `url` (its CPU asked of it; its loop and commits are not read).
+ * The server a capacity phase plays: this process's (its CPU, event loop and commits read here), or a stock
+ * process at `url`, the durable floor's or the stock game's (its CPU asked of it; its loop and commits are not read).
  */
-type CapServer =
-  | { of: "game"; commits: { batches: CommitTimer; fsyncs: LatencyRecorder; writer: () => WriterStats } }
-  | { of: "floor" | "stock"; url: string; cpuUs: () => Promise<number> };
+type CapServer = { of: "game"; commits: CapCommits } | { of: "floor" | "stock"; url: string; cpuUs: () => Promise<number> };
+
+/** This server's storage over a capacity step's window of `elapsed` seconds, from the writer's counts at its start. */
+function storeWindow(commits: CapCommits, w0: WriterStats, elapsed: number): NonNullable<CapStep["store"]> {
+  const fsync = commits.fsyncs.read();
+  const w1 = commits.writer();
+  return {
+    commit: commits.batches.read(),
+    fsync,
+    fsyncsPerSec: round(fsync.count / elapsed, 0),
+    writerBatchesPerSec: round((w1.batches - w0.batches) / elapsed, 0),
+    writesPerWriterBatch: round((w1.writes - w0.writes) / Math.max(1, w1.batches - w0.batches), 2),
+  };
+}
 
 /** What a capacity phase's step titles say it played. */
 const CAP_TITLES: Record<CapOf, string> = {
@@ -391,7 +410,7 @@ const CAP_TITLES: Record<CapOf, string> = {
 };
 
 /** The server the capacity phase plays: this process's game, or one of the stock processes already started for it. */
-function capacityServer(of: CapOf, commits: Extract<CapServer, { of: "game" }>["commits"], started: Record<"floor" | "stock", StockServer | null>): CapServer {
+function capacityServer(of: CapOf, commits: CapCommits, started: Record<"floor" | "stock", StockServer | null>): CapServer {
   if (of === "game") return { of, commits };
   const own = started[of]!;
   return { of, url: own.url, cpuUs: () => own.cpuUs() };
@@ -440,12 +459,8 @@ const CAP_TARGET_US_PER_GAME_SECOND = 150;
  * speaking Colyseus' protocol directly, each holding its share of the games; its CPU is that process's.
  */
 async function measureCapacity(child: Child, o: CapOptions, on: CapServer): Promise<CapResult> {
+  // This process's event loop and store are read only when it is the server played.
   const commits = on.of === "game" ? on.commits : null;
-  const serverCpuUs = async () => {
-    if (on.of !== "game") return on.cpuUs();
-    const c = process.cpuUsage();
-    return c.user + c.system;
-  };
   const steps: CapStep[] = [];
   let limit = `reached --capacity-max ${o.max}`;
   const loop = new LoopMonitor();
@@ -461,7 +476,7 @@ async function measureCapacity(child: Child, o: CapOptions, on: CapServer): Prom
         break;
       }
       await sleep(Math.min(3000, o.seatPeriodMs * 0.6)); // more than a game's move period: every game has moved since the step began
-      const c0 = await serverCpuUs();
+      const cpuSinceStart = await serverCpuFrom(on.of === "game" ? undefined : on.cpuUs);
       const t0 = nowMs();
       const stopProfile = await profileWindow(`capacity-${n}`);
       const m0 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
@@ -470,21 +485,10 @@ async function measureCapacity(child: Child, o: CapOptions, on: CapServer): Prom
       commits?.fsyncs.reset();
       const w0 = commits?.writer();
       await sleep(o.seconds * 1000);
-      const cpu = (await serverCpuUs()) - c0;
+      const cpu = await cpuSinceStart();
       const elapsed = (nowMs() - t0) / 1000;
       const server = commits ? loop.read() : null;
-      const fsync = commits?.fsyncs.read();
-      const w1 = commits?.writer();
-      const store =
-        commits && fsync && w0 && w1
-          ? {
-              commit: commits.batches.read(),
-              fsync,
-              fsyncsPerSec: round(fsync.count / elapsed, 0),
-              writerBatchesPerSec: round((w1.batches - w0.batches) / elapsed, 0),
-              writesPerWriterBatch: round((w1.writes - w0.writes) / Math.max(1, w1.batches - w0.batches), 2),
-            }
-          : null;
+      const store = commits && w0 ? storeWindow(commits, w0, elapsed) : null;
       const m1 = await child.ask<CapMark>({ type: "cap-mark" }, "cap-mark:done", 10_000);
       last = m1;
       // After the window's round trips are read: writing a profile holds the loop for a while.
@@ -1127,7 +1131,7 @@ function report(phases: PhaseResult[], x: Extras, params: Record<string, number 
       setupToBare: out.game.setupRatioToBare,
       gameToBgio: out.ratioGameToBgio,
     },
-    // The floor's capacity is a figure beside the target, not the game's.
+    // A stock server's capacity is a figure beside the target, not the game's.
     x.capacity?.of === "game" ? x.capacity : null,
     memory,
     x.idle,
@@ -1528,7 +1532,7 @@ async function runClient() {
         return {};
       }
       case "cap-start": {
-        // The durable floor's capacity is played on its own server (--capacity-of floor).
+        // A stock game's capacity (--capacity-of floor|stock) is played on its own server.
         generator ??= new Generator(typeof m.url === "string" ? m.url : url, Number(m.threads), Number(m.seatPeriodMs), m.table === "stock" ? "stock" : "game");
         return {};
       }

@@ -256,6 +256,20 @@ export function cpuSince(from: NodeJS.CpuUsage): number {
   return d.user + d.system;
 }
 
+/**
+ * Starts a reading of the server's CPU: another process's, asked of it with `serverCpuUs` (a stock server in a
+ * process of its own), or without it this process's (every thread). The function returned gives the
+ * microseconds spent since the start.
+ */
+export async function serverCpuFrom(serverCpuUs?: () => Promise<number>): Promise<() => Promise<number>> {
+  if (serverCpuUs) {
+    const o0 = await serverCpuUs();
+    return async () => (await serverCpuUs()) - o0;
+  }
+  const c0 = process.cpuUsage();
+  return () => Promise.resolve(cpuSince(c0));
+}
+
 // ---- the load-generator child ----------------------------------------------------------------------
 
 export type Message = { type: string; [k: string]: unknown };
@@ -366,12 +380,11 @@ export async function measureWindow<C>(
   await child.ask(start, "start:done", startTimeoutMs);
   await sleep(warmup * 1000);
   const stopProfile = await profileWindow(label);
-  const c0 = process.cpuUsage();
-  const o0 = serverCpuUs ? await serverCpuUs() : 0;
+  const cpuSinceStart = await serverCpuFrom(serverCpuUs);
   const t0 = nowMs();
   const m0 = await child.ask<Message & C>({ type: "mark" }, "mark:done", 10_000);
   await sleep(seconds * 1000);
-  const cpu = serverCpuUs ? (await serverCpuUs()) - o0 : cpuSince(c0);
+  const cpu = await cpuSinceStart();
   await stopProfile();
   const elapsed = (nowMs() - t0) / 1000;
   const m1 = await child.ask<Message & C>({ type: "mark", latencies: true }, "mark:done", 10_000);

@@ -3,9 +3,8 @@
  * moving once every `seatPeriodMs` (a game every half of it), the games' moves spread evenly over that
  * period. What a game is, how it is opened and how its seats play is its table (LightTable): this server's
  * game (GAME_TABLE) or the stock turn game of the stock server and the durable floor (STOCK_TABLE,
- * loadtest/lib/stock-colyseus.ts), so
- * that both are paced by the same clock. A game whose board is full is left and replaced by a new one, opened
- * as in real play, in the same place on the clock.
+ * loadtest/lib/stock-colyseus.ts), so that both are paced by the same clock. A game whose board is full is
+ * left and replaced by a new one, opened as in real play, in the same place on the clock.
  *
  * The clock is a wheel of SLOT_MS slots over one period: each game sits in one slot and is due once a period,
  * so a tick touches only the games due in it, whatever N is. A game due while its mover has no legal move
@@ -91,9 +90,10 @@ export const GAME_TABLE: LightTable = {
 };
 
 /**
- * The stock turn game (of the stock server or the durable floor), opened through Colyseus' own matchmaking route (create, then join by
- * id), its seats joined one after the other: the stock room seats its first joiner as A, who moves first.
- * The seat to move and its square follow from the move count; the mover's `hand` acknowledges its move.
+ * The stock turn game (of the stock server or the durable floor), opened through Colyseus' own matchmaking
+ * route (create, then join by id), its seats joined one after the other: the stock room seats its first
+ * joiner as A, who moves first. The seat to move and its square follow from the move count; the mover's
+ * `hand` acknowledges its move.
  */
 export const STOCK_TABLE: LightTable = {
   async open(http, wsBase) {
@@ -112,6 +112,7 @@ export const STOCK_TABLE: LightTable = {
     return { seat: g.moves % 2 === 0 ? "A" : "B", type: "move", payload: STOCK_SQUARES[g.moves] };
   },
   read(g, _seat, type, payload) {
+    // Read before the count is raised: the acknowledged move is the (g.moves + 1)th.
     if (type === "hand") return { kind: "moved", over: g.moves + 1 >= STOCK_MOVES };
     if (type === "refused") return { kind: "refused", why: `square ${String(payload)}` };
     return null;
